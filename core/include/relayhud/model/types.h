@@ -1,0 +1,122 @@
+#pragma once
+// The domain model: backends, upstream commits and the check runs that the
+// relay reports. Trusted (relay-measured) and self-reported (downstream CI's
+// own claim) fields are kept in separate structs so that no view can mix them
+// up by accident.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace relayhud {
+
+// Seconds since the Unix epoch, UTC.
+using EpochSeconds = std::int64_t;
+
+// Strong types where mixing is a bug.
+struct Sha {
+    std::string value;
+    std::string shortSha() const { return value.substr(0, 7); }
+    bool empty() const { return value.empty(); }
+    auto operator<=>(const Sha&) const = default;
+};
+
+struct CheckRunId {
+    std::string value;
+    auto operator<=>(const CheckRunId&) const = default;
+};
+
+enum class Level : std::uint8_t { Unknown, L1, L2, L3, L4 };
+enum class EventType : std::uint8_t { PullRequest, Push, Nightly, Periodic };
+enum class RunStatus : std::uint8_t { Unknown, Queued, InProgress, Completed };
+enum class Conclusion : std::uint8_t { None, Success, Failure, Cancelled, TimedOut, Skipped, Neutral };
+
+std::string_view toString(Level level);
+std::string_view toString(EventType type);
+std::string_view toString(RunStatus status);
+std::string_view toString(Conclusion conclusion);
+// Lenient parsers: unknown text maps to the Unknown/None member.
+Level levelFromString(std::string_view text);
+std::optional<EventType> eventTypeFromString(std::string_view text);
+RunStatus runStatusFromString(std::string_view text);
+Conclusion conclusionFromString(std::string_view text);
+
+// In-progress rows older than this are "zombies": the relay's sweeper should
+// have finalised them as timed_out.
+inline constexpr EpochSeconds kStaleAfterSeconds = 6 * 3600;
+
+struct Backend {
+    std::string repo; // "org/repo"
+    Level level = Level::Unknown;
+    std::vector<std::string> oncalls;
+    bool operator==(const Backend&) const = default;
+};
+
+struct UpstreamCommit {
+    Sha sha;
+    std::int64_t prNumber = 0; // 0 for pushes without a PR and for nightlies
+    std::string branch;        // base branch or ref where known
+    EventType eventType = EventType::PullRequest;
+    EpochSeconds time = 0;     // earliest known activity for this SHA
+    std::string title;
+    std::string author;
+    bool operator==(const UpstreamCommit&) const = default;
+};
+
+// Title and author of an upstream PR (HUD /api/crcr/pr-info).
+struct PrInfo {
+    std::int64_t prNumber = 0;
+    std::string title;
+    std::string author;
+    bool operator==(const PrInfo&) const = default;
+};
+
+struct TestCounts {
+    std::int64_t total = 0;
+    std::int64_t passed = 0;
+    std::int64_t failed = 0;
+    std::int64_t skipped = 0;
+    bool operator==(const TestCounts&) const = default;
+};
+
+// What the downstream repository says about itself (HUD's "untrusted" part).
+struct SelfReported {
+    RunStatus status = RunStatus::Unknown;
+    Conclusion conclusion = Conclusion::None;
+    std::optional<EpochSeconds> startedAt;
+    std::optional<EpochSeconds> completedAt;
+    std::optional<TestCounts> tests;
+    std::string runUrl;
+    std::string artifactUrl;
+    bool operator==(const SelfReported&) const = default;
+};
+
+// What the relay measured or verified itself.
+struct Trusted {
+    Level level = Level::Unknown;
+    std::optional<double> queueTimeSeconds;
+    std::optional<double> executionTimeSeconds;
+    bool operator==(const Trusted&) const = default;
+};
+
+struct CheckRun {
+    std::string downstreamRepo; // verified by the relay
+    Sha upstreamSha;
+    std::int64_t prNumber = 0;
+    EventType eventType = EventType::PullRequest;
+    std::string upstreamRepo = "pytorch/pytorch";
+    std::string workflow;
+    std::string jobName;
+    CheckRunId checkRunId;
+    std::string runId;
+    int runAttempt = 1;
+    SelfReported reported;
+    Trusted trusted;
+    bool operator==(const CheckRun&) const = default;
+
+    // Stale: still in_progress long after it started.
+    bool isStale(EpochSeconds now) const;
+};
+
+} // namespace relayhud

@@ -1,0 +1,82 @@
+#pragma once
+// HTTP on libcurl: time-outs, retries with exponential backoff and jitter on
+// 5xx and network errors, Retry-After on 429, conditional requests (ETag),
+// gzip, TLS verification on, proxies from the environment (libcurl reads
+// http_proxy/https_proxy/no_proxy itself), and bounded parallel requests.
+#include "relayhud/util/result.h"
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace relayhud {
+
+struct RetryPolicy {
+    int maxAttempts = 4;                             // first try included
+    std::chrono::milliseconds baseDelay{250};        // doubled per retry, with jitter
+    std::chrono::milliseconds maxDelay{8000};
+    std::chrono::milliseconds maxRetryAfter{60000};  // cap on a server's Retry-After
+};
+
+struct HttpOptions {
+    std::chrono::milliseconds connectTimeout{5000};
+    std::chrono::milliseconds totalTimeout{30000};
+    RetryPolicy retry;
+    std::string userAgent = "RelayHUD/0.1";
+    int maxParallel = 4;
+    std::int64_t maxBodyBytes = 256ll * 1024 * 1024;
+    // Set by the caller to abort in-flight work (checked between transfers
+    // and from libcurl's progress callback).
+    const std::atomic<bool>* cancel = nullptr;
+};
+
+struct HttpRequest {
+    std::string url;
+    std::vector<std::pair<std::string, std::string>> headers;
+    std::string ifNoneMatch; // ETag from an earlier response; empty: none
+};
+
+struct HttpResponse {
+    long status = 0;
+    std::string body;                          // decoded (gzip handled)
+    std::map<std::string, std::string> headers; // names lower-cased
+    std::string effectiveUrl;
+    int attempts = 1;
+    bool notModified() const { return status == 304; }
+    std::string header(const std::string& lowerName) const;
+};
+
+class HttpClient {
+public:
+    explicit HttpClient(HttpOptions options = {});
+    ~HttpClient();
+    HttpClient(const HttpClient&) = delete;
+    HttpClient& operator=(const HttpClient&) = delete;
+
+    // A GET with retries. Success means a final HTTP answer in 2xx or 304;
+    // other statuses and transport failures are Errors whose message names
+    // the URL and the cause ("HTTP 503 from http://...", "timed out after 30 s").
+    Result<HttpResponse> get(const HttpRequest& request);
+
+    // Several GETs at once, at most options.maxParallel in flight; results in
+    // request order.
+    std::vector<Result<HttpResponse>> getAll(const std::vector<HttpRequest>& requests);
+
+    const HttpOptions& options() const { return m_options; }
+
+    // The delay before retry number `retry` (1-based) with full jitter; exposed for tests.
+    static std::chrono::milliseconds backoffDelay(const RetryPolicy& policy, int retry,
+                                                  std::uint64_t jitterSeed);
+    // Parses a Retry-After value (delta-seconds or an HTTP date); exposed for tests.
+    static std::optional<std::chrono::milliseconds> parseRetryAfter(const std::string& value);
+
+private:
+    HttpOptions m_options;
+};
+
+} // namespace relayhud

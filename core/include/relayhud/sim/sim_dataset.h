@@ -1,0 +1,53 @@
+#pragma once
+// The simulator's world: a deterministic dataset built from a seed, shaped
+// exactly like the HUD's crcr_workflow_job table. Tests read the ground truth
+// (which commit starts the regression, which job is flaky, ...) from here.
+#include "relayhud/model/types.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace relayhud::sim {
+
+struct SimConfig {
+    std::uint64_t seed = 1;
+    int commits = 200;            // upstream SHAs (PR heads, ciflow pushes, nightlies)
+    int jobsScale = 1;            // multiplies jobs per backend (benchmarks)
+    EpochSeconds now = 0;         // anchor; 0 = current time rounded down to the hour
+};
+
+// One row of default.crcr_workflow_job, as the HUD stores it.
+struct SimRow {
+    CheckRun run;
+    std::string deliveryId;
+    std::string eventTypeText;        // "pull_request", "push", "nightly", "periodic"
+    std::string failedTestsJson;      // "" or a JSON array
+    std::string environmentJson;      // {"sdk": ..., "device": ...}
+};
+
+// Named stories, so tests and the demo can find them.
+struct SimStories {
+    std::string regressionBackend;
+    std::string regressionJob;
+    Sha regressionFirstBadSha;        // first commit where the job fails, and stays failing
+    std::string flakyBackend;
+    std::string flakyJob;
+    std::vector<Sha> outageShas;      // infra outage hitting several backends at once
+    Sha cancelledSha;
+    std::string cancelledBackend;
+    Sha zombieSha;                    // in_progress for > 6 h
+    std::string zombieBackend;
+};
+
+struct SimDataset {
+    SimConfig config;
+    std::vector<Backend> backends;    // allowlist (L1 included; L1 never has rows)
+    std::vector<UpstreamCommit> commits;
+    std::vector<SimRow> rows;
+    SimStories stories;
+};
+
+SimDataset buildDataset(const SimConfig& config);
+
+} // namespace relayhud::sim

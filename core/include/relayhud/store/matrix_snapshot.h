@@ -1,0 +1,54 @@
+#pragma once
+// A compact, immutable picture of the SHA x job matrix, built by the cache on
+// a worker thread and handed to the UI model. 16 bytes per cell, so 1,000
+// SHAs x 300 jobs stay under 5 MB; details are read from the cache by row id.
+#include "relayhud/model/types.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace relayhud {
+
+struct MatrixQuery {
+    EpochSeconds now = 0;            // for staleness; 0 = current time
+    std::int64_t maxCommits = 1000;  // newest first
+    bool latestAttemptOnly = true;   // false: show the first attempt instead
+};
+
+struct MatrixColumn {
+    std::string backend;  // "org/repo"
+    Level level = Level::Unknown;
+    std::string workflow;
+    std::string job;
+    std::int64_t jobId = 0;
+};
+
+struct MatrixCell {
+    enum Flag : std::uint8_t {
+        Retried = 1u << 0,   // more than one attempt exists
+        Stale = 1u << 1,     // in_progress for more than kStaleAfterSeconds
+        HasArtifacts = 1u << 2,
+    };
+    std::int64_t runRowId = 0; // 0: no run in this cell
+    float durationSeconds = 0;
+    RunStatus status = RunStatus::Unknown;
+    Conclusion conclusion = Conclusion::None;
+    std::uint8_t attempts = 0;
+    std::uint8_t flags = 0;
+
+    bool empty() const { return runRowId == 0; }
+    bool has(Flag f) const { return (flags & f) != 0; }
+};
+
+struct MatrixSnapshot {
+    std::vector<UpstreamCommit> rows;     // newest first
+    std::vector<MatrixColumn> columns;    // grouped by backend, then workflow, job
+    std::vector<MatrixCell> cells;        // rows.size() * columns.size(), row-major
+
+    const MatrixCell& cell(std::size_t row, std::size_t column) const {
+        return cells[row * columns.size() + column];
+    }
+};
+
+} // namespace relayhud

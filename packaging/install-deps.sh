@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Installs every Debian 12 package that RelayHUD's build, tests and app need.
+# Idempotent: packages that dpkg already reports as installed are skipped, and
+# apt is not touched at all when nothing is missing.
+set -euo pipefail
+
+packages=(
+  # toolchain
+  build-essential cmake ninja-build pkg-config git
+  # Qt 6 (Widgets, Charts, Test, SVG icons, platform plugins)
+  qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev qt6-qpa-plugins libgl-dev
+  qtkeychain-qt6-dev
+  # core libraries
+  nlohmann-json3-dev libcurl4-openssl-dev libsqlite3-dev zlib1g-dev
+  libpugixml-dev libre2-dev libyaml-cpp-dev libtomlplusplus-dev libarchive-dev
+  libcpp-httplib-dev libssl-dev
+  # tests, benchmarks, headless GUI checks
+  libgtest-dev libgmock-dev libbenchmark-dev xvfb xauth fonts-dejavu-core
+  # CI checks and packaging: formatting, .desktop/AppStream validation, CPack's
+  # .deb generator (dpkg-shlibdeps from dpkg-dev; `file` finds the ELF binaries)
+  clang-format desktop-file-utils appstream dpkg-dev file
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg -s "$p" 2>/dev/null | grep -q '^Status: install ok installed'; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#packages[@]} packages present"
+  exit 0
+fi
+
+echo "install-deps: installing ${missing[*]}"
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
