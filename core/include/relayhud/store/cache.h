@@ -16,11 +16,22 @@ struct sqlite3;
 
 namespace relayhud {
 
+// A conditional-request validator: the ETag of an answer and how many page
+// units (PR numbers) it held, so an unchanged page still tells whether a next
+// page exists.
+struct HttpValidator {
+    std::string etag;
+    std::int64_t items = 0;
+};
+
 // One unit of sync work, applied in a single transaction: all of it or none.
+// Validators travel with the rows they describe, so a failed batch never
+// leaves an ETag behind that would hide its rows from the next sync.
 struct SyncBatch {
     std::vector<Backend> backends;
     std::vector<UpstreamCommit> commits;
     std::vector<CheckRun> runs;
+    std::vector<std::pair<std::string, HttpValidator>> validators; // by URL
 };
 
 struct CacheStats {
@@ -28,11 +39,6 @@ struct CacheStats {
     std::int64_t commits = 0;
     std::int64_t checkRuns = 0;
     std::int64_t jobs = 0;
-};
-
-struct HttpValidator {
-    std::string etag;
-    std::string bodyHash;
 };
 
 class Cache {
@@ -63,15 +69,20 @@ public:
     Result<CheckRun> checkRun(std::int64_t rowId) const;
     // All attempts of the run a cell shows (same SHA, backend, workflow, job).
     Result<std::vector<CheckRun>> attemptsOf(std::int64_t rowId) const;
-    // The previous commit (by time) that has a run in the same column: the
-    // base of the GitHub compare link.
+    // The newest commit older than `sha` that the cache knows: the base of
+    // the upstream GitHub compare link.
     Result<std::optional<UpstreamCommit>> previousCommit(const Sha& sha) const;
+
+    // PR numbers whose commits have no title yet (for /api/crcr/pr-info).
+    Result<std::vector<std::int64_t>> prNumbersWithoutTitle(std::size_t limit) const;
+    Result<void> applyPrInfo(const std::vector<PrInfo>& infos);
 
     // Builds the SHA x job matrix: newest attempt per cell by default.
     Result<MatrixSnapshot> loadMatrix(const MatrixQuery& query) const;
 
     // Conditional-request validators for HUD URLs (ETag), kept across runs.
     Result<std::optional<HttpValidator>> validator(const std::string& url) const;
+    Result<std::vector<std::pair<std::string, HttpValidator>>> validators() const;
     Result<void> setValidator(const std::string& url, const HttpValidator& v);
 
     // Key/value metadata (last successful sync time, HUD URL the cache came from).
@@ -80,10 +91,11 @@ public:
 
 private:
     explicit Cache(std::string path);
-    struct Statements;
+    Result<void> configure();
+    Result<void> applyInTransaction(const SyncBatch& batch);
+
     std::string m_path;
     sqlite3* m_db = nullptr;
-    std::unique_ptr<Statements> m_stmts;
 };
 
 } // namespace relayhud

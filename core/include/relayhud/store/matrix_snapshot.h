@@ -1,7 +1,7 @@
 #pragma once
 // A compact, immutable picture of the SHA x job matrix, built by the cache on
-// a worker thread and handed to the UI model. 16 bytes per cell, so 1,000
-// SHAs x 300 jobs stay under 5 MB; details are read from the cache by row id.
+// a worker thread and handed to the UI model. 24 bytes per cell, so 1,000
+// SHAs x 300 jobs stay under 8 MB; details are read from the cache by row id.
 #include "relayhud/model/types.h"
 
 #include <cstdint>
@@ -36,8 +36,10 @@ struct MatrixCell {
     Conclusion conclusion = Conclusion::None;
     std::uint8_t attempts = 0;
     std::uint8_t flags = 0;
+    EpochSeconds startedAt = 0; // 0: unknown (the cell tooltip shows it)
 
     bool empty() const { return runRowId == 0; }
+    bool operator==(const MatrixCell&) const = default;
     bool has(Flag f) const { return (flags & f) != 0; }
 };
 

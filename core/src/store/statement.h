@@ -1,0 +1,58 @@
+#pragma once
+// A thin RAII layer over sqlite3 prepared statements. Private to the store.
+#include "relayhud/util/result.h"
+
+#include <sqlite3.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace relayhud::store {
+
+class Statement {
+public:
+    Statement() = default;
+    Statement(sqlite3* db, std::string_view sql);
+    ~Statement();
+    Statement(const Statement&) = delete;
+    Statement& operator=(const Statement&) = delete;
+    Statement(Statement&& other) noexcept;
+    Statement& operator=(Statement&& other) noexcept;
+
+    bool valid() const { return m_stmt != nullptr; }
+    const std::string& prepareError() const { return m_error; }
+
+    Statement& reset();
+    Statement& bind(int index, std::int64_t value);
+    Statement& bind(int index, int value) { return bind(index, static_cast<std::int64_t>(value)); }
+    Statement& bind(int index, double value);
+    Statement& bind(int index, std::string_view value);
+    Statement& bind(int index, const std::optional<std::int64_t>& value);
+    Statement& bind(int index, const std::optional<double>& value);
+    Statement& bindNull(int index);
+
+    // SQLITE_ROW -> true, SQLITE_DONE -> false; anything else is an Error.
+    Result<bool> step();
+    // step() until done, for statements that return no rows.
+    Result<void> run();
+
+    std::int64_t int64(int column) const;
+    int integer(int column) const { return static_cast<int>(int64(column)); }
+    double real(int column) const;
+    std::string text(int column) const;
+    bool isNull(int column) const;
+    std::optional<std::int64_t> optInt64(int column) const;
+    std::optional<double> optReal(int column) const;
+
+private:
+    sqlite3_stmt* m_stmt = nullptr;
+    sqlite3* m_db = nullptr;
+    std::string m_error;
+};
+
+// Runs one or more statements that return no rows (DDL, pragmas).
+Result<void> exec(sqlite3* db, const char* sql);
+
+} // namespace relayhud::store

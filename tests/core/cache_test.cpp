@@ -1,0 +1,319 @@
+#include "relayhud/store/cache.h"
+
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+using namespace relayhud;
+
+namespace {
+
+class TempDir {
+public:
+    TempDir()
+    {
+        m_path = std::filesystem::temp_directory_path()
+                 / ("relayhud-cache-test-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + "-"
+                    + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+        std::filesystem::remove_all(m_path);
+        std::filesystem::create_directories(m_path);
+    }
+    ~TempDir() { std::filesystem::remove_all(m_path); }
+    std::string file(const std::string& name) const { return (m_path / name).string(); }
+
+private:
+    std::filesystem::path m_path;
+};
+
+CheckRun makeRun(const std::string& sha, const std::string& job, int attempt, RunStatus status,
+                 Conclusion conclusion, EpochSeconds started = 1'700'000'000)
+{
+    CheckRun run;
+    run.downstreamRepo = "torch-spyre/torch-spyre";
+    run.upstreamSha = Sha{sha};
+    run.prNumber = 170001;
+    run.workflow = "CI";
+    run.jobName = job;
+    run.checkRunId = CheckRunId{std::to_string(5000 + attempt)};
+    run.runId = "900";
+    run.runAttempt = attempt;
+    run.reported.status = status;
+    run.reported.conclusion = conclusion;
+    run.reported.startedAt = started;
+    if (status == RunStatus::Completed)
+        run.reported.completedAt = started + 600;
+    run.reported.runUrl = "https://github.com/torch-spyre/torch-spyre/actions/runs/900";
+    run.trusted.queueTimeSeconds = 12.5;
+    return run;
+}
+
+UpstreamCommit makeCommit(const std::string& sha, EpochSeconds time)
+{
+    return UpstreamCommit{Sha{sha}, 170001, "main", EventType::PullRequest, time, "", ""};
+}
+
+std::unique_ptr<Cache> openOk(const std::string& path)
+{
+    auto cache = Cache::open(path);
+    EXPECT_TRUE(cache) << (cache ? "" : cache.message());
+    return cache ? std::move(cache.value()) : nullptr;
+}
+
+} // namespace
+
+TEST(Cache, FreshFileIsMigratedToCurrentSchema)
+{
+    TempDir dir;
+    auto cache = openOk(dir.file("c.sqlite"));
+    ASSERT_TRUE(cache);
+    EXPECT_EQ(cache->schemaVersion(), Cache::kSchemaVersion);
+    auto stats = cache->stats();
+    ASSERT_TRUE(stats);
+    EXPECT_EQ(stats->checkRuns, 0);
+}
+
+TEST(Cache, ReopeningKeepsDataAndVersion)
+{
+    TempDir dir;
+    {
+        auto cache = openOk(dir.file("c.sqlite"));
+        ASSERT_TRUE(cache->apply(SyncBatch{{}, {}, {makeRun("a1", "build", 1, RunStatus::Completed, Conclusion::Success)}, {}}));
+    }
+    auto again = openOk(dir.file("c.sqlite"));
+    EXPECT_EQ(again->schemaVersion(), Cache::kSchemaVersion);
+    EXPECT_EQ(again->stats()->checkRuns, 1);
+}
+
+TEST(Cache, RefusesCacheFromNewerVersion)
+{
+    TempDir dir;
+    const auto path = dir.file("newer.sqlite");
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+    ASSERT_EQ(sqlite3_exec(db, "PRAGMA user_version = 99", nullptr, nullptr, nullptr), SQLITE_OK);
+    sqlite3_close(db);
+    auto cache = Cache::open(path);
+    ASSERT_FALSE(cache);
+    EXPECT_NE(cache.message().find("newer RelayHUD"), std::string::npos) << cache.message();
+}
+
+TEST(Cache, ReportsAFileThatIsNotADatabase)
+{
+    TempDir dir;
+    const auto path = dir.file("garbage.sqlite");
+    std::ofstream(path) << std::string(8192, 'x');
+    auto cache = Cache::open(path);
+    ASSERT_FALSE(cache);
+    EXPECT_NE(cache.message().find(path), std::string::npos) << cache.message();
+}
+
+TEST(Cache, CompletedRowIsNeverOverwrittenByInProgress)
+{
+    auto cache = openOk(":memory:");
+    ASSERT_TRUE(cache->apply(SyncBatch{{}, {}, {makeRun("a1", "build", 1, RunStatus::Completed, Conclusion::Failure)}, {}}));
+    ASSERT_TRUE(cache->apply(SyncBatch{{}, {}, {makeRun("a1", "build", 1, RunStatus::InProgress, Conclusion::None)}, {}}));
+    auto runs = cache->checkRunsForSha(Sha{"a1"});
+    ASSERT_TRUE(runs);
+    ASSERT_EQ(runs->size(), 1u);
+    EXPECT_EQ(runs->front().reported.status, RunStatus::Completed);
+    EXPECT_EQ(runs->front().reported.conclusion, Conclusion::Failure);
+}
+
+TEST(Cache, InProgressIsCompletedLaterAndKeepsRelayTimes)
+{
+    auto cache = openOk(":memory:");
+    ASSERT_TRUE(cache->apply(SyncBatch{{}, {}, {makeRun("a1", "build", 1, RunStatus::InProgress, Conclusion::None)}, {}}));
+    auto done = makeRun("a1", "build", 1, RunStatus::Completed, Conclusion::Success);
+    done.trusted.queueTimeSeconds.reset(); // the completed callback carries no queue time
+    done.trusted.executionTimeSeconds = 600;
+    ASSERT_TRUE(cache->apply(SyncBatch{{}, {}, {done}, {}}));
+    auto runs = cache->checkRunsForSha(Sha{"a1"});
+    ASSERT_EQ(runs->size(), 1u);
+    EXPECT_EQ(runs->front().reported.conclusion, Conclusion::Success);
+    EXPECT_EQ(runs->front().trusted.queueTimeSeconds, 12.5);
+    EXPECT_EQ(runs->front().trusted.executionTimeSeconds, 600);
+}
+
+TEST(Cache, RoundTripsEveryField)
+{
+    auto cache = openOk(":memory:");
+    auto run = makeRun("a1", "test (default, 1, 2, linux.spyre)", 2, RunStatus::Completed, Conclusion::Failure);
+    run.reported.tests = TestCounts{50, 42, 3, 5};
+    run.reported.artifactUrl = "https://github.com/torch-spyre/torch-spyre/actions/runs/900/artifacts";
+    run.trusted.level = Level::L3;
+    run.trusted.executionTimeSeconds = 601.25;
+    run.eventType = EventType::Nightly;
+    ASSERT_TRUE(cache->apply(SyncBatch{{}, {}, {run}, {}}));
+    auto back = cache->checkRunsForSha(Sha{"a1"});
+    ASSERT_EQ(back->size(), 1u);
+    EXPECT_EQ(back->front(), run);
+}
+
+TEST(Cache, KeepsEveryAttemptAndMatrixShowsNewest)
+{
+    auto cache = openOk(":memory:");
+    SyncBatch batch;
+    batch.commits = {makeCommit("a1", 1'700'000'000)};
+    batch.runs = {makeRun("a1", "build", 1, RunStatus::Completed, Conclusion::Failure),
+                  makeRun("a1", "build", 2, RunStatus::Completed, Conclusion::Success)};
+    ASSERT_TRUE(cache->apply(batch));
+    EXPECT_EQ(cache->stats()->checkRuns, 2);
+
+    auto newest = cache->loadMatrix(MatrixQuery{});
+    ASSERT_TRUE(newest);
+    ASSERT_EQ(newest->rows.size(), 1u);
+    ASSERT_EQ(newest->columns.size(), 1u);
+    EXPECT_EQ(newest->cell(0, 0).conclusion, Conclusion::Success);
+    EXPECT_EQ(newest->cell(0, 0).attempts, 2);
+    EXPECT_TRUE(newest->cell(0, 0).has(MatrixCell::Retried));
+
+    MatrixQuery first;
+    first.latestAttemptOnly = false;
+    EXPECT_EQ(cache->loadMatrix(first)->cell(0, 0).conclusion, Conclusion::Failure);
+
+    auto attempts = cache->attemptsOf(newest->cell(0, 0).runRowId);
+    ASSERT_TRUE(attempts);
+    ASSERT_EQ(attempts->size(), 2u);
+    EXPECT_EQ(attempts->at(0).runAttempt, 2);
+    EXPECT_EQ(attempts->at(1).runAttempt, 1);
+}
+
+TEST(Cache, MatrixMarksZombiesStale)
+{
+    auto cache = openOk(":memory:");
+    const EpochSeconds now = 1'700'100'000;
+    SyncBatch batch;
+    batch.runs = {makeRun("z1", "build", 1, RunStatus::InProgress, Conclusion::None, now - 7 * 3600),
+                  makeRun("z1", "lint", 1, RunStatus::InProgress, Conclusion::None, now - 3600)};
+    ASSERT_TRUE(cache->apply(batch));
+    MatrixQuery q;
+    q.now = now;
+    auto m = cache->loadMatrix(q);
+    ASSERT_TRUE(m);
+    ASSERT_EQ(m->columns.size(), 2u);
+    EXPECT_EQ(m->columns[0].job, "build");
+    EXPECT_TRUE(m->cell(0, 0).has(MatrixCell::Stale));
+    EXPECT_FALSE(m->cell(0, 1).has(MatrixCell::Stale));
+}
+
+TEST(Cache, MatrixOrdersRowsNewestFirstAndColumnsNaturally)
+{
+    auto cache = openOk(":memory:");
+    SyncBatch batch;
+    batch.commits = {makeCommit("old", 100), makeCommit("new", 300), makeCommit("mid", 200)};
+    for (const char* sha : {"old", "new", "mid"})
+        for (const char* job : {"test (default, 10, 12)", "test (default, 2, 12)", "build"})
+            batch.runs.push_back(makeRun(sha, job, 1, RunStatus::Completed, Conclusion::Success));
+    ASSERT_TRUE(cache->apply(batch));
+    auto m = cache->loadMatrix(MatrixQuery{});
+    ASSERT_TRUE(m);
+    ASSERT_EQ(m->rows.size(), 3u);
+    EXPECT_EQ(m->rows[0].sha.value, "new");
+    EXPECT_EQ(m->rows[2].sha.value, "old");
+    ASSERT_EQ(m->columns.size(), 3u);
+    EXPECT_EQ(m->columns[0].job, "build");
+    EXPECT_EQ(m->columns[1].job, "test (default, 2, 12)");
+    EXPECT_EQ(m->columns[2].job, "test (default, 10, 12)");
+
+    MatrixQuery two;
+    two.maxCommits = 2;
+    EXPECT_EQ(cache->loadMatrix(two)->rows.size(), 2u);
+}
+
+TEST(Cache, FailedBatchLeavesCacheUnchanged)
+{
+    auto cache = openOk(":memory:");
+    ASSERT_TRUE(cache->apply(SyncBatch{{}, {}, {makeRun("a1", "build", 1, RunStatus::Completed, Conclusion::Success)}, {}}));
+    SyncBatch bad;
+    bad.runs = {makeRun("b1", "build", 1, RunStatus::Completed, Conclusion::Success)};
+    bad.commits = {UpstreamCommit{}}; // no SHA: refused
+    bad.validators = {{"http://hud/x", HttpValidator{"\"etag\"", 50}}};
+    auto r = cache->apply(bad);
+    ASSERT_FALSE(r);
+    EXPECT_FALSE(r.message().empty());
+    EXPECT_EQ(cache->stats()->checkRuns, 1);
+    EXPECT_EQ(cache->stats()->commits, 1);
+    EXPECT_FALSE(*cache->validator("http://hud/x"));
+}
+
+TEST(Cache, ValidatorsAndMetaPersist)
+{
+    auto cache = openOk(":memory:");
+    SyncBatch batch;
+    batch.validators = {{"http://hud/page0", HttpValidator{"\"abc\"", 50}}};
+    ASSERT_TRUE(cache->apply(batch));
+    auto v = cache->validator("http://hud/page0");
+    ASSERT_TRUE(v && *v);
+    EXPECT_EQ((*v)->etag, "\"abc\"");
+    EXPECT_EQ((*v)->items, 50);
+    ASSERT_TRUE(cache->setMeta("last_sync", "2026-12-02T10:00:00Z"));
+    EXPECT_EQ(**cache->meta("last_sync"), "2026-12-02T10:00:00Z");
+    EXPECT_FALSE(*cache->meta("missing"));
+}
+
+TEST(Cache, BackendsKeepLevelAndOncalls)
+{
+    auto cache = openOk(":memory:");
+    ASSERT_TRUE(cache->apply(SyncBatch{{Backend{"org/a", Level::L4, {"alice", "bob"}}}, {}, {}, {}}));
+    // A run that names the backend without a level must not erase it.
+    ASSERT_TRUE(cache->apply(SyncBatch{{}, {}, {makeRun("s", "j", 1, RunStatus::Completed, Conclusion::Success)}, {}}));
+    auto backends = cache->backends();
+    ASSERT_TRUE(backends);
+    ASSERT_EQ(backends->size(), 2u);
+    EXPECT_EQ(backends->at(0), (Backend{"org/a", Level::L4, {"alice", "bob"}}));
+}
+
+TEST(Cache, CommitsMergeTitlesAndEarliestTime)
+{
+    auto cache = openOk(":memory:");
+    ASSERT_TRUE(cache->apply(SyncBatch{{}, {makeCommit("c1", 500)}, {}, {}}));
+    ASSERT_TRUE(cache->apply(SyncBatch{{}, {makeCommit("c1", 400)}, {}, {}}));
+    ASSERT_TRUE(cache->apply(SyncBatch{{}, {makeCommit("c2", 600)}, {}, {}}));
+    EXPECT_EQ(*cache->prNumbersWithoutTitle(10), std::vector<std::int64_t>{170001});
+    ASSERT_TRUE(cache->applyPrInfo({PrInfo{170001, "[inductor] fix addmm", "alice"}}));
+    auto commits = cache->commits();
+    ASSERT_TRUE(commits);
+    ASSERT_EQ(commits->size(), 2u);
+    EXPECT_EQ(commits->at(1).time, 400);
+    EXPECT_EQ(commits->at(1).title, "[inductor] fix addmm");
+    EXPECT_TRUE(cache->prNumbersWithoutTitle(10)->empty());
+    auto prev = cache->previousCommit(Sha{"c2"});
+    ASSERT_TRUE(prev && *prev);
+    EXPECT_EQ((*prev)->sha.value, "c1");
+    EXPECT_FALSE(*cache->previousCommit(Sha{"c1"}));
+}
+
+TEST(Cache, TwoConnectionsWritingConcurrentlyDoNotCorruptIt)
+{
+    TempDir dir;
+    const auto path = dir.file("shared.sqlite");
+    openOk(path); // create the schema once
+    auto writer = [&](const std::string& prefix) {
+        auto cache = Cache::open(path);
+        ASSERT_TRUE(cache) << cache.message();
+        for (int i = 0; i < 40; ++i) {
+            SyncBatch b;
+            for (int j = 0; j < 25; ++j)
+                b.runs.push_back(makeRun(prefix + std::to_string(i), "job" + std::to_string(j), 1,
+                                         RunStatus::Completed, Conclusion::Success));
+            auto r = (*cache)->apply(b);
+            ASSERT_TRUE(r) << r.message();
+        }
+    };
+    std::thread a(writer, "a"), b(writer, "b");
+    a.join();
+    b.join();
+    auto cache = openOk(path);
+    EXPECT_EQ(cache->stats()->checkRuns, 2 * 40 * 25);
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+    sqlite3_stmt* st = nullptr;
+    sqlite3_prepare_v2(db, "PRAGMA integrity_check", -1, &st, nullptr);
+    ASSERT_EQ(sqlite3_step(st), SQLITE_ROW);
+    EXPECT_STREQ(reinterpret_cast<const char*>(sqlite3_column_text(st, 0)), "ok");
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+}
