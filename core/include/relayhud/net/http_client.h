@@ -1,8 +1,9 @@
 #pragma once
 // HTTP on libcurl: time-outs, retries with exponential backoff and jitter on
-// 5xx and network errors, Retry-After on 429, conditional requests (ETag),
-// gzip, TLS verification on, proxies from the environment (libcurl reads
-// http_proxy/https_proxy/no_proxy itself), and bounded parallel requests.
+// 5xx and network errors, Retry-After on 429 and 503, conditional requests
+// (ETag), gzip/brotli, redirects, TLS verification on, proxies from the
+// environment (libcurl reads http_proxy/https_proxy/no_proxy itself),
+// connections kept between requests, and bounded parallel requests.
 #include "relayhud/util/result.h"
 
 #include <atomic>
@@ -10,17 +11,22 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace relayhud {
 
+namespace net {
+class HandlePool;
+}
+
 struct RetryPolicy {
-    int maxAttempts = 4;                             // first try included
-    std::chrono::milliseconds baseDelay{250};        // doubled per retry, with jitter
+    int maxAttempts = 4;                      // first try included
+    std::chrono::milliseconds baseDelay{250}; // doubled per retry, with jitter
     std::chrono::milliseconds maxDelay{8000};
-    std::chrono::milliseconds maxRetryAfter{60000};  // cap on a server's Retry-After
+    std::chrono::milliseconds maxRetryAfter{60000}; // cap on a server's Retry-After
 };
 
 struct HttpOptions {
@@ -29,7 +35,7 @@ struct HttpOptions {
     RetryPolicy retry;
     std::string userAgent = "RelayHUD/0.1";
     int maxParallel = 4;
-    std::int64_t maxBodyBytes = 256ll * 1024 * 1024;
+    std::int64_t maxBodyBytes = 256ll * 1024 * 1024; // of the decoded body; 0: no limit
     // Set by the caller to abort in-flight work (checked between transfers
     // and from libcurl's progress callback).
     const std::atomic<bool>* cancel = nullptr;
@@ -43,7 +49,7 @@ struct HttpRequest {
 
 struct HttpResponse {
     long status = 0;
-    std::string body;                          // decoded (gzip handled)
+    std::string body;                           // decoded (gzip handled)
     std::map<std::string, std::string> headers; // names lower-cased
     std::string effectiveUrl;
     int attempts = 1;
@@ -61,10 +67,14 @@ public:
     // A GET with retries. Success means a final HTTP answer in 2xx or 304;
     // other statuses and transport failures are Errors whose message names
     // the URL and the cause ("HTTP 503 from http://...", "timed out after 30 s").
+    // Retried: 5xx, 408, 429 (after its Retry-After) and network failures
+    // (refused, timed out, empty or truncated reply); never other 4xx.
+    // Safe to call from several threads at once.
     Result<HttpResponse> get(const HttpRequest& request);
 
-    // Several GETs at once, at most options.maxParallel in flight; results in
-    // request order.
+    // Several GETs at once, at most options.maxParallel in flight (retries
+    // included); results in request order. Cancellation turns every request
+    // not yet finished into a "cancelled" error.
     std::vector<Result<HttpResponse>> getAll(const std::vector<HttpRequest>& requests);
 
     const HttpOptions& options() const { return m_options; }
@@ -76,7 +86,13 @@ public:
     static std::optional<std::chrono::milliseconds> parseRetryAfter(const std::string& value);
 
 private:
+    // Retry-After when the server sent one (capped), else backoffDelay.
+    std::chrono::milliseconds retryDelay(int retry,
+                                         std::optional<std::chrono::milliseconds> retryAfter);
+
     HttpOptions m_options;
+    std::atomic<std::uint64_t> m_jitterSeed;
+    std::unique_ptr<net::HandlePool> m_handles; // keeps connections between requests
 };
 
 } // namespace relayhud
