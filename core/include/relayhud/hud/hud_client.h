@@ -12,18 +12,12 @@
 
 namespace relayhud {
 
-struct PrInfo {
-    std::int64_t prNumber = 0;
-    std::string title;
-    std::string author;
-};
-
 // A page of rows plus what is needed to skip unchanged pages next time.
 struct HudPage {
     std::vector<CheckRun> runs;
     std::size_t rawRows = 0;   // rows in the answer (mapped or not)
     std::size_t prNumbers = 0; // distinct PRs in the page (the page unit)
-    bool notModified = false;  // 304 against the stored ETag
+    bool notModified = false;  // 304 against the stored ETag: runs is empty
     std::string etag;
     std::string url;
     std::vector<std::string> warnings; // rows skipped, with the reason
@@ -40,14 +34,19 @@ public:
     Result<HudPage> backendDashboard(const std::string& repo, int days, int perPage, int offset,
                                      const std::string& etag = {});
     Result<HudPage> nightlyDashboard(const std::string& repo, int days, const std::string& etag = {});
-    Result<HudPage> prResults(std::int64_t pr);
+    // crcr_pr_results has no SHA column: the caller names the PR's head SHA.
+    Result<HudPage> prResults(std::int64_t pr, const Sha& headSha);
     // At most 50 PR numbers per call (the real endpoint's limit).
     Result<std::vector<PrInfo>> prInfo(const std::vector<std::int64_t>& prs);
 
     std::string queryUrl(const std::string& query, const std::string& parametersJson) const;
+    // The exact URLs the page calls fetch, to look up their stored ETags.
+    std::string backendDashboardUrl(const std::string& repo, int days, int perPage, int offset) const;
+    std::string nightlyDashboardUrl(const std::string& repo, int days) const;
 
 private:
     Result<HttpResponse> fetch(const std::string& url, const std::string& etag);
+    Result<HudPage> fetchPage(const std::string& url, const std::string& etag, const RowContext& context);
 
     HttpClient& m_http;
     std::string m_baseUrl;

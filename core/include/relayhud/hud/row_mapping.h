@@ -12,10 +12,16 @@
 
 namespace relayhud {
 
+// What the query itself says about its rows, for columns a row lacks.
+struct RowContext {
+    std::string downstreamRepo;                // crcr_backend_dashboard {repo}
+    EventType eventType = EventType::PullRequest;
+    Sha sha;                                   // crcr_pr_results has no SHA column
+    std::int64_t prNumber = 0;
+};
+
 // One row of crcr_backend_dashboard / crcr_nightly_dashboard / crcr_pr_results.
-// `downstreamRepo` and `eventType` come from the query when the row lacks them.
-Result<CheckRun> mapCheckRunRow(const nlohmann::json& row, const std::string& downstreamRepo,
-                                EventType eventType);
+Result<CheckRun> mapCheckRunRow(const nlohmann::json& row, const RowContext& context);
 
 // GET /api/crcr/allowlist: {"L1": [{"repo": ..., "oncalls": [...]}], ...}
 Result<std::vector<Backend>> mapAllowlist(const nlohmann::json& doc);

@@ -33,7 +33,7 @@ struct SyncReport {
     int pages = 0;
     int pagesNotModified = 0;
     int runs = 0;
-    int commits = 0;
+    int commits = 0;   // distinct upstream SHAs in the answers
     std::vector<std::string> errors;   // per-backend failures; the rest still landed
     std::vector<std::string> warnings; // rows skipped
 };
@@ -50,6 +50,8 @@ public:
                            const std::atomic<bool>* cancel = nullptr);
 
 private:
+    void fetchTitles(SyncReport& result);
+
     HudClient& m_hud;
     Cache& m_cache;
 };

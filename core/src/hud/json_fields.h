@@ -1,0 +1,24 @@
+#pragma once
+// Lenient, typed reads of JSON fields as the HUD sends them: ClickHouse may
+// quote 64-bit integers, and older rows miss columns that newer ones have.
+// Each reader returns an Error naming the field when the value has the wrong
+// type, and the fallback when the field is absent or null.
+#include "relayhud/util/result.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace relayhud::hud {
+
+Result<std::string> stringField(const nlohmann::json& row, const char* name, std::string fallback = {});
+Result<std::int64_t> intField(const nlohmann::json& row, const char* name, std::int64_t fallback = 0);
+Result<std::optional<double>> optDoubleField(const nlohmann::json& row, const char* name);
+
+// Parses a whole HTTP body as JSON, with a short message for HTML pages and
+// truncated or invalid documents.
+Result<nlohmann::json> parseJsonBody(const std::string& body, const std::string& url);
+
+} // namespace relayhud::hud
