@@ -1,0 +1,67 @@
+// relayhud-sim: the local HUD simulator. Serves until SIGINT/SIGTERM, or until
+// stdin closes with --exit-on-stdin-eof, so a parent never leaves it orphaned.
+#include "relayhud/sim/sim_dataset.h"
+#include "relayhud/sim/sim_options.h"
+#include "relayhud/sim/sim_server.h"
+
+#include <csignal>
+#include <cstdio>
+#include <string>
+#include <thread>
+#include <unistd.h>
+#include <vector>
+
+namespace {
+
+// Turns stdin's end into SIGTERM, which the main thread is waiting for.
+void watchStdin()
+{
+    std::thread([] {
+        char buf[256];
+        while (read(STDIN_FILENO, buf, sizeof buf) > 0) {
+        }
+        kill(getpid(), SIGTERM);
+    }).detach();
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    using namespace relayhud::sim;
+    const auto options = parseSimOptions(std::vector<std::string>(argv + 1, argv + argc));
+    if (!options) {
+        std::fprintf(stderr, "relayhud-sim: %s\n", options.message().c_str());
+        return 2;
+    }
+    if (options->help) {
+        std::fputs(simUsage().c_str(), stdout);
+        return 0;
+    }
+    // Block the stop signals before any thread exists so that every thread
+    // inherits the mask and only sigwait below receives them.
+    sigset_t stopSignals;
+    sigemptyset(&stopSignals);
+    sigaddset(&stopSignals, SIGINT);
+    sigaddset(&stopSignals, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &stopSignals, nullptr);
+    std::signal(SIGPIPE, SIG_IGN); // a client hanging up must not kill the server
+
+    SimServer server(buildDataset(options->config), options->faults);
+    if (server.start(options->port) < 0) {
+        std::fprintf(stderr, "relayhud-sim: cannot listen on 127.0.0.1:%d\n", options->port);
+        return 1;
+    }
+    std::printf("listening on %s\n", server.baseUrl().c_str());
+    std::fflush(stdout);
+    const auto& data = server.dataset();
+    std::fprintf(stderr, "relayhud-sim: seed %llu, %zu commits, %zu rows, %zu backends\n",
+                 static_cast<unsigned long long>(data.config.seed), data.commits.size(),
+                 data.rows.size(), data.backends.size());
+    if (options->exitOnStdinEof)
+        watchStdin();
+    int received = 0;
+    sigwait(&stopSignals, &received);
+    server.stop();
+    return 0;
+}

@@ -1,0 +1,195 @@
+#include "sim_catalog.h"
+
+#include <algorithm>
+
+namespace relayhud::sim {
+namespace {
+
+// One matrix config split into shards, named the way pytorch-style workflows
+// name their legs: "test (<config>, <shard>, <num_shards>, <runner>)".
+struct ShardedConfig {
+    std::string config;
+    int shards = 1;
+    std::string runner;
+    std::int64_t testsTotal = 0; // across all shards
+    int minMinutes = 20;
+    int maxMinutes = 60;
+};
+
+JobSpec buildJob(std::string name, int minMinutes, int maxMinutes)
+{
+    return JobSpec{std::move(name), JobKind::Build, 0, minMinutes, maxMinutes};
+}
+
+void addShards(WorkflowSpec& workflow, const ShardedConfig& spec, int jobsScale)
+{
+    const int total = spec.shards * jobsScale;
+    for (int shard = 1; shard <= total; ++shard) {
+        JobSpec job;
+        job.name = "test (" + spec.config + ", " + std::to_string(shard) + ", "
+                   + std::to_string(total) + ", " + spec.runner + ")";
+        job.kind = JobKind::Test;
+        job.testsTotal = std::max<std::int64_t>(1, spec.testsTotal / total);
+        job.minMinutes = spec.minMinutes;
+        job.maxMinutes = spec.maxMinutes;
+        workflow.jobs.push_back(std::move(job));
+    }
+}
+
+WorkflowSpec workflow(std::string name, JobSpec build, const std::vector<ShardedConfig>& configs,
+                      int jobsScale)
+{
+    WorkflowSpec out{std::move(name), {std::move(build)}};
+    for (const auto& config : configs)
+        addShards(out, config, jobsScale);
+    return out;
+}
+
+BackendSpec spyre(int scale)
+{
+    BackendSpec b{{"torch-spyre/torch-spyre", Level::L4, {"spyre-ci-oncall", "mkarlsson"}},
+                  "spyre",
+                  "spyre-sdk 1.6.2",
+                  1.0,
+                  true,
+                  true,
+                  1.0,
+                  0.03,
+                  {}};
+    const std::string runner = "linux.spyre.1";
+    b.workflows.push_back(workflow("CI", buildJob("build", 12, 25),
+                                   {{"default", 3, runner, 9600, 35, 70},
+                                    {"inductor", 2, runner, 3100, 30, 55},
+                                    {"distributed", 1, "linux.spyre.4", 420, 15, 30}},
+                                   scale));
+    return b;
+}
+
+BackendSpec ascend(int scale)
+{
+    BackendSpec b{{"Ascend/pytorch", Level::L2, {"ascend-robot", "hwliu-npu"}},
+                  "npu",
+                  "CANN 8.1.RC1",
+                  0.7,
+                  true,
+                  false,
+                  0.0,
+                  0.05,
+                  {}};
+    const std::string runner = "linux.arm64.npu.2";
+    b.workflows.push_back(workflow(
+        "pull", buildJob("build", 18, 35),
+        {{"default", 4, runner, 14000, 40, 90}, {"op-plugin", 1, runner, 2600, 25, 45}}, scale));
+    return b;
+}
+
+BackendSpec xpu(int scale)
+{
+    BackendSpec b{{"intel/torch-xpu-ops", Level::L2, {"xpu-triage", "dvrogozh-bot"}},
+                  "xpu",
+                  "oneAPI 2025.2",
+                  0.6,
+                  true,
+                  true,
+                  0.8,
+                  0.04,
+                  {}};
+    b.workflows.push_back(workflow("Linux PR", buildJob("build", 25, 45),
+                                   {{"op_ut", 3, "linux.idc.xpu", 11000, 45, 100},
+                                    {"e2e_huggingface", 2, "linux.idc.xpu", 180, 30, 60}},
+                                   scale));
+    b.workflows.push_back(workflow("Windows PR", buildJob("build", 35, 60),
+                                   {{"op_ut", 1, "windows.xpu.arc", 5200, 40, 80}}, scale));
+    return b;
+}
+
+BackendSpec vllm(int scale)
+{
+    BackendSpec b{{"vllm-project/vllm", Level::L3, {"vllm-ci", "youkaichao-oss"}},
+                  "cuda",
+                  "CUDA 12.8",
+                  0.35,
+                  false,
+                  true,
+                  0.0,
+                  0.06,
+                  {}};
+    b.workflows.push_back(workflow("pytorch-integration", buildJob("build", 20, 40),
+                                   {{"basic-correctness", 1, "linux.g6.4xlarge", 640, 15, 30},
+                                    {"entrypoints", 2, "linux.g6.4xlarge", 1800, 20, 40},
+                                    {"models", 1, "linux.g6.12xlarge", 950, 30, 60}},
+                                   scale));
+    return b;
+}
+
+BackendSpec tpu(int scale)
+{
+    BackendSpec b{{"openxla-oot/torch-tpu", Level::L3, {"tpu-oncall"}},
+                  "tpu",
+                  "libtpu 0.0.19",
+                  0.4,
+                  true,
+                  false,
+                  0.5,
+                  0.03,
+                  {}};
+    b.workflows.push_back(workflow(
+        "TPU CI", buildJob("build", 15, 30),
+        {{"default", 2, "v5e-8", 4800, 25, 50}, {"dynamo", 1, "v5e-8", 1300, 20, 40}}, scale));
+    return b;
+}
+
+BackendSpec mlu(int scale)
+{
+    BackendSpec b{{"openmlu/torch-mlu", Level::L4, {"mlu-ci", "zhao-mlu"}},
+                  "mlu",
+                  "CNToolkit 4.2",
+                  0.9,
+                  false,
+                  true,
+                  0.3,
+                  0.04,
+                  {}};
+    b.workflows.push_back(workflow(
+        "ci", buildJob("build", 20, 35),
+        {{"default", 3, "mlu590", 10500, 35, 75}, {"distributed", 1, "mlu590-x8", 600, 20, 40}},
+        scale));
+    return b;
+}
+
+// L1 backends are dispatched to but never report: allowlist entries only.
+BackendSpec dispatchOnly(std::string repo, std::vector<std::string> oncalls, std::string device)
+{
+    BackendSpec b;
+    b.backend = {std::move(repo), Level::L1, std::move(oncalls)};
+    b.device = std::move(device);
+    b.coverage = 0.0;
+    return b;
+}
+
+} // namespace
+
+std::size_t BackendSpec::jobCount() const
+{
+    std::size_t count = 0;
+    for (const auto& wf : workflows)
+        count += wf.jobs.size();
+    return count;
+}
+
+std::vector<BackendSpec> backendCatalog(int jobsScale)
+{
+    const int scale = std::max(1, jobsScale);
+    std::vector<BackendSpec> out;
+    out.push_back(dispatchOnly("rbln-oss/torch-rbln", {"rbln-oncall"}, "rbln"));
+    out.push_back(dispatchOnly("tt-forge/pytorch-tt", {"tt-ci", "akovacs-tt"}, "tt"));
+    out.push_back(ascend(scale));
+    out.push_back(xpu(scale));
+    out.push_back(vllm(scale));
+    out.push_back(tpu(scale));
+    out.push_back(spyre(scale));
+    out.push_back(mlu(scale));
+    return out;
+}
+
+} // namespace relayhud::sim

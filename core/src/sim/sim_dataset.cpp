@@ -1,0 +1,103 @@
+#include "relayhud/sim/sim_dataset.h"
+
+#include "sim_catalog.h"
+#include "sim_commits.h"
+#include "sim_random.h"
+#include "sim_runs.h"
+#include "sim_stories.h"
+
+#include <algorithm>
+#include <chrono>
+#include <map>
+#include <tuple>
+
+namespace relayhud::sim {
+namespace {
+
+EpochSeconds currentHour()
+{
+    const auto now = std::chrono::system_clock::now().time_since_epoch();
+    const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(now).count();
+    return static_cast<EpochSeconds>(seconds) / 3600 * 3600;
+}
+
+bool startsBefore(const PendingRow& a, const PendingRow& b)
+{
+    const CheckRun& x = a.row.run;
+    const CheckRun& y = b.row.run;
+    return std::tie(*x.reported.startedAt, x.downstreamRepo, x.upstreamSha, x.workflow, x.jobName,
+                    x.runAttempt)
+           < std::tie(*y.reported.startedAt, y.downstreamRepo, y.upstreamSha, y.workflow, y.jobName,
+                      y.runAttempt);
+}
+
+// GitHub ids grow with time: run ids per workflow run (shared by its
+// attempts), check run ids per job execution. Both are strings on the HUD.
+class IdAssigner {
+public:
+    explicit IdAssigner(std::uint64_t seed)
+        : m_rng(mixSeed({seed, 0x1D5ULL})),
+          m_nextRun(14'800'000'000 + static_cast<std::int64_t>(m_rng.below(400'000'000))),
+          m_nextCheck(41'000'000'000 + static_cast<std::int64_t>(m_rng.below(900'000'000)))
+    {
+    }
+
+    void assign(PendingRow& p, const BackendSpec& spec)
+    {
+        CheckRun& run = p.row.run;
+        run.runId = runIdFor(p);
+        m_nextCheck += m_rng.range(1, 60);
+        run.checkRunId = CheckRunId{std::to_string(m_nextCheck)};
+        const std::string runUrl =
+            "https://github.com/" + run.downstreamRepo + "/actions/runs/" + run.runId;
+        run.reported.runUrl = spec.runUrlWithAttempts
+                                  ? runUrl + "/attempts/" + std::to_string(run.runAttempt)
+                                  : runUrl;
+        if (p.uploadsArtifacts)
+            run.reported.artifactUrl = runUrl + "/artifacts";
+    }
+
+private:
+    std::string runIdFor(const PendingRow& p)
+    {
+        const auto key = std::make_tuple(p.backend, p.commit, p.workflow);
+        auto it = m_runIds.find(key);
+        if (it != m_runIds.end())
+            return it->second;
+        m_nextRun += m_rng.range(1, 250);
+        return m_runIds.emplace(key, std::to_string(m_nextRun)).first->second;
+    }
+
+    SplitMix64 m_rng;
+    std::int64_t m_nextRun;
+    std::int64_t m_nextCheck;
+    std::map<std::tuple<std::size_t, std::size_t, std::size_t>, std::string> m_runIds;
+};
+
+} // namespace
+
+SimDataset buildDataset(const SimConfig& config)
+{
+    SimDataset out;
+    out.config = config;
+    if (out.config.now == 0)
+        out.config.now = currentHour();
+    out.config.jobsScale = std::max(1, config.jobsScale);
+    const auto catalog = backendCatalog(out.config.jobsScale);
+    for (const auto& spec : catalog)
+        out.backends.push_back(spec.backend);
+    out.commits = buildCommits(out.config);
+    StoryPlan plan = planStories(out.config, catalog, out.commits);
+    std::vector<PendingRow> pending = generateRuns(out.config, catalog, out.commits, plan);
+    std::sort(pending.begin(), pending.end(), startsBefore);
+    IdAssigner ids(out.config.seed);
+    out.rows.reserve(pending.size());
+    for (auto& p : pending) {
+        ids.assign(p, catalog[p.backend]);
+        out.rows.push_back(std::move(p.row));
+    }
+    out.stories = std::move(plan.stories);
+    return out;
+}
+
+} // namespace relayhud::sim

@@ -1,0 +1,151 @@
+#include "relayhud/sim/sim_options.h"
+
+#include <charconv>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+
+namespace relayhud::sim {
+namespace {
+
+template <class T>
+std::optional<T> parseNumber(const std::string& text, T lo, T hi)
+{
+    T value{};
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (text.empty() || ec != std::errc() || end != text.data() + text.size() || value < lo
+        || value > hi)
+        return std::nullopt;
+    return value;
+}
+
+template <class T>
+Result<void> assign(T& target, const std::string& flag, const std::string& value, T lo, T hi,
+                    const char* what)
+{
+    const auto parsed = parseNumber<T>(value, lo, hi);
+    if (!parsed)
+        return makeError(flag + " expects " + what + ", got '" + value + "'");
+    target = *parsed;
+    return {};
+}
+
+using Setter =
+    std::function<Result<void>(SimOptions&, const std::string& flag, const std::string& value)>;
+
+// Flags that take a value.
+const std::map<std::string, Setter>& valueFlags()
+{
+    static const std::map<std::string, Setter> table = {
+        {"--port",
+         [](SimOptions& o, const std::string& f, const std::string& v) {
+             return assign(o.port, f, v, 0, 65535, "a port in 0..65535");
+         }},
+        {"--seed",
+         [](SimOptions& o, const std::string& f, const std::string& v) {
+             return assign<std::uint64_t>(o.config.seed, f, v, 0, UINT64_MAX,
+                                          "an unsigned integer");
+         }},
+        {"--commits",
+         [](SimOptions& o, const std::string& f, const std::string& v) {
+             return assign(o.config.commits, f, v, 1, 1000000, "an integer in 1..1000000");
+         }},
+        {"--jobs-scale",
+         [](SimOptions& o, const std::string& f, const std::string& v) {
+             return assign(o.config.jobsScale, f, v, 1, 1000, "an integer in 1..1000");
+         }},
+        {"--now",
+         [](SimOptions& o, const std::string& f, const std::string& v) {
+             return assign<EpochSeconds>(o.config.now, f, v, 1, 253402300799, "epoch seconds");
+         }},
+        {"--error-rate",
+         [](SimOptions& o, const std::string& f, const std::string& v) {
+             return assign(o.faults.errorRate, f, v, 0.0, 1.0, "a rate in 0..1");
+         }},
+        {"--latency-ms",
+         [](SimOptions& o, const std::string& f, const std::string& v) {
+             return assign(o.faults.latencyMs, f, v, 0, 600000, "milliseconds in 0..600000");
+         }},
+        {"--429-every",
+         [](SimOptions& o, const std::string& f, const std::string& v) {
+             return assign(o.faults.tooManyEvery, f, v, 0, 1000000, "a request count (0 = never)");
+         }},
+        {"--truncate-rate",
+         [](SimOptions& o, const std::string& f, const std::string& v) {
+             return assign(o.faults.truncateRate, f, v, 0.0, 1.0, "a rate in 0..1");
+         }},
+        {"--drop-rate",
+         [](SimOptions& o, const std::string& f, const std::string& v) {
+             return assign(o.faults.dropRate, f, v, 0.0, 1.0, "a rate in 0..1");
+         }},
+    };
+    return table;
+}
+
+Result<void> applySwitch(SimOptions& options, const std::string& flag)
+{
+    if (flag == "--help" || flag == "-h")
+        options.help = true;
+    else if (flag == "--html-errors")
+        options.faults.htmlErrors = true;
+    else if (flag == "--exit-on-stdin-eof")
+        options.exitOnStdinEof = true;
+    else
+        return makeError("unknown option '" + flag + "' (see --help)");
+    return {};
+}
+
+} // namespace
+
+Result<SimOptions> parseSimOptions(const std::vector<std::string>& args)
+{
+    SimOptions options;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        std::string flag = args[i];
+        std::optional<std::string> value;
+        if (const auto eq = flag.find('='); flag.rfind("--", 0) == 0 && eq != std::string::npos) {
+            value = flag.substr(eq + 1);
+            flag.resize(eq);
+        }
+        const auto setter = valueFlags().find(flag);
+        if (setter == valueFlags().end()) {
+            auto ok = value ? Result<void>(makeError("option '" + flag + "' takes no value"))
+                            : applySwitch(options, flag);
+            if (!ok)
+                return ok.error();
+            continue;
+        }
+        if (!value && i + 1 >= args.size())
+            return makeError(flag + " needs a value");
+        auto ok = setter->second(options, flag, value ? *value : args[++i]);
+        if (!ok)
+            return ok.error();
+    }
+    options.faults.seed = options.config.seed;
+    return options;
+}
+
+std::string simUsage()
+{
+    return "usage: relayhud-sim [options]\n"
+           "Serves the PyTorch HUD read API (CRCR) on 127.0.0.1 from a deterministic dataset.\n"
+           "The first line on stdout is 'listening on http://127.0.0.1:PORT'.\n"
+           "\n"
+           "  --port N               port to listen on (0, the default, picks a free one)\n"
+           "  --seed S               dataset and fault seed (default 1)\n"
+           "  --commits N            upstream commits (default 200)\n"
+           "  --jobs-scale N         multiply every backend's test shards (default 1)\n"
+           "  --now EPOCH            anchor time (default: now, rounded down to the hour)\n"
+           "  --exit-on-stdin-eof    exit when stdin closes (for a parent process)\n"
+           "faults (deterministic from the seed):\n"
+           "  --error-rate R         answer a share R of requests with 500\n"
+           "  --latency-ms N         delay every answer by N ms\n"
+           "  --429-every N          answer every Nth request 429 with Retry-After: 1\n"
+           "  --truncate-rate R      cut a share R of 200 bodies in half\n"
+           "  --drop-rate R          close a share R of connections without answering\n"
+           "  --html-errors          send injected errors as an HTML page, as a proxy does\n"
+           "  --help                 this text\n";
+}
+
+} // namespace relayhud::sim

@@ -1,0 +1,343 @@
+#include "sim_runs.h"
+
+#include "sim_format.h"
+#include "sim_names.h"
+#include "sim_random.h"
+
+#include <cmath>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <optional>
+
+namespace relayhud::sim {
+namespace {
+
+constexpr EpochSeconds kNever = std::numeric_limits<EpochSeconds>::max();
+constexpr int kMaxAttempts = 3;
+
+// One execution of a job (attempt n of its workflow run).
+struct Attempt {
+    int number = 1;
+    EpochSeconds start = 0;
+    EpochSeconds end = 0;
+    bool zombie = false;      // never reports completion
+    bool reportsTests = true; // infra failures and cancellations report no counts
+    Conclusion conclusion = Conclusion::Success;
+    std::vector<std::string> failedTests;
+    std::optional<double> queueTime;
+};
+
+// What a failed attempt was, which decides whether and how it is rerun.
+enum class Cause : std::uint8_t { None, Regression, Outage, Flaky, Random, Cancelled };
+
+struct RunContext {
+    std::size_t backend = 0;
+    std::size_t commit = 0;
+    std::size_t workflow = 0;
+    EpochSeconds dispatch = 0; // when the relay dispatched (nightly: scheduled start)
+    bool cancelled = false;    // the story's cancelled run
+    bool outage = false;
+    SplitMix64 rng{0};
+    EpochSeconds cancelAt = kNever;
+};
+
+double millis(double seconds) { return std::round(seconds * 1000.0) / 1000.0; }
+
+std::string deliveryId(std::uint64_t seed, std::size_t commit)
+{
+    SplitMix64 rng(mixSeed({seed, 0xDE11ULL, commit}));
+    const std::string hex = rng.hex(32);
+    return hex.substr(0, 8) + "-" + hex.substr(8, 4) + "-" + hex.substr(12, 4) + "-"
+           + hex.substr(16, 4) + "-" + hex.substr(20);
+}
+
+class RunGenerator {
+public:
+    RunGenerator(const SimConfig& config, const std::vector<BackendSpec>& backends,
+                 const std::vector<UpstreamCommit>& commits, const StoryPlan& plan)
+        : m_config(config), m_backends(backends), m_commits(commits), m_plan(plan)
+    {
+    }
+
+    std::vector<PendingRow> generate()
+    {
+        for (std::size_t c = 0; c < m_commits.size(); ++c)
+            for (std::size_t b = 0; b < m_backends.size(); ++b)
+                if (m_backends[b].reports())
+                    generateFor(b, c);
+        return std::move(m_rows);
+    }
+
+private:
+    bool nightly(const RunContext& ctx) const
+    {
+        return m_commits[ctx.commit].eventType == EventType::Nightly;
+    }
+
+    bool runsOn(std::size_t b, std::size_t c, SplitMix64& rng) const
+    {
+        if (m_commits[c].eventType == EventType::Nightly)
+            return m_backends[b].nightly;
+        return m_plan.forcesRun(b, c) || rng.chance(m_backends[b].coverage);
+    }
+
+    void generateFor(std::size_t b, std::size_t c)
+    {
+        SplitMix64 rng(mixSeed({m_config.seed, 0xB0ULL, b, c}));
+        if (!runsOn(b, c, rng))
+            return;
+        const bool isNightly = m_commits[c].eventType == EventType::Nightly;
+        const EpochSeconds delay = isNightly ? rng.range(3600, 3 * 3600) : rng.range(5, 90);
+        for (std::size_t w = 0; w < m_backends[b].workflows.size(); ++w) {
+            const bool cancelled = c == m_plan.cancelledCommit && b == m_plan.cancelledBackend;
+            RunContext ctx{b,
+                           c,
+                           w,
+                           m_commits[c].time + delay,
+                           cancelled,
+                           m_plan.inOutage(b, c),
+                           SplitMix64(rng.next())};
+            generateWorkflow(ctx);
+        }
+    }
+
+    // The build job runs first; test legs start when it is done.
+    void generateWorkflow(RunContext& ctx)
+    {
+        EpochSeconds testsFrom = ctx.dispatch + ctx.rng.range(10, 600);
+        // Cancelled while the build is still running: no test leg ever starts.
+        if (ctx.cancelled)
+            ctx.cancelAt = testsFrom + ctx.rng.range(5 * 60, 10 * 60);
+        for (std::size_t j = 0; j < workflowSpec(ctx).jobs.size(); ++j) {
+            const JobSpec& job = workflowSpec(ctx).jobs[j];
+            const EpochSeconds start =
+                job.kind == JobKind::Build ? testsFrom : testsFrom + ctx.rng.range(5, 240);
+            if (start >= ctx.cancelAt)
+                continue; // cancelled before this leg was picked up
+            Attempt attempt = firstAttempt(ctx, j, start);
+            if (job.kind == JobKind::Build)
+                testsFrom = attempt.end;
+            emitWithReruns(ctx, j, std::move(attempt));
+        }
+    }
+
+    void emitWithReruns(RunContext& ctx, std::size_t j, Attempt attempt)
+    {
+        Cause cause = causeOf(ctx, j, attempt);
+        emit(ctx, j, attempt);
+        while (auto next = rerun(ctx, j, attempt, cause)) {
+            attempt = std::move(*next);
+            cause = causeOf(ctx, j, attempt);
+            emit(ctx, j, attempt);
+        }
+    }
+
+    const WorkflowSpec& workflowSpec(const RunContext& ctx) const
+    {
+        return m_backends[ctx.backend].workflows[ctx.workflow];
+    }
+
+    bool isRegressed(const RunContext& ctx, std::size_t j) const
+    {
+        return m_plan.regression.is(ctx.backend, ctx.workflow, j)
+               && m_commits[ctx.commit].time >= m_plan.regressionStart;
+    }
+
+    Cause causeOf(const RunContext& ctx, std::size_t j, const Attempt& a) const
+    {
+        if (a.conclusion == Conclusion::Success || a.zombie)
+            return Cause::None;
+        if (ctx.cancelled)
+            return Cause::Cancelled;
+        if (ctx.outage && a.number == 1)
+            return Cause::Outage;
+        if (isRegressed(ctx, j))
+            return Cause::Regression;
+        if (m_plan.flaky.is(ctx.backend, ctx.workflow, j) && a.conclusion == Conclusion::Failure)
+            return Cause::Flaky;
+        return Cause::Random;
+    }
+
+    EpochSeconds duration(RunContext& ctx, const JobSpec& job)
+    {
+        return ctx.rng.range(job.minMinutes * 60, job.maxMinutes * 60);
+    }
+
+    Attempt firstAttempt(RunContext& ctx, std::size_t j, EpochSeconds start)
+    {
+        const JobSpec& job = workflowSpec(ctx).jobs[j];
+        Attempt a;
+        a.start = start;
+        a.end = start + duration(ctx, job);
+        a.queueTime = millis(static_cast<double>(start - ctx.dispatch) + ctx.rng.unit());
+        a.reportsTests = job.kind == JobKind::Test;
+        if (ctx.cancelled) {
+            if (a.end > ctx.cancelAt)
+                cancel(a, ctx.cancelAt);
+        } else if (ctx.outage)
+            failOnInfrastructure(ctx, a);
+        else if (m_plan.zombieCommit == ctx.commit
+                 && m_plan.zombie.is(ctx.backend, ctx.workflow, j))
+            a.zombie = true;
+        else
+            decideOutcome(ctx, j, a);
+        return a;
+    }
+
+    static void cancel(Attempt& a, EpochSeconds at)
+    {
+        a.conclusion = Conclusion::Cancelled;
+        a.end = std::max(a.start + 20, at);
+        a.reportsTests = false;
+    }
+
+    void failOnInfrastructure(RunContext& ctx, Attempt& a)
+    {
+        a.conclusion = ctx.rng.chance(0.6) ? Conclusion::Failure : Conclusion::Cancelled;
+        a.end = a.start + ctx.rng.range(30, 240);
+        a.reportsTests = false;
+    }
+
+    void decideOutcome(RunContext& ctx, std::size_t j, Attempt& a)
+    {
+        const JobSpec& job = workflowSpec(ctx).jobs[j];
+        if (m_plan.regression.is(ctx.backend, ctx.workflow, j)) {
+            if (isRegressed(ctx, j))
+                fail(a, m_plan.stories.regressionTests);
+            return; // clean before the regression: no noise on the story's job
+        }
+        if (job.kind == JobKind::Build)
+            return;
+        if (m_plan.flaky.is(ctx.backend, ctx.workflow, j) && ctx.rng.chance(0.3))
+            fail(a, {m_plan.stories.flakyTest});
+        else if (ctx.rng.chance(m_backends[ctx.backend].failRate))
+            fail(a, randomFailures(ctx));
+        else if (ctx.rng.chance(0.006)) {
+            a.conclusion = Conclusion::TimedOut;
+            a.end = a.start + 4 * 3600; // the job's timeout-minutes
+            a.reportsTests = false;
+        }
+    }
+
+    static void fail(Attempt& a, std::vector<std::string> tests)
+    {
+        a.conclusion = Conclusion::Failure;
+        a.failedTests = std::move(tests);
+    }
+
+    std::vector<std::string> randomFailures(RunContext& ctx)
+    {
+        std::vector<std::string> tests;
+        const auto count = ctx.rng.range(1, 4);
+        for (std::int64_t i = 0; i < count; ++i)
+            tests.push_back(makeFailingTest(ctx.rng, m_backends[ctx.backend].device));
+        return tests;
+    }
+
+    // Someone pressed "Re-run failed jobs": same run_id, next run_attempt.
+    std::optional<Attempt> rerun(RunContext& ctx, std::size_t j, const Attempt& prev, Cause cause)
+    {
+        double p = 0.0;
+        switch (cause) {
+        case Cause::Regression: p = 0.3; break;
+        case Cause::Outage: p = 0.6; break;
+        case Cause::Flaky: p = 1.0; break;
+        case Cause::Random: p = 0.4; break;
+        case Cause::None:
+        case Cause::Cancelled: return std::nullopt;
+        }
+        if (prev.number >= kMaxAttempts || prev.conclusion == Conclusion::TimedOut
+            || !ctx.rng.chance(p))
+            return std::nullopt;
+        const JobSpec& job = workflowSpec(ctx).jobs[j];
+        Attempt a;
+        a.number = prev.number + 1;
+        a.start = prev.end + ctx.rng.range(10 * 60, 90 * 60);
+        a.end = a.start + duration(ctx, job);
+        a.reportsTests = job.kind == JobKind::Test;
+        if (cause == Cause::Regression)
+            fail(a, m_plan.stories.regressionTests);
+        else if (cause == Cause::Random && ctx.rng.chance(0.25))
+            fail(a, randomFailures(ctx));
+        return a;
+    }
+
+    std::optional<TestCounts> counts(RunContext& ctx, const JobSpec& job, const Attempt& a)
+    {
+        if (!a.reportsTests || job.testsTotal == 0)
+            return std::nullopt;
+        TestCounts t;
+        // Upstream adds tests over time; the count creeps up commit by commit.
+        t.total = job.testsTotal + static_cast<std::int64_t>(ctx.commit) * job.testsTotal / 20000;
+        t.skipped = t.total * ctx.rng.range(6, 11) / 100;
+        t.failed = static_cast<std::int64_t>(a.failedTests.size());
+        t.passed = t.total - t.skipped - t.failed;
+        return t;
+    }
+
+    void emit(RunContext& ctx, std::size_t j, const Attempt& a)
+    {
+        const bool done = !a.zombie && a.end <= m_config.now;
+        // Nightlies send only a completed callback: nothing shows until then.
+        if (a.start >= m_config.now || (nightly(ctx) && !done))
+            return;
+        const BackendSpec& backend = m_backends[ctx.backend];
+        const UpstreamCommit& commit = m_commits[ctx.commit];
+        PendingRow out{SimRow{}, ctx.backend, ctx.commit, ctx.workflow, false};
+        out.row.run = checkRun(ctx, j, a, done);
+        out.row.deliveryId =
+            nightly(ctx) ? commit.sha.value : deliveryId(m_config.seed, ctx.commit);
+        out.row.eventTypeText = std::string(wireEventType(commit.eventType));
+        if (done && !a.failedTests.empty())
+            out.row.failedTestsJson = nlohmann::json(a.failedTests).dump();
+        out.row.environmentJson =
+            nlohmann::json{{"sdk", backend.sdk}, {"device", backend.device}}.dump();
+        out.uploadsArtifacts =
+            done && out.row.run.reported.tests && ctx.rng.chance(backend.artifactShare);
+        m_rows.push_back(std::move(out));
+    }
+
+    // The row as the HUD holds it at `now`; GitHub ids and URLs come later.
+    CheckRun checkRun(RunContext& ctx, std::size_t j, const Attempt& a, bool done)
+    {
+        const UpstreamCommit& commit = m_commits[ctx.commit];
+        CheckRun run;
+        run.downstreamRepo = m_backends[ctx.backend].backend.repo;
+        run.upstreamSha = commit.sha;
+        run.prNumber = commit.prNumber;
+        run.eventType = commit.eventType;
+        run.workflow = workflowSpec(ctx).name;
+        run.jobName = workflowSpec(ctx).jobs[j].name;
+        run.runAttempt = a.number;
+        run.reported.status = done ? RunStatus::Completed : RunStatus::InProgress;
+        run.reported.conclusion = done ? a.conclusion : Conclusion::None;
+        run.reported.startedAt = a.start;
+        run.trusted.level = m_backends[ctx.backend].backend.level;
+        run.trusted.queueTimeSeconds = a.queueTime;
+        if (!done)
+            return run;
+        run.reported.completedAt = a.end;
+        run.reported.tests = counts(ctx, workflowSpec(ctx).jobs[j], a);
+        run.trusted.executionTimeSeconds =
+            millis(static_cast<double>(a.end - a.start) + ctx.rng.unit() * 2.0);
+        return run;
+    }
+
+    const SimConfig& m_config;
+    const std::vector<BackendSpec>& m_backends;
+    const std::vector<UpstreamCommit>& m_commits;
+    const StoryPlan& m_plan;
+    std::vector<PendingRow> m_rows;
+};
+
+} // namespace
+
+std::vector<PendingRow> generateRuns(const SimConfig& config,
+                                     const std::vector<BackendSpec>& backends,
+                                     const std::vector<UpstreamCommit>& commits,
+                                     const StoryPlan& plan)
+{
+    return RunGenerator(config, backends, commits, plan).generate();
+}
+
+} // namespace relayhud::sim

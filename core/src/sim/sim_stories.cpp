@@ -1,0 +1,215 @@
+#include "sim_stories.h"
+
+#include "sim_names.h"
+#include "sim_random.h"
+
+#include <algorithm>
+
+namespace relayhud::sim {
+namespace {
+
+constexpr EpochSeconds kHour = 3600;
+
+// Indices of backends that report results, minus the excluded ones.
+std::vector<std::size_t> reporting(const std::vector<BackendSpec>& backends,
+                                   std::initializer_list<std::size_t> excluded = {})
+{
+    std::vector<std::size_t> out;
+    for (std::size_t i = 0; i < backends.size(); ++i) {
+        const bool skip = std::find(excluded.begin(), excluded.end(), i) != excluded.end();
+        if (backends[i].reports() && !skip)
+            out.push_back(i);
+    }
+    return out;
+}
+
+JobRef pickTestJob(SplitMix64& rng, const std::vector<BackendSpec>& backends, std::size_t backend)
+{
+    const auto& jobs = backends[backend].workflows.front().jobs;
+    std::vector<std::size_t> tests;
+    for (std::size_t j = 0; j < jobs.size(); ++j)
+        if (jobs[j].kind == JobKind::Test)
+            tests.push_back(j);
+    return JobRef{backend, 0, tests.empty() ? 0 : rng.pick(tests)};
+}
+
+// Index of the first PR/push commit at or after `from` (nightlies are skipped).
+std::size_t eventAtOrAfter(const std::vector<UpstreamCommit>& commits, std::size_t from)
+{
+    for (std::size_t i = from; i < commits.size(); ++i)
+        if (commits[i].eventType != EventType::Nightly)
+            return i;
+    return kNone;
+}
+
+std::size_t fractionIndex(SplitMix64& rng, std::size_t size, double lo, double width)
+{
+    return static_cast<std::size_t>(static_cast<double>(size) * (lo + width * rng.unit()));
+}
+
+const std::string& jobName(const std::vector<BackendSpec>& backends, const JobRef& ref)
+{
+    return backends[ref.backend].workflows[ref.workflow].jobs[ref.job].name;
+}
+
+class StoryPlanner {
+public:
+    StoryPlanner(const SimConfig& config, const std::vector<BackendSpec>& backends,
+                 const std::vector<UpstreamCommit>& commits)
+        : m_config(config), m_backends(backends), m_commits(commits),
+          m_rng(mixSeed({config.seed, 0x5707ULL}))
+    {
+    }
+
+    StoryPlan plan()
+    {
+        if (reporting(m_backends).size() < 2 || m_commits.empty())
+            return m_plan;
+        planRegression();
+        planFlaky();
+        planOutage();
+        planCancelled();
+        planZombie();
+        return m_plan;
+    }
+
+private:
+    // The backend that runs on every commit, so the regression shows on each.
+    std::size_t fullCoverageBackend() const
+    {
+        for (std::size_t i : reporting(m_backends))
+            if (m_backends[i].coverage >= 1.0)
+                return i;
+        return reporting(m_backends).front();
+    }
+
+    void planRegression()
+    {
+        const std::size_t backend = fullCoverageBackend();
+        m_plan.regression = pickTestJob(m_rng, m_backends, backend);
+        auto& s = m_plan.stories;
+        s.regressionBackend = m_backends[backend].backend.repo;
+        s.regressionWorkflow = m_backends[backend].workflows.front().name;
+        s.regressionJob = jobName(m_backends, m_plan.regression);
+        while (s.regressionTests.size() < 2) {
+            std::string test = makeFailingTest(m_rng, m_backends[backend].device);
+            if (std::find(s.regressionTests.begin(), s.regressionTests.end(), test)
+                == s.regressionTests.end())
+                s.regressionTests.push_back(std::move(test));
+        }
+        const std::size_t first =
+            eventAtOrAfter(m_commits, fractionIndex(m_rng, m_commits.size(), 0.55, 0.2));
+        if (first == kNone)
+            return;
+        m_plan.regressionCommit = first;
+        m_plan.regressionStart = m_commits[first].time;
+        s.regressionFirstBadSha = m_commits[first].sha;
+    }
+
+    void planFlaky()
+    {
+        std::vector<std::size_t> candidates;
+        for (std::size_t i : reporting(m_backends, {m_plan.regression.backend}))
+            if (m_backends[i].coverage >= 0.6)
+                candidates.push_back(i);
+        if (candidates.empty())
+            candidates = reporting(m_backends, {m_plan.regression.backend});
+        m_plan.flaky = pickTestJob(m_rng, m_backends, m_rng.pick(candidates));
+        auto& s = m_plan.stories;
+        s.flakyBackend = m_backends[m_plan.flaky.backend].backend.repo;
+        s.flakyWorkflow = m_backends[m_plan.flaky.backend].workflows.front().name;
+        s.flakyJob = jobName(m_backends, m_plan.flaky);
+        s.flakyTest = makeFailingTest(m_rng, m_backends[m_plan.flaky.backend].device);
+    }
+
+    // Three consecutive upstream events hit 3-4 backends at once (a shared
+    // runner fleet or artifact mirror going down).
+    void planOutage()
+    {
+        std::size_t at = fractionIndex(m_rng, m_commits.size(), 0.3, 0.12);
+        while (m_plan.outageCommits.size() < 3) {
+            at = eventAtOrAfter(m_commits, at);
+            if (at == kNone)
+                break;
+            m_plan.outageCommits.insert(at);
+            m_plan.stories.outageShas.push_back(m_commits[at].sha);
+            ++at;
+        }
+        auto candidates = reporting(m_backends, {m_plan.regression.backend});
+        for (std::size_t i = candidates.size(); i > 1; --i)
+            std::swap(candidates[i - 1], candidates[m_rng.index(i)]);
+        const std::size_t count = std::min<std::size_t>(candidates.size(), 3 + m_rng.below(2));
+        for (std::size_t i = 0; i < count; ++i) {
+            m_plan.outageBackends.insert(candidates[i]);
+            m_plan.stories.outageBackends.push_back(m_backends[candidates[i]].backend.repo);
+        }
+    }
+
+    bool taken(std::size_t commit) const
+    {
+        return m_plan.outageCommits.count(commit) != 0 || commit == m_plan.cancelledCommit
+               || commit == m_plan.regressionCommit;
+    }
+
+    void planCancelled()
+    {
+        std::size_t at =
+            eventAtOrAfter(m_commits, fractionIndex(m_rng, m_commits.size(), 0.15, 0.1));
+        while (at != kNone && taken(at))
+            at = eventAtOrAfter(m_commits, at + 1);
+        if (at == kNone)
+            return;
+        m_plan.cancelledCommit = at;
+        m_plan.cancelledBackend = m_rng.pick(reporting(m_backends, {m_plan.regression.backend}));
+        m_plan.stories.cancelledSha = m_commits[at].sha;
+        m_plan.stories.cancelledBackend = m_backends[m_plan.cancelledBackend].backend.repo;
+    }
+
+    // A job that started 8-20 h ago and never reported completion: the
+    // relay's sweeper should have finalised it and did not.
+    void planZombie()
+    {
+        std::vector<std::size_t> candidates;
+        std::size_t fallback = kNone;
+        for (std::size_t i = 0; i < m_commits.size(); ++i) {
+            const EpochSeconds age = m_config.now - m_commits[i].time;
+            if (m_commits[i].eventType == EventType::Nightly || taken(i) || age < 7 * kHour)
+                continue;
+            fallback = i;
+            if (age >= 8 * kHour && age <= 20 * kHour)
+                candidates.push_back(i);
+        }
+        const std::size_t commit = candidates.empty() ? fallback : m_rng.pick(candidates);
+        if (commit == kNone)
+            return;
+        m_plan.zombieCommit = commit;
+        const std::size_t backend = m_rng.pick(reporting(m_backends, {m_plan.regression.backend}));
+        m_plan.zombie = pickTestJob(m_rng, m_backends, backend);
+        m_plan.stories.zombieSha = m_commits[commit].sha;
+        m_plan.stories.zombieBackend = m_backends[backend].backend.repo;
+        m_plan.stories.zombieJob = jobName(m_backends, m_plan.zombie);
+    }
+
+    const SimConfig& m_config;
+    const std::vector<BackendSpec>& m_backends;
+    const std::vector<UpstreamCommit>& m_commits;
+    SplitMix64 m_rng;
+    StoryPlan m_plan;
+};
+
+} // namespace
+
+bool StoryPlan::forcesRun(std::size_t backend, std::size_t commit) const
+{
+    return inOutage(backend, commit) || (commit == cancelledCommit && backend == cancelledBackend)
+           || (commit == zombieCommit && backend == zombie.backend)
+           || (commit == regressionCommit && backend == regression.backend);
+}
+
+StoryPlan planStories(const SimConfig& config, const std::vector<BackendSpec>& backends,
+                      const std::vector<UpstreamCommit>& commits)
+{
+    return StoryPlanner(config, backends, commits).plan();
+}
+
+} // namespace relayhud::sim

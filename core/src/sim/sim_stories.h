@@ -1,0 +1,52 @@
+#pragma once
+// Chooses where the dataset's failure stories happen (regression, flaky job,
+// infrastructure outage, cancelled run, zombie) and records them by index so
+// the run generator can apply them.
+#include "relayhud/sim/sim_dataset.h"
+#include "sim_catalog.h"
+
+#include <cstddef>
+#include <limits>
+#include <set>
+#include <vector>
+
+namespace relayhud::sim {
+
+inline constexpr std::size_t kNone = std::numeric_limits<std::size_t>::max();
+
+// A job in the catalog: backend index, workflow index, job index.
+struct JobRef {
+    std::size_t backend = kNone;
+    std::size_t workflow = 0;
+    std::size_t job = 0;
+    bool is(std::size_t b, std::size_t w, std::size_t j) const
+    {
+        return backend == b && workflow == w && job == j;
+    }
+};
+
+struct StoryPlan {
+    SimStories stories; // names and SHAs, for the dataset
+    JobRef regression;
+    std::size_t regressionCommit = kNone;
+    EpochSeconds regressionStart = std::numeric_limits<EpochSeconds>::max();
+    JobRef flaky;
+    std::set<std::size_t> outageCommits;
+    std::set<std::size_t> outageBackends;
+    std::size_t cancelledCommit = kNone;
+    std::size_t cancelledBackend = kNone;
+    std::size_t zombieCommit = kNone;
+    JobRef zombie;
+
+    bool inOutage(std::size_t backend, std::size_t commit) const
+    {
+        return outageCommits.count(commit) != 0 && outageBackends.count(backend) != 0;
+    }
+    // Stories that need the backend to run on the commit whatever its coverage.
+    bool forcesRun(std::size_t backend, std::size_t commit) const;
+};
+
+StoryPlan planStories(const SimConfig& config, const std::vector<BackendSpec>& backends,
+                      const std::vector<UpstreamCommit>& commits);
+
+} // namespace relayhud::sim

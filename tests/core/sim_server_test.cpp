@@ -1,0 +1,686 @@
+// relayhud-sim's HTTP server, over real HTTP on loopback: the HUD read API's
+// shapes and semantics, caching headers, gzip, errors and every fault flag.
+// The last tests run the relayhud-sim binary itself.
+#include "relayhud/sim/sim_dataset.h"
+#include "relayhud/sim/sim_options.h"
+#include "relayhud/sim/sim_server.h"
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wold-style-cast"
+#pragma GCC diagnostic ignored "-Wconversion"
+#pragma GCC diagnostic ignored "-Wsign-conversion"
+#pragma GCC diagnostic ignored "-Wshadow"
+#include <httplib.h>
+#pragma GCC diagnostic pop
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <csignal>
+#include <map>
+#include <regex>
+#include <set>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace relayhud::sim {
+namespace {
+
+using json = nlohmann::ordered_json; // keeps keys in the order the server sent them
+
+constexpr EpochSeconds kNow = 1777914000; // 2026-05-04T17:00:00Z
+const std::string kSpyre = "torch-spyre/torch-spyre";
+
+SimDataset makeDataset(std::uint64_t seed = 1)
+{
+    SimConfig config;
+    config.seed = seed;
+    config.now = kNow;
+    return buildDataset(config);
+}
+
+std::string query(const std::string& name, const json& parameters)
+{
+    return "/api/clickhouse/" + name
+           + "?parameters=" + httplib::detail::encode_query_param(parameters.dump());
+}
+
+class SimServerTest : public ::testing::Test {
+protected:
+    static void SetUpTestSuite()
+    {
+        s_server = new SimServer(makeDataset());
+        ASSERT_GT(s_server->start(0), 0);
+    }
+    static void TearDownTestSuite()
+    {
+        delete s_server;
+        s_server = nullptr;
+    }
+    void TearDown() override { s_server->setFaults({}); }
+
+    static const SimDataset& data() { return s_server->dataset(); }
+
+    static httplib::Client client()
+    {
+        httplib::Client cli(s_server->baseUrl());
+        cli.set_read_timeout(10, 0);
+        return cli;
+    }
+
+    static httplib::Result get(const std::string& path, const httplib::Headers& headers = {})
+    {
+        return client().Get(path.c_str(), headers);
+    }
+
+    static json getJson(const std::string& path, int expectedStatus = 200)
+    {
+        auto res = get(path);
+        EXPECT_TRUE(res) << path;
+        if (!res)
+            return json();
+        EXPECT_EQ(res->status, expectedStatus) << path << ": " << res->body;
+        EXPECT_EQ(res->get_header_value("Content-Type"), "application/json; charset=utf-8");
+        return json::parse(res->body);
+    }
+
+    static json dashboardPage(int perPage, int offset, const std::string& repo = kSpyre,
+                              int days = 7)
+    {
+        return getJson(
+            query("crcr_backend_dashboard",
+                  {{"repo", repo}, {"days", days}, {"per_page", perPage}, {"offset", offset}}));
+    }
+
+    static std::string dashboardPath()
+    {
+        return query("crcr_backend_dashboard",
+                     {{"repo", kSpyre}, {"days", 7}, {"per_page", 50}, {"offset", 0}});
+    }
+
+    static SimServer* s_server;
+};
+
+SimServer* SimServerTest::s_server = nullptr;
+
+std::vector<std::string> keysOf(const json& object)
+{
+    std::vector<std::string> out;
+    for (const auto& item : object.items())
+        out.push_back(item.key());
+    return out;
+}
+
+// ---------------------------------------------------------------- shapes
+
+TEST_F(SimServerTest, AllowlistHasTheHudShape)
+{
+    const json doc = getJson("/api/crcr/allowlist");
+    EXPECT_EQ(keysOf(doc), (std::vector<std::string>{"L1", "L2", "L3", "L4"}));
+    std::size_t entries = 0;
+    for (const auto& [level, list] : doc.items()) {
+        ASSERT_TRUE(list.is_array()) << level;
+        EXPECT_FALSE(list.empty()) << level;
+        for (const auto& entry : list) {
+            EXPECT_EQ(keysOf(entry), (std::vector<std::string>{"repo", "oncalls"}));
+            EXPECT_TRUE(entry["repo"].is_string());
+            ASSERT_TRUE(entry["oncalls"].is_array());
+            for (const auto& oncall : entry["oncalls"])
+                EXPECT_TRUE(oncall.is_string());
+            ++entries;
+        }
+    }
+    EXPECT_EQ(entries, data().backends.size());
+}
+
+void expectDashboardRowTypes(const json& row)
+{
+    static const std::regex kIso(R"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{9}Z)");
+    static const std::vector<std::string> kColumns = {"upstream_repo",
+                                                      "pr_number",
+                                                      "pytorch_head_sha",
+                                                      "workflow_name",
+                                                      "job_name",
+                                                      "check_run_id",
+                                                      "run_id",
+                                                      "run_attempt",
+                                                      "status",
+                                                      "conclusion",
+                                                      "started_at",
+                                                      "completed_at",
+                                                      "duration_seconds",
+                                                      "total_tests",
+                                                      "passed_tests",
+                                                      "failed_tests",
+                                                      "skipped_tests",
+                                                      "workflow_run_url",
+                                                      "artifact_url",
+                                                      "queue_time",
+                                                      "execution_time",
+                                                      "failed_tests_json",
+                                                      "triage_verdict_json"};
+    ASSERT_EQ(keysOf(row), kColumns);
+    for (const char* key :
+         {"upstream_repo", "pytorch_head_sha", "workflow_name", "job_name", "check_run_id",
+          "run_id", "status", "conclusion", "started_at", "completed_at", "workflow_run_url",
+          "artifact_url", "failed_tests_json", "triage_verdict_json"})
+        EXPECT_TRUE(row[key].is_string()) << key;
+    for (const char* key : {"pr_number", "run_attempt", "duration_seconds", "total_tests",
+                            "passed_tests", "failed_tests", "skipped_tests"})
+        EXPECT_TRUE(row[key].is_number()) << key;
+    EXPECT_TRUE(row["queue_time"].is_number() || row["queue_time"].is_null());
+    EXPECT_TRUE(std::regex_match(row["started_at"].get<std::string>(), kIso));
+    EXPECT_TRUE(std::regex_match(row["completed_at"].get<std::string>(), kIso));
+    const std::string runUrl = row["workflow_run_url"];
+    EXPECT_EQ(runUrl.rfind("https://github.com/", 0), 0U) << runUrl;
+    EXPECT_NE(runUrl.find("/actions/runs/" + row["run_id"].get<std::string>()), std::string::npos);
+    const std::string artifacts = row["artifact_url"];
+    EXPECT_TRUE(artifacts.empty() || artifacts.size() > std::string("/artifacts").size());
+    if (!artifacts.empty()) {
+        EXPECT_EQ(artifacts.substr(artifacts.size() - 10), "/artifacts");
+    }
+    const std::string failed = row["failed_tests_json"];
+    EXPECT_TRUE(failed.empty() || json::parse(failed).is_array()) << failed;
+    if (row["status"] == "in_progress") {
+        EXPECT_EQ(row["conclusion"], "");
+        EXPECT_EQ(row["completed_at"], "1970-01-01T00:00:00.000000000Z");
+        EXPECT_EQ(row["duration_seconds"], 0);
+        EXPECT_TRUE(row["execution_time"].is_null());
+    } else {
+        EXPECT_EQ(row["status"], "completed");
+        EXPECT_NE(row["conclusion"], "");
+        EXPECT_TRUE(row["execution_time"].is_number());
+    }
+}
+
+TEST_F(SimServerTest, DashboardRowsHaveTheClickHouseTypes)
+{
+    const json rows = dashboardPage(25, 0);
+    ASSERT_FALSE(rows.empty());
+    std::set<std::string> statuses;
+    for (const auto& row : rows) {
+        expectDashboardRowTypes(row);
+        statuses.insert(row["status"].get<std::string>());
+    }
+    EXPECT_TRUE(statuses.count("in_progress")) << "the newest PRs are still running";
+}
+
+// The set of PR rows of `repo` that the query's WHERE clause selects.
+std::set<std::string> expectedCheckRuns(const SimDataset& data, const std::string& repo, int days)
+{
+    std::set<std::string> out;
+    for (const auto& row : data.rows)
+        if (row.run.downstreamRepo == repo && row.run.prNumber > 0
+            && *row.run.reported.startedAt > kNow - days * 86400)
+            out.insert(row.run.checkRunId.value);
+    return out;
+}
+
+TEST_F(SimServerTest, DashboardPagesPartitionThePrsOfTheWindow)
+{
+    constexpr int kPerPage = 10;
+    std::set<std::string> seen;
+    std::set<std::int64_t> seenPrs;
+    std::string previousPageOldest = "9999";
+    for (int offset = 0;; offset += kPerPage) {
+        const json rows = dashboardPage(kPerPage, offset);
+        if (rows.empty())
+            break;
+        std::map<std::int64_t, std::string> latestByPr;
+        std::string previous = "9999";
+        for (const auto& row : rows) {
+            const std::string started = row["started_at"];
+            EXPECT_LE(started, previous) << "rows are ordered by started_at DESC";
+            previous = started;
+            EXPECT_TRUE(seen.insert(row["check_run_id"].get<std::string>()).second)
+                << "duplicate row";
+            auto& latest = latestByPr[row["pr_number"].get<std::int64_t>()];
+            latest = std::max(latest, started);
+        }
+        EXPECT_LE(latestByPr.size(), static_cast<std::size_t>(kPerPage));
+        for (const auto& [pr, latest] : latestByPr) {
+            EXPECT_TRUE(seenPrs.insert(pr).second) << "PR " << pr << " on two pages";
+            EXPECT_LE(latest, previousPageOldest) << "pages follow max(started_at) DESC";
+        }
+        for (const auto& [pr, latest] : latestByPr)
+            previousPageOldest = std::min(previousPageOldest, latest);
+        ASSERT_LT(offset, 10000);
+    }
+    EXPECT_EQ(seen, expectedCheckRuns(data(), kSpyre, 7));
+    EXPECT_GT(seenPrs.size(), static_cast<std::size_t>(kPerPage));
+}
+
+TEST_F(SimServerTest, DashboardPageHoldsPerPagePrs)
+{
+    std::set<std::int64_t> prs;
+    for (const auto& row : dashboardPage(7, 3))
+        prs.insert(row["pr_number"].get<std::int64_t>());
+    EXPECT_EQ(prs.size(), 7U);
+    EXPECT_TRUE(dashboardPage(5, 100000).empty());
+    EXPECT_TRUE(dashboardPage(0, 0).empty());
+    EXPECT_TRUE(dashboardPage(5, 0, "rbln-oss/torch-rbln").empty()) << "L1 never reports";
+}
+
+TEST_F(SimServerTest, DashboardAcceptsNumbersAsStrings)
+{
+    const json asText =
+        getJson(query("crcr_backend_dashboard",
+                      {{"repo", kSpyre}, {"days", "7"}, {"per_page", "5"}, {"offset", "0"}}));
+    EXPECT_EQ(asText, dashboardPage(5, 0));
+}
+
+TEST_F(SimServerTest, NightlyDashboardKeepsTheLatestAttempts)
+{
+    const json rows = getJson(query("crcr_nightly_dashboard", {{"repo", kSpyre}, {"days", 7}}));
+    ASSERT_FALSE(rows.empty());
+    EXPECT_LE(rows.size(), 500U);
+    std::set<std::tuple<std::string, std::string, std::string>> keys;
+    for (const auto& row : rows) {
+        const auto keys0 = keysOf(row);
+        EXPECT_EQ(std::count(keys0.begin(), keys0.end(), "pr_number"), 0);
+        EXPECT_EQ(std::count(keys0.begin(), keys0.end(), "triage_verdict_json"), 0);
+        EXPECT_EQ(keys0.size(), 21U);
+        EXPECT_EQ(row["status"], "completed");
+        const auto inserted =
+            keys.insert({row["pytorch_head_sha"].get<std::string>(),
+                         row["run_id"].get<std::string>(), row["job_name"].get<std::string>()});
+        EXPECT_TRUE(inserted.second);
+    }
+    std::set<std::string> nightlyShas;
+    for (const auto& c : data().commits)
+        if (c.eventType == EventType::Nightly)
+            nightlyShas.insert(c.sha.value);
+    for (const auto& row : rows)
+        EXPECT_TRUE(nightlyShas.count(row["pytorch_head_sha"].get<std::string>()));
+}
+
+TEST_F(SimServerTest, PrResultsListEveryBackendOfThePr)
+{
+    std::int64_t pr = 0;
+    for (const auto& c : data().commits)
+        if (c.sha == data().stories.cancelledSha)
+            pr = c.prNumber;
+    ASSERT_GT(pr, 0);
+    const json rows = getJson(query("crcr_pr_results", {{"pr", pr}}));
+    ASSERT_FALSE(rows.empty());
+    EXPECT_LE(rows.size(), 100U);
+    const std::vector<std::string> columns = {
+        "downstream_repo", "workflow_name", "job_name",   "check_run_id",     "run_id",
+        "run_attempt",     "status",        "conclusion", "duration_seconds", "workflow_run_url",
+        "artifact_url",    "started_at",    "queue_time", "execution_time"};
+    std::pair<std::string, std::string> previous{"", "9999"};
+    for (const auto& row : rows) {
+        EXPECT_EQ(keysOf(row), columns);
+        const std::pair<std::string, std::string> key{row["downstream_repo"], row["started_at"]};
+        if (key.first == previous.first) {
+            EXPECT_LE(key.second, previous.second);
+        } else {
+            EXPECT_GT(key.first, previous.first);
+        }
+        previous = key;
+    }
+    std::set<std::string> repos;
+    for (const auto& row : rows)
+        repos.insert(row["downstream_repo"].get<std::string>());
+    EXPECT_TRUE(repos.count(data().stories.cancelledBackend));
+}
+
+TEST_F(SimServerTest, SummaryHasOneLinePerReportingBackend)
+{
+    const json rows = getJson(query("crcr_summary", {{"days", 7}}));
+    ASSERT_GE(rows.size(), 5U);
+    double previousRate = -1.0;
+    for (const auto& row : rows) {
+        EXPECT_EQ(keysOf(row),
+                  (std::vector<std::string>{"repo", "downstream_repo_level", "successes",
+                                            "failures", "timed_out", "total", "pass_rate",
+                                            "avg_duration_s", "last_run"}));
+        EXPECT_TRUE(row["total"].is_number_integer());
+        EXPECT_GE(row["total"].get<int>(),
+                  row["successes"].get<int>() + row["failures"].get<int>());
+        const double rate = row["pass_rate"];
+        EXPECT_GE(rate, previousRate) << "ORDER BY pass_rate ASC";
+        previousRate = rate;
+        EXPECT_NE(row["downstream_repo_level"], "L1");
+    }
+}
+
+TEST_F(SimServerTest, InfoEndpointsAnswerTitlesAndAuthors)
+{
+    const UpstreamCommit* prCommit = nullptr;
+    for (const auto& c : data().commits)
+        if (c.eventType == EventType::PullRequest && !prCommit)
+            prCommit = &c;
+    ASSERT_NE(prCommit, nullptr);
+    const json prs = getJson("/api/crcr/pr-info?repo=pytorch/pytorch&prs="
+                             + std::to_string(prCommit->prNumber) + ",0,abc,7");
+    ASSERT_EQ(prs.size(), 2U);
+    EXPECT_EQ(prs[0]["prNumber"], prCommit->prNumber);
+    EXPECT_EQ(prs[0]["title"], prCommit->title);
+    EXPECT_EQ(prs[0]["author"], prCommit->author);
+    EXPECT_EQ(prs[1]["title"], "");
+    std::string many;
+    for (int i = 1; i <= 60; ++i)
+        many += std::to_string(150000 + i) + ",";
+    EXPECT_EQ(getJson("/api/crcr/pr-info?repo=pytorch/pytorch&prs=" + many).size(), 50U);
+    const json commits =
+        getJson("/api/crcr/commit-info?repo=pytorch/pytorch&shas=" + prCommit->sha.value);
+    ASSERT_EQ(commits.size(), 1U);
+    EXPECT_EQ(keysOf(commits[0]), (std::vector<std::string>{"sha", "title", "author"}));
+    EXPECT_EQ(commits[0]["title"], prCommit->title);
+}
+
+// ---------------------------------------------------------------- errors
+
+TEST_F(SimServerTest, BadRequestsGetJsonErrors)
+{
+    const std::vector<std::pair<std::string, int>> cases = {
+        {"/api/clickhouse/crcr_no_such_query?parameters=%7B%7D", 404},
+        {"/api/nowhere", 404},
+        {"/api/clickhouse/crcr_summary", 400},
+        {"/api/clickhouse/crcr_summary?parameters=%7Bnot-json", 400},
+        {query("crcr_summary", json::array()), 400},
+        {query("crcr_summary", {{"days", -1}}), 400},
+        {query("crcr_backend_dashboard", {{"days", 7}, {"per_page", 5}, {"offset", 0}}), 400},
+        {query("crcr_backend_dashboard",
+               {{"repo", 5}, {"days", 7}, {"per_page", 5}, {"offset", 0}}),
+         400},
+        {query("crcr_pr_results", {{"pr", "12x"}}), 400},
+        {"/api/crcr/pr-info?repo=pytorch/pytorch", 400},
+        {"/api/crcr/pr-info?repo=someone/else&prs=1", 403},
+        {"/api/crcr/commit-info?shas=abc", 400},
+        {"/api/crcr/commit-info?repo=noslash&shas=abc", 400},
+    };
+    for (const auto& [path, status] : cases) {
+        const json doc = getJson(path, status);
+        EXPECT_TRUE(doc.contains("error") && doc["error"].is_string()) << path;
+    }
+}
+
+// ---------------------------------------------------------------- HTTP
+
+TEST_F(SimServerTest, EtagAnswers304WhenUnchanged)
+{
+    auto first = get("/api/crcr/allowlist");
+    ASSERT_TRUE(first);
+    const std::string etag = first->get_header_value("ETag");
+    ASSERT_GE(etag.size(), 3U);
+    EXPECT_EQ(etag.front(), '"');
+    auto again = get("/api/crcr/allowlist", {{"If-None-Match", etag}});
+    ASSERT_TRUE(again);
+    EXPECT_EQ(again->status, 304);
+    EXPECT_TRUE(again->body.empty());
+    auto stale = get("/api/crcr/allowlist", {{"If-None-Match", "\"0000\""}});
+    ASSERT_TRUE(stale);
+    EXPECT_EQ(stale->status, 200);
+    EXPECT_EQ(stale->body, first->body);
+}
+
+TEST_F(SimServerTest, GzipWhenTheClientAcceptsIt)
+{
+    const std::string path = dashboardPath();
+    auto plain = get(path);
+    auto zipped = get(path, {{"Accept-Encoding", "gzip"}});
+    ASSERT_TRUE(plain && zipped);
+    EXPECT_EQ(plain->get_header_value("Content-Encoding"), "");
+    EXPECT_EQ(zipped->get_header_value("Content-Encoding"), "gzip");
+    EXPECT_EQ(zipped->body, plain->body) << "httplib decompresses for us";
+    EXPECT_EQ(zipped->get_header_value("ETag"), plain->get_header_value("ETag"));
+    EXPECT_LT(std::stoul(zipped->get_header_value("Content-Length")), plain->body.size() / 3);
+}
+
+TEST_F(SimServerTest, NeverPicksBrotliEvenWhenOffered)
+{
+    // libcurl offers "br"; brotli at httplib's quality costs seconds per page.
+    const auto start = std::chrono::steady_clock::now();
+    auto res = get(dashboardPath(), {{"Accept-Encoding", "br, gzip;q=0.5, deflate"}});
+    ASSERT_TRUE(res);
+    EXPECT_EQ(res->get_header_value("Content-Encoding"), "gzip");
+    EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(2));
+    auto refused = get(dashboardPath(), {{"Accept-Encoding", "br, gzip;q=0"}});
+    ASSERT_TRUE(refused);
+    EXPECT_EQ(refused->get_header_value("Content-Encoding"), "");
+}
+
+// ---------------------------------------------------------------- faults
+
+TEST_F(SimServerTest, ErrorRateAnswers500)
+{
+    FaultConfig faults;
+    faults.errorRate = 1.0;
+    s_server->setFaults(faults);
+    const json doc = getJson("/api/crcr/allowlist", 500);
+    EXPECT_TRUE(doc.contains("error"));
+    faults.htmlErrors = true;
+    s_server->setFaults(faults);
+    auto res = get("/api/crcr/allowlist");
+    ASSERT_TRUE(res);
+    EXPECT_EQ(res->status, 500);
+    EXPECT_EQ(res->get_header_value("Content-Type"), "text/html");
+    EXPECT_NE(res->body.find("<html>"), std::string::npos);
+}
+
+TEST_F(SimServerTest, EveryNthRequestIsRateLimited)
+{
+    FaultConfig faults;
+    faults.tooManyEvery = 3;
+    s_server->setFaults(faults);
+    int limited = 0;
+    for (int i = 0; i < 9; ++i) {
+        auto res = get("/api/crcr/allowlist");
+        ASSERT_TRUE(res);
+        if (res->status == 429) {
+            ++limited;
+            EXPECT_EQ(res->get_header_value("Retry-After"), "1");
+        } else {
+            EXPECT_EQ(res->status, 200);
+        }
+    }
+    EXPECT_EQ(limited, 3);
+}
+
+TEST_F(SimServerTest, LatencyDelaysAnswers)
+{
+    FaultConfig faults;
+    faults.latencyMs = 150;
+    s_server->setFaults(faults);
+    const auto start = std::chrono::steady_clock::now();
+    ASSERT_TRUE(get("/api/crcr/allowlist"));
+    EXPECT_GE(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(150));
+}
+
+TEST_F(SimServerTest, TruncatedBodiesAreHalfTheJson)
+{
+    auto full = get("/api/crcr/allowlist");
+    FaultConfig faults;
+    faults.truncateRate = 1.0;
+    s_server->setFaults(faults);
+    auto cut = get("/api/crcr/allowlist");
+    ASSERT_TRUE(full && cut);
+    EXPECT_EQ(cut->status, 200);
+    EXPECT_EQ(cut->body, full->body.substr(0, full->body.size() / 2));
+    EXPECT_TRUE(json::parse(cut->body, nullptr, false).is_discarded());
+}
+
+TEST_F(SimServerTest, DroppedConnectionsGetNoAnswer)
+{
+    FaultConfig faults;
+    faults.dropRate = 1.0;
+    s_server->setFaults(faults);
+    auto res = get("/api/crcr/allowlist");
+    EXPECT_FALSE(res);
+    s_server->setFaults({});
+    EXPECT_TRUE(get("/api/crcr/allowlist")) << "the server survives its own drops";
+}
+
+std::vector<int> statusesFor(std::uint64_t seed)
+{
+    SimServer server(makeDataset(), FaultConfig{0.5, 0, 0, 0.0, 0.0, false, seed});
+    EXPECT_GT(server.start(0), 0);
+    httplib::Client cli(server.baseUrl());
+    std::vector<int> out;
+    for (int i = 0; i < 24; ++i) {
+        auto res = cli.Get("/api/crcr/allowlist");
+        out.push_back(res ? res->status : -1);
+    }
+    return out;
+}
+
+TEST(SimServerFaults, FaultsReplayFromTheSeed)
+{
+    const auto a = statusesFor(7);
+    EXPECT_EQ(a, statusesFor(7));
+    EXPECT_NE(a, statusesFor(8));
+    EXPECT_GT(std::count(a.begin(), a.end(), 500), 0);
+    EXPECT_GT(std::count(a.begin(), a.end(), 200), 0);
+}
+
+// ---------------------------------------------------------------- command line
+
+TEST(SimOptions, ParsesEveryFlag)
+{
+    auto o = parseSimOptions({"--port",
+                              "8080",
+                              "--seed=9",
+                              "--commits",
+                              "300",
+                              "--jobs-scale",
+                              "2",
+                              "--error-rate",
+                              "0.25",
+                              "--latency-ms",
+                              "5",
+                              "--429-every",
+                              "4",
+                              "--truncate-rate=0.5",
+                              "--drop-rate",
+                              "0.1",
+                              "--html-errors",
+                              "--exit-on-stdin-eof",
+                              "--now",
+                              "1777914000"});
+    ASSERT_TRUE(o) << o.message();
+    EXPECT_EQ(o->port, 8080);
+    EXPECT_EQ(o->config.seed, 9U);
+    EXPECT_EQ(o->faults.seed, 9U);
+    EXPECT_EQ(o->config.commits, 300);
+    EXPECT_EQ(o->config.jobsScale, 2);
+    EXPECT_EQ(o->config.now, 1777914000);
+    EXPECT_DOUBLE_EQ(o->faults.errorRate, 0.25);
+    EXPECT_EQ(o->faults.latencyMs, 5);
+    EXPECT_EQ(o->faults.tooManyEvery, 4);
+    EXPECT_DOUBLE_EQ(o->faults.truncateRate, 0.5);
+    EXPECT_DOUBLE_EQ(o->faults.dropRate, 0.1);
+    EXPECT_TRUE(o->faults.htmlErrors);
+    EXPECT_TRUE(o->exitOnStdinEof);
+    EXPECT_FALSE(o->help);
+    EXPECT_TRUE(parseSimOptions({"--help"})->help);
+}
+
+TEST(SimOptions, RejectsBadFlagsWithOneLine)
+{
+    const std::vector<std::vector<std::string>> bad = {
+        {"--port", "abc"}, {"--port", "70000"},   {"--port"},         {"--error-rate", "1.5"},
+        {"--bogus"},       {"--html-errors=yes"}, {"--commits", "0"}, {"--seed", "-1"}};
+    for (const auto& args : bad) {
+        auto o = parseSimOptions(args);
+        ASSERT_FALSE(o) << args.front();
+        EXPECT_EQ(o.message().find('\n'), std::string::npos);
+        EXPECT_NE(o.message().find(args.front().substr(0, args.front().find('='))),
+                  std::string::npos);
+    }
+}
+
+#ifdef RELAYHUD_SIM_BINARY
+// Runs relayhud-sim with a pipe on stdin and one on stdout.
+struct SimProcess {
+    pid_t pid = -1;
+    int stdinFd = -1;
+    FILE* stdoutFile = nullptr;
+
+    explicit SimProcess(std::vector<std::string> args)
+    {
+        int in[2];
+        int out[2];
+        if (pipe(in) != 0 || pipe(out) != 0)
+            return;
+        pid = fork();
+        if (pid == 0) {
+            dup2(in[0], STDIN_FILENO);
+            dup2(out[1], STDOUT_FILENO);
+            close(in[1]);
+            close(out[0]);
+            std::vector<char*> argv;
+            args.insert(args.begin(), RELAYHUD_SIM_BINARY);
+            for (auto& a : args)
+                argv.push_back(a.data());
+            argv.push_back(nullptr);
+            execv(argv[0], argv.data());
+            _exit(127);
+        }
+        close(in[0]);
+        close(out[1]);
+        stdinFd = in[1];
+        stdoutFile = fdopen(out[0], "r");
+    }
+    std::string firstLine()
+    {
+        char buf[256] = {};
+        return stdoutFile && std::fgets(buf, sizeof buf, stdoutFile) ? buf : "";
+    }
+    int wait()
+    {
+        int status = 0;
+        waitpid(pid, &status, 0);
+        pid = -1;
+        return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    }
+    ~SimProcess()
+    {
+        if (stdinFd >= 0)
+            close(stdinFd);
+        if (pid > 0) {
+            kill(pid, SIGKILL);
+            waitpid(pid, nullptr, 0);
+        }
+        if (stdoutFile)
+            std::fclose(stdoutFile);
+    }
+};
+
+TEST(SimBinary, AnnouncesItsPortAndExitsWhenStdinCloses)
+{
+    SimProcess sim({"--port", "0", "--exit-on-stdin-eof", "--commits", "40"});
+    const std::string line = sim.firstLine();
+    std::smatch match;
+    ASSERT_TRUE(
+        std::regex_match(line, match, std::regex(R"(listening on http://127\.0\.0\.1:(\d+)\n)")))
+        << line;
+    httplib::Client cli("127.0.0.1", std::stoi(match[1]));
+    auto res = cli.Get("/api/crcr/allowlist");
+    ASSERT_TRUE(res);
+    EXPECT_EQ(res->status, 200);
+    close(sim.stdinFd);
+    sim.stdinFd = -1;
+    EXPECT_EQ(sim.wait(), 0);
+}
+
+TEST(SimBinary, StopsCleanlyOnSigterm)
+{
+    SimProcess sim({"--commits", "40"});
+    ASSERT_NE(sim.firstLine().find("listening on"), std::string::npos);
+    kill(sim.pid, SIGTERM);
+    EXPECT_EQ(sim.wait(), 0);
+}
+
+TEST(SimBinary, BadFlagExitsWithTwo)
+{
+    SimProcess sim({"--port", "nope"});
+    EXPECT_EQ(sim.firstLine(), "");
+    EXPECT_EQ(sim.wait(), 2);
+}
+#endif
+
+} // namespace
+} // namespace relayhud::sim
