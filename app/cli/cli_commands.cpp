@@ -1,0 +1,219 @@
+#include "cli_commands.h"
+
+#include "relayhud/hud/hud_client.h"
+#include "relayhud/net/http_client.h"
+#include "relayhud/store/cache.h"
+#include "relayhud/sync/hud_sync.h"
+#include "relayhud/util/paths.h"
+#include "relayhud/util/time.h"
+
+#include <algorithm>
+#include <charconv>
+#include <filesystem>
+#include <map>
+#include <memory>
+
+namespace relayhud::cli {
+namespace {
+
+// Flags of one subcommand: "--name value" pairs; repeated names accumulate.
+struct Flags {
+    std::multimap<std::string, std::string> values;
+    std::string error;
+
+    std::string get(const std::string& name, std::string fallback = {}) const
+    {
+        const auto it = values.find(name);
+        return it == values.end() ? fallback : it->second;
+    }
+    std::vector<std::string> all(const std::string& name) const
+    {
+        std::vector<std::string> out;
+        for (auto [it, end] = values.equal_range(name); it != end; ++it)
+            out.push_back(it->second);
+        return out;
+    }
+};
+
+Flags parseFlags(const std::vector<std::string>& args, const std::vector<std::string>& known)
+{
+    Flags flags;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        if (std::find(known.begin(), known.end(), a) == known.end()) {
+            flags.error = "unknown argument '" + a + "'";
+            return flags;
+        }
+        if (i + 1 >= args.size()) {
+            flags.error = a + " needs a value";
+            return flags;
+        }
+        flags.values.emplace(a.substr(2), args[++i]);
+    }
+    return flags;
+}
+
+bool parseInt(const std::string& text, int& out)
+{
+    const char* end = text.data() + text.size();
+    auto [ptr, ec] = std::from_chars(text.data(), end, out);
+    return ec == std::errc() && ptr == end && !text.empty();
+}
+
+Result<std::unique_ptr<Cache>> openCache(const GlobalOptions& global)
+{
+    std::string path = global.cachePath;
+    if (path.empty()) {
+        path = defaultCachePath();
+        std::error_code ec;
+        std::filesystem::create_directories(defaultCacheDir(), ec);
+    }
+    return Cache::open(path);
+}
+
+int fail(std::ostream& err, const std::string& message, int code = 1)
+{
+    err << "relayhud-cli: " << message << '\n';
+    return code;
+}
+
+const char* glyph(const MatrixCell& cell)
+{
+    if (cell.empty())
+        return "·";
+    if (cell.has(MatrixCell::Stale))
+        return "☠";
+    if (cell.status != RunStatus::Completed)
+        return "◐";
+    switch (cell.conclusion) {
+    case Conclusion::Success: return "✓";
+    case Conclusion::Failure: return "✗";
+    case Conclusion::Cancelled: return "⊘";
+    case Conclusion::TimedOut: return "⏱";
+    default: return "?";
+    }
+}
+
+std::string cellText(const MatrixCell& cell)
+{
+    if (cell.empty())
+        return "";
+    if (cell.has(MatrixCell::Stale))
+        return "stale";
+    if (cell.status != RunStatus::Completed)
+        return std::string(toString(cell.status));
+    std::string text(toString(cell.conclusion));
+    if (cell.attempts > 1)
+        text += " (attempt " + std::to_string(cell.attempts) + ")";
+    return text;
+}
+
+void printTsv(const MatrixSnapshot& m, std::ostream& out)
+{
+    out << "sha\tpr\tbranch\tevent\ttime";
+    for (const auto& c : m.columns)
+        out << '\t' << c.backend << '/' << c.workflow << '/' << c.job;
+    out << '\n';
+    for (std::size_t r = 0; r < m.rows.size(); ++r) {
+        const auto& row = m.rows[r];
+        out << row.sha.value << '\t' << row.prNumber << '\t' << row.branch << '\t' << toString(row.eventType) << '\t'
+            << formatIso(row.time);
+        for (std::size_t c = 0; c < m.columns.size(); ++c)
+            out << '\t' << cellText(m.cell(r, c));
+        out << '\n';
+    }
+}
+
+void printText(const MatrixSnapshot& m, std::ostream& out)
+{
+    for (std::size_t c = 0; c < m.columns.size(); ++c)
+        out << "col " << c + 1 << ": " << m.columns[c].backend << " [" << toString(m.columns[c].level) << "] "
+            << m.columns[c].workflow << " / " << m.columns[c].job << '\n';
+    out << "legend: ✓ success  ✗ failure  ⊘ cancelled  ⏱ timed out  ◐ running  ☠ stale  · no run\n\n";
+    for (std::size_t r = 0; r < m.rows.size(); ++r) {
+        const auto& row = m.rows[r];
+        std::string pr = row.prNumber ? "#" + std::to_string(row.prNumber) : "";
+        out << row.sha.shortSha() << ' ' << pr << std::string(pr.size() < 8 ? 8 - pr.size() : 0, ' ') << ' '
+            << formatIso(row.time) << ' ';
+        for (std::size_t c = 0; c < m.columns.size(); ++c)
+            out << glyph(m.cell(r, c));
+        out << '\n';
+    }
+}
+
+} // namespace
+
+int runSync(const GlobalOptions& global, const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
+{
+    const Flags flags = parseFlags(args, {"--hud", "--days", "--per-page", "--backend"});
+    if (!flags.error.empty())
+        return fail(err, "sync: " + flags.error, 2);
+    SyncOptions options;
+    const std::string hudUrl = flags.get("hud");
+    if (hudUrl.empty())
+        return fail(err, "sync: --hud URL is required (e.g. https://hud.pytorch.org)", 2);
+    if (!parseInt(flags.get("days", "14"), options.days) || options.days < 1)
+        return fail(err, "sync: --days must be a positive integer", 2);
+    if (!parseInt(flags.get("per-page", "50"), options.perPage) || options.perPage < 1)
+        return fail(err, "sync: --per-page must be a positive integer", 2);
+    options.backends = flags.all("backend");
+    auto cache = openCache(global);
+    if (!cache)
+        return fail(err, cache.message());
+    HttpClient http;
+    HudClient hud(http, hudUrl);
+    HudSync sync(hud, **cache);
+    auto report = sync.run(options);
+    if (!report)
+        return fail(err, "sync failed: " + report.message());
+    for (const auto& w : report->warnings)
+        err << "warning: " << w << '\n';
+    for (const auto& e : report->errors)
+        err << "error: " << e << '\n';
+    out << "synced " << report->backends << " backends, " << report->runs << " check runs, " << report->commits
+        << " commits (" << report->pages << " pages, " << report->pagesNotModified << " unchanged)\n";
+    return report->errors.empty() ? 0 : 1;
+}
+
+int runMatrix(const GlobalOptions& global, const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
+{
+    const Flags flags = parseFlags(args, {"--format", "--limit"});
+    if (!flags.error.empty())
+        return fail(err, "matrix: " + flags.error, 2);
+    const std::string format = flags.get("format", "text");
+    if (format != "text" && format != "tsv")
+        return fail(err, "matrix: --format must be text or tsv", 2);
+    MatrixQuery query;
+    int limit = 1000;
+    if (!parseInt(flags.get("limit", "1000"), limit) || limit < 1)
+        return fail(err, "matrix: --limit must be a positive integer", 2);
+    query.maxCommits = limit;
+    auto cache = openCache(global);
+    if (!cache)
+        return fail(err, cache.message());
+    auto matrix = (*cache)->loadMatrix(query);
+    if (!matrix)
+        return fail(err, matrix.message());
+    if (format == "tsv")
+        printTsv(*matrix, out);
+    else
+        printText(*matrix, out);
+    return 0;
+}
+
+int runStats(const GlobalOptions& global, const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
+{
+    if (!args.empty())
+        return fail(err, "stats takes no arguments", 2);
+    auto cache = openCache(global);
+    if (!cache)
+        return fail(err, cache.message());
+    auto stats = (*cache)->stats();
+    if (!stats)
+        return fail(err, stats.message());
+    out << "backends " << stats->backends << "\ncommits " << stats->commits << "\ncheck_runs " << stats->checkRuns
+        << "\njobs " << stats->jobs << '\n';
+    return 0;
+}
+
+} // namespace relayhud::cli

@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# End to end: the real relayhud-sim and relayhud-cli binaries over loopback HTTP.
+# usage: cli_sim_e2e.sh BIN_DIR
+set -euo pipefail
+bin=$1
+work=$(mktemp -d)
+sim_pid=""
+cleanup() {
+  [ -n "$sim_pid" ] && kill "$sim_pid" 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+# Starts relayhud-sim with extra flags; sets $url and $sim_pid.
+start_sim() {
+  [ -n "$sim_pid" ] && { kill "$sim_pid" 2>/dev/null || true; wait "$sim_pid" 2>/dev/null || true; }
+  rm -f "$work/sim.out"
+  "$bin/relayhud-sim" --port 0 --seed 1 "$@" >"$work/sim.out" 2>"$work/sim.err" &
+  sim_pid=$!
+  for _ in $(seq 100); do
+    [ -s "$work/sim.out" ] && break
+    sleep 0.05
+  done
+  first=$(head -n1 "$work/sim.out")
+  [[ $first =~ ^listening\ on\ (http://127\.0\.0\.1:[0-9]+)$ ]] || fail "sim printed '$first'"
+  url=${BASH_REMATCH[1]}
+}
+
+cli() { "$bin/relayhud-cli" --cache "$work/cache.sqlite" "$@"; }
+stat_of() { cli stats | awk -v k="$1" '$1 == k { print $2 }'; }
+
+echo "== smoke: --help and --version of each binary"
+"$bin/relayhud-cli" --help >"$work/h1" && grep -q 'usage: relayhud-cli' "$work/h1" || fail "cli --help"
+"$bin/relayhud-cli" --version >"$work/h2" && grep -q 'relayhud-cli' "$work/h2" || fail "cli --version"
+"$bin/relayhud-sim" --help >"$work/h3" && grep -qi 'usage' "$work/h3" || fail "sim --help"
+
+echo "== bad arguments exit 2 with one line"
+set +e
+"$bin/relayhud-cli" frobnicate 2>"$work/err"; rc=$?
+set -e
+[ $rc -eq 2 ] || fail "unknown command exit $rc"
+[ "$(wc -l <"$work/err")" -eq 1 ] || fail "unknown command: more than one line of error"
+set +e
+"$bin/relayhud-sim" --port nope 2>/dev/null; rc=$?
+set -e
+[ $rc -eq 2 ] || fail "sim bad flag exit $rc"
+
+echo "== sync fills the cache"
+start_sim
+cli sync --hud "$url" --days 30 || fail "sync"
+b=$(stat_of backends); c=$(stat_of commits); r=$(stat_of check_runs)
+echo "backends $b commits $c check_runs $r"
+[ "$b" -ge 5 ] || fail "backends $b < 5"
+[ "$c" -ge 200 ] || fail "commits $c < 200"
+[ "$r" -ge 2000 ] || fail "check_runs $r < 2000"
+
+echo "== matrix in both formats"
+cli matrix --format tsv >"$work/m.tsv"
+head -n1 "$work/m.tsv" | grep -q $'^sha\tpr\tbranch\tevent\ttime\t' || fail "tsv header"
+[ "$(wc -l <"$work/m.tsv")" -gt 200 ] || fail "tsv rows"
+cli matrix --format text >"$work/m.txt"
+grep -q 'legend:' "$work/m.txt" || fail "text matrix"
+
+echo "== a failing HUD leaves the cache unchanged, with a one-line reason"
+start_sim --error-rate 1
+set +e
+cli sync --hud "$url" --days 30 2>"$work/err"; rc=$?
+set -e
+[ $rc -ne 0 ] || fail "sync against a failing HUD succeeded"
+grep -q '500' "$work/err" || fail "no status in: $(cat "$work/err")"
+[ "$(stat_of check_runs)" -eq "$r" ] || fail "cache changed by a failed sync"
+
+echo "== an unreachable HUD"
+kill "$sim_pid"; wait "$sim_pid" 2>/dev/null || true; sim_pid=""
+set +e
+cli sync --hud "$url" --days 30 2>"$work/err"; rc=$?
+set -e
+[ $rc -ne 0 ] || fail "sync against a dead HUD succeeded"
+[ "$(wc -l <"$work/err")" -eq 1 ] || fail "more than one line: $(cat "$work/err")"
+
+echo "== a healthy HUD again: the next sync recovers"
+start_sim
+cli sync --hud "$url" --days 30 >/dev/null || fail "recovery sync"
+[ "$(stat_of check_runs)" -eq "$r" ] || fail "recovery sync changed the count"
+echo "all e2e checks passed"
