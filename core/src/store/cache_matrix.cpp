@@ -26,15 +26,20 @@ struct RunRow {
 
 void foldInto(MatrixCell& cell, const RunRow& r, const MatrixQuery& q)
 {
-    const bool replace = cell.empty() || (q.latestAttemptOnly ? r.attempt > cell.attempts : r.attempt < cell.attempts);
+    const bool replace =
+        cell.empty()
+        || (q.latestAttemptOnly ? r.attempt > cell.attempts : r.attempt < cell.attempts);
     const int attempts = std::max<int>(cell.attempts, r.attempt);
     if (replace) {
         cell.runRowId = r.id;
         cell.status = r.status;
         cell.conclusion = r.conclusion;
-        cell.durationSeconds = r.started && r.completed ? static_cast<float>(*r.completed - *r.started) : 0.0f;
+        cell.durationSeconds =
+            r.started && r.completed ? static_cast<float>(*r.completed - *r.started) : 0.0f;
+        cell.startedAt = r.started.value_or(0);
         cell.flags = 0;
-        if (r.status == RunStatus::InProgress && r.started && q.now - *r.started > kStaleAfterSeconds)
+        if (r.status == RunStatus::InProgress && r.started
+            && q.now - *r.started > kStaleAfterSeconds)
             cell.flags |= MatrixCell::Stale;
         if (r.hasArtifacts)
             cell.flags |= MatrixCell::HasArtifacts;
@@ -46,7 +51,8 @@ void foldInto(MatrixCell& cell, const RunRow& r, const MatrixQuery& q)
 
 Result<std::vector<MatrixColumn>> loadColumns(sqlite3* db)
 {
-    Statement s(db, "SELECT j.id, b.repo, b.level, j.workflow, j.name FROM job j JOIN backend b ON b.id = j.backend_id");
+    Statement s(db, "SELECT j.id, b.repo, b.level, j.workflow, j.name FROM job j JOIN backend b ON "
+                    "b.id = j.backend_id");
     std::vector<MatrixColumn> columns;
     for (;;) {
         auto row = s.step();
@@ -54,7 +60,8 @@ Result<std::vector<MatrixColumn>> loadColumns(sqlite3* db)
             return row.error();
         if (!*row)
             break;
-        columns.push_back(MatrixColumn{s.text(1), static_cast<Level>(s.integer(2)), s.text(3), s.text(4), s.int64(0)});
+        columns.push_back(MatrixColumn{s.text(1), static_cast<Level>(s.integer(2)), s.text(3),
+                                       s.text(4), s.int64(0)});
     }
     std::sort(columns.begin(), columns.end(), [](const MatrixColumn& a, const MatrixColumn& b) {
         if (a.backend != b.backend)
@@ -76,7 +83,8 @@ Result<MatrixSnapshot> Cache::loadMatrix(const MatrixQuery& query) const
     MatrixSnapshot snap;
     std::unordered_map<std::int64_t, std::size_t> rowOf;
     {
-        Statement s(m_db, "SELECT id, sha, pr_number, branch, event_type, time, title, author FROM upstream_commit"
+        Statement s(m_db, "SELECT id, sha, pr_number, branch, event_type, time, title, author FROM "
+                          "upstream_commit"
                           " ORDER BY time DESC, sha LIMIT ?");
         s.bind(1, q.maxCommits);
         for (;;) {
@@ -87,7 +95,8 @@ Result<MatrixSnapshot> Cache::loadMatrix(const MatrixQuery& query) const
                 break;
             rowOf.emplace(s.int64(0), snap.rows.size());
             snap.rows.push_back(UpstreamCommit{Sha{s.text(1)}, s.int64(2), s.text(3),
-                                               static_cast<EventType>(s.integer(4)), s.int64(5), s.text(6), s.text(7)});
+                                               static_cast<EventType>(s.integer(4)), s.int64(5),
+                                               s.text(6), s.text(7)});
         }
     }
     auto allColumns = loadColumns(m_db);
@@ -96,10 +105,11 @@ Result<MatrixSnapshot> Cache::loadMatrix(const MatrixQuery& query) const
 
     std::vector<RunRow> runs;
     {
-        Statement s(m_db, "SELECT cr.id, cr.commit_id, cr.job_id, cr.run_attempt, cr.status, cr.conclusion,"
-                          " cr.started_at, cr.completed_at, cr.artifact_url != '' FROM check_run cr"
-                          " JOIN (SELECT id FROM upstream_commit ORDER BY time DESC, sha LIMIT ?) c"
-                          " ON c.id = cr.commit_id");
+        Statement s(
+            m_db, "SELECT cr.id, cr.commit_id, cr.job_id, cr.run_attempt, cr.status, cr.conclusion,"
+                  " cr.started_at, cr.completed_at, cr.artifact_url != '' FROM check_run cr"
+                  " JOIN (SELECT id FROM upstream_commit ORDER BY time DESC, sha LIMIT ?) c"
+                  " ON c.id = cr.commit_id");
         s.bind(1, q.maxCommits);
         for (;;) {
             auto row = s.step();
@@ -108,8 +118,9 @@ Result<MatrixSnapshot> Cache::loadMatrix(const MatrixQuery& query) const
             if (!*row)
                 break;
             runs.push_back(RunRow{s.int64(0), s.int64(1), s.int64(2), s.integer(3),
-                                  static_cast<RunStatus>(s.integer(4)), static_cast<Conclusion>(s.integer(5)),
-                                  s.optInt64(6), s.optInt64(7), s.integer(8) != 0});
+                                  static_cast<RunStatus>(s.integer(4)),
+                                  static_cast<Conclusion>(s.integer(5)), s.optInt64(6),
+                                  s.optInt64(7), s.integer(8) != 0});
         }
     }
 

@@ -15,7 +15,8 @@ constexpr const char* kRunSelect =
     "SELECT b.repo, c.sha, cr.pr_number, cr.event_type, cr.upstream_repo, j.workflow, j.name,"
     " cr.check_run_id, cr.run_id, cr.run_attempt, cr.status, cr.conclusion, cr.started_at,"
     " cr.completed_at, cr.tests_total, cr.tests_passed, cr.tests_failed, cr.tests_skipped,"
-    " cr.run_url, cr.artifact_url, cr.level, cr.queue_time, cr.execution_time"
+    " cr.run_url, cr.artifact_url, CASE WHEN cr.level != 0 THEN cr.level ELSE b.level END,"
+    " cr.queue_time, cr.execution_time"
     " FROM check_run cr JOIN job j ON j.id = cr.job_id JOIN backend b ON b.id = j.backend_id"
     " JOIN upstream_commit c ON c.id = cr.commit_id ";
 
@@ -58,7 +59,7 @@ CheckRun readRun(const Statement& s)
 UpstreamCommit readCommit(const Statement& s)
 {
     return UpstreamCommit{Sha{s.text(0)}, s.int64(1), s.text(2), enumAt<EventType>(s, 3),
-                          s.int64(4), s.text(5), s.text(6)};
+                          s.int64(4),     s.text(5),  s.text(6)};
 }
 
 template <class T, class Read>
@@ -106,7 +107,9 @@ Result<std::vector<UpstreamCommit>> Cache::commits() const
 
 Result<std::vector<CheckRun>> Cache::checkRunsForSha(const Sha& sha) const
 {
-    Statement s(m_db, std::string(kRunSelect) + "WHERE c.sha = ? ORDER BY b.repo, j.workflow, j.name, cr.run_attempt DESC");
+    Statement s(m_db,
+                std::string(kRunSelect)
+                    + "WHERE c.sha = ? ORDER BY b.repo, j.workflow, j.name, cr.run_attempt DESC");
     s.bind(1, sha.value);
     return collect<CheckRun>(s, readRun);
 }

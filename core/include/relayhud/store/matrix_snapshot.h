@@ -11,13 +11,13 @@
 namespace relayhud {
 
 struct MatrixQuery {
-    EpochSeconds now = 0;            // for staleness; 0 = current time
-    std::int64_t maxCommits = 1000;  // newest first
-    bool latestAttemptOnly = true;   // false: show the first attempt instead
+    EpochSeconds now = 0;           // for staleness; 0 = current time
+    std::int64_t maxCommits = 1000; // newest first
+    bool latestAttemptOnly = true;  // false: show the first attempt instead
 };
 
 struct MatrixColumn {
-    std::string backend;  // "org/repo"
+    std::string backend; // "org/repo"
     Level level = Level::Unknown;
     std::string workflow;
     std::string job;
@@ -26,8 +26,8 @@ struct MatrixColumn {
 
 struct MatrixCell {
     enum Flag : std::uint8_t {
-        Retried = 1u << 0,   // more than one attempt exists
-        Stale = 1u << 1,     // in_progress for more than kStaleAfterSeconds
+        Retried = 1u << 0, // more than one attempt exists
+        Stale = 1u << 1,   // in_progress for more than kStaleAfterSeconds
         HasArtifacts = 1u << 2,
     };
     std::int64_t runRowId = 0; // 0: no run in this cell
@@ -44,11 +44,12 @@ struct MatrixCell {
 };
 
 struct MatrixSnapshot {
-    std::vector<UpstreamCommit> rows;     // newest first
-    std::vector<MatrixColumn> columns;    // grouped by backend, then workflow, job
-    std::vector<MatrixCell> cells;        // rows.size() * columns.size(), row-major
+    std::vector<UpstreamCommit> rows;  // newest first
+    std::vector<MatrixColumn> columns; // grouped by backend, then workflow, job
+    std::vector<MatrixCell> cells;     // rows.size() * columns.size(), row-major
 
-    const MatrixCell& cell(std::size_t row, std::size_t column) const {
+    const MatrixCell& cell(std::size_t row, std::size_t column) const
+    {
         return cells[row * columns.size() + column];
     }
 };
