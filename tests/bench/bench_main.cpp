@@ -1,0 +1,43 @@
+// relayhud-bench: the speed targets of RelayHUD, each measured beside a
+// reference in the same run. Not part of the test suite (run it by hand or
+// in a perf job): `relayhud-bench [sync|matrix|start]...`.
+#include "bench_sections.h"
+
+#include <QApplication>
+
+#include <cstdio>
+#include <cstdlib>
+#include <set>
+#include <string>
+
+int main(int argc, char** argv)
+{
+    if (!std::getenv("QT_QPA_PLATFORM"))
+        ::setenv("QT_QPA_PLATFORM", "offscreen", 1);
+    QApplication app(argc, argv);
+    std::set<std::string> only;
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        if (a == "--help" || a == "-h") {
+            std::printf("usage: relayhud-bench [sync] [matrix] [start]   (default: all)\n");
+            return 0;
+        }
+        only.insert(a);
+    }
+    const auto wanted = [&](const char* name) { return only.empty() || only.count(name) > 0; };
+
+    relayhud::bench::Report report;
+    if (wanted("sync")) {
+        std::printf("sync\n");
+        relayhud::bench::benchSync(report);
+    }
+    if (wanted("matrix")) {
+        std::printf("matrix\n");
+        relayhud::bench::benchMatrix(report);
+    }
+    if (wanted("start")) {
+        std::printf("cold start\n");
+        relayhud::bench::benchColdStart(report, RELAYHUD_APP_DIR);
+    }
+    return report.print() == 0 ? 0 : 1;
+}

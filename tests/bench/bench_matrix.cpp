@@ -1,0 +1,177 @@
+// Matrix speed: a cache of 1,000 SHAs x 300 jobs turned into the UI model,
+// and full-viewport repaints of the matrix view. References: a bare SQLite
+// scan of the same rows, and a plain QTableView painting the same model.
+#include "bench_sections.h"
+
+#include "relayhud/store/cache.h"
+#include "relayhud/ui/matrix/matrix_filter_proxy.h"
+#include "relayhud/ui/matrix/matrix_model.h"
+#include "relayhud/ui/matrix/matrix_view.h"
+
+#include <QScrollBar>
+#include <QTableView>
+
+#include <sqlite3.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <random>
+
+namespace relayhud::bench {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double msSince(Clock::time_point start)
+{
+    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+double residentMb()
+{
+    std::ifstream status("/proc/self/status");
+    std::string key;
+    while (status >> key) {
+        if (key == "VmRSS:") {
+            double kb = 0;
+            status >> kb;
+            return kb / 1024.0;
+        }
+        status.ignore(1 << 12, '\n');
+    }
+    return 0;
+}
+
+constexpr int kCommits = 1000;
+constexpr int kBackends = 10;
+constexpr int kJobsPerBackend = 30;
+
+void fillCache(Cache& cache)
+{
+    std::mt19937 rng(42);
+    for (int first = 0; first < kCommits; first += 50) {
+        SyncBatch batch;
+        for (int c = first; c < first + 50; ++c) {
+            const std::string sha = "c" + std::to_string(100000 + c) + std::string(33, 'a');
+            for (int b = 0; b < kBackends; ++b) {
+                for (int j = 0; j < kJobsPerBackend; ++j) {
+                    CheckRun run;
+                    run.downstreamRepo = "org" + std::to_string(b) + "/backend";
+                    run.upstreamSha = Sha{sha};
+                    run.prNumber = 160000 + c;
+                    run.workflow = "CI";
+                    run.jobName = "test (default, " + std::to_string(j + 1) + ", 30, linux.accel)";
+                    run.runId = std::to_string(1000000 + c * 100 + b);
+                    run.reported.status = RunStatus::Completed;
+                    run.reported.conclusion =
+                        rng() % 10 == 0 ? Conclusion::Failure : Conclusion::Success;
+                    run.reported.startedAt = 1'760'000'000 + c * 600;
+                    run.reported.completedAt = *run.reported.startedAt + 900;
+                    batch.runs.push_back(run);
+                    if (rng() % 30 == 0) {
+                        run.runAttempt = 2;
+                        run.reported.conclusion = Conclusion::Success;
+                        batch.runs.push_back(run);
+                    }
+                }
+            }
+        }
+        if (auto r = cache.apply(batch); !r)
+            std::fprintf(stderr, "fill failed: %s\n", r.message().c_str());
+    }
+}
+
+double scanReference(const std::string& path)
+{
+    sqlite3* db = nullptr;
+    sqlite3_open(path.c_str(), &db);
+    const auto start = Clock::now();
+    sqlite3_stmt* st = nullptr;
+    sqlite3_prepare_v2(
+        db,
+        "SELECT commit_id, job_id, run_attempt, status, conclusion, started_at, completed_at"
+        " FROM check_run",
+        -1, &st, nullptr);
+    std::int64_t sum = 0;
+    while (sqlite3_step(st) == SQLITE_ROW)
+        sum += sqlite3_column_int64(st, 0) + sqlite3_column_int64(st, 1);
+    sqlite3_finalize(st);
+    const double ms = msSince(start);
+    sqlite3_close(db);
+    if (sum == 0)
+        std::fprintf(stderr, "reference scan read no rows\n");
+    return ms;
+}
+
+// Average time of a synchronous full-viewport repaint at random scroll positions.
+double repaintMs(QTableView& view)
+{
+    std::mt19937 rng(7);
+    view.viewport()->repaint(); // warm caches (fonts, glyphs)
+    constexpr int kFrames = 60;
+    const auto start = Clock::now();
+    for (int i = 0; i < kFrames; ++i) {
+        auto* v = view.verticalScrollBar();
+        auto* h = view.horizontalScrollBar();
+        v->setValue(static_cast<int>(rng() % static_cast<unsigned>(v->maximum() + 1)));
+        h->setValue(static_cast<int>(rng() % static_cast<unsigned>(h->maximum() + 1)));
+        view.viewport()->repaint();
+    }
+    return msSince(start) / kFrames;
+}
+
+} // namespace
+
+void benchMatrix(Report& report)
+{
+    const auto dir = std::filesystem::temp_directory_path() / "relayhud-bench-matrix";
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    const std::string path = (dir / "cache.sqlite").string();
+    auto cache = Cache::open(path);
+    if (!cache) {
+        std::fprintf(stderr, "%s\n", cache.message().c_str());
+        return;
+    }
+    auto fillStart = Clock::now();
+    fillCache(**cache);
+    std::printf("  filled a cache of %d SHAs x %d jobs in %.0f ms\n", kCommits,
+                kBackends * kJobsPerBackend, msSince(fillStart));
+
+    const double rssBefore = residentMb();
+    ui::MatrixModel model;
+    const auto start = Clock::now();
+    auto snapshot = (*cache)->loadMatrix(MatrixQuery{});
+    if (!snapshot) {
+        std::fprintf(stderr, "%s\n", snapshot.message().c_str());
+        return;
+    }
+    model.merge(std::move(snapshot.value()));
+    const double buildMs = msSince(start);
+    const double rssAfter = residentMb();
+    std::printf("  model: %d rows x %d columns\n", model.rowCount(), model.columnCount());
+    const double scanMs = scanReference(path);
+    report.add({"matrix model from 1,000 x 300 cache", buildMs, "ms", 150,
+                "bare SQLite scan of the same rows", scanMs});
+    report.add({"matrix model memory (resident growth)", rssAfter - rssBefore, "MB", 100, "", 0});
+
+    ui::MatrixFilterProxy proxy;
+    proxy.setSourceModel(&model);
+    ui::MatrixView view;
+    view.setModel(&proxy);
+    view.resize(1920, 1080);
+    view.show();
+    QTableView plain;
+    plain.setModel(&model);
+    plain.resize(1920, 1080);
+    plain.show();
+    const double ours = repaintMs(view);
+    const double reference = repaintMs(plain);
+    report.add({"full viewport repaint (1920x1080)", ours, "ms", 8, "plain QTableView, same model",
+                reference});
+    std::filesystem::remove_all(dir);
+}
+
+} // namespace relayhud::bench

@@ -1,0 +1,116 @@
+// RunDetailsPanel and the links derived from a run.
+#include "relayhud/ui/details/attempts_model.h"
+#include "relayhud/ui/details/run_details.h"
+#include "relayhud/ui/details/run_details_panel.h"
+
+#include <gmock/gmock.h>
+
+using namespace relayhud;
+using namespace relayhud::ui;
+
+namespace {
+
+RunDetails sampleDetails()
+{
+    RunDetails d;
+    d.rowId = 7;
+    d.level = Level::L4;
+    CheckRun& run = d.run;
+    run.downstreamRepo = "torch-spyre/torch-spyre";
+    run.upstreamSha = Sha{"1111111aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"};
+    run.prNumber = 4242;
+    run.workflow = "pull";
+    run.jobName = "test (default, 1, 3, linux.spyre.1) <b>bold</b>";
+    run.runAttempt = 2;
+    run.reported.status = RunStatus::Completed;
+    run.reported.conclusion = Conclusion::Failure;
+    run.reported.startedAt = 1'700'000'000;
+    run.reported.completedAt = 1'700'000'000 + 3725;
+    run.reported.tests = TestCounts{50, 42, 3, 5};
+    run.reported.runUrl = "https://github.com/torch-spyre/torch-spyre/actions/runs/99/attempts/2";
+    run.reported.artifactUrl = "javascript:alert(1)";
+    run.trusted.level = Level::L4;
+    run.trusted.queueTimeSeconds = 42;
+    run.trusted.executionTimeSeconds = 3700;
+    CheckRun first = run;
+    first.runAttempt = 1;
+    d.attempts = {run, first};
+    d.previous = UpstreamCommit{Sha{"0000000bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"},
+                                4241,
+                                "main",
+                                EventType::PullRequest,
+                                1,
+                                "",
+                                ""};
+    return d;
+}
+
+} // namespace
+
+TEST(RunLinks, PointAtTheRunHudCompareAndPr)
+{
+    const RunLinks links = runLinks(sampleDetails(), QStringLiteral("https://hud.pytorch.org/"));
+    EXPECT_EQ(
+        links.run.toString(),
+        QStringLiteral("https://github.com/torch-spyre/torch-spyre/actions/runs/99/attempts/2"));
+    EXPECT_EQ(links.hudPage.toString(),
+              QStringLiteral("https://hud.pytorch.org/crcr/torch-spyre/torch-spyre"));
+    EXPECT_EQ(
+        links.compare.toString(),
+        QStringLiteral(
+            "https://github.com/pytorch/pytorch/compare/"
+            "0000000bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb...1111111aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"));
+    EXPECT_EQ(links.pullRequest.toString(),
+              QStringLiteral("https://github.com/pytorch/pytorch/pull/4242"));
+}
+
+TEST(RunLinks, NonWebUrlsFromCiAreDropped)
+{
+    const RunLinks links = runLinks(sampleDetails(), QStringLiteral("https://hud.pytorch.org"));
+    EXPECT_TRUE(links.artifacts.isEmpty());
+    EXPECT_FALSE(isWebUrl(QUrl(QStringLiteral("file:///etc/passwd"))));
+    EXPECT_TRUE(isWebUrl(QUrl(QStringLiteral("https://example.org/x"))));
+}
+
+TEST(RunDetailsPanel, StartsWithAHint)
+{
+    RunDetailsPanel panel;
+    EXPECT_FALSE(panel.hasDetails());
+}
+
+TEST(RunDetailsPanel, ShowsRunFieldsAsPlainText)
+{
+    RunDetailsPanel panel;
+    const RunDetails details = sampleDetails();
+    panel.showDetails(details, runLinks(details, QStringLiteral("https://hud.pytorch.org")));
+    ASSERT_TRUE(panel.hasDetails());
+    const QString job = QStringLiteral("test (default, 1, 3, linux.spyre.1) <b>bold</b>");
+    EXPECT_EQ(panel.titleText(), job);
+    EXPECT_EQ(panel.fieldText(RunDetailsPanel::JobField), job);
+    EXPECT_EQ(panel.fieldText(RunDetailsPanel::BackendField),
+              QStringLiteral("torch-spyre/torch-spyre"));
+    EXPECT_EQ(panel.fieldText(RunDetailsPanel::LevelField), QStringLiteral("L4"));
+    EXPECT_EQ(panel.fieldText(RunDetailsPanel::ConclusionField), QStringLiteral("failure"));
+    EXPECT_EQ(panel.fieldText(RunDetailsPanel::PrField), QStringLiteral("#4242"));
+    EXPECT_EQ(panel.fieldText(RunDetailsPanel::DurationField), QStringLiteral("1h 02m"));
+    EXPECT_EQ(panel.fieldText(RunDetailsPanel::QueueTimeField), QStringLiteral("42s"));
+    EXPECT_EQ(panel.fieldText(RunDetailsPanel::TestsField),
+              QStringLiteral("42 passed · 3 failed · 5 skipped · 50 total"));
+    EXPECT_EQ(
+        panel.linkUrl(RunDetailsPanel::RunLink).toString(),
+        QStringLiteral("https://github.com/torch-spyre/torch-spyre/actions/runs/99/attempts/2"));
+    EXPECT_TRUE(panel.linkUrl(RunDetailsPanel::ArtifactLink).isEmpty());
+    EXPECT_EQ(panel.attemptsModel().rowCount(), 2);
+}
+
+TEST(RunDetailsPanel, UnmeasuredTrustedTimesSaySo)
+{
+    RunDetailsPanel panel;
+    RunDetails details = sampleDetails();
+    details.run.trusted.queueTimeSeconds.reset();
+    details.run.reported.tests.reset();
+    panel.showDetails(details, runLinks(details, {}));
+    EXPECT_EQ(panel.fieldText(RunDetailsPanel::QueueTimeField), QStringLiteral("not measured"));
+    EXPECT_EQ(panel.fieldText(RunDetailsPanel::TestsField), QStringLiteral("not reported"));
+    EXPECT_TRUE(panel.linkUrl(RunDetailsPanel::HudLink).isEmpty());
+}

@@ -1,0 +1,203 @@
+// The main window over a real cache: selecting a cell shows its run, Enter
+// opens the details, syncing through the simulator fills the matrix and an
+// unreachable HUD leaves the cache on screen with "offline" in the status bar.
+#include "relayhud/sim/sim_dataset.h"
+#include "relayhud/sim/sim_server.h"
+#include "relayhud/store/cache.h"
+#include "relayhud/ui/details/run_details_panel.h"
+#include "relayhud/ui/main_window.h"
+#include "relayhud/ui/matrix/cell_state.h"
+#include "relayhud/ui/matrix/matrix_filter_proxy.h"
+#include "relayhud/ui/matrix/matrix_model.h"
+#include "relayhud/ui/matrix/matrix_view.h"
+#include "relayhud/ui/status/sync_status_widget.h"
+
+#include "test_support.h"
+
+#include <QDockWidget>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <gmock/gmock.h>
+
+using namespace relayhud;
+using namespace relayhud::ui;
+
+namespace {
+
+constexpr int kWaitMs = 30000;
+
+sim::SimDataset smallDataset()
+{
+    sim::SimConfig config;
+    config.seed = 3;
+    config.commits = 40;
+    return sim::buildDataset(config);
+}
+
+void fillCache(const std::string& path, const sim::SimDataset& data)
+{
+    auto cache = Cache::open(path);
+    ASSERT_TRUE(cache) << cache.message();
+    SyncBatch batch;
+    batch.backends = data.backends;
+    batch.commits = data.commits;
+    for (const auto& row : data.rows)
+        batch.runs.push_back(row.run);
+    auto applied = (*cache)->apply(batch);
+    ASSERT_TRUE(applied) << applied.message();
+}
+
+SessionConfig offlineSession(const QString& cachePath, const QString& hudUrl, bool syncOnStart)
+{
+    SessionConfig config;
+    config.settings.cachePath = cachePath;
+    config.settings.hudUrl = hudUrl;
+    config.settings.historyDays = 30;
+    config.persistWindow = false;
+    config.persistSettings = false;
+    config.syncOnStart = syncOnStart;
+    return config;
+}
+
+// Waits until a snapshot with rows has been merged.
+bool waitForRows(MainWindow& window)
+{
+    return QTest::qWaitFor([&] { return window.matrixModel().rowCount() > 0; }, kWaitMs);
+}
+
+QModelIndex firstCellIn(const QAbstractItemModel& model, CellState state)
+{
+    for (int r = 0; r < model.rowCount(); ++r)
+        for (int c = 0; c < model.columnCount(); ++c)
+            if (model.index(r, c).data(MatrixModel::CellStateRole).toInt()
+                == static_cast<int>(state))
+                return model.index(r, c);
+    return {};
+}
+
+class MainWindowTest : public ::testing::Test {
+protected:
+    void SetUp() override
+    {
+        m_data = smallDataset();
+        m_cachePath = m_dir.filePath(QStringLiteral("cache.sqlite"));
+        fillCache(m_cachePath.toStdString(), m_data);
+    }
+
+    QTemporaryDir m_dir;
+    QString m_cachePath;
+    sim::SimDataset m_data;
+};
+
+} // namespace
+
+TEST_F(MainWindowTest, SelectingACellShowsItsRun)
+{
+    MainWindow window(offlineSession(m_cachePath, QStringLiteral("http://127.0.0.1:1"), false));
+    ASSERT_TRUE(waitForRows(window));
+    const QAbstractItemModel& proxy = window.filterProxy();
+    const QModelIndex failing = firstCellIn(proxy, CellState::Failure);
+    ASSERT_TRUE(failing.isValid());
+
+    window.matrixView()->selectionModel()->setCurrentIndex(failing,
+                                                           QItemSelectionModel::ClearAndSelect);
+
+    const RunDetailsPanel& panel = *window.detailsPanel();
+    ASSERT_TRUE(panel.hasDetails());
+    const auto rowId = failing.data(MatrixModel::RunRowIdRole).toLongLong();
+    auto cache = Cache::open(m_cachePath.toStdString());
+    ASSERT_TRUE(cache);
+    auto run = (*cache)->checkRun(rowId);
+    ASSERT_TRUE(run) << run.message();
+    EXPECT_EQ(panel.fieldText(RunDetailsPanel::JobField), QString::fromStdString(run->jobName));
+    EXPECT_EQ(panel.fieldText(RunDetailsPanel::JobField),
+              failing.data(MatrixModel::JobRole).toString());
+    EXPECT_EQ(panel.fieldText(RunDetailsPanel::ConclusionField), QStringLiteral("failure"));
+    EXPECT_EQ(panel.linkUrl(RunDetailsPanel::RunLink).toString(),
+              QString::fromStdString(run->reported.runUrl));
+    EXPECT_EQ(panel.fieldText(RunDetailsPanel::ShaField),
+              failing.data(MatrixModel::ShaRole).toString());
+}
+
+TEST_F(MainWindowTest, ArrowKeysMoveAndEnterOpensTheDetails)
+{
+    MainWindow window(offlineSession(m_cachePath, QStringLiteral("http://127.0.0.1:1"), false));
+    window.show();
+    ASSERT_TRUE(waitForRows(window));
+    MatrixView* view = window.matrixView();
+    auto* dock = window.findChild<QDockWidget*>(QStringLiteral("runDetailsDock"));
+    ASSERT_NE(dock, nullptr);
+    dock->hide();
+    view->setFocus();
+    view->selectionModel()->setCurrentIndex(view->model()->index(0, 0),
+                                            QItemSelectionModel::ClearAndSelect);
+
+    QTest::keyClick(view, Qt::Key_Right);
+    QTest::keyClick(view, Qt::Key_Down);
+    EXPECT_EQ(view->currentIndex().row(), 1);
+    EXPECT_EQ(view->currentIndex().column(), 1);
+
+    QSignalSpy activated(view, &MatrixView::cellActivated);
+    QTest::keyClick(view, Qt::Key_Return);
+    EXPECT_EQ(activated.count(), 1);
+    EXPECT_TRUE(dock->isVisible());
+}
+
+TEST_F(MainWindowTest, UnreachableHudKeepsTheCacheAndSaysOffline)
+{
+    MainWindow window(offlineSession(m_cachePath, QStringLiteral("http://127.0.0.1:1"), true));
+    QSignalSpy failed(&window, &MainWindow::syncFailed);
+    ASSERT_TRUE(failed.wait(kWaitMs));
+    EXPECT_TRUE(window.syncStatus()->isOffline());
+    EXPECT_TRUE(window.syncStatus()->stateText().startsWith(QStringLiteral("offline — ")))
+        << window.syncStatus()->stateText().toStdString();
+    ASSERT_TRUE(waitForRows(window));
+    EXPECT_GT(window.matrixModel().columnCount(), 0);
+    test::keepPicture(window, QStringLiteral("offline-with-cache.png"));
+}
+
+TEST(MainWindowSync, SyncFillsTheMatrixAndKeepsTheSelectionAcrossSyncs)
+{
+    sim::SimServer server(smallDataset());
+    ASSERT_GT(server.start(0), 0);
+    QTemporaryDir dir;
+    MainWindow window(offlineSession(dir.filePath(QStringLiteral("fresh.sqlite")),
+                                     QString::fromStdString(server.baseUrl()), true));
+    QSignalSpy succeeded(&window, &MainWindow::syncSucceeded);
+    QSignalSpy refreshed(&window, &MainWindow::matrixRefreshed);
+    ASSERT_TRUE(succeeded.wait(kWaitMs));
+    EXPECT_TRUE(window.syncStatus()->stateText().startsWith(QStringLiteral("Synced")))
+        << window.syncStatus()->stateText().toStdString();
+    ASSERT_TRUE(waitForRows(window));
+
+    ASSERT_TRUE(window.selectInterestingCell());
+    const QModelIndex before = window.matrixView()->currentIndex();
+    const QString sha = before.data(MatrixModel::ShaRole).toString();
+    const QString job = before.data(MatrixModel::JobRole).toString();
+    refreshed.clear();
+    window.syncNow();
+    ASSERT_TRUE(succeeded.wait(kWaitMs));
+    ASSERT_TRUE(QTest::qWaitFor([&] { return refreshed.count() > 0; }, kWaitMs));
+    const QModelIndex after = window.matrixView()->currentIndex();
+    ASSERT_TRUE(after.isValid());
+    EXPECT_EQ(after.data(MatrixModel::ShaRole).toString(), sha);
+    EXPECT_EQ(after.data(MatrixModel::JobRole).toString(), job);
+}
+
+TEST(MainWindowEmpty, AnEmptyCacheAndNoHudSayWhyTheMatrixIsEmpty)
+{
+    QTemporaryDir dir;
+    MainWindow window(offlineSession(dir.filePath(QStringLiteral("empty.sqlite")),
+                                     QStringLiteral("http://127.0.0.1:1"), true));
+    window.resize(900, 500);
+    QSignalSpy failed(&window, &MainWindow::syncFailed);
+    ASSERT_TRUE(failed.wait(kWaitMs));
+    EXPECT_EQ(window.matrixModel().rowCount(), 0);
+    EXPECT_TRUE(window.matrixView()->emptyText().contains(QStringLiteral("cannot be reached")))
+        << window.matrixView()->emptyText().toStdString();
+    EXPECT_TRUE(window.matrixView()->emptyText().contains(QStringLiteral("127.0.0.1")))
+        << window.matrixView()->emptyText().toStdString();
+    test::keepPicture(window, QStringLiteral("empty-offline.png"));
+}

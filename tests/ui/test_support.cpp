@@ -1,0 +1,105 @@
+#include "test_support.h"
+
+#include <QWidget>
+
+namespace relayhud::ui::test {
+
+namespace {
+
+QStringList g_warnings;
+QtMessageHandler g_previous = nullptr;
+int g_active = 0;
+
+void collect(QtMsgType type, const QMessageLogContext& context, const QString& message)
+{
+    if (context.category && QLatin1String(context.category) == QLatin1String("qt.modeltest")) {
+        g_warnings.append(message);
+        return;
+    }
+    if (g_previous)
+        g_previous(type, context, message);
+}
+
+} // namespace
+
+CheckedModel::CheckedModel(QAbstractItemModel* model)
+{
+    if (g_active++ == 0) {
+        g_warnings.clear();
+        g_previous = qInstallMessageHandler(collect);
+    }
+    m_tester = std::make_unique<QAbstractItemModelTester>(
+        model, QAbstractItemModelTester::FailureReportingMode::Warning);
+}
+
+CheckedModel::~CheckedModel()
+{
+    m_tester.reset();
+    if (--g_active == 0)
+        qInstallMessageHandler(g_previous);
+}
+
+const QStringList& CheckedModel::warnings() const { return g_warnings; }
+
+void keepPicture(QWidget& widget, const QString& name)
+{
+    const QString dir = qEnvironmentVariable("RELAYHUD_UI_SHOTS");
+    if (!dir.isEmpty())
+        widget.grab().save(dir + u'/' + name);
+}
+
+UpstreamCommit commit(const std::string& sha, EpochSeconds time, std::int64_t pr,
+                      const std::string& branch, EventType event)
+{
+    UpstreamCommit c;
+    c.sha = Sha{sha};
+    c.time = time;
+    c.prNumber = pr;
+    c.branch = branch;
+    c.eventType = event;
+    return c;
+}
+
+MatrixColumn column(const std::string& backend, const std::string& job, std::int64_t jobId,
+                    Level level)
+{
+    return MatrixColumn{backend, level, "ci", job, jobId};
+}
+
+MatrixCell cell(Conclusion conclusion, std::int64_t rowId, std::uint8_t attempts)
+{
+    MatrixCell c;
+    c.runRowId = rowId;
+    c.status = RunStatus::Completed;
+    c.conclusion = conclusion;
+    c.attempts = attempts;
+    c.durationSeconds = 60;
+    if (attempts > 1)
+        c.flags |= MatrixCell::Retried;
+    return c;
+}
+
+MatrixCell running(std::int64_t rowId)
+{
+    MatrixCell c;
+    c.runRowId = rowId;
+    c.status = RunStatus::InProgress;
+    c.attempts = 1;
+    return c;
+}
+
+MatrixSnapshot snapshot(std::vector<UpstreamCommit> rows, std::vector<MatrixColumn> columns)
+{
+    MatrixSnapshot snap;
+    snap.rows = std::move(rows);
+    snap.columns = std::move(columns);
+    snap.cells.resize(snap.rows.size() * snap.columns.size());
+    return snap;
+}
+
+void setCell(MatrixSnapshot& snap, std::size_t row, std::size_t column, const MatrixCell& value)
+{
+    snap.cells[row * snap.columns.size() + column] = value;
+}
+
+} // namespace relayhud::ui::test

@@ -1,0 +1,47 @@
+#pragma once
+// Helpers for the UI tests: model-tester warnings as test failures, and
+// small hand-made matrix snapshots.
+#include "relayhud/store/matrix_snapshot.h"
+
+#include <QAbstractItemModelTester>
+#include <QStringList>
+
+class QWidget;
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace relayhud::ui::test {
+
+// Runs QAbstractItemModelTester in Warning mode and collects what it says
+// (category qt.modeltest), so a test can assert that it said nothing.
+class CheckedModel {
+public:
+    explicit CheckedModel(QAbstractItemModel* model);
+    ~CheckedModel();
+    CheckedModel(const CheckedModel&) = delete;
+    CheckedModel& operator=(const CheckedModel&) = delete;
+
+    const QStringList& warnings() const;
+
+private:
+    std::unique_ptr<QAbstractItemModelTester> m_tester;
+};
+
+// With RELAYHUD_UI_SHOTS=DIR set, saves a picture of `widget` there, for
+// looking at the views as a user would.
+void keepPicture(QWidget& widget, const QString& name);
+
+UpstreamCommit commit(const std::string& sha, EpochSeconds time, std::int64_t pr = 0,
+                      const std::string& branch = "main", EventType event = EventType::PullRequest);
+MatrixColumn column(const std::string& backend, const std::string& job, std::int64_t jobId,
+                    Level level = Level::L4);
+MatrixCell cell(Conclusion conclusion, std::int64_t rowId, std::uint8_t attempts = 1);
+MatrixCell running(std::int64_t rowId);
+
+// Empty cells for every row and column.
+MatrixSnapshot snapshot(std::vector<UpstreamCommit> rows, std::vector<MatrixColumn> columns);
+void setCell(MatrixSnapshot& snap, std::size_t row, std::size_t column, const MatrixCell& value);
+
+} // namespace relayhud::ui::test

@@ -1,0 +1,30 @@
+#pragma once
+// relayhud's command line: normal use with optional --cache/--hud overrides,
+// --demo, --self-test, --screenshot FILE, --dark, --help and --version.
+#include <QString>
+#include <QStringList>
+
+class QCoreApplication;
+
+namespace relayhud::ui {
+
+struct LaunchOptions {
+    enum class Mode { Normal, Demo, SelfTest, Screenshot };
+    Mode mode = Mode::Normal;
+    QString cachePath;           // --cache
+    QString hudUrl;              // --hud
+    QString screenshotPath;      // --screenshot
+    QString simulator;           // --simulator (default: relayhud-sim next to relayhud)
+    bool dark = false;           // --dark
+    bool exitAfterPaint = false; // --exit-after-paint: print the time to a painted matrix, exit
+};
+
+// Must run before QApplication exists: headless modes (--self-test,
+// --screenshot, --help, --version) default to the offscreen platform when none is set.
+void prepareEnvironment(int argc, char** argv);
+
+// Parses the application's arguments; --help, --version and errors print
+// and exit, as QCommandLineParser::process does.
+LaunchOptions parseCommandLine(const QCoreApplication& app);
+
+} // namespace relayhud::ui

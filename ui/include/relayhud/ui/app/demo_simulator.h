@@ -1,0 +1,48 @@
+#pragma once
+// Runs relayhud-sim as a child process for --demo, --self-test and
+// --screenshot: starts it on a free port, reads its "listening on URL" line,
+// and gives the session a fresh cache in a temporary directory. The child
+// exits when we close its stdin (and is killed if it lingers).
+#include <QObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTimer>
+
+namespace relayhud::ui {
+
+class DemoSimulator : public QObject {
+    Q_OBJECT
+public:
+    explicit DemoSimulator(QObject* parent = nullptr);
+    ~DemoSimulator() override;
+
+    // program: the simulator's path; empty: next to this executable.
+    void start(const QString& program = {});
+    void stop();
+
+    QString baseUrl() const { return m_baseUrl; }
+    // A cache file in the session's temporary directory (not yet created).
+    QString cachePath() const;
+
+    static QString defaultProgram();
+
+signals:
+    void ready(const QString& baseUrl);
+    void failed(const QString& reason);
+
+private:
+    void readOutput();
+    void onError(QProcess::ProcessError error);
+    void onFinished(int exitCode);
+    void fail(const QString& reason);
+
+    QProcess m_process;
+    QTemporaryDir m_dir;
+    QTimer m_startTimeout;
+    QByteArray m_buffer;
+    QString m_program;
+    QString m_baseUrl;
+    bool m_done = false; // ready or failed has been emitted
+};
+
+} // namespace relayhud::ui

@@ -1,0 +1,55 @@
+#pragma once
+// Turns LaunchOptions into a session: the normal window, the demo against a
+// child simulator, the offscreen self-test, or a screenshot. Ends the event
+// loop with an exit code for the headless modes.
+#include "relayhud/ui/app/command_line.h"
+
+#include <QElapsedTimer>
+#include <QObject>
+#include <QTimer>
+
+#include <memory>
+
+namespace relayhud::ui {
+
+class DemoSimulator;
+class MainWindow;
+struct SessionConfig;
+
+class Launcher : public QObject {
+    Q_OBJECT
+public:
+    explicit Launcher(LaunchOptions options, QObject* parent = nullptr);
+    ~Launcher() override;
+
+    // Call before QApplication::exec().
+    void start();
+
+    static constexpr int kHeadlessTimeoutMs = 30000;
+
+private:
+    void startNormal();
+    void startSimulator();
+    void onSimulatorReady(const QString& baseUrl);
+    void onSimulatorFailed(const QString& reason);
+    void createWindow(const SessionConfig& config);
+    void watchHeadless();
+    void onMatrixRefreshed(int rows, int columns);
+    void exitAfterFirstPaint(int rows);
+    void finishSelfTest(int rows, int columns);
+    void finishScreenshot();
+    void fail(const QString& reason);
+    void exitLater(int code);
+    bool headless() const;
+
+    LaunchOptions m_options;
+    std::unique_ptr<MainWindow> m_window;
+    std::unique_ptr<DemoSimulator> m_simulator;
+    QTimer m_deadline;
+    QElapsedTimer m_sinceStart;
+    bool m_synced = false;
+    bool m_finishing = false;
+    bool m_exiting = false;
+};
+
+} // namespace relayhud::ui

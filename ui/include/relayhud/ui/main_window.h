@@ -1,0 +1,109 @@
+#pragma once
+// RelayHUD's main window: the filter bar and the SHA x job matrix in the
+// centre, the run details in a dock, sync state in the status bar. All data
+// comes from the cache; syncing and snapshot building run off the GUI thread.
+#include "relayhud/store/matrix_snapshot.h"
+#include "relayhud/ui/settings/app_settings.h"
+
+#include <QMainWindow>
+
+#include <memory>
+
+class QAction;
+class QDockWidget;
+
+namespace relayhud {
+class Cache;
+}
+
+namespace relayhud::ui {
+
+class FilterBar;
+class MatrixFilterProxy;
+class MatrixModel;
+class MatrixView;
+class RunDetailsPanel;
+class SnapshotLoader;
+class SyncController;
+class SyncStatusWidget;
+struct SyncOutcome;
+
+struct SessionConfig {
+    AppSettings settings;
+    bool persistWindow = true;   // window geometry and layout in QSettings
+    bool persistSettings = true; // AppSettings in QSettings (off with --cache/--hud overrides)
+    bool demo = false;           // "RelayHUD — demo" in the title
+    bool syncOnStart = true;
+};
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(SessionConfig config, QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    MatrixView* matrixView() const { return m_view; }
+    MatrixModel& matrixModel() const { return *m_model; }
+    MatrixFilterProxy& filterProxy() const { return *m_proxy; }
+    RunDetailsPanel* detailsPanel() const { return m_details; }
+    SyncStatusWidget* syncStatus() const { return m_status; }
+    const AppSettings& settings() const { return m_config.settings; }
+
+    void syncNow();
+    // Rebuilds the snapshot from the cache (worker) and merges it.
+    void reloadMatrix();
+    // Makes the first cell in `state` (or any non-empty cell) current;
+    // false when the matrix has none.
+    bool selectInterestingCell();
+
+signals:
+    void matrixRefreshed(int rows, int columns);
+    void syncSucceeded();
+    void syncFailed(const QString& reason);
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+
+private:
+    void buildCentral();
+    void buildDock();
+    void buildStatusBar();
+    void buildMenus();
+    void buildFileMenu();
+    void buildViewMenu();
+    void restoreWindowState();
+    void saveWindowState() const;
+
+    void openCache();
+    void configureSync();
+    void applySettings(const AppSettings& next);
+    void showSettingsDialog();
+    void showAbout();
+
+    void onSnapshot(const std::shared_ptr<MatrixSnapshot>& snapshot);
+    void onSyncSucceeded(const SyncOutcome& outcome);
+    void onSyncFailed(const QString& reason, int retryInSeconds);
+    void onCurrentChanged(const QModelIndex& current);
+    void onCellActivated(const QModelIndex& index);
+    void showRunDetails(std::int64_t rowId, const QModelIndex& sourceIndex);
+    void updateEmptyText();
+
+    SessionConfig m_config;
+    std::unique_ptr<Cache> m_cache; // GUI thread: one run's details by row id
+    MatrixModel* m_model;
+    MatrixFilterProxy* m_proxy;
+    MatrixView* m_view = nullptr;
+    FilterBar* m_filterBar = nullptr;
+    RunDetailsPanel* m_details = nullptr;
+    QDockWidget* m_detailsDock = nullptr;
+    SyncStatusWidget* m_status = nullptr;
+    SyncController* m_sync;
+    SnapshotLoader* m_loader;
+    QAction* m_syncAction = nullptr;
+    QAction* m_hideGreenAction = nullptr;
+    QAction* m_firstAttemptAction = nullptr;
+    std::int64_t m_shownRowId = 0;
+    QString m_lastSyncError;
+};
+
+} // namespace relayhud::ui

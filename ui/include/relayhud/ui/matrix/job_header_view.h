@@ -1,0 +1,32 @@
+#pragma once
+// The matrix's two-tier column header: a band per backend (name and level
+// badge, coloured per backend) over job names drawn rotated, so that long
+// names like "test (default, 1, 3, linux.spyre.1)" fit narrow columns.
+#include <QHeaderView>
+
+namespace relayhud::ui {
+
+class JobHeaderView : public QHeaderView {
+    Q_OBJECT
+public:
+    explicit JobHeaderView(QWidget* parent = nullptr);
+
+    static constexpr int kBandHeight = 22;
+    QSize sizeHint() const override;
+
+protected:
+    void paintSection(QPainter* painter, const QRect& rect, int logicalIndex) const override;
+    void paintEvent(QPaintEvent* event) override;
+    bool viewportEvent(QEvent* event) override;
+
+private:
+    QFont labelFont() const;
+    int labelHeight() const;
+    static QString bandName(const QFontMetrics& metrics, const QString& backend, int width);
+    void paintBands(QPainter& painter) const;
+    void paintBand(QPainter& painter, const QRect& band, const QString& backend, int level) const;
+    QString bandToolTip(int logicalIndex) const;
+    bool isCurrentColumn(int logicalIndex) const;
+};
+
+} // namespace relayhud::ui

@@ -1,0 +1,63 @@
+#pragma once
+// Filters over the matrix: rows by branch, event type and SHA/PR text;
+// columns by backend, job text and "hide all-green columns".
+#include <QSet>
+#include <QSortFilterProxyModel>
+
+#include <vector>
+
+namespace relayhud::ui {
+
+struct MatrixFilters {
+    QSet<QString> backends; // empty: all
+    QString branch;         // empty: all
+    int eventType = -1;     // int(EventType); -1: all
+    QString text;           // SHA prefix, PR number ("#123" or digits) or job text
+    bool hideAllGreen = false;
+    bool operator==(const MatrixFilters&) const = default;
+};
+
+class MatrixFilterProxy : public QSortFilterProxyModel {
+    Q_OBJECT
+public:
+    explicit MatrixFilterProxy(QObject* parent = nullptr);
+
+    void setSourceModel(QAbstractItemModel* model) override;
+
+    const MatrixFilters& filters() const { return m_filters; }
+    void setFilters(const MatrixFilters& filters);
+    void setBackends(const QSet<QString>& backends);
+    void setBranch(const QString& branch);
+    void setEventType(int eventType);
+    void setText(const QString& text);
+    void setHideAllGreen(bool hide);
+    void resetFilters();
+
+signals:
+    void filtersChanged();
+
+protected:
+    bool filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const override;
+    bool filterAcceptsColumn(int sourceColumn, const QModelIndex& sourceParent) const override;
+
+private:
+    // How the free text is read: as a commit selector or as job text.
+    struct TextTerm {
+        QString shaPrefix; // lower-case hex
+        QString prPrefix;  // digits
+        QString jobText;   // anything else
+    };
+    static TextTerm parseText(const QString& text);
+
+    bool rowMatchesText(int sourceRow) const;
+    bool columnMatchesText(int sourceColumn) const;
+    bool columnHasNonGreen(int sourceColumn) const;
+    void refilterGreenColumns();
+    void apply(const MatrixFilters& next);
+
+    MatrixFilters m_filters;
+    TextTerm m_term;
+    std::vector<QMetaObject::Connection> m_sourceConnections;
+};
+
+} // namespace relayhud::ui

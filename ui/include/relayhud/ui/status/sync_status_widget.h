@@ -1,0 +1,40 @@
+#pragma once
+// The status bar's sync line: what the sync is doing (with a progress bar),
+// when it last succeeded, "offline — <reason>" when the HUD is unreachable,
+// and which cache file the window shows.
+#include <QWidget>
+
+class QLabel;
+class QProgressBar;
+
+namespace relayhud::ui {
+
+class ElidedLabel;
+
+class SyncStatusWidget : public QWidget {
+    Q_OBJECT
+public:
+    explicit SyncStatusWidget(QWidget* parent = nullptr);
+
+    void showSyncing(const QString& phase, int done, int total);
+    void showSynced(qint64 finishedAt, const QString& summary);
+    void showOffline(const QString& reason, int retryInSeconds);
+    void showLastSync(qint64 finishedAt); // from the cache, before any sync
+    void setCachePath(const QString& path);
+
+    QString stateText() const;
+    bool isOffline() const { return m_offline; }
+
+private:
+    void setState(const QString& text, const QString& toolTip = {});
+    QString lastSyncText() const;
+
+    ElidedLabel* m_state;
+    QProgressBar* m_progress;
+    QLabel* m_lastSync;
+    ElidedLabel* m_cache;
+    qint64 m_lastSyncAt = 0;
+    bool m_offline = false;
+};
+
+} // namespace relayhud::ui

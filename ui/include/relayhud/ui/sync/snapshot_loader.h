@@ -1,0 +1,35 @@
+#pragma once
+// Builds the matrix snapshot from the cache on a pool thread (its own Cache
+// connection per job) and hands it back on the GUI thread. Only the newest
+// request's result is delivered; older ones are dropped by job id.
+#include "relayhud/store/matrix_snapshot.h"
+
+#include <QObject>
+#include <QString>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace relayhud::ui {
+
+class SnapshotLoader : public QObject {
+    Q_OBJECT
+public:
+    explicit SnapshotLoader(QObject* parent = nullptr);
+
+    void setCachePath(const std::string& path) { m_cachePath = path; }
+    void request(const MatrixQuery& query);
+    bool isLoading() const { return m_delivered != m_latestJob; }
+
+signals:
+    void loaded(std::shared_ptr<relayhud::MatrixSnapshot> snapshot);
+    void failed(const QString& reason);
+
+private:
+    std::string m_cachePath;
+    std::uint64_t m_latestJob = 0;
+    std::uint64_t m_delivered = 0;
+};
+
+} // namespace relayhud::ui

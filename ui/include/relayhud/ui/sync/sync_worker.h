@@ -1,0 +1,64 @@
+#pragma once
+// Runs HudSync on a worker thread. The worker owns its own Cache (one SQLite
+// connection per thread), HttpClient and HudClient, re-created only when the
+// cache path or HUD URL changes. Lives in a QThread; talk to it by queued
+// calls and signals only.
+#include "relayhud/sync/hud_sync.h"
+
+#include <QMetaType>
+#include <QObject>
+#include <QString>
+
+#include <atomic>
+#include <memory>
+#include <string>
+
+namespace relayhud {
+class Cache;
+class HttpClient;
+class HudClient;
+} // namespace relayhud
+
+namespace relayhud::ui {
+
+struct SyncRequest {
+    std::string hudUrl;
+    std::string cachePath;
+    SyncOptions options;
+};
+
+struct SyncOutcome {
+    bool ok = false;
+    QString error;     // when !ok: why nothing could be synced
+    SyncReport report; // when ok; per-backend errors inside
+    qint64 finishedAt = 0;
+};
+
+class SyncWorker : public QObject {
+    Q_OBJECT
+public:
+    // `cancel` outlives the worker and is set by the GUI thread on quit.
+    explicit SyncWorker(const std::atomic<bool>& cancel, QObject* parent = nullptr);
+    ~SyncWorker() override;
+
+    // Runs in the worker thread (call through a queued invocation).
+    void run(const SyncRequest& request);
+
+signals:
+    void progressed(const QString& phase, int done, int total);
+    void finished(const relayhud::ui::SyncOutcome& outcome);
+
+private:
+    Result<void> prepare(const SyncRequest& request);
+
+    const std::atomic<bool>& m_cancel;
+    std::unique_ptr<Cache> m_cache;
+    std::unique_ptr<HttpClient> m_http;
+    std::unique_ptr<HudClient> m_hud;
+    std::string m_cachePath;
+    std::string m_hudUrl;
+};
+
+} // namespace relayhud::ui
+
+Q_DECLARE_METATYPE(relayhud::ui::SyncOutcome)

@@ -1,0 +1,77 @@
+#include "relayhud/ui/app/command_line.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+
+#include <cstring>
+
+namespace relayhud::ui {
+
+void prepareEnvironment(int argc, char** argv)
+{
+    // Modes that never show a window, including --help and --version, which
+    // must work without a display.
+    static constexpr const char* kHeadless[] = {"--self-test", "--screenshot", "--help", "-h",
+                                                "--help-all",  "--version",    "-v"};
+    bool headless = false;
+    for (int i = 1; i < argc; ++i)
+        for (const char* flag : kHeadless)
+            headless = headless || std::strcmp(argv[i], flag) == 0;
+    if (headless && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+}
+
+LaunchOptions parseCommandLine(const QCoreApplication& app)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QCoreApplication::translate(
+        "relayhud", "Desktop HUD for PyTorch's Cross-Repository CI Relay."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    const QCommandLineOption cache(QStringLiteral("cache"),
+                                   QCoreApplication::translate("relayhud", "Use this cache file."),
+                                   QStringLiteral("FILE"));
+    const QCommandLineOption hud(QStringLiteral("hud"),
+                                 QCoreApplication::translate("relayhud", "Sync from this HUD."),
+                                 QStringLiteral("URL"));
+    const QCommandLineOption demo(
+        QStringLiteral("demo"),
+        QCoreApplication::translate("relayhud",
+                                    "Run against a local simulator with a fresh cache."));
+    const QCommandLineOption selfTest(
+        QStringLiteral("self-test"),
+        QCoreApplication::translate("relayhud", "Sync from the simulator offscreen, check, exit."));
+    const QCommandLineOption screenshot(
+        QStringLiteral("screenshot"),
+        QCoreApplication::translate("relayhud", "Demo, then save a screenshot to FILE and exit."),
+        QStringLiteral("FILE"));
+    const QCommandLineOption simulator(
+        QStringLiteral("simulator"),
+        QCoreApplication::translate("relayhud", "The relayhud-sim executable to run."),
+        QStringLiteral("PATH"));
+    const QCommandLineOption dark(QStringLiteral("dark"),
+                                  QCoreApplication::translate("relayhud", "Use a dark palette."));
+    const QCommandLineOption exitAfterPaint(
+        QStringLiteral("exit-after-paint"),
+        QCoreApplication::translate(
+            "relayhud", "Exit once the matrix from the cache is painted (cold-start benchmark)."));
+    parser.addOptions({cache, hud, demo, selfTest, screenshot, simulator, dark, exitAfterPaint});
+    parser.process(app);
+
+    LaunchOptions options;
+    options.cachePath = parser.value(cache);
+    options.hudUrl = parser.value(hud);
+    options.screenshotPath = parser.value(screenshot);
+    options.simulator = parser.value(simulator);
+    options.dark = parser.isSet(dark);
+    options.exitAfterPaint = parser.isSet(exitAfterPaint);
+    if (parser.isSet(selfTest))
+        options.mode = LaunchOptions::Mode::SelfTest;
+    else if (parser.isSet(screenshot))
+        options.mode = LaunchOptions::Mode::Screenshot;
+    else if (parser.isSet(demo))
+        options.mode = LaunchOptions::Mode::Demo;
+    return options;
+}
+
+} // namespace relayhud::ui

@@ -1,0 +1,106 @@
+#include "relayhud/ui/app/demo_simulator.h"
+
+#include <QCoreApplication>
+
+namespace relayhud::ui {
+
+namespace {
+
+constexpr int kStartTimeoutMs = 15000;
+const QByteArray kListening = QByteArrayLiteral("listening on ");
+
+} // namespace
+
+DemoSimulator::DemoSimulator(QObject* parent) : QObject(parent)
+{
+    m_process.setProcessChannelMode(QProcess::SeparateChannels);
+    connect(&m_process, &QProcess::readyReadStandardOutput, this, &DemoSimulator::readOutput);
+    connect(&m_process, &QProcess::errorOccurred, this, &DemoSimulator::onError);
+    connect(&m_process, &QProcess::finished, this, &DemoSimulator::onFinished);
+    m_startTimeout.setSingleShot(true);
+    connect(&m_startTimeout, &QTimer::timeout, this, [this] {
+        fail(tr("relayhud-sim did not report its port within %1 s").arg(kStartTimeoutMs / 1000));
+    });
+}
+
+DemoSimulator::~DemoSimulator() { stop(); }
+
+QString DemoSimulator::defaultProgram()
+{
+    return QCoreApplication::applicationDirPath() + QStringLiteral("/relayhud-sim");
+}
+
+QString DemoSimulator::cachePath() const
+{
+    return m_dir.filePath(QStringLiteral("relayhud.sqlite"));
+}
+
+void DemoSimulator::start(const QString& program)
+{
+    if (!m_dir.isValid()) {
+        fail(tr("cannot create a temporary directory: %1").arg(m_dir.errorString()));
+        return;
+    }
+    m_program = program.isEmpty() ? defaultProgram() : program;
+    m_startTimeout.start(kStartTimeoutMs);
+    m_process.start(m_program,
+                    {QStringLiteral("--port"), QStringLiteral("0"), QStringLiteral("--seed"),
+                     QStringLiteral("1"), QStringLiteral("--exit-on-stdin-eof")});
+}
+
+void DemoSimulator::stop()
+{
+    m_startTimeout.stop();
+    if (m_process.state() == QProcess::NotRunning)
+        return;
+    m_done = true; // an exit we asked for is no failure
+    m_process.closeWriteChannel();
+    if (!m_process.waitForFinished(2000)) {
+        m_process.kill();
+        m_process.waitForFinished(2000);
+    }
+}
+
+void DemoSimulator::readOutput()
+{
+    m_buffer += m_process.readAllStandardOutput();
+    if (m_done)
+        return;
+    const qsizetype newline = m_buffer.indexOf('\n');
+    if (newline < 0)
+        return;
+    const QByteArray line = m_buffer.left(newline).trimmed();
+    if (!line.startsWith(kListening)) {
+        fail(tr("unexpected first line from relayhud-sim: %1").arg(QString::fromUtf8(line)));
+        return;
+    }
+    m_done = true;
+    m_startTimeout.stop();
+    m_baseUrl = QString::fromUtf8(line.mid(kListening.size()));
+    emit ready(m_baseUrl);
+}
+
+void DemoSimulator::onError(QProcess::ProcessError error)
+{
+    if (error == QProcess::FailedToStart)
+        fail(tr("cannot start %1: %2").arg(m_program, m_process.errorString()));
+}
+
+void DemoSimulator::onFinished(int exitCode)
+{
+    const QString stderrText = QString::fromUtf8(m_process.readAllStandardError()).trimmed();
+    fail(tr("relayhud-sim exited with code %1%2")
+             .arg(exitCode)
+             .arg(stderrText.isEmpty() ? QString() : QStringLiteral(": ") + stderrText));
+}
+
+void DemoSimulator::fail(const QString& reason)
+{
+    if (m_done)
+        return;
+    m_done = true;
+    m_startTimeout.stop();
+    emit failed(reason);
+}
+
+} // namespace relayhud::ui

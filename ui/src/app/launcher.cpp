@@ -1,0 +1,196 @@
+#include "relayhud/ui/app/launcher.h"
+
+#include "relayhud/ui/app/demo_simulator.h"
+#include "relayhud/ui/details/run_details_panel.h"
+#include "relayhud/ui/main_window.h"
+#include "relayhud/ui/matrix/matrix_view.h"
+
+#include <QApplication>
+#include <QMessageBox>
+#include <QSettings>
+
+#include <cstdio>
+
+namespace relayhud::ui {
+
+Launcher::Launcher(LaunchOptions options, QObject* parent)
+    : QObject(parent), m_options(std::move(options))
+{
+    m_sinceStart.start();
+    m_deadline.setSingleShot(true);
+    connect(&m_deadline, &QTimer::timeout, this, [this] {
+        fail(m_synced ? tr("the matrix stayed empty after the sync")
+                      : tr("no successful sync within %1 s").arg(kHeadlessTimeoutMs / 1000));
+    });
+}
+
+// The window (and its cache connections) goes before the simulator and its
+// temporary directory.
+Launcher::~Launcher()
+{
+    m_window.reset();
+    m_simulator.reset();
+}
+
+bool Launcher::headless() const
+{
+    return m_options.mode == LaunchOptions::Mode::SelfTest
+           || m_options.mode == LaunchOptions::Mode::Screenshot;
+}
+
+void Launcher::start()
+{
+    if (m_options.mode == LaunchOptions::Mode::Normal)
+        startNormal();
+    else
+        startSimulator();
+}
+
+void Launcher::startNormal()
+{
+    QSettings store;
+    SessionConfig config;
+    config.settings = loadSettings(store);
+    if (!m_options.cachePath.isEmpty())
+        config.settings.cachePath = m_options.cachePath;
+    if (!m_options.hudUrl.isEmpty())
+        config.settings.hudUrl = m_options.hudUrl;
+    config.persistSettings = m_options.cachePath.isEmpty() && m_options.hudUrl.isEmpty();
+    if (m_options.exitAfterPaint) {
+        config.persistWindow = false;
+        config.syncOnStart = false;
+    }
+    createWindow(config);
+    if (m_options.exitAfterPaint)
+        connect(m_window.get(), &MainWindow::matrixRefreshed, this,
+                [this](int rows, int) { exitAfterFirstPaint(rows); });
+}
+
+// The first matrix built from the cache, painted synchronously: what a user
+// waits for at start.
+void Launcher::exitAfterFirstPaint(int rows)
+{
+    if (m_finishing)
+        return;
+    m_finishing = true;
+    m_window->matrixView()->viewport()->repaint();
+    std::printf("first paint of %d rows after %lld ms\n", rows,
+                static_cast<long long>(m_sinceStart.elapsed()));
+    std::fflush(stdout);
+    exitLater(rows > 0 ? 0 : 1);
+}
+
+void Launcher::startSimulator()
+{
+    if (headless()) {
+        m_deadline.start(kHeadlessTimeoutMs);
+        std::fprintf(stderr, "relayhud: starting the simulator\n");
+    }
+    m_simulator = std::make_unique<DemoSimulator>();
+    connect(m_simulator.get(), &DemoSimulator::ready, this, &Launcher::onSimulatorReady);
+    connect(m_simulator.get(), &DemoSimulator::failed, this, &Launcher::onSimulatorFailed);
+    m_simulator->start(m_options.simulator);
+}
+
+void Launcher::onSimulatorReady(const QString& baseUrl)
+{
+    SessionConfig config;
+    config.settings.hudUrl = baseUrl;
+    config.settings.cachePath = m_simulator->cachePath();
+    config.settings.historyDays = 30;
+    config.demo = true;
+    config.persistWindow = false;
+    config.persistSettings = false;
+    createWindow(config);
+    if (headless()) {
+        m_deadline.start(kHeadlessTimeoutMs); // the sync's own 30 s, from now
+        watchHeadless();
+    }
+}
+
+void Launcher::onSimulatorFailed(const QString& reason)
+{
+    if (headless()) {
+        fail(tr("simulator: %1").arg(reason));
+        return;
+    }
+    // The reason may quote the simulator's stderr: plain text only.
+    QMessageBox box(
+        QMessageBox::Critical, tr("RelayHUD demo"),
+        tr("The demo needs the local HUD simulator, which did not start:\n\n%1").arg(reason));
+    box.setTextFormat(Qt::PlainText);
+    box.exec();
+    exitLater(1);
+}
+
+void Launcher::createWindow(const SessionConfig& config)
+{
+    m_window = std::make_unique<MainWindow>(config);
+    if (m_options.mode == LaunchOptions::Mode::Screenshot)
+        m_window->resize(1600, 900);
+    m_window->show();
+}
+
+void Launcher::watchHeadless()
+{
+    connect(m_window.get(), &MainWindow::syncSucceeded, this, [this] { m_synced = true; });
+    connect(m_window.get(), &MainWindow::syncFailed, this,
+            [this](const QString& reason) { fail(tr("sync: %1").arg(reason)); });
+    connect(m_window.get(), &MainWindow::matrixRefreshed, this, &Launcher::onMatrixRefreshed);
+}
+
+void Launcher::onMatrixRefreshed(int rows, int columns)
+{
+    if (!m_synced || rows == 0 || m_finishing)
+        return;
+    m_finishing = true;
+    m_deadline.stop();
+    if (m_options.mode == LaunchOptions::Mode::SelfTest)
+        finishSelfTest(rows, columns);
+    else
+        // Let layouts and the details panel settle before grabbing.
+        QTimer::singleShot(300, this, &Launcher::finishScreenshot);
+}
+
+void Launcher::finishSelfTest(int rows, int columns)
+{
+    if (!m_window->selectInterestingCell())
+        return fail(tr("the matrix has rows but no runs"));
+    if (!m_window->detailsPanel()->hasDetails() || m_window->detailsPanel()->titleText().isEmpty())
+        return fail(tr("selecting a cell did not show its run's details"));
+    std::printf("self-test ok: %d rows x %d columns\n", rows, columns);
+    std::fflush(stdout);
+    exitLater(0);
+}
+
+void Launcher::finishScreenshot()
+{
+    m_window->selectInterestingCell();
+    QApplication::processEvents();
+    const QPixmap shot = m_window->grab();
+    if (!shot.save(m_options.screenshotPath))
+        return fail(tr("cannot write %1").arg(m_options.screenshotPath));
+    std::printf("screenshot saved: %s (%dx%d)\n", qPrintable(m_options.screenshotPath),
+                shot.width(), shot.height());
+    std::fflush(stdout);
+    exitLater(0);
+}
+
+void Launcher::fail(const QString& reason)
+{
+    m_deadline.stop();
+    const char* what = m_options.mode == LaunchOptions::Mode::SelfTest ? "self-test" : "relayhud";
+    std::fprintf(stderr, "%s failed: %s\n", what, qPrintable(reason));
+    exitLater(1);
+}
+
+void Launcher::exitLater(int code)
+{
+    if (m_exiting)
+        return; // the first verdict stands
+    m_exiting = true;
+    // exit() before exec() would be lost; queue it behind the current event.
+    QTimer::singleShot(0, qApp, [code] { QCoreApplication::exit(code); });
+}
+
+} // namespace relayhud::ui

@@ -1,0 +1,211 @@
+// MainWindow: construction, menus and window state.
+#include "relayhud/ui/main_window.h"
+
+#include "relayhud/store/cache.h"
+#include "relayhud/ui/details/link_label.h"
+#include "relayhud/ui/details/run_details_panel.h"
+#include "relayhud/ui/matrix/filter_bar.h"
+#include "relayhud/ui/matrix/matrix_filter_proxy.h"
+#include "relayhud/ui/matrix/matrix_model.h"
+#include "relayhud/ui/matrix/matrix_view.h"
+#include "relayhud/ui/resources.h"
+#include "relayhud/ui/status/sync_status_widget.h"
+#include "relayhud/ui/sync/snapshot_loader.h"
+#include "relayhud/ui/sync/sync_controller.h"
+
+#include <QAction>
+#include <QCloseEvent>
+#include <QCoreApplication>
+#include <QDockWidget>
+#include <QHeaderView>
+#include <QLineEdit>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QSettings>
+#include <QSignalBlocker>
+#include <QStatusBar>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace relayhud::ui {
+
+namespace {
+
+const QString kGeometry = QStringLiteral("window/geometry");
+const QString kState = QStringLiteral("window/state");
+const QString kAttemptsHeader = QStringLiteral("window/attemptsHeader");
+
+} // namespace
+
+MainWindow::MainWindow(SessionConfig config, QWidget* parent)
+    : QMainWindow(parent), m_config(std::move(config)), m_model(new MatrixModel(this)),
+      m_proxy(new MatrixFilterProxy(this)), m_sync(new SyncController(this)),
+      m_loader(new SnapshotLoader(this))
+{
+    initResources();
+    setObjectName(QStringLiteral("RelayHudMainWindow"));
+    setWindowTitle(m_config.demo ? tr("RelayHUD — demo") : tr("RelayHUD"));
+    setWindowIcon(QIcon(QStringLiteral(":/relayhud/relayhud.svg")));
+    m_proxy->setSourceModel(m_model);
+    buildCentral();
+    buildDock();
+    buildStatusBar();
+    buildMenus();
+    resize(1400, 860);
+    restoreWindowState();
+
+    connect(m_loader, &SnapshotLoader::loaded, this, &MainWindow::onSnapshot);
+    connect(m_loader, &SnapshotLoader::failed, this, [this](const QString& reason) {
+        m_status->showOffline(tr("cannot read the cache: %1").arg(reason), 0);
+    });
+    connect(m_sync, &SyncController::started, this, [this] {
+        m_status->showSyncing({}, 0, 0);
+        updateEmptyText();
+    });
+    connect(m_proxy, &MatrixFilterProxy::filtersChanged, this, &MainWindow::updateEmptyText);
+    connect(m_sync, &SyncController::progressed, m_status, &SyncStatusWidget::showSyncing);
+    connect(m_sync, &SyncController::succeeded, this, &MainWindow::onSyncSucceeded);
+    connect(m_sync, &SyncController::failed, this, &MainWindow::onSyncFailed);
+
+    openCache();
+    configureSync();
+    reloadMatrix();
+    if (m_config.syncOnStart)
+        m_sync->syncNow();
+}
+
+MainWindow::~MainWindow() { m_sync->shutdown(); }
+
+void MainWindow::buildCentral()
+{
+    auto* central = new QWidget(this);
+    auto* layout = new QVBoxLayout(central);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    m_filterBar = new FilterBar(*m_proxy, central);
+    m_view = new MatrixView(central);
+    m_view->setModel(m_proxy);
+    m_view->setFrameShape(QFrame::NoFrame);
+    layout->addWidget(m_filterBar);
+    layout->addWidget(m_view, 1);
+    setCentralWidget(central);
+    connect(m_view->selectionModel(), &QItemSelectionModel::currentChanged, this,
+            [this](const QModelIndex& current) { onCurrentChanged(current); });
+    connect(m_view, &MatrixView::cellActivated, this, &MainWindow::onCellActivated);
+    m_proxy->setHideAllGreen(m_config.settings.hideAllGreen);
+}
+
+void MainWindow::buildDock()
+{
+    m_details = new RunDetailsPanel(this);
+    m_detailsDock = new QDockWidget(tr("Run details"), this);
+    m_detailsDock->setObjectName(QStringLiteral("runDetailsDock"));
+    m_detailsDock->setWidget(m_details);
+    m_detailsDock->setMinimumWidth(300);
+    addDockWidget(Qt::RightDockWidgetArea, m_detailsDock);
+    resizeDocks({m_detailsDock}, {440}, Qt::Horizontal);
+    connect(m_details, &RunDetailsPanel::linkActivated, this, &openWebUrl);
+}
+
+void MainWindow::buildStatusBar()
+{
+    m_status = new SyncStatusWidget(this);
+    statusBar()->addWidget(m_status, 1);
+    statusBar()->setSizeGripEnabled(true);
+}
+
+void MainWindow::buildMenus()
+{
+    buildFileMenu();
+    buildViewMenu();
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About RelayHUD"), this, &MainWindow::showAbout);
+}
+
+void MainWindow::buildFileMenu()
+{
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    m_syncAction = file->addAction(tr("&Sync now"), this, &MainWindow::syncNow);
+    m_syncAction->setShortcuts({QKeySequence(Qt::CTRL | Qt::Key_R), QKeySequence(Qt::Key_F5)});
+    QAction* settings = file->addAction(tr("S&ettings…"), this, &MainWindow::showSettingsDialog);
+    settings->setShortcut(QKeySequence::Preferences);
+    settings->setMenuRole(QAction::PreferencesRole);
+    file->addSeparator();
+    QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+    quit->setMenuRole(QAction::QuitRole);
+}
+
+void MainWindow::buildViewMenu()
+{
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    m_hideGreenAction = view->addAction(tr("&Hide all-green columns"));
+    m_hideGreenAction->setCheckable(true);
+    m_hideGreenAction->setChecked(m_config.settings.hideAllGreen);
+    connect(m_hideGreenAction, &QAction::toggled, m_proxy, &MatrixFilterProxy::setHideAllGreen);
+    connect(m_proxy, &MatrixFilterProxy::filtersChanged, this, [this] {
+        const QSignalBlocker blocker(m_hideGreenAction);
+        m_hideGreenAction->setChecked(m_proxy->filters().hideAllGreen);
+        m_config.settings.hideAllGreen = m_proxy->filters().hideAllGreen;
+    });
+    m_firstAttemptAction = view->addAction(tr("Show &first attempt instead of newest"));
+    m_firstAttemptAction->setCheckable(true);
+    m_firstAttemptAction->setChecked(m_config.settings.showFirstAttempt);
+    connect(m_firstAttemptAction, &QAction::toggled, this, [this](bool first) {
+        m_config.settings.showFirstAttempt = first;
+        reloadMatrix();
+    });
+    QAction* reset =
+        view->addAction(tr("&Reset filters"), m_proxy, &MatrixFilterProxy::resetFilters);
+    reset->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
+    QAction* find = view->addAction(tr("&Filter…"), this, [this] {
+        m_filterBar->textEdit()->setFocus();
+        m_filterBar->textEdit()->selectAll();
+    });
+    find->setShortcut(QKeySequence::Find);
+    view->addSeparator();
+    view->addAction(m_detailsDock->toggleViewAction());
+}
+
+void MainWindow::showAbout()
+{
+    QMessageBox::about(
+        this, tr("About RelayHUD"),
+        tr("<h3>RelayHUD %1</h3><p>A desktop HUD and triage tool for PyTorch's Cross-Repository "
+           "CI Relay: downstream backend CI results by upstream commit.</p>"
+           "<p>Results are the backends' own reports; only queue and execution times are "
+           "measured by the relay.</p>")
+            .arg(QCoreApplication::applicationVersion().toHtmlEscaped()));
+}
+
+void MainWindow::restoreWindowState()
+{
+    if (!m_config.persistWindow)
+        return;
+    QSettings store;
+    restoreGeometry(store.value(kGeometry).toByteArray());
+    restoreState(store.value(kState).toByteArray());
+    m_details->attemptsView()->horizontalHeader()->restoreState(
+        store.value(kAttemptsHeader).toByteArray());
+}
+
+void MainWindow::saveWindowState() const
+{
+    QSettings store;
+    if (m_config.persistWindow) {
+        store.setValue(kGeometry, saveGeometry());
+        store.setValue(kState, saveState());
+        store.setValue(kAttemptsHeader, m_details->attemptsView()->horizontalHeader()->saveState());
+    }
+    if (m_config.persistSettings)
+        saveSettings(store, m_config.settings);
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    saveWindowState();
+    m_sync->shutdown();
+    QMainWindow::closeEvent(event);
+}
+
+} // namespace relayhud::ui

@@ -1,0 +1,215 @@
+// MainWindow: the cache, sync, snapshot merging and the details panel.
+#include "relayhud/ui/main_window.h"
+
+#include "relayhud/store/cache.h"
+#include "relayhud/ui/details/run_details.h"
+#include "relayhud/ui/details/run_details_panel.h"
+#include "relayhud/ui/format.h"
+#include "relayhud/ui/matrix/cell_state.h"
+#include "relayhud/ui/matrix/filter_bar.h"
+#include "relayhud/ui/matrix/matrix_filter_proxy.h"
+#include "relayhud/ui/matrix/matrix_model.h"
+#include "relayhud/ui/matrix/matrix_view.h"
+#include "relayhud/ui/settings/settings_dialog.h"
+#include "relayhud/ui/status/sync_status_widget.h"
+#include "relayhud/ui/sync/snapshot_loader.h"
+#include "relayhud/ui/sync/sync_controller.h"
+#include "relayhud/util/time.h"
+
+#include <QDir>
+#include <QDockWidget>
+#include <QFileInfo>
+#include <QSettings>
+
+namespace relayhud::ui {
+
+void MainWindow::openCache()
+{
+    const QString path = m_config.settings.effectiveCachePath();
+    QDir().mkpath(QFileInfo(path).absolutePath());
+    m_status->setCachePath(path);
+    m_loader->setCachePath(path.toStdString());
+    auto opened = Cache::open(path.toStdString());
+    if (!opened) {
+        m_cache.reset();
+        m_status->showOffline(tr("cannot open the cache: %1").arg(toQString(opened.message())), 0);
+        return;
+    }
+    m_cache = std::move(*opened);
+    if (auto last = m_cache->meta("last_sync"); last && *last)
+        m_status->showLastSync(parseTimestamp(**last).value_or(0));
+}
+
+void MainWindow::configureSync()
+{
+    const AppSettings& s = m_config.settings;
+    SyncRequest request;
+    request.hudUrl = s.hudUrl.toStdString();
+    request.cachePath = s.effectiveCachePath().toStdString();
+    request.options.days = s.historyDays;
+    for (const QString& backend : s.backends)
+        request.options.backends.push_back(backend.toStdString());
+    m_sync->setRequest(request);
+    m_sync->setInterval(std::chrono::minutes(s.syncIntervalMinutes));
+}
+
+void MainWindow::applySettings(const AppSettings& next)
+{
+    const AppSettings previous = m_config.settings;
+    if (next == previous)
+        return;
+    m_config.settings = next;
+    if (m_config.persistSettings) {
+        QSettings store;
+        saveSettings(store, next);
+    }
+    const bool cacheMoved = next.effectiveCachePath() != previous.effectiveCachePath();
+    if (cacheMoved)
+        openCache();
+    configureSync();
+    if (cacheMoved)
+        reloadMatrix();
+    if (cacheMoved || next.hudUrl != previous.hudUrl || next.backends != previous.backends
+        || next.historyDays != previous.historyDays)
+        syncNow();
+}
+
+void MainWindow::showSettingsDialog()
+{
+    std::vector<Backend> allowlist;
+    if (m_cache)
+        if (auto backends = m_cache->backends())
+            allowlist = std::move(*backends);
+    SettingsDialog dialog(m_config.settings, allowlist, this);
+    if (dialog.exec() == QDialog::Accepted)
+        applySettings(dialog.settings());
+}
+
+void MainWindow::syncNow() { m_sync->syncNow(); }
+
+void MainWindow::reloadMatrix()
+{
+    MatrixQuery query;
+    query.latestAttemptOnly = !m_config.settings.showFirstAttempt;
+    m_loader->request(query);
+}
+
+void MainWindow::updateEmptyText()
+{
+    QString text;
+    if (m_model->rowCount() > 0 && m_proxy->rowCount() == 0)
+        text = tr("No commit matches the filters.");
+    else if (m_model->rowCount() > 0 && m_proxy->columnCount() == 0)
+        text = tr("No job column matches the filters.");
+    else if (m_status->isOffline())
+        text = tr("Nothing cached yet, and the HUD cannot be reached:\n%1").arg(m_lastSyncError);
+    else if (m_sync->isRunning())
+        text = tr("Nothing cached yet. Syncing from %1…").arg(m_config.settings.hudUrl);
+    else
+        text = tr("Nothing cached yet. Sync with File › Sync now (Ctrl+R).");
+    m_view->setEmptyText(text);
+}
+
+void MainWindow::onSnapshot(const std::shared_ptr<MatrixSnapshot>& snapshot)
+{
+    m_model->merge(std::move(*snapshot));
+    updateEmptyText();
+    m_filterBar->refreshChoices();
+    const QModelIndex current = m_view->currentIndex();
+    if (current.isValid() && current.data(MatrixModel::RunRowIdRole).toLongLong() != m_shownRowId)
+        onCurrentChanged(current);
+    emit matrixRefreshed(m_model->rowCount(), m_model->columnCount());
+}
+
+void MainWindow::onSyncSucceeded(const SyncOutcome& outcome)
+{
+    const SyncReport& r = outcome.report;
+    QString summary = tr("Synced %1 backends, %2 runs").arg(r.backends).arg(r.runs);
+    if (!r.errors.empty())
+        summary += tr(" · %n backend(s) failed", nullptr, static_cast<int>(r.errors.size()));
+    m_status->showSynced(outcome.finishedAt, summary);
+    reloadMatrix();
+    emit syncSucceeded();
+}
+
+void MainWindow::onSyncFailed(const QString& reason, int retryInSeconds)
+{
+    m_status->showOffline(reason, retryInSeconds);
+    m_lastSyncError = reason;
+    updateEmptyText();
+    emit syncFailed(reason);
+}
+
+void MainWindow::onCurrentChanged(const QModelIndex& current)
+{
+    if (!current.isValid()) {
+        m_shownRowId = 0;
+        m_details->showMessage(tr("Select a cell to see its run."));
+        return;
+    }
+    const auto rowId = current.data(MatrixModel::RunRowIdRole).toLongLong();
+    m_shownRowId = rowId;
+    if (rowId == 0) {
+        m_details->showMessage(tr("No run of %1 for %2.")
+                                   .arg(current.data(MatrixModel::JobRole).toString(),
+                                        current.data(MatrixModel::ShortShaRole).toString()));
+        return;
+    }
+    showRunDetails(rowId, m_proxy->mapToSource(current));
+}
+
+void MainWindow::showRunDetails(std::int64_t rowId, const QModelIndex& sourceIndex)
+{
+    if (!m_cache) {
+        m_details->showMessage(tr("The cache is not open."));
+        return;
+    }
+    auto details = loadRunDetails(*m_cache, rowId);
+    if (!details) {
+        m_details->showMessage(tr("Cannot read this run: %1").arg(toQString(details.message())));
+        return;
+    }
+    if (const UpstreamCommit* commit = m_model->commitAt(sourceIndex.row()))
+        details->commit = *commit;
+    if (details->level == Level::Unknown)
+        if (const MatrixColumn* column = m_model->columnAt(sourceIndex.column()))
+            details->level = column->level;
+    m_details->showDetails(*details, runLinks(*details, m_config.settings.hudUrl));
+}
+
+void MainWindow::onCellActivated(const QModelIndex& index)
+{
+    if (!index.isValid())
+        return;
+    m_detailsDock->show();
+    m_detailsDock->raise();
+    onCurrentChanged(index);
+}
+
+bool MainWindow::selectInterestingCell()
+{
+    QModelIndex best;
+    int bestRank = 0;
+    for (int row = 0; row < m_proxy->rowCount() && bestRank < 3; ++row) {
+        for (int column = 0; column < m_proxy->columnCount(); ++column) {
+            const QModelIndex index = m_proxy->index(row, column);
+            const auto state =
+                static_cast<CellState>(index.data(MatrixModel::CellStateRole).toInt());
+            const int rank = state == CellState::Failure    ? 3
+                             : state == CellState::TimedOut ? 2
+                             : state == CellState::Empty    ? 0
+                                                            : 1;
+            if (rank > bestRank) {
+                best = index;
+                bestRank = rank;
+            }
+        }
+    }
+    if (!best.isValid())
+        return false;
+    m_view->selectionModel()->setCurrentIndex(best, QItemSelectionModel::ClearAndSelect);
+    m_view->scrollTo(best, QAbstractItemView::EnsureVisible);
+    return true;
+}
+
+} // namespace relayhud::ui

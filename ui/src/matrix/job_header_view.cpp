@@ -1,0 +1,171 @@
+#include "relayhud/ui/matrix/job_header_view.h"
+
+#include "relayhud/model/types.h"
+#include "relayhud/ui/format.h"
+#include "relayhud/ui/matrix/backend_groups.h"
+#include "relayhud/ui/matrix/cell_style.h"
+#include "relayhud/ui/matrix/level_badge.h"
+#include "relayhud/ui/matrix/matrix_model.h"
+
+#include <QAbstractItemView>
+#include <QHelpEvent>
+#include <QPainter>
+#include <QToolTip>
+
+#include <algorithm>
+
+namespace relayhud::ui {
+
+namespace {
+
+constexpr int kMinLabelHeight = 84; // room for the corner's legend
+constexpr int kMaxLabelHeight = 230;
+constexpr int kLabelPadding = 8;
+
+} // namespace
+
+JobHeaderView::JobHeaderView(QWidget* parent) : QHeaderView(Qt::Horizontal, parent)
+{
+    setSectionResizeMode(QHeaderView::Fixed);
+    setDefaultSectionSize(24);
+    setMinimumSectionSize(16);
+    setSectionsClickable(false);
+    setHighlightSections(false);
+}
+
+QFont JobHeaderView::labelFont() const
+{
+    QFont small = font();
+    small.setPointSizeF(small.pointSizeF() * 0.9);
+    return small;
+}
+
+int JobHeaderView::labelHeight() const
+{
+    if (!model())
+        return kMinLabelHeight;
+    const QFontMetrics metrics(labelFont());
+    int widest = 0;
+    for (int column = 0; column < count(); ++column)
+        widest = std::max(widest, metrics.horizontalAdvance(
+                                      model()->headerData(column, Qt::Horizontal).toString()));
+    return std::clamp(widest + 2 * kLabelPadding, kMinLabelHeight, kMaxLabelHeight);
+}
+
+QSize JobHeaderView::sizeHint() const
+{
+    QSize hint = QHeaderView::sizeHint();
+    hint.setHeight(kBandHeight + labelHeight());
+    return hint;
+}
+
+bool JobHeaderView::isCurrentColumn(int logicalIndex) const
+{
+    const auto* view = qobject_cast<const QAbstractItemView*>(parentWidget());
+    return view && view->currentIndex().isValid() && view->currentIndex().column() == logicalIndex;
+}
+
+void JobHeaderView::paintSection(QPainter* painter, const QRect& rect, int logicalIndex) const
+{
+    const QPalette& pal = palette();
+    const QRect label = rect.adjusted(0, kBandHeight, 0, 0);
+    painter->fillRect(label, pal.color(QPalette::Window));
+    if (isCurrentColumn(logicalIndex)) {
+        QColor marker = pal.color(QPalette::Highlight);
+        marker.setAlpha(70);
+        painter->fillRect(label, marker);
+    }
+    painter->setPen(pal.color(QPalette::Mid));
+    painter->drawLine(label.topRight(), label.bottomRight());
+    painter->drawLine(label.bottomLeft(), label.bottomRight());
+
+    painter->save();
+    painter->setFont(labelFont());
+    const QString text = model()->headerData(logicalIndex, Qt::Horizontal).toString();
+    // Shard numbers come first in "test (config, shard, shards, runner)":
+    // keep the start, drop the runner's tail.
+    const QString elided =
+        painter->fontMetrics().elidedText(text, Qt::ElideRight, label.height() - 2 * kLabelPadding);
+    painter->translate(label.left(), label.bottom());
+    painter->rotate(-90);
+    // In rotated coordinates x runs up the column and y runs right.
+    const QRect textRect(kLabelPadding, 0, label.height() - 2 * kLabelPadding, label.width());
+    painter->setPen(pal.color(QPalette::WindowText));
+    painter->drawText(textRect, Qt::AlignLeft | Qt::AlignVCenter, elided);
+    painter->restore();
+}
+
+void JobHeaderView::paintEvent(QPaintEvent* event)
+{
+    QHeaderView::paintEvent(event);
+    QPainter painter(viewport());
+    paintBands(painter);
+}
+
+void JobHeaderView::paintBands(QPainter& painter) const
+{
+    if (!model() || count() == 0)
+        return;
+    const int from = logicalIndexAt(0);
+    int to = logicalIndexAt(viewport()->width() - 1);
+    if (to < 0)
+        to = count() - 1;
+    for (const BackendGroup& group : backendGroups(*model(), std::max(0, from), to)) {
+        const int left = sectionViewportPosition(group.first);
+        const int right = sectionViewportPosition(group.last) + sectionSize(group.last);
+        const QRect band(left, 0, right - left, kBandHeight);
+        paintBand(painter, band, group.backend, group.level);
+        painter.setPen(groupSeparatorColor(palette()));
+        painter.drawLine(QPoint(right - 1, 0), QPoint(right - 1, height()));
+    }
+}
+
+void JobHeaderView::paintBand(QPainter& painter, const QRect& band, const QString& backend,
+                              int level) const
+{
+    painter.fillRect(band.adjusted(0, 0, -1, -1), backendBandColor(backend, palette()));
+    // Keep the name readable while its group is scrolled half out of view.
+    QRect visible = band.intersected(viewport()->rect()).adjusted(4, 0, -4, 0);
+    const QString badge = levelLabel(static_cast<Level>(level));
+    if (!badge.isEmpty() && visible.width() > 28) {
+        const QRect badgeRect = paintLevelBadge(painter, visible, badge, palette());
+        visible.setLeft(badgeRect.right() + 5);
+    }
+    const QString name = bandName(painter.fontMetrics(), backend, visible.width());
+    painter.setPen(palette().color(QPalette::WindowText));
+    painter.drawText(visible, Qt::AlignLeft | Qt::AlignVCenter, name);
+}
+
+QString JobHeaderView::bandName(const QFontMetrics& metrics, const QString& backend, int width)
+{
+    if (metrics.horizontalAdvance(backend) <= width)
+        return backend;
+    // "org/repo" does not fit: the repo alone usually tells backends apart.
+    const QString repo = backend.section(u'/', -1);
+    return metrics.elidedText(repo, Qt::ElideRight, width);
+}
+
+QString JobHeaderView::bandToolTip(int logicalIndex) const
+{
+    const auto groups = backendGroups(*model(), logicalIndex, logicalIndex);
+    if (groups.empty())
+        return {};
+    const BackendGroup& group = groups.front();
+    return plainToolTip(group.backend % u"  " % levelLabel(static_cast<Level>(group.level)) % u"\n"
+                        % QString::number(group.last - group.first + 1) % u" job columns shown");
+}
+
+bool JobHeaderView::viewportEvent(QEvent* event)
+{
+    if (event->type() == QEvent::ToolTip && model()) {
+        auto* help = static_cast<QHelpEvent*>(event);
+        const int logical = logicalIndexAt(help->pos());
+        if (logical >= 0 && help->pos().y() < kBandHeight) {
+            QToolTip::showText(help->globalPos(), bandToolTip(logical), this);
+            return true;
+        }
+    }
+    return QHeaderView::viewportEvent(event);
+}
+
+} // namespace relayhud::ui

@@ -1,0 +1,209 @@
+#include "relayhud/ui/matrix/matrix_filter_proxy.h"
+
+#include "relayhud/ui/matrix/cell_state.h"
+#include "relayhud/ui/matrix/matrix_model.h"
+
+#include <algorithm>
+
+namespace relayhud::ui {
+
+namespace {
+
+bool isHex(const QString& text)
+{
+    return std::all_of(text.begin(), text.end(),
+                       [](QChar c) { return c.isDigit() || (c >= u'a' && c <= u'f'); });
+}
+
+bool isDigits(const QString& text)
+{
+    return !text.isEmpty()
+           && std::all_of(text.begin(), text.end(), [](QChar c) { return c.isDigit(); });
+}
+
+} // namespace
+
+MatrixFilterProxy::MatrixFilterProxy(QObject* parent) : QSortFilterProxyModel(parent) {}
+
+void MatrixFilterProxy::setSourceModel(QAbstractItemModel* model)
+{
+    for (const auto& connection : m_sourceConnections)
+        disconnect(connection);
+    m_sourceConnections.clear();
+    QSortFilterProxyModel::setSourceModel(model);
+    if (!model)
+        return;
+    // Greenness of a column depends on its cells and on which rows pass, so
+    // re-check columns whenever cells or rows change.
+    auto& c = m_sourceConnections;
+    c.push_back(connect(model, &QAbstractItemModel::dataChanged, this,
+                        &MatrixFilterProxy::refilterGreenColumns));
+    c.push_back(connect(model, &QAbstractItemModel::rowsInserted, this,
+                        &MatrixFilterProxy::refilterGreenColumns));
+    c.push_back(connect(model, &QAbstractItemModel::rowsRemoved, this,
+                        &MatrixFilterProxy::refilterGreenColumns));
+    c.push_back(connect(model, &QAbstractItemModel::layoutChanged, this,
+                        &MatrixFilterProxy::refilterGreenColumns));
+    c.push_back(connect(model, &QAbstractItemModel::headerDataChanged, this,
+                        [this](Qt::Orientation orientation) {
+                            if (orientation == Qt::Vertical)
+                                invalidateRowsFilter();
+                            else
+                                invalidateColumnsFilter();
+                        }));
+}
+
+void MatrixFilterProxy::refilterGreenColumns()
+{
+    if (m_filters.hideAllGreen)
+        invalidateColumnsFilter();
+}
+
+void MatrixFilterProxy::setFilters(const MatrixFilters& filters) { apply(filters); }
+
+void MatrixFilterProxy::setBackends(const QSet<QString>& backends)
+{
+    MatrixFilters next = m_filters;
+    next.backends = backends;
+    apply(next);
+}
+
+void MatrixFilterProxy::setBranch(const QString& branch)
+{
+    MatrixFilters next = m_filters;
+    next.branch = branch;
+    apply(next);
+}
+
+void MatrixFilterProxy::setEventType(int eventType)
+{
+    MatrixFilters next = m_filters;
+    next.eventType = eventType;
+    apply(next);
+}
+
+void MatrixFilterProxy::setText(const QString& text)
+{
+    MatrixFilters next = m_filters;
+    next.text = text;
+    apply(next);
+}
+
+void MatrixFilterProxy::setHideAllGreen(bool hide)
+{
+    MatrixFilters next = m_filters;
+    next.hideAllGreen = hide;
+    apply(next);
+}
+
+void MatrixFilterProxy::resetFilters() { apply(MatrixFilters{}); }
+
+void MatrixFilterProxy::apply(const MatrixFilters& next)
+{
+    if (next == m_filters)
+        return;
+    m_filters = next;
+    m_term = parseText(next.text);
+    invalidateFilter();
+    emit filtersChanged();
+}
+
+MatrixFilterProxy::TextTerm MatrixFilterProxy::parseText(const QString& text)
+{
+    const QString t = text.trimmed().toLower();
+    TextTerm term;
+    if (t.isEmpty())
+        return term;
+    if (t.startsWith(u'#') && isDigits(t.mid(1))) {
+        term.prPrefix = t.mid(1);
+    } else if (isDigits(t)) {
+        term.prPrefix = t;
+        term.shaPrefix = t.size() >= 4 ? t : QString();
+    } else if (t.size() >= 4 && isHex(t)) {
+        term.shaPrefix = t;
+    } else {
+        term.jobText = t;
+    }
+    return term;
+}
+
+bool MatrixFilterProxy::filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const
+{
+    if (sourceParent.isValid())
+        return false;
+    const QAbstractItemModel* m = sourceModel();
+    if (!m_filters.branch.isEmpty()
+        && m->headerData(sourceRow, Qt::Vertical, MatrixModel::BranchRole).toString()
+               != m_filters.branch)
+        return false;
+    if (m_filters.eventType >= 0
+        && m->headerData(sourceRow, Qt::Vertical, MatrixModel::EventTypeRole).toInt()
+               != m_filters.eventType)
+        return false;
+    return rowMatchesText(sourceRow);
+}
+
+bool MatrixFilterProxy::rowMatchesText(int sourceRow) const
+{
+    if (m_term.shaPrefix.isEmpty() && m_term.prPrefix.isEmpty())
+        return true;
+    const QAbstractItemModel* m = sourceModel();
+    if (!m_term.shaPrefix.isEmpty()) {
+        const QString sha = m->headerData(sourceRow, Qt::Vertical, MatrixModel::ShaRole).toString();
+        if (sha.startsWith(m_term.shaPrefix, Qt::CaseInsensitive))
+            return true;
+    }
+    if (!m_term.prPrefix.isEmpty()) {
+        const qint64 pr =
+            m->headerData(sourceRow, Qt::Vertical, MatrixModel::PrNumberRole).toLongLong();
+        if (pr > 0 && QString::number(pr).startsWith(m_term.prPrefix))
+            return true;
+    }
+    return false;
+}
+
+bool MatrixFilterProxy::filterAcceptsColumn(int sourceColumn, const QModelIndex& sourceParent) const
+{
+    if (sourceParent.isValid())
+        return false;
+    if (!m_filters.backends.isEmpty()) {
+        const QString backend =
+            sourceModel()
+                ->headerData(sourceColumn, Qt::Horizontal, MatrixModel::BackendRole)
+                .toString();
+        if (!m_filters.backends.contains(backend))
+            return false;
+    }
+    if (!columnMatchesText(sourceColumn))
+        return false;
+    return !m_filters.hideAllGreen || columnHasNonGreen(sourceColumn);
+}
+
+bool MatrixFilterProxy::columnMatchesText(int sourceColumn) const
+{
+    if (m_term.jobText.isEmpty())
+        return true;
+    const QAbstractItemModel* m = sourceModel();
+    for (int role : {MatrixModel::JobRole, MatrixModel::WorkflowRole, MatrixModel::BackendRole}) {
+        if (m->headerData(sourceColumn, Qt::Horizontal, role)
+                .toString()
+                .contains(m_term.jobText, Qt::CaseInsensitive))
+            return true;
+    }
+    return false;
+}
+
+bool MatrixFilterProxy::columnHasNonGreen(int sourceColumn) const
+{
+    const QAbstractItemModel* m = sourceModel();
+    const int rows = m->rowCount();
+    for (int row = 0; row < rows; ++row) {
+        const auto state = static_cast<CellState>(
+            m->index(row, sourceColumn).data(MatrixModel::CellStateRole).toInt());
+        if (!isGreenish(state) && filterAcceptsRow(row, {}))
+            return true;
+    }
+    return false;
+}
+
+} // namespace relayhud::ui

@@ -1,0 +1,154 @@
+#include "relayhud/ui/matrix/matrix_model.h"
+
+#include "relayhud/ui/format.h"
+#include "relayhud/ui/matrix/cell_state.h"
+
+namespace relayhud::ui {
+
+MatrixModel::MatrixModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+int MatrixModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : static_cast<int>(m_snapshot.rows.size());
+}
+
+int MatrixModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : static_cast<int>(m_snapshot.columns.size());
+}
+
+Qt::ItemFlags MatrixModel::flags(const QModelIndex& index) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid))
+        return Qt::NoItemFlags;
+    return Qt::ItemIsEnabled | Qt::ItemIsSelectable | Qt::ItemNeverHasChildren;
+}
+
+const UpstreamCommit* MatrixModel::commitAt(int row) const
+{
+    if (row < 0 || row >= rowCount())
+        return nullptr;
+    return &m_snapshot.rows[static_cast<std::size_t>(row)];
+}
+
+const MatrixColumn* MatrixModel::columnAt(int column) const
+{
+    if (column < 0 || column >= columnCount())
+        return nullptr;
+    return &m_snapshot.columns[static_cast<std::size_t>(column)];
+}
+
+QVariant MatrixModel::data(const QModelIndex& index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid))
+        return {};
+    const auto row = static_cast<std::size_t>(index.row());
+    const auto column = static_cast<std::size_t>(index.column());
+    if (role == Qt::ToolTipRole)
+        return plainToolTip(cellDescription(index.row(), index.column()));
+    if (role == Qt::AccessibleTextRole)
+        return cellDescription(index.row(), index.column());
+    if (role >= BackendRole && role <= JobIdRole)
+        return columnData(m_snapshot.columns[column], role);
+    if (role >= ShaRole && role <= CommitTitleRole)
+        return commitData(m_snapshot.rows[row], role);
+    return cellData(m_snapshot.cell(row, column), role);
+}
+
+QVariant MatrixModel::cellData(const MatrixCell& cell, int role) const
+{
+    switch (role) {
+    case Qt::DisplayRole: return cellStateGlyph(cellStateOf(cell));
+    case Qt::TextAlignmentRole: return QVariant::fromValue(Qt::Alignment(Qt::AlignCenter));
+    case CellStateRole: return static_cast<int>(cellStateOf(cell));
+    case RunRowIdRole: return QVariant::fromValue<qint64>(cell.runRowId);
+    case AttemptsRole: return static_cast<int>(cell.attempts);
+    case RetriedRole: return cell.has(MatrixCell::Retried) || cell.attempts > 1;
+    case StaleRole: return cell.has(MatrixCell::Stale);
+    case DurationRole:
+        return cell.durationSeconds > 0 ? QVariant(static_cast<double>(cell.durationSeconds))
+                                        : QVariant();
+    case StartedAtRole:
+        return cell.startedAt > 0 ? QVariant::fromValue<qint64>(cell.startedAt) : QVariant();
+    default: break;
+    }
+    return {};
+}
+
+QVariant MatrixModel::columnData(const MatrixColumn& column, int role) const
+{
+    switch (role) {
+    case Qt::DisplayRole:
+    case JobRole: return toQString(column.job);
+    case Qt::ToolTipRole:
+        return plainToolTip(toQString(column.backend) % u"  " % levelLabel(column.level) % u"\n"
+                            % toQString(column.workflow) % u"\n" % toQString(column.job));
+    case BackendRole: return toQString(column.backend);
+    case LevelRole: return static_cast<int>(column.level);
+    case WorkflowRole: return toQString(column.workflow);
+    case JobIdRole: return QVariant::fromValue<qint64>(column.jobId);
+    default: break;
+    }
+    return {};
+}
+
+QVariant MatrixModel::commitData(const UpstreamCommit& commit, int role) const
+{
+    switch (role) {
+    case Qt::DisplayRole:
+    case ShortShaRole: return toQString(commit.sha.shortSha());
+    case ShaRole: return toQString(commit.sha.value);
+    case PrNumberRole: return QVariant::fromValue<qint64>(commit.prNumber);
+    case BranchRole: return toQString(commit.branch);
+    case EventTypeRole: return static_cast<int>(commit.eventType);
+    case CommitTimeRole: return QVariant::fromValue<qint64>(commit.time);
+    case CommitTitleRole: return toQString(commit.title);
+    case Qt::ToolTipRole: {
+        QString text = toQString(commit.sha.value);
+        if (commit.prNumber > 0)
+            text += u"\n#" % QString::number(commit.prNumber) % u"  " % toQString(commit.title);
+        if (!commit.author.empty())
+            text += u"\nby " % toQString(commit.author);
+        text += u"\n" % eventTypeLabel(commit.eventType) % u" · " % toQString(commit.branch)
+                % u" · " % formatLongTime(commit.time);
+        return plainToolTip(text);
+    }
+    default: break;
+    }
+    return {};
+}
+
+QVariant MatrixModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation == Qt::Horizontal) {
+        const MatrixColumn* column = columnAt(section);
+        return column ? columnData(*column, role) : QVariant();
+    }
+    const UpstreamCommit* commit = commitAt(section);
+    return commit ? commitData(*commit, role) : QVariant();
+}
+
+QString MatrixModel::cellDescription(int row, int column) const
+{
+    const auto& commit = m_snapshot.rows[static_cast<std::size_t>(row)];
+    const auto& job = m_snapshot.columns[static_cast<std::size_t>(column)];
+    const auto& cell =
+        m_snapshot.cell(static_cast<std::size_t>(row), static_cast<std::size_t>(column));
+    QString text = cellStateText(cellStateOf(cell));
+    if (!cell.empty() && cell.attempts > 0)
+        text += QStringLiteral("  ·  attempts: %1").arg(cell.attempts);
+    text += u"\n" % toQString(job.backend) % u"  " % levelLabel(job.level) % u"\n"
+            % toQString(job.workflow) % u" / " % toQString(job.job) % u"\n"
+            % toQString(commit.sha.shortSha());
+    if (commit.prNumber > 0)
+        text += u"  #" % QString::number(commit.prNumber);
+    if (!cell.empty()) {
+        text +=
+            u"\nstarted " % formatLongTime(cell.startedAt) % u"\nduration "
+            % formatDuration(cell.durationSeconds > 0 ? std::optional<double>(cell.durationSeconds)
+                                                      : std::nullopt);
+    }
+    return text;
+}
+
+} // namespace relayhud::ui

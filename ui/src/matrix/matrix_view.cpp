@@ -1,0 +1,108 @@
+#include "relayhud/ui/matrix/matrix_view.h"
+
+#include "relayhud/ui/matrix/backend_groups.h"
+#include "relayhud/ui/matrix/cell_delegate.h"
+#include "relayhud/ui/matrix/cell_style.h"
+#include "relayhud/ui/matrix/commit_header_view.h"
+#include "relayhud/ui/matrix/job_header_view.h"
+#include "relayhud/ui/matrix/matrix_corner.h"
+
+#include <QAbstractButton>
+#include <QKeyEvent>
+#include <QPainter>
+
+namespace relayhud::ui {
+
+MatrixView::MatrixView(QWidget* parent)
+    : QTableView(parent), m_commitHeader(new CommitHeaderView(this)),
+      m_jobHeader(new JobHeaderView(this))
+{
+    setVerticalHeader(m_commitHeader);
+    setHorizontalHeader(m_jobHeader);
+    setItemDelegate(new CellDelegate(this));
+    setSelectionBehavior(QAbstractItemView::SelectItems);
+    setSelectionMode(QAbstractItemView::SingleSelection);
+    setEditTriggers(QAbstractItemView::NoEditTriggers);
+    setShowGrid(false);
+    setAlternatingRowColors(true);
+    setWordWrap(false);
+    setCornerButtonEnabled(false);
+    setHorizontalScrollMode(QAbstractItemView::ScrollPerPixel);
+    setVerticalScrollMode(QAbstractItemView::ScrollPerPixel);
+    setMouseTracking(true);
+    connect(this, &QAbstractItemView::doubleClicked, this, &MatrixView::cellActivated);
+    // The top-left corner above the commit fields carries the field titles
+    // and the glyph legend.
+    m_corner = findChild<QAbstractButton*>();
+    if (m_corner)
+        m_corner->installEventFilter(this);
+}
+
+void MatrixView::keyPressEvent(QKeyEvent* event)
+{
+    const bool enter = event->key() == Qt::Key_Return || event->key() == Qt::Key_Enter;
+    if (enter && currentIndex().isValid()) {
+        emit cellActivated(currentIndex());
+        event->accept();
+        return;
+    }
+    QTableView::keyPressEvent(event);
+}
+
+void MatrixView::currentChanged(const QModelIndex& current, const QModelIndex& previous)
+{
+    QTableView::currentChanged(current, previous);
+    // The headers mark the current row and column.
+    m_commitHeader->viewport()->update();
+    m_jobHeader->viewport()->update();
+}
+
+void MatrixView::setEmptyText(const QString& text)
+{
+    m_emptyText = text;
+    viewport()->update();
+}
+
+void MatrixView::paintEvent(QPaintEvent* event)
+{
+    QTableView::paintEvent(event);
+    paintGroupSeparators();
+    paintEmptyText();
+}
+
+void MatrixView::paintEmptyText()
+{
+    if (m_emptyText.isEmpty() || (model() && model()->rowCount() > 0 && model()->columnCount() > 0))
+        return;
+    QPainter painter(viewport());
+    painter.setPen(palette().color(QPalette::PlaceholderText));
+    const QRect area = viewport()->rect().adjusted(24, 24, -24, -24);
+    painter.drawText(area, Qt::AlignCenter | Qt::TextWordWrap, m_emptyText);
+}
+
+void MatrixView::paintGroupSeparators()
+{
+    if (!model() || model()->columnCount() == 0)
+        return;
+    QPainter painter(viewport());
+    painter.setPen(groupSeparatorColor(palette()));
+    const int from = columnAt(0);
+    const int to = columnAt(viewport()->width() - 1);
+    for (const BackendGroup& group :
+         backendGroups(*model(), std::max(0, from), to < 0 ? model()->columnCount() - 1 : to)) {
+        const int x = columnViewportPosition(group.last) + columnWidth(group.last) - 1;
+        painter.drawLine(x, 0, x, viewport()->height());
+    }
+}
+
+bool MatrixView::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == m_corner && event->type() == QEvent::Paint) {
+        QPainter painter(m_corner);
+        paintMatrixCorner(painter, m_corner->rect(), palette(), *m_commitHeader);
+        return true;
+    }
+    return QTableView::eventFilter(watched, event);
+}
+
+} // namespace relayhud::ui

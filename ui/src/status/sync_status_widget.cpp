@@ -1,0 +1,96 @@
+#include "relayhud/ui/status/sync_status_widget.h"
+
+#include "relayhud/ui/elided_label.h"
+#include "relayhud/ui/format.h"
+
+#include <QDateTime>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QProgressBar>
+
+namespace relayhud::ui {
+
+SyncStatusWidget::SyncStatusWidget(QWidget* parent)
+    : QWidget(parent), m_state(new ElidedLabel(Qt::ElideRight, this)),
+      m_progress(new QProgressBar(this)), m_lastSync(new QLabel(this)),
+      m_cache(new ElidedLabel(Qt::ElideMiddle, this))
+{
+    m_lastSync->setTextFormat(Qt::PlainText);
+    m_state->setAutoToolTip(false);
+    m_cache->setAutoToolTip(false);
+    m_cache->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Preferred);
+    m_cache->setMaximumWidth(420);
+    m_progress->setMaximumWidth(160);
+    m_progress->setMaximumHeight(14);
+    m_progress->setTextVisible(false);
+    m_progress->hide();
+    m_lastSync->setForegroundRole(QPalette::PlaceholderText);
+    m_cache->setForegroundRole(QPalette::PlaceholderText);
+    auto* layout = new QHBoxLayout(this);
+    layout->setContentsMargins(4, 0, 4, 0);
+    layout->setSpacing(12);
+    layout->addWidget(m_state, 1);
+    layout->addWidget(m_progress);
+    layout->addWidget(m_lastSync);
+    layout->addWidget(m_cache);
+    setState(tr("Not synced yet"));
+}
+
+void SyncStatusWidget::setState(const QString& text, const QString& toolTip)
+{
+    m_state->setFullText(text);
+    m_state->setToolTip(plainToolTip(toolTip.isEmpty() ? text : toolTip));
+}
+
+void SyncStatusWidget::showSyncing(const QString& phase, int done, int total)
+{
+    m_progress->show();
+    m_progress->setRange(0, std::max(total, 0));
+    m_progress->setValue(std::min(done, std::max(total, 0)));
+    const QString what = phase.isEmpty() ? tr("Syncing…") : tr("Syncing %1…").arg(phase);
+    setState(total > 0 ? what % QStringLiteral("  %1/%2").arg(done).arg(total) : what);
+}
+
+void SyncStatusWidget::showSynced(qint64 finishedAt, const QString& summary)
+{
+    m_offline = false;
+    m_progress->hide();
+    m_lastSyncAt = finishedAt;
+    setState(summary);
+    m_lastSync->setText(lastSyncText());
+}
+
+void SyncStatusWidget::showOffline(const QString& reason, int retryInSeconds)
+{
+    m_offline = true;
+    m_progress->hide();
+    const QString retry = retryInSeconds >= 120 ? tr("retry in %1 min").arg(retryInSeconds / 60)
+                                                : tr("retry in %1 s").arg(retryInSeconds);
+    const QString firstLine = reason.section(u'\n', 0, 0);
+    setState(tr("offline — %1 (%2; showing the cache)").arg(firstLine, retry), reason);
+    m_lastSync->setText(lastSyncText());
+}
+
+void SyncStatusWidget::showLastSync(qint64 finishedAt)
+{
+    m_lastSyncAt = finishedAt;
+    m_lastSync->setText(lastSyncText());
+}
+
+void SyncStatusWidget::setCachePath(const QString& path)
+{
+    m_cache->setFullText(path);
+    m_cache->setToolTip(plainToolTip(tr("Cache: %1").arg(path)));
+}
+
+QString SyncStatusWidget::stateText() const { return m_state->fullText(); }
+
+QString SyncStatusWidget::lastSyncText() const
+{
+    if (m_lastSyncAt <= 0)
+        return tr("never synced");
+    return tr("last sync %1")
+        .arg(QDateTime::fromSecsSinceEpoch(m_lastSyncAt).toString(QStringLiteral("MMM d HH:mm")));
+}
+
+} // namespace relayhud::ui
