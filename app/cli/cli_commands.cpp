@@ -116,8 +116,8 @@ void printTsv(const MatrixSnapshot& m, std::ostream& out)
     out << '\n';
     for (std::size_t r = 0; r < m.rows.size(); ++r) {
         const auto& row = m.rows[r];
-        out << row.sha.value << '\t' << row.prNumber << '\t' << row.branch << '\t' << toString(row.eventType) << '\t'
-            << formatIso(row.time);
+        out << row.sha.value << '\t' << row.prNumber << '\t' << row.branch << '\t'
+            << toString(row.eventType) << '\t' << formatIso(row.time);
         for (std::size_t c = 0; c < m.columns.size(); ++c)
             out << '\t' << cellText(m.cell(r, c));
         out << '\n';
@@ -127,14 +127,17 @@ void printTsv(const MatrixSnapshot& m, std::ostream& out)
 void printText(const MatrixSnapshot& m, std::ostream& out)
 {
     for (std::size_t c = 0; c < m.columns.size(); ++c)
-        out << "col " << c + 1 << ": " << m.columns[c].backend << " [" << toString(m.columns[c].level) << "] "
-            << m.columns[c].workflow << " / " << m.columns[c].job << '\n';
-    out << "legend: ✓ success  ✗ failure  ⊘ cancelled  ⏱ timed out  ◐ running  ☠ stale  · no run\n\n";
+        out << "col " << c + 1 << ": " << m.columns[c].backend << " ["
+            << toString(m.columns[c].level) << "] " << m.columns[c].workflow << " / "
+            << m.columns[c].job << '\n';
+    out << "legend: ✓ success  ✗ failure  ⊘ cancelled  ⏱ timed out  ◐ running  ☠ stale  · no "
+           "run\n\n";
     for (std::size_t r = 0; r < m.rows.size(); ++r) {
         const auto& row = m.rows[r];
         std::string pr = row.prNumber ? "#" + std::to_string(row.prNumber) : "";
-        out << row.sha.shortSha() << ' ' << pr << std::string(pr.size() < 8 ? 8 - pr.size() : 0, ' ') << ' '
-            << formatIso(row.time) << ' ';
+        out << row.sha.shortSha() << ' ' << pr
+            << std::string(pr.size() < 8 ? 8 - pr.size() : 0, ' ') << ' ' << formatIso(row.time)
+            << ' ';
         for (std::size_t c = 0; c < m.columns.size(); ++c)
             out << glyph(m.cell(r, c));
         out << '\n';
@@ -143,7 +146,8 @@ void printText(const MatrixSnapshot& m, std::ostream& out)
 
 } // namespace
 
-int runSync(const GlobalOptions& global, const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
+int runSync(const GlobalOptions& global, const std::vector<std::string>& args, std::ostream& out,
+            std::ostream& err)
 {
     const Flags flags = parseFlags(args, {"--hud", "--days", "--per-page", "--backend"});
     if (!flags.error.empty())
@@ -170,12 +174,14 @@ int runSync(const GlobalOptions& global, const std::vector<std::string>& args, s
         err << "warning: " << w << '\n';
     for (const auto& e : report->errors)
         err << "error: " << e << '\n';
-    out << "synced " << report->backends << " backends, " << report->runs << " check runs, " << report->commits
-        << " commits (" << report->pages << " pages, " << report->pagesNotModified << " unchanged)\n";
+    out << "synced " << report->backends << " backends, " << report->runs << " check runs, "
+        << report->commits << " commits (" << report->pages << " pages, "
+        << report->pagesNotModified << " unchanged)\n";
     return report->errors.empty() ? 0 : 1;
 }
 
-int runMatrix(const GlobalOptions& global, const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
+int runMatrix(const GlobalOptions& global, const std::vector<std::string>& args, std::ostream& out,
+              std::ostream& err)
 {
     const Flags flags = parseFlags(args, {"--format", "--limit"});
     if (!flags.error.empty())
@@ -201,7 +207,8 @@ int runMatrix(const GlobalOptions& global, const std::vector<std::string>& args,
     return 0;
 }
 
-int runStats(const GlobalOptions& global, const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
+int runStats(const GlobalOptions& global, const std::vector<std::string>& args, std::ostream& out,
+             std::ostream& err)
 {
     if (!args.empty())
         return fail(err, "stats takes no arguments", 2);
@@ -211,8 +218,8 @@ int runStats(const GlobalOptions& global, const std::vector<std::string>& args, 
     auto stats = (*cache)->stats();
     if (!stats)
         return fail(err, stats.message());
-    out << "backends " << stats->backends << "\ncommits " << stats->commits << "\ncheck_runs " << stats->checkRuns
-        << "\njobs " << stats->jobs << '\n';
+    out << "backends " << stats->backends << "\ncommits " << stats->commits << "\ncheck_runs "
+        << stats->checkRuns << "\njobs " << stats->jobs << '\n';
     return 0;
 }
 

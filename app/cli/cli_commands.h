@@ -11,8 +11,11 @@ struct GlobalOptions {
     std::string cachePath; // empty: the XDG default
 };
 
-int runSync(const GlobalOptions& global, const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
-int runMatrix(const GlobalOptions& global, const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
-int runStats(const GlobalOptions& global, const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+int runSync(const GlobalOptions& global, const std::vector<std::string>& args, std::ostream& out,
+            std::ostream& err);
+int runMatrix(const GlobalOptions& global, const std::vector<std::string>& args, std::ostream& out,
+              std::ostream& err);
+int runStats(const GlobalOptions& global, const std::vector<std::string>& args, std::ostream& out,
+             std::ostream& err);
 
 } // namespace relayhud::cli

@@ -48,7 +48,8 @@ int main(int argc, char** argv)
         return 2;
     }
     const std::string command = args[i];
-    const std::vector<std::string> rest(args.begin() + static_cast<std::ptrdiff_t>(i) + 1, args.end());
+    const std::vector<std::string> rest(args.begin() + static_cast<std::ptrdiff_t>(i) + 1,
+                                        args.end());
     if (command == "sync")
         return runSync(global, rest, std::cout, std::cerr);
     if (command == "matrix")

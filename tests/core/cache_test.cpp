@@ -16,7 +16,8 @@ public:
     TempDir()
     {
         m_path = std::filesystem::temp_directory_path()
-                 / ("relayhud-cache-test-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + "-"
+                 / ("relayhud-cache-test-"
+                    + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + "-"
                     + ::testing::UnitTest::GetInstance()->current_test_info()->name());
         std::filesystem::remove_all(m_path);
         std::filesystem::create_directories(m_path);
@@ -80,7 +81,8 @@ TEST(Cache, ReopeningKeepsDataAndVersion)
     TempDir dir;
     {
         auto cache = openOk(dir.file("c.sqlite"));
-        ASSERT_TRUE(cache->apply(SyncBatch{{}, {}, {makeRun("a1", "build", 1, RunStatus::Completed, Conclusion::Success)}, {}}));
+        ASSERT_TRUE(cache->apply(SyncBatch{
+            {}, {}, {makeRun("a1", "build", 1, RunStatus::Completed, Conclusion::Success)}, {}}));
     }
     auto again = openOk(dir.file("c.sqlite"));
     EXPECT_EQ(again->schemaVersion(), Cache::kSchemaVersion);
@@ -113,8 +115,10 @@ TEST(Cache, ReportsAFileThatIsNotADatabase)
 TEST(Cache, CompletedRowIsNeverOverwrittenByInProgress)
 {
     auto cache = openOk(":memory:");
-    ASSERT_TRUE(cache->apply(SyncBatch{{}, {}, {makeRun("a1", "build", 1, RunStatus::Completed, Conclusion::Failure)}, {}}));
-    ASSERT_TRUE(cache->apply(SyncBatch{{}, {}, {makeRun("a1", "build", 1, RunStatus::InProgress, Conclusion::None)}, {}}));
+    ASSERT_TRUE(cache->apply(SyncBatch{
+        {}, {}, {makeRun("a1", "build", 1, RunStatus::Completed, Conclusion::Failure)}, {}}));
+    ASSERT_TRUE(cache->apply(SyncBatch{
+        {}, {}, {makeRun("a1", "build", 1, RunStatus::InProgress, Conclusion::None)}, {}}));
     auto runs = cache->checkRunsForSha(Sha{"a1"});
     ASSERT_TRUE(runs);
     ASSERT_EQ(runs->size(), 1u);
@@ -125,7 +129,8 @@ TEST(Cache, CompletedRowIsNeverOverwrittenByInProgress)
 TEST(Cache, InProgressIsCompletedLaterAndKeepsRelayTimes)
 {
     auto cache = openOk(":memory:");
-    ASSERT_TRUE(cache->apply(SyncBatch{{}, {}, {makeRun("a1", "build", 1, RunStatus::InProgress, Conclusion::None)}, {}}));
+    ASSERT_TRUE(cache->apply(SyncBatch{
+        {}, {}, {makeRun("a1", "build", 1, RunStatus::InProgress, Conclusion::None)}, {}}));
     auto done = makeRun("a1", "build", 1, RunStatus::Completed, Conclusion::Success);
     done.trusted.queueTimeSeconds.reset(); // the completed callback carries no queue time
     done.trusted.executionTimeSeconds = 600;
@@ -140,9 +145,11 @@ TEST(Cache, InProgressIsCompletedLaterAndKeepsRelayTimes)
 TEST(Cache, RoundTripsEveryField)
 {
     auto cache = openOk(":memory:");
-    auto run = makeRun("a1", "test (default, 1, 2, linux.spyre)", 2, RunStatus::Completed, Conclusion::Failure);
+    auto run = makeRun("a1", "test (default, 1, 2, linux.spyre)", 2, RunStatus::Completed,
+                       Conclusion::Failure);
     run.reported.tests = TestCounts{50, 42, 3, 5};
-    run.reported.artifactUrl = "https://github.com/torch-spyre/torch-spyre/actions/runs/900/artifacts";
+    run.reported.artifactUrl =
+        "https://github.com/torch-spyre/torch-spyre/actions/runs/900/artifacts";
     run.trusted.level = Level::L3;
     run.trusted.executionTimeSeconds = 601.25;
     run.eventType = EventType::Nightly;
@@ -186,8 +193,9 @@ TEST(Cache, MatrixMarksZombiesStale)
     auto cache = openOk(":memory:");
     const EpochSeconds now = 1'700'100'000;
     SyncBatch batch;
-    batch.runs = {makeRun("z1", "build", 1, RunStatus::InProgress, Conclusion::None, now - 7 * 3600),
-                  makeRun("z1", "lint", 1, RunStatus::InProgress, Conclusion::None, now - 3600)};
+    batch.runs = {
+        makeRun("z1", "build", 1, RunStatus::InProgress, Conclusion::None, now - 7 * 3600),
+        makeRun("z1", "lint", 1, RunStatus::InProgress, Conclusion::None, now - 3600)};
     ASSERT_TRUE(cache->apply(batch));
     MatrixQuery q;
     q.now = now;
@@ -226,7 +234,8 @@ TEST(Cache, MatrixOrdersRowsNewestFirstAndColumnsNaturally)
 TEST(Cache, FailedBatchLeavesCacheUnchanged)
 {
     auto cache = openOk(":memory:");
-    ASSERT_TRUE(cache->apply(SyncBatch{{}, {}, {makeRun("a1", "build", 1, RunStatus::Completed, Conclusion::Success)}, {}}));
+    ASSERT_TRUE(cache->apply(SyncBatch{
+        {}, {}, {makeRun("a1", "build", 1, RunStatus::Completed, Conclusion::Success)}, {}}));
     SyncBatch bad;
     bad.runs = {makeRun("b1", "build", 1, RunStatus::Completed, Conclusion::Success)};
     bad.commits = {UpstreamCommit{}}; // no SHA: refused
@@ -257,9 +266,11 @@ TEST(Cache, ValidatorsAndMetaPersist)
 TEST(Cache, BackendsKeepLevelAndOncalls)
 {
     auto cache = openOk(":memory:");
-    ASSERT_TRUE(cache->apply(SyncBatch{{Backend{"org/a", Level::L4, {"alice", "bob"}}}, {}, {}, {}}));
+    ASSERT_TRUE(
+        cache->apply(SyncBatch{{Backend{"org/a", Level::L4, {"alice", "bob"}}}, {}, {}, {}}));
     // A run that names the backend without a level must not erase it.
-    ASSERT_TRUE(cache->apply(SyncBatch{{}, {}, {makeRun("s", "j", 1, RunStatus::Completed, Conclusion::Success)}, {}}));
+    ASSERT_TRUE(cache->apply(
+        SyncBatch{{}, {}, {makeRun("s", "j", 1, RunStatus::Completed, Conclusion::Success)}, {}}));
     auto backends = cache->backends();
     ASSERT_TRUE(backends);
     ASSERT_EQ(backends->size(), 2u);

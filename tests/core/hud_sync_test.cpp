@@ -69,8 +69,10 @@ TEST_F(HudSyncTest, FillsTheCacheWithEveryReportedPrRow)
         bool found = false;
         for (const auto& r : *runs)
             found |= r.downstreamRepo == row.run.downstreamRepo && r.jobName == row.run.jobName
-                     && r.runAttempt == row.run.runAttempt && r.reported.conclusion == row.run.reported.conclusion;
-        EXPECT_TRUE(found) << row.run.downstreamRepo << " " << row.run.jobName << " " << row.run.upstreamSha.value;
+                     && r.runAttempt == row.run.runAttempt
+                     && r.reported.conclusion == row.run.reported.conclusion;
+        EXPECT_TRUE(found) << row.run.downstreamRepo << " " << row.run.jobName << " "
+                           << row.run.upstreamSha.value;
         ++checked;
     }
     EXPECT_GT(checked, 100u);

@@ -24,8 +24,11 @@ const RowContext kSpyre{"torch-spyre/torch-spyre", EventType::PullRequest, {}, 0
 
 json minimalRow()
 {
-    return json{{"pytorch_head_sha", "abc123"}, {"workflow_name", "CI"}, {"job_name", "build"},
-                {"status", "completed"}, {"conclusion", "success"}};
+    return json{{"pytorch_head_sha", "abc123"},
+                {"workflow_name", "CI"},
+                {"job_name", "build"},
+                {"status", "completed"},
+                {"conclusion", "success"}};
 }
 
 } // namespace

@@ -5,10 +5,7 @@
 
 using namespace relayhud;
 
-TEST(Time, ParsesIsoWithZ)
-{
-    EXPECT_EQ(parseTimestamp("2026-05-04T20:48:28Z"), 1777927708);
-}
+TEST(Time, ParsesIsoWithZ) { EXPECT_EQ(parseTimestamp("2026-05-04T20:48:28Z"), 1777927708); }
 
 TEST(Time, ParsesClickHouseIsoWithNanoseconds)
 {
@@ -21,10 +18,7 @@ TEST(Time, ParsesClickHouseSimpleFormat)
     EXPECT_EQ(parseTimestamp("2026-05-04 20:48:28.5"), 1777927708);
 }
 
-TEST(Time, HonoursOffsets)
-{
-    EXPECT_EQ(parseTimestamp("2026-05-04T22:48:28+02:00"), 1777927708);
-}
+TEST(Time, HonoursOffsets) { EXPECT_EQ(parseTimestamp("2026-05-04T22:48:28+02:00"), 1777927708); }
 
 TEST(Time, ZeroDateTimeMeansNotSet)
 {

@@ -6,13 +6,15 @@ using namespace relayhud;
 
 TEST(Types, EnumsRoundTripThroughText)
 {
-    for (auto c : {Conclusion::Success, Conclusion::Failure, Conclusion::Cancelled, Conclusion::TimedOut})
+    for (auto c :
+         {Conclusion::Success, Conclusion::Failure, Conclusion::Cancelled, Conclusion::TimedOut})
         EXPECT_EQ(conclusionFromString(toString(c)), c);
     for (auto s : {RunStatus::Queued, RunStatus::InProgress, RunStatus::Completed})
         EXPECT_EQ(runStatusFromString(toString(s)), s);
     for (auto l : {Level::L1, Level::L2, Level::L3, Level::L4})
         EXPECT_EQ(levelFromString(toString(l)), l);
-    for (auto e : {EventType::PullRequest, EventType::Push, EventType::Nightly, EventType::Periodic})
+    for (auto e :
+         {EventType::PullRequest, EventType::Push, EventType::Nightly, EventType::Periodic})
         EXPECT_EQ(eventTypeFromString(toString(e)), e);
 }
 
@@ -35,7 +37,4 @@ TEST(Types, StaleOnlyWhenInProgressPastSixHours)
     EXPECT_FALSE(run.isStale(1000 + 10 * kStaleAfterSeconds));
 }
 
-TEST(Types, ShortSha)
-{
-    EXPECT_EQ(Sha{"0123456789abcdef"}.shortSha(), "0123456");
-}
+TEST(Types, ShortSha) { EXPECT_EQ(Sha{"0123456789abcdef"}.shortSha(), "0123456"); }

@@ -19,8 +19,8 @@ std::string urlEncode(const std::string& text)
     out.reserve(text.size() * 3);
     for (const char ch : text) {
         const auto c = static_cast<unsigned char>(ch);
-        if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_'
-            || c == '.' || c == '~') {
+        if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-'
+            || c == '_' || c == '.' || c == '~') {
             out += ch;
         } else {
             out += '%';
@@ -44,7 +44,8 @@ Result<const json*> expectArray(const json& doc, const std::string& url)
     if (doc.is_array())
         return &doc;
     if (doc.is_object() && doc.contains("error"))
-        return makeError("the HUD answered an error for " + url + ": " + doc["error"].dump().substr(0, 200));
+        return makeError("the HUD answered an error for " + url + ": "
+                         + doc["error"].dump().substr(0, 200));
     return makeError("expected a JSON array of rows from " + url);
 }
 
@@ -60,7 +61,8 @@ Result<HudPage> mapRows(const json& doc, const std::string& url, const RowContex
     for (std::size_t i = 0; i < (*rows)->size(); ++i) {
         auto run = mapCheckRunRow((**rows)[i], context);
         if (!run) {
-            page.warnings.push_back(url + " row " + std::to_string(i + 1) + " skipped: " + run.message());
+            page.warnings.push_back(url + " row " + std::to_string(i + 1)
+                                    + " skipped: " + run.message());
             continue;
         }
         prs.insert(run->prNumber);
@@ -75,7 +77,8 @@ Result<HudPage> mapRows(const json& doc, const std::string& url, const RowContex
 
 } // namespace
 
-HudClient::HudClient(HttpClient& http, std::string baseUrl) : m_http(http), m_baseUrl(trimSlash(std::move(baseUrl)))
+HudClient::HudClient(HttpClient& http, std::string baseUrl)
+    : m_http(http), m_baseUrl(trimSlash(std::move(baseUrl)))
 {
 }
 
@@ -105,7 +108,8 @@ Result<std::vector<Backend>> HudClient::allowlist()
     return backends;
 }
 
-Result<HudPage> HudClient::fetchPage(const std::string& url, const std::string& etag, const RowContext& context)
+Result<HudPage> HudClient::fetchPage(const std::string& url, const std::string& etag,
+                                     const RowContext& context)
 {
     auto response = fetch(url, etag);
     if (!response)
@@ -126,7 +130,8 @@ Result<HudPage> HudClient::fetchPage(const std::string& url, const std::string& 
     return page;
 }
 
-std::string HudClient::backendDashboardUrl(const std::string& repo, int days, int perPage, int offset) const
+std::string HudClient::backendDashboardUrl(const std::string& repo, int days, int perPage,
+                                           int offset) const
 {
     const json params{{"repo", repo}, {"days", days}, {"per_page", perPage}, {"offset", offset}};
     return queryUrl("crcr_backend_dashboard", params.dump());
@@ -138,16 +143,18 @@ std::string HudClient::nightlyDashboardUrl(const std::string& repo, int days) co
     return queryUrl("crcr_nightly_dashboard", params.dump());
 }
 
-Result<HudPage> HudClient::backendDashboard(const std::string& repo, int days, int perPage, int offset,
-                                            const std::string& etag)
+Result<HudPage> HudClient::backendDashboard(const std::string& repo, int days, int perPage,
+                                            int offset, const std::string& etag)
 {
     return fetchPage(backendDashboardUrl(repo, days, perPage, offset), etag,
                      RowContext{repo, EventType::PullRequest, {}, 0});
 }
 
-Result<HudPage> HudClient::nightlyDashboard(const std::string& repo, int days, const std::string& etag)
+Result<HudPage> HudClient::nightlyDashboard(const std::string& repo, int days,
+                                            const std::string& etag)
 {
-    return fetchPage(nightlyDashboardUrl(repo, days), etag, RowContext{repo, EventType::Nightly, {}, 0});
+    return fetchPage(nightlyDashboardUrl(repo, days), etag,
+                     RowContext{repo, EventType::Nightly, {}, 0});
 }
 
 Result<HudPage> HudClient::prResults(std::int64_t pr, const Sha& headSha)

@@ -14,7 +14,8 @@ Error wrongType(const char* name, const json& value, const char* expected)
     std::string shown = value.dump();
     if (shown.size() > 40)
         shown = shown.substr(0, 40) + "...";
-    return makeError(std::string("field '") + name + "' should be " + expected + " but is " + shown);
+    return makeError(std::string("field '") + name + "' should be " + expected + " but is "
+                     + shown);
 }
 
 std::optional<std::int64_t> parseInteger(const std::string& text)
@@ -100,7 +101,8 @@ Result<json> parseJsonBody(const std::string& body, const std::string& url)
     if (first == body.size())
         return makeError("empty answer from " + url + " (expected JSON)");
     if (body[first] == '<')
-        return makeError("expected JSON from " + url + " but got an HTML page (" + htmlTitle(body) + ")");
+        return makeError("expected JSON from " + url + " but got an HTML page (" + htmlTitle(body)
+                         + ")");
     json doc = json::parse(body, nullptr, /*allow_exceptions=*/false);
     if (doc.is_discarded())
         return makeError("invalid JSON from " + url + " (" + std::to_string(body.size())

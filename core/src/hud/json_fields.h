@@ -13,8 +13,10 @@
 
 namespace relayhud::hud {
 
-Result<std::string> stringField(const nlohmann::json& row, const char* name, std::string fallback = {});
-Result<std::int64_t> intField(const nlohmann::json& row, const char* name, std::int64_t fallback = 0);
+Result<std::string> stringField(const nlohmann::json& row, const char* name,
+                                std::string fallback = {});
+Result<std::int64_t> intField(const nlohmann::json& row, const char* name,
+                              std::int64_t fallback = 0);
 Result<std::optional<double>> optDoubleField(const nlohmann::json& row, const char* name);
 
 // Parses a whole HTTP body as JSON, with a short message for HTML pages and

@@ -8,10 +8,10 @@
 
 namespace relayhud {
 
-using nlohmann::json;
 using hud::intField;
 using hud::optDoubleField;
 using hud::stringField;
+using nlohmann::json;
 
 namespace {
 
@@ -39,7 +39,8 @@ Result<std::optional<EpochSeconds>> timeField(const json& row, const char* name)
         return std::optional<EpochSeconds>{};
     if (auto t = parseTimestamp(*text))
         return std::optional<EpochSeconds>{*t};
-    return makeError(std::string("field '") + name + "' is not a timestamp: " + text->substr(0, 40));
+    return makeError(std::string("field '") + name
+                     + "' is not a timestamp: " + text->substr(0, 40));
 }
 
 void readSelfReported(const json& row, SelfReported& rep, std::optional<Error>& error)
@@ -141,7 +142,8 @@ Result<std::vector<Backend>> mapAllowlist(const json& doc)
                             b.oncalls.push_back(o.get<std::string>());
             }
             if (b.repo.find('/') == std::string::npos)
-                return makeError("allowlist " + std::string(level) + " has an entry that is not org/repo: "
+                return makeError("allowlist " + std::string(level)
+                                 + " has an entry that is not org/repo: "
                                  + entry.dump().substr(0, 60));
             out.push_back(std::move(b));
         }
@@ -155,7 +157,8 @@ std::vector<UpstreamCommit> commitsFromRuns(const std::vector<CheckRun>& runs)
     for (const auto& run : runs) {
         auto [it, inserted] = bySha.try_emplace(run.upstreamSha.value);
         UpstreamCommit& c = it->second;
-        const EpochSeconds t = run.reported.startedAt.value_or(run.reported.completedAt.value_or(0));
+        const EpochSeconds t =
+            run.reported.startedAt.value_or(run.reported.completedAt.value_or(0));
         if (inserted) {
             c.sha = run.upstreamSha;
             c.eventType = run.eventType;

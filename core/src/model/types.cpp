@@ -7,7 +7,8 @@ namespace relayhud {
 namespace {
 
 template <class E, std::size_t N>
-E fromTable(const std::array<std::pair<std::string_view, E>, N>& table, std::string_view text, E fallback)
+E fromTable(const std::array<std::pair<std::string_view, E>, N>& table, std::string_view text,
+            E fallback)
 {
     for (const auto& [name, value] : table)
         if (name == text)
@@ -15,18 +16,26 @@ E fromTable(const std::array<std::pair<std::string_view, E>, N>& table, std::str
     return fallback;
 }
 
-constexpr std::array<std::pair<std::string_view, Level>, 4> kLevels{{
-    {"L1", Level::L1}, {"L2", Level::L2}, {"L3", Level::L3}, {"L4", Level::L4}}};
-constexpr std::array<std::pair<std::string_view, EventType>, 4> kEvents{{
-    {"pull_request", EventType::PullRequest}, {"push", EventType::Push},
-    {"nightly", EventType::Nightly}, {"periodic", EventType::Periodic}}};
-constexpr std::array<std::pair<std::string_view, RunStatus>, 4> kStatuses{{
-    {"queued", RunStatus::Queued}, {"in_progress", RunStatus::InProgress},
-    {"completed", RunStatus::Completed}, {"", RunStatus::Unknown}}};
-constexpr std::array<std::pair<std::string_view, Conclusion>, 7> kConclusions{{
-    {"", Conclusion::None}, {"success", Conclusion::Success}, {"failure", Conclusion::Failure},
-    {"cancelled", Conclusion::Cancelled}, {"timed_out", Conclusion::TimedOut},
-    {"skipped", Conclusion::Skipped}, {"neutral", Conclusion::Neutral}}};
+constexpr std::array<std::pair<std::string_view, Level>, 4> kLevels{
+    {{"L1", Level::L1}, {"L2", Level::L2}, {"L3", Level::L3}, {"L4", Level::L4}}};
+constexpr std::array<std::pair<std::string_view, EventType>, 4> kEvents{
+    {{"pull_request", EventType::PullRequest},
+     {"push", EventType::Push},
+     {"nightly", EventType::Nightly},
+     {"periodic", EventType::Periodic}}};
+constexpr std::array<std::pair<std::string_view, RunStatus>, 4> kStatuses{
+    {{"queued", RunStatus::Queued},
+     {"in_progress", RunStatus::InProgress},
+     {"completed", RunStatus::Completed},
+     {"", RunStatus::Unknown}}};
+constexpr std::array<std::pair<std::string_view, Conclusion>, 7> kConclusions{
+    {{"", Conclusion::None},
+     {"success", Conclusion::Success},
+     {"failure", Conclusion::Failure},
+     {"cancelled", Conclusion::Cancelled},
+     {"timed_out", Conclusion::TimedOut},
+     {"skipped", Conclusion::Skipped},
+     {"neutral", Conclusion::Neutral}}};
 
 template <class E, std::size_t N>
 std::string_view toText(const std::array<std::pair<std::string_view, E>, N>& table, E value,

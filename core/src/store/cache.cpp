@@ -117,8 +117,9 @@ Result<void> Cache::setValidator(const std::string& url, const HttpValidator& v)
 
 Result<std::vector<std::int64_t>> Cache::prNumbersWithoutTitle(std::size_t limit) const
 {
-    Statement s(m_db, "SELECT DISTINCT pr_number FROM upstream_commit WHERE pr_number > 0 AND title = ''"
-                      " ORDER BY pr_number DESC LIMIT ?");
+    Statement s(m_db,
+                "SELECT DISTINCT pr_number FROM upstream_commit WHERE pr_number > 0 AND title = ''"
+                " ORDER BY pr_number DESC LIMIT ?");
     s.bind(1, static_cast<std::int64_t>(limit));
     std::vector<std::int64_t> out;
     for (;;) {
@@ -135,7 +136,9 @@ Result<void> Cache::applyPrInfo(const std::vector<PrInfo>& infos)
 {
     if (auto r = store::exec(m_db, "BEGIN IMMEDIATE"); !r)
         return r;
-    Statement s(m_db, "UPDATE upstream_commit SET title = ?2, author = ?3 WHERE pr_number = ?1 AND ?2 != ''");
+    Statement s(
+        m_db,
+        "UPDATE upstream_commit SET title = ?2, author = ?3 WHERE pr_number = ?1 AND ?2 != ''");
     Result<void> result;
     for (const auto& info : infos) {
         result = s.reset().bind(1, info.prNumber).bind(2, info.title).bind(3, info.author).run();

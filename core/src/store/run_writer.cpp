@@ -19,10 +19,12 @@ constexpr const char* kUpsertCommit =
     " author = CASE WHEN excluded.author != '' THEN excluded.author ELSE author END";
 
 constexpr const char* kUpsertRun =
-    "INSERT INTO check_run(commit_id, job_id, run_id, run_attempt, check_run_id, pr_number, event_type,"
+    "INSERT INTO check_run(commit_id, job_id, run_id, run_attempt, check_run_id, pr_number, "
+    "event_type,"
     " upstream_repo, status, conclusion, started_at, completed_at, tests_total, tests_passed,"
     " tests_failed, tests_skipped, run_url, artifact_url, level, queue_time, execution_time)"
-    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)"
+    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, "
+    "?19, ?20, ?21)"
     " ON CONFLICT(commit_id, job_id, run_id, run_attempt) DO UPDATE SET"
     " check_run_id = excluded.check_run_id, pr_number = excluded.pr_number,"
     " status = excluded.status, conclusion = excluded.conclusion,"
@@ -33,7 +35,8 @@ constexpr const char* kUpsertRun =
     " tests_failed = coalesce(excluded.tests_failed, tests_failed),"
     " tests_skipped = coalesce(excluded.tests_skipped, tests_skipped),"
     " run_url = CASE WHEN excluded.run_url != '' THEN excluded.run_url ELSE run_url END,"
-    " artifact_url = CASE WHEN excluded.artifact_url != '' THEN excluded.artifact_url ELSE artifact_url END,"
+    " artifact_url = CASE WHEN excluded.artifact_url != '' THEN excluded.artifact_url ELSE "
+    "artifact_url END,"
     " level = CASE WHEN excluded.level != 0 THEN excluded.level ELSE level END,"
     " queue_time = coalesce(excluded.queue_time, queue_time),"
     " execution_time = coalesce(excluded.execution_time, execution_time)"
@@ -57,16 +60,16 @@ std::int64_t code(E value)
 } // namespace
 
 RunWriter::RunWriter(sqlite3* db)
-    : m_db(db),
-      m_upsertBackend(db, kUpsertBackend),
+    : m_db(db), m_upsertBackend(db, kUpsertBackend),
       m_selectBackend(db, "SELECT id FROM backend WHERE repo = ?"),
       m_insertJob(db, "INSERT OR IGNORE INTO job(backend_id, workflow, name) VALUES (?, ?, ?)"),
       m_selectJob(db, "SELECT id FROM job WHERE backend_id = ? AND workflow = ? AND name = ?"),
       m_upsertCommit(db, kUpsertCommit),
       m_selectCommit(db, "SELECT id FROM upstream_commit WHERE sha = ?"),
       m_upsertRun(db, kUpsertRun),
-      m_setValidator(db, "INSERT INTO http_validator(url, etag, items) VALUES (?, ?, ?)"
-                         " ON CONFLICT(url) DO UPDATE SET etag = excluded.etag, items = excluded.items")
+      m_setValidator(db,
+                     "INSERT INTO http_validator(url, etag, items) VALUES (?, ?, ?)"
+                     " ON CONFLICT(url) DO UPDATE SET etag = excluded.etag, items = excluded.items")
 {
 }
 
@@ -82,7 +85,10 @@ Result<std::int64_t> RunWriter::idOf(Statement& select)
 
 Result<void> RunWriter::upsertBackend(const Backend& backend)
 {
-    m_upsertBackend.reset().bind(1, backend.repo).bind(2, code(backend.level)).bind(3, joinOncalls(backend.oncalls));
+    m_upsertBackend.reset()
+        .bind(1, backend.repo)
+        .bind(2, code(backend.level))
+        .bind(3, joinOncalls(backend.oncalls));
     return m_upsertBackend.run();
 }
 
@@ -98,7 +104,8 @@ Result<std::int64_t> RunWriter::backendId(const std::string& repo, Level level)
     return id;
 }
 
-Result<std::int64_t> RunWriter::jobId(std::int64_t backend, const std::string& workflow, const std::string& name)
+Result<std::int64_t> RunWriter::jobId(std::int64_t backend, const std::string& workflow,
+                                      const std::string& name)
 {
     std::string key = std::to_string(backend) + '\x1f' + workflow + '\x1f' + name;
     if (auto it = m_jobIds.find(key); it != m_jobIds.end())
@@ -130,7 +137,13 @@ Result<std::int64_t> RunWriter::commitId(const CheckRun& run)
 {
     if (auto it = m_commitIds.find(run.upstreamSha.value); it != m_commitIds.end())
         return it->second;
-    UpstreamCommit commit{run.upstreamSha, run.prNumber, {}, run.eventType, run.reported.startedAt.value_or(0), {}, {}};
+    UpstreamCommit commit{run.upstreamSha,
+                          run.prNumber,
+                          {},
+                          run.eventType,
+                          run.reported.startedAt.value_or(0),
+                          {},
+                          {}};
     if (auto r = upsertCommit(commit); !r)
         return r.error();
     auto id = idOf(m_selectCommit.reset().bind(1, run.upstreamSha.value));
@@ -155,14 +168,26 @@ Result<void> RunWriter::upsertRun(const CheckRun& run)
         return tests ? std::optional<std::int64_t>((*tests).*field) : std::nullopt;
     };
     m_upsertRun.reset()
-        .bind(1, *commit).bind(2, *job).bind(3, run.runId).bind(4, run.runAttempt)
-        .bind(5, run.checkRunId.value).bind(6, run.prNumber).bind(7, code(run.eventType))
-        .bind(8, run.upstreamRepo).bind(9, code(run.reported.status)).bind(10, code(run.reported.conclusion))
-        .bind(11, run.reported.startedAt).bind(12, run.reported.completedAt)
-        .bind(13, count(&TestCounts::total)).bind(14, count(&TestCounts::passed))
-        .bind(15, count(&TestCounts::failed)).bind(16, count(&TestCounts::skipped))
-        .bind(17, run.reported.runUrl).bind(18, run.reported.artifactUrl)
-        .bind(19, code(run.trusted.level)).bind(20, run.trusted.queueTimeSeconds)
+        .bind(1, *commit)
+        .bind(2, *job)
+        .bind(3, run.runId)
+        .bind(4, run.runAttempt)
+        .bind(5, run.checkRunId.value)
+        .bind(6, run.prNumber)
+        .bind(7, code(run.eventType))
+        .bind(8, run.upstreamRepo)
+        .bind(9, code(run.reported.status))
+        .bind(10, code(run.reported.conclusion))
+        .bind(11, run.reported.startedAt)
+        .bind(12, run.reported.completedAt)
+        .bind(13, count(&TestCounts::total))
+        .bind(14, count(&TestCounts::passed))
+        .bind(15, count(&TestCounts::failed))
+        .bind(16, count(&TestCounts::skipped))
+        .bind(17, run.reported.runUrl)
+        .bind(18, run.reported.artifactUrl)
+        .bind(19, code(run.trusted.level))
+        .bind(20, run.trusted.queueTimeSeconds)
         .bind(21, run.trusted.executionTimeSeconds);
     return m_upsertRun.run();
 }
@@ -173,7 +198,11 @@ namespace relayhud::store {
 
 Result<void> RunWriter::setValidator(const std::string& url, const HttpValidator& validator)
 {
-    return m_setValidator.reset().bind(1, url).bind(2, validator.etag).bind(3, validator.items).run();
+    return m_setValidator.reset()
+        .bind(1, url)
+        .bind(2, validator.etag)
+        .bind(3, validator.items)
+        .run();
 }
 
 } // namespace relayhud::store

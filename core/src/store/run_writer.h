@@ -23,7 +23,8 @@ public:
 
 private:
     Result<std::int64_t> backendId(const std::string& repo, Level level);
-    Result<std::int64_t> jobId(std::int64_t backend, const std::string& workflow, const std::string& name);
+    Result<std::int64_t> jobId(std::int64_t backend, const std::string& workflow,
+                               const std::string& name);
     Result<std::int64_t> commitId(const CheckRun& run);
     Result<std::int64_t> idOf(Statement& select);
 

@@ -109,8 +109,9 @@ Result<void> migrate(sqlite3* db, int targetVersion)
     if (current < 0)
         return makeError("the cache file is not a readable SQLite database");
     if (current > targetVersion)
-        return makeError("the cache was written by a newer RelayHUD (schema " + std::to_string(current)
-                         + ", this build knows " + std::to_string(targetVersion)
+        return makeError("the cache was written by a newer RelayHUD (schema "
+                         + std::to_string(current) + ", this build knows "
+                         + std::to_string(targetVersion)
                          + "); use a different cache file or upgrade RelayHUD");
     if (static_cast<std::size_t>(targetVersion) > kMigrations.size())
         return makeError("internal error: no migration to schema " + std::to_string(targetVersion));

@@ -6,8 +6,8 @@ namespace relayhud::store {
 
 Statement::Statement(sqlite3* db, std::string_view sql) : m_db(db)
 {
-    if (sqlite3_prepare_v3(db, sql.data(), static_cast<int>(sql.size()), SQLITE_PREPARE_PERSISTENT, &m_stmt,
-                           nullptr)
+    if (sqlite3_prepare_v3(db, sql.data(), static_cast<int>(sql.size()), SQLITE_PREPARE_PERSISTENT,
+                           &m_stmt, nullptr)
         != SQLITE_OK) {
         m_error = sqlite3_errmsg(db);
         m_stmt = nullptr;
@@ -17,7 +17,8 @@ Statement::Statement(sqlite3* db, std::string_view sql) : m_db(db)
 Statement::~Statement() { sqlite3_finalize(m_stmt); }
 
 Statement::Statement(Statement&& other) noexcept
-    : m_stmt(std::exchange(other.m_stmt, nullptr)), m_db(other.m_db), m_error(std::move(other.m_error))
+    : m_stmt(std::exchange(other.m_stmt, nullptr)), m_db(other.m_db),
+      m_error(std::move(other.m_error))
 {
 }
 
@@ -53,7 +54,8 @@ Statement& Statement::bind(int index, double value)
 
 Statement& Statement::bind(int index, std::string_view value)
 {
-    sqlite3_bind_text(m_stmt, index, value.data(), static_cast<int>(value.size()), SQLITE_TRANSIENT);
+    sqlite3_bind_text(m_stmt, index, value.data(), static_cast<int>(value.size()),
+                      SQLITE_TRANSIENT);
     return *this;
 }
 
@@ -104,10 +106,14 @@ std::string Statement::text(int column) const
     const auto* p = sqlite3_column_text(m_stmt, column);
     if (!p)
         return {};
-    return std::string(reinterpret_cast<const char*>(p), static_cast<std::size_t>(sqlite3_column_bytes(m_stmt, column)));
+    return std::string(reinterpret_cast<const char*>(p),
+                       static_cast<std::size_t>(sqlite3_column_bytes(m_stmt, column)));
 }
 
-bool Statement::isNull(int column) const { return sqlite3_column_type(m_stmt, column) == SQLITE_NULL; }
+bool Statement::isNull(int column) const
+{
+    return sqlite3_column_type(m_stmt, column) == SQLITE_NULL;
+}
 
 std::optional<std::int64_t> Statement::optInt64(int column) const
 {

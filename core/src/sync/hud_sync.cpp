@@ -59,7 +59,8 @@ BackendFetch fetchBackend(HudClient& hud, const std::string& repo, const SyncOpt
         }
         const int offset = page * options.perPage;
         const auto url = hud.backendDashboardUrl(repo, options.days, options.perPage, offset);
-        auto answer = hud.backendDashboard(repo, options.days, options.perPage, offset, etagFor(known, url));
+        auto answer =
+            hud.backendDashboard(repo, options.days, options.perPage, offset, etagFor(known, url));
         if (!answer) {
             fetch.error = repo + ": " + answer.message();
             return fetch;
@@ -78,7 +79,8 @@ BackendFetch fetchBackend(HudClient& hud, const std::string& repo, const SyncOpt
     return fetch;
 }
 
-std::vector<std::string> targetsOf(const std::vector<Backend>& allowlist, const SyncOptions& options)
+std::vector<std::string> targetsOf(const std::vector<Backend>& allowlist,
+                                   const SyncOptions& options)
 {
     if (!options.backends.empty())
         return options.backends;
@@ -115,8 +117,8 @@ Result<SyncReport> HudSync::run(const SyncOptions& options, const ProgressFn& pr
     // Fetch backends in parallel (each its own HTTP transfers); apply here, in order.
     std::vector<std::future<BackendFetch>> futures;
     for (const auto& repo : targets)
-        futures.push_back(std::async(std::launch::async, fetchBackend, std::ref(m_hud), repo, std::cref(options),
-                                     std::cref(known), cancel));
+        futures.push_back(std::async(std::launch::async, fetchBackend, std::ref(m_hud), repo,
+                                     std::cref(options), std::cref(known), cancel));
     SyncReport result;
     std::set<std::string> shas;
     for (std::size_t i = 0; i < futures.size(); ++i) {

@@ -37,10 +37,10 @@ std::int64_t daysFromCivil(int y, int m, int d)
 std::optional<EpochSeconds> parseTimestamp(std::string_view text)
 {
     int y = 0, mo = 0, d = 0, h = 0, mi = 0, s = 0;
-    if (!readDigits(text, 0, 4, y) || text.size() < 19 || text[4] != '-' || !readDigits(text, 5, 2, mo)
-        || text[7] != '-' || !readDigits(text, 8, 2, d) || (text[10] != 'T' && text[10] != ' ')
-        || !readDigits(text, 11, 2, h) || text[13] != ':' || !readDigits(text, 14, 2, mi)
-        || text[16] != ':' || !readDigits(text, 17, 2, s))
+    if (!readDigits(text, 0, 4, y) || text.size() < 19 || text[4] != '-'
+        || !readDigits(text, 5, 2, mo) || text[7] != '-' || !readDigits(text, 8, 2, d)
+        || (text[10] != 'T' && text[10] != ' ') || !readDigits(text, 11, 2, h) || text[13] != ':'
+        || !readDigits(text, 14, 2, mi) || text[16] != ':' || !readDigits(text, 17, 2, s))
         return std::nullopt;
     if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || s > 60)
         return std::nullopt;
@@ -89,9 +89,10 @@ std::string formatIso(EpochSeconds t)
     const std::int64_t m = mp < 10 ? mp + 3 : mp - 9;
     const std::int64_t y = yoe + era * 400 + (m <= 2 ? 1 : 0);
     char buf[96];
-    std::snprintf(buf, sizeof buf, "%04lld-%02lld-%02lldT%02lld:%02lld:%02lldZ", static_cast<long long>(y),
-                  static_cast<long long>(m), static_cast<long long>(d), static_cast<long long>(rem / 3600),
-                  static_cast<long long>(rem / 60 % 60), static_cast<long long>(rem % 60));
+    std::snprintf(buf, sizeof buf, "%04lld-%02lld-%02lldT%02lld:%02lld:%02lldZ",
+                  static_cast<long long>(y), static_cast<long long>(m), static_cast<long long>(d),
+                  static_cast<long long>(rem / 3600), static_cast<long long>(rem / 60 % 60),
+                  static_cast<long long>(rem % 60));
     return buf;
 }
 

@@ -33,7 +33,8 @@ public:
     // crcr_backend_dashboard pages over PR numbers (per_page PRs, offset).
     Result<HudPage> backendDashboard(const std::string& repo, int days, int perPage, int offset,
                                      const std::string& etag = {});
-    Result<HudPage> nightlyDashboard(const std::string& repo, int days, const std::string& etag = {});
+    Result<HudPage> nightlyDashboard(const std::string& repo, int days,
+                                     const std::string& etag = {});
     // crcr_pr_results has no SHA column: the caller names the PR's head SHA.
     Result<HudPage> prResults(std::int64_t pr, const Sha& headSha);
     // At most 50 PR numbers per call (the real endpoint's limit).
@@ -41,12 +42,14 @@ public:
 
     std::string queryUrl(const std::string& query, const std::string& parametersJson) const;
     // The exact URLs the page calls fetch, to look up their stored ETags.
-    std::string backendDashboardUrl(const std::string& repo, int days, int perPage, int offset) const;
+    std::string backendDashboardUrl(const std::string& repo, int days, int perPage,
+                                    int offset) const;
     std::string nightlyDashboardUrl(const std::string& repo, int days) const;
 
 private:
     Result<HttpResponse> fetch(const std::string& url, const std::string& etag);
-    Result<HudPage> fetchPage(const std::string& url, const std::string& etag, const RowContext& context);
+    Result<HudPage> fetchPage(const std::string& url, const std::string& etag,
+                              const RowContext& context);
 
     HttpClient& m_http;
     std::string m_baseUrl;

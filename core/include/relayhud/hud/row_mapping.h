@@ -14,9 +14,9 @@ namespace relayhud {
 
 // What the query itself says about its rows, for columns a row lacks.
 struct RowContext {
-    std::string downstreamRepo;                // crcr_backend_dashboard {repo}
+    std::string downstreamRepo; // crcr_backend_dashboard {repo}
     EventType eventType = EventType::PullRequest;
-    Sha sha;                                   // crcr_pr_results has no SHA column
+    Sha sha; // crcr_pr_results has no SHA column
     std::int64_t prNumber = 0;
 };
 

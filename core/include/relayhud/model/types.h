@@ -30,7 +30,15 @@ struct CheckRunId {
 enum class Level : std::uint8_t { Unknown, L1, L2, L3, L4 };
 enum class EventType : std::uint8_t { PullRequest, Push, Nightly, Periodic };
 enum class RunStatus : std::uint8_t { Unknown, Queued, InProgress, Completed };
-enum class Conclusion : std::uint8_t { None, Success, Failure, Cancelled, TimedOut, Skipped, Neutral };
+enum class Conclusion : std::uint8_t {
+    None,
+    Success,
+    Failure,
+    Cancelled,
+    TimedOut,
+    Skipped,
+    Neutral
+};
 
 std::string_view toString(Level level);
 std::string_view toString(EventType type);
@@ -58,7 +66,7 @@ struct UpstreamCommit {
     std::int64_t prNumber = 0; // 0 for pushes without a PR and for nightlies
     std::string branch;        // base branch or ref where known
     EventType eventType = EventType::PullRequest;
-    EpochSeconds time = 0;     // earliest known activity for this SHA
+    EpochSeconds time = 0; // earliest known activity for this SHA
     std::string title;
     std::string author;
     bool operator==(const UpstreamCommit&) const = default;

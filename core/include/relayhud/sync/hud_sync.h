@@ -23,7 +23,7 @@ struct SyncOptions {
 };
 
 struct SyncProgress {
-    std::string phase;  // "allowlist", "org/repo", "pr-info"
+    std::string phase; // "allowlist", "org/repo", "pr-info"
     int done = 0;
     int total = 0;
 };
@@ -33,7 +33,7 @@ struct SyncReport {
     int pages = 0;
     int pagesNotModified = 0;
     int runs = 0;
-    int commits = 0;   // distinct upstream SHAs in the answers
+    int commits = 0;                   // distinct upstream SHAs in the answers
     std::vector<std::string> errors;   // per-backend failures; the rest still landed
     std::vector<std::string> warnings; // rows skipped
 };
