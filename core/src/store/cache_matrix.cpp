@@ -7,7 +7,7 @@
 #include "store/statement.h"
 
 #include <algorithm>
-#include <unordered_map>
+#include <optional>
 
 namespace relayhud {
 
@@ -73,6 +73,53 @@ Result<std::vector<MatrixColumn>> loadColumns(sqlite3* db)
     return columns;
 }
 
+// SQLite row ids are small dense integers: a vector beats a hash map on the
+// 300,000-row hot path.
+class DenseIndex {
+public:
+    void set(std::int64_t id, std::size_t index)
+    {
+        const auto at = static_cast<std::size_t>(id);
+        if (id < 0)
+            return;
+        if (at >= m_slots.size())
+            m_slots.resize(at + 1, kNone);
+        m_slots[at] = index;
+    }
+    std::optional<std::size_t> find(std::int64_t id) const
+    {
+        const auto at = static_cast<std::size_t>(id);
+        if (id < 0 || at >= m_slots.size() || m_slots[at] == kNone)
+            return std::nullopt;
+        return m_slots[at];
+    }
+
+private:
+    static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+    std::vector<std::size_t> m_slots;
+};
+
+// Keeps only the columns that have a run among the loaded commits.
+void compactColumns(MatrixSnapshot& snap, std::vector<MatrixColumn> columns,
+                    std::vector<MatrixCell> cells, const std::vector<bool>& used)
+{
+    const auto keep = static_cast<std::size_t>(std::count(used.begin(), used.end(), true));
+    if (keep == columns.size()) {
+        snap.columns = std::move(columns);
+        snap.cells = std::move(cells);
+        return;
+    }
+    snap.cells.resize(snap.rows.size() * keep);
+    for (std::size_t c = 0, out = 0; c < columns.size(); ++c) {
+        if (!used[c])
+            continue;
+        for (std::size_t r = 0; r < snap.rows.size(); ++r)
+            snap.cells[r * keep + out] = cells[r * columns.size() + c];
+        snap.columns.push_back(std::move(columns[c]));
+        ++out;
+    }
+}
+
 } // namespace
 
 Result<MatrixSnapshot> Cache::loadMatrix(const MatrixQuery& query) const
@@ -81,7 +128,7 @@ Result<MatrixSnapshot> Cache::loadMatrix(const MatrixQuery& query) const
     if (q.now == 0)
         q.now = nowSeconds();
     MatrixSnapshot snap;
-    std::unordered_map<std::int64_t, std::size_t> rowOf;
+    DenseIndex rowOf;
     {
         Statement s(m_db, "SELECT id, sha, pr_number, branch, event_type, time, title, author FROM "
                           "upstream_commit"
@@ -93,7 +140,7 @@ Result<MatrixSnapshot> Cache::loadMatrix(const MatrixQuery& query) const
                 return row.error();
             if (!*row)
                 break;
-            rowOf.emplace(s.int64(0), snap.rows.size());
+            rowOf.set(s.int64(0), snap.rows.size());
             snap.rows.push_back(UpstreamCommit{Sha{s.text(1)}, s.int64(2), s.text(3),
                                                static_cast<EventType>(s.integer(4)), s.int64(5),
                                                s.text(6), s.text(7)});
@@ -102,47 +149,40 @@ Result<MatrixSnapshot> Cache::loadMatrix(const MatrixQuery& query) const
     auto allColumns = loadColumns(m_db);
     if (!allColumns)
         return allColumns.error();
+    DenseIndex columnOf;
+    for (std::size_t c = 0; c < allColumns->size(); ++c)
+        columnOf.set((*allColumns)[c].jobId, c);
 
-    std::vector<RunRow> runs;
-    {
-        Statement s(
-            m_db, "SELECT cr.id, cr.commit_id, cr.job_id, cr.run_attempt, cr.status, cr.conclusion,"
-                  " cr.started_at, cr.completed_at, cr.artifact_url != '' FROM check_run cr"
-                  " JOIN (SELECT id FROM upstream_commit ORDER BY time DESC, sha LIMIT ?) c"
-                  " ON c.id = cr.commit_id");
-        s.bind(1, q.maxCommits);
-        for (;;) {
-            auto row = s.step();
-            if (!row)
-                return row.error();
-            if (!*row)
-                break;
-            runs.push_back(RunRow{s.int64(0), s.int64(1), s.int64(2), s.integer(3),
-                                  static_cast<RunStatus>(s.integer(4)),
-                                  static_cast<Conclusion>(s.integer(5)), s.optInt64(6),
-                                  s.optInt64(7), s.integer(8) != 0});
-        }
-    }
-
-    // Keep only the columns that have a run among the loaded commits.
-    std::unordered_map<std::int64_t, bool> used;
-    for (const auto& r : runs)
-        used[r.jobId] = true;
-    std::unordered_map<std::int64_t, std::size_t> columnOf;
-    for (auto& c : *allColumns) {
-        if (!used.count(c.jobId))
+    // Fold runs straight into cells over all jobs: one sequential scan (it
+    // beats an index probe per commit), no intermediate copy of the rows.
+    const std::size_t width = allColumns->size();
+    std::vector<MatrixCell> cells(snap.rows.size() * width);
+    std::vector<bool> used(width, false);
+    Statement s(m_db, "SELECT id, commit_id, job_id, run_attempt, status, conclusion,"
+                      " started_at, completed_at, artifact_url != '' FROM check_run");
+    for (;;) {
+        auto more = s.step();
+        if (!more)
+            return more.error();
+        if (!*more)
+            break;
+        const auto row = rowOf.find(s.int64(1));
+        const auto col = columnOf.find(s.int64(2));
+        if (!row || !col)
             continue;
-        columnOf.emplace(c.jobId, snap.columns.size());
-        snap.columns.push_back(std::move(c));
+        const RunRow r{s.int64(0),
+                       s.int64(1),
+                       s.int64(2),
+                       s.integer(3),
+                       static_cast<RunStatus>(s.integer(4)),
+                       static_cast<Conclusion>(s.integer(5)),
+                       s.optInt64(6),
+                       s.optInt64(7),
+                       s.integer(8) != 0};
+        foldInto(cells[*row * width + *col], r, q);
+        used[*col] = true;
     }
-
-    snap.cells.resize(snap.rows.size() * snap.columns.size());
-    for (const auto& r : runs) {
-        const auto row = rowOf.find(r.commitId);
-        const auto col = columnOf.find(r.jobId);
-        if (row != rowOf.end() && col != columnOf.end())
-            foldInto(snap.cells[row->second * snap.columns.size() + col->second], r, q);
-    }
+    compactColumns(snap, std::move(*allColumns), std::move(cells), used);
     return snap;
 }
 

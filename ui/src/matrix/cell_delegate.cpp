@@ -5,22 +5,46 @@
 
 #include <QPainter>
 
+#include <algorithm>
+
 namespace relayhud::ui {
 
 void CellDelegate::paint(QPainter* painter, const QStyleOptionViewItem& option,
                          const QModelIndex& index) const
 {
-    const auto state = static_cast<CellState>(index.data(MatrixModel::CellStateRole).toInt());
+    const int state = index.data(MatrixModel::CellStateRole).toInt();
     const QRect tile = option.rect.adjusted(1, 1, -1, -1);
-    const int attempts = index.data(MatrixModel::AttemptsRole).toInt();
-    const bool retried = attempts > 1;
-    paintStateTile(*painter, tile, state, option.palette, retried ? QPointF(-2.5, 1) : QPointF());
-    if (retried) {
-        painter->save();
-        paintRetryMark(*painter, tile, attempts, cellColors(state, option.palette).glyph);
-        painter->restore();
-    }
+    const int attempts = std::min(index.data(MatrixModel::AttemptsRole).toInt(), 10);
+    if (tile.isValid())
+        painter->drawPixmap(tile.topLeft(), tilePixmap(state, attempts, tile.size(), option.palette,
+                                                       painter->device()->devicePixelRatioF()));
     paintFocus(*painter, option.rect, option);
+}
+
+const QPixmap& CellDelegate::tilePixmap(int state, int attempts, const QSize& size,
+                                        const QPalette& palette, qreal dpr) const
+{
+    const QRgb base = palette.color(QPalette::Base).rgb();
+    const quint64 key = (quint64(base) << 32) ^ (quint64(state & 0xff) << 24)
+                        ^ (quint64(attempts & 0xf) << 20) ^ (quint64(size.width() & 0x3ff) << 10)
+                        ^ quint64(size.height() & 0x3ff) ^ (quint64(qRound(dpr * 4)) << 56);
+    auto it = m_tiles.find(key);
+    if (it != m_tiles.end())
+        return *it;
+    QPixmap pixmap(size * dpr);
+    pixmap.setDevicePixelRatio(dpr);
+    pixmap.fill(Qt::transparent);
+    QPainter p(&pixmap);
+    const QRect tile(QPoint(0, 0), size);
+    const auto cellState = static_cast<CellState>(state);
+    const bool retried = attempts > 1;
+    paintStateTile(p, tile, cellState, palette, retried ? QPointF(-2.5, 1) : QPointF());
+    if (retried)
+        paintRetryMark(p, tile, attempts, cellColors(cellState, palette).glyph);
+    p.end();
+    if (m_tiles.size() > 512) // palette or zoom changes; never grows without bound
+        m_tiles.clear();
+    return *m_tiles.insert(key, pixmap);
 }
 
 void CellDelegate::paintRetryMark(QPainter& painter, const QRect& tile, int attempts,

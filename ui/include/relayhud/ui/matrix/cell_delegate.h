@@ -1,6 +1,10 @@
 #pragma once
 // Paints one matrix cell from index.data(role) only: a state-coloured tile,
-// the state's glyph, a retry count in the corner and a focus ring.
+// the state's glyph, a retry count in the corner and a focus ring. Tiles are
+// drawn once per (state, attempts, size, palette) into a pixmap and then
+// blitted: a full 1080p viewport holds thousands of cells.
+#include <QHash>
+#include <QPixmap>
 #include <QStyledItemDelegate>
 
 namespace relayhud::ui {
@@ -18,9 +22,13 @@ public:
     QSize sizeHint(const QStyleOptionViewItem& option, const QModelIndex& index) const override;
 
 private:
+    const QPixmap& tilePixmap(int state, int attempts, const QSize& size, const QPalette& palette,
+                              qreal dpr) const;
     void paintRetryMark(QPainter& painter, const QRect& tile, int attempts,
                         const QColor& color) const;
     void paintFocus(QPainter& painter, const QRect& cell, const QStyleOptionViewItem& option) const;
+
+    mutable QHash<quint64, QPixmap> m_tiles;
 };
 
 } // namespace relayhud::ui
