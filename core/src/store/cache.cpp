@@ -99,15 +99,9 @@ Result<std::optional<HttpValidator>> Cache::validator(const std::string& url) co
 Result<std::vector<std::pair<std::string, HttpValidator>>> Cache::validators() const
 {
     Statement s(m_db, "SELECT url, etag, items FROM http_validator");
-    std::vector<std::pair<std::string, HttpValidator>> out;
-    for (;;) {
-        auto row = s.step();
-        if (!row)
-            return row.error();
-        if (!*row)
-            return out;
-        out.emplace_back(s.text(0), HttpValidator{s.text(1), s.int64(2)});
-    }
+    return store::collectRows<std::pair<std::string, HttpValidator>>(s, [](const Statement& row) {
+        return std::pair{row.text(0), HttpValidator{row.text(1), row.int64(2)}};
+    });
 }
 
 Result<void> Cache::setValidator(const std::string& url, const HttpValidator& v)
@@ -121,15 +115,7 @@ Result<std::vector<std::int64_t>> Cache::prNumbersWithoutTitle(std::size_t limit
                 "SELECT DISTINCT pr_number FROM upstream_commit WHERE pr_number > 0 AND title = ''"
                 " ORDER BY pr_number DESC LIMIT ?");
     s.bind(1, static_cast<std::int64_t>(limit));
-    std::vector<std::int64_t> out;
-    for (;;) {
-        auto row = s.step();
-        if (!row)
-            return row.error();
-        if (!*row)
-            return out;
-        out.push_back(s.int64(0));
-    }
+    return store::collectRows<std::int64_t>(s, [](const Statement& row) { return row.int64(0); });
 }
 
 Result<void> Cache::applyPrInfo(const std::vector<PrInfo>& infos)

@@ -53,16 +53,13 @@ Result<std::vector<MatrixColumn>> loadColumns(sqlite3* db)
 {
     Statement s(db, "SELECT j.id, b.repo, b.level, j.workflow, j.name FROM job j JOIN backend b ON "
                     "b.id = j.backend_id");
-    std::vector<MatrixColumn> columns;
-    for (;;) {
-        auto row = s.step();
-        if (!row)
-            return row.error();
-        if (!*row)
-            break;
-        columns.push_back(MatrixColumn{s.text(1), static_cast<Level>(s.integer(2)), s.text(3),
-                                       s.text(4), s.int64(0)});
-    }
+    auto loaded = store::collectRows<MatrixColumn>(s, [](const Statement& row) {
+        return MatrixColumn{row.text(1), static_cast<Level>(row.integer(2)), row.text(3),
+                            row.text(4), row.int64(0)};
+    });
+    if (!loaded)
+        return loaded;
+    std::vector<MatrixColumn> columns = std::move(loaded.value());
     std::sort(columns.begin(), columns.end(), [](const MatrixColumn& a, const MatrixColumn& b) {
         if (a.backend != b.backend)
             return a.backend < b.backend;
@@ -134,17 +131,14 @@ Result<MatrixSnapshot> Cache::loadMatrix(const MatrixQuery& query) const
                           "upstream_commit"
                           " ORDER BY time DESC, sha LIMIT ?");
         s.bind(1, q.maxCommits);
-        for (;;) {
-            auto row = s.step();
-            if (!row)
-                return row.error();
-            if (!*row)
-                break;
-            rowOf.set(s.int64(0), snap.rows.size());
-            snap.rows.push_back(UpstreamCommit{Sha{s.text(1)}, s.int64(2), s.text(3),
-                                               static_cast<EventType>(s.integer(4)), s.int64(5),
-                                               s.text(6), s.text(7)});
-        }
+        auto r = s.forEachRow([&](const Statement& row) {
+            rowOf.set(row.int64(0), snap.rows.size());
+            snap.rows.push_back(UpstreamCommit{Sha{row.text(1)}, row.int64(2), row.text(3),
+                                               static_cast<EventType>(row.integer(4)), row.int64(5),
+                                               row.text(6), row.text(7)});
+        });
+        if (!r)
+            return r.error();
     }
     auto allColumns = loadColumns(m_db);
     if (!allColumns)
@@ -160,28 +154,25 @@ Result<MatrixSnapshot> Cache::loadMatrix(const MatrixQuery& query) const
     std::vector<bool> used(width, false);
     Statement s(m_db, "SELECT id, commit_id, job_id, run_attempt, status, conclusion,"
                       " started_at, completed_at, artifact_url != '' FROM check_run");
-    for (;;) {
-        auto more = s.step();
-        if (!more)
-            return more.error();
-        if (!*more)
-            break;
-        const auto row = rowOf.find(s.int64(1));
-        const auto col = columnOf.find(s.int64(2));
+    auto scanned = s.forEachRow([&](const Statement& st) {
+        const auto row = rowOf.find(st.int64(1));
+        const auto col = columnOf.find(st.int64(2));
         if (!row || !col)
-            continue;
-        const RunRow r{s.int64(0),
-                       s.int64(1),
-                       s.int64(2),
-                       s.integer(3),
-                       static_cast<RunStatus>(s.integer(4)),
-                       static_cast<Conclusion>(s.integer(5)),
-                       s.optInt64(6),
-                       s.optInt64(7),
-                       s.integer(8) != 0};
+            return;
+        const RunRow r{st.int64(0),
+                       st.int64(1),
+                       st.int64(2),
+                       st.integer(3),
+                       static_cast<RunStatus>(st.integer(4)),
+                       static_cast<Conclusion>(st.integer(5)),
+                       st.optInt64(6),
+                       st.optInt64(7),
+                       st.integer(8) != 0};
         foldInto(cells[*row * width + *col], r, q);
         used[*col] = true;
-    }
+    });
+    if (!scanned)
+        return scanned.error();
     compactColumns(snap, std::move(*allColumns), std::move(cells), used);
     return snap;
 }

@@ -62,20 +62,6 @@ UpstreamCommit readCommit(const Statement& s)
                           s.int64(4),     s.text(5),  s.text(6)};
 }
 
-template <class T, class Read>
-Result<std::vector<T>> collect(Statement& s, Read read)
-{
-    std::vector<T> out;
-    for (;;) {
-        auto row = s.step();
-        if (!row)
-            return row.error();
-        if (!*row)
-            return out;
-        out.push_back(read(s));
-    }
-}
-
 std::vector<std::string> splitOncalls(const std::string& text)
 {
     std::vector<std::string> out;
@@ -94,7 +80,7 @@ std::vector<std::string> splitOncalls(const std::string& text)
 Result<std::vector<Backend>> Cache::backends() const
 {
     Statement s(m_db, "SELECT repo, level, oncalls FROM backend ORDER BY repo");
-    return collect<Backend>(s, [](const Statement& st) {
+    return store::collectRows<Backend>(s, [](const Statement& st) {
         return Backend{st.text(0), enumAt<Level>(st, 1), splitOncalls(st.text(2))};
     });
 }
@@ -102,7 +88,7 @@ Result<std::vector<Backend>> Cache::backends() const
 Result<std::vector<UpstreamCommit>> Cache::commits() const
 {
     Statement s(m_db, std::string(kCommitSelect) + "ORDER BY time DESC, sha");
-    return collect<UpstreamCommit>(s, readCommit);
+    return store::collectRows<UpstreamCommit>(s, readCommit);
 }
 
 Result<std::vector<CheckRun>> Cache::checkRunsForSha(const Sha& sha) const
@@ -111,7 +97,7 @@ Result<std::vector<CheckRun>> Cache::checkRunsForSha(const Sha& sha) const
                 std::string(kRunSelect)
                     + "WHERE c.sha = ? ORDER BY b.repo, j.workflow, j.name, cr.run_attempt DESC");
     s.bind(1, sha.value);
-    return collect<CheckRun>(s, readRun);
+    return store::collectRows<CheckRun>(s, readRun);
 }
 
 Result<CheckRun> Cache::checkRun(std::int64_t rowId) const
@@ -133,7 +119,7 @@ Result<std::vector<CheckRun>> Cache::attemptsOf(std::int64_t rowId) const
                             " AND cr.job_id = (SELECT job_id FROM check_run WHERE id = ?1)"
                             " ORDER BY cr.run_attempt DESC, cr.run_id DESC");
     s.bind(1, rowId);
-    return collect<CheckRun>(s, readRun);
+    return store::collectRows<CheckRun>(s, readRun);
 }
 
 Result<std::optional<UpstreamCommit>> Cache::previousCommit(const Sha& sha) const

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace relayhud::store {
 
@@ -37,6 +38,19 @@ public:
     Result<bool> step();
     // step() until done, for statements that return no rows.
     Result<void> run();
+    // Calls onRow(*this) for every row; stops at the first error.
+    template <class OnRow>
+    Result<void> forEachRow(OnRow&& onRow)
+    {
+        for (;;) {
+            auto more = step();
+            if (!more)
+                return more.error();
+            if (!*more)
+                return {};
+            onRow(*this);
+        }
+    }
 
     std::int64_t int64(int column) const;
     int integer(int column) const { return static_cast<int>(int64(column)); }
@@ -51,6 +65,16 @@ private:
     sqlite3* m_db = nullptr;
     std::string m_error;
 };
+
+// Every row, read into a T by read(statement).
+template <class T, class Read>
+Result<std::vector<T>> collectRows(Statement& s, Read read)
+{
+    std::vector<T> out;
+    if (auto r = s.forEachRow([&](const Statement& row) { out.push_back(read(row)); }); !r)
+        return r.error();
+    return out;
+}
 
 // Runs one or more statements that return no rows (DDL, pragmas).
 Result<void> exec(sqlite3* db, const char* sql);
