@@ -1,6 +1,6 @@
 // relayhud-bench: the speed targets of RelayHUD, each measured beside a
 // reference in the same run. Not part of the test suite (run it by hand or
-// in a perf job): `relayhud-bench [sync|matrix|start]...`.
+// in a perf job): `relayhud-bench [sync|matrix|tests|start|results|history]...`.
 #include "bench_sections.h"
 
 #include <QApplication>
@@ -19,7 +19,12 @@ int main(int argc, char** argv)
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         if (a == "--help" || a == "-h") {
-            std::printf("usage: relayhud-bench [sync] [matrix] [start]   (default: all)\n");
+            std::printf(
+                "usage: relayhud-bench [sync] [matrix] [tests] [start] [results] [history]"
+                "   (default: all)\n"
+                "  RELAYHUD_BENCH_CASES=N          cases in the parse/store report (100000)\n"
+                "  RELAYHUD_BENCH_HISTORY_RUNS=N   SHAs in the history cache (1000)\n"
+                "  RELAYHUD_BENCH_HISTORY_TESTS=N  tests per run there (30000)\n");
             return 0;
         }
         only.insert(a);
@@ -35,9 +40,21 @@ int main(int argc, char** argv)
         std::printf("matrix\n");
         relayhud::bench::benchMatrix(report);
     }
+    if (wanted("tests")) {
+        std::printf("tests table\n");
+        relayhud::bench::benchTestsTable(report);
+    }
     if (wanted("start")) {
         std::printf("cold start\n");
         relayhud::bench::benchColdStart(report, RELAYHUD_APP_DIR);
+    }
+    if (wanted("results")) {
+        std::printf("test results: parse and store\n");
+        relayhud::bench::benchTestResults(report);
+    }
+    if (wanted("history")) {
+        std::printf("test history\n");
+        relayhud::bench::benchTestHistory(report);
     }
     return report.print() == 0 ? 0 : 1;
 }

@@ -2,6 +2,7 @@
 // and full-viewport repaints of the matrix view. References: a bare SQLite
 // scan of the same rows, and a plain QTableView painting the same model.
 #include "bench_sections.h"
+#include "bench_util.h"
 
 #include "relayhud/store/cache.h"
 #include "relayhud/ui/matrix/matrix_filter_proxy.h"
@@ -22,13 +23,6 @@
 
 namespace relayhud::bench {
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double msSince(Clock::time_point start)
-{
-    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-}
 
 double residentMb()
 {

@@ -2,6 +2,7 @@
 // then a re-sync with nothing new. Reference: fetching the very same URLs
 // without parsing or storing (the transport floor).
 #include "bench_sections.h"
+#include "bench_util.h"
 
 #include "relayhud/sim/sim_server.h"
 #include "relayhud/sync/hud_sync.h"
@@ -12,13 +13,6 @@
 
 namespace relayhud::bench {
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double msSince(Clock::time_point start)
-{
-    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-}
 
 // A dataset with at least `rows` rows, growing the job matrix as needed.
 sim::SimDataset datasetWithRows(std::size_t rows)

@@ -75,7 +75,88 @@ CREATE TABLE meta (
 );
 )sql";
 
-constexpr std::array<const char*, 1> kMigrations{kVersion1};
+// Test results (store/test_results.h). The two hot reads are "every result
+// of one test run" (test_result's primary key) and "these tests in the runs
+// of one job" (test_result_by_test, then test_run_id within one test). A
+// WITHOUT ROWID table keeps each result in its key's b-tree: one row of ~12
+// bytes instead of a row plus a rowid index, which matters at 30 million.
+// Durations are whole microseconds (a REAL always takes 8 bytes). test_id and
+// the message ids are not declared foreign keys: the writer is their only
+// source, test_case and test_message are never pruned, and checking them
+// would cost two more b-tree lookups per stored result.
+// test_case and test_message rows are shared by every run that has them.
+// A test is found by `key`, a 64-bit hash of its identity (an index of
+// integers is a fraction of the size and cost of one over 100-byte names;
+// the writer compares the identity itself, so a collision is harmless), and
+// `identity` is NULL when it is testIdentity(file, class_name, name), as the
+// JUnit reader makes it: a third of each row that would only repeat the rest.
+constexpr const char* kVersion2 = R"sql(
+CREATE TABLE test_case (
+    id         INTEGER PRIMARY KEY,
+    key        INTEGER NOT NULL,
+    file       TEXT NOT NULL DEFAULT '',
+    class_name TEXT NOT NULL DEFAULT '',
+    name       TEXT NOT NULL DEFAULT '',
+    identity   TEXT,
+    base_name  TEXT NOT NULL DEFAULT '',
+    marks      TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX test_case_by_key ON test_case(key);
+CREATE TABLE test_message (
+    id         INTEGER PRIMARY KEY,
+    hash       INTEGER NOT NULL,
+    text       TEXT NOT NULL,
+    full_bytes INTEGER NOT NULL,
+    full_hash  TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX test_message_by_hash ON test_message(hash);
+CREATE TABLE test_run (
+    id                INTEGER PRIMARY KEY,
+    check_run_row     INTEGER UNIQUE REFERENCES check_run(id) ON DELETE CASCADE,
+    source            INTEGER NOT NULL,
+    state             INTEGER NOT NULL,
+    label             TEXT NOT NULL DEFAULT '',
+    location          TEXT NOT NULL DEFAULT '',
+    message           TEXT NOT NULL DEFAULT '',
+    fetched_at        INTEGER NOT NULL,
+    reports           INTEGER NOT NULL DEFAULT 0,
+    declared_tests    INTEGER NOT NULL DEFAULT 0,
+    declared_failures INTEGER NOT NULL DEFAULT 0,
+    declared_errors   INTEGER NOT NULL DEFAULT 0,
+    declared_skipped  INTEGER NOT NULL DEFAULT 0,
+    counted_tests     INTEGER NOT NULL DEFAULT 0,
+    counted_failures  INTEGER NOT NULL DEFAULT 0,
+    counted_errors    INTEGER NOT NULL DEFAULT 0,
+    counted_skipped   INTEGER NOT NULL DEFAULT 0,
+    passed            INTEGER NOT NULL DEFAULT 0,
+    failed            INTEGER NOT NULL DEFAULT 0,
+    errors            INTEGER NOT NULL DEFAULT 0,
+    skipped           INTEGER NOT NULL DEFAULT 0,
+    xfailed           INTEGER NOT NULL DEFAULT 0,
+    xpass_strict      INTEGER NOT NULL DEFAULT 0,
+    -- rows in test_result (a test reported twice is stored once)
+    stored_results    INTEGER NOT NULL DEFAULT 0,
+    warnings          TEXT NOT NULL DEFAULT '[]'
+);
+CREATE INDEX test_run_by_source ON test_run(source, fetched_at);
+CREATE TABLE test_result (
+    test_run_id  INTEGER NOT NULL,
+    test_id      INTEGER NOT NULL,
+    outcome      INTEGER NOT NULL,
+    duration_us  INTEGER NOT NULL DEFAULT 0,
+    retried      TEXT,
+    message_id   INTEGER,
+    traceback_id INTEGER,
+    PRIMARY KEY (test_run_id, test_id)
+) WITHOUT ROWID;
+CREATE INDEX test_result_by_test ON test_result(test_id, test_run_id, outcome);
+CREATE TRIGGER test_run_results_go_with_it AFTER DELETE ON test_run BEGIN
+    DELETE FROM test_result WHERE test_run_id = old.id;
+END;
+CREATE INDEX check_run_by_check_run_id ON check_run(check_run_id);
+)sql";
+
+constexpr std::array<const char*, 2> kMigrations{kVersion1, kVersion2};
 
 Result<void> applyStep(sqlite3* db, int version)
 {

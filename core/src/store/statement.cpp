@@ -59,6 +59,12 @@ Statement& Statement::bind(int index, std::string_view value)
     return *this;
 }
 
+Statement& Statement::bindView(int index, std::string_view value)
+{
+    sqlite3_bind_text(m_stmt, index, value.data(), static_cast<int>(value.size()), SQLITE_STATIC);
+    return *this;
+}
+
 Statement& Statement::bind(int index, const std::optional<std::int64_t>& value)
 {
     return value ? bind(index, *value) : bindNull(index);

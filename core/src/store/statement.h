@@ -30,6 +30,9 @@ public:
     Statement& bind(int index, int value) { return bind(index, static_cast<std::int64_t>(value)); }
     Statement& bind(int index, double value);
     Statement& bind(int index, std::string_view value);
+    // Binds without copying: `value` must stay alive and unchanged until the
+    // statement is next reset (hot loops that bind and run at once).
+    Statement& bindView(int index, std::string_view value);
     Statement& bind(int index, const std::optional<std::int64_t>& value);
     Statement& bind(int index, const std::optional<double>& value);
     Statement& bindNull(int index);

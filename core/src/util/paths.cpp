@@ -15,4 +15,12 @@ std::string defaultCacheDir()
 
 std::string defaultCachePath() { return defaultCacheDir() + "/relayhud.sqlite"; }
 
+std::string blobRootFor(const std::string& cachePath)
+{
+    const auto slash = cachePath.rfind('/');
+    if (slash == std::string::npos)
+        return "./blobs";
+    return cachePath.substr(0, slash == 0 ? 1 : slash) + (slash == 0 ? "blobs" : "/blobs");
+}
+
 } // namespace relayhud

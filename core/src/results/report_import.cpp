@@ -1,0 +1,281 @@
+// importReports: JUnit reports from files, archives and folders into one
+// TestRunWriter (results/report_import.h).
+#include "relayhud/results/report_import.h"
+
+#include "results/report_files.h"
+
+#include <algorithm>
+
+namespace relayhud {
+namespace {
+
+using results::FileKind;
+
+std::string plural(std::size_t n, const char* word)
+{
+    return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
+}
+
+// An archive's message names it by its path (or buffer name); the summary
+// names it `name`.
+std::string aboutArchive(const std::string& message, const ArchiveReader& reader,
+                         const std::string& name)
+{
+    const std::string& own = reader.name();
+    if (message.starts_with(own + ": "))
+        return name + message.substr(own.size());
+    if (const auto at = message.find(own); !own.empty() && at != std::string::npos)
+        return std::string(message).replace(at, own.size(), name);
+    return name + ": " + message;
+}
+
+void addTotals(const JunitReport& report, TestRunTotals& totals)
+{
+    ++totals.reports;
+    for (auto [sum, part] : {std::pair{&totals.declared, &report.declared},
+                             std::pair{&totals.counted, &report.counted}}) {
+        sum->tests += part->tests;
+        sum->failures += part->failures;
+        sum->errors += part->errors;
+        sum->skipped += part->skipped;
+    }
+    for (std::size_t i = 0; i < kTestOutcomeCount; ++i)
+        totals.outcomes[i] += static_cast<std::int64_t>(report.outcomes[i]);
+}
+
+class Importer {
+public:
+    Importer(TestRunWriter& writer, const ImportOptions& options)
+        : m_writer(writer), m_options(options)
+    {
+    }
+
+    Result<void> importPath(const std::string& path);
+    // A report's bytes, named for messages; parsed streaming into the writer.
+    Result<void> importBuffer(std::string_view xml, const std::string& name);
+    Result<void> importArchiveBytes(std::string bytes, const std::string& name);
+    void warn(std::string warning);
+    bool cancelled() const { return m_options.cancel && m_options.cancel->load(); }
+    ImportSummary take() { return std::move(m_summary); }
+
+private:
+    Result<void> importFolder(const std::string& folder);
+    Result<void> importFile(const std::string& path, const std::string& name, FileKind kind);
+    Result<void> importArchive(const ArchiveReader& reader, const std::string& name,
+                               bool singleReport);
+    JunitReadOptions readOptions();
+    Result<void> finishReport(Result<JunitReport> report, const std::string& name,
+                              std::int64_t casesBefore);
+    Result<void> checkFatal() const;
+
+    TestRunWriter& m_writer;
+    const ImportOptions& m_options;
+    ImportSummary m_summary;
+    std::optional<Error> m_fatal; // the first store error: it ends the import
+};
+
+// Streams the reports of one archive into the importer, one entry at a time.
+class ReportSink final : public EntrySink {
+public:
+    ReportSink(Importer& importer, std::string archiveName, bool singleReport)
+        : m_importer(importer), m_archiveName(std::move(archiveName)), m_single(singleReport)
+    {
+    }
+
+    Result<void> beginFile(const ArchiveEntryInfo& entry) override
+    {
+        m_path = entry.path;
+        m_bytes.clear();
+        return {};
+    }
+    Result<void> write(std::string_view chunk) override
+    {
+        if (m_importer.cancelled())
+            return makeError("the import was cancelled");
+        m_bytes.append(chunk);
+        return {};
+    }
+    Result<void> endFile() override
+    {
+        const std::string name = m_single ? m_archiveName : m_archiveName + ":" + m_path;
+        if (results::isGzipReportName(m_path))
+            return m_importer.importArchiveBytes(std::move(m_bytes), name);
+        return m_importer.importBuffer(m_bytes, name);
+    }
+
+private:
+    Importer& m_importer;
+    std::string m_archiveName;
+    bool m_single;
+    std::string m_path;
+    std::string m_bytes;
+};
+
+JunitReadOptions Importer::readOptions()
+{
+    JunitReadOptions options = m_options.junit;
+    options.onCase = [this](const TestCaseResult& testCase) {
+        if (m_fatal)
+            return;
+        if (auto r = m_writer.add(testCase); !r)
+            m_fatal = r.error();
+    };
+    options.onCutText = [this](std::size_t, CaseText which, std::string_view fullText) {
+        if (m_fatal)
+            return;
+        if (auto r = m_writer.keepFullText(which, fullText); !r)
+            m_fatal = r.error();
+    };
+    return options;
+}
+
+void Importer::warn(std::string warning)
+{
+    m_writer.addWarning(warning);
+    m_summary.warnings.push_back(std::move(warning));
+}
+
+Result<void> Importer::checkFatal() const
+{
+    if (m_fatal)
+        return *m_fatal;
+    if (cancelled())
+        return makeError("the import was cancelled");
+    return {};
+}
+
+Result<void> Importer::finishReport(Result<JunitReport> report, const std::string& name,
+                                    std::int64_t casesBefore)
+{
+    if (auto r = checkFatal(); !r)
+        return r;
+    if (!report) {
+        warn(name + ": " + report.message());
+        return {};
+    }
+    if (report->parseBreak)
+        warn(name + ": " + report->parseBreak->message);
+    for (const std::string& w : report->warnings)
+        warn(name + ": " + w);
+    addTotals(*report, m_summary.totals);
+    m_summary.reports.push_back(ImportedReport{name, report->declared, report->counted,
+                                               m_writer.casesAdded() - casesBefore});
+    return {};
+}
+
+Result<void> Importer::importBuffer(std::string_view xml, const std::string& name)
+{
+    const std::int64_t before = m_writer.casesAdded();
+    return finishReport(readJunitBuffer(xml, readOptions()), name, before);
+}
+
+Result<void> Importer::importArchiveBytes(std::string bytes, const std::string& name)
+{
+    const std::string base = name.substr(name.find_last_of(":/") + 1);
+    return importArchive(ArchiveReader::fromMemory(std::move(bytes), base, m_options.limits), name,
+                         true);
+}
+
+Result<void> Importer::importArchive(const ArchiveReader& reader, const std::string& name,
+                                     bool singleReport)
+{
+    const EntryFilter filter = suffixFilter({".xml", ".xml.gz"});
+    // Headers first, without decompressing: an archive that smuggles a path
+    // out of its folder is refused before any of its reports is stored.
+    auto entries = reader.list(filter);
+    if (!entries) {
+        warn(aboutArchive(entries.message(), reader, name));
+        return checkFatal();
+    }
+    if (entries->empty() && !singleReport)
+        warn(name + ": holds no JUnit report (.xml)");
+    ReportSink sink(*this, name, singleReport);
+    auto streamed = reader.stream(sink, filter);
+    if (auto r = checkFatal(); !r)
+        return r;
+    if (!streamed) {
+        warn(aboutArchive(streamed.message(), reader, name) + "; kept the reports read before it");
+        return {};
+    }
+    for (const std::string& w : streamed->warnings)
+        warn(aboutArchive(w, reader, name));
+    return {};
+}
+
+Result<void> Importer::importFile(const std::string& path, const std::string& name, FileKind kind)
+{
+    if (auto r = checkFatal(); !r)
+        return r;
+    if (kind == FileKind::Report || kind == FileKind::Other) {
+        const std::int64_t before = m_writer.casesAdded();
+        auto report = readJunitFile(path, readOptions());
+        // The reader names the file by its path; the summary names it `name`.
+        if (!report && report.message().starts_with(path + ": "))
+            report = makeError(report.message().substr(path.size() + 2));
+        return finishReport(std::move(report), name, before);
+    }
+    auto reader = ArchiveReader::fromFile(path, m_options.limits);
+    return importArchive(reader, name, kind == FileKind::GzipReport);
+}
+
+Result<void> Importer::importFolder(const std::string& folder)
+{
+    auto listing = results::listReportFiles(folder);
+    for (const std::string& w : listing.warnings)
+        warn(w);
+    if (listing.files.empty())
+        warn(folder + ": no JUnit reports or archives of them in this folder");
+    for (const auto& file : listing.files)
+        if (auto r = importFile(file.path, file.name, results::kindOf(file.path)); !r)
+            return r;
+    return {};
+}
+
+Result<void> Importer::importPath(const std::string& path)
+{
+    auto what = results::classifyPath(path);
+    if (!what) {
+        warn(what.message());
+        return checkFatal();
+    }
+    if (*what == results::PathKind::Folder)
+        return importFolder(path);
+    return importFile(path, results::fileName(path), results::kindOf(path));
+}
+
+std::string nothingImported(const std::vector<std::string>& paths,
+                            const std::vector<std::string>& warnings)
+{
+    std::string message =
+        "nothing imported from " + (paths.size() == 1 ? paths[0] : plural(paths.size(), "path"));
+    const std::size_t shown = std::min<std::size_t>(warnings.size(), 3);
+    for (std::size_t i = 0; i < shown; ++i)
+        message += (i == 0 ? ": " : "; ") + warnings[i];
+    if (warnings.size() > shown)
+        message += " (and " + plural(warnings.size() - shown, "more problem") + ")";
+    return message;
+}
+
+} // namespace
+
+Result<ImportSummary> importReports(const std::vector<std::string>& paths, TestRunWriter& writer,
+                                    const ImportOptions& options)
+{
+    if (paths.empty())
+        return makeError("nothing to import: no path given");
+    Importer importer(writer, options);
+    for (const std::string& path : paths)
+        if (auto r = importer.importPath(path); !r)
+            return r.error();
+    ImportSummary summary = importer.take();
+    if (summary.reports.empty())
+        return makeError(nothingImported(paths, summary.warnings));
+    return summary;
+}
+
+bool isImportableName(const std::string& fileName)
+{
+    return results::kindOf(fileName) != results::FileKind::Other;
+}
+
+} // namespace relayhud

@@ -1,0 +1,96 @@
+#pragma once
+// Helpers shared by the test-result tests: temp folders, check runs in a
+// cache, and hand-made test cases.
+#include "relayhud/store/cache.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+namespace relayhud::testing {
+
+class ScratchDir {
+public:
+    explicit ScratchDir(const std::string& tag)
+    {
+        const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+        m_path = std::filesystem::temp_directory_path()
+                 / ("relayhud-" + tag + "-" + info->test_suite_name() + "-" + info->name());
+        std::filesystem::remove_all(m_path);
+        std::filesystem::create_directories(m_path);
+    }
+    ~ScratchDir() { std::filesystem::remove_all(m_path); }
+    ScratchDir(const ScratchDir&) = delete;
+    ScratchDir& operator=(const ScratchDir&) = delete;
+
+    std::string file(const std::string& name) const { return (m_path / name).string(); }
+    std::string write(const std::string& name, const std::string& bytes) const
+    {
+        const auto path = m_path / name;
+        std::filesystem::create_directories(path.parent_path());
+        std::ofstream(path, std::ios::binary) << bytes;
+        return path.string();
+    }
+    const std::filesystem::path& path() const { return m_path; }
+
+private:
+    std::filesystem::path m_path;
+};
+
+inline std::unique_ptr<Cache> openCacheOk(const std::string& path)
+{
+    auto cache = Cache::open(path);
+    EXPECT_TRUE(cache) << (cache ? "" : cache.message());
+    return cache ? std::move(cache.value()) : nullptr;
+}
+
+inline CheckRun completedRun(const std::string& sha, const std::string& job, int attempt,
+                             Conclusion conclusion, EpochSeconds commitTime)
+{
+    CheckRun run;
+    run.downstreamRepo = "torch-spyre/torch-spyre";
+    run.upstreamSha = Sha{sha};
+    run.workflow = "CI";
+    run.jobName = job;
+    run.runId = "run-" + sha + "-" + job;
+    run.runAttempt = attempt;
+    run.checkRunId = CheckRunId{"cr-" + sha + "-" + job + "-" + std::to_string(attempt)};
+    run.reported.status = RunStatus::Completed;
+    run.reported.conclusion = conclusion;
+    run.reported.startedAt = commitTime;
+    run.reported.completedAt = commitTime + 600;
+    run.reported.runUrl = "https://github.com/torch-spyre/torch-spyre/actions/runs/" + run.runId;
+    run.reported.artifactUrl = run.reported.runUrl + "/artifacts";
+    return run;
+}
+
+// Stores the run (and its commit at `commitTime`); returns its row id.
+inline std::int64_t addRun(Cache& cache, const CheckRun& run, EpochSeconds commitTime)
+{
+    UpstreamCommit commit{run.upstreamSha, 0, "main", EventType::Push, commitTime, "", ""};
+    EXPECT_TRUE(cache.apply(SyncBatch{{}, {commit}, {run}, {}}));
+    auto row = cache.checkRunRowFor(run.checkRunId);
+    EXPECT_TRUE(row && *row);
+    return row && *row ? **row : 0;
+}
+
+inline TestCaseResult makeCase(const std::string& cls, const std::string& name,
+                               TestOutcome outcome = TestOutcome::Passed,
+                               const std::string& message = {})
+{
+    TestCaseResult c;
+    c.file = "test/test_ops.py";
+    c.className = cls;
+    c.name = name;
+    c.identity = c.file + "::" + cls + "::" + name;
+    c.baseName = cls + "::" + name;
+    c.outcome = outcome;
+    c.durationSeconds = 0.25;
+    c.message.text = message;
+    c.message.fullBytes = message.size();
+    return c;
+}
+
+} // namespace relayhud::testing
