@@ -47,12 +47,14 @@ int main(int argc, char** argv)
     pthread_sigmask(SIG_BLOCK, &stopSignals, nullptr);
     std::signal(SIGPIPE, SIG_IGN); // a client hanging up must not kill the server
 
-    SimServer server(buildDataset(options->config), options->faults);
+    SimServer server(buildDataset(options->config), options->faults, options->stores);
     if (server.start(options->port) < 0) {
         std::fprintf(stderr, "relayhud-sim: cannot listen on 127.0.0.1:%d\n", options->port);
         return 1;
     }
     std::printf("listening on %s\n", server.baseUrl().c_str());
+    std::printf("github api %s\n", server.githubApiUrl().c_str());
+    std::printf("s3 endpoint %s\n", server.s3Endpoint().c_str());
     std::fflush(stdout);
     const auto& data = server.dataset();
     std::fprintf(stderr, "relayhud-sim: seed %llu, %zu commits, %zu rows, %zu backends\n",

@@ -578,6 +578,32 @@ TEST(SimOptions, ParsesEveryFlag)
     EXPECT_TRUE(parseSimOptions({"--help"})->help);
 }
 
+TEST(SimOptions, ParsesTheStoreCredentials)
+{
+    auto o = parseSimOptions({"--github-token", "ghs_other", "--s3-access-key-id=AKIDEXAMPLE",
+                              "--s3-secret-access-key", "s3cr3t/key", "--github-rate-limit", "10"});
+    ASSERT_TRUE(o) << o.message();
+    EXPECT_EQ(o->stores.githubToken, "ghs_other");
+    EXPECT_EQ(o->stores.s3AccessKeyId, "AKIDEXAMPLE");
+    EXPECT_EQ(o->stores.s3SecretAccessKey, "s3cr3t/key");
+    EXPECT_EQ(o->stores.githubRateLimit, 10);
+    const SimOptions defaults = *parseSimOptions({});
+    EXPECT_EQ(defaults.stores.githubToken, "ghs_relayhudSimulatorToken0000000000");
+    EXPECT_EQ(defaults.stores.s3AccessKeyId, "RELAYHUDSIMULATOR");
+    EXPECT_EQ(defaults.stores.s3SecretAccessKey, "relayhud/simulator/secret");
+    EXPECT_NE(simUsage().find("--github-token"), std::string::npos);
+    EXPECT_NE(simUsage().find("--s3-secret-access-key"), std::string::npos);
+    for (const auto& bad :
+         std::vector<std::vector<std::string>>{{"--github-token", ""},
+                                               {"--s3-access-key-id", "has space"},
+                                               {"--github-rate-limit", "0"},
+                                               {"--s3-secret-access-key"}}) {
+        auto e = parseSimOptions(bad);
+        ASSERT_FALSE(e) << bad.front();
+        EXPECT_NE(e.message().find(bad.front()), std::string::npos) << e.message();
+    }
+}
+
 TEST(SimOptions, RejectsBadFlagsWithOneLine)
 {
     const std::vector<std::vector<std::string>> bad = {
@@ -663,6 +689,27 @@ TEST(SimBinary, AnnouncesItsPortAndExitsWhenStdinCloses)
     EXPECT_EQ(res->status, 200);
     close(sim.stdinFd);
     sim.stdinFd = -1;
+    EXPECT_EQ(sim.wait(), 0);
+}
+
+TEST(SimBinary, AnnouncesTheStoreEndpointsAfterTheListeningLine)
+{
+    SimProcess sim({"--commits", "40", "--github-token", "ghs_fromFlag"});
+    std::smatch match;
+    const std::string first = sim.firstLine();
+    ASSERT_TRUE(
+        std::regex_match(first, match, std::regex(R"(listening on (http://127\.0\.0\.1:\d+)\n)")))
+        << first;
+    const std::string base = match[1];
+    EXPECT_EQ(sim.firstLine(), "github api " + base + "/api/v3\n");
+    EXPECT_EQ(sim.firstLine(), "s3 endpoint " + base + "/s3\n");
+    httplib::Client cli(base);
+    auto res = cli.Get("/api/v3/repos/torch-spyre/torch-spyre/actions/runs?per_page=1",
+                       {{"Authorization", "Bearer ghs_fromFlag"}});
+    ASSERT_TRUE(res);
+    EXPECT_EQ(res->status, 200);
+    EXPECT_EQ(res->get_header_value("X-RateLimit-Limit"), "5000");
+    kill(sim.pid, SIGTERM);
     EXPECT_EQ(sim.wait(), 0);
 }
 

@@ -18,7 +18,12 @@ struct ShardedConfig {
 
 JobSpec buildJob(std::string name, int minMinutes, int maxMinutes)
 {
-    return JobSpec{std::move(name), JobKind::Build, 0, minMinutes, maxMinutes};
+    JobSpec job;
+    job.name = std::move(name);
+    job.kind = JobKind::Build;
+    job.minMinutes = minMinutes;
+    job.maxMinutes = maxMinutes;
+    return job;
 }
 
 void addShards(WorkflowSpec& workflow, const ShardedConfig& spec, int jobsScale)
@@ -32,6 +37,10 @@ void addShards(WorkflowSpec& workflow, const ShardedConfig& spec, int jobsScale)
         job.testsTotal = std::max<std::int64_t>(1, spec.testsTotal / total);
         job.minMinutes = spec.minMinutes;
         job.maxMinutes = spec.maxMinutes;
+        job.config = spec.config;
+        job.shard = shard;
+        job.numShards = total;
+        job.runner = spec.runner;
         workflow.jobs.push_back(std::move(job));
     }
 }
@@ -62,6 +71,8 @@ BackendSpec spyre(int scale)
                                     {"inductor", 2, runner, 3100, 30, 55},
                                     {"distributed", 1, "linux.spyre.4", 420, 15, 30}},
                                    scale));
+    b.store = SimStore::GitHubArtifacts;
+    b.retentionDays = 7; // upload-artifact's retention-days: 7 in its CI
     return b;
 }
 
@@ -73,13 +84,14 @@ BackendSpec ascend(int scale)
                   0.7,
                   true,
                   false,
-                  0.0,
+                  0.9,
                   0.05,
                   {}};
     const std::string runner = "linux.arm64.npu.2";
     b.workflows.push_back(workflow(
         "pull", buildJob("build", 18, 35),
         {{"default", 4, runner, 14000, 40, 90}, {"op-plugin", 1, runner, 2600, 25, 45}}, scale));
+    b.store = SimStore::S3Bucket;
     return b;
 }
 
@@ -100,6 +112,8 @@ BackendSpec xpu(int scale)
                                    scale));
     b.workflows.push_back(workflow("Windows PR", buildJob("build", 35, 60),
                                    {{"op_ut", 1, "windows.xpu.arc", 5200, 40, 80}}, scale));
+    b.store = SimStore::HttpsReportGz;
+    b.classSuffix = "XPU"; // an in-tree device type
     return b;
 }
 
@@ -111,7 +125,7 @@ BackendSpec vllm(int scale)
                   0.35,
                   false,
                   true,
-                  0.0,
+                  0.75,
                   0.06,
                   {}};
     b.workflows.push_back(workflow("pytorch-integration", buildJob("build", 20, 40),
@@ -119,6 +133,8 @@ BackendSpec vllm(int scale)
                                     {"entrypoints", 2, "linux.g6.4xlarge", 1800, 20, 40},
                                     {"models", 1, "linux.g6.12xlarge", 950, 30, 60}},
                                    scale));
+    b.store = SimStore::GitHubArtifacts;
+    b.classSuffix = "CUDA";
     return b;
 }
 
@@ -130,7 +146,7 @@ BackendSpec tpu(int scale)
                   0.4,
                   true,
                   false,
-                  0.5,
+                  0.0, // uploads nothing: its results live only in its logs
                   0.03,
                   {}};
     b.workflows.push_back(workflow(
@@ -147,13 +163,14 @@ BackendSpec mlu(int scale)
                   0.9,
                   false,
                   true,
-                  0.3,
+                  0.85,
                   0.04,
                   {}};
     b.workflows.push_back(workflow(
         "ci", buildJob("build", 20, 35),
         {{"default", 3, "mlu590", 10500, 35, 75}, {"distributed", 1, "mlu590-x8", 600, 20, 40}},
         scale));
+    b.store = SimStore::HttpsTarball;
     return b;
 }
 
@@ -175,6 +192,26 @@ std::size_t BackendSpec::jobCount() const
     for (const auto& wf : workflows)
         count += wf.jobs.size();
     return count;
+}
+
+const BackendSpec* findBackend(const std::vector<BackendSpec>& catalog, std::string_view repo)
+{
+    for (const auto& spec : catalog)
+        if (spec.backend.repo == repo)
+            return &spec;
+    return nullptr;
+}
+
+const JobSpec* findJob(const BackendSpec& backend, std::string_view workflow, std::string_view job)
+{
+    for (const auto& wf : backend.workflows) {
+        if (wf.name != workflow)
+            continue;
+        for (const auto& spec : wf.jobs)
+            if (spec.name == job)
+                return &spec;
+    }
+    return nullptr;
 }
 
 std::vector<BackendSpec> backendCatalog(int jobsScale)

@@ -2,6 +2,7 @@
 // The simulated allowlist: which backends exist, at which level, what their
 // CI matrices look like and how they behave (coverage, failure rate, ...).
 #include "relayhud/model/types.h"
+#include "relayhud/sim/sim_artifacts.h"
 
 #include <cstdint>
 #include <string>
@@ -17,6 +18,11 @@ struct JobSpec {
     std::int64_t testsTotal = 0; // 0 for jobs that report no test counts
     int minMinutes = 10;
     int maxMinutes = 30;
+    // The matrix leg of a test job ("" and 0 for a build job).
+    std::string config; // "default"
+    int shard = 0;      // 1-based
+    int numShards = 0;
+    std::string runner; // "linux.spyre.1"
 };
 
 struct WorkflowSpec {
@@ -34,6 +40,11 @@ struct BackendSpec {
     double artifactShare = 0.0; // share of completed test jobs that upload artifacts
     double failRate = 0.03;     // spontaneous test-job failures
     std::vector<WorkflowSpec> workflows;
+    SimStore store = SimStore::None; // where its test jobs upload their reports
+    int retentionDays = 90;          // GitHub artifacts: retention-days of the upload
+    // instantiate_device_type_tests' class suffix for the device: "PRIVATEUSE1"
+    // for an out-of-tree PrivateUse1 backend, "XPU" for an in-tree device.
+    std::string classSuffix = "PRIVATEUSE1";
 
     bool reports() const { return backend.level != Level::L1; }
     std::size_t jobCount() const;
@@ -41,5 +52,10 @@ struct BackendSpec {
 
 // jobsScale multiplies the test shards of every matrix (benchmarks).
 std::vector<BackendSpec> backendCatalog(int jobsScale);
+
+// The catalog entry of a repository, or nullptr.
+const BackendSpec* findBackend(const std::vector<BackendSpec>& catalog, std::string_view repo);
+// The job of a workflow by name, or nullptr.
+const JobSpec* findJob(const BackendSpec& backend, std::string_view workflow, std::string_view job);
 
 } // namespace relayhud::sim

@@ -1,5 +1,6 @@
 #include "relayhud/sim/sim_dataset.h"
 
+#include "sim_artifact_names.h"
 #include "sim_catalog.h"
 #include "sim_commits.h"
 #include "sim_random.h"
@@ -54,7 +55,7 @@ public:
                                   ? runUrl + "/attempts/" + std::to_string(run.runAttempt)
                                   : runUrl;
         if (p.uploadsArtifacts)
-            run.reported.artifactUrl = runUrl + "/artifacts";
+            run.reported.artifactUrl = artifactUrlFor(spec, run);
     }
 
 private:
@@ -87,8 +88,9 @@ SimDataset buildDataset(const SimConfig& config)
     for (const auto& spec : catalog)
         out.backends.push_back(spec.backend);
     out.commits = buildCommits(out.config);
-    StoryPlan plan = planStories(out.config, catalog, out.commits);
-    std::vector<PendingRow> pending = generateRuns(out.config, catalog, out.commits, plan);
+    TestCatalog tests(out.config.seed);
+    StoryPlan plan = planStories(out.config, catalog, out.commits, tests);
+    std::vector<PendingRow> pending = generateRuns(out.config, catalog, out.commits, plan, tests);
     std::sort(pending.begin(), pending.end(), startsBefore);
     IdAssigner ids(out.config.seed);
     out.rows.reserve(pending.size());

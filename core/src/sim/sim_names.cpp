@@ -28,22 +28,6 @@ const std::vector<std::string> kFirst = {"alex", "mei",  "rohan",  "sofia", "jun
 const std::vector<std::string> kLast = {"k",  "dev", "codes", "ml",  "torch",
                                         "hw", "gpu", "x",     "oss", "perf"};
 
-struct TestFamily {
-    std::string file;
-    std::string testClass;
-    std::string method;
-};
-const std::vector<TestFamily> kFamilies = {
-    {"test_ops.py", "TestCommonPRIVATEUSE1", "test_compare_cpu"},
-    {"test_ops.py", "TestCommonPRIVATEUSE1", "test_noncontiguous_samples"},
-    {"test_binary_ufuncs.py", "TestBinaryUfuncsPRIVATEUSE1", "test_reference_numerics"},
-    {"test_view_ops.py", "TestViewOpsPRIVATEUSE1", "test_view_copy"},
-    {"test_torch.py", "TestTorchDeviceTypePRIVATEUSE1", "test_dim_reduction"},
-    {"inductor/test_torchinductor.py", "GPUTests", "test_fused_kernel"}};
-const std::vector<std::string> kOps = {"add", "addmm",        "mul",        "sum", "softmax",
-                                       "cat", "index_select", "layer_norm", "bmm", "where"};
-const std::vector<std::string> kDtypes = {"float16", "bfloat16", "float32", "int64", "int8"};
-
 } // namespace
 
 std::string makePrTitle(SplitMix64& rng)
@@ -58,13 +42,6 @@ std::string makeAuthor(SplitMix64& rng)
     if (rng.chance(0.6))
         login += "-" + rng.pick(kLast);
     return login;
-}
-
-std::string makeFailingTest(SplitMix64& rng, const std::string& device)
-{
-    const TestFamily& family = rng.pick(kFamilies);
-    return family.file + "::" + family.testClass + "::" + family.method + "_" + rng.pick(kOps) + "_"
-           + device + "_" + rng.pick(kDtypes);
 }
 
 } // namespace relayhud::sim

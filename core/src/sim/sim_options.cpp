@@ -31,6 +31,15 @@ Result<void> assign(T& target, const std::string& flag, const std::string& value
     return {};
 }
 
+// A credential: any non-empty text without spaces (it travels in headers).
+Result<void> assignText(std::string& target, const std::string& flag, const std::string& value)
+{
+    if (value.empty() || value.find_first_of(" \t\r\n") != std::string::npos)
+        return makeError(flag + " expects a non-empty value without spaces");
+    target = value;
+    return {};
+}
+
 using Setter =
     std::function<Result<void>(SimOptions&, const std::string& flag, const std::string& value)>;
 
@@ -78,6 +87,23 @@ const std::map<std::string, Setter>& valueFlags()
         {"--drop-rate",
          [](SimOptions& o, const std::string& f, const std::string& v) {
              return assign(o.faults.dropRate, f, v, 0.0, 1.0, "a rate in 0..1");
+         }},
+        {"--github-token",
+         [](SimOptions& o, const std::string& f, const std::string& v) {
+             return assignText(o.stores.githubToken, f, v);
+         }},
+        {"--s3-access-key-id",
+         [](SimOptions& o, const std::string& f, const std::string& v) {
+             return assignText(o.stores.s3AccessKeyId, f, v);
+         }},
+        {"--s3-secret-access-key",
+         [](SimOptions& o, const std::string& f, const std::string& v) {
+             return assignText(o.stores.s3SecretAccessKey, f, v);
+         }},
+        {"--github-rate-limit",
+         [](SimOptions& o, const std::string& f, const std::string& v) {
+             return assign(o.stores.githubRateLimit, f, v, 1, 1000000,
+                           "requests per hour in 1..1000000");
          }},
     };
     return table;
@@ -129,8 +155,12 @@ Result<SimOptions> parseSimOptions(const std::vector<std::string>& args)
 std::string simUsage()
 {
     return "usage: relayhud-sim [options]\n"
-           "Serves the PyTorch HUD read API (CRCR) on 127.0.0.1 from a deterministic dataset.\n"
-           "The first line on stdout is 'listening on http://127.0.0.1:PORT'.\n"
+           "Serves the PyTorch HUD read API (CRCR) on 127.0.0.1 from a deterministic dataset,\n"
+           "and the downstream artifact stores its rows point at: GitHub's Actions API\n"
+           "(runs, jobs, job logs, artifacts) at /api/v3, an S3 bucket at /s3 and plain\n"
+           "HTTPS report files at /files.\n"
+           "The first line on stdout is 'listening on http://127.0.0.1:PORT'; the next two\n"
+           "are 'github api URL' and 's3 endpoint URL'.\n"
            "\n"
            "  --port N               port to listen on (0, the default, picks a free one)\n"
            "  --seed S               dataset and fault seed (default 1)\n"
@@ -145,6 +175,13 @@ std::string simUsage()
            "  --truncate-rate R      cut a share R of 200 bodies in half\n"
            "  --drop-rate R          close a share R of connections without answering\n"
            "  --html-errors          send injected errors as an HTML page, as a proxy does\n"
+           "artifact stores:\n"
+           "  --github-token T       token the GitHub API accepts for downloads\n"
+           "                         (default ghs_relayhudSimulatorToken0000000000)\n"
+           "  --github-rate-limit N  API requests per hour with the token (default 5000)\n"
+           "  --s3-access-key-id K   the bucket's SigV4 access key id (default RELAYHUDSIMULATOR)\n"
+           "  --s3-secret-access-key S  its secret (default relayhud/simulator/secret);\n"
+           "                         region us-east-1, bucket ascend-pytorch-ci\n"
            "  --help                 this text\n";
 }
 

@@ -1,9 +1,9 @@
 #include "sim_runs.h"
 
 #include "sim_format.h"
-#include "sim_names.h"
 #include "sim_random.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <nlohmann/json.hpp>
@@ -24,6 +24,7 @@ struct Attempt {
     bool reportsTests = true; // infra failures and cancellations report no counts
     Conclusion conclusion = Conclusion::Success;
     std::vector<std::string> failedTests;
+    int xpassStrict = 0; // failed tests that are strict XPASSes of xfailed tests
     std::optional<double> queueTime;
 };
 
@@ -54,8 +55,9 @@ std::string deliveryId(std::uint64_t seed, std::size_t commit)
 class RunGenerator {
 public:
     RunGenerator(const SimConfig& config, const std::vector<BackendSpec>& backends,
-                 const std::vector<UpstreamCommit>& commits, const StoryPlan& plan)
-        : m_config(config), m_backends(backends), m_commits(commits), m_plan(plan)
+                 const std::vector<UpstreamCommit>& commits, const StoryPlan& plan,
+                 TestCatalog& tests)
+        : m_config(config), m_backends(backends), m_commits(commits), m_plan(plan), m_tests(tests)
     {
     }
 
@@ -137,6 +139,12 @@ private:
         return m_backends[ctx.backend].workflows[ctx.workflow];
     }
 
+    bool hidesFailures(const RunContext& ctx, std::size_t j) const
+    {
+        return m_plan.hidden.is(ctx.backend, ctx.workflow, j)
+               && m_plan.hiddenCommits.count(ctx.commit) != 0;
+    }
+
     bool isRegressed(const RunContext& ctx, std::size_t j) const
     {
         return m_plan.regression.is(ctx.backend, ctx.workflow, j)
@@ -206,12 +214,12 @@ private:
                 fail(a, m_plan.stories.regressionTests);
             return; // clean before the regression: no noise on the story's job
         }
-        if (job.kind == JobKind::Build)
-            return;
+        if (job.kind == JobKind::Build || hidesFailures(ctx, j))
+            return; // the hidden failures story reports green whatever pytest says
         if (m_plan.flaky.is(ctx.backend, ctx.workflow, j) && ctx.rng.chance(0.3))
             fail(a, {m_plan.stories.flakyTest});
         else if (ctx.rng.chance(m_backends[ctx.backend].failRate))
-            fail(a, randomFailures(ctx));
+            failRandomly(ctx, j, a);
         else if (ctx.rng.chance(0.006)) {
             a.conclusion = Conclusion::TimedOut;
             a.end = a.start + 4 * 3600; // the job's timeout-minutes
@@ -219,19 +227,29 @@ private:
         }
     }
 
-    static void fail(Attempt& a, std::vector<std::string> tests)
+    static void fail(Attempt& a, std::vector<std::string> tests, int xpassStrict = 0)
     {
         a.conclusion = Conclusion::Failure;
         a.failedTests = std::move(tests);
+        a.xpassStrict = xpassStrict;
     }
 
-    std::vector<std::string> randomFailures(RunContext& ctx)
+    // One to four distinct tests of the job, strict XPASSes and setup errors included.
+    void failRandomly(RunContext& ctx, std::size_t j, Attempt& a)
     {
+        const JobSpec& job = workflowSpec(ctx).jobs[j];
+        const TestUniverse& universe = m_tests.universe(m_backends[ctx.backend], job.config);
         std::vector<std::string> tests;
+        int strict = 0;
         const auto count = ctx.rng.range(1, 4);
-        for (std::int64_t i = 0; i < count; ++i)
-            tests.push_back(makeFailingTest(ctx.rng, m_backends[ctx.backend].device));
-        return tests;
+        for (std::int64_t i = 0; i < count; ++i) {
+            FailingPick pick = pickFailingTest(ctx.rng, universe, job, false);
+            if (std::find(tests.begin(), tests.end(), pick.nodeId) != tests.end())
+                continue;
+            strict += pick.xpassStrict ? 1 : 0;
+            tests.push_back(std::move(pick.nodeId));
+        }
+        fail(a, std::move(tests), strict);
     }
 
     // Someone pressed "Re-run failed jobs": same run_id, next run_attempt.
@@ -257,19 +275,25 @@ private:
         a.reportsTests = job.kind == JobKind::Test;
         if (cause == Cause::Regression)
             fail(a, m_plan.stories.regressionTests);
-        else if (cause == Cause::Random && ctx.rng.chance(0.25))
-            fail(a, randomFailures(ctx));
+        else if (cause == Cause::Random && ctx.rng.chance(0.25) && job.kind == JobKind::Test)
+            failRandomly(ctx, j, a);
         return a;
     }
 
+    // The counts of the JUnit the job writes: its shard's first `total`
+    // cases, skips and xfails as the universe has them, the failed tests
+    // failing (a strict XPASS fails a test that is otherwise xfailed).
     std::optional<TestCounts> counts(RunContext& ctx, const JobSpec& job, const Attempt& a)
     {
         if (!a.reportsTests || job.testsTotal == 0)
             return std::nullopt;
+        const BackendSpec& backend = m_backends[ctx.backend];
+        const TestUniverse& universe = m_tests.universe(backend, job.config);
         TestCounts t;
         // Upstream adds tests over time; the count creeps up commit by commit.
         t.total = job.testsTotal + static_cast<std::int64_t>(ctx.commit) * job.testsTotal / 20000;
-        t.skipped = t.total * ctx.rng.range(6, 11) / 100;
+        t.total = std::min(t.total, static_cast<std::int64_t>(universe.size()));
+        t.skipped = m_tests.skippedAmong(backend, job, t.total) - a.xpassStrict;
         t.failed = static_cast<std::int64_t>(a.failedTests.size());
         t.passed = t.total - t.skipped - t.failed;
         return t;
@@ -292,8 +316,8 @@ private:
             out.row.failedTestsJson = nlohmann::json(a.failedTests).dump();
         out.row.environmentJson =
             nlohmann::json{{"sdk", backend.sdk}, {"device", backend.device}}.dump();
-        out.uploadsArtifacts =
-            done && out.row.run.reported.tests && ctx.rng.chance(backend.artifactShare);
+        const bool uploads = ctx.rng.chance(backend.artifactShare) || hidesFailures(ctx, j);
+        out.uploadsArtifacts = done && out.row.run.reported.tests && uploads;
         m_rows.push_back(std::move(out));
     }
 
@@ -327,6 +351,7 @@ private:
     const std::vector<BackendSpec>& m_backends;
     const std::vector<UpstreamCommit>& m_commits;
     const StoryPlan& m_plan;
+    TestCatalog& m_tests;
     std::vector<PendingRow> m_rows;
 };
 
@@ -335,9 +360,9 @@ private:
 std::vector<PendingRow> generateRuns(const SimConfig& config,
                                      const std::vector<BackendSpec>& backends,
                                      const std::vector<UpstreamCommit>& commits,
-                                     const StoryPlan& plan)
+                                     const StoryPlan& plan, TestCatalog& tests)
 {
-    return RunGenerator(config, backends, commits, plan).generate();
+    return RunGenerator(config, backends, commits, plan, tests).generate();
 }
 
 } // namespace relayhud::sim

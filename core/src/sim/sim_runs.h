@@ -5,6 +5,7 @@
 #include "relayhud/sim/sim_dataset.h"
 #include "sim_catalog.h"
 #include "sim_stories.h"
+#include "sim_test_catalog.h"
 
 #include <cstddef>
 #include <vector>
@@ -21,9 +22,11 @@ struct PendingRow {
     bool uploadsArtifacts = false;
 };
 
+// Failing tests and test counts come from `tests`, so that a row's counts
+// agree with the JUnit the artifact generator writes for it.
 std::vector<PendingRow> generateRuns(const SimConfig& config,
                                      const std::vector<BackendSpec>& backends,
                                      const std::vector<UpstreamCommit>& commits,
-                                     const StoryPlan& plan);
+                                     const StoryPlan& plan, TestCatalog& tests);
 
 } // namespace relayhud::sim

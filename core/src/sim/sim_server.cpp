@@ -1,7 +1,10 @@
 #include "relayhud/sim/sim_server.h"
 
+#include "relayhud/sim/sim_artifacts.h"
+#include "sim_artifact_routes.h"
 #include "sim_encoding.h"
 #include "sim_faults.h"
+#include "sim_http.h"
 #include "sim_routes.h"
 
 #pragma GCC diagnostic push
@@ -12,7 +15,9 @@
 #include <httplib.h>
 #pragma GCC diagnostic pop
 
+#include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <mutex>
@@ -23,44 +28,6 @@ namespace relayhud::sim {
 namespace {
 
 constexpr std::size_t kMaxCachedAnswers = 4096;
-
-// A strong validator for the exact bytes of the body (FNV-1a, 64 bit).
-std::string quotedHash(const std::string& body)
-{
-    std::uint64_t hash = 0xCBF29CE484222325ULL;
-    for (char c : body) {
-        hash ^= static_cast<unsigned char>(c);
-        hash *= 0x100000001B3ULL;
-    }
-    char buf[24];
-    std::snprintf(buf, sizeof buf, "\"%016llx\"", static_cast<unsigned long long>(hash));
-    return buf;
-}
-
-std::string_view trim(std::string_view text)
-{
-    while (!text.empty() && (text.front() == ' ' || text.front() == '\t'))
-        text.remove_prefix(1);
-    while (!text.empty() && (text.back() == ' ' || text.back() == '\t'))
-        text.remove_suffix(1);
-    return text;
-}
-
-// If-None-Match holds "*" or a comma-separated list of (maybe weak) tags.
-bool matchesEtag(const std::string& header, const std::string& etag)
-{
-    std::size_t start = 0;
-    while (start < header.size()) {
-        const std::size_t comma = std::min(header.find(',', start), header.size());
-        std::string_view tag = trim(std::string_view(header).substr(start, comma - start));
-        if (tag.substr(0, 2) == "W/")
-            tag.remove_prefix(2);
-        if (tag == "*" || tag == etag)
-            return true;
-        start = comma + 1;
-    }
-    return false;
-}
 
 ApiRequest toApiRequest(const httplib::Request& req)
 {
@@ -79,18 +46,52 @@ std::string cacheKey(const ApiRequest& request)
     return key;
 }
 
+std::string lowerCase(std::string text)
+{
+    std::transform(text.begin(), text.end(), text.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return text;
+}
+
+// cpp-httplib 0.11 slices every answer, errors included, by the request's
+// Range header; the stores answer Range themselves (206, Content-Range, 416),
+// so the parsed ranges are dropped before the handler runs. The Request
+// object is the server's own non-const one, handed to handlers as const.
+void takeOverRanges(const httplib::Request& req)
+{
+    const_cast<httplib::Request&>(req).ranges.clear();
+}
+
+SimRequest toSimRequest(const httplib::Request& req)
+{
+    SimRequest out;
+    out.method = req.method;
+    out.path = req.path;
+    const std::size_t question = req.target.find('?');
+    out.rawPath = req.target.substr(0, question);
+    out.rawQuery = question == std::string::npos ? "" : req.target.substr(question + 1);
+    for (const auto& [key, value] : req.params)
+        out.params.emplace(key, value); // emplace keeps the first of repeated keys
+    for (const auto& [name, value] : req.headers)
+        out.headers.emplace(lowerCase(name), value);
+    return out;
+}
+
 void write(httplib::Response& res, const ApiResponse& answer)
 {
     res.status = answer.status;
     for (const auto& [name, value] : answer.headers)
         res.set_header(name.c_str(), value);
-    res.set_content(answer.body, answer.contentType.c_str());
+    if (answer.status != 304)
+        res.set_content(answer.body, answer.contentType.c_str());
 }
 
 } // namespace
 
 struct SimServer::Impl {
-    Impl(SimDataset data, const FaultConfig& faults) : dataset(std::move(data)), routes(dataset)
+    Impl(SimDataset data, const FaultConfig& faults, SimStoreSettings stores)
+        : dataset(std::move(data)), routes(dataset), storeSettings(std::move(stores)),
+          artifactRoutes(dataset, storeSettings, clock, base)
     {
         injector.configure(faults);
         server.Get(".*", [this](const httplib::Request& req, httplib::Response& res) {
@@ -100,9 +101,15 @@ struct SimServer::Impl {
 
     void handle(const httplib::Request& req, httplib::Response& res);
     ApiResponse answer(const ApiRequest& request);
+    ApiResponse hudAnswer(const httplib::Request& req);
+    void rebaseArtifactUrls();
 
     SimDataset dataset;
     SimRoutes routes; // refers to dataset, so declared after it
+    SimStoreSettings storeSettings;
+    SimClock clock;
+    std::string base; // set by start(), before the first request
+    ArtifactRoutes artifactRoutes;
     FaultInjector injector;
     httplib::Server server;
     std::thread thread;
@@ -131,8 +138,22 @@ ApiResponse SimServer::Impl::answer(const ApiRequest& request)
     return out;
 }
 
+// HUD answers carry a strong ETag of the full body; If-None-Match gets 304.
+ApiResponse SimServer::Impl::hudAnswer(const httplib::Request& req)
+{
+    ApiResponse out = answer(toApiRequest(req));
+    if (out.status != 200)
+        return out;
+    const std::string etag = quotedHash(out.body);
+    out.headers.emplace_back("ETag", etag);
+    if (matchesEtag(req.get_header_value("If-None-Match"), etag))
+        return ApiResponse{304, {}, out.contentType, {{"ETag", etag}}};
+    return out;
+}
+
 void SimServer::Impl::handle(const httplib::Request& req, httplib::Response& res)
 {
+    takeOverRanges(req);
     const std::uint64_t number = ++requests;
     const FaultConfig faults = injector.config();
     if (faults.latencyMs > 0)
@@ -147,22 +168,13 @@ void SimServer::Impl::handle(const httplib::Request& req, httplib::Response& res
         write(res, faultResponse(fault, faults.htmlErrors));
         return;
     }
-    ApiResponse out = answer(toApiRequest(req));
-    if (out.status == 200) {
-        // The validator of the full answer, also on a truncated one: a cut
-        // made on the way keeps the headers, and a client that stores the
-        // ETag of a body it could not parse will be told 304 next time.
-        const std::string etag = quotedHash(out.body);
-        out.headers.emplace_back("ETag", etag);
-        if (matchesEtag(req.get_header_value("If-None-Match"), etag)) {
-            res.status = 304;
-            res.set_header("ETag", etag);
-            return;
-        }
-        if (fault == FaultKind::Truncate)
-            out.body.resize(out.body.size() / 2);
-    }
-    if (out.contentType == kJsonContentType) {
+    ApiResponse out =
+        ArtifactRoutes::owns(req.path) ? artifactRoutes.handle(toSimRequest(req)) : hudAnswer(req);
+    // A cut made on the way keeps the headers (the ETag of the full answer
+    // too): a client that stores it for a body it could not parse is told 304.
+    if (out.status == 200 && fault == FaultKind::Truncate)
+        out.body.resize(out.body.size() / 2);
+    if (out.contentType == kJsonContentType && out.status != 304) {
         out.headers.emplace_back("Vary", "Accept-Encoding");
         if (acceptsGzip(req.get_header_value("Accept-Encoding"))) {
             out.body = gzip(out.body);
@@ -172,8 +184,19 @@ void SimServer::Impl::handle(const httplib::Request& req, httplib::Response& res
     write(res, out);
 }
 
-SimServer::SimServer(SimDataset dataset, FaultConfig faults)
-    : m_impl(std::make_unique<Impl>(std::move(dataset), faults))
+// HTTPS-file artifact_urls name the server, whose port is known only now.
+void SimServer::Impl::rebaseArtifactUrls()
+{
+    const std::string_view unbound = kSimUnboundBaseUrl;
+    for (SimRow& row : dataset.rows) {
+        std::string& url = row.run.reported.artifactUrl;
+        if (url.compare(0, unbound.size(), unbound) == 0)
+            url = base + url.substr(unbound.size());
+    }
+}
+
+SimServer::SimServer(SimDataset dataset, FaultConfig faults, SimStoreSettings stores)
+    : m_impl(std::make_unique<Impl>(std::move(dataset), faults, std::move(stores)))
 {
 }
 
@@ -190,6 +213,8 @@ int SimServer::start(int port)
                        : (d.server.bind_to_port("127.0.0.1", port) ? port : -1);
     if (d.port <= 0)
         return d.port = -1;
+    d.base = baseUrl();
+    d.rebaseArtifactUrls();
     d.thread = std::thread([&d] { d.server.listen_after_bind(); });
     // stop() only interrupts a server that is already in its accept loop.
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
@@ -218,5 +243,22 @@ const SimDataset& SimServer::dataset() const { return m_impl->dataset; }
 void SimServer::setFaults(const FaultConfig& faults) { m_impl->injector.configure(faults); }
 
 std::uint64_t SimServer::requestCount() const { return m_impl->requests.load(); }
+
+std::string SimServer::githubApiUrl() const { return baseUrl() + "/api/v3"; }
+
+std::string SimServer::s3Endpoint() const { return baseUrl() + "/s3"; }
+
+const SimStoreSettings& SimServer::storeSettings() const { return m_impl->storeSettings; }
+
+const std::string& SimServer::githubToken() const { return m_impl->storeSettings.githubToken; }
+
+const std::string& SimServer::s3AccessKeyId() const { return m_impl->storeSettings.s3AccessKeyId; }
+
+const std::string& SimServer::s3SecretAccessKey() const
+{
+    return m_impl->storeSettings.s3SecretAccessKey;
+}
+
+void SimServer::advanceClock(std::int64_t seconds) { m_impl->clock.advance(seconds); }
 
 } // namespace relayhud::sim

@@ -1,6 +1,5 @@
 #include "sim_stories.h"
 
-#include "sim_names.h"
 #include "sim_random.h"
 
 #include <algorithm>
@@ -47,16 +46,27 @@ std::size_t fractionIndex(SplitMix64& rng, std::size_t size, double lo, double w
     return static_cast<std::size_t>(static_cast<double>(size) * (lo + width * rng.unit()));
 }
 
+const JobSpec& jobSpec(const std::vector<BackendSpec>& backends, const JobRef& ref)
+{
+    return backends[ref.backend].workflows[ref.workflow].jobs[ref.job];
+}
+
 const std::string& jobName(const std::vector<BackendSpec>& backends, const JobRef& ref)
 {
-    return backends[ref.backend].workflows[ref.workflow].jobs[ref.job].name;
+    return jobSpec(backends, ref).name;
+}
+
+void addDistinct(std::vector<std::string>& tests, std::string test)
+{
+    if (std::find(tests.begin(), tests.end(), test) == tests.end())
+        tests.push_back(std::move(test));
 }
 
 class StoryPlanner {
 public:
     StoryPlanner(const SimConfig& config, const std::vector<BackendSpec>& backends,
-                 const std::vector<UpstreamCommit>& commits)
-        : m_config(config), m_backends(backends), m_commits(commits),
+                 const std::vector<UpstreamCommit>& commits, TestCatalog& tests)
+        : m_config(config), m_backends(backends), m_commits(commits), m_tests(tests),
           m_rng(mixSeed({config.seed, 0x5707ULL}))
     {
     }
@@ -69,6 +79,7 @@ public:
         planFlaky();
         planOutage();
         planCancelled();
+        planHiddenFailures();
         planZombie();
         return m_plan;
     }
@@ -91,12 +102,8 @@ private:
         s.regressionBackend = m_backends[backend].backend.repo;
         s.regressionWorkflow = m_backends[backend].workflows.front().name;
         s.regressionJob = jobName(m_backends, m_plan.regression);
-        while (s.regressionTests.size() < 2) {
-            std::string test = makeFailingTest(m_rng, m_backends[backend].device);
-            if (std::find(s.regressionTests.begin(), s.regressionTests.end(), test)
-                == s.regressionTests.end())
-                s.regressionTests.push_back(std::move(test));
-        }
+        while (s.regressionTests.size() < 2)
+            addDistinct(s.regressionTests, pickTest(m_plan.regression));
         const std::size_t first =
             eventAtOrAfter(m_commits, fractionIndex(m_rng, m_commits.size(), 0.55, 0.2));
         if (first == kNone)
@@ -119,7 +126,15 @@ private:
         s.flakyBackend = m_backends[m_plan.flaky.backend].backend.repo;
         s.flakyWorkflow = m_backends[m_plan.flaky.backend].workflows.front().name;
         s.flakyJob = jobName(m_backends, m_plan.flaky);
-        s.flakyTest = makeFailingTest(m_rng, m_backends[m_plan.flaky.backend].device);
+        s.flakyTest = pickTest(m_plan.flaky);
+    }
+
+    // An ordinary failure (assertion or backend error) in the job's tests.
+    std::string pickTest(const JobRef& ref)
+    {
+        const JobSpec& job = jobSpec(m_backends, ref);
+        const TestUniverse& universe = m_tests.universe(m_backends[ref.backend], job.config);
+        return pickFailingTest(m_rng, universe, job, true).nodeId;
     }
 
     // Three consecutive upstream events hit 3-4 backends at once (a shared
@@ -148,7 +163,36 @@ private:
     bool taken(std::size_t commit) const
     {
         return m_plan.outageCommits.count(commit) != 0 || commit == m_plan.cancelledCommit
-               || commit == m_plan.regressionCommit;
+               || commit == m_plan.regressionCommit || m_plan.hiddenCommits.count(commit) != 0;
+    }
+
+    // A backend with artifacts, other than the regression's and the flaky
+    // job's, reports green on three consecutive commits while pytest failed.
+    void planHiddenFailures()
+    {
+        std::vector<std::size_t> candidates;
+        for (std::size_t i :
+             reporting(m_backends, {m_plan.regression.backend, m_plan.flaky.backend}))
+            if (m_backends[i].store != SimStore::None && m_backends[i].artifactShare > 0.0)
+                candidates.push_back(i);
+        if (candidates.empty())
+            return;
+        m_plan.hidden = pickTestJob(m_rng, m_backends, m_rng.pick(candidates));
+        std::size_t at =
+            eventAtOrAfter(m_commits, fractionIndex(m_rng, m_commits.size(), 0.45, 0.1));
+        auto& s = m_plan.stories;
+        while (at != kNone && m_plan.hiddenCommits.size() < 3) {
+            if (!taken(at)) {
+                m_plan.hiddenCommits.insert(at);
+                s.hiddenFailureShas.push_back(m_commits[at].sha);
+            }
+            at = eventAtOrAfter(m_commits, at + 1);
+        }
+        s.hiddenFailureBackend = m_backends[m_plan.hidden.backend].backend.repo;
+        s.hiddenFailureWorkflow = m_backends[m_plan.hidden.backend].workflows.front().name;
+        s.hiddenFailureJob = jobName(m_backends, m_plan.hidden);
+        while (s.hiddenFailureTests.size() < 3)
+            addDistinct(s.hiddenFailureTests, pickTest(m_plan.hidden));
     }
 
     void planCancelled()
@@ -193,6 +237,7 @@ private:
     const SimConfig& m_config;
     const std::vector<BackendSpec>& m_backends;
     const std::vector<UpstreamCommit>& m_commits;
+    TestCatalog& m_tests;
     SplitMix64 m_rng;
     StoryPlan m_plan;
 };
@@ -203,13 +248,14 @@ bool StoryPlan::forcesRun(std::size_t backend, std::size_t commit) const
 {
     return inOutage(backend, commit) || (commit == cancelledCommit && backend == cancelledBackend)
            || (commit == zombieCommit && backend == zombie.backend)
-           || (commit == regressionCommit && backend == regression.backend);
+           || (commit == regressionCommit && backend == regression.backend)
+           || (hiddenCommits.count(commit) != 0 && backend == hidden.backend);
 }
 
 StoryPlan planStories(const SimConfig& config, const std::vector<BackendSpec>& backends,
-                      const std::vector<UpstreamCommit>& commits)
+                      const std::vector<UpstreamCommit>& commits, TestCatalog& tests)
 {
-    return StoryPlanner(config, backends, commits).plan();
+    return StoryPlanner(config, backends, commits, tests).plan();
 }
 
 } // namespace relayhud::sim

@@ -4,6 +4,7 @@
 // the run generator can apply them.
 #include "relayhud/sim/sim_dataset.h"
 #include "sim_catalog.h"
+#include "sim_test_catalog.h"
 
 #include <cstddef>
 #include <limits>
@@ -37,6 +38,8 @@ struct StoryPlan {
     std::size_t cancelledBackend = kNone;
     std::size_t zombieCommit = kNone;
     JobRef zombie;
+    JobRef hidden; // the green whose artifacts fail tests
+    std::set<std::size_t> hiddenCommits;
 
     bool inOutage(std::size_t backend, std::size_t commit) const
     {
@@ -46,7 +49,8 @@ struct StoryPlan {
     bool forcesRun(std::size_t backend, std::size_t commit) const;
 };
 
+// Story tests are drawn from `tests`, the universes the run generator uses.
 StoryPlan planStories(const SimConfig& config, const std::vector<BackendSpec>& backends,
-                      const std::vector<UpstreamCommit>& commits);
+                      const std::vector<UpstreamCommit>& commits, TestCatalog& tests);
 
 } // namespace relayhud::sim

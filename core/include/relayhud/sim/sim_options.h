@@ -13,6 +13,7 @@ namespace relayhud::sim {
 struct SimOptions {
     SimConfig config;
     FaultConfig faults;          // faults.seed follows --seed
+    SimStoreSettings stores;     // credentials of the simulated artifact stores
     int port = 0;                // 0 = any free port
     bool exitOnStdinEof = false; // a parent that dies closes our stdin: follow it
     bool help = false;

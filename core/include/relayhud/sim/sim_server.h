@@ -4,6 +4,14 @@
 // injects faults on request. Every 200 carries a strong ETag (a hash of the
 // uncompressed body) and If-None-Match gets 304; JSON is gzipped when the
 // client accepts gzip (never brotli).
+//
+// Beside the HUD it plays the downstream artifact stores (sim_artifacts.h):
+//   {base}/api/v3  GitHub's REST API (GitHub Enterprise style): workflow runs,
+//                  jobs, job logs and artifacts, with rate-limit headers,
+//                  ETag/304, Link pagination and token auth on downloads;
+//   {base}/blob/   the short-lived signed URLs the API redirects to;
+//   {base}/s3      an S3-compatible bucket that verifies SigV4 signatures;
+//   {base}/files/  plain HTTPS report files.
 #include "relayhud/sim/sim_dataset.h"
 
 #include <cstdint>
@@ -25,9 +33,20 @@ struct FaultConfig {
     std::uint64_t seed = 1;
 };
 
+// Credentials and limits of the simulated stores.
+struct SimStoreSettings {
+    std::string githubToken = "ghs_relayhudSimulatorToken0000000000";
+    std::string s3AccessKeyId = "RELAYHUDSIMULATOR";
+    std::string s3SecretAccessKey = "relayhud/simulator/secret";
+    std::string s3Region = "us-east-1";
+    int githubRateLimit = 5000;        // API requests per hour with the token
+    int githubAnonymousRateLimit = 60; // per hour without one
+    int signedUrlSeconds = 60;         // lifetime of the URLs downloads redirect to
+};
+
 class SimServer {
 public:
-    SimServer(SimDataset dataset, FaultConfig faults = {});
+    SimServer(SimDataset dataset, FaultConfig faults = {}, SimStoreSettings stores = {});
     ~SimServer();
     SimServer(const SimServer&) = delete;
     SimServer& operator=(const SimServer&) = delete;
@@ -38,7 +57,18 @@ public:
     int start(int port = 0);
     void stop();
     std::string baseUrl() const; // "http://127.0.0.1:PORT"
+    // Once started, HTTPS-file artifact_urls in the dataset carry baseUrl().
     const SimDataset& dataset() const;
+
+    std::string githubApiUrl() const; // baseUrl() + "/api/v3"
+    std::string s3Endpoint() const;   // baseUrl() + "/s3"
+    const SimStoreSettings& storeSettings() const;
+    const std::string& githubToken() const;
+    const std::string& s3AccessKeyId() const;
+    const std::string& s3SecretAccessKey() const;
+    // Moves the server's clock forward: signed URLs expire, rate-limit
+    // windows reset. The dataset's `now` does not move.
+    void advanceClock(std::int64_t seconds);
 
     // Change faults while running (tests turn an outage on and off).
     void setFaults(const FaultConfig& faults);

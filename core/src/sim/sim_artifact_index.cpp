@@ -1,0 +1,197 @@
+#include "sim_artifact_index.h"
+
+#include "relayhud/sim/sim_artifacts.h"
+#include "sim_artifact_names.h"
+#include "sim_random.h"
+
+#include <algorithm>
+#include <tuple>
+
+namespace relayhud::sim {
+namespace {
+
+std::uint64_t fnv1a(std::string_view text)
+{
+    std::uint64_t hash = 0xCBF29CE484222325ULL;
+    for (char c : text) {
+        hash ^= static_cast<unsigned char>(c);
+        hash *= 0x100000001B3ULL;
+    }
+    return hash;
+}
+
+bool uploaded(const SimRow& row) { return !row.run.reported.artifactUrl.empty(); }
+
+EpochSeconds queuedAt(const SimRow& row)
+{
+    const auto& r = row.run;
+    return r.reported.startedAt.value_or(0)
+           - static_cast<EpochSeconds>(r.trusted.queueTimeSeconds.value_or(0.0));
+}
+
+EpochSeconds lastActivity(const SimRow& row)
+{
+    return row.run.reported.completedAt.value_or(row.run.reported.startedAt.value_or(0));
+}
+
+} // namespace
+
+std::vector<const SimRow*> WorkflowRun::attempt(int number) const
+{
+    std::vector<const SimRow*> out;
+    for (const SimRow* row : rows)
+        if (row->run.runAttempt == number)
+            out.push_back(row);
+    return out;
+}
+
+ArtifactIndex::ArtifactIndex(const SimDataset& dataset)
+    : m_catalog(backendCatalog(dataset.config.jobsScale))
+{
+    std::map<std::string, const UpstreamCommit*> commits;
+    for (const UpstreamCommit& c : dataset.commits)
+        commits.emplace(c.sha.value, &c);
+    std::uint64_t nextArtifact =
+        4'100'000'000ULL + SplitMix64(mixSeed({dataset.config.seed, 0xA27ULL})).below(90'000'000);
+    for (const SimRow& row : dataset.rows) {
+        m_jobs.emplace(row.run.checkRunId.value, &row);
+        addRun(row);
+        m_runs.at({row.run.downstreamRepo, row.run.runId}).commit =
+            commits.at(row.run.upstreamSha.value);
+        if (const BackendSpec* spec = backend(row.run.downstreamRepo); spec && uploaded(row))
+            addArtifact(row, *spec, nextArtifact);
+    }
+    numberRuns();
+    std::sort(m_bucket.begin(), m_bucket.end(),
+              [](const BucketObject& a, const BucketObject& b) { return a.key < b.key; });
+}
+
+// run_number counts a workflow's runs in creation order; listings are newest first.
+void ArtifactIndex::numberRuns()
+{
+    std::map<std::string, std::vector<WorkflowRun*>> byRepo;
+    for (auto& [key, run] : m_runs)
+        byRepo[run.repo].push_back(&run);
+    for (auto& [repo, runs] : byRepo) {
+        std::sort(runs.begin(), runs.end(), [](const WorkflowRun* a, const WorkflowRun* b) {
+            return std::tie(a->createdAt, a->runId) < std::tie(b->createdAt, b->runId);
+        });
+        std::map<std::string, int> numbers;
+        for (WorkflowRun* run : runs)
+            run->runNumber = ++numbers[run->workflow];
+        m_runsByRepo[repo].assign(runs.rbegin(), runs.rend());
+    }
+}
+
+void ArtifactIndex::addRun(const SimRow& row)
+{
+    const CheckRun& r = row.run;
+    auto [it, fresh] = m_runs.try_emplace({r.downstreamRepo, r.runId});
+    WorkflowRun& run = it->second;
+    if (fresh) {
+        run.repo = r.downstreamRepo;
+        run.runId = r.runId;
+        run.workflow = r.workflow;
+        run.workflowId = static_cast<std::int64_t>(
+            100'000'000 + fnv1a(r.downstreamRepo + r.workflow) % 90'000'000);
+        run.createdAt = queuedAt(row);
+    }
+    run.rows.push_back(&row);
+    run.latestAttempt = std::max(run.latestAttempt, r.runAttempt);
+    if (r.runAttempt == 1)
+        run.createdAt = std::min(run.createdAt, queuedAt(row));
+    run.updatedAt = std::max(run.updatedAt, lastActivity(row));
+}
+
+void ArtifactIndex::addArtifact(const SimRow& row, const BackendSpec& backend,
+                                std::uint64_t& nextId)
+{
+    const JobSpec* job = jobSpec(row);
+    if (!job)
+        return;
+    switch (backend.store) {
+    case SimStore::GitHubArtifacts: {
+        nextId += 1 + mixSeed({nextId, 7}) % 40;
+        const auto id = static_cast<std::int64_t>(nextId);
+        m_artifactIds.emplace(&row, id);
+        m_artifacts.emplace(id, &row);
+        break;
+    }
+    case SimStore::S3Bucket: {
+        const std::string prefix = s3Prefix(row.run);
+        const bool split = row.run.reported.tests && row.run.reported.tests->total > 1;
+        for (std::size_t part = 0; part < (split ? 2U : 1U); ++part)
+            m_bucket.push_back({prefix + job->config
+                                    + (split ? "-" + std::to_string(part + 1) : std::string())
+                                    + ".xml",
+                                &row, part});
+        break;
+    }
+    case SimStore::HttpsReportGz:
+    case SimStore::HttpsTarball: m_files.emplace(filesPath(row.run, backend.store), &row); break;
+    case SimStore::None: break;
+    }
+}
+
+const BackendSpec* ArtifactIndex::backend(std::string_view repo) const
+{
+    return findBackend(m_catalog, repo);
+}
+
+const JobSpec* ArtifactIndex::jobSpec(const SimRow& row) const
+{
+    const BackendSpec* spec = backend(row.run.downstreamRepo);
+    return spec ? findJob(*spec, row.run.workflow, row.run.jobName) : nullptr;
+}
+
+const std::vector<const WorkflowRun*>& ArtifactIndex::runsOf(const std::string& repo) const
+{
+    static const std::vector<const WorkflowRun*> kNone;
+    const auto it = m_runsByRepo.find(repo);
+    return it == m_runsByRepo.end() ? kNone : it->second;
+}
+
+const WorkflowRun* ArtifactIndex::run(const std::string& repo, const std::string& runId) const
+{
+    const auto it = m_runs.find({repo, runId});
+    return it == m_runs.end() ? nullptr : &it->second;
+}
+
+const WorkflowRun* ArtifactIndex::runOf(const SimRow& row) const
+{
+    return run(row.run.downstreamRepo, row.run.runId);
+}
+
+const SimRow* ArtifactIndex::job(const std::string& jobId) const
+{
+    const auto it = m_jobs.find(jobId);
+    return it == m_jobs.end() ? nullptr : it->second;
+}
+
+std::int64_t ArtifactIndex::artifactId(const SimRow& row) const
+{
+    const auto it = m_artifactIds.find(&row);
+    return it == m_artifactIds.end() ? 0 : it->second;
+}
+
+const SimRow* ArtifactIndex::artifact(std::int64_t id) const
+{
+    const auto it = m_artifacts.find(id);
+    return it == m_artifacts.end() ? nullptr : it->second;
+}
+
+const BucketObject* ArtifactIndex::object(const std::string& key) const
+{
+    const auto it =
+        std::lower_bound(m_bucket.begin(), m_bucket.end(), key,
+                         [](const BucketObject& o, const std::string& k) { return o.key < k; });
+    return it != m_bucket.end() && it->key == key ? &*it : nullptr;
+}
+
+const SimRow* ArtifactIndex::file(const std::string& path) const
+{
+    const auto it = m_files.find(path);
+    return it == m_files.end() ? nullptr : it->second;
+}
+
+} // namespace relayhud::sim

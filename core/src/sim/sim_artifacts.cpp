@@ -1,0 +1,206 @@
+#include "relayhud/sim/sim_artifacts.h"
+
+#include "sim_artifact_names.h"
+#include "sim_catalog.h"
+#include "sim_junit.h"
+#include "sim_logs.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+
+namespace relayhud::sim {
+namespace {
+
+const char* testTypeOf(std::string_view config)
+{
+    switch (suiteOfConfig(config)) {
+    case Suite::Core: return "upstream";
+    case Suite::Compile: return "inductor";
+    case Suite::Distributed: return "distributed";
+    default: break;
+    }
+    return "e2e";
+}
+
+std::vector<std::string> parseFailedTests(const std::string& json)
+{
+    std::vector<std::string> out;
+    const auto doc = nlohmann::json::parse(json, nullptr, false);
+    if (!doc.is_array())
+        return out;
+    for (const auto& item : doc)
+        if (item.is_string())
+            out.push_back(item.get<std::string>());
+    return out;
+}
+
+} // namespace
+
+SimStore simStoreOf(std::string_view repo)
+{
+    static const std::vector<BackendSpec> catalog = backendCatalog(1);
+    const BackendSpec* spec = findBackend(catalog, repo);
+    return spec ? spec->store : SimStore::None;
+}
+
+struct SimArtifacts::Impl {
+    explicit Impl(const SimDataset& dataset)
+        : data(dataset), catalog(backendCatalog(dataset.config.jobsScale)),
+          tests(dataset.config.seed)
+    {
+    }
+
+    struct Resolved {
+        const BackendSpec* backend = nullptr;
+        const JobSpec* job = nullptr;
+    };
+
+    Resolved resolve(const SimRow& row) const
+    {
+        const BackendSpec* backend = findBackend(catalog, row.run.downstreamRepo);
+        if (!backend)
+            return {};
+        return {backend, findJob(*backend, row.run.workflow, row.run.jobName)};
+    }
+
+    bool hidesFailures(const SimRow& row) const
+    {
+        const SimStories& s = data.stories;
+        const auto& shas = s.hiddenFailureShas;
+        return row.run.downstreamRepo == s.hiddenFailureBackend
+               && row.run.workflow == s.hiddenFailureWorkflow
+               && row.run.jobName == s.hiddenFailureJob
+               && std::find(shas.begin(), shas.end(), row.run.upstreamSha) != shas.end();
+    }
+
+    std::vector<std::string> failing(const SimRow& row) const
+    {
+        std::vector<std::string> out = parseFailedTests(row.failedTestsJson);
+        if (hidesFailures(row))
+            out.insert(out.end(), data.stories.hiddenFailureTests.begin(),
+                       data.stories.hiddenFailureTests.end());
+        return out;
+    }
+
+    // The pytest session of a finished test job; empty for any other row.
+    JobRun run(const SimRow& row, std::int64_t total) const
+    {
+        const Resolved r = resolve(row);
+        if (!r.job || jobShape(row, *r.job) != JobShape::Tests)
+            return {};
+        const TestUniverse& universe = tests.universe(*r.backend, r.job->config);
+        return runJob(universe, *r.job, total, failing(row));
+    }
+
+    std::vector<SimReport> reports(const SimRow& row, const JobRun& run) const
+    {
+        if (run.cases.empty())
+            return {};
+        const Resolved r = resolve(row);
+        const bool split = r.backend->store == SimStore::S3Bucket && run.cases.size() > 1;
+        const std::size_t parts = split ? 2 : 1;
+        ReportContext context;
+        context.hostname = runnerHostName(*r.job, rowHash(data.config.seed, row.run));
+        context.startedAt =
+            row.run.reported.startedAt.value_or(0) + std::max<EpochSeconds>(1, durationOf(row) / 6);
+        context.testType = testTypeOf(r.job->config);
+        std::vector<SimReport> out;
+        const std::size_t size = run.cases.size();
+        for (std::size_t part = 0; part < parts; ++part) {
+            context.name =
+                r.job->config + (split ? "-" + std::to_string(part + 1) : std::string()) + ".xml";
+            out.push_back(
+                writeJunitReport(run, size * part / parts, size * (part + 1) / parts, context));
+        }
+        return out;
+    }
+
+    static EpochSeconds durationOf(const SimRow& row)
+    {
+        const auto& r = row.run.reported;
+        return r.completedAt && r.startedAt ? *r.completedAt - *r.startedAt : 0;
+    }
+
+    std::string artifactName(const SimRow& row) const
+    {
+        const Resolved r = resolve(row);
+        if (!r.job)
+            return {};
+        switch (r.backend->store) {
+        case SimStore::GitHubArtifacts: return githubArtifactName(row.run, *r.job);
+        case SimStore::S3Bucket: return s3Prefix(row.run);
+        case SimStore::HttpsReportGz:
+        case SimStore::HttpsTarball: return filesPath(row.run, r.backend->store);
+        case SimStore::None: break;
+        }
+        return {};
+    }
+
+    std::string log(const SimRow& row) const
+    {
+        const Resolved r = resolve(row);
+        if (!r.job || row.run.reported.status != RunStatus::Completed)
+            return {};
+        const bool uploads = !row.run.reported.artifactUrl.empty();
+        const JobRun session = run(row, row.run.reported.tests ? row.run.reported.tests->total : 0);
+        LogContext context;
+        context.row = &row;
+        context.backend = r.backend;
+        context.job = r.job;
+        context.steps = planSteps(row, *r.job, uploads, data.config.now);
+        context.run = session.cases.empty() ? nullptr : &session;
+        context.continueOnError = hidesFailures(row);
+        context.artifactName = uploads ? artifactName(row) : std::string();
+        context.downstreamSha = downstreamSha(data.config.seed, row.run);
+        context.hash = rowHash(data.config.seed, row.run);
+        return writeJobLog(context);
+    }
+
+    const SimDataset& data;
+    std::vector<BackendSpec> catalog;
+    mutable TestCatalog tests;
+};
+
+SimArtifacts::SimArtifacts(const SimDataset& dataset) : m_impl(std::make_unique<Impl>(dataset)) {}
+
+SimArtifacts::~SimArtifacts() = default;
+
+const SimDataset& SimArtifacts::dataset() const { return m_impl->data; }
+
+SimStore SimArtifacts::storeOf(const SimRow& row) const
+{
+    const auto r = m_impl->resolve(row);
+    return r.backend ? r.backend->store : SimStore::None;
+}
+
+std::vector<SimReport> SimArtifacts::reports(const SimRow& row) const
+{
+    const auto& tests = row.run.reported.tests;
+    return m_impl->reports(row, m_impl->run(row, tests ? tests->total : 0));
+}
+
+std::vector<SimReport> SimArtifacts::reportsWithTotal(const SimRow& row, std::int64_t total) const
+{
+    return m_impl->reports(row, m_impl->run(row, total));
+}
+
+std::string SimArtifacts::jobLog(const SimRow& row) const { return m_impl->log(row); }
+
+std::vector<std::string> SimArtifacts::failingTests(const SimRow& row) const
+{
+    const auto& tests = row.run.reported.tests;
+    const JobRun run = m_impl->run(row, tests ? tests->total : 0);
+    std::vector<std::string> out;
+    for (const JobCase& c : run.cases)
+        if (isFailing(c.result))
+            out.push_back(run.universe->nodeId(c.ref));
+    return out;
+}
+
+std::string SimArtifacts::artifactName(const SimRow& row) const
+{
+    return m_impl->artifactName(row);
+}
+
+} // namespace relayhud::sim
