@@ -1,81 +1,16 @@
 #include "cli_commands.h"
 
+#include "cli_support.h"
 #include "relayhud/hud/hud_client.h"
 #include "relayhud/net/http_client.h"
 #include "relayhud/store/cache.h"
 #include "relayhud/sync/hud_sync.h"
-#include "relayhud/util/paths.h"
 #include "relayhud/util/time.h"
 
-#include <algorithm>
-#include <charconv>
-#include <filesystem>
-#include <map>
 #include <memory>
 
 namespace relayhud::cli {
 namespace {
-
-// Flags of one subcommand: "--name value" pairs; repeated names accumulate.
-struct Flags {
-    std::multimap<std::string, std::string> values;
-    std::string error;
-
-    std::string get(const std::string& name, std::string fallback = {}) const
-    {
-        const auto it = values.find(name);
-        return it == values.end() ? fallback : it->second;
-    }
-    std::vector<std::string> all(const std::string& name) const
-    {
-        std::vector<std::string> out;
-        for (auto [it, end] = values.equal_range(name); it != end; ++it)
-            out.push_back(it->second);
-        return out;
-    }
-};
-
-Flags parseFlags(const std::vector<std::string>& args, const std::vector<std::string>& known)
-{
-    Flags flags;
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        const std::string& a = args[i];
-        if (std::find(known.begin(), known.end(), a) == known.end()) {
-            flags.error = "unknown argument '" + a + "'";
-            return flags;
-        }
-        if (i + 1 >= args.size()) {
-            flags.error = a + " needs a value";
-            return flags;
-        }
-        flags.values.emplace(a.substr(2), args[++i]);
-    }
-    return flags;
-}
-
-bool parseInt(const std::string& text, int& out)
-{
-    const char* end = text.data() + text.size();
-    auto [ptr, ec] = std::from_chars(text.data(), end, out);
-    return ec == std::errc() && ptr == end && !text.empty();
-}
-
-Result<std::unique_ptr<Cache>> openCache(const GlobalOptions& global)
-{
-    std::string path = global.cachePath;
-    if (path.empty()) {
-        path = defaultCachePath();
-        std::error_code ec;
-        std::filesystem::create_directories(defaultCacheDir(), ec);
-    }
-    return Cache::open(path);
-}
-
-int fail(std::ostream& err, const std::string& message, int code = 1)
-{
-    err << "relayhud-cli: " << message << '\n';
-    return code;
-}
 
 const char* glyph(const MatrixCell& cell)
 {
@@ -219,7 +154,8 @@ int runStats(const GlobalOptions& global, const std::vector<std::string>& args, 
     if (!stats)
         return fail(err, stats.message());
     out << "backends " << stats->backends << "\ncommits " << stats->commits << "\ncheck_runs "
-        << stats->checkRuns << "\njobs " << stats->jobs << '\n';
+        << stats->checkRuns << "\njobs " << stats->jobs << "\ntest_runs " << stats->testRuns
+        << "\ntest_results " << stats->testResults << '\n';
     return 0;
 }
 

@@ -17,5 +17,14 @@ int runMatrix(const GlobalOptions& global, const std::vector<std::string>& args,
               std::ostream& err);
 int runStats(const GlobalOptions& global, const std::vector<std::string>& args, std::ostream& out,
              std::ostream& err);
+// import PATH...: JUnit reports, archives of them or folders into one test run.
+int runImport(const GlobalOptions& global, const std::vector<std::string>& args, std::ostream& out,
+              std::ostream& err);
+// tests --check-run ID | --test-run N [--outcome O]... [--limit N]
+int runTests(const GlobalOptions& global, const std::vector<std::string>& args, std::ostream& out,
+             std::ostream& err);
+// artifacts [--runs failed|all] ...: finished runs' test results from their stores.
+int runArtifacts(const GlobalOptions& global, const std::vector<std::string>& args,
+                 std::ostream& out, std::ostream& err);
 
 } // namespace relayhud::cli

@@ -1,4 +1,5 @@
-// relayhud-cli: the headless face of RelayHUD (sync, matrix, stats).
+// relayhud-cli: the headless face of RelayHUD (sync, artifacts, matrix, stats,
+// import, tests).
 #include "cli_commands.h"
 
 #include <iostream>
@@ -13,9 +14,21 @@ constexpr const char* kUsage =
     "commands:\n"
     "  sync --hud URL [--days N] [--per-page N] [--backend ORG/REPO]...\n"
     "                      fetch the HUD's CRCR results into the cache\n"
+    "  artifacts [--runs failed|all] [--days N] [--max-runs N] [--parallel N]\n"
+    "            [--github-api URL] [--s3-endpoint URL] [--s3-region R]\n"
+    "                      fetch the test results (JUnit artifacts) of finished runs\n"
+    "                      in the cache, each run once; tokens from GITHUB_TOKEN (or\n"
+    "                      GH_TOKEN) and AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY\n"
     "  matrix [--format text|tsv] [--limit N]\n"
     "                      print the upstream SHA x job matrix from the cache\n"
-    "  stats               print the number of backends, commits and check runs\n"
+    "  stats               print the number of backends, commits, check runs, test runs\n"
+    "                      and test results\n"
+    "  import PATH...      store JUnit reports (.xml, .xml.gz), archives of them (.zip,\n"
+    "                      .tar, .tar.gz, .tgz) or folders of both as one test run\n"
+    "  tests (--check-run ID | --test-run N) [--outcome O]... [--limit N]\n"
+    "                      list the stored test results of a check run (its GitHub id,\n"
+    "                      as the HUD shows it) or of an import; O is passed, failed,\n"
+    "                      error, skipped, xfailed or xpass-strict\n"
     "\n"
     "The cache defaults to $XDG_CACHE_HOME/relayhud/relayhud.sqlite.\n";
 
@@ -56,6 +69,12 @@ int main(int argc, char** argv)
         return runMatrix(global, rest, std::cout, std::cerr);
     if (command == "stats")
         return runStats(global, rest, std::cout, std::cerr);
+    if (command == "artifacts")
+        return runArtifacts(global, rest, std::cout, std::cerr);
+    if (command == "import")
+        return runImport(global, rest, std::cout, std::cerr);
+    if (command == "tests")
+        return runTests(global, rest, std::cout, std::cerr);
     std::cerr << "relayhud-cli: unknown command '" << command << "' (try --help)\n";
     return 2;
 }

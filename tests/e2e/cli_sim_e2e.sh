@@ -83,4 +83,30 @@ echo "== a healthy HUD again: the next sync recovers"
 start_sim
 cli sync --hud "$url" --days 30 >/dev/null || fail "recovery sync"
 [ "$(stat_of check_runs)" -eq "$r" ] || fail "recovery sync changed the count"
+echo "== artifacts: a missing token is named, then the test results of failed runs are fetched"
+api=$(sed -n 2p "$work/sim.out" | awk '{ print $NF }')
+s3=$(sed -n 3p "$work/sim.out" | awk '{ print $NF }')
+[[ $api == "$url"/* && $s3 == "$url"/* ]] || fail "sim printed no store endpoints: $(cat "$work/sim.out")"
+set +e
+env -u GITHUB_TOKEN -u GH_TOKEN -u AWS_ACCESS_KEY_ID -u AWS_SECRET_ACCESS_KEY \
+  "$bin/relayhud-cli" --cache "$work/cache.sqlite" artifacts --github-api "$api" \
+  --s3-endpoint "$s3" --max-runs 10 >"$work/out" 2>"$work/err"; rc=$?
+set -e
+[ $rc -eq 1 ] || fail "artifacts without tokens exit $rc"
+grep -q 'GITHUB_TOKEN' "$work/err" || fail "no setting named in: $(cat "$work/err")"
+GITHUB_TOKEN=ghs_relayhudSimulatorToken0000000000 AWS_ACCESS_KEY_ID=RELAYHUDSIMULATOR \
+  AWS_SECRET_ACCESS_KEY=relayhud/simulator/secret \
+  cli artifacts --github-api "$api" --s3-endpoint "$s3" --max-runs 20 >"$work/out" ||
+  fail "artifacts with tokens: $(cat "$work/out")"
+cat "$work/out"
+grep -Eq '^fetched test results of [0-9]+ runs: [1-9][0-9]* stored' "$work/out" || fail "nothing stored"
+[ "$(stat_of test_results)" -gt 1000 ] || fail "test_results $(stat_of test_results)"
+failing=0
+for run in $(seq 1 "$(stat_of test_runs)"); do
+  n=$(cli tests --test-run "$run" --outcome failed --outcome error | wc -l)
+  failing=$((failing + n))
+done
+echo "failing tests listed: $failing"
+[ "$failing" -gt 0 ] || fail "no failing test in the failed runs' results"
+
 echo "all e2e checks passed"

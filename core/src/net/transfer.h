@@ -7,6 +7,8 @@
 // the Transfer.
 #include "relayhud/net/http_client.h"
 
+#include "net/file_download.h"
+
 #include <curl/curl.h>
 
 #include <chrono>
@@ -27,12 +29,15 @@ struct AttemptOutcome {
     Result<HttpResponse> result;
     bool retryable = false;
     std::optional<std::chrono::milliseconds> retryAfter; // the server's wish
+    long httpStatus = 0; // the final answer's status; 0 when there was none
 };
 
 class Transfer {
 public:
     // `easy` may be null (libcurl out of memory): finish() then says so.
-    Transfer(CURL* easy, const HttpRequest& request, const HttpOptions& options);
+    // With a `download`, a 2xx body goes to its file (HttpClient::download).
+    Transfer(CURL* easy, const HttpRequest& request, const HttpOptions& options,
+             FileDownload* download = nullptr);
     ~Transfer();
     Transfer(const Transfer&) = delete;
     Transfer& operator=(const Transfer&) = delete;
@@ -46,6 +51,9 @@ private:
     static int onProgress(void* self, curl_off_t, curl_off_t, curl_off_t, curl_off_t);
 
     void configure();
+    void configureRequestOptions();
+    std::int64_t maxBodyBytes() const;
+    bool isAnswer(long status) const;
     void addHeader(const std::string& line);
     void startNewResponse(const std::string& statusLine);
     AttemptOutcome fromHttpAnswer();
@@ -54,10 +62,13 @@ private:
     const HttpRequest& m_request;
     const HttpOptions& m_options;
     CURL* m_easy = nullptr;
+    FileDownload* m_download = nullptr;
+    long m_status = 0; // of the response whose headers came last
     curl_slist* m_headerList = nullptr;
     std::string m_body;
     std::map<std::string, std::string> m_headers;
     std::string m_reason;
+    std::string m_range; // CURLOPT_RANGE keeps a pointer to it
     bool m_bodyTooLarge = false;
     char m_curlError[CURL_ERROR_SIZE] = {};
 };

@@ -41,10 +41,30 @@ struct HttpOptions {
     const std::atomic<bool>* cancel = nullptr;
 };
 
+// Request signing with AWS Signature Version 4 by libcurl (CURLOPT_AWS_SIGV4).
+// libcurl 7.88 signs the host, x-amz-date and every x-amz-* header given, and
+// takes the payload hash from an x-amz-content-sha256 header when one is set;
+// it does not sort the query, so give its parameters in sorted order.
+struct AwsSigning {
+    std::string provider; // "aws:amz:us-east-1:s3"
+    std::string accessKeyId;
+    std::string secretAccessKey;
+};
+
 struct HttpRequest {
     std::string url;
     std::vector<std::pair<std::string, std::string>> headers;
     std::string ifNoneMatch; // ETag from an earlier response; empty: none
+    // false: a 3xx is the answer (its Location header says where), so the
+    // caller follows it itself, e.g. without the Authorization header.
+    bool followRedirects = true;
+    // true: a final 4xx other than 408/429 is an answer rather than an Error,
+    // so the caller can tell 401 from 404 and read the body.
+    bool statusAsAnswer = false;
+    std::optional<AwsSigning> awsSigning = std::nullopt;
+    std::optional<std::chrono::milliseconds> totalTimeout = std::nullopt; // overrides HttpOptions'
+    std::optional<std::int64_t> maxBodyBytes = std::nullopt; // overrides HttpOptions'; 0: no limit
+    const std::atomic<bool>* cancel = nullptr;               // besides HttpOptions::cancel
 };
 
 struct HttpResponse {
@@ -76,6 +96,16 @@ public:
     // included); results in request order. Cancellation turns every request
     // not yet finished into a "cancelled" error.
     std::vector<Result<HttpResponse>> getAll(const std::vector<HttpRequest>& requests);
+
+    // A GET whose 2xx body goes to `file` instead of memory, resumably: a
+    // partial `file` left by an earlier try or call continues with
+    // `Range: bytes=N-` and `If-Range` (the answer's ETag is kept beside it in
+    // `file + ".etag"`; without a strong ETag a download starts over). A 206
+    // that continues those bytes appends, a 200 rewrites, a 206 for other
+    // bytes or another ETag and a 416 start over once. Retries continue from
+    // what arrived. The response's body is empty for a 2xx, the server's text
+    // for an error answer; `file` is complete when the result is a 2xx.
+    Result<HttpResponse> download(const HttpRequest& request, const std::string& file);
 
     const HttpOptions& options() const { return m_options; }
 

@@ -1,0 +1,75 @@
+#include "cli_support.h"
+
+#include "relayhud/util/paths.h"
+
+#include <algorithm>
+#include <charconv>
+#include <filesystem>
+
+namespace relayhud::cli {
+
+std::string Flags::get(const std::string& name, std::string fallback) const
+{
+    const auto it = values.find(name);
+    return it == values.end() ? fallback : it->second;
+}
+
+std::vector<std::string> Flags::all(const std::string& name) const
+{
+    std::vector<std::string> out;
+    for (auto [it, end] = values.equal_range(name); it != end; ++it)
+        out.push_back(it->second);
+    return out;
+}
+
+Flags parseFlags(const std::vector<std::string>& args, const std::vector<std::string>& known)
+{
+    Flags flags;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        if (std::find(known.begin(), known.end(), a) == known.end()) {
+            flags.error = "unknown argument '" + a + "'";
+            return flags;
+        }
+        if (i + 1 >= args.size()) {
+            flags.error = a + " needs a value";
+            return flags;
+        }
+        flags.values.emplace(a.substr(2), args[++i]);
+    }
+    return flags;
+}
+
+namespace {
+
+template <class T>
+bool parseNumber(const std::string& text, T& out)
+{
+    const char* end = text.data() + text.size();
+    auto [ptr, ec] = std::from_chars(text.data(), end, out);
+    return ec == std::errc() && ptr == end && !text.empty();
+}
+
+} // namespace
+
+bool parseInt(const std::string& text, int& out) { return parseNumber(text, out); }
+bool parseInt64(const std::string& text, std::int64_t& out) { return parseNumber(text, out); }
+
+Result<std::unique_ptr<Cache>> openCache(const GlobalOptions& global)
+{
+    std::string path = global.cachePath;
+    if (path.empty()) {
+        path = defaultCachePath();
+        std::error_code ec;
+        std::filesystem::create_directories(defaultCacheDir(), ec);
+    }
+    return Cache::open(path);
+}
+
+int fail(std::ostream& err, const std::string& message, int code)
+{
+    err << "relayhud-cli: " << message << '\n';
+    return code;
+}
+
+} // namespace relayhud::cli

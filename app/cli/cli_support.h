@@ -1,0 +1,32 @@
+#pragma once
+// What every relayhud-cli subcommand needs: flag parsing, the cache, and the
+// one-line failure.
+#include "cli_commands.h"
+#include "relayhud/store/cache.h"
+
+#include <map>
+#include <memory>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace relayhud::cli {
+
+// Flags of one subcommand: "--name value" pairs; repeated names accumulate.
+struct Flags {
+    std::multimap<std::string, std::string> values;
+    std::string error;
+
+    std::string get(const std::string& name, std::string fallback = {}) const;
+    std::vector<std::string> all(const std::string& name) const;
+    bool has(const std::string& name) const { return values.count(name) > 0; }
+};
+
+Flags parseFlags(const std::vector<std::string>& args, const std::vector<std::string>& known);
+bool parseInt(const std::string& text, int& out);
+bool parseInt64(const std::string& text, std::int64_t& out);
+Result<std::unique_ptr<Cache>> openCache(const GlobalOptions& global);
+// "relayhud-cli: <message>" on `err`; returns `code`.
+int fail(std::ostream& err, const std::string& message, int code = 1);
+
+} // namespace relayhud::cli

@@ -1,0 +1,72 @@
+#pragma once
+// Fetches the test results of finished runs into the cache: the cache's
+// artifact queue, bounded parallel downloads (ArtifactFetcher), parsing off
+// the writer thread, and one transaction per run. Each run is fetched once:
+// a stored, expired or empty result is final; a Failed or refused
+// (Unauthorized) one is asked again after retryAfterSeconds, so setting a
+// token later needs no action. Cancellable; progress per run.
+#include "relayhud/artifacts/artifact_store.h"
+#include "relayhud/store/cache.h"
+#include "relayhud/util/result.h"
+
+#include <atomic>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace relayhud {
+
+enum class ArtifactPolicy : std::uint8_t {
+    FailedRuns, // in the background: runs that did not succeed (the triage case)
+    AllRuns,    // in the background: every finished run with artifacts
+    OnDemand,   // only when a run is opened (fetchRun)
+};
+
+struct ArtifactSyncOptions {
+    ArtifactPolicy policy = ArtifactPolicy::FailedRuns;
+    int maxParallel = 4;
+    std::int64_t maxRuns = 200; // per pass
+    int days = 14;              // runs on commits at most this old
+    std::int64_t retryAfterSeconds = 15 * 60;
+};
+
+struct ArtifactSyncProgress {
+    int done = 0;
+    int total = 0;
+    std::string current; // "torch-spyre/torch-spyre run 14800012345"
+};
+
+struct ArtifactSyncReport {
+    int runs = 0;   // attempted
+    int stored = 0; // test runs with results
+    int expired = 0;
+    int unauthorized = 0;
+    int empty = 0; // no reports in the artifacts
+    int failed = 0;
+    std::int64_t cases = 0;
+    std::vector<std::string> errors; // one line per distinct problem, not per run
+};
+
+class ArtifactSync {
+public:
+    ArtifactSync(Cache& cache, ArtifactFetcher& fetcher, ArtifactSettings settings);
+
+    using ProgressFn = std::function<void(const ArtifactSyncProgress&)>;
+
+    // One background pass over the queue. Does nothing for OnDemand.
+    Result<ArtifactSyncReport> run(const ArtifactSyncOptions& options,
+                                   const ProgressFn& progress = {},
+                                   const std::atomic<bool>* cancel = nullptr);
+
+    // Fetches one run now (the user opened it), even under OnDemand, unless
+    // it already has a final test run. Returns the test run.
+    Result<TestRunInfo> fetchRun(std::int64_t checkRunRow,
+                                 const std::atomic<bool>* cancel = nullptr);
+
+private:
+    Cache& m_cache;
+    ArtifactFetcher& m_fetcher;
+    ArtifactSettings m_settings;
+};
+
+} // namespace relayhud

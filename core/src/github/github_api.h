@@ -1,0 +1,72 @@
+#pragma once
+// The few GitHub REST calls artifact fetching needs, with GitHub's manners:
+// the token only ever goes to the API's own origin (never to a redirect
+// target or a foreign pagination link), the primary rate limit is waited out
+// when its reset is near, and a secondary limit (403/429 with Retry-After) is
+// waited out rather than mistaken for a refused token.
+#include "artifacts/fetch_context.h"
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace relayhud::github {
+
+// Longest wait for a rate limit to reset before giving up with an Error.
+inline constexpr std::chrono::seconds kMaxRateLimitWait{60};
+
+struct ArtifactInfo {
+    std::int64_t id = 0;
+    std::string name;
+    std::int64_t sizeInBytes = 0;
+    bool expired = false;
+};
+
+// An answer that is not the thing asked for: 401/403/404/410 and the like.
+struct Refusal {
+    long status = 0;
+    std::string serverMessage; // GitHub's "message", one line
+};
+
+struct ArtifactList {
+    std::vector<ArtifactInfo> artifacts;
+    std::optional<Refusal> refusal;
+};
+
+class GitHubApi {
+public:
+    GitHubApi(artifacts::FetcherContext& context, artifacts::FetchCall& call);
+
+    std::string repoUrl(const std::string& owner, const std::string& repo) const;
+
+    // Every artifact of a workflow run, all pages (conditional: an unchanged
+    // page is read back from the content cache).
+    Result<ArtifactList> listRunArtifacts(const std::string& owner, const std::string& repo,
+                                          const std::string& runId);
+
+    // GETs an API URL that answers with a redirect to a short-lived signed
+    // URL (artifact zips, job logs), without following it: the caller goes
+    // there without the token. A 2xx answer (a server that sends the bytes
+    // itself) lands in `file`.
+    Result<HttpResponse> getRedirect(const std::string& url, const std::string& file);
+
+    bool hasToken() const { return !m_context.credentials.githubToken.empty(); }
+
+private:
+    Result<HttpResponse> send(HttpRequest request, const std::string* file);
+    Result<std::string> listingPage(const std::string& url, std::string& nextUrl,
+                                    std::optional<Refusal>& refusal);
+    HttpRequest apiRequest(const std::string& url) const;
+    bool sameOrigin(const std::string& url) const;
+
+    artifacts::FetcherContext& m_context;
+    artifacts::FetchCall& m_call;
+};
+
+// GitHub's JSON {"message": ...} of an error answer, on one line.
+std::string serverMessage(const HttpResponse& response);
+// The `rel="next"` target of a Link header, or "".
+std::string nextLink(const std::string& linkHeader);
+
+} // namespace relayhud::github

@@ -1,0 +1,183 @@
+#include "relayhud/sync/artifact_sync.h"
+
+#include "sync/fetch_pool.h"
+#include "sync/run_store.h"
+
+#include "relayhud/util/time.h"
+
+#include <cctype>
+#include <map>
+
+namespace relayhud {
+namespace {
+
+bool cancelled(const std::atomic<bool>* cancel) { return cancel && cancel->load(); }
+
+// Distinct problems, each once: 200 runs refused for a missing token are one
+// line. Messages that differ only in numbers (run ids, ports) count as one.
+class ProblemLog {
+public:
+    void add(const std::string& message)
+    {
+        auto [it, inserted] = m_byShape.try_emplace(shapeOf(message), m_lines.size());
+        if (inserted)
+            m_lines.push_back({message, 0});
+        ++m_lines[it->second].runs;
+    }
+
+    std::vector<std::string> lines() const
+    {
+        std::vector<std::string> out;
+        for (const auto& line : m_lines)
+            out.push_back(line.runs == 1 ? line.text
+                                         : line.text + " (" + std::to_string(line.runs) + " runs)");
+        return out;
+    }
+
+private:
+    // Digits become '#', and a URL is kept to its host: one server down for
+    // every run is one problem, whatever paths it was asked for.
+    static std::string shapeOf(const std::string& message)
+    {
+        std::string shape;
+        for (std::size_t i = 0; i < message.size(); ++i) {
+            const char c = message[i];
+            if (message.compare(i, 3, "://") == 0) {
+                const auto end = message.find_first_of("/ \"'", i + 3);
+                shape += message.substr(i, end == std::string::npos ? end : end - i);
+                i = message.find_first_of(" \"'", i + 3);
+                if (i == std::string::npos)
+                    break;
+                shape += message[i];
+            } else if (!std::isdigit(static_cast<unsigned char>(c))) {
+                shape += c;
+            } else if (shape.empty() || shape.back() != '#') {
+                shape += '#';
+            }
+        }
+        return shape;
+    }
+
+    struct Line {
+        std::string text;
+        int runs = 0;
+    };
+    std::vector<Line> m_lines;
+    std::map<std::string, std::size_t> m_byShape;
+};
+
+void count(ArtifactSyncReport& report, const sync::StoredRun& stored)
+{
+    ++report.runs;
+    switch (stored.state) {
+    case TestRunState::Stored:
+        ++report.stored;
+        report.cases += stored.cases;
+        break;
+    case TestRunState::NoReports: ++report.empty; break;
+    case TestRunState::Expired: ++report.expired; break;
+    case TestRunState::Unauthorized: ++report.unauthorized; break;
+    case TestRunState::Failed: ++report.failed; break;
+    }
+}
+
+ArtifactQueueQuery queueQuery(const ArtifactSyncOptions& options)
+{
+    const EpochSeconds now = nowSeconds();
+    ArtifactQueueQuery query;
+    query.failedOnly = options.policy == ArtifactPolicy::FailedRuns;
+    query.since = options.days > 0 ? now - static_cast<EpochSeconds>(options.days) * 86'400 : 0;
+    query.retryFailedBefore = now - options.retryAfterSeconds;
+    query.limit = options.maxRuns;
+    return query;
+}
+
+// What fetchRun fetches for a cached run: its artifact_url, else its
+// workflow run URL (GitHub keeps artifacts by run).
+ArtifactCandidate candidateOf(const CheckRun& run, std::int64_t checkRunRow)
+{
+    ArtifactCandidate candidate;
+    candidate.checkRunRow = checkRunRow;
+    candidate.downstreamRepo = run.downstreamRepo;
+    candidate.runId = run.runId;
+    candidate.runAttempt = run.runAttempt;
+    candidate.checkRunId = run.checkRunId;
+    candidate.artifactUrl =
+        run.reported.artifactUrl.empty() ? run.reported.runUrl : run.reported.artifactUrl;
+    candidate.runUrl = run.reported.runUrl;
+    candidate.conclusion = run.reported.conclusion;
+    return candidate;
+}
+
+} // namespace
+
+ArtifactSync::ArtifactSync(Cache& cache, ArtifactFetcher& fetcher, ArtifactSettings settings)
+    : m_cache(cache), m_fetcher(fetcher), m_settings(std::move(settings))
+{
+}
+
+Result<ArtifactSyncReport> ArtifactSync::run(const ArtifactSyncOptions& options,
+                                             const ProgressFn& progress,
+                                             const std::atomic<bool>* cancel)
+{
+    ArtifactSyncReport report;
+    if (options.policy == ArtifactPolicy::OnDemand)
+        return report;
+    auto queue = m_cache.artifactQueue(queueQuery(options));
+    if (!queue)
+        return makeError("could not read the artifact queue: " + queue.message());
+    ArtifactSyncProgress step{0, static_cast<int>(queue->size()), {}};
+    sync::FetchPool pool(
+        std::move(*queue), options.maxParallel,
+        [&](const ArtifactCandidate& c) {
+            return sync::fetchRunArtifacts(m_fetcher, m_settings, c, cancel);
+        },
+        cancel);
+    ProblemLog problems;
+    while (auto fetched = pool.next()) {
+        auto stored = sync::storeRunArtifacts(m_cache, m_fetcher.contentCache(), *fetched, cancel);
+        if (!stored) {
+            pool.stop();
+            return makeError("could not store test results: " + stored.message());
+        }
+        if (!stored->recorded)
+            continue; // cancelled: the run stays in the queue
+        count(report, *stored);
+        if (stored->problem)
+            problems.add(stored->message);
+        step.done += 1;
+        step.current = fetched->candidate.downstreamRepo + " run " + fetched->candidate.runId;
+        if (progress)
+            progress(step);
+    }
+    report.errors = problems.lines();
+    if (cancelled(cancel))
+        return makeError("artifact sync cancelled");
+    return report;
+}
+
+Result<TestRunInfo> ArtifactSync::fetchRun(std::int64_t checkRunRow,
+                                           const std::atomic<bool>* cancel)
+{
+    auto existing = m_cache.testRunForCheckRun(checkRunRow);
+    if (!existing)
+        return existing.error();
+    if (*existing && sync::isFinalState((*existing)->state))
+        return std::move(**existing);
+    auto run = m_cache.checkRun(checkRunRow);
+    if (!run)
+        return run.error();
+    const ArtifactCandidate candidate = candidateOf(*run, checkRunRow);
+    if (candidate.artifactUrl.empty())
+        return makeError("run " + run->runId
+                         + " reported neither an artifact_url nor a workflow run URL");
+    const auto fetched = sync::fetchRunArtifacts(m_fetcher, m_settings, candidate, cancel);
+    auto stored = sync::storeRunArtifacts(m_cache, m_fetcher.contentCache(), fetched, cancel);
+    if (!stored)
+        return stored.error();
+    if (!stored->recorded)
+        return makeError("cancelled");
+    return m_cache.testRun(stored->testRunId);
+}
+
+} // namespace relayhud

@@ -1,0 +1,201 @@
+#include "sync/run_store.h"
+
+#include "relayhud/results/report_import.h"
+
+#include <cstdlib>
+#include <filesystem>
+
+namespace relayhud::sync {
+namespace {
+
+namespace fs = std::filesystem;
+
+bool cancelled(const std::atomic<bool>* cancel) { return cancel && cancel->load(); }
+
+std::string safeName(const std::string& name)
+{
+    std::string out = fs::path(name).filename().string();
+    if (out.empty() || out == "." || out == "..")
+        out = "artifact";
+    return out;
+}
+
+// Blobs are named by their hash, and importReports goes by file names
+// (.zip, .xml.gz): each blob is linked under its own name into a private
+// folder for the import, which goes away with this object.
+class StagedFiles {
+public:
+    StagedFiles() = default;
+    StagedFiles(StagedFiles&& other) noexcept
+        : m_folder(std::exchange(other.m_folder, {})), m_paths(std::move(other.m_paths))
+    {
+    }
+    StagedFiles& operator=(StagedFiles&&) = delete;
+    ~StagedFiles()
+    {
+        std::error_code ignored;
+        if (!m_folder.empty())
+            fs::remove_all(m_folder, ignored);
+    }
+
+    static Result<StagedFiles> stage(const std::vector<FetchedFile>& files,
+                                     const std::string& tempDir);
+    const std::vector<std::string>& paths() const { return m_paths; }
+    // A message without the private folder's path in it.
+    std::string withoutFolder(std::string text) const
+    {
+        const std::string prefix = m_folder + "/";
+        for (auto at = text.find(prefix); !m_folder.empty() && at != std::string::npos;
+             at = text.find(prefix, at))
+            text.erase(at, prefix.size());
+        return text;
+    }
+
+private:
+    Result<void> link(const FetchedFile& file, std::size_t index);
+
+    std::string m_folder;
+    std::vector<std::string> m_paths;
+};
+
+Result<StagedFiles> StagedFiles::stage(const std::vector<FetchedFile>& files,
+                                       const std::string& tempDir)
+{
+    StagedFiles staged;
+    for (std::size_t i = 0; i < files.size(); ++i) {
+        if (files[i].hash.empty()) { // a local file: it has its own name
+            staged.m_paths.push_back(files[i].path);
+            continue;
+        }
+        if (staged.m_folder.empty()) {
+            std::string pattern = tempDir + "/import-XXXXXX";
+            if (!::mkdtemp(pattern.data()))
+                return makeError("could not make a folder in " + tempDir + " for the import");
+            staged.m_folder = pattern;
+        }
+        if (auto linked = staged.link(files[i], i); !linked)
+            return linked.error();
+    }
+    return staged;
+}
+
+Result<void> StagedFiles::link(const FetchedFile& file, std::size_t index)
+{
+    fs::path target = fs::path(m_folder) / safeName(file.name);
+    if (fs::exists(target)) // two artifacts of one name: keep both
+        target = fs::path(m_folder) / (std::to_string(index) + "-" + safeName(file.name));
+    std::error_code error;
+    fs::create_hard_link(file.path, target, error);
+    if (error) {
+        error.clear();
+        fs::create_symlink(file.path, target, error); // importReports follows a named link
+    }
+    if (error)
+        return makeError("could not prepare " + file.name + " for import: " + error.message());
+    m_paths.push_back(target.string());
+    return {};
+}
+
+Result<StoredRun> record(Cache& cache, const TestRunOrigin& origin, TestRunState state,
+                         const std::string& message, bool problem)
+{
+    auto id = cache.recordTestRunState(origin, state, message);
+    if (!id)
+        return id.error();
+    StoredRun stored;
+    stored.recorded = true;
+    stored.testRunId = *id;
+    stored.state = state;
+    stored.message = message;
+    stored.problem = problem;
+    return stored;
+}
+
+Result<StoredRun> importFetched(Cache& cache, ContentCache& blobs, const FetchedRun& run,
+                                const ArtifactFetch& fetch, const std::atomic<bool>* cancel)
+{
+    auto staged = StagedFiles::stage(fetch.files, blobs.tempDir());
+    if (!staged)
+        return record(cache, run.origin, TestRunState::Failed, staged.message(), true);
+    auto writer = cache.beginTestRun(run.origin, &blobs);
+    if (!writer)
+        return writer.error();
+    ImportOptions options;
+    options.cancel = cancel;
+    auto summary = importReports(staged->paths(), **writer, options);
+    if (!summary) {
+        writer->reset(); // rolls back before the state is written
+        if (cancelled(cancel))
+            return StoredRun{};
+        return record(cache, run.origin, TestRunState::NoReports,
+                      "no usable JUnit report: " + staged->withoutFolder(summary.message()), true);
+    }
+    auto id = (*writer)->commit(summary->totals);
+    if (!id)
+        return id.error();
+    StoredRun stored;
+    stored.recorded = true;
+    stored.testRunId = *id;
+    stored.state = TestRunState::Stored;
+    stored.cases = summary->totals.cases();
+    return stored;
+}
+
+} // namespace
+
+bool isFinalState(TestRunState state)
+{
+    return state == TestRunState::Stored || state == TestRunState::NoReports
+           || state == TestRunState::Expired;
+}
+
+FetchedRun fetchRunArtifacts(ArtifactFetcher& fetcher, const ArtifactSettings& settings,
+                             const ArtifactCandidate& candidate, const std::atomic<bool>* cancel)
+{
+    FetchedRun run;
+    run.candidate = candidate;
+    run.origin.checkRunRow = candidate.checkRunRow;
+    run.origin.source = TestRunSource::Artifacts;
+    run.origin.label = "artifacts of run " + candidate.runId;
+    run.origin.location = candidate.artifactUrl;
+    auto location = locateArtifacts(candidate.artifactUrl, settings);
+    if (!location) {
+        ArtifactFetch unreadable;
+        unreadable.status = FetchStatus::Empty;
+        unreadable.message = location.message();
+        run.fetch = std::move(unreadable);
+        run.unreadableUrl = true;
+        return run;
+    }
+    // The HUD row knows the job (its check run id) and attempt; a workflow
+    // run's artifacts cover all its jobs.
+    if (!candidate.checkRunId.value.empty())
+        location->jobId = candidate.checkRunId.value;
+    if (candidate.runAttempt > 0)
+        location->runAttempt = candidate.runAttempt;
+    run.fetch = fetcher.fetch(*location, cancel);
+    return run;
+}
+
+Result<StoredRun> storeRunArtifacts(Cache& cache, ContentCache& blobs, const FetchedRun& run,
+                                    const std::atomic<bool>* cancel)
+{
+    if (!run.fetch) {
+        if (cancelled(cancel))
+            return StoredRun{};
+        return record(cache, run.origin, TestRunState::Failed, run.fetch.message(), true);
+    }
+    const ArtifactFetch& fetch = *run.fetch;
+    switch (fetch.status) {
+    case FetchStatus::Fetched: return importFetched(cache, blobs, run, fetch, cancel);
+    case FetchStatus::Expired:
+        return record(cache, run.origin, TestRunState::Expired, fetch.message, false);
+    case FetchStatus::Unauthorized:
+        return record(cache, run.origin, TestRunState::Unauthorized, fetch.message, true);
+    case FetchStatus::Empty:
+        return record(cache, run.origin, TestRunState::NoReports, fetch.message, run.unreadableUrl);
+    }
+    return makeError("unknown fetch status");
+}
+
+} // namespace relayhud::sync

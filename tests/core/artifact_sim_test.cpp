@@ -1,0 +1,339 @@
+// Every artifact store through relayhud-sim's in-process server, with the
+// artifacts of real dataset rows: GitHub Actions artifacts and job logs
+// (redirects to signed blob URLs that refuse a forwarded token), the SigV4
+// S3 bucket, and plain HTTPS report files; compared with the simulator's own
+// ground truth (SimArtifacts).
+#include "relayhud/sim/sim_artifacts.h"
+#include "relayhud/sim/sim_server.h"
+#include "relayhud/sync/artifact_sync.h"
+
+#include "test_results_fixtures.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <csignal>
+#include <fstream>
+#include <functional>
+
+namespace {
+
+using namespace relayhud;
+using namespace relayhud::sim;
+namespace fs = std::filesystem;
+
+std::string readFile(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+JunitTotals truthTotals(const std::vector<SimReport>& reports)
+{
+    JunitTotals totals;
+    for (const auto& r : reports) {
+        totals.tests += static_cast<std::size_t>(r.tests);
+        totals.failures += static_cast<std::size_t>(r.failures);
+        totals.errors += static_cast<std::size_t>(r.errors);
+        totals.skipped += static_cast<std::size_t>(r.skipped);
+    }
+    return totals;
+}
+
+class ArtifactSimTest : public ::testing::Test {
+protected:
+    static void SetUpTestSuite()
+    {
+        std::signal(SIGPIPE, SIG_IGN);
+        ::setenv("no_proxy", "127.0.0.1,localhost", 1);
+        ::setenv("NO_PROXY", "127.0.0.1,localhost", 1);
+        s_server = new SimServer(buildDataset(SimConfig{}));
+        ASSERT_GT(s_server->start(0), 0);
+        s_truth = new SimArtifacts(s_server->dataset());
+    }
+    static void TearDownTestSuite()
+    {
+        delete s_truth;
+        delete s_server;
+    }
+    void SetUp() override
+    {
+        m_scratch.emplace("artifact-sim");
+        m_cache = relayhud::testing::openCacheOk(m_scratch->file("cache.sqlite"));
+        auto blobs = ContentCache::open(m_scratch->file("blobs"));
+        ASSERT_TRUE(blobs) << blobs.message();
+        m_blobs.emplace(std::move(*blobs));
+    }
+
+    static ArtifactSettings settingsFor(const SimServer& server)
+    {
+        ArtifactSettings settings;
+        settings.githubApiUrl = server.githubApiUrl();
+        settings.s3Endpoint = server.s3Endpoint();
+        settings.s3Region = server.storeSettings().s3Region;
+        return settings;
+    }
+    static Credentials goodKeys(const SimServer& server)
+    {
+        Credentials credentials;
+        credentials.githubToken = server.githubToken();
+        credentials.s3AccessKeyId = server.s3AccessKeyId();
+        credentials.s3SecretAccessKey = server.s3SecretAccessKey();
+        return credentials;
+    }
+    ArtifactFetcher fetcher(const Credentials& credentials, const SimServer& server = *s_server)
+    {
+        return ArtifactFetcher(m_http, *m_blobs, settingsFor(server), credentials);
+    }
+
+    // The newest finished row of that store with reports, matching `extra`.
+    static const SimRow& findRow(SimStore store,
+                                 const std::function<bool(const SimRow&)>& extra = {})
+    {
+        const auto& rows = s_server->dataset().rows;
+        for (auto it = rows.rbegin(); it != rows.rend(); ++it) {
+            if (it->run.reported.status == RunStatus::Completed
+                && !it->run.reported.artifactUrl.empty() && s_truth->storeOf(*it) == store
+                && (!extra || extra(*it)) && !s_truth->reports(*it).empty())
+                return *it;
+        }
+        ADD_FAILURE() << "no row for the store";
+        return rows.front();
+    }
+    static bool recent(const SimRow& row)
+    {
+        return row.run.reported.completedAt.value_or(0)
+               > s_server->dataset().config.now - 3 * 86'400;
+    }
+    std::int64_t addToCache(const SimRow& row)
+    {
+        const auto& commits = s_server->dataset().commits;
+        const auto commit = std::find_if(commits.begin(), commits.end(), [&](const auto& c) {
+            return c.sha == row.run.upstreamSha;
+        });
+        EXPECT_NE(commit, commits.end());
+        EXPECT_TRUE(m_cache->apply(SyncBatch{{}, {*commit}, {row.run}, {}}));
+        auto id = m_cache->checkRunRowFor(row.run.checkRunId);
+        return id && *id ? **id : 0;
+    }
+    static ArtifactLocation locationOf(const SimRow& row)
+    {
+        auto location = locateArtifacts(row.run.reported.artifactUrl, settingsFor(*s_server));
+        EXPECT_TRUE(location) << location.message();
+        if (!location)
+            return {};
+        location->jobId = row.run.checkRunId.value;
+        location->runAttempt = row.run.runAttempt;
+        return *location;
+    }
+
+    static SimServer* s_server;
+    static SimArtifacts* s_truth;
+    std::optional<relayhud::testing::ScratchDir> m_scratch;
+    std::unique_ptr<Cache> m_cache;
+    std::optional<ContentCache> m_blobs;
+    HttpClient m_http;
+};
+
+SimServer* ArtifactSimTest::s_server = nullptr;
+SimArtifacts* ArtifactSimTest::s_truth = nullptr;
+
+TEST_F(ArtifactSimTest, EveryStoreTypeStoresTheReportsOfARealRun)
+{
+    auto keys = fetcher(goodKeys(*s_server));
+    ArtifactSync sync(*m_cache, keys, settingsFor(*s_server));
+    for (const SimStore store : {SimStore::GitHubArtifacts, SimStore::S3Bucket,
+                                 SimStore::HttpsReportGz, SimStore::HttpsTarball}) {
+        const SimRow& row = findRow(store, recent);
+        SCOPED_TRACE(row.run.downstreamRepo + " " + row.run.reported.artifactUrl);
+        auto info = sync.fetchRun(addToCache(row));
+        ASSERT_TRUE(info) << info.message();
+        ASSERT_EQ(info->state, TestRunState::Stored) << info->message;
+        const JunitTotals truth = truthTotals(s_truth->reports(row));
+        EXPECT_EQ(info->totals.declared, truth);
+        EXPECT_EQ(info->totals.counted, truth);
+        EXPECT_EQ(info->totals.reports, static_cast<std::int64_t>(s_truth->reports(row).size()));
+    }
+}
+
+TEST_F(ArtifactSimTest, TheBlobUrlsNeverSeeTheTokenAndJobLogsMatch)
+{
+    // The simulator's blob route refuses any Authorization header (as S3
+    // does), so a fetched artifact and log prove the token stayed behind.
+    const SimRow& row = findRow(SimStore::GitHubArtifacts, recent);
+    auto keys = fetcher(goodKeys(*s_server));
+    auto fetched = keys.fetch(locationOf(row));
+    ASSERT_TRUE(fetched) << fetched.message();
+    ASSERT_EQ(fetched->status, FetchStatus::Fetched) << fetched->message;
+    ASSERT_EQ(fetched->files.size(), 1u);
+    EXPECT_EQ(fetched->files[0].name, s_truth->artifactName(row) + ".zip");
+    const auto slash = row.run.downstreamRepo.find('/');
+    auto log = keys.fetchJobLog(row.run.downstreamRepo.substr(0, slash),
+                                row.run.downstreamRepo.substr(slash + 1), row.run.checkRunId.value);
+    ASSERT_TRUE(log) << log.message();
+    ASSERT_EQ(log->status, FetchStatus::Fetched) << log->message;
+    EXPECT_EQ(readFile(log->file.path), s_truth->jobLog(row));
+    EXPECT_GE(keys.rateLimit().remaining, 0) << "the API's rate-limit headers were read";
+}
+
+TEST_F(ArtifactSimTest, ArtifactsPastTheirRetentionAreExpired)
+{
+    const SimRow& old = findRow(SimStore::GitHubArtifacts, [](const SimRow& r) {
+        return r.run.reported.completedAt.value_or(0)
+               < s_server->dataset().config.now - 8 * 86'400; // torch-spyre keeps 7 days
+    });
+    auto keys = fetcher(goodKeys(*s_server));
+    auto fetched = keys.fetch(locationOf(old));
+    ASSERT_TRUE(fetched) << fetched.message();
+    EXPECT_EQ(fetched->status, FetchStatus::Expired);
+    EXPECT_EQ(fetched->message.find('\n'), std::string::npos);
+    EXPECT_NE(fetched->message.find("expired"), std::string::npos) << fetched->message;
+}
+
+TEST_F(ArtifactSimTest, AMissingOrWrongTokenNamesTheSettingAndNeverTheToken)
+{
+    const SimRow& row = findRow(SimStore::GitHubArtifacts, recent);
+    auto none = fetcher({}).fetch(locationOf(row));
+    ASSERT_TRUE(none) << none.message();
+    EXPECT_EQ(none->status, FetchStatus::Unauthorized);
+    EXPECT_NE(none->message.find("GitHub token missing: set it in Settings > Artifacts"),
+              std::string::npos)
+        << none->message;
+
+    Credentials wrong;
+    wrong.githubToken = "ghs_notTheSimulatorsToken000000000000";
+    auto refused = fetcher(wrong).fetch(locationOf(row));
+    ASSERT_TRUE(refused) << refused.message();
+    EXPECT_EQ(refused->status, FetchStatus::Unauthorized);
+    EXPECT_NE(refused->message.find("GITHUB_TOKEN"), std::string::npos) << refused->message;
+    EXPECT_EQ(refused->message.find(wrong.githubToken), std::string::npos);
+    EXPECT_EQ(refused->message.find(s_server->githubToken()), std::string::npos);
+}
+
+TEST_F(ArtifactSimTest, S3ListsThePrefixAndRefusesBadKeys)
+{
+    const SimRow& row = findRow(SimStore::S3Bucket, recent);
+    auto good = fetcher(goodKeys(*s_server)).fetch(locationOf(row));
+    ASSERT_TRUE(good) << good.message();
+    ASSERT_EQ(good->status, FetchStatus::Fetched) << good->message;
+    EXPECT_EQ(good->files.size(), s_truth->reports(row).size());
+
+    struct BadKeys {
+        std::string id;
+        std::string secret;
+        const char* says;
+    };
+    const BadKeys cases[] = {
+        {s_server->s3AccessKeyId(), "not/the/secret", "SignatureDoesNotMatch"},
+        {"AKIDUNKNOWN000000000", s_server->s3SecretAccessKey(), "InvalidAccessKeyId"},
+        {"", "", "S3 keys missing"},
+    };
+    for (const auto& c : cases) {
+        Credentials keys;
+        keys.s3AccessKeyId = c.id;
+        keys.s3SecretAccessKey = c.secret;
+        auto refused = fetcher(keys).fetch(locationOf(row));
+        ASSERT_TRUE(refused) << refused.message();
+        EXPECT_EQ(refused->status, FetchStatus::Unauthorized) << c.says;
+        EXPECT_NE(refused->message.find(c.says), std::string::npos) << refused->message;
+        EXPECT_NE(refused->message.find("AWS_ACCESS_KEY_ID"), std::string::npos);
+        if (!c.secret.empty()) {
+            EXPECT_EQ(refused->message.find(c.secret), std::string::npos) << refused->message;
+        }
+    }
+}
+
+TEST_F(ArtifactSimTest, UnchangedArtifactsAreReusedWithoutDownloading)
+{
+    auto keys = fetcher(goodKeys(*s_server));
+    for (const SimStore store :
+         {SimStore::GitHubArtifacts, SimStore::S3Bucket, SimStore::HttpsReportGz}) {
+        const SimRow& row = findRow(store, recent);
+        SCOPED_TRACE(row.run.reported.artifactUrl);
+        auto first = keys.fetch(locationOf(row));
+        ASSERT_TRUE(first) << first.message();
+        auto second = keys.fetch(locationOf(row));
+        ASSERT_TRUE(second) << second.message();
+        ASSERT_EQ(second->files.size(), first->files.size());
+        for (const auto& file : second->files)
+            EXPECT_TRUE(file.fromCache) << file.name;
+        EXPECT_EQ(second->requests, 1) << "one listing or one conditional GET";
+    }
+}
+
+TEST_F(ArtifactSimTest, AMissingHttpsFileIsExpired)
+{
+    auto location = locateArtifacts(
+        s_server->baseUrl() + "/files/nobody/nothing/1/1/x/report.xml.gz", settingsFor(*s_server));
+    ASSERT_TRUE(location);
+    auto fetched = fetcher({}).fetch(*location);
+    ASSERT_TRUE(fetched) << fetched.message();
+    EXPECT_EQ(fetched->status, FetchStatus::Expired);
+    EXPECT_NE(fetched->message.find("HTTP 404"), std::string::npos) << fetched->message;
+}
+
+TEST_F(ArtifactSimTest, ASignedUrlThatExpiredBeforeUseIsExpired)
+{
+    SimStoreSettings stores;
+    stores.signedUrlSeconds = -5; // every link is stale on arrival
+    SimServer stale(buildDataset(SimConfig{}), {}, stores);
+    ASSERT_GT(stale.start(0), 0);
+    const SimRow& row = findRow(SimStore::GitHubArtifacts, recent);
+    HttpClient http; // goes before the server does
+    ArtifactFetcher keys(http, *m_blobs, settingsFor(stale), goodKeys(stale));
+    auto fetched = keys.fetch(locationOf(row)); // row ids are the same in both datasets
+    ASSERT_TRUE(fetched) << fetched.message();
+    EXPECT_EQ(fetched->status, FetchStatus::Expired);
+    EXPECT_NE(fetched->message.find("download link"), std::string::npos) << fetched->message;
+}
+
+TEST_F(ArtifactSimTest, ASyncPassStoresTheFailedRunsOfTheLastDays)
+{
+    int added = 0;
+    for (const SimRow& row : s_server->dataset().rows)
+        if (row.run.reported.status == RunStatus::Completed && !row.run.reported.artifactUrl.empty()
+            && row.run.reported.conclusion != Conclusion::Success && recent(row)) {
+            addToCache(row);
+            ++added;
+        }
+    ASSERT_GT(added, 3);
+    auto keys = fetcher(goodKeys(*s_server));
+    ArtifactSync sync(*m_cache, keys, settingsFor(*s_server));
+    ArtifactSyncOptions options;
+    options.days = 4;
+    const auto start = std::chrono::steady_clock::now();
+    auto report = sync.run(options);
+    const auto seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    ASSERT_TRUE(report) << report.message();
+    EXPECT_EQ(report->runs, added);
+    EXPECT_EQ(report->failed, 0);
+    EXPECT_EQ(report->unauthorized, 0);
+    EXPECT_GT(report->stored, 0);
+    EXPECT_EQ(report->stored + report->empty + report->expired, added);
+    for (const auto& line : report->errors)
+        ADD_FAILURE() << line;
+    std::cout << "[ measured ] " << added << " failed runs, " << report->stored << " stored, "
+              << report->cases << " cases in " << seconds << " s (download and import)\n";
+
+    // The same runs into a fresh cache: every artifact is already a blob, so
+    // the pass is conditional requests (304s) and imports.
+    auto fresh = relayhud::testing::openCacheOk(m_scratch->file("fresh.sqlite"));
+    std::swap(m_cache, fresh);
+    for (const SimRow& row : s_server->dataset().rows)
+        if (row.run.reported.status == RunStatus::Completed && !row.run.reported.artifactUrl.empty()
+            && row.run.reported.conclusion != Conclusion::Success && recent(row))
+            addToCache(row);
+    ArtifactSync again(*m_cache, keys, settingsFor(*s_server));
+    const auto restart = std::chrono::steady_clock::now();
+    auto cached = again.run(options);
+    const auto cachedSeconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - restart).count();
+    ASSERT_TRUE(cached) << cached.message();
+    EXPECT_EQ(cached->stored, report->stored);
+    EXPECT_EQ(cached->cases, report->cases);
+    std::cout << "[ measured ] the same " << added << " runs from cached blobs: " << cachedSeconds
+              << " s\n";
+}
+
+} // namespace
