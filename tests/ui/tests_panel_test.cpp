@@ -1,0 +1,418 @@
+// TestsPanel: counts beside self-reported ones, run states, filtering that
+// keeps the selection, lazy tracebacks and histories, and pictures of it in
+// light and dark palettes.
+#include "relayhud/junit/junit_reader.h"
+#include "relayhud/ui/app/dark_palette.h"
+#include "relayhud/ui/tests/history_strip.h"
+#include "relayhud/ui/tests/test_details_view.h"
+#include "relayhud/ui/tests/tests_counts_bar.h"
+#include "relayhud/ui/tests/tests_filter_bar.h"
+#include "relayhud/ui/tests/tests_model.h"
+#include "relayhud/ui/tests/tests_panel.h"
+
+#include "test_support.h"
+#include "tests_fixtures.h"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QComboBox>
+#include <QImage>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QSignalSpy>
+#include <QStyle>
+#include <QStyleFactory>
+#include <QTest>
+#include <QToolButton>
+#include <QTreeView>
+
+#include <gmock/gmock.h>
+
+#include <filesystem>
+#include <map>
+
+using namespace relayhud;
+using namespace relayhud::ui;
+using ::testing::ElementsAre;
+using ::testing::IsEmpty;
+using O = std::optional<TestOutcome>;
+
+namespace {
+
+TestsPanelData runData(std::int64_t loadId = 1)
+{
+    TestsPanelData data;
+    data.loadId = loadId;
+    data.jobTitle = u"torch-spyre / CI / test (default, 1, 3)"_qs;
+    data.run.id = 9;
+    data.run.label = "artifacts of run 14800012345";
+    data.results = {
+        test::result(1, "test_ops.py", "TestCommonPRIVATEUSE1",
+                     "test_compare_cpu_add_spyre_float16", TestOutcome::Failed,
+                     "op__add,dtype__float16", "AssertionError: not close"),
+        test::result(2, "test_ops.py", "TestCommonPRIVATEUSE1", "test_compare_cpu_mul_spyre_int8",
+                     TestOutcome::Passed, "op__mul,dtype__int8"),
+        test::result(3, "test_view_ops.py", "TestViewOpsPRIVATEUSE1", "test_view_spyre",
+                     TestOutcome::Passed),
+        test::result(4, "test_view_ops.py", "TestViewOpsPRIVATEUSE1", "test_t_spyre",
+                     TestOutcome::Error, "", "RuntimeError: <b>device lost</b>"),
+        test::result(5, "test_nn.py", "TestNNPRIVATEUSE1", "test_relu_spyre_float16",
+                     TestOutcome::XPassStrict, "op__relu,dtype__float16",
+                     "XPASS strict: test passed but xfail strict=True"),
+        test::result(6, "test_nn.py", "TestNNPRIVATEUSE1", "test_gelu_spyre_float16",
+                     TestOutcome::Skipped, "op__gelu,dtype__float16", "not supported"),
+    };
+    data.results[0].tracebackId = 101;
+    data.results[3].tracebackId = 104;
+    data.histories = {test::history(1, {O(TestOutcome::Passed), O(TestOutcome::Failed)})};
+    data.selfReported = TestCounts{6, 5, 0, 1};
+    return data;
+}
+
+// A real report (numpy's own JUnit XML with its failures and skips), with
+// tracebacks answered as the loader would and synthetic histories for the
+// failing tests.
+struct CorpusRun {
+    TestsPanelData data;
+    std::map<std::int64_t, QString> tracebacks;
+};
+
+CorpusRun corpusRun(const std::string& path)
+{
+    CorpusRun run;
+    run.data.loadId = 1;
+    run.data.jobTitle = u"numpy / CI / test (default, 1, 1, linux.2xlarge)"_qs;
+    run.data.results = test::resultsFromJunit(path);
+    auto report = readJunitFile(path);
+    if (!report)
+        return run;
+    using Out = TestOutcome;
+    const std::vector<std::vector<O>> patterns{
+        {Out::Passed, Out::Passed, Out::Passed, Out::Passed, Out::Passed, Out::Failed},
+        {Out::Failed, Out::Failed, Out::Passed, Out::Failed, Out::Failed, Out::Failed},
+        {Out::Passed, std::nullopt, Out::Passed, Out::Failed, Out::Passed, Out::Failed},
+        {Out::Skipped, Out::Skipped, Out::Passed, Out::Passed, Out::Passed, Out::Failed}};
+    for (std::size_t i = 0; i < report->cases.size(); ++i) {
+        StoredTestResult& r = run.data.results[i];
+        if (!report->cases[i].traceback.text.empty()) {
+            r.tracebackId = 1000 + r.testId;
+            run.tracebacks[r.tracebackId] = QString::fromStdString(report->cases[i].traceback.text);
+        }
+        if (isFailingOutcome(r.outcome))
+            run.data.histories.push_back(
+                test::history(r.testId, patterns[run.data.histories.size() % patterns.size()]));
+    }
+    TestCounts self;
+    self.total = static_cast<std::int64_t>(report->declared.tests);
+    self.failed = 0; // what a too-green CI claims
+    self.skipped = static_cast<std::int64_t>(report->declared.skipped);
+    self.passed = self.total - self.skipped;
+    run.data.selfReported = self;
+    return run;
+}
+
+void takePictures(TestsPanel& panel, const QString& name)
+{
+    panel.resize(1200, 760);
+    panel.show();
+    QApplication::processEvents();
+    const QImage picture = panel.grab().toImage();
+    EXPECT_FALSE(picture.isNull());
+    test::keepPicture(panel, name);
+}
+
+std::int64_t currentTestId(const TestsPanel& panel)
+{
+    return panel.view()->currentIndex().data(TestsModel::TestIdRole).toLongLong();
+}
+
+} // namespace
+
+TEST(TestsCountsBar, FlagsEachDisagreementWithTheSelfReportedCounts)
+{
+    OutcomeCounts artifacts{};
+    artifacts[static_cast<std::size_t>(TestOutcome::Passed)] = 1200;
+    artifacts[static_cast<std::size_t>(TestOutcome::Failed)] = 3;
+    artifacts[static_cast<std::size_t>(TestOutcome::Skipped)] = 10;
+    artifacts[static_cast<std::size_t>(TestOutcome::XFailed)] = 2;
+    EXPECT_THAT(countMismatches(artifacts, TestCounts{1215, 1212, 0, 12}),
+                ElementsAre(u"Self-reported: 0 failed — artifacts: 3 failed"_qs));
+    EXPECT_THAT(countMismatches(artifacts, TestCounts{1215, 1200, 3, 12}), IsEmpty());
+    artifacts[static_cast<std::size_t>(TestOutcome::Error)] = 1;
+    EXPECT_THAT(
+        countMismatches(artifacts, TestCounts{2000, 1200, 3, 5}),
+        ElementsAre(u"Self-reported: 3 failed — artifacts: 4 failed, error or xpass-strict"_qs,
+                    u"Self-reported: 5 skipped — artifacts: 12 skipped or xfailed"_qs,
+                    u"Self-reported: 2,000 tests — artifacts: 1,216 tests"_qs));
+}
+
+TEST(TestsPanel, ShowsCountsSelectsTheWorstFailureAndAsksForItsTexts)
+{
+    TestsPanel panel;
+    QSignalSpy tracebacks(&panel, &TestsPanel::tracebackRequested);
+    QSignalSpy histories(&panel, &TestsPanel::historyRequested);
+    ASSERT_TRUE(panel.setData(runData()));
+    EXPECT_TRUE(panel.isShowingTable());
+    EXPECT_EQ(panel.titleText(), u"torch-spyre / CI / test (default, 1, 3)"_qs);
+    const TestsCountsBar& counts = *panel.countsBar();
+    EXPECT_EQ(counts.outcomeButton(TestOutcome::Failed)->text(), u"1 failed"_qs);
+    EXPECT_EQ(counts.outcomeButton(TestOutcome::Passed)->text(), u"2 passed"_qs);
+    EXPECT_TRUE(counts.outcomeButton(TestOutcome::XFailed)->isHidden()); // none of them
+    EXPECT_EQ(counts.selfReportedText(),
+              u"Self-reported: 5 passed · 0 failed · 1 skipped · 6 total"_qs);
+    EXPECT_THAT(
+        counts.mismatchLines(),
+        ElementsAre(u"Self-reported: 0 failed — artifacts: 3 failed, error or xpass-strict"_qs));
+    EXPECT_EQ(panel.filterBar()->shownText(), u"6 tests"_qs);
+    // Failing first: the failed test is selected and its traceback asked for;
+    // it has a history, so none is asked for.
+    EXPECT_EQ(currentTestId(panel), 1);
+    EXPECT_EQ(panel.detailsView()->identityText(),
+              u"test_ops.py::TestCommonPRIVATEUSE1::test_compare_cpu_add_spyre_float16"_qs);
+    EXPECT_THAT(tracebacks, ElementsAre(QVariantList{qint64{101}}));
+    EXPECT_THAT(histories, IsEmpty());
+    EXPECT_EQ(panel.detailsView()->historySummary(),
+              u"Failing since 5ba1001 (1 run) · flip rate 100% · new failure (passed on the "
+              u"previous SHA)"_qs);
+    EXPECT_EQ(panel.detailsView()->bodyText(),
+              u"AssertionError: not close\n\nLoading traceback…"_qs);
+    EXPECT_THAT(panel.model().index(0, 0).data(TestsModel::HistoryBadgeRole).toInt(),
+                static_cast<int>(TestsModel::HistoryBadge::NewFailure));
+}
+
+TEST(TestsPanel, TakesOnlyTheTracebackOfTheShownTestAsPlainText)
+{
+    TestsPanel panel;
+    panel.setData(runData());
+    panel.setTraceback(104, u"not this one"_qs, false, {});
+    EXPECT_FALSE(panel.detailsView()->bodyText().contains(u"not this one"_qs));
+    panel.setTraceback(101, u"<b>E   AssertionError</b>\n  at <module>"_qs, true,
+                       u"/cache/blobs/ab/cdef"_qs);
+    EXPECT_EQ(panel.detailsView()->bodyText(),
+              u"AssertionError: not close\n\n<b>E   AssertionError</b>\n  at <module>"_qs);
+    EXPECT_EQ(panel.detailsView()->cutNote(),
+              u"The traceback was cut; the whole text is in /cache/blobs/ab/cdef"_qs);
+}
+
+TEST(TestsPanel, AsksForAMissingHistoryAndShowsItWhenItComes)
+{
+    TestsPanel panel;
+    panel.setData(runData());
+    QSignalSpy histories(&panel, &TestsPanel::historyRequested);
+    QSignalSpy tracebacks(&panel, &TestsPanel::tracebackRequested);
+    ASSERT_TRUE(panel.selectTest(4));
+    EXPECT_THAT(histories, ElementsAre(QVariantList{qint64{4}}));
+    EXPECT_THAT(tracebacks, ElementsAre(QVariantList{qint64{104}}));
+    EXPECT_EQ(panel.detailsView()->historySummary(), u"Loading history…"_qs);
+    panel.setHistory(test::history(3, {O(TestOutcome::Passed)})); // another test: table only
+    EXPECT_EQ(panel.detailsView()->historySummary(), u"Loading history…"_qs);
+    panel.setHistory(test::history(4, {O(TestOutcome::Error), O(TestOutcome::Error)}));
+    EXPECT_EQ(panel.detailsView()->historySummary(),
+              u"Failing since 5ba1000 (2 runs) · flip rate 0% · failed before too"_qs);
+    EXPECT_EQ(panel.detailsView()->historyStrip().history().points.size(), 2u);
+    EXPECT_EQ(panel.model().indexOfTest(4).data(TestsModel::HistoryStripRole).toByteArray().size(),
+              2);
+    // Selecting it again asks for nothing more.
+    panel.selectTest(1);
+    panel.selectTest(4);
+    EXPECT_EQ(histories.count(), 1);  // test 1 came with its history; 4 was asked once
+    EXPECT_EQ(tracebacks.count(), 3); // 104, then 101 and 104 as each is shown anew
+}
+
+TEST(TestsPanel, OutcomeTogglesAndTextFilterTheTable)
+{
+    TestsPanel panel;
+    panel.setData(runData());
+    panel.countsBar()->outcomeButton(TestOutcome::Passed)->click();
+    EXPECT_EQ(panel.model().rowCount(), 2);
+    EXPECT_EQ(panel.filterBar()->shownText(), u"2 of 6 tests"_qs);
+    panel.countsBar()->outcomeButton(TestOutcome::Failed)->click();
+    EXPECT_EQ(panel.model().rowCount(), 3);
+    panel.filterBar()->textEdit()->setText(u"MUL int8"_qs);
+    EXPECT_EQ(panel.model().rowCount(), 1);
+    panel.countsBar()->outcomeButton(TestOutcome::Passed)->click();
+    panel.countsBar()->outcomeButton(TestOutcome::Failed)->click();
+    EXPECT_EQ(panel.countsBar()->selectedOutcomes(), 0);
+    EXPECT_EQ(panel.model().rowCount(), 1);
+    panel.filterBar()->textEdit()->clear();
+    QComboBox* op = panel.filterBar()->opCombo();
+    ASSERT_FALSE(op->isHidden());
+    op->setCurrentIndex(op->findData(u"relu"_qs));
+    EXPECT_EQ(op->currentText(), u"relu  (1)"_qs);
+    EXPECT_EQ(panel.model().rowCount(), 1);
+    EXPECT_EQ(panel.model().index(0, 0).data(TestsModel::TestIdRole).toLongLong(), 5);
+}
+
+TEST(TestsPanel, KeepsTheSelectedTestAcrossFiltering)
+{
+    TestsPanel panel;
+    panel.setData(runData());
+    ASSERT_TRUE(panel.selectTest(3));
+    QLineEdit* text = panel.filterBar()->textEdit();
+    text->setText(u"test_"_qs);
+    EXPECT_EQ(currentTestId(panel), 3);
+    text->setText(u"test_relu"_qs); // filters it out: the details stay on it
+    EXPECT_FALSE(panel.view()->currentIndex().isValid());
+    EXPECT_EQ(panel.detailsView()->testId(), 3);
+    text->setText(u"view"_qs); // back: selected again
+    EXPECT_EQ(currentTestId(panel), 3);
+    panel.view()->sortByColumn(TestsModel::TestColumn, Qt::DescendingOrder);
+    EXPECT_EQ(currentTestId(panel), 3);
+    panel.filterBar()->groupingCombo()->setCurrentIndex(
+        panel.filterBar()->groupingCombo()->findData(static_cast<int>(TestsModel::Grouping::File)));
+    EXPECT_EQ(currentTestId(panel), 3);
+    EXPECT_TRUE(panel.view()->currentIndex().parent().isValid());
+}
+
+TEST(TestsPanel, GroupsStayExpandedUnlessTheUserCollapsedThem)
+{
+    TestsPanel panel;
+    panel.setData(runData());
+    QComboBox* grouping = panel.filterBar()->groupingCombo();
+    grouping->setCurrentIndex(grouping->findData(static_cast<int>(TestsModel::Grouping::File)));
+    const TestsModel& model = panel.model();
+    ASSERT_EQ(model.rowCount(), 3);
+    for (int row = 0; row < 3; ++row)
+        EXPECT_TRUE(panel.view()->isExpanded(model.index(row, 0)));
+    const QModelIndex views = model.index(2, 0);
+    ASSERT_EQ(views.data(TestsModel::GroupNameRole).toString(), u"test_view_ops.py"_qs);
+    panel.view()->collapse(views);
+    panel.filterBar()->textEdit()->setText(u"spyre"_qs);
+    panel.filterBar()->textEdit()->setText(u"view"_qs); // the group vanishes and returns
+    panel.filterBar()->textEdit()->clear();
+    for (int row = 0; row < model.rowCount(); ++row) {
+        const QModelIndex group = model.index(row, 0);
+        EXPECT_EQ(panel.view()->isExpanded(group),
+                  group.data(TestsModel::GroupNameRole).toString() != u"test_view_ops.py"_qs);
+    }
+}
+
+TEST(TestsPanel, ShowsWhyARunHasNoTests)
+{
+    TestsPanel panel;
+    TestsPanelData data = runData();
+    data.results.clear();
+    data.run.state = TestRunState::Expired;
+    data.run.location = "https://github.com/org/repo/actions/runs/7/artifacts";
+    panel.setData(data);
+    EXPECT_FALSE(panel.isShowingTable());
+    EXPECT_TRUE(
+        panel.messageText().startsWith(u"Artifacts expired (GitHub keeps them 90 days)."_qs));
+    EXPECT_TRUE(panel.messageText().endsWith(u"actions/runs/7/artifacts"_qs));
+    EXPECT_TRUE(panel.countsBar()->outcomeButton(TestOutcome::Failed)->isHidden());
+    EXPECT_THAT(panel.countsBar()->mismatchLines(), IsEmpty());
+
+    data.loadId = 2;
+    data.run.state = TestRunState::Unauthorized;
+    data.run.message = "401 Bad credentials: set Settings > Artifacts > GitHub token";
+    panel.setData(data);
+    EXPECT_TRUE(panel.messageText().startsWith(
+        u"401 Bad credentials: set Settings > Artifacts > GitHub token"_qs));
+    data.loadId = 3;
+    data.run.state = TestRunState::Failed;
+    data.run.message = "HTTP 502 from the artifact store";
+    panel.setData(data);
+    EXPECT_TRUE(panel.messageText().startsWith(
+        u"Could not fetch the test results: HTTP 502 from the artifact store"_qs));
+    data.loadId = 4;
+    data.run.state = TestRunState::NoReports;
+    data.run.message.clear();
+    panel.setData(data);
+    EXPECT_TRUE(panel.messageText().startsWith(u"The artifacts hold no JUnit report."_qs));
+    data.loadId = 5;
+    data.run.state = TestRunState::Stored;
+    data.run.warnings = {"report.xml: XML ends unexpectedly at byte 5120; kept the 12 test cases "
+                         "before it"};
+    panel.setData(data);
+    EXPECT_TRUE(panel.messageText().startsWith(u"The reports hold no test cases."_qs));
+    EXPECT_THAT(panel.countsBar()->warningLines(),
+                ElementsAre(u"report.xml: XML ends unexpectedly at byte 5120; kept the 12 test "
+                            u"cases before it"_qs));
+    panel.setLoading();
+    EXPECT_EQ(panel.messageText(), u"Fetching test results…"_qs);
+    panel.setMessage(u"Select a cell to see its tests."_qs);
+    EXPECT_EQ(panel.messageText(), u"Select a cell to see its tests."_qs);
+    EXPECT_EQ(panel.model().testCount(), 0u);
+}
+
+TEST(TestsPanel, DropsALoadOlderThanTheOneShown)
+{
+    TestsPanel panel;
+    ASSERT_TRUE(panel.setData(runData(7)));
+    TestsPanelData old = runData(6);
+    old.jobTitle = u"stale"_qs;
+    EXPECT_FALSE(panel.setData(old));
+    EXPECT_EQ(panel.titleText(), u"torch-spyre / CI / test (default, 1, 3)"_qs);
+    EXPECT_FALSE(panel.setData(std::shared_ptr<const TestsPanelData>()));
+    EXPECT_TRUE(panel.setData(runData(7))); // the same load again is fine
+}
+
+TEST(TestsPanel, KeepsTheSameTestSelectedOnTheNextRun)
+{
+    TestsPanel panel;
+    panel.setData(runData(1));
+    panel.selectTest(6);
+    TestsPanelData next = runData(2);
+    std::swap(next.results[0], next.results[5]); // another order, same tests
+    panel.setData(next);
+    EXPECT_EQ(currentTestId(panel), 6);
+}
+
+TEST(TestsPanel, PicturesOfARealReportInLightAndDarkPalettes)
+{
+    const std::string path =
+        std::string(RELAYHUD_CORPUS_DIR) + "/junit/numpy_multiarray_runxfail_strict.xml";
+    if (!std::filesystem::exists(path))
+        GTEST_SKIP() << "the shared corpus is not here: " << path;
+    CorpusRun run = corpusRun(path);
+    ASSERT_EQ(run.data.results.size(), 3159u);
+    const QPalette lightPalette = QApplication::palette();
+    const QString lightStyle = QApplication::style()->name();
+    for (const bool dark : {false, true}) {
+        if (dark)
+            applyDarkPalette(*qApp);
+        TestsPanel panel;
+        QObject::connect(&panel, &TestsPanel::tracebackRequested, &panel,
+                         [&](qint64 id) { panel.setTraceback(id, run.tracebacks[id], false, {}); });
+        ASSERT_TRUE(panel.setData(run.data));
+        EXPECT_EQ(panel.countsBar()->outcomeButton(TestOutcome::Failed)->text(), u"6 failed"_qs);
+        EXPECT_THAT(panel.countsBar()->mismatchLines(),
+                    ElementsAre(u"Self-reported: 0 failed — artifacts: 6 failed"_qs));
+        EXPECT_TRUE(panel.detailsView()->bodyText().contains(u"numpy/core/tests/"_qs));
+        takePictures(panel, dark ? u"tests_panel_dark.png"_qs : u"tests_panel_light.png"_qs);
+        QComboBox* grouping = panel.filterBar()->groupingCombo();
+        grouping->setCurrentIndex(
+            grouping->findData(static_cast<int>(TestsModel::Grouping::Class)));
+        takePictures(panel, dark ? u"tests_panel_grouped_dark.png"_qs
+                                 : u"tests_panel_grouped_light.png"_qs);
+    }
+    QApplication::setStyle(QStyleFactory::create(lightStyle));
+    QApplication::setPalette(lightPalette);
+}
+
+TEST(TestsPanel, DetailsShowEveryFieldAndCopyAndActivateWork)
+{
+    TestsPanel panel;
+    TestsPanelData data = runData();
+    data.results[2].retried = "pod";
+    data.results[2].durationSeconds = 12.34;
+    panel.setData(data);
+    QSignalSpy activated(&panel, &TestsPanel::testActivated);
+    ASSERT_TRUE(panel.selectTest(3));
+    EXPECT_EQ(panel.detailsView()->outcomeText(), u"passed · 12.3 s · retried (pod)"_qs);
+    EXPECT_EQ(panel.model().indexOfTest(3).data().toString(), u"passed ↻"_qs);
+    ASSERT_TRUE(panel.selectTest(1));
+    panel.view()->setFocus();
+    QTest::keyClick(panel.view(), Qt::Key_C, Qt::ControlModifier);
+    EXPECT_EQ(QApplication::clipboard()->text(),
+              u"test_ops.py::TestCommonPRIVATEUSE1::test_compare_cpu_add_spyre_float16"_qs);
+    panel.resize(900, 600);
+    panel.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&panel));
+    const QRect cell = panel.view()->visualRect(panel.view()->currentIndex());
+    QWidget* viewport = panel.view()->viewport();
+    QTest::mousePress(viewport, Qt::LeftButton, {}, cell.center()); // as Qt's own view tests do
+    QTest::mouseDClick(viewport, Qt::LeftButton, {}, cell.center());
+    QTest::mouseRelease(viewport, Qt::LeftButton, {}, cell.center());
+    EXPECT_THAT(activated, ElementsAre(QVariantList{qint64{1}}));
+}

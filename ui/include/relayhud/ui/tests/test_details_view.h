@@ -1,0 +1,72 @@
+#pragma once
+// Under the tests table: everything about the selected test. Identity and
+// names are selectable; message and traceback are plain text in a monospace
+// read-only view (CI text never reaches rich text). The traceback and the
+// history arrive later (the panel asks the loader for them) and are taken
+// only when they belong to the test shown.
+#include "relayhud/store/test_results.h"
+
+#include <QWidget>
+
+#include <cstdint>
+
+class QFormLayout;
+class QLabel;
+class QLineEdit;
+class QPlainTextEdit;
+class QStackedWidget;
+
+namespace relayhud::ui {
+
+class HistoryStripWidget;
+class OutcomeTile;
+
+class TestDetailsView : public QWidget {
+    Q_OBJECT
+public:
+    explicit TestDetailsView(QWidget* parent = nullptr);
+
+    // `history` null: not loaded yet (shows "Loading history…").
+    void showTest(const StoredTestResult& result, const TestHistory* history);
+    void showNote(const QString& note);
+    // Ignored unless `textId` is the shown test's traceback.
+    void setTraceback(std::int64_t textId, const QString& text, bool cut, const QString& fullPath);
+    // Ignored unless it is the shown test's history.
+    void setHistory(const TestHistory& history);
+
+    bool hasTest() const;
+    std::int64_t testId() const { return m_testId; }
+    std::int64_t tracebackId() const { return m_tracebackId; }
+    QString identityText() const;
+    QString outcomeText() const;
+    QString bodyText() const; // the monospace view: message, then traceback
+    QString historySummary() const;
+    QString cutNote() const;
+    const HistoryStripWidget& historyStrip() const { return *m_strip; }
+
+private:
+    QWidget* buildContent();
+    QFormLayout* buildFields(QWidget& content);
+    QPlainTextEdit* buildText(QWidget& content);
+    QLineEdit* addField(QFormLayout& form, const QString& label);
+    void showBody();
+
+    QStackedWidget* m_stack;
+    QLabel* m_note;
+    OutcomeTile* m_tile = nullptr;
+    QLineEdit* m_identity = nullptr;
+    QLineEdit* m_baseName = nullptr;
+    QLineEdit* m_marks = nullptr;
+    QLineEdit* m_outcome = nullptr;
+    HistoryStripWidget* m_strip = nullptr;
+    QLabel* m_summary = nullptr;
+    QLabel* m_cut = nullptr;
+    QPlainTextEdit* m_body = nullptr;
+    std::int64_t m_testId = 0;
+    std::int64_t m_tracebackId = 0;
+    QString m_message;
+    QString m_traceback;
+    bool m_tracebackPending = false;
+};
+
+} // namespace relayhud::ui

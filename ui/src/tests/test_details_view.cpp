@@ -1,0 +1,243 @@
+#include "relayhud/ui/tests/test_details_view.h"
+
+#include "relayhud/ui/format.h"
+#include "relayhud/ui/tests/history_strip.h"
+#include "relayhud/ui/tests/outcome_style.h"
+
+#include <QFontDatabase>
+#include <QFormLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPainter>
+#include <QPlainTextEdit>
+#include <QStackedWidget>
+#include <QVBoxLayout>
+
+namespace relayhud::ui {
+
+// The selected test's outcome tile, as in the table.
+class OutcomeTile : public QWidget {
+public:
+    explicit OutcomeTile(QWidget* parent) : QWidget(parent) { setFixedSize(18, 18); }
+    void setOutcome(TestOutcome outcome)
+    {
+        m_outcome = outcome;
+        update();
+    }
+
+protected:
+    void paintEvent(QPaintEvent*) override
+    {
+        QPainter painter(this);
+        paintOutcomeTile(painter, rect().adjusted(1, 1, -1, -1), m_outcome, palette());
+    }
+
+private:
+    TestOutcome m_outcome = TestOutcome::Passed;
+};
+
+namespace {
+
+// A selectable, frameless one-line field: long identities scroll instead of
+// widening the panel, and copy as they are.
+QLineEdit* readOnlyField(QWidget* parent)
+{
+    auto* field = new QLineEdit(parent);
+    field->setReadOnly(true);
+    field->setFrame(false);
+    QPalette p = field->palette();
+    p.setColor(QPalette::Base, Qt::transparent);
+    field->setPalette(p);
+    return field;
+}
+
+QString marksText(const std::string& marks)
+{
+    QString text = toQString(marks);
+    text.replace(u',', QStringLiteral(", "));
+    return text;
+}
+
+QString resultText(const StoredTestResult& result)
+{
+    QString text =
+        outcomeLabel(result.outcome) % u" · " % formatTestDuration(result.durationSeconds);
+    if (!result.retried.empty())
+        text += u" · " % TestDetailsView::tr("retried (%1)").arg(toQString(result.retried));
+    return text;
+}
+
+} // namespace
+
+TestDetailsView::TestDetailsView(QWidget* parent)
+    : QWidget(parent), m_stack(new QStackedWidget(this)), m_note(new QLabel(this))
+{
+    m_note->setAlignment(Qt::AlignCenter);
+    m_note->setWordWrap(true);
+    m_note->setTextFormat(Qt::PlainText);
+    m_note->setForegroundRole(QPalette::PlaceholderText);
+    m_stack->addWidget(m_note);
+    m_stack->addWidget(buildContent());
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_stack);
+    showNote(tr("Select a test to see its message, traceback and history."));
+}
+
+QWidget* TestDetailsView::buildContent()
+{
+    auto* content = new QWidget(this);
+    auto* layout = new QVBoxLayout(content);
+    layout->setContentsMargins(8, 6, 8, 4);
+    layout->setSpacing(4);
+    auto* heading = new QHBoxLayout;
+    heading->setSpacing(6);
+    m_tile = new OutcomeTile(content);
+    m_identity = readOnlyField(content);
+    m_identity->setObjectName(QStringLiteral("testIdentity"));
+    QFont bold = m_identity->font();
+    bold.setBold(true);
+    m_identity->setFont(bold);
+    heading->addWidget(m_tile);
+    heading->addWidget(m_identity, 1);
+    layout->addLayout(heading);
+    layout->addLayout(buildFields(*content));
+    layout->addWidget(buildText(*content), 1);
+    m_cut = new QLabel(content);
+    m_cut->setTextFormat(Qt::PlainText);
+    m_cut->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_cut->setWordWrap(true);
+    m_cut->setForegroundRole(QPalette::PlaceholderText);
+    layout->addWidget(m_cut);
+    return content;
+}
+
+QFormLayout* TestDetailsView::buildFields(QWidget& content)
+{
+    auto* form = new QFormLayout;
+    form->setContentsMargins(24, 0, 0, 0);
+    form->setHorizontalSpacing(10);
+    form->setVerticalSpacing(1);
+    form->setLabelAlignment(Qt::AlignRight);
+    m_baseName = addField(*form, tr("Base name"));
+    m_marks = addField(*form, tr("Marks"));
+    m_outcome = addField(*form, tr("Result"));
+    m_strip = new HistoryStripWidget(&content);
+    m_summary = new QLabel(&content);
+    m_summary->setTextFormat(Qt::PlainText);
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_summary->setWordWrap(true);
+    auto* history = new QVBoxLayout;
+    history->setSpacing(1);
+    history->addWidget(m_strip);
+    history->addWidget(m_summary);
+    auto* historyLabel = new QLabel(tr("History"), &content);
+    historyLabel->setForegroundRole(QPalette::PlaceholderText);
+    form->addRow(historyLabel, history);
+    return form;
+}
+
+QPlainTextEdit* TestDetailsView::buildText(QWidget& content)
+{
+    m_body = new QPlainTextEdit(&content);
+    m_body->setObjectName(QStringLiteral("testText"));
+    m_body->setReadOnly(true);
+    m_body->setLineWrapMode(QPlainTextEdit::NoWrap); // tracebacks keep their columns
+    m_body->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_body->setPlaceholderText(tr("No message or traceback: the test did not fail."));
+    return m_body;
+}
+
+QLineEdit* TestDetailsView::addField(QFormLayout& form, const QString& label)
+{
+    auto* name = new QLabel(label);
+    name->setForegroundRole(QPalette::PlaceholderText);
+    QLineEdit* field = readOnlyField(nullptr);
+    form.addRow(name, field);
+    return field;
+}
+
+void TestDetailsView::showNote(const QString& note)
+{
+    m_testId = 0;
+    m_tracebackId = 0;
+    m_note->setText(note);
+    m_stack->setCurrentIndex(0);
+}
+
+bool TestDetailsView::hasTest() const { return m_stack->currentIndex() == 1; }
+
+void TestDetailsView::showTest(const StoredTestResult& result, const TestHistory* history)
+{
+    const bool sameTest =
+        hasTest() && m_testId == result.testId && m_tracebackId == result.tracebackId;
+    m_testId = result.testId;
+    m_tile->setOutcome(result.outcome);
+    m_tile->setToolTip(outcomeDescription(result.outcome));
+    const auto setField = [](QLineEdit* field, const QString& text) {
+        field->setText(text.isEmpty() ? QStringLiteral("—") : text);
+        field->setCursorPosition(0);
+    };
+    setField(m_identity, toQString(result.identity));
+    setField(m_baseName, toQString(result.baseName));
+    setField(m_marks, marksText(result.marks));
+    setField(m_outcome, resultText(result));
+    if (history)
+        setHistory(*history);
+    else {
+        m_strip->clear();
+        m_summary->setText(tr("Loading history…"));
+    }
+    m_stack->setCurrentIndex(1);
+    if (sameTest)
+        return; // a refresh of the same result keeps its loaded traceback
+    m_tracebackId = result.tracebackId;
+    m_message = toQString(result.message);
+    m_traceback.clear();
+    m_tracebackPending = result.tracebackId != 0;
+    m_cut->clear();
+    m_cut->hide();
+    showBody();
+}
+
+void TestDetailsView::setHistory(const TestHistory& history)
+{
+    if (history.testId != m_testId)
+        return;
+    m_strip->setHistory(history);
+    const QString summary = historySummaryText(history);
+    m_summary->setText(summary.isEmpty() ? tr("No earlier runs of this job have results.")
+                                         : summary);
+}
+
+void TestDetailsView::setTraceback(std::int64_t textId, const QString& text, bool cut,
+                                   const QString& fullPath)
+{
+    if (textId == 0 || textId != m_tracebackId || !hasTest())
+        return;
+    m_traceback = text;
+    m_tracebackPending = false;
+    if (cut)
+        m_cut->setText(fullPath.isEmpty()
+                           ? tr("The traceback was cut; its whole text was not kept.")
+                           : tr("The traceback was cut; the whole text is in %1").arg(fullPath));
+    m_cut->setVisible(cut);
+    showBody();
+}
+
+void TestDetailsView::showBody()
+{
+    QString text = m_message;
+    const QString second = m_tracebackPending ? tr("Loading traceback…") : m_traceback;
+    if (!second.isEmpty())
+        text += (text.isEmpty() ? QString() : QStringLiteral("\n\n")) % second;
+    m_body->setPlainText(text);
+}
+
+QString TestDetailsView::identityText() const { return m_identity->text(); }
+QString TestDetailsView::outcomeText() const { return m_outcome->text(); }
+QString TestDetailsView::bodyText() const { return m_body->toPlainText(); }
+QString TestDetailsView::historySummary() const { return m_summary->text(); }
+QString TestDetailsView::cutNote() const { return m_cut->isHidden() ? QString() : m_cut->text(); }
+
+} // namespace relayhud::ui

@@ -1,0 +1,353 @@
+#include "relayhud/ui/tests/tests_panel.h"
+
+#include "relayhud/ui/elided_label.h"
+#include "relayhud/ui/format.h"
+#include "relayhud/ui/tests/test_details_view.h"
+#include "relayhud/ui/tests/tests_counts_bar.h"
+#include "relayhud/ui/tests/tests_delegate.h"
+#include "relayhud/ui/tests/tests_filter_bar.h"
+#include "relayhud/ui/tests/tests_model.h"
+#include "relayhud/ui/tests/tests_tree_view.h"
+
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QResizeEvent>
+#include <QShortcut>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QTreeView>
+#include <QVBoxLayout>
+
+namespace relayhud::ui {
+
+namespace {
+
+QString stateMessage(const TestRunInfo& run)
+{
+    const QString why = toQString(run.message);
+    switch (run.state) {
+    case TestRunState::Stored: return TestsPanel::tr("The reports hold no test cases.");
+    case TestRunState::NoReports:
+        return TestsPanel::tr("The artifacts hold no JUnit report.")
+               % (why.isEmpty() ? QString() : u"\n" % why);
+    case TestRunState::Expired:
+        return TestsPanel::tr("Artifacts expired (GitHub keeps them 90 days).")
+               % (why.isEmpty() ? QString() : u"\n" % why);
+    case TestRunState::Unauthorized:
+        return why.isEmpty() ? TestsPanel::tr("Not allowed to read the artifacts: set the "
+                                              "artifact store's token in Settings.")
+                             : why;
+    case TestRunState::Failed:
+        return TestsPanel::tr("Could not fetch the test results: %1")
+            .arg(why.isEmpty() ? TestsPanel::tr("unknown error") : why);
+    }
+    return {};
+}
+
+OutcomeCounts countOutcomes(const TestsPanelData& data)
+{
+    OutcomeCounts counts{};
+    for (const StoredTestResult& result : data.results)
+        ++counts[static_cast<std::size_t>(result.outcome)];
+    // A loader may hand over fewer results than the run has; the run's own
+    // totals are then the truth about the artifacts.
+    if (data.run.totals.cases() > static_cast<std::int64_t>(data.results.size()))
+        return data.run.totals.outcomes;
+    return counts;
+}
+
+} // namespace
+
+TestsPanel::TestsPanel(QWidget* parent)
+    : QWidget(parent), m_model(new TestsModel(this)),
+      m_title(new ElidedLabel(Qt::ElideRight, this)), m_counts(new TestsCountsBar(this)),
+      m_stack(new QStackedWidget(this)), m_message(new QLabel(this))
+{
+    QFont bold = m_title->font();
+    bold.setBold(true);
+    m_title->setFont(bold);
+    m_title->setContentsMargins(6, 4, 6, 0);
+    m_title->setTextFormat(Qt::PlainText);
+    m_message->setAlignment(Qt::AlignCenter);
+    m_message->setWordWrap(true);
+    m_message->setTextFormat(Qt::PlainText);
+    m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_message->setForegroundRole(QPalette::PlaceholderText);
+    m_message->setMargin(16);
+    m_stack->addWidget(m_message);
+    m_stack->addWidget(buildTable());
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(2);
+    layout->addWidget(m_title);
+    layout->addWidget(m_counts);
+    layout->addWidget(m_stack, 1);
+    configureView();
+    connectParts();
+    setMessage(tr("Select a cell to see its tests."));
+}
+
+TestsPanel::~TestsPanel() = default;
+
+QWidget* TestsPanel::buildTable()
+{
+    auto* page = new QWidget(this);
+    m_filterBar = new TestsFilterBar(page);
+    m_view = new TestsTreeView(page);
+    m_view->setObjectName(QStringLiteral("testsView"));
+    m_details = new TestDetailsView(page);
+    m_splitter = new QSplitter(Qt::Vertical, page);
+    m_splitter->addWidget(m_view);
+    m_splitter->addWidget(m_details);
+    m_splitter->setStretchFactor(0, 3);
+    m_splitter->setStretchFactor(1, 2);
+    m_splitter->setChildrenCollapsible(false);
+    auto* layout = new QVBoxLayout(page);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(2);
+    layout->addWidget(m_filterBar);
+    layout->addWidget(m_splitter, 1);
+    return page;
+}
+
+// A wide, short panel (the bottom dock) puts the details beside the table so
+// the table keeps enough rows; a tall one puts them below.
+void TestsPanel::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    const Qt::Orientation wanted = width() > 2 * height() ? Qt::Horizontal : Qt::Vertical;
+    if (m_splitter->orientation() == wanted)
+        return;
+    m_splitter->setOrientation(wanted);
+    // The splitter is laid out later; the panel's own size is the one to split.
+    const int extent = wanted == Qt::Horizontal ? width() : height();
+    m_splitter->setSizes({extent * 3 / 5, extent * 2 / 5});
+}
+
+void TestsPanel::configureView()
+{
+    m_view->setModel(m_model);
+    m_view->setItemDelegate(new TestsDelegate(m_view));
+    m_view->setUniformRowHeights(true); // 100,000 rows: no per-row height queries
+    m_view->setRootIsDecorated(false);
+    m_view->setTreePosition(TestsModel::TestColumn);
+    m_view->setAllColumnsShowFocus(true);
+    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_view->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_view->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_view->setAlternatingRowColors(true);
+    m_view->setWordWrap(false);
+    QHeaderView* header = m_view->header();
+    header->setStretchLastSection(true);
+    header->setMinimumSectionSize(40);
+    const std::array<int, TestsModel::ColumnCount - 1> widths{150, 380, 170, 90, 90, 72, 130};
+    for (std::size_t column = 0; column < widths.size(); ++column)
+        header->resizeSection(static_cast<int>(column), widths[column]);
+    header->setSortIndicator(TestsModel::OutcomeColumn, Qt::AscendingOrder);
+    m_view->setSortingEnabled(true);
+}
+
+void TestsPanel::connectParts()
+{
+    connect(m_filterBar, &TestsFilterBar::filterChanged, this, &TestsPanel::applyFilter);
+    connect(m_counts, &TestsCountsBar::outcomesChanged, this, &TestsPanel::applyFilter);
+    connect(m_filterBar, &TestsFilterBar::groupingChanged, this, &TestsPanel::applyGrouping);
+    connect(m_view->selectionModel(), &QItemSelectionModel::currentChanged, this,
+            [this](const QModelIndex& current) { onCurrentChanged(current); });
+    connect(m_model, &QAbstractItemModel::layoutChanged, this, &TestsPanel::afterLayout);
+    connect(m_model, &QAbstractItemModel::modelReset, this, &TestsPanel::afterLayout);
+    connect(m_view, &QTreeView::expanded, this,
+            [this](const QModelIndex& index) { rememberExpansion(index, true); });
+    connect(m_view, &QTreeView::collapsed, this,
+            [this](const QModelIndex& index) { rememberExpansion(index, false); });
+    connect(m_view, &QTreeView::doubleClicked, this, [this](const QModelIndex& index) {
+        if (const StoredTestResult* result = m_model->result(index))
+            emit testActivated(result->testId);
+    });
+    auto* find = new QShortcut(QKeySequence::Find, this);
+    find->setContext(Qt::WidgetWithChildrenShortcut);
+    connect(find, &QShortcut::activated, this, [this] {
+        m_filterBar->textEdit()->setFocus(Qt::ShortcutFocusReason);
+        m_filterBar->textEdit()->selectAll();
+    });
+}
+
+void TestsPanel::setLoading(const QString& message)
+{
+    m_message->setText(message.isEmpty() ? tr("Fetching test results…") : message);
+    m_stack->setCurrentIndex(0);
+    m_counts->hide();
+}
+
+void TestsPanel::setMessage(const QString& message)
+{
+    m_message->setText(message);
+    m_stack->setCurrentIndex(0);
+    m_counts->hide();
+    m_title->setFullText(QString());
+    m_title->hide();
+    m_data.reset();
+    m_model->setResults(std::vector<StoredTestResult>{}, {});
+    m_details->showNote(tr("Select a test to see its message, traceback and history."));
+}
+
+bool TestsPanel::setData(TestsPanelData loaded)
+{
+    return setData(std::make_shared<const TestsPanelData>(std::move(loaded)));
+}
+
+bool TestsPanel::setData(std::shared_ptr<const TestsPanelData> loaded)
+{
+    if (!loaded || loaded->loadId < m_latestLoad)
+        return false;
+    m_latestLoad = loaded->loadId;
+    m_data = std::move(loaded);
+    m_title->setFullText(m_data->jobTitle);
+    m_title->setVisible(!m_data->jobTitle.isEmpty());
+    showRunState(*m_data);
+    m_details->showNote(tr("Select a test to see its message, traceback and history."));
+    m_model->setResults(
+        std::shared_ptr<const std::vector<StoredTestResult>>(m_data, &m_data->results),
+        m_data->histories);
+    m_filterBar->setChoices(m_model->testsIndex());
+    // Reports without torch-spyre's marks (most of them) need no Op/Dtype columns.
+    m_view->setColumnHidden(TestsModel::OpColumn, m_model->testsIndex().opChoices().empty());
+    m_view->setColumnHidden(TestsModel::DtypeColumn, m_model->testsIndex().dtypeChoices().empty());
+    m_filterBar->setFilter(m_model->filter()); // the model drops a file/op/dtype this run lacks
+    m_counts->setSelectedOutcomes(m_model->filter().outcomes);
+    m_filterBar->setShownCount(m_model->visibleTestCount(), m_model->testCount());
+    // The reset kept the same test selected when this run has it too;
+    // otherwise the first row, the worst failure in the default order.
+    if (!m_view->currentIndex().isValid())
+        m_view->setCurrentIndex(firstTest());
+    return true;
+}
+
+void TestsPanel::showRunState(const TestsPanelData& loaded)
+{
+    const bool stored = loaded.run.state == TestRunState::Stored;
+    m_counts->setCounts(stored ? std::optional<OutcomeCounts>(countOutcomes(loaded)) : std::nullopt,
+                        loaded.selfReported);
+    m_counts->setWarnings(loaded.run.warnings);
+    m_counts->show();
+    const bool table = stored && !loaded.results.empty();
+    if (!table) {
+        const QString where = toQString(loaded.run.location);
+        m_message->setText(stateMessage(loaded.run)
+                           % (where.isEmpty() ? QString() : u"\n\n" % where));
+    }
+    m_stack->setCurrentIndex(table ? 1 : 0);
+}
+
+void TestsPanel::setTraceback(qint64 textId, const QString& text, bool cut, const QString& fullPath)
+{
+    m_details->setTraceback(textId, text, cut, fullPath);
+}
+
+void TestsPanel::setHistory(const TestHistory& history)
+{
+    m_model->setHistory(history);
+    m_details->setHistory(history);
+}
+
+void TestsPanel::applyFilter()
+{
+    TestsFilter filter = m_filterBar->filter();
+    filter.outcomes = m_counts->selectedOutcomes();
+    m_model->setFilter(filter);
+    m_filterBar->setShownCount(m_model->visibleTestCount(), m_model->testCount());
+}
+
+void TestsPanel::applyGrouping()
+{
+    const TestsModel::Grouping grouping = m_filterBar->grouping();
+    m_view->setRootIsDecorated(grouping != TestsModel::Grouping::None);
+    m_model->setGrouping(grouping);
+}
+
+void TestsPanel::onCurrentChanged(const QModelIndex& current)
+{
+    const StoredTestResult* result = m_model->result(current);
+    if (!result)
+        return; // a group row, or the test was filtered out: keep showing the last one
+    const bool fresh = !m_details->hasTest() || m_details->testId() != result->testId
+                       || m_details->tracebackId() != result->tracebackId;
+    m_selectedTestId = result->testId;
+    const TestHistory* history = m_model->history(result->testId);
+    m_details->showTest(*result, history);
+    if (!fresh)
+        return;
+    if (result->tracebackId != 0)
+        emit tracebackRequested(result->tracebackId);
+    if (!history)
+        emit historyRequested(result->testId);
+}
+
+void TestsPanel::afterLayout()
+{
+    if (m_model->grouping() != TestsModel::Grouping::None)
+        restoreExpansion();
+    restoreSelection();
+}
+
+void TestsPanel::restoreExpansion()
+{
+    m_restoringExpansion = true;
+    m_view->expandAll();
+    for (int row = 0; !m_collapsedGroups.empty() && row < m_model->rowCount(); ++row) {
+        const QModelIndex group = m_model->index(row, 0);
+        if (m_collapsedGroups.count(group.data(TestsModel::GroupNameRole).toString()) > 0)
+            m_view->collapse(group);
+    }
+    m_restoringExpansion = false;
+}
+
+void TestsPanel::rememberExpansion(const QModelIndex& index, bool expanded)
+{
+    if (m_restoringExpansion)
+        return;
+    const QString name = index.data(TestsModel::GroupNameRole).toString();
+    if (expanded)
+        m_collapsedGroups.erase(name);
+    else
+        m_collapsedGroups.insert(name);
+}
+
+void TestsPanel::restoreSelection()
+{
+    const QModelIndex current = m_view->currentIndex();
+    if (current.isValid()) {
+        m_view->scrollTo(current);
+        return;
+    }
+    const QModelIndex again = m_model->indexOfTest(m_selectedTestId);
+    if (again.isValid()) {
+        m_view->selectionModel()->setCurrentIndex(again, QItemSelectionModel::ClearAndSelect
+                                                             | QItemSelectionModel::Rows);
+        m_view->scrollTo(again);
+    }
+}
+
+QModelIndex TestsPanel::firstTest() const
+{
+    const QModelIndex first = m_model->index(0, 0);
+    return m_model->grouping() == TestsModel::Grouping::None ? first : m_model->index(0, 0, first);
+}
+
+bool TestsPanel::selectTest(std::int64_t testId)
+{
+    const QModelIndex index = m_model->indexOfTest(testId);
+    if (!index.isValid())
+        return false;
+    m_view->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect
+                                                         | QItemSelectionModel::Rows);
+    m_view->scrollTo(index);
+    return true;
+}
+
+bool TestsPanel::isShowingTable() const { return m_stack->currentIndex() == 1; }
+QString TestsPanel::messageText() const { return m_message->text(); }
+QString TestsPanel::titleText() const { return m_title->fullText(); }
+
+} // namespace relayhud::ui
