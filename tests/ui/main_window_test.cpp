@@ -58,6 +58,12 @@ SessionConfig offlineSession(const QString& cachePath, const QString& hudUrl, bo
     config.persistWindow = false;
     config.persistSettings = false;
     config.syncOnStart = syncOnStart;
+    // The artifact stores are the simulator's too, and never the keychain:
+    // no test reaches the network or the desktop's secrets.
+    config.settings.githubApiUrl = hudUrl + QStringLiteral("/api/v3");
+    config.settings.s3Endpoint = hudUrl + QStringLiteral("/s3");
+    config.settings.artifactPolicy = ArtifactPolicy::OnDemand;
+    config.sessionCredentials = Credentials{};
     return config;
 }
 

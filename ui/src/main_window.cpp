@@ -9,6 +9,9 @@
 #include "relayhud/ui/matrix/matrix_model.h"
 #include "relayhud/ui/matrix/matrix_view.h"
 #include "relayhud/ui/resources.h"
+#include "relayhud/ui/results/report_window.h"
+#include "relayhud/ui/results/test_results_controller.h"
+#include "relayhud/ui/settings/credential_store.h"
 #include "relayhud/ui/status/sync_status_widget.h"
 #include "relayhud/ui/sync/snapshot_loader.h"
 #include "relayhud/ui/sync/sync_controller.h"
@@ -39,7 +42,8 @@ const QString kAttemptsHeader = QStringLiteral("window/attemptsHeader");
 
 MainWindow::MainWindow(SessionConfig config, QWidget* parent)
     : QMainWindow(parent), m_config(std::move(config)), m_model(new MatrixModel(this)),
-      m_proxy(new MatrixFilterProxy(this)), m_sync(new SyncController(this)),
+      m_proxy(new MatrixFilterProxy(this)), m_credentials(new CredentialStore(this)),
+      m_tests(new TestResultsController(this)), m_sync(new SyncController(this)),
       m_loader(new SnapshotLoader(this))
 {
     initResources();
@@ -49,8 +53,10 @@ MainWindow::MainWindow(SessionConfig config, QWidget* parent)
     m_proxy->setSourceModel(m_model);
     buildCentral();
     buildDock();
+    buildTestsDock();
     buildStatusBar();
     buildMenus();
+    setAcceptDrops(true);
     resize(1400, 860);
     restoreWindowState();
 
@@ -67,14 +73,23 @@ MainWindow::MainWindow(SessionConfig config, QWidget* parent)
     connect(m_sync, &SyncController::succeeded, this, &MainWindow::onSyncSucceeded);
     connect(m_sync, &SyncController::failed, this, &MainWindow::onSyncFailed);
 
+    connectTests();
     openCache();
-    configureSync();
+    if (m_config.sessionCredentials)
+        m_credentials->useSessionOnly(*m_config.sessionCredentials);
+    applyCredentials();
+    if (!m_config.sessionCredentials)
+        m_credentials->load(); // the keychain answers later
     reloadMatrix();
     if (m_config.syncOnStart)
         m_sync->syncNow();
 }
 
-MainWindow::~MainWindow() { m_sync->shutdown(); }
+MainWindow::~MainWindow()
+{
+    m_sync->shutdown();
+    m_tests->shutdown();
+}
 
 void MainWindow::buildCentral()
 {
@@ -127,6 +142,11 @@ void MainWindow::buildFileMenu()
     QMenu* file = menuBar()->addMenu(tr("&File"));
     m_syncAction = file->addAction(tr("&Sync now"), this, &MainWindow::syncNow);
     m_syncAction->setShortcuts({QKeySequence(Qt::CTRL | Qt::Key_R), QKeySequence(Qt::Key_F5)});
+    QAction* open =
+        file->addAction(tr("&Open Reports…"), this, [this] { showOpenReportDialog(false); });
+    open->setShortcut(QKeySequence::Open);
+    file->addAction(tr("Open Report &Folder…"), this, [this] { showOpenReportDialog(true); });
+    file->addSeparator();
     QAction* settings = file->addAction(tr("S&ettings…"), this, &MainWindow::showSettingsDialog);
     settings->setShortcut(QKeySequence::Preferences);
     settings->setMenuRole(QAction::PreferencesRole);
@@ -165,6 +185,7 @@ void MainWindow::buildViewMenu()
     find->setShortcut(QKeySequence::Find);
     view->addSeparator();
     view->addAction(m_detailsDock->toggleViewAction());
+    view->addAction(m_testsDock->toggleViewAction());
 }
 
 void MainWindow::showAbout()
@@ -205,6 +226,7 @@ void MainWindow::closeEvent(QCloseEvent* event)
 {
     saveWindowState();
     m_sync->shutdown();
+    m_tests->shutdown();
     QMainWindow::closeEvent(event);
 }
 

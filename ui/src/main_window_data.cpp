@@ -10,10 +10,13 @@
 #include "relayhud/ui/matrix/matrix_filter_proxy.h"
 #include "relayhud/ui/matrix/matrix_model.h"
 #include "relayhud/ui/matrix/matrix_view.h"
+#include "relayhud/ui/results/test_results_controller.h"
+#include "relayhud/ui/settings/credential_store.h"
 #include "relayhud/ui/settings/settings_dialog.h"
 #include "relayhud/ui/status/sync_status_widget.h"
 #include "relayhud/ui/sync/snapshot_loader.h"
 #include "relayhud/ui/sync/sync_controller.h"
+#include "relayhud/ui/tests/tests_panel.h"
 #include "relayhud/util/time.h"
 
 #include <QDir>
@@ -49,6 +52,9 @@ void MainWindow::configureSync()
     request.options.days = s.historyDays;
     for (const QString& backend : s.backends)
         request.options.backends.push_back(backend.toStdString());
+    request.artifacts = artifactAccess();
+    request.artifactOptions.policy = s.artifactPolicy;
+    request.artifactOptions.days = s.historyDays;
     m_sync->setRequest(request);
     m_sync->setInterval(std::chrono::minutes(s.syncIntervalMinutes));
 }
@@ -66,7 +72,7 @@ void MainWindow::applySettings(const AppSettings& next)
     const bool cacheMoved = next.effectiveCachePath() != previous.effectiveCachePath();
     if (cacheMoved)
         openCache();
-    configureSync();
+    applyCredentials(); // the artifact endpoints may have changed
     if (cacheMoved)
         reloadMatrix();
     if (cacheMoved || next.hudUrl != previous.hudUrl || next.backends != previous.backends
@@ -80,9 +86,13 @@ void MainWindow::showSettingsDialog()
     if (m_cache)
         if (auto backends = m_cache->backends())
             allowlist = std::move(*backends);
-    SettingsDialog dialog(m_config.settings, allowlist, this);
-    if (dialog.exec() == QDialog::Accepted)
-        applySettings(dialog.settings());
+    SettingsDialog dialog(m_config.settings, allowlist, m_credentials->stored(),
+                          m_credentials->keychainProblem(), this);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    applySettings(dialog.settings());
+    if (dialog.credentialsChanged())
+        m_credentials->save(dialog.credentials()); // applied when the keychain answers
 }
 
 void MainWindow::syncNow() { m_sync->syncNow(); }
@@ -145,11 +155,16 @@ void MainWindow::onCurrentChanged(const QModelIndex& current)
     if (!current.isValid()) {
         m_shownRowId = 0;
         m_details->showMessage(tr("Select a cell to see its run."));
+        showTestsFor(0);
+        m_testsPanel->setMessage(tr("Select a cell to see its tests."));
         return;
     }
     const auto rowId = current.data(MatrixModel::RunRowIdRole).toLongLong();
     m_shownRowId = rowId;
+    if (rowId != m_testsRowId)
+        showTestsFor(rowId);
     if (rowId == 0) {
+        m_testsPanel->setMessage(tr("No run here."));
         m_details->showMessage(tr("No run of %1 for %2.")
                                    .arg(current.data(MatrixModel::JobRole).toString(),
                                         current.data(MatrixModel::ShortShaRole).toString()));
@@ -190,12 +205,14 @@ bool MainWindow::selectInterestingCell()
 {
     QModelIndex best;
     int bestRank = 0;
-    for (int row = 0; row < m_proxy->rowCount() && bestRank < 3; ++row) {
+    // A failure with artifacts shows the most: its failing tests.
+    for (int row = 0; row < m_proxy->rowCount() && bestRank < 4; ++row) {
         for (int column = 0; column < m_proxy->columnCount(); ++column) {
             const QModelIndex index = m_proxy->index(row, column);
             const auto state =
                 static_cast<CellState>(index.data(MatrixModel::CellStateRole).toInt());
-            const int rank = state == CellState::Failure    ? 3
+            const bool artifacts = index.data(MatrixModel::HasArtifactsRole).toBool();
+            const int rank = state == CellState::Failure    ? (artifacts ? 4 : 3)
                              : state == CellState::TimedOut ? 2
                              : state == CellState::Empty    ? 0
                                                             : 1;

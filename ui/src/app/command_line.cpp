@@ -56,6 +56,12 @@ LaunchOptions parseCommandLine(const QCoreApplication& app)
         QCoreApplication::translate(
             "relayhud", "Exit once the matrix from the cache is painted (cold-start benchmark)."));
     parser.addOptions({cache, hud, demo, selfTest, screenshot, simulator, dark, exitAfterPaint});
+    parser.addPositionalArgument(
+        QStringLiteral("PATH"),
+        QCoreApplication::translate("relayhud",
+                                    "JUnit reports, artifact archives (.zip, .tar.gz) or folders "
+                                    "to open; no server needed."),
+        QStringLiteral("[PATH...]"));
     parser.process(app);
 
     LaunchOptions options;
@@ -65,6 +71,7 @@ LaunchOptions parseCommandLine(const QCoreApplication& app)
     options.simulator = parser.value(simulator);
     options.dark = parser.isSet(dark);
     options.exitAfterPaint = parser.isSet(exitAfterPaint);
+    options.openPaths = parser.positionalArguments();
     if (parser.isSet(selfTest))
         options.mode = LaunchOptions::Mode::SelfTest;
     else if (parser.isSet(screenshot))

@@ -1,6 +1,7 @@
 #include "relayhud/ui/app/demo_simulator.h"
 
 #include <QCoreApplication>
+#include <QRandomGenerator>
 
 namespace relayhud::ui {
 
@@ -30,6 +31,25 @@ QString DemoSimulator::defaultProgram()
     return QCoreApplication::applicationDirPath() + QStringLiteral("/relayhud-sim");
 }
 
+std::string DemoSimulator::randomToken(int length)
+{
+    static constexpr char kAlphabet[] =
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+    std::string out;
+    for (int i = 0; i < length; ++i)
+        out += kAlphabet[QRandomGenerator::system()->bounded(
+            static_cast<quint32>(sizeof(kAlphabet) - 1))];
+    return out;
+}
+
+ArtifactSettings DemoSimulator::artifactSettings() const
+{
+    ArtifactSettings settings;
+    settings.githubApiUrl = m_baseUrl.toStdString() + "/api/v3";
+    settings.s3Endpoint = m_baseUrl.toStdString() + "/s3";
+    return settings;
+}
+
 QString DemoSimulator::cachePath() const
 {
     return m_dir.filePath(QStringLiteral("relayhud.sqlite"));
@@ -43,9 +63,20 @@ void DemoSimulator::start(const QString& program)
     }
     m_program = program.isEmpty() ? defaultProgram() : program;
     m_startTimeout.start(kStartTimeoutMs);
-    m_process.start(m_program,
-                    {QStringLiteral("--port"), QStringLiteral("0"), QStringLiteral("--seed"),
-                     QStringLiteral("1"), QStringLiteral("--exit-on-stdin-eof")});
+    // Fresh secrets per session: the simulator checks them like GitHub and S3
+    // do, and they are passed on the command line of a loopback-only child,
+    // never stored.
+    m_credentials.githubToken = "ghs_" + randomToken(36);
+    m_credentials.s3AccessKeyId = "RELAYHUDDEMO" + randomToken(8);
+    m_credentials.s3SecretAccessKey = randomToken(40);
+    m_process.start(
+        m_program,
+        {QStringLiteral("--port"), QStringLiteral("0"), QStringLiteral("--seed"),
+         QStringLiteral("1"), QStringLiteral("--exit-on-stdin-eof"),
+         QStringLiteral("--github-token"), QString::fromStdString(m_credentials.githubToken),
+         QStringLiteral("--s3-access-key-id"), QString::fromStdString(m_credentials.s3AccessKeyId),
+         QStringLiteral("--s3-secret-access-key"),
+         QString::fromStdString(m_credentials.s3SecretAccessKey)});
 }
 
 void DemoSimulator::stop()

@@ -19,8 +19,10 @@ Launcher::Launcher(LaunchOptions options, QObject* parent)
     m_sinceStart.start();
     m_deadline.setSingleShot(true);
     connect(&m_deadline, &QTimer::timeout, this, [this] {
-        fail(m_synced ? tr("the matrix stayed empty after the sync")
-                      : tr("no successful sync within %1 s").arg(kHeadlessTimeoutMs / 1000));
+        fail(m_finishing ? tr("the selected cell's tests did not show within %1 s")
+                               .arg(kHeadlessTimeoutMs / 1000)
+             : m_synced ? tr("the matrix stayed empty after the sync")
+                        : tr("no successful sync within %1 s").arg(kHeadlessTimeoutMs / 1000));
     });
 }
 
@@ -64,6 +66,7 @@ void Launcher::startNormal()
     if (m_options.exitAfterPaint)
         connect(m_window.get(), &MainWindow::matrixRefreshed, this,
                 [this](int rows, int) { exitAfterFirstPaint(rows); });
+    m_window->openReports(m_options.openPaths);
 }
 
 // The first matrix built from the cache, painted synchronously: what a user
@@ -98,6 +101,10 @@ void Launcher::onSimulatorReady(const QString& baseUrl)
     config.settings.hudUrl = baseUrl;
     config.settings.cachePath = m_simulator->cachePath();
     config.settings.historyDays = 30;
+    const ArtifactSettings artifacts = m_simulator->artifactSettings();
+    config.settings.githubApiUrl = QString::fromStdString(artifacts.githubApiUrl);
+    config.settings.s3Endpoint = QString::fromStdString(artifacts.s3Endpoint);
+    config.sessionCredentials = m_simulator->credentials();
     config.demo = true;
     config.persistWindow = false;
     config.persistSettings = false;
@@ -106,6 +113,7 @@ void Launcher::onSimulatorReady(const QString& baseUrl)
         m_deadline.start(kHeadlessTimeoutMs); // the sync's own 30 s, from now
         watchHeadless();
     }
+    m_window->openReports(m_options.openPaths);
 }
 
 void Launcher::onSimulatorFailed(const QString& reason)
@@ -148,24 +156,51 @@ void Launcher::onMatrixRefreshed(int rows, int columns)
     if (m_options.mode == LaunchOptions::Mode::SelfTest)
         finishSelfTest(rows, columns);
     else
-        // Let layouts and the details panel settle before grabbing.
-        QTimer::singleShot(300, this, &Launcher::finishScreenshot);
+        shootWhenTestsShown();
 }
 
+// The screenshot shows a failed cell with its tests, as a user sees it.
+void Launcher::shootWhenTestsShown()
+{
+    connect(m_window.get(), &MainWindow::testsShown, this, [this](std::int64_t, int, int, int) {
+        // Let layouts settle before grabbing.
+        QTimer::singleShot(300, this, &Launcher::finishScreenshot);
+    });
+    m_deadline.start(kHeadlessTimeoutMs);
+    m_window->selectInterestingCell();
+}
+
+// Selecting a failed cell must show its run and, from its artifacts, its
+// failing tests: the path a user takes first.
 void Launcher::finishSelfTest(int rows, int columns)
 {
+    connect(m_window.get(), &MainWindow::testsShown, this,
+            [this, rows, columns](std::int64_t, int tests, int failing, int histories) {
+                if (tests == 0 || failing == 0 || histories == 0)
+                    return fail(tr("the failed cell showed %1 tests, %2 failing, %3 histories")
+                                    .arg(tests)
+                                    .arg(failing)
+                                    .arg(histories));
+                std::printf("self-test ok: %d rows x %d columns; the failed cell shows %d tests, "
+                            "%d failing with %d history strips, %lld ms after start\n",
+                            rows, columns, tests, failing, histories,
+                            static_cast<long long>(m_sinceStart.elapsed()));
+                std::fflush(stdout);
+                exitLater(0);
+            });
+    m_deadline.start(kHeadlessTimeoutMs);
     if (!m_window->selectInterestingCell())
         return fail(tr("the matrix has rows but no runs"));
     if (!m_window->detailsPanel()->hasDetails() || m_window->detailsPanel()->titleText().isEmpty())
         return fail(tr("selecting a cell did not show its run's details"));
-    std::printf("self-test ok: %d rows x %d columns\n", rows, columns);
-    std::fflush(stdout);
-    exitLater(0);
 }
 
 void Launcher::finishScreenshot()
 {
-    m_window->selectInterestingCell();
+    if (m_shot)
+        return;
+    m_shot = true;
+    m_deadline.stop();
     QApplication::processEvents();
     const QPixmap shot = m_window->grab();
     if (!shot.save(m_options.screenshotPath))

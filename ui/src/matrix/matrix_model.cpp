@@ -65,6 +65,7 @@ QVariant MatrixModel::cellData(const MatrixCell& cell, int role) const
     case AttemptsRole: return static_cast<int>(cell.attempts);
     case RetriedRole: return cell.has(MatrixCell::Retried) || cell.attempts > 1;
     case StaleRole: return cell.has(MatrixCell::Stale);
+    case HasArtifactsRole: return cell.has(MatrixCell::HasArtifacts);
     case DurationRole:
         return cell.durationSeconds > 0 ? QVariant(static_cast<double>(cell.durationSeconds))
                                         : QVariant();

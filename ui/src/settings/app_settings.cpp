@@ -17,7 +17,44 @@ const QString kDays = QStringLiteral("sync/historyDays");
 const QString kHideGreen = QStringLiteral("view/hideAllGreen");
 const QString kFirstAttempt = QStringLiteral("view/showFirstAttempt");
 
+const QString kGithubApi = QStringLiteral("artifacts/githubApiUrl");
+const QString kS3Endpoint = QStringLiteral("artifacts/s3Endpoint");
+const QString kS3Region = QStringLiteral("artifacts/s3Region");
+const QString kPolicy = QStringLiteral("artifacts/fetch");
+
+// Stored as words, not enum numbers, so the file stays readable and an
+// unknown word falls back to the default.
+QString policyKey(ArtifactPolicy policy)
+{
+    switch (policy) {
+    case ArtifactPolicy::AllRuns: return QStringLiteral("all-runs");
+    case ArtifactPolicy::OnDemand: return QStringLiteral("on-demand");
+    case ArtifactPolicy::FailedRuns: break;
+    }
+    return QStringLiteral("failed-runs");
+}
+
+ArtifactPolicy policyFromKey(const QString& key)
+{
+    if (key == QLatin1String("all-runs"))
+        return ArtifactPolicy::AllRuns;
+    if (key == QLatin1String("on-demand"))
+        return ArtifactPolicy::OnDemand;
+    return ArtifactPolicy::FailedRuns;
+}
+
 } // namespace
+
+ArtifactSettings artifactSettings(const AppSettings& settings)
+{
+    ArtifactSettings out;
+    if (!settings.githubApiUrl.trimmed().isEmpty())
+        out.githubApiUrl = settings.githubApiUrl.trimmed().toStdString();
+    out.s3Endpoint = settings.s3Endpoint.trimmed().toStdString();
+    if (!settings.s3Region.trimmed().isEmpty())
+        out.s3Region = settings.s3Region.trimmed().toStdString();
+    return out;
+}
 
 QString defaultCachePath()
 {
@@ -43,6 +80,10 @@ AppSettings loadSettings(QSettings& store)
     s.historyDays = std::clamp(store.value(kDays, s.historyDays).toInt(), 1, 365);
     s.hideAllGreen = store.value(kHideGreen, false).toBool();
     s.showFirstAttempt = store.value(kFirstAttempt, false).toBool();
+    s.githubApiUrl = store.value(kGithubApi, s.githubApiUrl).toString();
+    s.s3Endpoint = store.value(kS3Endpoint).toString();
+    s.s3Region = store.value(kS3Region, s.s3Region).toString();
+    s.artifactPolicy = policyFromKey(store.value(kPolicy).toString());
     return s;
 }
 
@@ -55,6 +96,10 @@ void saveSettings(QSettings& store, const AppSettings& s)
     store.setValue(kDays, s.historyDays);
     store.setValue(kHideGreen, s.hideAllGreen);
     store.setValue(kFirstAttempt, s.showFirstAttempt);
+    store.setValue(kGithubApi, s.githubApiUrl);
+    store.setValue(kS3Endpoint, s.s3Endpoint);
+    store.setValue(kS3Region, s.s3Region);
+    store.setValue(kPolicy, policyKey(s.artifactPolicy));
 }
 
 } // namespace relayhud::ui

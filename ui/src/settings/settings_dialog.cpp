@@ -2,6 +2,7 @@
 
 #include "relayhud/ui/format.h"
 
+#include <QComboBox>
 #include <QDialogButtonBox>
 #include <QFileDialog>
 #include <QFormLayout>
@@ -11,46 +12,124 @@
 #include <QListWidget>
 #include <QPushButton>
 #include <QSpinBox>
+#include <QTabWidget>
 #include <QVBoxLayout>
+
+#include <cstdlib>
 
 namespace relayhud::ui {
 
 SettingsDialog::SettingsDialog(const AppSettings& settings, const std::vector<Backend>& allowlist,
+                               const Credentials& stored, const QString& keychainNote,
                                QWidget* parent)
     : QDialog(parent), m_initial(settings), m_hudUrl(new QLineEdit(settings.hudUrl, this)),
       m_backends(new QListWidget(this)),
       m_cachePath(new QLineEdit(settings.effectiveCachePath(), this)),
-      m_interval(new QSpinBox(this)), m_days(new QSpinBox(this))
+      m_interval(new QSpinBox(this)), m_days(new QSpinBox(this)), m_initialTokens(stored)
 {
     setWindowTitle(tr("Settings"));
-    m_hudUrl->setPlaceholderText(QStringLiteral("https://hud.pytorch.org"));
-    m_interval->setRange(1, 1440);
-    m_interval->setSuffix(tr(" min"));
-    m_interval->setValue(settings.syncIntervalMinutes);
-    m_days->setRange(1, 365);
-    m_days->setSuffix(tr(" days"));
-    m_days->setValue(settings.historyDays);
-
-    auto* cacheRow = new QHBoxLayout;
-    cacheRow->addWidget(m_cachePath, 1);
-    auto* browse = new QPushButton(tr("Browse…"), this);
-    connect(browse, &QPushButton::clicked, this, &SettingsDialog::browseCache);
-    cacheRow->addWidget(browse);
-
-    auto* form = new QFormLayout;
-    form->addRow(tr("HUD URL"), m_hudUrl);
-    form->addRow(tr("Followed backends"), buildBackendList(allowlist));
-    form->addRow(tr("Cache file"), cacheRow);
-    form->addRow(tr("Sync every"), m_interval);
-    form->addRow(tr("History"), m_days);
+    m_hudUrl->setObjectName(QStringLiteral("hudUrl"));
+    m_cachePath->setObjectName(QStringLiteral("cachePath"));
+    m_interval->setObjectName(QStringLiteral("syncInterval"));
+    m_days->setObjectName(QStringLiteral("historyDays"));
+    auto* tabs = new QTabWidget(this);
+    tabs->addTab(buildHudPage(allowlist), tr("HUD"));
+    tabs->addTab(buildArtifactsPage(keychainNote), tr("Artifacts"));
 
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     auto* layout = new QVBoxLayout(this);
-    layout->addLayout(form);
+    layout->addWidget(tabs);
     layout->addWidget(buttons);
-    resize(560, sizeHint().height());
+    resize(600, sizeHint().height());
+}
+
+QWidget* SettingsDialog::buildHudPage(const std::vector<Backend>& allowlist)
+{
+    auto* page = new QWidget(this);
+    m_hudUrl->setPlaceholderText(QStringLiteral("https://hud.pytorch.org"));
+    m_interval->setRange(1, 1440);
+    m_interval->setSuffix(tr(" min"));
+    m_interval->setValue(m_initial.syncIntervalMinutes);
+    m_days->setRange(1, 365);
+    m_days->setSuffix(tr(" days"));
+    m_days->setValue(m_initial.historyDays);
+
+    auto* cacheRow = new QHBoxLayout;
+    cacheRow->addWidget(m_cachePath, 1);
+    auto* browse = new QPushButton(tr("Browse…"), page);
+    connect(browse, &QPushButton::clicked, this, &SettingsDialog::browseCache);
+    cacheRow->addWidget(browse);
+
+    auto* form = new QFormLayout(page);
+    form->addRow(tr("HUD URL"), m_hudUrl);
+    form->addRow(tr("Followed backends"), buildBackendList(allowlist));
+    form->addRow(tr("Cache file"), cacheRow);
+    form->addRow(tr("Sync every"), m_interval);
+    form->addRow(tr("History"), m_days);
+    return page;
+}
+
+// A token field: hidden text, and a placeholder that says when the
+// environment already provides (and overrides) the value.
+QLineEdit* SettingsDialog::secretField(const std::string& value, const char* environmentVariable)
+{
+    auto* edit = new QLineEdit(QString::fromStdString(value), this);
+    edit->setEchoMode(QLineEdit::PasswordEchoOnEdit);
+    const char* fromEnv = std::getenv(environmentVariable);
+    edit->setPlaceholderText(
+        fromEnv && *fromEnv
+            ? tr("set by %1 (overrides this field)").arg(QLatin1String(environmentVariable))
+            : tr("not set (or set %1)").arg(QLatin1String(environmentVariable)));
+    return edit;
+}
+
+QWidget* SettingsDialog::buildArtifactsPage(const QString& keychainNote)
+{
+    auto* page = new QWidget(this);
+    m_policy = new QComboBox(page);
+    m_policy->addItem(tr("For failed runs, in the background"),
+                      static_cast<int>(ArtifactPolicy::FailedRuns));
+    m_policy->addItem(tr("For every finished run, in the background"),
+                      static_cast<int>(ArtifactPolicy::AllRuns));
+    m_policy->addItem(tr("Only when I open a run"), static_cast<int>(ArtifactPolicy::OnDemand));
+    m_policy->setCurrentIndex(m_policy->findData(static_cast<int>(m_initial.artifactPolicy)));
+    m_githubApi = new QLineEdit(m_initial.githubApiUrl, page);
+    m_githubApi->setPlaceholderText(QStringLiteral("https://api.github.com"));
+    m_githubToken = secretField(m_initialTokens.githubToken, "GITHUB_TOKEN");
+    m_s3Endpoint = new QLineEdit(m_initial.s3Endpoint, page);
+    m_s3Endpoint->setPlaceholderText(tr("AWS (https://s3.<region>.amazonaws.com)"));
+    m_s3Region = new QLineEdit(m_initial.s3Region, page);
+    m_s3KeyId = secretField(m_initialTokens.s3AccessKeyId, "AWS_ACCESS_KEY_ID");
+    m_s3KeyId->setEchoMode(QLineEdit::Normal); // an id, not a secret
+    m_s3Secret = secretField(m_initialTokens.s3SecretAccessKey, "AWS_SECRET_ACCESS_KEY");
+    m_policy->setObjectName(QStringLiteral("artifactPolicy"));
+    m_githubApi->setObjectName(QStringLiteral("githubApiUrl"));
+    m_githubToken->setObjectName(QStringLiteral("githubToken"));
+    m_s3Endpoint->setObjectName(QStringLiteral("s3Endpoint"));
+    m_s3Region->setObjectName(QStringLiteral("s3Region"));
+    m_s3KeyId->setObjectName(QStringLiteral("s3AccessKeyId"));
+    m_s3Secret->setObjectName(QStringLiteral("s3SecretAccessKey"));
+
+    auto* form = new QFormLayout(page);
+    form->addRow(tr("Fetch test results"), m_policy);
+    form->addRow(tr("GitHub API URL"), m_githubApi);
+    form->addRow(tr("GitHub token"), m_githubToken);
+    form->addRow(tr("S3 endpoint"), m_s3Endpoint);
+    form->addRow(tr("S3 region"), m_s3Region);
+    form->addRow(tr("S3 access key ID"), m_s3KeyId);
+    form->addRow(tr("S3 secret access key"), m_s3Secret);
+    auto* note = new QLabel(keychainNote.isEmpty()
+                                ? tr("Tokens are kept in the system keychain, never in the "
+                                     "settings file. Environment variables take precedence.")
+                                : keychainNote,
+                            page);
+    note->setWordWrap(true);
+    note->setTextFormat(Qt::PlainText);
+    note->setForegroundRole(QPalette::PlaceholderText);
+    form->addRow(note);
+    return page;
 }
 
 QWidget* SettingsDialog::buildBackendList(const std::vector<Backend>& allowlist)
@@ -104,7 +183,30 @@ AppSettings SettingsDialog::settings() const
     s.cachePath = path == defaultCachePath() ? QString() : path;
     s.syncIntervalMinutes = m_interval->value();
     s.historyDays = m_days->value();
+    s.githubApiUrl = m_githubApi->text().trimmed();
+    if (s.githubApiUrl.isEmpty())
+        s.githubApiUrl = AppSettings{}.githubApiUrl;
+    s.s3Endpoint = m_s3Endpoint->text().trimmed();
+    s.s3Region = m_s3Region->text().trimmed();
+    if (s.s3Region.isEmpty())
+        s.s3Region = AppSettings{}.s3Region;
+    s.artifactPolicy = static_cast<ArtifactPolicy>(m_policy->currentData().toInt());
     return s;
+}
+
+Credentials SettingsDialog::credentials() const
+{
+    Credentials c;
+    c.githubToken = m_githubToken->text().trimmed().toStdString();
+    c.s3AccessKeyId = m_s3KeyId->text().trimmed().toStdString();
+    c.s3SecretAccessKey = m_s3Secret->text().toStdString();
+    return c;
+}
+
+bool SettingsDialog::sameTokens(const Credentials& a, const Credentials& b)
+{
+    return a.githubToken == b.githubToken && a.s3AccessKeyId == b.s3AccessKeyId
+           && a.s3SecretAccessKey == b.s3SecretAccessKey;
 }
 
 } // namespace relayhud::ui

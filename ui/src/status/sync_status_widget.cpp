@@ -77,6 +77,12 @@ void SyncStatusWidget::showLastSync(qint64 finishedAt)
     m_lastSync->setText(lastSyncText());
 }
 
+void SyncStatusWidget::showMessage(const QString& text)
+{
+    m_progress->hide();
+    setState(text.section(u'\n', 0, 0), text);
+}
+
 void SyncStatusWidget::setCachePath(const QString& path)
 {
     m_cache->setFullText(path);

@@ -8,11 +8,14 @@ SyncController::SyncController(QObject* parent)
     : QObject(parent), m_worker(new SyncWorker(m_cancel))
 {
     qRegisterMetaType<SyncOutcome>();
+    qRegisterMetaType<ArtifactSyncOutcome>();
     m_thread.setObjectName(QStringLiteral("relayhud-sync"));
     m_worker->moveToThread(&m_thread);
     connect(&m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
     connect(m_worker, &SyncWorker::progressed, this, &SyncController::progressed);
     connect(m_worker, &SyncWorker::finished, this, &SyncController::onFinished);
+    connect(m_worker, &SyncWorker::artifactsProgressed, this, &SyncController::artifactsProgressed);
+    connect(m_worker, &SyncWorker::artifactsFinished, this, &SyncController::artifactsFinished);
     m_timer.setSingleShot(true);
     connect(&m_timer, &QTimer::timeout, this, &SyncController::syncNow);
     m_thread.start();

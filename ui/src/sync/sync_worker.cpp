@@ -1,8 +1,10 @@
 #include "relayhud/ui/sync/sync_worker.h"
 
+#include "relayhud/artifacts/content_cache.h"
 #include "relayhud/hud/hud_client.h"
 #include "relayhud/net/http_client.h"
 #include "relayhud/store/cache.h"
+#include "relayhud/util/paths.h"
 #include "relayhud/util/time.h"
 
 #include "relayhud/ui/format.h"
@@ -26,6 +28,8 @@ Result<void> SyncWorker::prepare(const SyncRequest& request)
                              + opened.message());
         m_cache = std::move(*opened);
         m_cachePath = request.cachePath;
+        m_fetcher.reset();
+        m_blobs.reset();
     }
     if (!m_hud || m_hudUrl != request.hudUrl) {
         m_hud.reset();
@@ -58,7 +62,46 @@ void SyncWorker::run(const SyncRequest& request)
     } else {
         outcome.error = toQString(report.message());
     }
+    const bool synced = outcome.ok;
     emit finished(outcome);
+    if (synced && request.artifactOptions.policy != ArtifactPolicy::OnDemand && !m_cancel.load())
+        syncArtifacts(request);
+}
+
+// A fetcher per pass: the settings or tokens may have changed since the last.
+void SyncWorker::syncArtifacts(const SyncRequest& request)
+{
+    ArtifactSyncOutcome outcome;
+    if (!m_blobs) {
+        auto blobs = ContentCache::open(blobRootFor(request.cachePath));
+        if (!blobs) {
+            outcome.error = toQString(blobs.message());
+            emit artifactsFinished(outcome);
+            return;
+        }
+        m_blobs = std::make_unique<ContentCache>(std::move(*blobs));
+    }
+    HttpOptions options;
+    options.cancel = &m_cancel;
+    options.totalTimeout = std::chrono::minutes(5);
+    m_artifactHttp = std::make_unique<HttpClient>(options);
+    m_fetcher = std::make_unique<ArtifactFetcher>(
+        *m_artifactHttp, *m_blobs, request.artifacts.settings, request.artifacts.credentials);
+    ArtifactSync sync(*m_cache, *m_fetcher, request.artifacts.settings);
+    auto report = sync.run(
+        request.artifactOptions,
+        [this](const ArtifactSyncProgress& p) {
+            emit artifactsProgressed(p.done, p.total, toQString(p.current));
+        },
+        &m_cancel);
+    if (report) {
+        outcome.ok = true;
+        outcome.report = std::move(*report);
+        (void)m_blobs->evictToFit();
+    } else {
+        outcome.error = toQString(report.message());
+    }
+    emit artifactsFinished(outcome);
 }
 
 } // namespace relayhud::ui

@@ -2,12 +2,15 @@
 // RelayHUD's main window: the filter bar and the SHA x job matrix in the
 // centre, the run details in a dock, sync state in the status bar. All data
 // comes from the cache; syncing and snapshot building run off the GUI thread.
+#include "relayhud/artifacts/artifact_store.h"
 #include "relayhud/store/matrix_snapshot.h"
 #include "relayhud/ui/settings/app_settings.h"
 
 #include <QMainWindow>
+#include <QPointer>
 
 #include <memory>
+#include <optional>
 
 class QAction;
 class QDockWidget;
@@ -26,7 +29,13 @@ class RunDetailsPanel;
 class SnapshotLoader;
 class SyncController;
 class SyncStatusWidget;
+class CredentialStore;
+class TestResultsController;
+class TestsPanel;
+class ReportWindow;
 struct SyncOutcome;
+struct ArtifactSyncOutcome;
+struct TestsPanelData;
 
 struct SessionConfig {
     AppSettings settings;
@@ -34,10 +43,15 @@ struct SessionConfig {
     bool persistSettings = true; // AppSettings in QSettings (off with --cache/--hud overrides)
     bool demo = false;           // "RelayHUD — demo" in the title
     bool syncOnStart = true;
+    // Tokens for this session only (the demo's simulator); unset: the
+    // environment over the OS keychain.
+    std::optional<Credentials> sessionCredentials;
 };
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
+    // reportOpened(ReportWindow*) needs the complete type for its meta type.
+    Q_MOC_INCLUDE("relayhud/ui/results/report_window.h")
 public:
     explicit MainWindow(SessionConfig config, QWidget* parent = nullptr);
     ~MainWindow() override;
@@ -46,6 +60,7 @@ public:
     MatrixModel& matrixModel() const { return *m_model; }
     MatrixFilterProxy& filterProxy() const { return *m_proxy; }
     RunDetailsPanel* detailsPanel() const { return m_details; }
+    TestsPanel* testsPanel() const { return m_testsPanel; }
     SyncStatusWidget* syncStatus() const { return m_status; }
     const AppSettings& settings() const { return m_config.settings; }
 
@@ -55,18 +70,31 @@ public:
     // Makes the first cell in `state` (or any non-empty cell) current;
     // false when the matrix has none.
     bool selectInterestingCell();
+    // Imports JUnit reports, archives or folders into the cache and shows
+    // them in a window of their own.
+    void openReports(const QStringList& paths);
+    ReportWindow* lastReportWindow() const;
 
 signals:
     void matrixRefreshed(int rows, int columns);
     void syncSucceeded();
     void syncFailed(const QString& reason);
+    // The tests panel received a run's results: how many, how many failing,
+    // and how many of those have a history strip.
+    void testsShown(std::int64_t runRowId, int tests, int failing, int histories);
+    void reportOpened(ReportWindow* window);
+    void reportFailed(const QString& reason);
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
 
 private:
     void buildCentral();
     void buildDock();
+    void buildTestsDock();
+    void connectTests();
     void buildStatusBar();
     void buildMenus();
     void buildFileMenu();
@@ -79,6 +107,14 @@ private:
     void applySettings(const AppSettings& next);
     void showSettingsDialog();
     void showAbout();
+    void showOpenReportDialog(bool folder);
+
+    ArtifactAccess artifactAccess() const;
+    void applyCredentials();
+    void showTestsFor(std::int64_t rowId);
+    void onTestsLoaded(const std::shared_ptr<const TestsPanelData>& loaded);
+    void onArtifactsSynced(const ArtifactSyncOutcome& outcome);
+    void onReportImported(qint64 testRunId, const QString& label, const QString& summary);
 
     void onSnapshot(const std::shared_ptr<MatrixSnapshot>& snapshot);
     void onSyncSucceeded(const SyncOutcome& outcome);
@@ -97,6 +133,13 @@ private:
     RunDetailsPanel* m_details = nullptr;
     QDockWidget* m_detailsDock = nullptr;
     SyncStatusWidget* m_status = nullptr;
+    TestsPanel* m_testsPanel = nullptr;
+    QDockWidget* m_testsDock = nullptr;
+    CredentialStore* m_credentials;
+    TestResultsController* m_tests;
+    qint64 m_testsLoad = 0;
+    std::int64_t m_testsRowId = 0;
+    QPointer<ReportWindow> m_lastReport;
     SyncController* m_sync;
     SnapshotLoader* m_loader;
     QAction* m_syncAction = nullptr;

@@ -3,6 +3,8 @@
 // --screenshot: starts it on a free port, reads its "listening on URL" line,
 // and gives the session a fresh cache in a temporary directory. The child
 // exits when we close its stdin (and is killed if it lingers).
+#include "relayhud/artifacts/artifact_store.h"
+
 #include <QObject>
 #include <QProcess>
 #include <QTemporaryDir>
@@ -23,6 +25,9 @@ public:
     QString baseUrl() const { return m_baseUrl; }
     // A cache file in the session's temporary directory (not yet created).
     QString cachePath() const;
+    // The simulator's GitHub API and bucket, and the secrets it was started with.
+    ArtifactSettings artifactSettings() const;
+    const Credentials& credentials() const { return m_credentials; }
 
     static QString defaultProgram();
 
@@ -35,6 +40,7 @@ private:
     void onError(QProcess::ProcessError error);
     void onFinished(int exitCode);
     void fail(const QString& reason);
+    static std::string randomToken(int length);
 
     QProcess m_process;
     QTemporaryDir m_dir;
@@ -42,6 +48,7 @@ private:
     QByteArray m_buffer;
     QString m_program;
     QString m_baseUrl;
+    Credentials m_credentials;
     bool m_done = false; // ready or failed has been emitted
 };
 

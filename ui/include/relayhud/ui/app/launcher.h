@@ -38,6 +38,7 @@ private:
     void exitAfterFirstPaint(int rows);
     void finishSelfTest(int rows, int columns);
     void finishScreenshot();
+    void shootWhenTestsShown();
     void fail(const QString& reason);
     void exitLater(int code);
     bool headless() const;
@@ -50,6 +51,7 @@ private:
     bool m_synced = false;
     bool m_finishing = false;
     bool m_exiting = false;
+    bool m_shot = false;
 };
 
 } // namespace relayhud::ui

@@ -25,6 +25,7 @@ public:
         StaleRole,                    // bool
         DurationRole,                 // double seconds, invalid when unknown
         StartedAtRole,                // qint64 epoch seconds, invalid when unknown
+        HasArtifactsRole,             // bool: the row names an artifact URL
         // Column (job) roles: horizontal headerData, and data() of its cells.
         BackendRole,  // QString "org/repo"
         LevelRole,    // int(Level)

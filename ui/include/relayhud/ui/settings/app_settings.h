@@ -1,6 +1,9 @@
 #pragma once
 // The user's settings and where they live (QSettings). Demo and test
 // sessions run on an in-memory copy and never write them back.
+#include "relayhud/artifacts/artifact_store.h"
+#include "relayhud/sync/artifact_sync.h"
+
 #include <QString>
 #include <QStringList>
 
@@ -16,9 +19,23 @@ struct AppSettings {
     int historyDays = 14;
     bool hideAllGreen = false;
     bool showFirstAttempt = false;
+    // Artifact stores (tokens are not here: see credential_store.h).
+    QString githubApiUrl = QStringLiteral("https://api.github.com");
+    QString s3Endpoint; // empty: AWS for the region
+    QString s3Region = QStringLiteral("us-east-1");
+    ArtifactPolicy artifactPolicy = ArtifactPolicy::FailedRuns;
 
     QString effectiveCachePath() const;
     bool operator==(const AppSettings&) const = default;
+};
+
+// The core's view of the artifact settings.
+ArtifactSettings artifactSettings(const AppSettings& settings);
+
+// What a worker needs to reach the artifact stores: settings and tokens.
+struct ArtifactAccess {
+    ArtifactSettings settings;
+    Credentials credentials;
 };
 
 // <XDG cache dir>/relayhud/relayhud.sqlite, shared with relayhud-cli.

@@ -20,6 +20,8 @@ public:
     void showSynced(qint64 finishedAt, const QString& summary);
     void showOffline(const QString& reason, int retryInSeconds);
     void showLastSync(qint64 finishedAt); // from the cache, before any sync
+    // A note that is not about the HUD's reachability (test results, imports).
+    void showMessage(const QString& text);
     void setCachePath(const QString& path);
 
     QString stateText() const;

@@ -39,6 +39,8 @@ signals:
     void progressed(const QString& phase, int done, int total);
     void succeeded(const relayhud::ui::SyncOutcome& outcome);
     void failed(const QString& reason, int retryInSeconds);
+    void artifactsProgressed(int done, int total, const QString& current);
+    void artifactsFinished(const relayhud::ui::ArtifactSyncOutcome& outcome);
 
 private:
     void onFinished(const SyncOutcome& outcome);

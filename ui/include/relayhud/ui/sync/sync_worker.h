@@ -3,7 +3,9 @@
 // connection per thread), HttpClient and HudClient, re-created only when the
 // cache path or HUD URL changes. Lives in a QThread; talk to it by queued
 // calls and signals only.
+#include "relayhud/sync/artifact_sync.h"
 #include "relayhud/sync/hud_sync.h"
+#include "relayhud/ui/results/test_results_worker.h"
 
 #include <QMetaType>
 #include <QObject>
@@ -17,6 +19,8 @@ namespace relayhud {
 class Cache;
 class HttpClient;
 class HudClient;
+class ContentCache;
+class ArtifactFetcher;
 } // namespace relayhud
 
 namespace relayhud::ui {
@@ -25,6 +29,9 @@ struct SyncRequest {
     std::string hudUrl;
     std::string cachePath;
     SyncOptions options;
+    // After the HUD: the artifacts of finished runs, unless OnDemand.
+    ArtifactAccess artifacts;
+    ArtifactSyncOptions artifactOptions;
 };
 
 struct SyncOutcome {
@@ -32,6 +39,12 @@ struct SyncOutcome {
     QString error;     // when !ok: why nothing could be synced
     SyncReport report; // when ok; per-backend errors inside
     qint64 finishedAt = 0;
+};
+
+struct ArtifactSyncOutcome {
+    bool ok = false;
+    QString error;
+    ArtifactSyncReport report;
 };
 
 class SyncWorker : public QObject {
@@ -47,14 +60,21 @@ public:
 signals:
     void progressed(const QString& phase, int done, int total);
     void finished(const relayhud::ui::SyncOutcome& outcome);
+    // The artifact pass that follows a successful HUD sync.
+    void artifactsProgressed(int done, int total, const QString& current);
+    void artifactsFinished(const relayhud::ui::ArtifactSyncOutcome& outcome);
 
 private:
     Result<void> prepare(const SyncRequest& request);
+    void syncArtifacts(const SyncRequest& request);
 
     const std::atomic<bool>& m_cancel;
     std::unique_ptr<Cache> m_cache;
     std::unique_ptr<HttpClient> m_http;
     std::unique_ptr<HudClient> m_hud;
+    std::unique_ptr<ContentCache> m_blobs;
+    std::unique_ptr<HttpClient> m_artifactHttp;
+    std::unique_ptr<ArtifactFetcher> m_fetcher;
     std::string m_cachePath;
     std::string m_hudUrl;
 };
@@ -62,3 +82,4 @@ private:
 } // namespace relayhud::ui
 
 Q_DECLARE_METATYPE(relayhud::ui::SyncOutcome)
+Q_DECLARE_METATYPE(relayhud::ui::ArtifactSyncOutcome)

@@ -1,0 +1,34 @@
+#pragma once
+// A window for test results the user opened from disk (File > Open Report,
+// drag and drop, `relayhud PATH`): the imported test run in a TestsPanel,
+// read from the cache like any other run, with no server involved.
+#include <QMainWindow>
+
+#include <cstdint>
+
+namespace relayhud::ui {
+
+class TestResultsController;
+class TestsPanel;
+
+class ReportWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    ReportWindow(const std::string& cachePath, std::int64_t testRunId, const QString& label,
+                 const QString& summary, QWidget* parent = nullptr);
+    ~ReportWindow() override;
+
+    TestsPanel* panel() const { return m_panel; }
+    std::int64_t testRunId() const { return m_testRunId; }
+
+signals:
+    void loaded(int tests);
+
+private:
+    TestResultsController* m_loader;
+    TestsPanel* m_panel;
+    std::int64_t m_testRunId;
+    qint64 m_loadId = 0;
+};
+
+} // namespace relayhud::ui

@@ -1,0 +1,59 @@
+#pragma once
+// The GUI side of TestResultsWorker: owns its thread, numbers the loads so a
+// late answer for a cell the user has left is dropped, cancels a fetch that
+// a newer selection made pointless, and joins the thread on shutdown.
+#include "relayhud/ui/results/test_results_worker.h"
+
+#include <QObject>
+#include <QThread>
+
+#include <atomic>
+
+namespace relayhud::ui {
+
+class TestResultsController : public QObject {
+    Q_OBJECT
+public:
+    explicit TestResultsController(QObject* parent = nullptr);
+    ~TestResultsController() override;
+
+    void setAccess(const std::string& cachePath, const ArtifactAccess& access);
+
+    // Each returns the load id its answers will carry.
+    qint64 loadRun(std::int64_t checkRunRow, bool fetchIfMissing = true);
+    qint64 loadTestRun(std::int64_t testRunId);
+    // Answers carry `loadId`, the load the text or history belongs to.
+    void loadText(qint64 loadId, std::int64_t textId);
+    void loadHistory(qint64 loadId, std::int64_t checkRunRow, std::int64_t testId, int shas = 30);
+    void importPaths(const QStringList& paths);
+    // Forgets the current load (no cell selected).
+    void clear();
+
+    qint64 currentLoad() const { return m_latest.load(); }
+    void shutdown();
+
+signals:
+    void fetching(qint64 loadId, const QString& what);
+    void loaded(const std::shared_ptr<const relayhud::ui::TestsPanelData>& data);
+    void loadFailed(qint64 loadId, const QString& reason);
+    void textLoaded(qint64 loadId, qint64 textId, const QString& text, bool cut,
+                    const QString& fullPath);
+    void historyLoaded(qint64 loadId, const relayhud::TestHistory& history);
+    void imported(qint64 testRunId, const QString& label, const QString& summary);
+    void importFailed(const QString& reason);
+
+private:
+    qint64 post(TestsLoadRequest request);
+    qint64 nextLoad();
+
+    std::atomic<bool> m_shutdownFlag{false};
+    std::atomic<qint64> m_latest{0};
+    std::atomic<bool> m_abortFetch{false};
+    QThread m_thread;
+    TestResultsWorker* m_worker;
+    std::string m_cachePath;
+    ArtifactAccess m_access;
+    bool m_shutDown = false;
+};
+
+} // namespace relayhud::ui

@@ -1,0 +1,89 @@
+#pragma once
+// Loads test results for the GUI on a worker thread: one run's results and
+// the history of its failing tests, a traceback, one test's history, and
+// imports of reports the user opened. Fetches a run's artifacts first when
+// the cache has none yet (the user opened it; policy does not matter then).
+// Owns its own Cache connection, HTTP client and content cache; lives in a
+// QThread and is driven by queued calls (see TestResultsController).
+#include "relayhud/artifacts/artifact_store.h"
+#include "relayhud/store/test_results.h"
+#include "relayhud/ui/settings/app_settings.h"
+#include "relayhud/ui/tests/tests_panel_data.h"
+
+#include <QObject>
+#include <QString>
+#include <QStringList>
+
+#include <atomic>
+#include <memory>
+#include <string>
+
+namespace relayhud {
+class Cache;
+class ContentCache;
+class HttpClient;
+class ArtifactFetcher;
+} // namespace relayhud
+
+namespace relayhud::ui {
+
+struct TestsLoadRequest {
+    std::int64_t loadId = 0;
+    std::string cachePath;
+    ArtifactAccess access;
+    std::int64_t checkRunRow = 0; // a run's results ...
+    std::int64_t testRunId = 0;   // ... or a test run by id (imports)
+    bool fetchIfMissing = true;
+    int historyShas = 30;
+    std::size_t maxHistories = 400; // failing tests whose strips are loaded up front
+};
+
+class TestResultsWorker : public QObject {
+    Q_OBJECT
+public:
+    // `latestLoad` is written by the GUI thread: a load older than it is
+    // skipped, and a fetch for it is cancelled through `abortFetch`.
+    TestResultsWorker(const std::atomic<bool>& shutdown, const std::atomic<qint64>& latestLoad,
+                      std::atomic<bool>& abortFetch, QObject* parent = nullptr);
+    ~TestResultsWorker() override;
+
+    void load(const relayhud::ui::TestsLoadRequest& request);
+    void loadText(qint64 loadId, qint64 textId);
+    void loadHistory(qint64 loadId, qint64 checkRunRow, qint64 testId, int shas);
+    void importPaths(const QString& cachePath, const QStringList& paths);
+
+signals:
+    void fetching(qint64 loadId, const QString& what);
+    void loaded(const std::shared_ptr<const relayhud::ui::TestsPanelData>& data);
+    void loadFailed(qint64 loadId, const QString& reason);
+    void textLoaded(qint64 loadId, qint64 textId, const QString& text, bool cut,
+                    const QString& fullPath);
+    void historyLoaded(qint64 loadId, const relayhud::TestHistory& history);
+    void imported(qint64 testRunId, const QString& label, const QString& summary);
+    void importFailed(const QString& reason);
+
+private:
+    Result<void> prepare(const std::string& cachePath, const ArtifactAccess& access);
+    Result<std::int64_t> resolveTestRun(const TestsLoadRequest& request,
+                                        std::optional<TestRunInfo>& run);
+    Result<void> fetchArtifacts(const TestsLoadRequest& request);
+    Result<std::shared_ptr<TestsPanelData>> gather(const TestsLoadRequest& request,
+                                                   const TestRunInfo& run);
+    bool stale(qint64 loadId) const;
+
+    const std::atomic<bool>& m_shutdown;
+    const std::atomic<qint64>& m_latestLoad;
+    std::atomic<bool>& m_abortFetch;
+    std::unique_ptr<Cache> m_cache;
+    std::unique_ptr<ContentCache> m_blobs;
+    std::unique_ptr<HttpClient> m_http;
+    std::unique_ptr<ArtifactFetcher> m_fetcher;
+    std::string m_cachePath;
+    ArtifactAccess m_access;
+};
+
+} // namespace relayhud::ui
+
+Q_DECLARE_METATYPE(relayhud::ui::TestsLoadRequest)
+Q_DECLARE_METATYPE(std::shared_ptr<const relayhud::ui::TestsPanelData>)
+Q_DECLARE_METATYPE(relayhud::TestHistory)

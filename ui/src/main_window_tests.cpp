@@ -1,0 +1,203 @@
+// MainWindow: the tests dock (a run's test results from its artifacts),
+// artifact credentials, and reports opened from disk.
+#include "relayhud/ui/main_window.h"
+
+#include "relayhud/ui/details/run_details_panel.h"
+#include "relayhud/ui/format.h"
+#include "relayhud/ui/matrix/matrix_model.h"
+#include "relayhud/ui/matrix/matrix_view.h"
+#include "relayhud/ui/results/report_window.h"
+#include "relayhud/ui/results/test_results_controller.h"
+#include "relayhud/ui/settings/credential_store.h"
+#include "relayhud/ui/status/sync_status_widget.h"
+#include "relayhud/ui/sync/sync_controller.h"
+#include "relayhud/ui/tests/tests_panel.h"
+
+#include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
+#include <QMimeData>
+#include <QStandardPaths>
+
+namespace relayhud::ui {
+
+void MainWindow::buildTestsDock()
+{
+    m_testsPanel = new TestsPanel(this);
+    m_testsDock = new QDockWidget(tr("Tests"), this);
+    m_testsDock->setObjectName(QStringLiteral("testsDock"));
+    m_testsDock->setWidget(m_testsPanel);
+    addDockWidget(Qt::BottomDockWidgetArea, m_testsDock);
+    resizeDocks({m_testsDock}, {380}, Qt::Vertical);
+    m_testsPanel->setMessage(tr("Select a cell to see its tests."));
+}
+
+void MainWindow::connectTests()
+{
+    connect(m_tests, &TestResultsController::fetching, this,
+            [this](qint64, const QString& what) { m_testsPanel->setLoading(what); });
+    connect(m_tests, &TestResultsController::loaded, this, &MainWindow::onTestsLoaded);
+    connect(m_tests, &TestResultsController::loadFailed, this,
+            [this](qint64, const QString& reason) {
+                m_testsPanel->setMessage(tr("Cannot show this run's tests: %1").arg(reason));
+            });
+    connect(m_testsPanel, &TestsPanel::tracebackRequested, this,
+            [this](qint64 textId) { m_tests->loadText(m_testsLoad, textId); });
+    connect(
+        m_tests, &TestResultsController::textLoaded, this,
+        [this](qint64 loadId, qint64 textId, const QString& text, bool cut, const QString& full) {
+            if (loadId == m_testsLoad)
+                m_testsPanel->setTraceback(textId, text, cut, full);
+        });
+    connect(m_testsPanel, &TestsPanel::historyRequested, this, [this](qint64 testId) {
+        if (m_testsRowId != 0)
+            m_tests->loadHistory(m_testsLoad, m_testsRowId, testId);
+    });
+    connect(m_tests, &TestResultsController::historyLoaded, this,
+            [this](qint64 loadId, const TestHistory& history) {
+                if (loadId == m_testsLoad)
+                    m_testsPanel->setHistory(history);
+            });
+    connect(m_tests, &TestResultsController::imported, this, &MainWindow::onReportImported);
+    connect(m_tests, &TestResultsController::importFailed, this, [this](const QString& reason) {
+        m_status->showMessage(tr("Could not open the report: %1").arg(reason));
+        emit reportFailed(reason);
+    });
+    connect(m_sync, &SyncController::artifactsProgressed, this,
+            [this](int done, int total, const QString&) {
+                m_status->showSyncing(tr("test results"), done, total);
+            });
+    connect(m_sync, &SyncController::artifactsFinished, this, &MainWindow::onArtifactsSynced);
+    connect(m_credentials, &CredentialStore::loaded, this, &MainWindow::applyCredentials);
+    connect(m_credentials, &CredentialStore::saved, this, [this](const QString& error) {
+        if (!error.isEmpty())
+            m_status->showMessage(tr("The keychain did not keep the tokens: %1").arg(error));
+        applyCredentials();
+    });
+}
+
+ArtifactAccess MainWindow::artifactAccess() const
+{
+    return {artifactSettings(m_config.settings), m_credentials->credentials()};
+}
+
+// Tokens arrive from the keychain after start: hand them to both workers.
+void MainWindow::applyCredentials()
+{
+    m_tests->setAccess(m_config.settings.effectiveCachePath().toStdString(), artifactAccess());
+    configureSync();
+}
+
+void MainWindow::showTestsFor(std::int64_t rowId)
+{
+    m_testsRowId = rowId;
+    if (rowId == 0) {
+        m_tests->clear();
+        m_testsLoad = m_tests->currentLoad();
+        return;
+    }
+    m_testsPanel->setLoading(tr("Reading test results…"));
+    m_testsLoad = m_tests->loadRun(rowId, true);
+}
+
+void MainWindow::onTestsLoaded(const std::shared_ptr<const TestsPanelData>& loaded)
+{
+    if (loaded->loadId != m_testsLoad)
+        return;
+    if (loaded->run.id == 0) {
+        m_testsPanel->setMessage(tr("This run has no test results: the backend reported no "
+                                    "artifact URL."));
+    } else {
+        m_testsPanel->setData(loaded);
+    }
+    int failing = 0;
+    for (const StoredTestResult& r : loaded->results)
+        failing += isFailingOutcome(r.outcome) ? 1 : 0;
+    emit testsShown(m_testsRowId, static_cast<int>(loaded->results.size()), failing,
+                    static_cast<int>(loaded->histories.size()));
+}
+
+void MainWindow::onArtifactsSynced(const ArtifactSyncOutcome& outcome)
+{
+    if (!outcome.ok) {
+        m_status->showMessage(tr("Test results: %1").arg(outcome.error));
+        return;
+    }
+    const ArtifactSyncReport& r = outcome.report;
+    if (r.runs > 0)
+        m_status->showMessage(tr("Test results of %1 runs fetched (%2 expired, %3 failed)")
+                                  .arg(r.stored)
+                                  .arg(r.expired)
+                                  .arg(r.failed + r.unauthorized));
+    if (!r.errors.empty())
+        m_status->showMessage(tr("Test results: %1").arg(toQString(r.errors.front())));
+    // The shown run may have just received its results.
+    if (m_testsRowId != 0 && r.stored > 0)
+        m_testsLoad = m_tests->loadRun(m_testsRowId, false);
+}
+
+void MainWindow::showOpenReportDialog(bool folder)
+{
+    const QString start = QStandardPaths::writableLocation(QStandardPaths::DownloadLocation);
+    QStringList paths;
+    if (folder) {
+        const QString dir =
+            QFileDialog::getExistingDirectory(this, tr("Open a folder of reports"), start);
+        if (!dir.isEmpty())
+            paths << dir;
+    } else {
+        paths = QFileDialog::getOpenFileNames(
+            this, tr("Open test reports"), start,
+            tr("Test reports and artifacts (*.xml *.xml.gz *.zip *.tar *.tar.gz *.tgz);;"
+               "All files (*)"));
+    }
+    if (!paths.isEmpty())
+        openReports(paths);
+}
+
+void MainWindow::openReports(const QStringList& paths)
+{
+    if (paths.isEmpty())
+        return;
+    m_status->showMessage(
+        tr("Reading %n report path(s)…", nullptr, static_cast<int>(paths.size())));
+    m_tests->importPaths(paths);
+}
+
+void MainWindow::onReportImported(qint64 testRunId, const QString& label, const QString& summary)
+{
+    auto* window = new ReportWindow(m_config.settings.effectiveCachePath().toStdString(), testRunId,
+                                    label, summary);
+    m_lastReport = window;
+    window->show();
+    m_status->showMessage(tr("Opened %1: %2").arg(label, summary));
+    emit reportOpened(window);
+}
+
+ReportWindow* MainWindow::lastReportWindow() const { return m_lastReport.data(); }
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event)
+{
+    const QMimeData* mime = event->mimeData();
+    if (mime->hasUrls())
+        for (const QUrl& url : mime->urls())
+            if (url.isLocalFile()) {
+                event->acceptProposedAction();
+                return;
+            }
+}
+
+void MainWindow::dropEvent(QDropEvent* event)
+{
+    QStringList paths;
+    for (const QUrl& url : event->mimeData()->urls())
+        if (url.isLocalFile())
+            paths << url.toLocalFile();
+    if (paths.isEmpty())
+        return;
+    event->acceptProposedAction();
+    openReports(paths);
+}
+
+} // namespace relayhud::ui

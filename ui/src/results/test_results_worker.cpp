@@ -1,0 +1,272 @@
+#include "relayhud/ui/results/test_results_worker.h"
+
+#include "relayhud/artifacts/content_cache.h"
+#include "relayhud/net/http_client.h"
+#include "relayhud/results/report_import.h"
+#include "relayhud/store/cache.h"
+#include "relayhud/sync/artifact_sync.h"
+#include "relayhud/util/paths.h"
+
+#include "relayhud/ui/format.h"
+
+#include <QFileInfo>
+
+#include <algorithm>
+
+namespace relayhud::ui {
+
+namespace {
+
+bool sameAccess(const ArtifactAccess& a, const ArtifactAccess& b)
+{
+    const auto& x = a.settings;
+    const auto& y = b.settings;
+    const auto& c = a.credentials;
+    const auto& d = b.credentials;
+    return x.githubApiUrl == y.githubApiUrl && x.githubWebHost == y.githubWebHost
+           && x.s3Endpoint == y.s3Endpoint && x.s3Region == y.s3Region
+           && x.s3PathStyle == y.s3PathStyle && c.githubToken == d.githubToken
+           && c.s3AccessKeyId == d.s3AccessKeyId && c.s3SecretAccessKey == d.s3SecretAccessKey
+           && c.s3SessionToken == d.s3SessionToken;
+}
+
+// A state that a fetch by hand may change: the user may have fixed the token,
+// or the network may be back.
+bool worthRefetching(TestRunState state)
+{
+    return state == TestRunState::Failed || state == TestRunState::Unauthorized;
+}
+
+QString jobTitle(const CheckRun& run)
+{
+    return toQString(run.downstreamRepo) % u" / " % toQString(run.workflow) % u" / "
+           % toQString(run.jobName);
+}
+
+QString importSummary(const ImportSummary& summary)
+{
+    const TestRunTotals& t = summary.totals;
+    return QObject::tr("%n report(s), %1 tests: %2 failed, %3 errors, %4 skipped", nullptr,
+                       static_cast<int>(summary.reports.size()))
+        .arg(t.cases())
+        .arg(t.count(TestOutcome::Failed) + t.count(TestOutcome::XPassStrict))
+        .arg(t.count(TestOutcome::Error))
+        .arg(t.count(TestOutcome::Skipped) + t.count(TestOutcome::XFailed));
+}
+
+} // namespace
+
+TestResultsWorker::TestResultsWorker(const std::atomic<bool>& shutdown,
+                                     const std::atomic<qint64>& latestLoad,
+                                     std::atomic<bool>& abortFetch, QObject* parent)
+    : QObject(parent), m_shutdown(shutdown), m_latestLoad(latestLoad), m_abortFetch(abortFetch)
+{
+}
+
+TestResultsWorker::~TestResultsWorker() = default;
+
+bool TestResultsWorker::stale(qint64 loadId) const
+{
+    return m_shutdown.load() || loadId < m_latestLoad.load();
+}
+
+Result<void> TestResultsWorker::prepare(const std::string& cachePath, const ArtifactAccess& access)
+{
+    if (!m_cache || m_cachePath != cachePath) {
+        m_fetcher.reset();
+        m_blobs.reset();
+        m_cache.reset();
+        auto opened = Cache::open(cachePath);
+        if (!opened)
+            return makeError("cannot open the cache " + cachePath + ": " + opened.message());
+        auto blobs = ContentCache::open(blobRootFor(cachePath));
+        if (!blobs)
+            return makeError(blobs.message());
+        m_cache = std::move(*opened);
+        m_blobs = std::make_unique<ContentCache>(std::move(*blobs));
+        m_cachePath = cachePath;
+    }
+    if (!m_fetcher || !sameAccess(m_access, access)) {
+        HttpOptions options;
+        options.cancel = &m_shutdown;
+        options.totalTimeout = std::chrono::minutes(5); // artifacts can be large
+        m_http = std::make_unique<HttpClient>(options);
+        m_fetcher = std::make_unique<ArtifactFetcher>(*m_http, *m_blobs, access.settings,
+                                                      access.credentials);
+        m_access = access;
+    }
+    return {};
+}
+
+void TestResultsWorker::load(const TestsLoadRequest& request)
+{
+    if (stale(request.loadId))
+        return;
+    if (auto ready = prepare(request.cachePath, request.access); !ready) {
+        emit loadFailed(request.loadId, toQString(ready.message()));
+        return;
+    }
+    std::optional<TestRunInfo> run;
+    auto id = resolveTestRun(request, run);
+    if (!id) {
+        emit loadFailed(request.loadId, toQString(id.message()));
+        return;
+    }
+    if (stale(request.loadId))
+        return;
+    if (!run) { // nothing fetched, and fetching was not allowed
+        auto data = std::make_shared<TestsPanelData>();
+        data->loadId = request.loadId;
+        emit loaded(data);
+        return;
+    }
+    auto data = gather(request, *run);
+    if (!data) {
+        emit loadFailed(request.loadId, toQString(data.message()));
+        return;
+    }
+    emit loaded(std::move(*data));
+}
+
+Result<std::int64_t> TestResultsWorker::resolveTestRun(const TestsLoadRequest& request,
+                                                       std::optional<TestRunInfo>& run)
+{
+    if (request.testRunId != 0) {
+        auto info = m_cache->testRun(request.testRunId);
+        if (!info)
+            return info.error();
+        run = std::move(*info);
+        return run->id;
+    }
+    auto existing = m_cache->testRunForCheckRun(request.checkRunRow);
+    if (!existing)
+        return existing.error();
+    run = std::move(*existing);
+    if ((!run || worthRefetching(run->state)) && request.fetchIfMissing) {
+        if (auto fetched = fetchArtifacts(request); !fetched)
+            return fetched.error();
+        auto again = m_cache->testRunForCheckRun(request.checkRunRow);
+        if (!again)
+            return again.error();
+        run = std::move(*again);
+    }
+    return run ? run->id : 0;
+}
+
+Result<void> TestResultsWorker::fetchArtifacts(const TestsLoadRequest& request)
+{
+    auto row = m_cache->checkRun(request.checkRunRow);
+    if (!row)
+        return row.error();
+    if (row->reported.artifactUrl.empty())
+        return {}; // the backend reported no artifacts: nothing to fetch
+    emit fetching(request.loadId,
+                  tr("Fetching test results from %1…").arg(toQString(row->reported.artifactUrl)));
+    m_abortFetch = false;
+    ArtifactSync sync(*m_cache, *m_fetcher, m_access.settings);
+    auto fetched = sync.fetchRun(request.checkRunRow, &m_abortFetch);
+    if (!fetched && !m_abortFetch.load())
+        return fetched.error();
+    return {};
+}
+
+Result<std::shared_ptr<TestsPanelData>> TestResultsWorker::gather(const TestsLoadRequest& request,
+                                                                  const TestRunInfo& run)
+{
+    auto data = std::make_shared<TestsPanelData>();
+    data->loadId = request.loadId;
+    data->run = run;
+    if (run.checkRunRow) {
+        auto row = m_cache->checkRun(*run.checkRunRow);
+        if (!row)
+            return row.error();
+        data->selfReported = row->reported.tests;
+        data->jobTitle = jobTitle(*row);
+    } else {
+        data->jobTitle = toQString(run.label);
+    }
+    auto results = m_cache->testResults(run.id);
+    if (!results)
+        return results.error();
+    data->results = std::move(*results);
+    if (!run.checkRunRow)
+        return data;
+    std::vector<std::int64_t> failing;
+    for (const StoredTestResult& r : data->results)
+        if (isFailingOutcome(r.outcome) && failing.size() < request.maxHistories)
+            failing.push_back(r.testId);
+    if (failing.empty())
+        return data;
+    auto histories = m_cache->testHistory(*run.checkRunRow, failing, request.historyShas);
+    if (!histories)
+        return histories.error();
+    data->histories = std::move(*histories);
+    return data;
+}
+
+void TestResultsWorker::loadText(qint64 loadId, qint64 textId)
+{
+    if (stale(loadId) || !m_cache)
+        return;
+    auto text = m_cache->testText(textId);
+    if (!text) {
+        emit textLoaded(loadId, textId,
+                        tr("(cannot read this text: %1)").arg(toQString(text.message())), false,
+                        QString());
+        return;
+    }
+    QString fullPath;
+    if (!text->fullTextHash.empty() && m_blobs)
+        if (auto path = m_blobs->path(text->fullTextHash))
+            fullPath = toQString(*path);
+    emit textLoaded(loadId, textId, toQString(text->text), !text->fullTextHash.empty(), fullPath);
+}
+
+void TestResultsWorker::loadHistory(qint64 loadId, qint64 checkRunRow, qint64 testId, int shas)
+{
+    if (stale(loadId) || !m_cache)
+        return;
+    auto histories = m_cache->testHistory(checkRunRow, {testId}, shas);
+    if (histories && !histories->empty())
+        emit historyLoaded(loadId, histories->front());
+}
+
+void TestResultsWorker::importPaths(const QString& cachePath, const QStringList& paths)
+{
+    if (paths.isEmpty())
+        return;
+    if (auto ready = prepare(cachePath.toStdString(), m_access); !ready) {
+        emit importFailed(toQString(ready.message()));
+        return;
+    }
+    std::vector<std::string> files;
+    for (const QString& p : paths)
+        files.push_back(p.toStdString());
+    TestRunOrigin origin;
+    origin.source = TestRunSource::Import;
+    origin.label = paths.size() == 1 ? QFileInfo(paths.front()).fileName().toStdString()
+                                     : tr("%1 files").arg(paths.size()).toStdString();
+    origin.location = files.front();
+    auto writer = m_cache->beginTestRun(origin, m_blobs.get());
+    if (!writer) {
+        emit importFailed(toQString(writer.message()));
+        return;
+    }
+    ImportOptions options;
+    options.cancel = &m_shutdown;
+    auto summary = importReports(files, **writer, options);
+    if (!summary) {
+        emit importFailed(toQString(summary.message()));
+        return;
+    }
+    for (const std::string& w : summary->warnings)
+        (*writer)->addWarning(w);
+    auto id = (*writer)->commit(summary->totals);
+    if (!id) {
+        emit importFailed(toQString(id.message()));
+        return;
+    }
+    emit imported(*id, toQString(origin.label), importSummary(*summary));
+}
+
+} // namespace relayhud::ui
