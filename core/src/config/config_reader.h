@@ -1,0 +1,46 @@
+#pragma once
+// The schema walk behind parseOutcomeConfig(): one method per kind of node,
+// each adding findings with the node's position.
+#include "relayhud/config/outcome_config.h"
+
+#include <initializer_list>
+#include <string>
+#include <string_view>
+
+namespace YAML {
+class Node;
+}
+
+namespace relayhud::config {
+
+class ConfigReader {
+public:
+    ConfigReader(ParsedConfig& out, const ParseLimits& limits);
+    void readRoot(const YAML::Node& root);
+
+private:
+    void add(Severity severity, const YAML::Node& node, std::string message);
+    bool canonical(const YAML::Node& node, std::string& out);
+    bool canonicalMap(const YAML::Node& node, std::initializer_list<std::string_view> skip,
+                      std::string& out);
+    std::string signatureOf(const YAML::Node& map, std::initializer_list<std::string_view> skip);
+    bool checkMap(const YAML::Node& node, std::string_view what,
+                  std::initializer_list<std::string_view> known, Severity unknownSeverity);
+    std::optional<Mode> readMode(const YAML::Node& node);
+    void checkDtype(const std::string& name, const YAML::Node& node);
+    std::vector<NamedOption> readOptions(const YAML::Node& list, std::string_view what,
+                                         bool dtypes);
+    IncludeExclude readIncludeExclude(const YAML::Node& node, std::string_view what, bool dtypes);
+    void readEdits(const YAML::Node& node, TestEntry& entry);
+    void readNames(const YAML::Node& node, TestEntry& entry);
+    TestEntry readEntry(const YAML::Node& node);
+    void readFile(const YAML::Node& node);
+    void checkDuplicateNames(const FileSection& file);
+    void readGlobal(const YAML::Node& node);
+
+    ParsedConfig& m_out;
+    const ParseLimits& m_limits;
+    bool m_tooLarge = false;
+};
+
+} // namespace relayhud::config

@@ -1,0 +1,169 @@
+// parseOutcomeConfig(): the checks on raw text (size, UTF-8, tabs, aliases)
+// that must run before yaml-cpp builds a tree, then the schema walk.
+#include "relayhud/config/outcome_config.h"
+
+#include "config_reader.h"
+
+#include "relayhud/util/utf8.h"
+
+#include <yaml-cpp/eventhandler.h>
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <array>
+#include <sstream>
+
+namespace relayhud::config {
+namespace {
+
+constexpr std::array<std::pair<Mode, std::string_view>, 4> kModes = {{
+    {Mode::MandatorySuccess, "mandatory_success"},
+    {Mode::Xfail, "xfail"},
+    {Mode::XfailStrict, "xfail_strict"},
+    {Mode::Skip, "skip"},
+}};
+
+// Counts aliases without building a tree: yaml-cpp shares aliased nodes, but
+// any walk over them (ours included) expands them, so a bomb is refused here.
+class AliasCounter : public YAML::EventHandler {
+public:
+    std::size_t aliases = 0;
+    void OnDocumentStart(const YAML::Mark&) override {}
+    void OnDocumentEnd() override {}
+    void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+    void OnAlias(const YAML::Mark&, YAML::anchor_t) override { ++aliases; }
+    void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                  const std::string&) override
+    {
+    }
+    void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                         YAML::EmitterStyle::value) override
+    {
+    }
+    void OnSequenceEnd() override {}
+    void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                    YAML::EmitterStyle::value) override
+    {
+    }
+    void OnMapEnd() override {}
+};
+
+Error syntaxError(const YAML::Exception& e)
+{
+    return makeError("YAML syntax error at " + std::to_string(e.mark.line + 1) + ":"
+                     + std::to_string(e.mark.column + 1) + ": " + e.msg);
+}
+
+// Line:column of the first byte that is not valid UTF-8.
+Error utf8Error(std::string_view text)
+{
+    std::size_t line = 1;
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        const std::size_t end = std::min(text.find('\n', start), text.size());
+        const std::string_view lineText = text.substr(start, end - start);
+        if (!isValidUtf8(lineText)) {
+            std::size_t good = 0;
+            while (good < lineText.size() && isValidUtf8(lineText.substr(0, good + 1)))
+                ++good;
+            return makeError("not valid UTF-8 at " + std::to_string(line) + ":"
+                             + std::to_string(good + 1) + "; save the config as UTF-8");
+        }
+        start = end + 1;
+        ++line;
+    }
+    return makeError("not valid UTF-8; save the config as UTF-8");
+}
+
+// YAML forbids tabs in indentation; yaml-cpp's own message for them is vague.
+void findTabs(std::string_view text, std::vector<Finding>& findings)
+{
+    std::size_t line = 1;
+    bool inIndent = true;
+    std::size_t column = 1;
+    for (const char c : text) {
+        if (c == '\n') {
+            ++line;
+            column = 1;
+            inIndent = true;
+            continue;
+        }
+        if (c == '\t' && inIndent)
+            findings.push_back({Severity::Error,
+                                {line, column},
+                                "tab in indentation; YAML indents with spaces only"});
+        if (c != ' ' && c != '\t' && c != '-')
+            inIndent = false;
+        ++column;
+    }
+}
+
+} // namespace
+
+const char* modeName(Mode mode)
+{
+    for (const auto& [value, name] : kModes)
+        if (value == mode)
+            return name.data();
+    return "?";
+}
+
+std::optional<Mode> parseMode(std::string_view text)
+{
+    for (const auto& [value, name] : kModes)
+        if (name == text)
+            return value;
+    return std::nullopt;
+}
+
+bool ParsedConfig::hasErrors() const
+{
+    return std::any_of(findings.begin(), findings.end(),
+                       [](const Finding& f) { return f.severity == Severity::Error; });
+}
+
+std::string formatFinding(const Finding& finding)
+{
+    return std::to_string(finding.pos.line) + ":" + std::to_string(finding.pos.column) + ": "
+           + (finding.severity == Severity::Error ? "error: " : "warning: ") + finding.message;
+}
+
+Result<ParsedConfig> parseOutcomeConfig(std::string_view text, const ParseLimits& limits)
+{
+    if (text.size() > limits.maxBytes)
+        return makeError("the config is " + std::to_string(text.size())
+                         + " bytes, over the limit of " + std::to_string(limits.maxBytes));
+    if (!isValidUtf8(text))
+        return utf8Error(text);
+    ParsedConfig parsed;
+    findTabs(text, parsed.findings);
+    if (!parsed.findings.empty())
+        return makeError(formatFinding(parsed.findings.front()));
+    const std::string owned(text);
+    try {
+        // An alias needs an anchor; without '&' the counting pass (a whole
+        // parse) is skipped, and a stray `*x` is Load's syntax error.
+        if (owned.find('&') != std::string::npos) {
+            std::istringstream stream(owned);
+            YAML::Parser parser(stream);
+            AliasCounter counter;
+            parser.HandleNextDocument(counter);
+            if (counter.aliases > limits.maxAliases)
+                return makeError("the config uses " + std::to_string(counter.aliases)
+                                 + " YAML aliases, over the limit of "
+                                 + std::to_string(limits.maxAliases) + " (an alias bomb?)");
+            parsed.config.aliasCount = counter.aliases;
+        }
+        const YAML::Node root = YAML::Load(owned);
+        ConfigReader(parsed, limits).readRoot(root);
+    } catch (const YAML::Exception& e) {
+        return syntaxError(e);
+    }
+    std::stable_sort(
+        parsed.findings.begin(), parsed.findings.end(), [](const Finding& a, const Finding& b) {
+            return a.pos.line != b.pos.line ? a.pos.line < b.pos.line : a.pos.column < b.pos.column;
+        });
+    return parsed;
+}
+
+} // namespace relayhud::config

@@ -1,0 +1,262 @@
+// The four cases of a mode edit (issue 6) on small configs, with the exact
+// text expected, plus line endings, final newlines and refusals.
+#include "config_test_util.h"
+
+#include "relayhud/config/config_edit.h"
+#include "relayhud/config/text_diff.h"
+
+#include <gtest/gtest.h>
+
+namespace relayhud::config {
+namespace {
+
+using namespace relayhud::config::test;
+
+const std::string kHead = "test_suite_config:\n"
+                          "  files:\n"
+                          "    - path: ${TORCH_ROOT}/test/test_x.py\n"
+                          "      unlisted_test_mode: skip\n"
+                          "      tests:\n";
+
+EditRequest request(const std::string& test, EditKind kind, Mode target = Mode::MandatorySuccess)
+{
+    return {test, {}, kind, target, "seen passing", "12/12 runs since abc1234"};
+}
+
+TEST(ConfigEditTest, OneNameEntryChangesItsModeInPlaceKeepingQuotesAndComment)
+{
+    const std::string text = kHead
+                             + "        - names:\n"
+                               "            - TestX::test_a  # flaky on int64\n"
+                               "          mode: \"xfail_strict\"  # since 2.11\n";
+    Result<ModeEdit> edit = planModeEdit(text, request("TestX::test_a", EditKind::Promote));
+    ASSERT_TRUE(edit) << edit.message();
+    EXPECT_EQ(edit->text, kHead
+                              + "        - names:\n"
+                                "            - TestX::test_a  # flaky on int64\n"
+                                "          # xfail_strict -> mandatory_success: seen passing "
+                                "(12/12 runs since abc1234)\n"
+                                "          mode: \"mandatory_success\"  # since 2.11\n");
+}
+
+TEST(ConfigEditTest, OneNameEntryWithoutModeGetsAModeLineInItsIndentation)
+{
+    const std::string text = kHead
+                             + "      - names:\n"
+                               "        - TestX::test_a\n"
+                               "        edits:\n"
+                               "          dtypes: {exclude: [{name: int64}]}\n";
+    Result<ModeEdit> edit = planModeEdit(text, request("TestX::test_a", EditKind::Demote));
+    ASSERT_TRUE(edit) << edit.message();
+    EXPECT_EQ(edit->text, kHead
+                              + "      - names:\n"
+                                "        - TestX::test_a\n"
+                                "        # mandatory_success -> xfail_strict: seen passing "
+                                "(12/12 runs since abc1234)\n"
+                                "        mode: xfail_strict\n"
+                                "        edits:\n"
+                                "          dtypes: {exclude: [{name: int64}]}\n");
+}
+
+TEST(ConfigEditTest, NameOfSeveralMovesToANewSiblingWithTheSameEdits)
+{
+    const std::string text = kHead
+                             + "        - names:\n"
+                               "            - TestX::test_a\n"
+                               "            - TestX::test_b   # RuntimeError issues/80\n"
+                               "          mode: xfail\n"
+                               "          edits:\n"
+                               "            dtypes:\n"
+                               "              # int64 crashes\n"
+                               "              exclude: [{name: int64}]\n"
+                               "        # next group\n"
+                               "        - names:\n"
+                               "            - TestX::test_c\n";
+    Result<ModeEdit> edit = planModeEdit(text, request("TestX::test_b", EditKind::Promote));
+    ASSERT_TRUE(edit) << edit.message();
+    EXPECT_EQ(edit->text, kHead
+                              + "        - names:\n"
+                                "            - TestX::test_a\n"
+                                "          mode: xfail\n"
+                                "          edits:\n"
+                                "            dtypes:\n"
+                                "              # int64 crashes\n"
+                                "              exclude: [{name: int64}]\n"
+                                "        # xfail -> mandatory_success: seen passing (12/12 runs "
+                                "since abc1234)\n"
+                                "        - names:\n"
+                                "            - TestX::test_b   # RuntimeError issues/80\n"
+                                "          mode: mandatory_success\n"
+                                "          edits:\n"
+                                "            dtypes:\n"
+                                "              # int64 crashes\n"
+                                "              exclude: [{name: int64}]\n"
+                                "        # next group\n"
+                                "        - names:\n"
+                                "            - TestX::test_c\n");
+}
+
+TEST(ConfigEditTest, NameOfSeveralJoinsAnExistingSiblingWithTargetMode)
+{
+    const std::string text = kHead
+                             + "        - names:\n"
+                               "            - TestX::test_a\n"
+                               "            - TestX::test_b  # passes now\n"
+                               "          mode: xfail_strict\n"
+                               "        - names:\n"
+                               "          - TestX::test_c\n";
+    Result<ModeEdit> edit = planModeEdit(text, request("TestX::test_b", EditKind::Promote));
+    ASSERT_TRUE(edit) << edit.message();
+    EXPECT_EQ(edit->text, kHead
+                              + "        - names:\n"
+                                "            - TestX::test_a\n"
+                                "          mode: xfail_strict\n"
+                                "        - names:\n"
+                                "          - TestX::test_c\n"
+                                "          # xfail_strict -> mandatory_success: seen passing "
+                                "(12/12 runs since abc1234)\n"
+                                "          - TestX::test_b  # passes now\n");
+}
+
+TEST(ConfigEditTest, PatternMatchGetsAnExplicitEntryAndAWarning)
+{
+    const std::string text = kHead
+                             + "        - names:\n"
+                               "            - TestX::test_add*\n"
+                               "          mode: xfail\n"
+                               "          tags: [slow]\n";
+    Result<ModeEdit> edit = planModeEdit(
+        text, request("TestXPRIVATEUSE1::test_add_scalar_spyre_float16", EditKind::Promote));
+    ASSERT_TRUE(edit) << edit.message();
+    ASSERT_EQ(edit->warnings.size(), 1u);
+    EXPECT_NE(edit->warnings[0].find("overrides pattern 'TestX::test_add*'"), std::string::npos);
+    EXPECT_EQ(edit->text, text
+                              + "        # xfail -> mandatory_success: seen passing (12/12 runs "
+                                "since abc1234)\n"
+                                "        - names:\n"
+                                "            - TestX::test_add_scalar\n"
+                                "          mode: mandatory_success\n"
+                                "          tags: [slow]\n");
+}
+
+TEST(ConfigEditTest, UnlistedTestGetsAnEntryAtTheEndOfItsFile)
+{
+    const std::string text = kHead
+                             + "        - names:\n"
+                               "            - TestX::test_a\n"
+                               "  global:\n"
+                               "    supported_dtypes: [{name: float16}]\n";
+    Result<ModeEdit> edit =
+        planModeEdit(text, request("test/test_x.py::TestXPRIVATEUSE1::test_new_spyre_float16",
+                                   EditKind::SetMode, Mode::XfailStrict));
+    ASSERT_TRUE(edit) << edit.message();
+    EXPECT_EQ(edit->from, Mode::Skip);
+    EXPECT_EQ(edit->text, kHead
+                              + "        - names:\n"
+                                "            - TestX::test_a\n"
+                                "        # skip -> xfail_strict: seen passing (12/12 runs since "
+                                "abc1234)\n"
+                                "        - names:\n"
+                                "            - TestX::test_new\n"
+                                "          mode: xfail_strict\n"
+                                "  global:\n"
+                                "    supported_dtypes: [{name: float16}]\n");
+}
+
+TEST(ConfigEditTest, FileWithoutTestsGetsATestsKeyAndKeepsNoFinalNewline)
+{
+    const std::string text = "test_suite_config:\n"
+                             "  files:\n"
+                             "    - path: ${TORCH_DEVICE_ROOT}/tests/test_y.py\n"
+                             "      unlisted_test_mode: mandatory_success";
+    Result<ModeEdit> edit = planModeEdit(text, request("TestY::test_z", EditKind::Demote));
+    ASSERT_TRUE(edit) << edit.message();
+    EXPECT_EQ(edit->text, text
+                              + "\n      tests:\n"
+                                "        # mandatory_success -> xfail_strict: seen passing "
+                                "(12/12 runs since abc1234)\n"
+                                "        - names:\n"
+                                "            - TestY::test_z\n"
+                                "          mode: xfail_strict");
+}
+
+TEST(ConfigEditTest, NoFinalNewlineStaysAbsentOnACorpusEdit)
+{
+    std::string text = readText(corpusConfigs()
+                                / "tests__configs__upstream_tests__test_binary_ufuncs_config.yaml");
+    while (!text.empty() && text.back() == '\n')
+        text.pop_back();
+    Result<ModeEdit> edit = planModeEdit(
+        text, request("TestBinaryUfuncs::test_contig_vs_transposed", EditKind::Demote));
+    ASSERT_TRUE(edit) << edit.message();
+    EXPECT_NE(edit->text.back(), '\n');
+    EXPECT_EQ(diffLines(text, edit->text).removed.size(), 1u);
+}
+
+std::string toCrlf(const std::string& text)
+{
+    std::string out;
+    for (const char c : text) {
+        if (c == '\n')
+            out += '\r';
+        out += c;
+    }
+    return out;
+}
+
+TEST(ConfigEditTest, CrlfFileKeepsCrlfOnEveryLine)
+{
+    const std::string lf =
+        readText(corpusConfigs() / "tests__configs__upstream_tests__test_view_ops_config.yaml");
+    const EditRequest demote = request("TestViewOps::test_unbind", EditKind::Demote);
+    Result<ModeEdit> lfEdit = planModeEdit(lf, demote);
+    Result<ModeEdit> crlfEdit = planModeEdit(toCrlf(lf), demote);
+    ASSERT_TRUE(lfEdit) << lfEdit.message();
+    ASSERT_TRUE(crlfEdit) << crlfEdit.message();
+    EXPECT_EQ(crlfEdit->text, toCrlf(lfEdit->text));
+}
+
+TEST(ConfigEditTest, RefusesWithAReason)
+{
+    const std::string text = kHead
+                             + "        - names:\n"
+                               "            - TestX::test_a\n"
+                               "        - names: [TestX::test_b, TestX::test_c]\n"
+                               "          mode: xfail\n";
+    Result<ModeEdit> wrongWay = planModeEdit(text, request("TestX::test_a", EditKind::Promote));
+    ASSERT_FALSE(wrongWay);
+    EXPECT_NE(wrongWay.message().find("cannot promote a test that is mandatory_success"),
+              std::string::npos);
+    Result<ModeEdit> same =
+        planModeEdit(text, request("TestX::test_a", EditKind::SetMode, Mode::MandatorySuccess));
+    ASSERT_FALSE(same);
+    EXPECT_NE(same.message().find("already mandatory_success"), std::string::npos);
+    Result<ModeEdit> flow = planModeEdit(text, request("TestX::test_b", EditKind::Promote));
+    ASSERT_FALSE(flow);
+    EXPECT_NE(flow.message().find("edit it by hand"), std::string::npos) << flow.message();
+    Result<ModeEdit> broken =
+        planModeEdit(text + "          mode: bogus\n", request("TestX::test_a", EditKind::Demote));
+    ASSERT_FALSE(broken);
+    EXPECT_NE(broken.message().find("fix the config first"), std::string::npos);
+    Result<ModeEdit> aliased = planModeEdit(text
+                                                + "  global: {supported_ops: &ops [add]}\n"
+                                                  "  input_config: *ops\n",
+                                            request("TestX::test_a", EditKind::Demote));
+    ASSERT_FALSE(aliased);
+    EXPECT_NE(aliased.message().find("aliases"), std::string::npos) << aliased.message();
+}
+
+TEST(ConfigEditTest, UnifiedDiffHasThreeLinesOfContext)
+{
+    const std::string before = "a\nb\nc\nd\ne\nf\ng\nh\n";
+    const std::string after = "a\nb\nc\nd\nE\nf\ng\nh\n";
+    EXPECT_EQ(unifiedDiff(before, after, "x.yaml"),
+              "--- a/x.yaml\n+++ b/x.yaml\n@@ -2,7 +2,7 @@\n b\n c\n d\n-e\n+E\n f\n g\n h\n");
+    EXPECT_EQ(unifiedDiff("a\nb", "a\nc", "y"),
+              "--- a/y\n+++ b/y\n@@ -1,2 +1,2 @@\n a\n-b\n\\ No newline at end of file\n+c\n"
+              "\\ No newline at end of file\n");
+    EXPECT_EQ(unifiedDiff(before, before, "x"), "");
+}
+
+} // namespace
+} // namespace relayhud::config

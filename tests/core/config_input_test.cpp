@@ -1,0 +1,168 @@
+// Bad input for the outcome-config reader: each refusal or finding says
+// where (line:column) and what to do.
+#include "relayhud/config/outcome_config.h"
+
+#include <gtest/gtest.h>
+
+namespace relayhud::config {
+namespace {
+
+const Finding* findingWith(const ParsedConfig& parsed, const std::string& text)
+{
+    for (const Finding& finding : parsed.findings)
+        if (finding.message.find(text) != std::string::npos)
+            return &finding;
+    return nullptr;
+}
+
+const std::string kHeader = "test_suite_config:\n"
+                            "  files:\n"
+                            "    - path: ${TORCH_ROOT}/test/test_x.py\n"
+                            "      unlisted_test_mode: skip\n"
+                            "      tests:\n";
+
+TEST(ConfigInputTest, SyntaxErrorNamesLineAndColumn)
+{
+    Result<ParsedConfig> parsed = parseOutcomeConfig(kHeader
+                                                     + "        - names: [a, b\n"
+                                                       "          mode: skip\n");
+    ASSERT_FALSE(parsed);
+    EXPECT_NE(parsed.message().find("YAML syntax error at "), std::string::npos)
+        << parsed.message();
+    EXPECT_TRUE(parsed.message().find(" at 7:") != std::string::npos
+                || parsed.message().find(" at 6:") != std::string::npos)
+        << parsed.message();
+}
+
+TEST(ConfigInputTest, AliasBombIsRefusedBeforeExpansion)
+{
+    std::string bomb = "a: &a [x, x, x, x, x, x, x, x, x, x]\n";
+    for (char level = 'b'; level <= 'j'; ++level) {
+        const char previous = static_cast<char>(level - 1);
+        bomb += std::string(1, level) + ": &" + level + " [";
+        for (int i = 0; i < 10; ++i)
+            bomb += std::string(i ? ", *" : "*") + previous;
+        bomb += "]\n";
+    }
+    Result<ParsedConfig> parsed = parseOutcomeConfig(bomb);
+    ASSERT_FALSE(parsed);
+    EXPECT_NE(parsed.message().find("alias"), std::string::npos) << parsed.message();
+}
+
+TEST(ConfigInputTest, DuplicateKeysAreErrorsWithPosition)
+{
+    Result<ParsedConfig> parsed = parseOutcomeConfig(kHeader
+                                                     + "        - names:\n"
+                                                       "            - TestX::test_a\n"
+                                                       "          mode: skip\n"
+                                                       "          mode: xfail\n");
+    ASSERT_TRUE(parsed) << parsed.message();
+    const Finding* duplicate = findingWith(*parsed, "duplicate key 'mode'");
+    ASSERT_NE(duplicate, nullptr);
+    EXPECT_EQ(duplicate->severity, Severity::Error);
+    EXPECT_EQ(duplicate->pos.line, 9u);
+    EXPECT_EQ(duplicate->pos.column, 11u);
+}
+
+TEST(ConfigInputTest, TabsInIndentationAreRefusedWithPosition)
+{
+    Result<ParsedConfig> parsed = parseOutcomeConfig("test_suite_config:\n\tfiles: []\n");
+    ASSERT_FALSE(parsed);
+    EXPECT_NE(parsed.message().find("2:1"), std::string::npos) << parsed.message();
+    EXPECT_NE(parsed.message().find("tab"), std::string::npos);
+}
+
+TEST(ConfigInputTest, NonUtf8IsRefusedWithPosition)
+{
+    Result<ParsedConfig> parsed =
+        parseOutcomeConfig("test_suite_config:\n  labels: [a]\n  # caf\xe9\n  files: []\n");
+    ASSERT_FALSE(parsed);
+    EXPECT_NE(parsed.message().find("UTF-8 at 3:8"), std::string::npos) << parsed.message();
+}
+
+TEST(ConfigInputTest, UnknownModeKeyAndDtypeAreFindings)
+{
+    Result<ParsedConfig> parsed = parseOutcomeConfig(kHeader
+                                                     + "        - names:\n"
+                                                       "            - TestX::test_a\n"
+                                                       "          mode: xfial\n"
+                                                       "          mdoe: skip\n"
+                                                       "          edits:\n"
+                                                       "            dtypes:\n"
+                                                       "              include:\n"
+                                                       "                - name: float17\n");
+    ASSERT_TRUE(parsed) << parsed.message();
+    EXPECT_TRUE(parsed->hasErrors());
+    const Finding* mode = findingWith(*parsed, "unknown mode 'xfial'");
+    ASSERT_NE(mode, nullptr);
+    EXPECT_EQ(mode->pos.line, 8u);
+    EXPECT_EQ(mode->pos.column, 17u);
+    const Finding* key = findingWith(*parsed, "unknown key 'mdoe'");
+    ASSERT_NE(key, nullptr);
+    EXPECT_EQ(key->pos.line, 9u);
+    const Finding* dtype = findingWith(*parsed, "unknown dtype 'float17'");
+    ASSERT_NE(dtype, nullptr);
+    EXPECT_EQ(dtype->pos.line, 13u);
+}
+
+TEST(ConfigInputTest, DuplicateNamesAreWarningsPointingAtTheFirst)
+{
+    Result<ParsedConfig> parsed = parseOutcomeConfig(kHeader
+                                                     + "        - names:\n"
+                                                       "            - TestX::test_a\n"
+                                                       "        - names:\n"
+                                                       "            - TestX::test_a\n"
+                                                       "          mode: xfail\n");
+    ASSERT_TRUE(parsed);
+    EXPECT_FALSE(parsed->hasErrors());
+    const Finding* duplicate = findingWith(*parsed, "listed again (first at line 7)");
+    ASSERT_NE(duplicate, nullptr);
+    EXPECT_EQ(duplicate->pos.line, 9u);
+    EXPECT_EQ(formatFinding(*duplicate).rfind("9:15: warning: ", 0), 0u);
+}
+
+TEST(ConfigInputTest, ModelKeepsEveryDocumentedKey)
+{
+    Result<ParsedConfig> parsed = parseOutcomeConfig(
+        "test_suite_config:\n"
+        "  labels: [trunk, unit]\n"
+        "  files:\n"
+        "    - path: ${TORCH_DEVICE_ROOT}/tests/test_y.py\n"
+        "      unlisted_test_mode: xfail_strict\n"
+        "      tests:\n"
+        "        - names: [TestY::test_a, 'TestY::test_b*']\n"
+        "          tags: [model_1]\n"
+        "          labels: [nightly]\n"
+        "          no_grad: true\n"
+        "          edits:\n"
+        "            ops: {include: [{name: add}], exclude: [{name: mul}]}\n"
+        "            modules: {include: [{name: Linear}]}\n"
+        "            functions: {cpu_move: [{name: assertEqual}]}\n"
+        "  global:\n"
+        "    supported_dtypes: [{name: float16, precision: {atol: 1e-3, rtol: 1e-3}}]\n"
+        "    supported_ops: [add, {name: mul, force_xfail: true, dtypes: [{name: float16}]}]\n"
+        "    supported_modules: [Linear]\n");
+    ASSERT_TRUE(parsed) << parsed.message();
+    for (const Finding& finding : parsed->findings)
+        ADD_FAILURE() << formatFinding(finding);
+    const OutcomeConfig& config = parsed->config;
+    EXPECT_EQ(config.labels, (std::vector<std::string>{"trunk", "unit"}));
+    ASSERT_EQ(config.files.size(), 1u);
+    EXPECT_EQ(config.files[0].unlistedMode, Mode::XfailStrict);
+    ASSERT_EQ(config.files[0].tests.size(), 1u);
+    const TestEntry& entry = config.files[0].tests[0];
+    ASSERT_EQ(entry.names.size(), 2u);
+    EXPECT_FALSE(entry.names[0].pattern);
+    EXPECT_TRUE(entry.names[1].pattern);
+    EXPECT_EQ(entry.names[1].pos.line, 7u);
+    EXPECT_EQ(entry.ops.include, std::vector<std::string>{"add"});
+    EXPECT_EQ(entry.ops.exclude, std::vector<std::string>{"mul"});
+    EXPECT_NE(entry.signature.find("no_grad"), std::string::npos);
+    ASSERT_EQ(config.global.supportedOps.size(), 2u);
+    EXPECT_TRUE(config.global.supportedOps[1].forceXfail);
+    EXPECT_EQ(config.global.supportedOps[1].dtypes, std::vector<std::string>{"float16"});
+    EXPECT_EQ(config.global.supportedModules.size(), 1u);
+}
+
+} // namespace
+} // namespace relayhud::config
