@@ -1,0 +1,66 @@
+#pragma once
+// The classifier's inner loop: one pass over the lines, remembering only the
+// best rule seen so far and its last line. Rules are ordered by priority, so
+// the winner is the lowest-numbered rule that matches anywhere, and its match
+// is the last line where it does.
+//
+// Cleaned lines are gathered into blocks of about 64 KiB and the rule set
+// runs once per block in multi-line mode, which tells which rules match
+// somewhere in it; only when one of them is at or above the current best is
+// that rule's own pattern run on the block's lines, from the last one back.
+// A block match that no single line confirms (a pattern spanning lines) is
+// skipped, so the verdict is the same as matching line by line.
+#include "line_filter.h"
+#include "relayhud/triage/classifier.h"
+
+#include <limits>
+#include <re2/re2.h>
+#include <re2/set.h>
+
+namespace relayhud::triage {
+
+struct Classifier::Compiled {
+    explicit Compiled(const RE2::Options& options);
+    RE2::Set set;                               // each rule in (?m) mode
+    std::vector<std::unique_ptr<RE2>> patterns; // in priority order
+};
+
+class Classifier::Scan {
+public:
+    static constexpr std::size_t kNone = std::numeric_limits<std::size_t>::max();
+
+    explicit Scan(const Compiled& compiled) : m_compiled(compiled) {}
+
+    // Feeds every "\n"-terminated line of `data`; returns the bytes used
+    // (the unterminated tail is left for the caller to carry over).
+    std::size_t feedLines(std::string_view data);
+    // Ends the log: its last line when it has no terminator (may be empty).
+    void feedLast(std::string_view tail);
+
+    bool matched() const { return m_bestRule != kNone; }
+    std::size_t bestRule() const { return m_bestRule; }
+    std::uint64_t bestLine() const { return m_bestLine; }
+    const std::string& bestText() const { return m_bestText; }
+
+private:
+    void feedLine(std::string_view raw);
+    void flushBlock();
+    bool takeLastMatch(std::size_t rule);
+    void matchOneByOne();
+    std::size_t firstRuleOf(std::string_view line) const;
+    std::string_view blockLine(std::size_t i) const;
+    void setBest(std::size_t rule, std::size_t blockIndex);
+
+    const Compiled& m_compiled;
+    LineFilter m_filter;
+    std::vector<int> m_hits;
+    std::string m_block;                  // cleaned lines, each ending in '\n'
+    std::vector<std::size_t> m_starts;    // of each line in m_block
+    std::vector<std::uint64_t> m_numbers; // each line's number in the raw log
+    std::uint64_t m_lineNumber = 0;
+    std::size_t m_bestRule = kNone;
+    std::uint64_t m_bestLine = 0;
+    std::string m_bestText;
+};
+
+} // namespace relayhud::triage
