@@ -101,9 +101,11 @@ GITHUB_TOKEN=ghs_relayhudSimulatorToken0000000000 AWS_ACCESS_KEY_ID=RELAYHUDSIMU
 cat "$work/out"
 grep -Eq '^fetched test results of [0-9]+ runs: [1-9][0-9]* stored' "$work/out" || fail "nothing stored"
 [ "$(stat_of test_results)" -gt 1000 ] || fail "test_results $(stat_of test_results)"
+# Test run ids are not dense (a refused run's row is replaced when it is
+# fetched), so walk past the count and skip the ids that are gone.
 failing=0
-for run in $(seq 1 "$(stat_of test_runs)"); do
-  n=$(cli tests --test-run "$run" --outcome failed --outcome error | wc -l)
+for run in $(seq 1 $(($(stat_of test_runs) * 3))); do
+  n=$( (cli tests --test-run "$run" --outcome failed --outcome error 2>/dev/null || true) | wc -l)
   failing=$((failing + n))
 done
 echo "failing tests listed: $failing"
