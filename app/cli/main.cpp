@@ -1,5 +1,5 @@
 // relayhud-cli: the headless face of RelayHUD (sync, artifacts, matrix, stats,
-// import, tests).
+// import, tests, grep, classify, config).
 #include "cli_commands.h"
 
 #include <iostream>
@@ -29,6 +29,27 @@ constexpr const char* kUsage =
     "                      list the stored test results of a check run (its GitHub id,\n"
     "                      as the HUD shows it) or of an import; O is passed, failed,\n"
     "                      error, skipped, xfailed or xpass-strict\n"
+    "  grep [-F] [-i] [-c] [-n] [-A N] [-B N] [-C N] PATTERN FILE\n"
+    "                      search a log (plain or .gz) with the log viewer's engine and\n"
+    "                      grep's output; PATTERN is an RE2 regex, or a literal with -F\n"
+    "  classify LOG [--rules FILE]...\n"
+    "                      print the line that explains a failed job's log: LINE, the\n"
+    "                      rule's name and its captures (TAB-separated), or 'no match';\n"
+    "                      rules in pytorch's ruleset.toml format, the built-in defaults\n"
+    "                      when none are given\n"
+    "  classify-accuracy [--rules FILE]... [--min PERCENT] DIR\n"
+    "                      classify every marked fixture in DIR (#=MATCH=# lines) and\n"
+    "                      print ok/MISS per file and the agreement; exit 1 under --min\n"
+    "  config explain CONFIG TEST [--op OP] [--dtype DTYPE]\n"
+    "                      the outcome a torch-spyre outcome config gives a test (a node\n"
+    "                      id FILE.py::Class::method, instantiated or base) and the entry\n"
+    "                      that decides it\n"
+    "  config validate CONFIG\n"
+    "                      print a config's findings with line:column\n"
+    "  config promote|demote CONFIG TEST --reason TEXT [--evidence TEXT] [--dry-run]\n"
+    "  config set-mode CONFIG TEST MODE --reason TEXT [--evidence TEXT] [--dry-run]\n"
+    "                      move a test between mandatory_success, xfail, xfail_strict and\n"
+    "                      skip with a minimal diff; --dry-run prints it and writes nothing\n"
     "\n"
     "The cache defaults to $XDG_CACHE_HOME/relayhud/relayhud.sqlite.\n";
 
@@ -75,6 +96,14 @@ int main(int argc, char** argv)
         return runImport(global, rest, std::cout, std::cerr);
     if (command == "tests")
         return runTests(global, rest, std::cout, std::cerr);
+    if (command == "grep")
+        return runGrep(global, rest, std::cout, std::cerr);
+    if (command == "classify")
+        return runClassify(global, rest, std::cout, std::cerr);
+    if (command == "classify-accuracy")
+        return runClassifyAccuracy(global, rest, std::cout, std::cerr);
+    if (command == "config")
+        return runConfig(global, rest, std::cout, std::cerr);
     std::cerr << "relayhud-cli: unknown command '" << command << "' (try --help)\n";
     return 2;
 }

@@ -1,6 +1,6 @@
 // relayhud-bench: the speed targets of RelayHUD, each measured beside a
 // reference in the same run. Not part of the test suite (run it by hand or
-// in a perf job): `relayhud-bench [sync|matrix|tests|start|results|history]...`.
+// in a perf job): `relayhud-bench [sync|matrix|tests|start|results|history|logs]...`.
 #include "bench_sections.h"
 
 #include <QApplication>
@@ -20,11 +20,16 @@ int main(int argc, char** argv)
         const std::string a = argv[i];
         if (a == "--help" || a == "-h") {
             std::printf(
-                "usage: relayhud-bench [sync] [matrix] [tests] [start] [results] [history]"
+                "usage: relayhud-bench [sync] [matrix] [tests] [start] [results] [history] [logs]"
+                " [logview]"
                 "   (default: all)\n"
                 "  RELAYHUD_BENCH_CASES=N          cases in the parse/store report (100000)\n"
                 "  RELAYHUD_BENCH_HISTORY_RUNS=N   SHAs in the history cache (1000)\n"
-                "  RELAYHUD_BENCH_HISTORY_TESTS=N  tests per run there (30000)\n");
+                "  RELAYHUD_BENCH_HISTORY_TESTS=N  tests per run there (30000)\n"
+                "  RELAYHUD_BENCH_LOG_MB=N         size of the generated job log (1024)\n");
+            std::printf("  [classify]: RELAYHUD_BENCH_CLASSIFY_MB=N size of the log to classify"
+                        " (100)\n");
+            std::printf("  [config]: a generated 400-name outcome config\n");
             return 0;
         }
         only.insert(a);
@@ -55,6 +60,22 @@ int main(int argc, char** argv)
     if (wanted("history")) {
         std::printf("test history\n");
         relayhud::bench::benchTestHistory(report);
+    }
+    if (wanted("logs")) {
+        std::printf("logs: index and search a job log\n");
+        relayhud::bench::benchLogs(report);
+    }
+    if (wanted("logview")) {
+        std::printf("log view: open, scroll and jump in a job log\n");
+        relayhud::bench::benchLogView(report);
+    }
+    if (wanted("classify")) {
+        std::printf("classify: the failure line of a job log\n");
+        relayhud::bench::benchClassify(report);
+    }
+    if (wanted("config")) {
+        std::printf("config: load, validate and edit an outcome config\n");
+        relayhud::bench::benchConfig(report);
     }
     return report.print() == 0 ? 0 : 1;
 }

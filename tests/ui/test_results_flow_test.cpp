@@ -1,10 +1,14 @@
 // From a cell to its tests, through the real path: the simulator's HUD and
 // artifact stores over loopback, the cache, the worker thread and the tests
 // panel. Also reports opened from disk, dropped files, and where tokens live.
+#include "relayhud/logs/log_file.h"
 #include "relayhud/sim/sim_artifacts.h"
 #include "relayhud/sim/sim_dataset.h"
 #include "relayhud/sim/sim_server.h"
 #include "relayhud/store/cache.h"
+#include "relayhud/ui/logs/log_view.h"
+#include "relayhud/ui/logs/log_viewer.h"
+#include "relayhud/ui/logs/log_window.h"
 #include "relayhud/ui/main_window.h"
 #include "relayhud/ui/matrix/cell_state.h"
 #include "relayhud/ui/matrix/matrix_filter_proxy.h"
@@ -160,6 +164,50 @@ TEST_F(TestResultsFlow, AFailedCellShowsTheFailingTestsOfItsArtifactsWithHistory
     EXPECT_EQ(actual, expected);
     EXPECT_EQ(static_cast<std::size_t>(failing), expected.size());
     test::keepPicture(window, QStringLiteral("tests-of-a-failed-cell.png"));
+}
+
+TEST_F(TestResultsFlow, ShowInLogOpensTheJobsLogAtTheTestsFailure)
+{
+    const QString cachePath = m_dir.filePath(QStringLiteral("cache.sqlite"));
+    MainWindow window(simSession(m_server, cachePath, simCredentials(m_server)));
+    QSignalSpy shown(&window, &MainWindow::testsShown);
+    const QModelIndex cell = syncAndSelect(window, QStringLiteral("torch-spyre/torch-spyre"));
+    ASSERT_TRUE(cell.isValid());
+    ASSERT_TRUE(QTest::qWaitFor([&] { return !shown.isEmpty(); }, kWaitMs));
+
+    auto cache = Cache::open(cachePath.toStdString());
+    ASSERT_TRUE(cache);
+    auto run = (*cache)->checkRun(cell.data(MatrixModel::RunRowIdRole).toLongLong());
+    ASSERT_TRUE(run) << run.message();
+    const sim::SimRow* row = rowFor(m_server.dataset(), *run);
+    ASSERT_NE(row, nullptr);
+    const auto failing = sim::SimArtifacts(m_server.dataset()).failingTests(*row);
+    ASSERT_FALSE(failing.empty());
+    const std::string& identity = failing.front();
+
+    QSignalSpy opened(&window, &MainWindow::logOpened);
+    window.showTestInLog(QString::fromStdString(identity));
+    ASSERT_TRUE(opened.wait(kWaitMs));
+    LogWindow* logWindow = window.lastLogWindow();
+    ASSERT_NE(logWindow, nullptr);
+    QSignalSpy resolved(logWindow->viewer(), &LogViewer::testFailureResolved);
+    ASSERT_TRUE(resolved.wait(kWaitMs));
+    EXPECT_TRUE(resolved.takeFirst().at(1).toBool());
+
+    // The line it landed on tells that test's failure: pytest's section
+    // header "____ Class.test ____" or its FAILED line.
+    auto log = LogFile::open(logWindow->viewer()->filePath().toStdString());
+    ASSERT_TRUE(log) << log.message();
+    (*log)->waitForIndex();
+    auto line = (*log)->line(logWindow->viewer()->view()->currentLine());
+    ASSERT_TRUE(line) << line.message();
+    const std::string method = identity.substr(identity.rfind("::") + 2);
+    EXPECT_NE(line->bytes.find(method), std::string::npos) << line->bytes;
+    EXPECT_TRUE(line->bytes.find("____") != std::string::npos
+                || line->bytes.find("FAILED") != std::string::npos)
+        << line->bytes;
+    test::keepPicture(*logWindow, QStringLiteral("show-in-log.png"));
+    logWindow->close();
 }
 
 TEST_F(TestResultsFlow, AMissingTokenNamesTheSettingAndNeverLeaksTheOtherSecrets)

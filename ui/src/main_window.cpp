@@ -74,6 +74,7 @@ MainWindow::MainWindow(SessionConfig config, QWidget* parent)
     connect(m_sync, &SyncController::failed, this, &MainWindow::onSyncFailed);
 
     connectTests();
+    connectLogs();
     openCache();
     if (m_config.sessionCredentials)
         m_credentials->useSessionOnly(*m_config.sessionCredentials);
@@ -146,6 +147,9 @@ void MainWindow::buildFileMenu()
         file->addAction(tr("&Open Reports…"), this, [this] { showOpenReportDialog(false); });
     open->setShortcut(QKeySequence::Open);
     file->addAction(tr("Open Report &Folder…"), this, [this] { showOpenReportDialog(true); });
+    QAction* openLogAction =
+        file->addAction(tr("Open &Log…"), this, &MainWindow::showOpenLogDialog);
+    openLogAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
     file->addSeparator();
     QAction* settings = file->addAction(tr("S&ettings…"), this, &MainWindow::showSettingsDialog);
     settings->setShortcut(QKeySequence::Preferences);

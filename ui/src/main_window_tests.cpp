@@ -197,7 +197,7 @@ void MainWindow::dropEvent(QDropEvent* event)
     if (paths.isEmpty())
         return;
     event->acceptProposedAction();
-    openReports(paths);
+    openPaths(paths);
 }
 
 } // namespace relayhud::ui

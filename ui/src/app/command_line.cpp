@@ -60,7 +60,9 @@ LaunchOptions parseCommandLine(const QCoreApplication& app)
         QStringLiteral("PATH"),
         QCoreApplication::translate("relayhud",
                                     "JUnit reports, artifact archives (.zip, .tar.gz) or folders "
-                                    "to open; no server needed."),
+                                    "to open; any other file opens as a log (.txt, .log, .gz), "
+                                    "also as PATH:LINE, PATH:FIRST-LAST or a relayhud://log link. "
+                                    "No server needed."),
         QStringLiteral("[PATH...]"));
     parser.process(app);
 

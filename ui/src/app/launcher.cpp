@@ -66,7 +66,7 @@ void Launcher::startNormal()
     if (m_options.exitAfterPaint)
         connect(m_window.get(), &MainWindow::matrixRefreshed, this,
                 [this](int rows, int) { exitAfterFirstPaint(rows); });
-    m_window->openReports(m_options.openPaths);
+    m_window->openPaths(m_options.openPaths);
 }
 
 // The first matrix built from the cache, painted synchronously: what a user
@@ -113,7 +113,7 @@ void Launcher::onSimulatorReady(const QString& baseUrl)
         m_deadline.start(kHeadlessTimeoutMs); // the sync's own 30 s, from now
         watchHeadless();
     }
-    m_window->openReports(m_options.openPaths);
+    m_window->openPaths(m_options.openPaths);
 }
 
 void Launcher::onSimulatorFailed(const QString& reason)

@@ -31,6 +31,8 @@ TestResultsController::TestResultsController(QObject* parent)
             &TestResultsController::historyLoaded);
     connect(m_worker, &TestResultsWorker::imported, this, &TestResultsController::imported);
     connect(m_worker, &TestResultsWorker::importFailed, this, &TestResultsController::importFailed);
+    connect(m_worker, &TestResultsWorker::jobLogReady, this, &TestResultsController::jobLogReady);
+    connect(m_worker, &TestResultsWorker::jobLogFailed, this, &TestResultsController::jobLogFailed);
     m_thread.start();
 }
 
@@ -104,6 +106,16 @@ void TestResultsController::importPaths(const QStringList& paths)
     const QString cache = QString::fromStdString(m_cachePath);
     QMetaObject::invokeMethod(
         m_worker, [worker = m_worker, cache, paths] { worker->importPaths(cache, paths); });
+}
+
+qint64 TestResultsController::loadJobLog(std::int64_t checkRunRow)
+{
+    const qint64 id = ++m_lastLogRequest;
+    QMetaObject::invokeMethod(
+        m_worker, [worker = m_worker, id, cache = m_cachePath, access = m_access, checkRunRow] {
+            worker->loadJobLog(id, cache, access, checkRunRow);
+        });
+    return id;
 }
 
 void TestResultsController::clear() { nextLoad(); }

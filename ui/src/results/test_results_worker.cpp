@@ -269,4 +269,36 @@ void TestResultsWorker::importPaths(const QString& cachePath, const QStringList&
     emit imported(*id, toQString(origin.label), importSummary(*summary));
 }
 
+void TestResultsWorker::loadJobLog(qint64 requestId, const std::string& cachePath,
+                                   const ArtifactAccess& access, qint64 checkRunRow)
+{
+    if (auto ready = prepare(cachePath, access); !ready) {
+        emit jobLogFailed(requestId, toQString(ready.message()));
+        return;
+    }
+    auto run = m_cache->checkRun(checkRunRow);
+    if (!run) {
+        emit jobLogFailed(requestId, toQString(run.message()));
+        return;
+    }
+    const std::string& repo = run->downstreamRepo;
+    const auto slash = repo.find('/');
+    if (slash == std::string::npos || run->checkRunId.value.empty()) {
+        emit jobLogFailed(requestId, tr("This run names no GitHub Actions job to read a log of."));
+        return;
+    }
+    auto fetched = m_fetcher->fetchJobLog(repo.substr(0, slash), repo.substr(slash + 1),
+                                          run->checkRunId.value);
+    if (!fetched) {
+        emit jobLogFailed(requestId, toQString(fetched.message()));
+        return;
+    }
+    if (fetched->status != FetchStatus::Fetched || fetched->file.path.empty()) {
+        emit jobLogFailed(requestId, toQString(fetched->message));
+        return;
+    }
+    emit jobLogReady(requestId, toQString(fetched->file.path),
+                     toQString(repo + " · " + run->jobName));
+}
+
 } // namespace relayhud::ui

@@ -11,6 +11,7 @@
 #include <QPainter>
 #include <QPlainTextEdit>
 #include <QStackedWidget>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 namespace relayhud::ui {
@@ -98,8 +99,16 @@ QWidget* TestDetailsView::buildContent()
     QFont bold = m_identity->font();
     bold.setBold(true);
     m_identity->setFont(bold);
+    m_showInLog = new QToolButton(content);
+    m_showInLog->setObjectName(QStringLiteral("showInLog"));
+    m_showInLog->setText(tr("Show in log"));
+    m_showInLog->setToolTip(tr("Open the job's log at this test's failure (L)"));
+    m_showInLog->setShortcut(QKeySequence(Qt::Key_L));
+    connect(m_showInLog, &QToolButton::clicked, this,
+            [this] { emit showInLogRequested(m_testId, m_identity->text()); });
     heading->addWidget(m_tile);
     heading->addWidget(m_identity, 1);
+    heading->addWidget(m_showInLog);
     layout->addLayout(heading);
     layout->addLayout(buildFields(*content));
     layout->addWidget(buildText(*content), 1);
@@ -182,6 +191,8 @@ void TestDetailsView::showTest(const StoredTestResult& result, const TestHistory
     setField(m_baseName, toQString(result.baseName));
     setField(m_marks, marksText(result.marks));
     setField(m_outcome, resultText(result));
+    m_failing = isFailingOutcome(result.outcome);
+    updateLogButton();
     if (history)
         setHistory(*history);
     else {
@@ -239,5 +250,15 @@ QString TestDetailsView::outcomeText() const { return m_outcome->text(); }
 QString TestDetailsView::bodyText() const { return m_body->toPlainText(); }
 QString TestDetailsView::historySummary() const { return m_summary->text(); }
 QString TestDetailsView::cutNote() const { return m_cut->isHidden() ? QString() : m_cut->text(); }
+
+void TestDetailsView::setLogAvailable(bool available)
+{
+    m_logAvailable = available;
+    updateLogButton();
+}
+
+bool TestDetailsView::offersShowInLog() const { return m_logAvailable && m_failing; }
+
+void TestDetailsView::updateLogButton() { m_showInLog->setVisible(offersShowInLog()); }
 
 } // namespace relayhud::ui

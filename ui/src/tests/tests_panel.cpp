@@ -165,6 +165,7 @@ void TestsPanel::connectParts()
         if (const StoredTestResult* result = m_model->result(index))
             emit testActivated(result->testId);
     });
+    connect(m_details, &TestDetailsView::showInLogRequested, this, &TestsPanel::showInLogRequested);
     auto* find = new QShortcut(QKeySequence::Find, this);
     find->setContext(Qt::WidgetWithChildrenShortcut);
     connect(find, &QShortcut::activated, this, [this] {
@@ -206,6 +207,7 @@ bool TestsPanel::setData(std::shared_ptr<const TestsPanelData> loaded)
     m_title->setFullText(m_data->jobTitle);
     m_title->setVisible(!m_data->jobTitle.isEmpty());
     showRunState(*m_data);
+    m_details->setLogAvailable(m_data->run.checkRunRow.has_value());
     m_details->showNote(tr("Select a test to see its message, traceback and history."));
     m_model->setResults(
         std::shared_ptr<const std::vector<StoredTestResult>>(m_data, &m_data->results),

@@ -33,6 +33,7 @@ class CredentialStore;
 class TestResultsController;
 class TestsPanel;
 class ReportWindow;
+class LogWindow;
 struct SyncOutcome;
 struct ArtifactSyncOutcome;
 struct TestsPanelData;
@@ -52,6 +53,7 @@ class MainWindow : public QMainWindow {
     Q_OBJECT
     // reportOpened(ReportWindow*) needs the complete type for its meta type.
     Q_MOC_INCLUDE("relayhud/ui/results/report_window.h")
+    Q_MOC_INCLUDE("relayhud/ui/logs/log_window.h")
 public:
     explicit MainWindow(SessionConfig config, QWidget* parent = nullptr);
     ~MainWindow() override;
@@ -74,6 +76,13 @@ public:
     // them in a window of their own.
     void openReports(const QStringList& paths);
     ReportWindow* lastReportWindow() const;
+    // Reports, archives and folders to report windows; logs (any other file,
+    // or a PATH:LINE / PATH:A-B / relayhud://log link) to log windows.
+    void openPaths(const QStringList& paths);
+    LogWindow* openLog(const QString& path, const QString& title = {});
+    LogWindow* lastLogWindow() const;
+    // The shown run's job log at this test's failure (downloaded first).
+    void showTestInLog(const QString& testIdentity);
 
 signals:
     void matrixRefreshed(int rows, int columns);
@@ -84,6 +93,8 @@ signals:
     void testsShown(std::int64_t runRowId, int tests, int failing, int histories);
     void reportOpened(ReportWindow* window);
     void reportFailed(const QString& reason);
+    void logOpened(LogWindow* window);
+    void logFailed(const QString& reason);
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -95,6 +106,7 @@ private:
     void buildDock();
     void buildTestsDock();
     void connectTests();
+    void connectLogs();
     void buildStatusBar();
     void buildMenus();
     void buildFileMenu();
@@ -108,6 +120,7 @@ private:
     void showSettingsDialog();
     void showAbout();
     void showOpenReportDialog(bool folder);
+    void showOpenLogDialog();
 
     ArtifactAccess artifactAccess() const;
     void applyCredentials();
@@ -140,6 +153,9 @@ private:
     qint64 m_testsLoad = 0;
     std::int64_t m_testsRowId = 0;
     QPointer<ReportWindow> m_lastReport;
+    QPointer<LogWindow> m_lastLog;
+    qint64 m_logRequest = 0;
+    QString m_logTest;
     SyncController* m_sync;
     SnapshotLoader* m_loader;
     QAction* m_syncAction = nullptr;

@@ -17,7 +17,7 @@ struct LaunchOptions {
     QString simulator;           // --simulator (default: relayhud-sim next to relayhud)
     bool dark = false;           // --dark
     bool exitAfterPaint = false; // --exit-after-paint: print the time to a painted matrix, exit
-    QStringList openPaths;       // reports, archives or folders to open at start
+    QStringList openPaths;       // reports, archives, folders or logs to open at start
 };
 
 // Must run before QApplication exists: headless modes (--self-test,

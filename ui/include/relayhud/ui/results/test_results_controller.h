@@ -26,6 +26,9 @@ public:
     void loadText(qint64 loadId, std::int64_t textId);
     void loadHistory(qint64 loadId, std::int64_t checkRunRow, std::int64_t testId, int shas = 30);
     void importPaths(const QStringList& paths);
+    // Downloads a run's job log; answers with jobLogReady/jobLogFailed
+    // carrying the returned id.
+    qint64 loadJobLog(std::int64_t checkRunRow);
     // Forgets the current load (no cell selected).
     void clear();
 
@@ -41,6 +44,8 @@ signals:
     void historyLoaded(qint64 loadId, const relayhud::TestHistory& history);
     void imported(qint64 testRunId, const QString& label, const QString& summary);
     void importFailed(const QString& reason);
+    void jobLogReady(qint64 requestId, const QString& path, const QString& title);
+    void jobLogFailed(qint64 requestId, const QString& reason);
 
 private:
     qint64 post(TestsLoadRequest request);
@@ -54,6 +59,7 @@ private:
     std::string m_cachePath;
     ArtifactAccess m_access;
     bool m_shutDown = false;
+    qint64 m_lastLogRequest = 0;
 };
 
 } // namespace relayhud::ui

@@ -51,6 +51,10 @@ public:
     void loadText(qint64 loadId, qint64 textId);
     void loadHistory(qint64 loadId, qint64 checkRunRow, qint64 testId, int shas);
     void importPaths(const QString& cachePath, const QStringList& paths);
+    // The raw GitHub Actions log of a run's job, downloaded into the content
+    // cache (GET .../actions/jobs/{check run id}/logs).
+    void loadJobLog(qint64 requestId, const std::string& cachePath,
+                    const relayhud::ui::ArtifactAccess& access, qint64 checkRunRow);
 
 signals:
     void fetching(qint64 loadId, const QString& what);
@@ -61,6 +65,9 @@ signals:
     void historyLoaded(qint64 loadId, const relayhud::TestHistory& history);
     void imported(qint64 testRunId, const QString& label, const QString& summary);
     void importFailed(const QString& reason);
+    // `title`: "torch-spyre/torch-spyre · test (default, 1, 3, linux.spyre.1)".
+    void jobLogReady(qint64 requestId, const QString& path, const QString& title);
+    void jobLogFailed(qint64 requestId, const QString& reason);
 
 private:
     Result<void> prepare(const std::string& cachePath, const ArtifactAccess& access);

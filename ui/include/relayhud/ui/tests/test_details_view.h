@@ -15,6 +15,7 @@ class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
 class QStackedWidget;
+class QToolButton;
 
 namespace relayhud::ui {
 
@@ -33,6 +34,9 @@ public:
     void setTraceback(std::int64_t textId, const QString& text, bool cut, const QString& fullPath);
     // Ignored unless it is the shown test's history.
     void setHistory(const TestHistory& history);
+    // Whether the shown results came from a run whose job log can be read
+    // (not an import): "Show in log" is offered for failing tests then.
+    void setLogAvailable(bool available);
 
     bool hasTest() const;
     std::int64_t testId() const { return m_testId; }
@@ -43,6 +47,11 @@ public:
     QString historySummary() const;
     QString cutNote() const;
     const HistoryStripWidget& historyStrip() const { return *m_strip; }
+    bool offersShowInLog() const;
+
+signals:
+    // "Show in log": the job's log at this test's failure.
+    void showInLogRequested(qint64 testId, const QString& identity);
 
 private:
     QWidget* buildContent();
@@ -50,6 +59,7 @@ private:
     QPlainTextEdit* buildText(QWidget& content);
     QLineEdit* addField(QFormLayout& form, const QString& label);
     void showBody();
+    void updateLogButton();
 
     QStackedWidget* m_stack;
     QLabel* m_note;
@@ -60,6 +70,7 @@ private:
     QLineEdit* m_outcome = nullptr;
     HistoryStripWidget* m_strip = nullptr;
     QLabel* m_summary = nullptr;
+    QToolButton* m_showInLog = nullptr;
     QLabel* m_cut = nullptr;
     QPlainTextEdit* m_body = nullptr;
     std::int64_t m_testId = 0;
@@ -67,6 +78,8 @@ private:
     QString m_message;
     QString m_traceback;
     bool m_tracebackPending = false;
+    bool m_logAvailable = false;
+    bool m_failing = false;
 };
 
 } // namespace relayhud::ui

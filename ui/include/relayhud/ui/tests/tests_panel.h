@@ -61,6 +61,8 @@ signals:
     void tracebackRequested(qint64 textId);
     void historyRequested(qint64 testId);
     void testActivated(qint64 testId);
+    // "Show in log" on a failing test of a run (not an import).
+    void showInLogRequested(qint64 testId, const QString& identity);
 
 protected:
     void resizeEvent(QResizeEvent* event) override;
