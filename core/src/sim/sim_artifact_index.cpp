@@ -1,4 +1,5 @@
 #include "sim_artifact_index.h"
+#include "relayhud/util/hash.h"
 
 #include "relayhud/sim/sim_artifacts.h"
 #include "sim_artifact_names.h"
@@ -9,16 +10,6 @@
 
 namespace relayhud::sim {
 namespace {
-
-std::uint64_t fnv1a(std::string_view text)
-{
-    std::uint64_t hash = 0xCBF29CE484222325ULL;
-    for (char c : text) {
-        hash ^= static_cast<unsigned char>(c);
-        hash *= 0x100000001B3ULL;
-    }
-    return hash;
-}
 
 bool uploaded(const SimRow& row) { return !row.run.reported.artifactUrl.empty(); }
 

@@ -1,4 +1,5 @@
 #include "sim_artifact_names.h"
+#include "relayhud/util/hash.h"
 
 #include "sim_random.h"
 
@@ -56,20 +57,6 @@ std::string artifactUrlFor(const BackendSpec& backend, const CheckRun& run)
     }
     return {};
 }
-
-namespace {
-
-std::uint64_t fnv1a(std::string_view text)
-{
-    std::uint64_t hash = 0xCBF29CE484222325ULL;
-    for (char c : text) {
-        hash ^= static_cast<unsigned char>(c);
-        hash *= 0x100000001B3ULL;
-    }
-    return hash;
-}
-
-} // namespace
 
 std::string downstreamSha(std::uint64_t seed, const CheckRun& run)
 {

@@ -1,18 +1,10 @@
 #include "sim_encoding.h"
+#include "sim_text.h"
 
 #include <zlib.h>
 
 namespace relayhud::sim {
 namespace {
-
-std::string_view trim(std::string_view text)
-{
-    while (!text.empty() && (text.front() == ' ' || text.front() == '\t'))
-        text.remove_prefix(1);
-    while (!text.empty() && (text.back() == ' ' || text.back() == '\t'))
-        text.remove_suffix(1);
-    return text;
-}
 
 // "gzip;q=0" refuses gzip; any other q (or none) accepts it.
 bool acceptedCoding(std::string_view item)

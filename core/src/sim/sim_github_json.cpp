@@ -1,4 +1,5 @@
 #include "sim_github_json.h"
+#include "relayhud/util/hash.h"
 
 #include "sim_artifact_names.h"
 #include "sim_format.h"
@@ -11,16 +12,6 @@ namespace relayhud::sim {
 namespace {
 
 constexpr std::string_view kWeb = "https://github.com/";
-
-std::uint64_t fnv1a(std::string_view text)
-{
-    std::uint64_t hash = 0xCBF29CE484222325ULL;
-    for (char c : text) {
-        hash ^= static_cast<unsigned char>(c);
-        hash *= 0x100000001B3ULL;
-    }
-    return hash;
-}
 
 std::int64_t idOf(std::string_view text, std::int64_t base)
 {

@@ -1,4 +1,5 @@
 #include "sim_http.h"
+#include "sim_text.h"
 
 #include <charconv>
 #include <cstdio>
@@ -7,15 +8,6 @@
 
 namespace relayhud::sim {
 namespace {
-
-std::string_view trim(std::string_view text)
-{
-    while (!text.empty() && (text.front() == ' ' || text.front() == '\t'))
-        text.remove_prefix(1);
-    while (!text.empty() && (text.back() == ' ' || text.back() == '\t'))
-        text.remove_suffix(1);
-    return text;
-}
 
 std::optional<std::uint64_t> number(std::string_view text)
 {

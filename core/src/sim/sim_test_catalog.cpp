@@ -1,4 +1,5 @@
 #include "sim_test_catalog.h"
+#include "relayhud/util/hash.h"
 
 #include "sim_random.h"
 
@@ -6,16 +7,6 @@
 
 namespace relayhud::sim {
 namespace {
-
-std::uint64_t fnv1a(std::string_view text)
-{
-    std::uint64_t hash = 0xCBF29CE484222325ULL;
-    for (char c : text) {
-        hash ^= static_cast<unsigned char>(c);
-        hash *= 0x100000001B3ULL;
-    }
-    return hash;
-}
 
 std::size_t sizeOf(const Names* names) { return names && !names->empty() ? names->size() : 1; }
 

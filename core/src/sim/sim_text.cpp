@@ -93,4 +93,13 @@ void appendLogTimestamp(std::string& out, std::uint64_t ticks)
     out += "Z ";
 }
 
+std::string_view trim(std::string_view text)
+{
+    while (!text.empty() && (text.front() == ' ' || text.front() == '\t'))
+        text.remove_prefix(1);
+    while (!text.empty() && (text.back() == ' ' || text.back() == '\t'))
+        text.remove_suffix(1);
+    return text;
+}
+
 } // namespace relayhud::sim

@@ -16,5 +16,7 @@ void appendXmlEscaped(std::string& out, std::string_view text, bool attribute);
 std::string githubTime(std::int64_t epochSeconds);
 // A raw log's "2026-05-04T10:12:33.1234567Z " from 100 ns ticks since the epoch.
 void appendLogTimestamp(std::string& out, std::uint64_t ticks);
+// `text` without leading and trailing spaces and tabs (HTTP header values).
+std::string_view trim(std::string_view text);
 
 } // namespace relayhud::sim

@@ -2,15 +2,6 @@
 
 namespace relayhud::store {
 
-std::uint64_t fnv1a(std::string_view bytes, std::uint64_t h)
-{
-    for (const char c : bytes) {
-        h ^= static_cast<unsigned char>(c);
-        h *= 1099511628211ull;
-    }
-    return h;
-}
-
 MessageStore::MessageStore(sqlite3* db)
     : m_db(db), m_select(db, "SELECT id FROM test_message WHERE hash = ?1 AND text = ?2"
                              " AND full_bytes = ?3 AND full_hash = ?4"),

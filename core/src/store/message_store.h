@@ -3,6 +3,7 @@
 // and shared by every result (of any run) that has the same text, which is
 // most of them (the same failure, run after run). Private to the store.
 #include "relayhud/junit/test_result.h"
+#include "relayhud/util/hash.h"
 #include "store/statement.h"
 
 #include <cstdint>
@@ -10,11 +11,6 @@
 #include <unordered_map>
 
 namespace relayhud::store {
-
-// FNV-1a, 64-bit: stable across builds and platforms (std::hash is not), so
-// it can be stored; lookups compare the text as well, so collisions only cost
-// a comparison.
-std::uint64_t fnv1a(std::string_view bytes, std::uint64_t h = 14695981039346656037ull);
 
 class MessageStore {
 public:
