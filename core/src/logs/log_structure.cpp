@@ -110,6 +110,7 @@ void StructureRun::run(Checkpoint from)
                     [this](ScanSink& piece, std::uint64_t scanned, std::uint64_t total) {
                         take(piece, scanned, total);
                     }};
+        job.background = true;
         const auto stopped = scanIndexed(job, from, m_cancelled);
         if (!stopped)
             last.error = stopped.message();

@@ -2,6 +2,7 @@
 
 #include "logs/log_data.h"
 #include "logs/ordered_work.h"
+#include "logs/thread_priority.h"
 
 #include <algorithm>
 #include <chrono>
@@ -38,6 +39,8 @@ Result<Checkpoint> scanIndexed(const ScanJob& job, Checkpoint from,
         runOrdered<Piece>(
             cuts.size() - 1, threads, cancelled,
             [&](std::size_t i, unsigned t) {
+                if (job.background)
+                    lowerThreadPriority();
                 Piece piece;
                 piece.sink.keepText = job.keepText;
                 if (auto r = scanners[t].scan(cuts[i], cuts[i + 1], cancelled, piece.sink); !r)

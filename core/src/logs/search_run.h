@@ -28,6 +28,9 @@ struct ScanJob {
     // Called in file order from a scan thread.
     std::function<void(ScanSink& piece, std::uint64_t searchedBytes, std::uint64_t totalBytes)>
         onPiece;
+    // Nobody waits for it (the landmark scan): its threads run at a lower
+    // priority (thread_priority.h).
+    bool background = false;
 };
 
 // Scans [from, end of the index) and keeps following the index until it is
