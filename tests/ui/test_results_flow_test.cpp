@@ -207,6 +207,17 @@ TEST_F(TestResultsFlow, ShowInLogOpensTheJobsLogAtTheTestsFailure)
                 || line->bytes.find("FAILED") != std::string::npos)
         << line->bytes;
     test::keepPicture(*logWindow, QStringLiteral("show-in-log.png"));
+
+    // A finished job's log is downloaded once: asking again opens it without
+    // a request to the server.
+    const QString firstPath = logWindow->viewer()->filePath();
+    const auto requestsBefore = m_server.requestCount();
+    window.showTestInLog(QString::fromStdString(identity));
+    ASSERT_TRUE(opened.wait(kWaitMs));
+    ASSERT_NE(window.lastLogWindow(), logWindow);
+    EXPECT_EQ(window.lastLogWindow()->viewer()->filePath(), firstPath);
+    EXPECT_EQ(m_server.requestCount(), requestsBefore);
+    window.lastLogWindow()->close();
     logWindow->close();
 }
 

@@ -282,6 +282,12 @@ void TestResultsWorker::loadJobLog(qint64 requestId, const std::string& cachePat
         return;
     }
     const std::string& repo = run->downstreamRepo;
+    const QString title = toQString(repo + " · " + run->jobName);
+    if (const auto known = m_jobLogs.find(checkRunRow);
+        known != m_jobLogs.end() && QFileInfo::exists(toQString(known->second))) {
+        emit jobLogReady(requestId, toQString(known->second), title);
+        return;
+    }
     const auto slash = repo.find('/');
     if (slash == std::string::npos || run->checkRunId.value.empty()) {
         emit jobLogFailed(requestId, tr("This run names no GitHub Actions job to read a log of."));
@@ -297,8 +303,8 @@ void TestResultsWorker::loadJobLog(qint64 requestId, const std::string& cachePat
         emit jobLogFailed(requestId, toQString(fetched->message));
         return;
     }
-    emit jobLogReady(requestId, toQString(fetched->file.path),
-                     toQString(repo + " · " + run->jobName));
+    m_jobLogs[checkRunRow] = fetched->file.path;
+    emit jobLogReady(requestId, toQString(fetched->file.path), title);
 }
 
 } // namespace relayhud::ui

@@ -17,6 +17,7 @@
 #include <atomic>
 #include <memory>
 #include <string>
+#include <unordered_map>
 
 namespace relayhud {
 class Cache;
@@ -87,6 +88,9 @@ private:
     std::unique_ptr<ArtifactFetcher> m_fetcher;
     std::string m_cachePath;
     ArtifactAccess m_access;
+    // A finished job's log never changes: where each was downloaded to in
+    // this session, so a second "Show in log" opens it at once.
+    std::unordered_map<std::int64_t, std::string> m_jobLogs;
 };
 
 } // namespace relayhud::ui
