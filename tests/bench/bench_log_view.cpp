@@ -36,21 +36,6 @@ namespace {
 
 constexpr int kFrames = 200;
 
-double residentMb()
-{
-    std::ifstream status("/proc/self/status");
-    std::string key;
-    while (status >> key) {
-        if (key == "VmRSS:") {
-            double kb = 0;
-            status >> kb;
-            return kb / 1024.0;
-        }
-        status.ignore(1 << 12, '\n');
-    }
-    return 0;
-}
-
 constexpr std::array<const char*, 8> kOps{"add", "mul",  "matmul",  "sum",
                                           "exp", "relu", "softmax", "where"};
 

@@ -24,21 +24,6 @@
 namespace relayhud::bench {
 namespace {
 
-double residentMb()
-{
-    std::ifstream status("/proc/self/status");
-    std::string key;
-    while (status >> key) {
-        if (key == "VmRSS:") {
-            double kb = 0;
-            status >> kb;
-            return kb / 1024.0;
-        }
-        status.ignore(1 << 12, '\n');
-    }
-    return 0;
-}
-
 constexpr int kCommits = 1000;
 constexpr int kBackends = 10;
 constexpr int kJobsPerBackend = 30;

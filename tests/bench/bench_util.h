@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <fstream>
+#include <string>
 #include <vector>
 
 namespace relayhud::bench {
@@ -28,6 +30,22 @@ inline int envNumber(const char* name, int fallback)
     const char* text = std::getenv(name);
     const long value = text ? std::strtol(text, nullptr, 10) : 0;
     return value > 0 && value <= 1'000'000'000 ? static_cast<int>(value) : fallback;
+}
+
+// This process's resident memory (VmRSS), in MB; 0 where /proc has none.
+inline double residentMb()
+{
+    std::ifstream status("/proc/self/status");
+    std::string key;
+    while (status >> key) {
+        if (key == "VmRSS:") {
+            double kb = 0;
+            status >> kb;
+            return kb / 1024.0;
+        }
+        status.ignore(1 << 12, '\n');
+    }
+    return 0;
 }
 
 } // namespace relayhud::bench
