@@ -1,0 +1,153 @@
+// relayhud-cli suggest: the automatic failure classes (triage/suggest.h) of
+// one run, one SHA's runs, or every failed run in the cache, one line per
+// failure: class, check run, job, test, and why.
+#include "cli_commands.h"
+#include "cli_support.h"
+
+#include "relayhud/triage/suggest.h"
+#include "relayhud/util/time.h"
+
+#include <map>
+
+namespace relayhud::cli {
+namespace {
+
+using namespace relayhud::triage;
+
+// --sha, --days and --limit, checked before the cache is opened.
+Result<TriageRunQuery> runQuery(const Flags& flags)
+{
+    TriageRunQuery query;
+    query.sha = Sha{flags.get("sha")};
+    if (flags.has("sha") && query.sha.empty())
+        return makeError("--sha needs a SHA");
+    int days = 0;
+    if (!parseInt(flags.get("days", "0"), days) || days < 0)
+        return makeError("--days must be a non-negative integer");
+    if (days > 0)
+        query.since = nowSeconds() - static_cast<EpochSeconds>(days) * 86'400;
+    if (!parseInt64(flags.get("limit", "0"), query.limit) || query.limit < 0)
+        return makeError("--limit must be a non-negative integer");
+    return query;
+}
+
+Result<std::vector<std::int64_t>> chosenRows(const Cache& cache, const Flags& flags,
+                                             const TriageRunQuery& query)
+{
+    if (!flags.has("check-run"))
+        return cache.triageRunRows(query);
+    const CheckRunId id{flags.get("check-run")};
+    auto row = cache.checkRunRowFor(id);
+    if (!row)
+        return row.error();
+    if (!*row)
+        return makeError("no check run with id " + id.value + " in the cache (sync first?)");
+    return std::vector<std::int64_t>{**row};
+}
+
+std::string describeRun(const EvidenceRun& run)
+{
+    return run.downstreamRepo + " " + run.workflow + " / " + run.jobName + " on "
+           + run.sha.shortSha() + " (attempt " + std::to_string(run.runAttempt) + ")";
+}
+
+void printEvidence(const Evidence& e, std::ostream& out)
+{
+    out << "    " << evidenceKindName(e.kind) << ":";
+    switch (e.kind) {
+    case EvidenceKind::Outcome:
+    case EvidenceKind::Rerun:
+    case EvidenceKind::Baseline:
+        if (e.run)
+            out << ' ' << describeRun(*e.run);
+        out << ' ' << (e.outcome ? outcomeName(*e.outcome) : "absent");
+        if (!e.compareUrl.empty())
+            out << ' ' << e.compareUrl;
+        break;
+    case EvidenceKind::History:
+        out << " flip rate " << e.flipRate << " over " << e.historyRuns << " runs of the last "
+            << e.historyWindow << " SHAs";
+        break;
+    case EvidenceKind::NoBaseline: break;
+    case EvidenceKind::FailureLine:
+        out << " line " << e.line << " rule '" << e.rule << "' (" << failureClassName(e.ruleClass)
+            << "): " << e.text;
+        break;
+    case EvidenceKind::NoLine: out << ' ' << e.message; break;
+    case EvidenceKind::Outage:
+        for (const EvidenceRun& other : e.others)
+            out << "\n      " << describeRun(other);
+        break;
+    }
+    out << '\n';
+}
+
+} // namespace
+
+int runSuggest(const GlobalOptions& global, const std::vector<std::string>& args, std::ostream& out,
+               std::ostream& err)
+{
+    // Switches take no value, so they are taken out before the flags that do.
+    std::vector<std::string> withValues;
+    bool failed = false;
+    bool noExpected = false;
+    bool evidence = false;
+    for (const std::string& arg : args) {
+        if (arg == "--failed")
+            failed = true;
+        else if (arg == "--no-expected")
+            noExpected = true;
+        else if (arg == "--evidence")
+            evidence = true;
+        else
+            withValues.push_back(arg);
+    }
+    const Flags flags = parseFlags(withValues, {"--check-run", "--sha", "--days", "--limit"});
+    if (!flags.error.empty())
+        return fail(err, "suggest: " + flags.error, 2);
+    if (static_cast<int>(flags.has("check-run")) + static_cast<int>(flags.has("sha"))
+            + static_cast<int>(failed)
+        != 1)
+        return fail(err, "suggest: give one of --check-run ID, --sha SHA or --failed", 2);
+    auto query = runQuery(flags);
+    if (!query)
+        return fail(err, "suggest: " + query.message(), 2);
+    auto cache = openCache(global);
+    if (!cache)
+        return fail(err, cache.message());
+    auto rows = chosenRows(**cache, flags, *query);
+    if (!rows)
+        return fail(err, "suggest: " + rows.message());
+    SuggestOptions options;
+    options.includeExpected = !noExpected;
+    auto suggestions = suggestForRuns(**cache, *rows, options);
+    if (!suggestions)
+        return fail(err, "suggest: " + suggestions.message());
+
+    std::map<std::int64_t, CheckRun> runs;
+    std::map<FailureClass, int> counts;
+    for (const Suggestion& s : *suggestions) {
+        auto it = runs.find(s.target.checkRunRow);
+        if (it == runs.end()) {
+            auto run = (*cache)->checkRun(s.target.checkRunRow);
+            if (!run)
+                return fail(err, "suggest: " + run.message());
+            it = runs.emplace(s.target.checkRunRow, std::move(*run)).first;
+        }
+        const CheckRun& run = it->second;
+        out << failureClassName(s.cls) << '\t' << run.checkRunId.value << '\t' << run.downstreamRepo
+            << ' ' << run.workflow << " / " << run.jobName << " (attempt " << run.runAttempt
+            << ")\t" << (s.target.isJob() ? "(job)" : s.target.identity) << '\t' << s.why << '\n';
+        if (evidence)
+            for (const Evidence& e : s.evidence)
+                printEvidence(e, out);
+        ++counts[s.cls];
+    }
+    out << "# " << suggestions->size() << " suggestions for " << rows->size() << " runs";
+    for (const auto& [cls, n] : counts)
+        out << (cls == counts.begin()->first ? ": " : ", ") << n << ' ' << failureClassName(cls);
+    out << '\n';
+    return 0;
+}
+
+} // namespace relayhud::cli

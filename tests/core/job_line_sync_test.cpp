@@ -1,0 +1,194 @@
+// The job-line pass of ArtifactSync over a real SQLite cache and FakeGitHub
+// on loopback: failed runs' logs are fetched and their line stored; a missing
+// log is final, a refused one is asked again only after the retry delay; user
+// rule files come after the defaults, a bad one is reported; a new rule set
+// picks again.
+#include "relayhud/sync/artifact_sync.h"
+#include "relayhud/triage/job_line.h"
+
+#include "relayhud/util/time.h"
+
+#include "artifact_test_support.h"
+#include "test_results_fixtures.h"
+
+#include <gtest/gtest.h>
+
+#include <csignal>
+
+namespace {
+
+using namespace std::chrono_literals;
+using namespace relayhud;
+using relayhud::test::FakeGitHub;
+
+class JobLineSyncTest : public ::testing::Test {
+protected:
+    static void SetUpTestSuite()
+    {
+        std::signal(SIGPIPE, SIG_IGN);
+        ::setenv("no_proxy", "127.0.0.1,localhost", 1);
+        ::setenv("NO_PROXY", "127.0.0.1,localhost", 1);
+    }
+    void SetUp() override
+    {
+        m_scratch.emplace("job-line-sync");
+        m_cache = relayhud::testing::openCacheOk(m_scratch->file("cache.sqlite"));
+        auto blobs = ContentCache::open(m_scratch->file("blobs"));
+        ASSERT_TRUE(blobs) << blobs.message();
+        m_blobs.emplace(std::move(*blobs));
+        m_settings.githubApiUrl = m_github.apiUrl();
+        useToken(FakeGitHub::kToken);
+    }
+    void useToken(const std::string& token)
+    {
+        Credentials credentials;
+        credentials.githubToken = token;
+        m_fetcher.emplace(m_http, *m_blobs, m_settings, credentials);
+    }
+    static HttpOptions fastOptions()
+    {
+        HttpOptions options;
+        options.retry.maxAttempts = 2;
+        options.retry.baseDelay = 5ms;
+        options.retry.maxDelay = 10ms;
+        return options;
+    }
+
+    // A finished run of job `index` without artifacts; its GitHub job id is
+    // 2000 + index.
+    std::int64_t addRun(int index, Conclusion conclusion)
+    {
+        const EpochSeconds now = nowSeconds();
+        CheckRun run = relayhud::testing::completedRun(
+            std::string(40, static_cast<char>('a' + index)),
+            "test (default, " + std::to_string(index) + ")", 1, conclusion, now - 3600);
+        run.checkRunId = CheckRunId{std::to_string(2000 + index)};
+        run.reported.artifactUrl.clear();
+        return relayhud::testing::addRun(*m_cache, run, now - 3600);
+    }
+    ArtifactSync sync() { return ArtifactSync(*m_cache, *m_fetcher, m_settings); }
+    JobFailureLine lineOf(std::int64_t row)
+    {
+        auto line = m_cache->jobFailureLine(row);
+        EXPECT_TRUE(line && *line) << "no line for row " << row;
+        return line && *line ? **line : JobFailureLine{};
+    }
+
+    FakeGitHub m_github;
+    std::optional<relayhud::testing::ScratchDir> m_scratch;
+    std::unique_ptr<Cache> m_cache;
+    std::optional<ContentCache> m_blobs;
+    HttpClient m_http{fastOptions()};
+    ArtifactSettings m_settings;
+    std::optional<ArtifactFetcher> m_fetcher;
+};
+
+const std::string kRunnerLost = "2026-05-04T10:00:00.0000000Z Set up job\n"
+                                "2026-05-04T10:00:01.0000000Z ##[error]The self-hosted runner: "
+                                "gpu-7 lost communication with the server.\n";
+
+TEST_F(JobLineSyncTest, FailedRunsLogsAreReadAndTheirLineKept)
+{
+    const auto failed = addRun(0, Conclusion::Failure);
+    const auto cancelled = addRun(1, Conclusion::Cancelled);
+    const auto quiet = addRun(2, Conclusion::TimedOut);
+    const auto green = addRun(3, Conclusion::Success);
+    const auto gone = addRun(4, Conclusion::Failure);
+    m_github.logs["2000"] = kRunnerLost;
+    m_github.logs["2001"] = "line one\n##[error]The operation was canceled.\n";
+    m_github.logs["2002"] = "nothing to see\n";
+    m_github.logs["2003"] = kRunnerLost;
+
+    auto report = sync().run({});
+    ASSERT_TRUE(report) << report.message();
+    EXPECT_EQ(report->jobLogs, 4);
+    EXPECT_EQ(report->jobLinesPicked, 2);
+    EXPECT_EQ(report->jobLinesNoMatch, 1);
+    EXPECT_EQ(report->jobLogsMissing, 1);
+    EXPECT_EQ(report->jobLogsFailed, 0);
+    EXPECT_TRUE(report->jobLineErrors.empty()) << "a gone log is no error";
+
+    const auto line = lineOf(failed);
+    EXPECT_EQ(line.state, JobLineState::Matched);
+    EXPECT_EQ(line.rule, "Runner lost");
+    EXPECT_EQ(line.cls, triage::FailureClass::Infra);
+    EXPECT_EQ(line.line, 2u);
+    EXPECT_EQ(line.rulesHash, triage::ruleSetHash(triage::defaultRuleSet()));
+    ASSERT_FALSE(line.logHash.empty());
+    EXPECT_TRUE(m_blobs->path(line.logHash)) << "the log is kept in the content cache";
+    EXPECT_EQ(lineOf(cancelled).rule, "Job cancelled");
+    EXPECT_EQ(lineOf(quiet).state, JobLineState::NoMatch);
+    EXPECT_EQ(lineOf(gone).state, JobLineState::NoLog);
+    EXPECT_FALSE(*m_cache->jobFailureLine(green)) << "a green run's log is not read";
+
+    const int asked = m_github.requestsTo("/logs");
+    auto again = sync().run({});
+    ASSERT_TRUE(again);
+    EXPECT_EQ(again->jobLogs, 0) << "each line is picked once, a gone log never again";
+    EXPECT_EQ(m_github.requestsTo("/logs"), asked);
+
+    ArtifactSyncOptions off;
+    off.jobLines = false;
+    const auto later = addRun(5, Conclusion::Failure);
+    ASSERT_TRUE(sync().run(off));
+    EXPECT_FALSE(*m_cache->jobFailureLine(later));
+}
+
+TEST_F(JobLineSyncTest, ARefusedLogIsAskedAgainOnlyAfterTheRetryDelay)
+{
+    const auto row = addRun(0, Conclusion::Failure);
+    m_github.logs["2000"] = kRunnerLost;
+    useToken("ghs_wrong");
+    auto report = sync().run({});
+    ASSERT_TRUE(report) << report.message();
+    EXPECT_EQ(report->jobLogsFailed, 1);
+    ASSERT_EQ(report->jobLineErrors.size(), 1u);
+    EXPECT_EQ(report->jobLineErrors[0].find("ghs_wrong"), std::string::npos) << "never the token";
+    EXPECT_EQ(lineOf(row).state, JobLineState::FetchFailed);
+    EXPECT_FALSE(lineOf(row).message.empty());
+
+    useToken(FakeGitHub::kToken);
+    auto soon = sync().run({});
+    ASSERT_TRUE(soon);
+    EXPECT_EQ(soon->jobLogs, 0) << "not before retryAfterSeconds";
+    ArtifactSyncOptions later;
+    later.retryAfterSeconds = -60; // as if the delay had passed
+    auto retried = sync().run(later);
+    ASSERT_TRUE(retried) << retried.message();
+    EXPECT_EQ(retried->jobLinesPicked, 1);
+    EXPECT_EQ(lineOf(row).state, JobLineState::Matched);
+}
+
+TEST_F(JobLineSyncTest, UserRulesComeAfterTheDefaultsAndANewSetPicksAgain)
+{
+    const auto row = addRun(0, Conclusion::Failure);
+    m_github.logs["2000"] = "setup\nQUOTA: project spyre-ci has no GPU hours left\n";
+    auto first = sync().run({});
+    ASSERT_TRUE(first);
+    EXPECT_EQ(lineOf(row).state, JobLineState::NoMatch);
+
+    ArtifactSyncOptions withRules;
+    withRules.ruleFiles = {m_scratch->write("ours.toml",
+                                            "[[rule]]\nname = 'Out of GPU hours'\n"
+                                            "pattern = '^QUOTA: project (\\S+) has no GPU hours'\n"
+                                            "class = 'infra'\n"
+                                            "[[rule]]\nname = 'Broken'\npattern = '(?=x)'\n"),
+                           m_scratch->file("missing.toml")};
+    auto report = sync().run(withRules);
+    ASSERT_TRUE(report) << report.message();
+    EXPECT_EQ(report->jobLogs, 1) << "another rule set: picked again";
+    const auto line = lineOf(row);
+    EXPECT_EQ(line.rule, "Out of GPU hours");
+    EXPECT_EQ(line.cls, triage::FailureClass::Infra);
+    EXPECT_EQ(line.captures, (std::vector<std::string>{"spyre-ci"}));
+    EXPECT_EQ(line.line, 2u);
+    ASSERT_EQ(report->jobLineErrors.size(), 2u);
+    EXPECT_NE(report->jobLineErrors[0].find("missing.toml"), std::string::npos)
+        << report->jobLineErrors[0];
+    EXPECT_NE(report->jobLineErrors[1].find("ours.toml:"), std::string::npos)
+        << report->jobLineErrors[1];
+    EXPECT_NE(report->jobLineErrors[1].find("Broken"), std::string::npos)
+        << report->jobLineErrors[1];
+}
+
+} // namespace
