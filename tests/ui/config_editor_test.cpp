@@ -1,0 +1,362 @@
+// The outcome-config editor on a corpus config copied to a temporary
+// checkout: moving a test through the action, the pending diff, saving,
+// refusing a file changed on disk, undo/redo, revealTest, copy as patch
+// (applied with the real `patch`), and suggestions and history from a real
+// cache. With RELAYHUD_UI_SHOTS=DIR it also keeps pictures of the window in
+// a light and a dark palette.
+#include "relayhud/config/config_edit.h"
+#include "relayhud/config/text_diff.h"
+#include "relayhud/store/cache.h"
+#include "relayhud/ui/app/dark_palette.h"
+#include "relayhud/ui/config/config_details_pane.h"
+#include "relayhud/ui/config/config_editor_window.h"
+#include "relayhud/ui/config/config_tree_model.h"
+#include "relayhud/ui/config/suggestions_pane.h"
+#include "test_support.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QClipboard>
+#include <QDir>
+#include <QFile>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QStyle>
+#include <QTemporaryDir>
+#include <QTreeView>
+#include <QUndoStack>
+
+#include <gtest/gtest.h>
+
+using namespace relayhud;
+using namespace relayhud::ui;
+
+namespace {
+
+const QString kCorpusFile = QStringLiteral("tests__configs__upstream_tests_beta__test_torch.yaml");
+const QString kRelative = QStringLiteral("tests/configs/test_torch.yaml");
+constexpr const char* kPromoted = "TestTorchDeviceType::test_item"; // xfail, 18 names
+constexpr const char* kFailing = "TestTorchDeviceType::test_is_signed";
+
+QByteArray readFile(const QString& path)
+{
+    QFile file(path);
+    EXPECT_TRUE(file.open(QIODevice::ReadOnly)) << path.toStdString();
+    return file.readAll();
+}
+
+void writeFile(const QString& path, const QByteArray& bytes)
+{
+    QFile file(path);
+    ASSERT_TRUE(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    file.write(bytes);
+}
+
+// A checkout (with .git, so the patch root is found) holding a copy of the
+// corpus config, and a cache with three failing runs of kFailing.
+class ConfigEditor : public ::testing::Test {
+protected:
+    void SetUp() override
+    {
+        ASSERT_TRUE(m_dir.isValid());
+        QDir root(m_dir.path());
+        ASSERT_TRUE(root.mkpath(QStringLiteral(".git")));
+        ASSERT_TRUE(root.mkpath(QStringLiteral("tests/configs")));
+        m_original = readFile(QStringLiteral(RELAYHUD_CORPUS_DIR "/configs/") + kCorpusFile);
+        ASSERT_FALSE(m_original.isEmpty());
+        m_path = root.filePath(kRelative);
+        writeFile(m_path, m_original);
+        m_cachePath = root.filePath(QStringLiteral("cache.sqlite"));
+        fillCache();
+        m_window = std::make_unique<ConfigEditorWindow>(m_cachePath);
+        m_window->setRationalePrompt([this](const RationaleRequest& request) {
+            m_asked.push_back(request);
+            return std::optional<Rationale>(
+                Rationale{QStringLiteral("passes now"), request.evidence, m_setModeTarget});
+        });
+        m_window->setReloadPrompt([this](const QString& path) {
+            m_reloadAsked << path;
+            return true;
+        });
+        // The read may finish before the window is returned (then() on a
+        // finished future runs at once); otherwise cacheLoaded comes later.
+        QSignalSpy loaded(m_window.get(), &ConfigEditorWindow::cacheLoaded);
+        if (!m_window->hasCache()) {
+            ASSERT_TRUE(loaded.wait(10000));
+        }
+    }
+
+    void fillCache()
+    {
+        auto cache = Cache::open(m_cachePath.toStdString());
+        ASSERT_TRUE(cache) << cache.message();
+        for (int n = 1; n <= 10; ++n) {
+            CheckRun run;
+            run.downstreamRepo = "torch-spyre/torch-spyre";
+            run.upstreamSha = Sha{std::string(39, 'a') + std::to_string(n % 10)};
+            run.workflow = "CI";
+            run.jobName = "test (beta, 1, 1)";
+            run.runId = "run-" + std::to_string(n);
+            run.runAttempt = 1;
+            run.checkRunId = CheckRunId{"cr-" + std::to_string(n)};
+            run.reported.status = RunStatus::Completed;
+            run.reported.conclusion = Conclusion::Failure;
+            UpstreamCommit commit{run.upstreamSha, 0, "main", EventType::Push, 1000 * n, "", ""};
+            ASSERT_TRUE((*cache)->apply(SyncBatch{{}, {commit}, {run}, {}}));
+            auto row = (*cache)->checkRunRowFor(run.checkRunId);
+            ASSERT_TRUE(row && *row);
+            auto writer = (*cache)->beginTestRun({**row, TestRunSource::Artifacts, "a", "u"});
+            ASSERT_TRUE(writer);
+            for (const auto& [name, outcome] :
+                 {std::pair{std::string("test_is_signed"), TestOutcome::Failed},
+                  {std::string("test_item"), n % 3 ? TestOutcome::XFailed : TestOutcome::Passed}}) {
+                TestCaseResult c;
+                c.file = "test/test_torch.py";
+                c.className = "TestTorchDeviceTypePRIVATEUSE1";
+                c.name = name + "_spyre";
+                c.identity = c.file + "::" + c.className + "::" + c.name;
+                c.baseName = "TestTorchDeviceType::" + name;
+                c.outcome = outcome;
+                ASSERT_TRUE((*writer)->add(c));
+            }
+            ASSERT_TRUE((*writer)->commit({}));
+        }
+    }
+
+    // Selects a name in the tree as a user would; false when not listed.
+    bool select(const std::string& name)
+    {
+        ConfigTreeModel* model = m_window->model();
+        const auto& cfg = model->document(0).parsed().config;
+        for (std::size_t e = 0; e < cfg.files[0].tests.size(); ++e)
+            for (std::size_t n = 0; n < cfg.files[0].tests[e].names.size(); ++n)
+                if (cfg.files[0].tests[e].names[n].name == name) {
+                    const QModelIndex source = model->indexFor(0, 0, e, n);
+                    auto* proxy = qobject_cast<QAbstractProxyModel*>(m_window->treeView()->model());
+                    m_window->treeView()->setCurrentIndex(proxy->mapFromSource(source));
+                    return true;
+                }
+        return false;
+    }
+
+    std::string expectedPromotion() const
+    {
+        config::EditRequest request{
+            kPromoted,    {}, config::EditKind::Promote, config::Mode::MandatorySuccess,
+            "passes now", ""};
+        auto edit = config::planModeEdit(m_original.toStdString(), request);
+        EXPECT_TRUE(edit) << edit.message();
+        return edit ? edit->text : std::string();
+    }
+
+    void promote()
+    {
+        ASSERT_TRUE(m_window->openFile(m_path)) << m_window->lastMessage().toStdString();
+        ASSERT_TRUE(select(kPromoted));
+        QAction* action = m_window->action(ConfigEditorWindow::Action::Promote);
+        ASSERT_TRUE(action->isEnabled());
+        action->trigger();
+    }
+
+    QTemporaryDir m_dir;
+    QByteArray m_original;
+    QString m_path;
+    QString m_cachePath;
+    std::unique_ptr<ConfigEditorWindow> m_window;
+    std::vector<RationaleRequest> m_asked;
+    QStringList m_reloadAsked;
+    config::Mode m_setModeTarget = config::Mode::MandatorySuccess;
+};
+
+} // namespace
+
+TEST_F(ConfigEditor, TheTreeModelPassesTheModelTester)
+{
+    test::CheckedModel checked(m_window->model());
+    ASSERT_TRUE(m_window->openFile(m_path));
+    ASSERT_EQ(m_window->model()->rowCount(), 1);
+    const QModelIndex file = m_window->model()->index(0, 0);
+    EXPECT_GT(m_window->model()->rowCount(file), 5);
+    promote(); // a rebuild of the document's rows
+    m_window->undoStack()->undo();
+    EXPECT_TRUE(checked.warnings().isEmpty()) << checked.warnings().join(u'\n').toStdString();
+}
+
+TEST_F(ConfigEditor, PromoteShowsPlanModeEditsDiffAndSaveWritesIt)
+{
+    promote();
+    ASSERT_EQ(m_asked.size(), 1u);
+    EXPECT_EQ(m_asked[0].move, QStringLiteral("xfail → mandatory_success"));
+    const std::string expected = expectedPromotion();
+    const std::string diff =
+        config::unifiedDiff(m_original.toStdString(), expected, kRelative.toStdString());
+    ASSERT_FALSE(diff.empty());
+    EXPECT_EQ(m_window->diffView()->toPlainText().toStdString(), diff);
+    EXPECT_EQ(m_window->model()->document(0).text(), expected);
+    EXPECT_TRUE(m_window->action(ConfigEditorWindow::Action::Save)->isEnabled());
+    ASSERT_TRUE(m_window->save()) << m_window->lastMessage().toStdString();
+    EXPECT_EQ(readFile(m_path).toStdString(), expected);
+    EXPECT_FALSE(m_window->model()->document(0).modified());
+    EXPECT_TRUE(m_window->diffView()->toPlainText().isEmpty());
+}
+
+TEST_F(ConfigEditor, AFileChangedOnDiskIsNotOverwrittenAndAReloadIsOffered)
+{
+    promote();
+    const QByteArray theirs = m_original + "# edited by someone else\n";
+    writeFile(m_path, theirs);
+    EXPECT_FALSE(m_window->save());
+    EXPECT_EQ(m_reloadAsked, QStringList{QFileInfo(m_path).absoluteFilePath()});
+    EXPECT_EQ(readFile(m_path), theirs); // nothing written over it
+    // The prompt said reload: the editor now shows the disk's text.
+    EXPECT_EQ(m_window->model()->document(0).text(), theirs.toStdString());
+    EXPECT_FALSE(m_window->model()->document(0).modified());
+    EXPECT_EQ(m_window->undoStack()->count(), 0);
+}
+
+TEST_F(ConfigEditor, UndoAndRedoRestoreTheExactTexts)
+{
+    promote();
+    const std::string expected = expectedPromotion();
+    QUndoStack* undo = m_window->undoStack();
+    ASSERT_EQ(undo->count(), 1);
+    undo->undo();
+    EXPECT_EQ(m_window->model()->document(0).text(), m_original.toStdString());
+    EXPECT_TRUE(m_window->diffView()->toPlainText().isEmpty());
+    EXPECT_FALSE(m_window->action(ConfigEditorWindow::Action::Save)->isEnabled());
+    undo->redo();
+    EXPECT_EQ(m_window->model()->document(0).text(), expected);
+    // The moved name is selected again after the edit.
+    const auto ref = m_window->currentRef();
+    ASSERT_TRUE(ref);
+    EXPECT_EQ(ref->kind, ConfigNodeRef::Name);
+    const auto& cfg = m_window->model()->document(0).parsed().config;
+    EXPECT_EQ(cfg.files[0].tests[ref->entry].names[ref->name].name, kPromoted);
+    EXPECT_EQ(cfg.files[0].tests[ref->entry].effectiveMode(), config::Mode::MandatorySuccess);
+}
+
+TEST_F(ConfigEditor, SetModeAsksForTheTargetMode)
+{
+    ASSERT_TRUE(m_window->openFile(m_path));
+    ASSERT_TRUE(select(kFailing));
+    m_setModeTarget = config::Mode::Skip;
+    m_window->action(ConfigEditorWindow::Action::SetMode)->trigger();
+    ASSERT_EQ(m_asked.size(), 1u);
+    EXPECT_EQ(m_asked[0].current, config::Mode::MandatorySuccess);
+    const auto ref = m_window->currentRef();
+    ASSERT_TRUE(ref);
+    const auto& cfg = m_window->model()->document(0).parsed().config;
+    EXPECT_EQ(cfg.files[0].tests[ref->entry].effectiveMode(), config::Mode::Skip);
+}
+
+TEST_F(ConfigEditor, RevealTestLandsOnTheDecidingEntryAndSaysWhy)
+{
+    ASSERT_TRUE(m_window->openFile(m_path));
+    ASSERT_TRUE(m_window->revealTest(
+        QStringLiteral("test/test_torch.py::TestTorchDeviceTypePRIVATEUSE1::test_item_spyre")));
+    auto ref = m_window->currentRef();
+    ASSERT_TRUE(ref);
+    ASSERT_EQ(ref->kind, ConfigNodeRef::Name);
+    const auto& cfg = m_window->model()->document(0).parsed().config;
+    EXPECT_EQ(cfg.files[0].tests[ref->entry].names[ref->name].name, kPromoted);
+    EXPECT_TRUE(m_window->detailsPane()->explanation().contains(QStringLiteral("Outcome: xfail")))
+        << m_window->detailsPane()->explanation().toStdString();
+    // Filtered out of view first: revealing clears the filter.
+    m_window->findChild<QLineEdit*>()->setText(QStringLiteral("no such text"));
+    ASSERT_TRUE(m_window->revealTest(QString::fromLatin1(kFailing)));
+    ref = m_window->currentRef();
+    ASSERT_TRUE(ref);
+    EXPECT_EQ(cfg.files[0].tests[ref->entry].names[ref->name].name, kFailing);
+    // Not listed: the file's row, and unlisted_test_mode says why.
+    ASSERT_TRUE(m_window->revealTest(QStringLiteral("TestTorch::test_not_listed_anywhere")));
+    ref = m_window->currentRef();
+    ASSERT_TRUE(ref);
+    EXPECT_EQ(ref->kind, ConfigNodeRef::File);
+    EXPECT_TRUE(m_window->detailsPane()->explanation().contains(QStringLiteral("Outcome: skip")));
+    EXPECT_FALSE(m_window->revealTest(QStringLiteral("test/test_other.py::TestX::test_y")));
+}
+
+TEST_F(ConfigEditor, CopyAsPatchAppliesWithPatchFromTheCheckoutRoot)
+{
+    promote();
+    m_window->copyPatch();
+    const QString patch = QApplication::clipboard()->text();
+    ASSERT_TRUE(patch.startsWith(QStringLiteral("--- a/") + kRelative)) << patch.toStdString();
+    // A second checkout at the original text takes the patch.
+    QTemporaryDir other;
+    ASSERT_TRUE(QDir(other.path()).mkpath(QStringLiteral("tests/configs")));
+    writeFile(QDir(other.path()).filePath(kRelative), m_original);
+    QProcess run;
+    run.setWorkingDirectory(other.path());
+    run.start(QStringLiteral("patch"), {QStringLiteral("-p1"), QStringLiteral("--quiet")});
+    ASSERT_TRUE(run.waitForStarted());
+    run.write(patch.toUtf8());
+    run.closeWriteChannel();
+    ASSERT_TRUE(run.waitForFinished());
+    EXPECT_EQ(run.exitCode(), 0) << run.readAllStandardError().toStdString();
+    EXPECT_EQ(readFile(QDir(other.path()).filePath(kRelative)).toStdString(), expectedPromotion());
+}
+
+TEST_F(ConfigEditor, SuggestionsAndHistoryComeFromTheCache)
+{
+    ASSERT_TRUE(m_window->openFile(m_path));
+    const std::vector<config::Suggestion> suggestions = m_window->suggestions(0); // a copy
+    ASSERT_EQ(suggestions.size(), 1u); // test_item is mixed: no suggestion
+    EXPECT_EQ(suggestions[0].baseName, kFailing);
+    EXPECT_EQ(suggestions[0].kind, config::EditKind::Demote);
+    ASSERT_GE(m_window->suggestionsPane()->rowCount(), 1);
+    // Selecting the name shows one strip for its one job, and the evidence.
+    ASSERT_TRUE(select(kFailing));
+    EXPECT_EQ(m_window->detailsPane()->historyCount(), 1);
+    EXPECT_TRUE(m_window->detailsPane()->explanation().contains(QStringLiteral("failed 10/10")))
+        << m_window->detailsPane()->explanation().toStdString();
+    // Demote prefills the evidence.
+    m_window->action(ConfigEditorWindow::Action::Demote)->trigger();
+    ASSERT_EQ(m_asked.size(), 1u);
+    EXPECT_EQ(m_asked[0].evidence.toStdString(), suggestions[0].evidence);
+    m_window->undoStack()->undo();
+    // Apply all: one undoable edit, the evidence in the rationale comment.
+    const std::string evidence = m_window->suggestions(0)[0].evidence;
+    emit m_window->suggestionsPane()->applyRequested(m_window->suggestionsPane()->all());
+    EXPECT_EQ(m_window->undoStack()->count(), 1);
+    EXPECT_NE(m_window->model()->document(0).text().find(evidence), std::string::npos);
+    EXPECT_TRUE(m_window->suggestions(0).empty()); // applied: nothing left to suggest
+}
+
+TEST_F(ConfigEditor, OpenFolderOpensEveryConfigUnderTestsConfigs)
+{
+    ASSERT_TRUE(QDir(m_dir.path()).mkpath(QStringLiteral("tests/configs/sub")));
+    writeFile(QDir(m_dir.path()).filePath(QStringLiteral("tests/configs/sub/other.yaml")),
+              readFile(QStringLiteral(RELAYHUD_CORPUS_DIR
+                                      "/configs/tests__configs__example_test_config.yaml")));
+    EXPECT_EQ(m_window->openFolder(m_dir.path()), 2);
+    EXPECT_EQ(m_window->model()->rowCount(), 2);
+    writeFile(QDir(m_dir.path()).filePath(QStringLiteral("tests/configs/bad.yaml")),
+              "test_suite_config: [unclosed\n");
+    EXPECT_EQ(m_window->openFolder(m_dir.path()), 2); // the two again, not the broken one
+    EXPECT_TRUE(m_window->lastMessage().contains(QStringLiteral("of 3 configs")));
+}
+
+// Not a check: pictures for a person to look at (RELAYHUD_UI_SHOTS=DIR).
+TEST_F(ConfigEditor, Pictures)
+{
+    if (qEnvironmentVariableIsEmpty("RELAYHUD_UI_SHOTS"))
+        GTEST_SKIP() << "set RELAYHUD_UI_SHOTS=DIR to keep pictures";
+    ASSERT_TRUE(m_window->openFile(m_path));
+    m_window->resize(1600, 1000);
+    m_window->show();
+    ASSERT_TRUE(select(kFailing));
+    m_window->action(ConfigEditorWindow::Action::Demote)->trigger();
+    ASSERT_TRUE(select(kFailing));
+    QApplication::processEvents();
+    test::keepPicture(*m_window, QStringLiteral("config_editor_light.png"));
+    const QPalette palette = QApplication::palette();
+    const QString style = QApplication::style()->name();
+    applyDarkPalette(*qApp);
+    QApplication::processEvents();
+    test::keepPicture(*m_window, QStringLiteral("config_editor_dark.png"));
+    QApplication::setPalette(palette);
+    QApplication::setStyle(style);
+}

@@ -1,0 +1,422 @@
+// ConfigEditorWindow: moving tests (planModeEdit behind QUndoStack), the
+// cache read on a worker, suggestions, revealTest and the details pane.
+#include "relayhud/ui/config/config_editor_window.h"
+
+#include "relayhud/config/config_explain.h"
+#include "relayhud/junit/mark_tags.h"
+#include "relayhud/store/cache.h"
+#include "relayhud/ui/config/config_details_pane.h"
+#include "relayhud/ui/config/config_tree_model.h"
+#include "relayhud/ui/format.h"
+
+#include <QComboBox>
+#include <QFileInfo>
+#include <QLineEdit>
+#include <QTreeView>
+#include <QUndoCommand>
+#include <QUndoStack>
+#include <QtConcurrent/QtConcurrentRun>
+
+namespace relayhud::ui {
+
+using config::EditKind;
+using config::Mode;
+
+struct ConfigEditorWindow::CacheData {
+    RecentResults recent;
+    std::vector<KnownTest> known;
+    int runs = 0;
+    QString error;
+};
+
+namespace {
+
+constexpr int kHistoryRows = 24;
+
+// One edit of one document: the whole text before and after, so undo and
+// redo are exact whatever planModeEdit did.
+class ConfigTextCommand : public QUndoCommand {
+public:
+    using Apply = std::function<void(std::size_t, const std::string&, const QString&)>;
+    ConfigTextCommand(Apply apply, std::size_t doc, std::string before, std::string after,
+                      const QString& summary, QString focus)
+        : QUndoCommand(summary), m_apply(std::move(apply)), m_doc(doc), m_before(std::move(before)),
+          m_after(std::move(after)), m_focus(std::move(focus))
+    {
+    }
+    void redo() override { m_apply(m_doc, m_after, m_focus); }
+    void undo() override { m_apply(m_doc, m_before, m_focus); }
+
+private:
+    Apply m_apply;
+    std::size_t m_doc;
+    std::string m_before;
+    std::string m_after;
+    QString m_focus;
+};
+
+QString modeText(Mode mode) { return QLatin1String(config::modeName(mode)); }
+
+// The test of a name as planModeEdit reads it: with its files entry's path
+// when the config has several.
+std::string testOf(const config::OutcomeConfig& config, std::size_t section,
+                   const std::string& name)
+{
+    return config.files.size() == 1 ? name : config.files[section].path + "::" + name;
+}
+
+// The recent tests a name stands for: same files entry, and the base name
+// equal to it (or matched by it, for a pattern).
+std::vector<std::size_t> testsNamedBy(const RecentResults& recent,
+                                      const config::OutcomeConfig& config, std::size_t section,
+                                      const config::NameItem& item)
+{
+    std::vector<std::size_t> out;
+    for (std::size_t i = 0; i < recent.tests.size(); ++i) {
+        const RecentTest& test = recent.tests[i];
+        const bool named =
+            item.pattern ? config::globMatch(item.name, test.baseName) : test.baseName == item.name;
+        if (!named)
+            continue;
+        if (Result<std::size_t> file = config::findFileSection(config, test.file);
+            file && *file == section)
+            out.push_back(i);
+    }
+    return out;
+}
+
+} // namespace
+
+std::optional<ConfigNodeRef> ConfigEditorWindow::currentRef() const
+{
+    return m_model->refAt(m_proxy->mapToSource(m_tree->currentIndex()));
+}
+
+const std::vector<config::Suggestion>& ConfigEditorWindow::suggestions(std::size_t doc) const
+{
+    return m_suggestions[doc];
+}
+
+void ConfigEditorWindow::moveSelected(EditKind kind)
+{
+    const std::optional<ConfigNodeRef> ref = currentRef();
+    if (!ref || ref->kind != ConfigNodeRef::Name)
+        return;
+    const ConfigDocument& doc = m_model->document(ref->doc);
+    const config::OutcomeConfig& cfg = doc.parsed().config;
+    const config::TestEntry& entry = cfg.files[ref->section].tests[ref->entry];
+    const std::string name = entry.names[ref->name].name;
+    const Mode from = entry.effectiveMode();
+    RationaleRequest ask{toQString(name), {}, {}, {}};
+    if (kind == EditKind::SetMode)
+        ask.current = from;
+    else
+        ask.move =
+            modeText(from) % QStringLiteral(" → ")
+            % modeText(kind == EditKind::Promote ? Mode::MandatorySuccess : Mode::XfailStrict);
+    ask.evidence = evidenceFor(ref->doc, name, kind).value_or(QString());
+    const std::optional<Rationale> why = m_askRationale(ask);
+    if (!why)
+        return;
+    const config::EditRequest request{
+        testOf(cfg, ref->section, name), {}, kind, why->mode, why->reason.toStdString(),
+        why->evidence.toStdString()};
+    Result<config::ModeEdit> edit = config::planModeEdit(doc.text(), request);
+    if (!edit) {
+        showMessage(tr("Not changed: %1").arg(toQString(edit.message())));
+        return;
+    }
+    applyEdit(ref->doc, edit->text, toQString(edit->summary), toQString(name));
+    if (!edit->warnings.empty())
+        showMessage(tr("Warning: %1").arg(toQString(edit->warnings.front())));
+}
+
+bool ConfigEditorWindow::applyEdit(std::size_t doc, const std::string& newText,
+                                   const QString& summary, const QString& focus)
+{
+    const auto apply = [this](std::size_t d, const std::string& text, const QString& name) {
+        if (Result<void> set = m_model->setText(d, text); !set)
+            showMessage(tr("Cannot apply: %1").arg(toQString(set.message())));
+        textChanged(d, name);
+    };
+    m_undo->push(
+        new ConfigTextCommand(apply, doc, m_model->document(doc).text(), newText, summary, focus));
+    showMessage(summary);
+    return true;
+}
+
+void ConfigEditorWindow::textChanged(std::size_t doc, const QString& focus)
+{
+    m_tree->expand(m_proxy->mapFromSource(m_model->indexFor(doc)));
+    refreshSuggestions();
+    updateDiff();
+    if (!focus.isEmpty())
+        selectName(doc, focus);
+    showDetails();
+}
+
+void ConfigEditorWindow::selectSource(const QModelIndex& sourceIndex)
+{
+    const QModelIndex index = m_proxy->mapFromSource(sourceIndex);
+    if (!index.isValid())
+        return;
+    m_tree->setCurrentIndex(index);
+    m_tree->scrollTo(index, QAbstractItemView::PositionAtCenter);
+}
+
+void ConfigEditorWindow::selectName(std::size_t doc, const QString& baseName)
+{
+    const std::string name = baseName.toStdString();
+    const config::OutcomeConfig& cfg = m_model->document(doc).parsed().config;
+    for (std::size_t s = 0; s < cfg.files.size(); ++s)
+        for (std::size_t e = 0; e < cfg.files[s].tests.size(); ++e)
+            for (std::size_t n = 0; n < cfg.files[s].tests[e].names.size(); ++n)
+                if (cfg.files[s].tests[e].names[n].name == name) {
+                    selectSource(m_model->indexFor(doc, s, e, n));
+                    return;
+                }
+}
+
+bool ConfigEditorWindow::revealTest(const QString& baseNameOrIdentity, const QString& marks)
+{
+    config::TestQuery query = config::parseTestQuery(baseNameOrIdentity.toStdString());
+    query.marks = parseMarkTags(marks.toStdString());
+    std::optional<std::pair<std::size_t, config::Explanation>> found;
+    for (std::size_t doc = 0; doc < m_model->documentCount(); ++doc) {
+        Result<config::Explanation> ex =
+            config::explainTest(m_model->document(doc).parsed().config, query);
+        if (!ex)
+            continue;
+        // A listing beats a file that only does not list the test.
+        if (!found
+            || (found->second.decision == config::Decision::Unlisted
+                && ex->decision != config::Decision::Unlisted))
+            found.emplace(doc, std::move(*ex));
+    }
+    if (!found) {
+        showMessage(tr("No open config has %1").arg(baseNameOrIdentity));
+        return false;
+    }
+    const auto& [doc, ex] = *found;
+    m_filterText->clear();
+    m_filterMode->setCurrentIndex(0);
+    const QModelIndex target =
+        m_model->document(doc).parsed().config.files.size() == 1 && !ex.entryIndex
+            ? m_model->indexFor(doc)
+            : m_model->indexFor(doc, ex.fileIndex, ex.entryIndex, ex.nameIndex);
+    selectSource(target);
+    QStringList lines{tr("Outcome: %1").arg(toQString(ex.outcome()))};
+    for (const std::string& step : ex.steps)
+        lines << QStringLiteral("• ") % toQString(step);
+    m_details->showText(baseNameOrIdentity, lines);
+    return true;
+}
+
+std::optional<QString> ConfigEditorWindow::evidenceFor(std::size_t doc, const std::string& baseName,
+                                                       EditKind kind) const
+{
+    for (const config::Suggestion& s : m_suggestions[doc])
+        if (s.baseName == baseName && s.kind == kind)
+            return toQString(s.evidence);
+    return std::nullopt;
+}
+
+void ConfigEditorWindow::showDetails()
+{
+    const std::optional<ConfigNodeRef> ref = currentRef();
+    if (!ref) {
+        m_details->showText(tr("Nothing selected"),
+                            {tr("Select a name to see why it has its mode.")});
+        m_details->setHistories({}, 0, {});
+        return;
+    }
+    const ConfigDocument& doc = m_model->document(ref->doc);
+    const config::OutcomeConfig& cfg = doc.parsed().config;
+    QString note = m_cachePath.isEmpty()       ? tr("No cache: history and suggestions are off.")
+                   : !m_cache                  ? tr("Reading the cache…")
+                   : !m_cache->error.isEmpty() ? m_cache->error
+                                               : tr("No recent run in the cache has this test.");
+    if (ref->kind == ConfigNodeRef::File || ref->kind == ConfigNodeRef::Section) {
+        QStringList lines{doc.path()};
+        std::size_t names = 0;
+        for (const config::FileSection& section : cfg.files)
+            for (const config::TestEntry& entry : section.tests)
+                names += entry.names.size();
+        lines << tr("%1 files entries, %2 names").arg(cfg.files.size()).arg(names);
+        for (const config::Finding& finding : doc.parsed().findings)
+            lines << toQString(config::formatFinding(finding));
+        m_details->showText(QFileInfo(doc.path()).fileName(), lines);
+        m_details->setHistories({}, 0, tr("Select a name to see its history."));
+        return;
+    }
+    const config::TestEntry& entry = cfg.files[ref->section].tests[ref->entry];
+    if (ref->kind == ConfigNodeRef::Entry) {
+        QStringList lines{tr("Mode: %1%2")
+                              .arg(modeText(entry.effectiveMode()),
+                                   entry.mode ? QString() : tr(" (no mode: the default)")),
+                          tr("%1 names").arg(entry.names.size())};
+        if (const QString why = doc.entryComment(ref->section, ref->entry); !why.isEmpty())
+            lines << tr("Rationale: %1").arg(why);
+        m_details->showText(tr("Entry at line %1").arg(entry.pos.line), lines);
+        m_details->setHistories({}, 0, tr("Select a name to see its history."));
+        return;
+    }
+    const config::NameItem& item = entry.names[ref->name];
+    QStringList lines;
+    if (item.pattern) {
+        lines << tr("A pattern, matched whole against base names; gives %1 to every test it "
+                    "matches that no name lists. Edit patterns by hand.")
+                     .arg(modeText(entry.effectiveMode()));
+    } else if (Result<config::Explanation> ex = config::explainTest(
+                   cfg, config::parseTestQuery(testOf(cfg, ref->section, item.name)))) {
+        lines << tr("Outcome: %1").arg(toQString(ex->outcome()));
+        for (const std::string& step : ex->steps)
+            lines << QStringLiteral("• ") % toQString(step);
+    }
+    if (const QString why = doc.nameComment(ref->section, ref->entry, ref->name); !why.isEmpty())
+        lines << tr("Comment: %1").arg(why);
+    for (const EditKind kind : {EditKind::Promote, EditKind::Demote})
+        if (const std::optional<QString> evidence = evidenceFor(ref->doc, item.name, kind))
+            lines << tr("Suggested: %1 (%2)")
+                         .arg(kind == EditKind::Promote ? tr("promote") : tr("demote"), *evidence);
+    m_details->showText(toQString(item.name), lines);
+    if (!m_cache || !m_cache->error.isEmpty()) {
+        m_details->setHistories({}, 0, note);
+        return;
+    }
+    int more = 0;
+    const std::vector<HistoryRow> rows =
+        historyRows(m_cache->recent, testsNamedBy(m_cache->recent, cfg, ref->section, item),
+                    kHistoryRows, &more);
+    m_details->setHistories(rows, more, note);
+}
+
+void ConfigEditorWindow::reloadCache()
+{
+    const int id = ++m_cacheLoadId;
+    m_cache.reset();
+    if (m_cachePath.isEmpty()) {
+        m_suggestionsPane->setStatus(tr("No cache: open the editor from RelayHUD to get "
+                                        "suggestions and history."));
+        return;
+    }
+    m_suggestionsPane->setStatus(tr("Reading the cache…"));
+    const int runs = m_suggestionsPane->runs();
+    QtConcurrent::run([path = m_cachePath, runs] {
+        auto read = std::make_shared<CacheData>();
+        read->runs = runs;
+        if (!QFileInfo::exists(path)) {
+            read->error = tr("No cache at %1").arg(path);
+            return std::shared_ptr<const CacheData>(std::move(read));
+        }
+        Result<std::unique_ptr<Cache>> cache = Cache::open(path.toStdString());
+        Result<RecentResults> recent =
+            cache ? (*cache)->recentResults({runs, ""}) : Result<RecentResults>(cache.error());
+        Result<std::vector<KnownTest>> known =
+            cache ? (*cache)->knownTests() : Result<std::vector<KnownTest>>(cache.error());
+        if (!recent || !known) {
+            read->error = tr("Cannot read the cache: %1")
+                              .arg(toQString(!recent ? recent.message() : known.message()));
+        } else {
+            read->recent = std::move(*recent);
+            read->known = std::move(*known);
+        }
+        return std::shared_ptr<const CacheData>(std::move(read));
+    }).then(this, [this, id](std::shared_ptr<const CacheData> read) {
+        if (id != m_cacheLoadId)
+            return; // a newer read was asked for
+        cacheReady(std::move(read));
+    });
+}
+
+void ConfigEditorWindow::cacheReady(std::shared_ptr<const CacheData> read)
+{
+    m_cache = std::move(read);
+    refreshSuggestions();
+    showDetails();
+    emit cacheLoaded(m_cache->error.isEmpty());
+}
+
+void ConfigEditorWindow::refreshSuggestions()
+{
+    m_suggestions.assign(m_model->documentCount(), {});
+    if (!m_cache)
+        return;
+    if (!m_cache->error.isEmpty()) {
+        m_suggestionsPane->setRows({}, {});
+        m_suggestionsPane->setStatus(m_cache->error);
+        return;
+    }
+    config::SuggestOptions options;
+    options.runs = m_cache->runs;
+    std::vector<SuggestionRow> rows;
+    QStringList warnings;
+    for (std::size_t doc = 0; doc < m_model->documentCount(); ++doc) {
+        const ConfigDocument& document = m_model->document(doc);
+        m_suggestions[doc] =
+            config::suggestModeChanges(document.parsed().config, m_cache->recent, options);
+        const QString file = QFileInfo(document.path()).fileName();
+        for (std::size_t i = 0; i < m_suggestions[doc].size(); ++i) {
+            const config::Suggestion& s = m_suggestions[doc][i];
+            rows.push_back({doc, i, s.kind == EditKind::Promote ? tr("promote") : tr("demote"),
+                            toQString(s.baseName), toQString(s.evidence), file});
+        }
+        for (const config::Finding& finding :
+             config::unmatchedPatterns(document.parsed().config, m_cache->known))
+            warnings << file % u':' % toQString(config::formatFinding(finding));
+    }
+    m_suggestionsPane->setRows(rows, warnings);
+    m_suggestionsPane->setStatus(tr("%1 suggestions from the last %2 runs of each of %3 jobs")
+                                     .arg(rows.size())
+                                     .arg(m_cache->runs)
+                                     .arg(m_cache->recent.jobs.size()));
+}
+
+void ConfigEditorWindow::applySuggestionRefs(const std::vector<SuggestionRef>& refs)
+{
+    std::vector<std::vector<config::Suggestion>> byDoc(m_model->documentCount());
+    for (const SuggestionRef& ref : refs)
+        if (ref.doc < m_suggestions.size() && ref.index < m_suggestions[ref.doc].size())
+            byDoc[ref.doc].push_back(m_suggestions[ref.doc][ref.index]);
+    for (std::size_t doc = 0; doc < byDoc.size(); ++doc) {
+        std::vector<config::Suggestion>& chosen = byDoc[doc];
+        if (chosen.empty())
+            continue;
+        RationaleRequest ask{tr("%1 suggestions in %2")
+                                 .arg(chosen.size())
+                                 .arg(QFileInfo(m_model->document(doc).path()).fileName()),
+                             tr("as listed"),
+                             tr("each suggestion's own"),
+                             {}};
+        if (chosen.size() == 1)
+            ask = {toQString(chosen[0].baseName),
+                   modeText(chosen[0].from) % QStringLiteral(" → ") % modeText(chosen[0].to),
+                   toQString(chosen[0].evidence),
+                   {}};
+        const std::optional<Rationale> why = m_askRationale(ask);
+        if (!why)
+            return;
+        if (chosen.size() == 1)
+            chosen[0].evidence = why->evidence.toStdString();
+        const config::AppliedSuggestions applied = config::applySuggestions(
+            m_model->document(doc).text(), chosen, why->reason.toStdString());
+        if (applied.applied.empty()) {
+            showMessage(
+                tr("Nothing applied: %1")
+                    .arg(applied.skipped.empty() ? QString() : toQString(applied.skipped.front())));
+            continue;
+        }
+        applyEdit(doc, applied.text,
+                  applied.applied.size() == 1
+                      ? toQString(applied.applied.front())
+                      : tr("Apply %1 suggestions").arg(applied.applied.size()),
+                  toQString(chosen.front().baseName));
+        if (!applied.skipped.empty())
+            showMessage(tr("Applied %1, skipped %2: %3")
+                            .arg(applied.applied.size())
+                            .arg(applied.skipped.size())
+                            .arg(toQString(applied.skipped.front())));
+    }
+}
+
+} // namespace relayhud::ui
