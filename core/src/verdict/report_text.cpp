@@ -1,0 +1,101 @@
+// Escaping for the reports: Markdown that renders as the text it was given,
+// code spans that survive backticks and table pipes, RFC 4180 fields.
+#include "relayhud/verdict/report.h"
+
+#include <algorithm>
+
+namespace relayhud::verdict {
+
+// Parentheses stay as they are: with every bracket escaped they cannot
+// make a link, and job names like "test (default, 1, 2)" stay readable.
+std::string escapeMarkdown(std::string_view text)
+{
+    std::string out;
+    out.reserve(text.size() + text.size() / 4);
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        switch (c) {
+        case '<': out += "&lt;"; break;
+        case '>': out += "&gt;"; break;
+        case '&': out += "&amp;"; break;
+        case '\r':
+            if (i + 1 < text.size() && text[i + 1] == '\n')
+                ++i;
+            [[fallthrough]];
+        case '\n': out += ' '; break;
+        case '\\':
+        case '`':
+        case '*':
+        case '_':
+        case '[':
+        case ']':
+        case '|':
+        case '#':
+        case '!':
+        case '~':
+            out += '\\';
+            out += c;
+            break;
+        default: out += c;
+        }
+    }
+    return out;
+}
+
+// CommonMark: a code span opens and closes with the same number of
+// backticks, so use one more than the longest run inside, and pad with a
+// space when the text starts or ends with one. In a GFM table a pipe ends
+// the cell even inside a code span unless escaped as \| (the table parser
+// removes the backslash first).
+std::string markdownCode(std::string_view text)
+{
+    std::size_t longest = 0;
+    std::size_t run = 0;
+    for (char c : text) {
+        run = c == '`' ? run + 1 : 0;
+        longest = std::max(longest, run);
+    }
+    std::string body;
+    for (char c : text) {
+        if (c == '\n' || c == '\r')
+            body += ' ';
+        else if (c == '|')
+            body += "\\|";
+        else
+            body += c;
+    }
+    const std::string fence(longest + 1, '`');
+    const bool pad = !body.empty() && (body.front() == '`' || body.back() == '`');
+    return fence + (pad ? " " : "") + body + (pad ? " " : "") + fence;
+}
+
+std::string csvField(std::string_view text)
+{
+    if (text.find_first_of(",\"\r\n") == std::string_view::npos)
+        return std::string(text);
+    std::string out = "\"";
+    for (char c : text) {
+        if (c == '"')
+            out += '"';
+        out += c;
+    }
+    return out + '"';
+}
+
+std::string compareUrl(std::string_view upstreamRepo, const Sha& base, const Sha& head)
+{
+    return "https://github.com/" + std::string(upstreamRepo) + "/compare/" + base.value + "..."
+           + head.value;
+}
+
+const char* noveltyName(Novelty novelty)
+{
+    switch (novelty) {
+    case Novelty::Unknown: return "unknown";
+    case Novelty::New: return "new";
+    case Novelty::PreExisting: return "pre-existing";
+    }
+    return "?";
+}
+
+} // namespace relayhud::verdict

@@ -1,0 +1,358 @@
+// The verdict rules of verdict.h, in order, over the consistency checks.
+#include "relayhud/verdict/verdict.h"
+
+#include "relayhud/config/config_file.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace relayhud::verdict {
+namespace {
+
+std::string plural(std::int64_t n, const char* one, const char* many)
+{
+    return std::to_string(n) + ' ' + (n == 1 ? one : many);
+}
+
+bool hasStoredResults(const VerdictInput& in)
+{
+    return in.testRun && in.testRun->state == TestRunState::Stored;
+}
+
+std::int64_t failingCases(const TestRunTotals& t)
+{
+    return t.count(TestOutcome::Failed) + t.count(TestOutcome::Error)
+           + t.count(TestOutcome::XPassStrict);
+}
+
+// The artifacts' figures the way the HUD row counts them (pytest's summary:
+// xfails are skipped, strict XPASSes and errors are failed).
+TestCounts artifactCounts(const TestRunTotals& t)
+{
+    TestCounts c;
+    c.total = t.cases();
+    c.passed = t.count(TestOutcome::Passed);
+    c.failed = failingCases(t);
+    c.skipped = t.count(TestOutcome::Skipped) + t.count(TestOutcome::XFailed);
+    return c;
+}
+
+std::string countsText(const TestCounts& c)
+{
+    return std::to_string(c.total) + " tests, " + std::to_string(c.passed) + " passed, "
+           + std::to_string(c.failed) + " failed, " + std::to_string(c.skipped) + " skipped";
+}
+
+ConsistencyCheck artifactsCheck(const VerdictInput& in)
+{
+    if (!in.testRun)
+        return {CheckKind::Artifacts, CheckState::Fail,
+                in.run.reported.artifactUrl.empty()
+                    ? "the run reported no artifact_url, and no test results were imported"
+                    : "the artifacts at " + in.run.reported.artifactUrl + " have not been fetched"};
+    const TestRunInfo& t = *in.testRun;
+    if (t.state != TestRunState::Stored)
+        return {CheckKind::Artifacts, CheckState::Fail,
+                std::string("no test results: ") + testRunStateName(t.state)
+                    + (t.message.empty() ? "" : " (" + t.message + ")")};
+    if (t.totals.cases() == 0)
+        return {CheckKind::Artifacts, CheckState::Fail,
+                "the artifacts hold " + plural(t.totals.reports, "report", "reports")
+                    + " with no test case"};
+    return {CheckKind::Artifacts, CheckState::Pass,
+            plural(t.totals.cases(), "test case", "test cases") + " in "
+                + plural(t.totals.reports, "report", "reports") + " (" + t.label + ")"};
+}
+
+ConsistencyCheck configCheck(const VerdictInput& in)
+{
+    const RunConfig& c = in.config;
+    if (c.config) {
+        std::int64_t names = 0;
+        for (const config::FileSection& f : c.config->files)
+            for (const config::TestEntry& e : f.tests)
+                names += static_cast<std::int64_t>(e.names.size());
+        return {CheckKind::Config, CheckState::Pass,
+                c.source + " parses: "
+                    + plural(static_cast<std::int64_t>(c.config->files.size()), "file", "files")
+                    + ", " + plural(names, "name", "names")};
+    }
+    if (c.source.empty())
+        return {CheckKind::Config, CheckState::Fail,
+                "no outcome config is set for " + in.run.downstreamRepo};
+    return {CheckKind::Config, CheckState::Fail, c.source + " does not parse: " + c.error};
+}
+
+ConsistencyCheck shaCheck(const VerdictInput& in)
+{
+    const std::string dispatched = in.run.upstreamSha.value;
+    if (!in.testedSha || in.testedSha->empty())
+        return {CheckKind::TestedSha, CheckState::NotCheckable,
+                "the run does not say which upstream SHA it tested (dispatched " + dispatched
+                    + ")"};
+    if (*in.testedSha == in.run.upstreamSha)
+        return {CheckKind::TestedSha, CheckState::Pass, "tested the dispatched SHA " + dispatched};
+    return {CheckKind::TestedSha, CheckState::Fail,
+            "tested " + in.testedSha->value + ", but " + dispatched + " was dispatched"};
+}
+
+ConsistencyCheck countsCheck(const VerdictInput& in)
+{
+    if (!in.run.reported.tests)
+        return {CheckKind::Counts, CheckState::NotCheckable, "the run reported no test counts"};
+    if (!hasStoredResults(in))
+        return {CheckKind::Counts, CheckState::NotCheckable,
+                "no artifacts to compare the self-reported counts with"};
+    const TestCounts reported = *in.run.reported.tests;
+    const TestCounts counted = artifactCounts(in.testRun->totals);
+    if (reported == counted)
+        return {CheckKind::Counts, CheckState::Pass,
+                "self-reported counts equal the artifacts': " + countsText(counted)};
+    return {CheckKind::Counts, CheckState::Fail,
+            "self-reported " + countsText(reported) + "; the artifacts have "
+                + countsText(counted)};
+}
+
+ConsistencyCheck shrinkCheck(const VerdictInput& in, std::int64_t executed)
+{
+    if (!in.previousExecuted || !hasStoredResults(in))
+        return {CheckKind::ExecutedSet, CheckState::NotCheckable,
+                "no previous run of this job with results to compare with"};
+    const std::int64_t before = *in.previousExecuted;
+    const double shrink =
+        before > 0 ? static_cast<double>(before - executed) / static_cast<double>(before) : 0.0;
+    const std::string figures =
+        std::to_string(executed) + " executed, " + std::to_string(before) + " in the previous run";
+    if (shrink <= in.shrinkThreshold)
+        return {CheckKind::ExecutedSet, CheckState::Pass, figures};
+    const std::string percent = std::to_string(std::lround(shrink * 100)) + "%";
+    if (in.configChanged.value_or(false))
+        return {CheckKind::ExecutedSet, CheckState::Pass,
+                figures + ": shrank " + percent + ", with a config change"};
+    return {CheckKind::ExecutedSet, CheckState::Fail,
+            figures + ": shrank " + percent + " (over "
+                + std::to_string(std::lround(in.shrinkThreshold * 100)) + "%) without "
+                + (in.configChanged ? "a config change" : "a known config change")};
+}
+
+ConsistencyCheck staleCheck(const VerdictInput& in)
+{
+    const SelfReported& r = in.run.reported;
+    if (in.run.isStale(in.now))
+        return {CheckKind::NotStale, CheckState::Fail,
+                "still in_progress "
+                    + std::to_string((in.now - r.startedAt.value_or(in.now)) / 3600)
+                    + " h after it started: the relay should have timed it out"};
+    if (r.status == RunStatus::Completed)
+        return {CheckKind::NotStale, CheckState::Pass, "completed"};
+    return {CheckKind::NotStale, CheckState::Pass,
+            std::string("status ") + std::string(toString(r.status))};
+}
+
+const ConsistencyCheck& check(const RunVerdict& v, CheckKind kind)
+{
+    return *std::find_if(v.checks.begin(), v.checks.end(),
+                         [&](const ConsistencyCheck& c) { return c.kind == kind; });
+}
+
+bool failed(const RunVerdict& v, CheckKind kind)
+{
+    return check(v, kind).state == CheckState::Fail;
+}
+
+std::string redReason(const VerdictInput& in)
+{
+    std::string conclusion(toString(in.run.reported.conclusion));
+    if (hasStoredResults(in)) {
+        const TestRunTotals& t = in.testRun->totals;
+        const std::int64_t failing = failingCases(t);
+        if (failing == 0)
+            return conclusion + "; the artifacts show no failing test among "
+                   + plural(t.cases(), "case", "cases")
+                   + ": the failure is outside the tests (build, infrastructure)";
+        return conclusion + ": " + std::to_string(t.count(TestOutcome::Failed)) + " failed, "
+               + std::to_string(t.count(TestOutcome::Error)) + " errors, "
+               + std::to_string(t.count(TestOutcome::XPassStrict)) + " strict xpasses of "
+               + plural(t.cases(), "case", "cases") + " (artifacts)";
+    }
+    if (in.run.reported.tests)
+        return conclusion + ": " + std::to_string(in.run.reported.tests->failed) + " failed of "
+               + std::to_string(in.run.reported.tests->total) + " (self-reported; no artifacts)";
+    return conclusion + " (no test counts)";
+}
+
+// Rules 3b-3g: the reasons of every rule that applies, and the verdict of
+// the first.
+void judgeGreen(const VerdictInput& in, RunVerdict& v)
+{
+    std::optional<Verdict> first;
+    auto flag = [&](Verdict verdict, std::string reason) {
+        if (!first)
+            first = verdict;
+        v.reasons.push_back(std::move(reason));
+    };
+    if (!hasStoredResults(in) || failed(v, CheckKind::Artifacts)) {
+        flag(Verdict::GreenUnverifiable, "self-reported green without test results: "
+                                             + check(v, CheckKind::Artifacts).sentence);
+    } else {
+        const std::int64_t failing = failingCases(in.testRun->totals);
+        if (failing > 0)
+            flag(Verdict::GreenDisputed, "self-reported green, but "
+                                             + plural(failing, "test fails", "tests fail")
+                                             + " in the artifacts");
+        if (failed(v, CheckKind::Counts))
+            flag(Verdict::GreenDisputed,
+                 "the counts disagree: " + check(v, CheckKind::Counts).sentence);
+    }
+    if (failed(v, CheckKind::TestedSha))
+        flag(Verdict::GreenDisputed, check(v, CheckKind::TestedSha).sentence);
+    if (failed(v, CheckKind::Config))
+        flag(Verdict::GreenUnverifiable, check(v, CheckKind::Config).sentence);
+    if (const std::optional<ConfigCoverage>& c = v.configCoverage) {
+        if (!c->mandatoryNotPassed.empty())
+            flag(Verdict::GreenDisputed,
+                 plural(static_cast<std::int64_t>(c->mandatoryNotPassed.size()),
+                        "mandatory_success test", "mandatory_success tests")
+                     + " did not pass");
+        if (!c->strictXpassed.empty())
+            flag(Verdict::GreenDisputed, plural(static_cast<std::int64_t>(c->strictXpassed.size()),
+                                                "xfail_strict test", "xfail_strict tests")
+                                             + " passed (promote them)");
+        if (!c->unknown.empty())
+            flag(Verdict::GreenUnverifiable,
+                 plural(static_cast<std::int64_t>(c->unknown.size()), "test", "tests")
+                     + " ran that the config does not account for (first: "
+                     + c->unknown.front().identity + ": " + c->unknown.front().why + ")");
+        if (!c->mandatoryNotRun.empty())
+            flag(Verdict::GreenIncomplete,
+                 plural(static_cast<std::int64_t>(c->mandatoryNotRun.size()),
+                        "mandatory_success test", "mandatory_success tests")
+                     + " did not run (first: " + c->mandatoryNotRun.front().name + ")");
+    }
+    if (failed(v, CheckKind::ExecutedSet))
+        flag(Verdict::GreenIncomplete,
+             "the executed set shrank: " + check(v, CheckKind::ExecutedSet).sentence);
+    v.verdict = first.value_or(Verdict::VerifiedGreen);
+    if (!first)
+        v.reasons.push_back("the declared tests ran against the dispatched SHA with the outcomes "
+                            "the config expects");
+}
+
+} // namespace
+
+const char* verdictName(Verdict verdict)
+{
+    switch (verdict) {
+    case Verdict::VerifiedGreen: return "verified green";
+    case Verdict::GreenIncomplete: return "green, incomplete";
+    case Verdict::GreenUnverifiable: return "green, unverifiable";
+    case Verdict::GreenDisputed: return "green, disputed";
+    case Verdict::Red: return "red";
+    case Verdict::Inconclusive: return "inconclusive";
+    case Verdict::Pending: return "pending";
+    case Verdict::Stale: return "stale";
+    }
+    return "?";
+}
+
+bool isUnverifiedGreen(Verdict verdict)
+{
+    return verdict == Verdict::GreenIncomplete || verdict == Verdict::GreenUnverifiable
+           || verdict == Verdict::GreenDisputed;
+}
+
+const char* bucketName(Bucket bucket)
+{
+    switch (bucket) {
+    case Bucket::MandatorySuccess: return "mandatory_success";
+    case Bucket::Xfail: return "xfail";
+    case Bucket::XfailStrict: return "xfail_strict";
+    case Bucket::Skip: return "skip";
+    case Bucket::Unlisted: return "unlisted";
+    }
+    return "?";
+}
+
+const char* checkKindName(CheckKind kind)
+{
+    switch (kind) {
+    case CheckKind::Artifacts: return "artifacts";
+    case CheckKind::Config: return "config";
+    case CheckKind::TestedSha: return "tested SHA";
+    case CheckKind::Counts: return "counts";
+    case CheckKind::ExecutedSet: return "executed set";
+    case CheckKind::NotStale: return "not stale";
+    }
+    return "?";
+}
+
+const char* checkStateName(CheckState state)
+{
+    switch (state) {
+    case CheckState::Pass: return "pass";
+    case CheckState::Fail: return "FAIL";
+    case CheckState::NotCheckable: return "not checkable";
+    }
+    return "?";
+}
+
+RunConfig loadRunConfig(const std::string& path)
+{
+    RunConfig out;
+    out.source = path;
+    Result<config::LoadedConfig> loaded = config::loadConfigFile(path);
+    if (!loaded) {
+        out.error = loaded.message();
+        return out;
+    }
+    Result<config::ParsedConfig> parsed = config::parseOutcomeConfig(loaded->text);
+    if (!parsed) {
+        out.error = parsed.message();
+        return out;
+    }
+    for (const config::Finding& f : parsed->findings)
+        if (f.severity == config::Severity::Error) {
+            out.error = config::formatFinding(f);
+            return out;
+        }
+    out.config = std::move(parsed->config);
+    return out;
+}
+
+RunVerdict computeVerdict(const VerdictInput& in, const std::vector<StoredTestResult>& results)
+{
+    RunVerdict v;
+    v.run = in.run;
+    v.testRun = in.testRun;
+    if (hasStoredResults(in))
+        v.executed = in.testRun->totals.cases() - in.testRun->totals.count(TestOutcome::Skipped);
+    v.checks = {artifactsCheck(in),          configCheck(in), shaCheck(in), countsCheck(in),
+                shrinkCheck(in, v.executed), staleCheck(in)};
+    const config::OutcomeConfig* config = in.config.config ? &*in.config.config : nullptr;
+    if (config && hasStoredResults(in))
+        v.configCoverage = configCoverage(*config, results);
+    v.coverage = opDtypeCoverage(config, results);
+
+    const SelfReported& r = in.run.reported;
+    if (r.status != RunStatus::Completed) {
+        v.verdict = in.run.isStale(in.now) ? Verdict::Stale : Verdict::Pending;
+        v.reasons.push_back(check(v, CheckKind::NotStale).sentence);
+        return v;
+    }
+    switch (r.conclusion) {
+    case Conclusion::Success: judgeGreen(in, v); break;
+    case Conclusion::Failure:
+    case Conclusion::TimedOut:
+        v.verdict = Verdict::Red;
+        v.reasons.push_back(redReason(in));
+        break;
+    default:
+        v.verdict = Verdict::Inconclusive;
+        const std::string_view name = toString(r.conclusion);
+        v.reasons.push_back("finished without a result: conclusion "
+                            + std::string(name.empty() ? "none" : name));
+    }
+    return v;
+}
+
+} // namespace relayhud::verdict
