@@ -41,6 +41,8 @@ Result<ArtifactSyncOptions> syncOptions(const Flags& flags)
         return makeError("--max-runs must be a positive integer");
     if (!parseInt(flags.get("days", "14"), options.days) || options.days < 1)
         return makeError("--days must be a positive integer");
+    // Job failure lines: the default rules, then these (triage/suggest.h).
+    options.ruleFiles = flags.all("rules");
     return options;
 }
 
@@ -58,6 +60,10 @@ void printReport(const ArtifactSyncReport& r, std::ostream& out)
     out << "fetched test results of " << r.runs << (r.runs == 1 ? " run: " : " runs: ") << r.stored
         << " stored (" << r.cases << " test cases), " << r.expired << " expired, " << r.unauthorized
         << " refused, " << r.empty << " without reports, " << r.failed << " failed\n";
+    out << "read the job logs of " << r.jobLogs
+        << (r.jobLogs == 1 ? " failed run: " : " failed runs: ") << r.jobLinesPicked
+        << " with a failure line, " << r.jobLinesNoMatch << " without, " << r.jobLogsMissing
+        << " gone, " << r.jobLogsFailed << " failed\n";
 }
 
 } // namespace
@@ -65,8 +71,9 @@ void printReport(const ArtifactSyncReport& r, std::ostream& out)
 int runArtifacts(const GlobalOptions& global, const std::vector<std::string>& args,
                  std::ostream& out, std::ostream& err)
 {
-    const Flags flags = parseFlags(args, {"--runs", "--parallel", "--max-runs", "--days",
-                                          "--github-api", "--s3-endpoint", "--s3-region"});
+    const Flags flags =
+        parseFlags(args, {"--runs", "--parallel", "--max-runs", "--days", "--github-api",
+                          "--s3-endpoint", "--s3-region", "--rules"});
     if (!flags.error.empty())
         return fail(err, "artifacts: " + flags.error, 2);
     auto options = syncOptions(flags);
@@ -88,6 +95,8 @@ int runArtifacts(const GlobalOptions& global, const std::vector<std::string>& ar
     if (!report)
         return fail(err, "artifacts: " + report.message());
     for (const std::string& e : report->errors)
+        err << "error: " << e << '\n';
+    for (const std::string& e : report->jobLineErrors)
         err << "error: " << e << '\n';
     printReport(*report, out);
     (void)blobs->evictToFit();

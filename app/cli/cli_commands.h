@@ -36,10 +36,32 @@ int runClassifyAccuracy(const GlobalOptions& global, const std::vector<std::stri
                         std::ostream& out, std::ostream& err);
 // config explain|validate|promote|demote|set-mode CONFIG ...: torch-spyre outcome
 // configs; edits print a unified diff with --dry-run (0 ok, 1 refused, 2 bad arguments).
+// config suggest CONFIG [--runs N] [--apply] [--dry-run]: moves the cache argues for.
 int runConfig(const GlobalOptions& global, const std::vector<std::string>& args, std::ostream& out,
               std::ostream& err);
 // artifacts [--runs failed|all] ...: finished runs' test results from their stores.
 int runArtifacts(const GlobalOptions& global, const std::vector<std::string>& args,
                  std::ostream& out, std::ostream& err);
+
+// verdict --check-run ID [--config REPO=PATH]...: what a green covered
+// (issue 7): verdict, reasons, checks, buckets and op x dtype coverage.
+int runVerdict(const GlobalOptions& global, const std::vector<std::string>& args, std::ostream& out,
+               std::ostream& err);
+// report --sha SHA [--check-run ID] [--format md|csv] [--config REPO=PATH]...:
+// the verdicts and failures of a SHA's jobs as Markdown or CSV.
+int runReport(const GlobalOptions& global, const std::vector<std::string>& args, std::ostream& out,
+              std::ostream& err);
+
+// triage set|list|export|import|clusters ...: human tags on failures, the
+// team's JSON exchange file (import merges, newest wins) and failure clusters
+// (issue 5).
+int runTriage(const GlobalOptions& global, const std::vector<std::string>& args, std::ostream& out,
+              std::ostream& err);
+
+// suggest (--check-run ID | --sha SHA | --failed) [--days N] [--limit N]
+// [--no-expected] [--evidence]: automatic failure classes with their why
+// (issue 5, triage/suggest.h), one TAB-separated line per failure.
+int runSuggest(const GlobalOptions& global, const std::vector<std::string>& args, std::ostream& out,
+               std::ostream& err);
 
 } // namespace relayhud::cli

@@ -19,6 +19,9 @@ constexpr const char* kUsage =
     "                      fetch the test results (JUnit artifacts) of finished runs\n"
     "                      in the cache, each run once; tokens from GITHUB_TOKEN (or\n"
     "                      GH_TOKEN) and AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY\n"
+    "            [--rules FILE]...\n"
+    "                      then read the GitHub job logs of failed runs and keep each\n"
+    "                      one's failure line (default rules, then these files)\n"
     "  matrix [--format text|tsv] [--limit N]\n"
     "                      print the upstream SHA x job matrix from the cache\n"
     "  stats               print the number of backends, commits, check runs, test runs\n"
@@ -50,6 +53,42 @@ constexpr const char* kUsage =
     "  config set-mode CONFIG TEST MODE --reason TEXT [--evidence TEXT] [--dry-run]\n"
     "                      move a test between mandatory_success, xfail, xfail_strict and\n"
     "                      skip with a minimal diff; --dry-run prints it and writes nothing\n"
+    "  config suggest CONFIG [--runs N] [--repo ORG/REPO] [--apply] [--dry-run]\n"
+    "                      promotions (xfail_strict that passed in each of a job's last N\n"
+    "                      runs, default 10) and demotions (mandatory_success that failed\n"
+    "                      in each) from the cache, with the runs as evidence; --dry-run\n"
+    "                      prints the diff of applying them all, --apply writes it\n"
+    "  config validate CONFIG --known\n"
+    "                      also warn on name patterns that match no test the cache knows\n"
+    "  verdict --check-run ID [--config REPO=PATH]...\n"
+    "                      what a green covered: the verdict from the artifacts and the\n"
+    "                      backend's outcome config, its reasons and checks, the config's\n"
+    "                      buckets and op x dtype coverage\n"
+    "  report --sha SHA [--check-run ID] [--format md|csv] [--config REPO=PATH]...\n"
+    "                      the verdicts and failures of an upstream SHA's jobs, as\n"
+    "                      Markdown for a PR comment or CSV\n"
+    "  triage set --check-run ID [--test IDENTITY] --class CLASS [--note T] [--bug URL]\n"
+    "             [--author NAME]\n"
+    "                      tag a failed job (or one of its tests, file::Class::name) with\n"
+    "                      a class; 'untriaged' clears it; author from $RELAYHUD_AUTHOR,\n"
+    "                      then $USER\n"
+    "  triage list [--sha SHA]...\n"
+    "                      print the stored tags\n"
+    "  triage export FILE [--sha SHA]...\n"
+    "                      write the tags as a relayhud-triage JSON file\n"
+    "  triage import FILE  merge a triage file into the cache (newest wins per failure)\n"
+    "                      and print what changed and the conflicts\n"
+    "  triage clusters [--limit N] [--shas N] [--members N]\n"
+    "                      group the failing tests of the N newest SHAs (default 100) by\n"
+    "                      their normalised reason, largest first (default 20 shown),\n"
+    "                      with the check run id and test of up to N members each\n"
+    "  suggest (--check-run ID | --sha SHA | --failed) [--days N] [--limit N]\n"
+    "          [--no-expected] [--evidence]\n"
+    "                      the automatic class of each failure (regression, flaky,\n"
+    "                      infra, ...) with why: CLASS, check run id, job, test ('(job)'\n"
+    "                      for the job itself) and the reason, TAB-separated; --failed\n"
+    "                      takes every failed run (of the last N days), --evidence adds\n"
+    "                      the runs compared and the failure line\n"
     "\n"
     "The cache defaults to $XDG_CACHE_HOME/relayhud/relayhud.sqlite.\n";
 
@@ -104,6 +143,17 @@ int main(int argc, char** argv)
         return runClassifyAccuracy(global, rest, std::cout, std::cerr);
     if (command == "config")
         return runConfig(global, rest, std::cout, std::cerr);
+    // Verdicts and reports (issue 7).
+    if (command == "verdict")
+        return runVerdict(global, rest, std::cout, std::cerr);
+    if (command == "report")
+        return runReport(global, rest, std::cout, std::cerr);
+    // Human triage (issue 5).
+    if (command == "triage")
+        return runTriage(global, rest, std::cout, std::cerr);
+    // Automatic failure classes (issue 5).
+    if (command == "suggest")
+        return runSuggest(global, rest, std::cout, std::cerr);
     std::cerr << "relayhud-cli: unknown command '" << command << "' (try --help)\n";
     return 2;
 }

@@ -30,6 +30,11 @@ int main(int argc, char** argv)
             std::printf("  [classify]: RELAYHUD_BENCH_CLASSIFY_MB=N size of the log to classify"
                         " (100)\n");
             std::printf("  [config]: a generated 400-name outcome config\n");
+            std::printf("  [clusters]: 100,000 failing tests in a 200 x 60 cache built at bench"
+                        " time\n");
+            std::printf("  [verdict] [report]: verdicts and reports on a generated cache\n");
+            std::printf("  [suggest]: RELAYHUD_BENCH_SUGGEST_SHAS=N, RELAYHUD_BENCH_SUGGEST_TESTS=N"
+                        " (40 SHAs x 5 jobs x 1000 tests)\n");
             return 0;
         }
         only.insert(a);
@@ -76,6 +81,24 @@ int main(int argc, char** argv)
     if (wanted("config")) {
         std::printf("config: load, validate and edit an outcome config\n");
         relayhud::bench::benchConfig(report);
+    }
+    // Verdicts and reports (issue 7).
+    if (wanted("verdict")) {
+        std::printf("verdict: verdict and coverage of a run\n");
+        relayhud::bench::benchVerdict(report);
+    }
+    if (wanted("report")) {
+        std::printf("report: Markdown across backends\n");
+        relayhud::bench::benchReport(report);
+    }
+    if (wanted("clusters")) {
+        std::printf("clusters: failure clusters and triage marks\n");
+        relayhud::bench::benchClusters(report);
+    }
+    // Automatic failure classes (issue 5).
+    if (wanted("suggest")) {
+        std::printf("suggest: failure classes with evidence after a sync\n");
+        relayhud::bench::benchSuggest(report);
     }
     return report.print() == 0 ? 0 : 1;
 }

@@ -27,4 +27,18 @@ void benchClassify(Report& report);
 // with its verifying re-parse; beside yaml-cpp's bare Load.
 void benchConfig(Report& report);
 
+// Verdicts and reports (issue 7): verdict and coverage of a 30,000-case run;
+// a Markdown report across 10 backends; beside the plain read of the results.
+void benchVerdict(Report& report);
+void benchReport(Report& report);
+
+// Failure clusters over 100,000 failing tests (key + grouping, beside sort |
+// uniq -c), their cache read (beside a bare SQLite read), and the matrix's
+// triage marks for 200 x 60 cells.
+void benchClusters(Report& report);
+
+// Automatic failure classes (issue 5): suggestions for the 1,000 failed tests
+// of one SHA's runs after a sync, beside the bare read of those results.
+void benchSuggest(Report& report);
+
 } // namespace relayhud::bench

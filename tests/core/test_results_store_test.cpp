@@ -101,11 +101,12 @@ TEST(TestResultsSchema, AVersion1CacheMigratesInPlaceKeepingItsRows)
     // What a RelayHUD with schema 1 left behind: its tables, user_version 1.
     execSql(path, "DROP TABLE test_result; DROP TABLE test_run; DROP TABLE test_message;"
                   " DROP TABLE test_case; DROP INDEX check_run_by_check_run_id;"
+                  " DROP TABLE triage_tag; DROP TABLE job_failure_line;"
                   " PRAGMA user_version = 1;");
     ASSERT_EQ(queryInt(path, "PRAGMA user_version"), 1);
     auto cache = openCacheOk(path);
     ASSERT_TRUE(cache);
-    EXPECT_EQ(cache->schemaVersion(), 2);
+    EXPECT_EQ(cache->schemaVersion(), Cache::kSchemaVersion);
     EXPECT_EQ(cache->stats()->checkRuns, 1);
     auto row = cache->checkRunRowFor(CheckRunId{"cr-a1-build-1"});
     ASSERT_TRUE(row && *row);

@@ -57,4 +57,13 @@ before="$(cat "$work/real/cfg/view_ops.yaml")"
 [ $? -eq 1 ] || fail "a read-only file must be refused with 1"
 grep -q "read-only" "$work/err" || fail "read-only reason: $(cat "$work/err")"
 [ "$before" == "$(cat "$work/real/cfg/view_ops.yaml")" ] || fail "read-only file changed"
+
+# config suggest: the arguments, and a cache without runs suggests nothing.
+"$cli" --cache "$work/cache.sqlite" config suggest "$work/dry/cfg/view_ops.yaml" --runs 0 \
+    2>/dev/null
+[ $? -eq 2 ] || fail "config suggest --runs 0 must exit 2"
+out="$("$cli" --cache "$work/cache.sqlite" config suggest "$work/dry/cfg/view_ops.yaml" --runs 3)"
+[ $? -eq 0 ] || fail "config suggest on an empty cache"
+grep -q "^0 suggestion(s) from the last 3 runs of each job$" <<<"$out" || fail "suggest: $out"
+set -e
 echo "ok"

@@ -3,29 +3,7 @@
 # usage: cli_sim_e2e.sh BIN_DIR
 set -euo pipefail
 bin=$1
-work=$(mktemp -d)
-sim_pid=""
-cleanup() {
-  [ -n "$sim_pid" ] && kill "$sim_pid" 2>/dev/null || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
-
-# Starts relayhud-sim with extra flags; sets $url and $sim_pid.
-start_sim() {
-  [ -n "$sim_pid" ] && { kill "$sim_pid" 2>/dev/null || true; wait "$sim_pid" 2>/dev/null || true; }
-  rm -f "$work/sim.out"
-  "$bin/relayhud-sim" --port 0 --seed 1 "$@" >"$work/sim.out" 2>"$work/sim.err" &
-  sim_pid=$!
-  for _ in $(seq 100); do
-    [ -s "$work/sim.out" ] && break
-    sleep 0.05
-  done
-  first=$(head -n1 "$work/sim.out")
-  [[ $first =~ ^listening\ on\ (http://127\.0\.0\.1:[0-9]+)$ ]] || fail "sim printed '$first'"
-  url=${BASH_REMATCH[1]}
-}
+source "$(dirname "${BASH_SOURCE[0]}")/sim_support.sh"
 
 cli() { "$bin/relayhud-cli" --cache "$work/cache.sqlite" "$@"; }
 stat_of() { cli stats | awk -v k="$1" '$1 == k { print $2 }'; }

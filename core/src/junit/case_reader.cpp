@@ -1,5 +1,6 @@
 #include "junit/case_reader.h"
 
+#include "relayhud/junit/mark_tags.h"
 #include "relayhud/util/utf8.h"
 
 #include <charconv>
@@ -61,23 +62,8 @@ bool saysXPassStrict(std::string_view message)
 // torch-spyre's tag values are "<kind>__<value>", e.g. "op__add".
 void addTag(std::string_view tag, TestMarks& marks)
 {
-    static constexpr std::pair<std::string_view, MarkKind> kKinds[] = {
-        {"op", MarkKind::Op},
-        {"dtype", MarkKind::Dtype},
-        {"module", MarkKind::Module},
-        {"platform", MarkKind::Platform},
-        {"testtype", MarkKind::TestType},
-        {"model", MarkKind::Model},
-    };
-    const std::size_t sep = tag.find("__");
-    const std::string_view kind = sep == std::string_view::npos ? "" : tag.substr(0, sep);
-    for (const auto& [name, markKind] : kKinds) {
-        if (kind == name) {
-            marks.items.push_back({markKind, clean(tag.substr(sep + 2))});
-            return;
-        }
-    }
-    marks.items.push_back({MarkKind::Other, clean(tag)});
+    const auto [kind, value] = splitMarkTag(tag);
+    marks.items.push_back({kind, clean(value)});
 }
 
 } // namespace

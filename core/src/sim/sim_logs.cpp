@@ -103,9 +103,10 @@ void infra(LogWriter& log, const LogContext& ctx, const StepPlan& step)
             "ghcr.io/" + ctx.backend->backend.repo + "/ci-image:" + hexOf(ctx.hash, 12);
         log.line("##[group]Pulling image " + image);
         for (int attempt = 0; attempt < 3; ++attempt) {
-            log.line("Error response from daemon: Get \"https://ghcr.io/v2/\": net/http: request "
-                     "canceled while waiting for connection (Client.Timeout exceeded while "
-                     "awaiting headers)");
+            // Docker's words for a registry that does not answer in time; the
+            // default rules' network failure (infra) matches them.
+            log.line("Error response from daemon: Get \"https://ghcr.io/v2/\": net/http: TLS "
+                     "handshake timeout");
             log.line("##[warning]Docker pull failed with exit code 1, back off 8.4 seconds before "
                      "retry.");
             log.advance(9 * kTicksPerSecond);

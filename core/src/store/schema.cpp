@@ -156,7 +156,50 @@ END;
 CREATE INDEX check_run_by_check_run_id ON check_run(check_run_id);
 )sql";
 
-constexpr std::array<const char*, 2> kMigrations{kVersion1, kVersion2};
+// Triage (issue 5). A human tag names its failure portably, so that a team's
+// exported tags apply to another cache: the downstream repository, workflow
+// and job, the upstream SHA, the run attempt, and the test's identity
+// (file::Class::name; '' for the job itself). `class` is
+// triage::FailureClass; clearing a tag stores Untriaged with its time, so
+// that an import's "newest wins" carries the clearing too. Times are epoch
+// milliseconds (two tags set in the same second still order).
+// job_failure_line keeps the line that explains a failed job, picked from its
+// log by triage::Classifier with the rule set whose hash it records (a new
+// rule set picks again). state: 0 a rule matched, 1 no rule matched, 2 no log
+// (`message` says why).
+constexpr const char* kVersion3 = R"sql(
+CREATE TABLE triage_tag (
+    id       INTEGER PRIMARY KEY,
+    repo     TEXT NOT NULL,
+    workflow TEXT NOT NULL,
+    job      TEXT NOT NULL,
+    sha      TEXT NOT NULL,
+    attempt  INTEGER NOT NULL,
+    test     TEXT NOT NULL DEFAULT '',
+    class    INTEGER NOT NULL,
+    note     TEXT NOT NULL DEFAULT '',
+    bug_url  TEXT NOT NULL DEFAULT '',
+    author   TEXT NOT NULL DEFAULT '',
+    time_ms  INTEGER NOT NULL,
+    UNIQUE (repo, workflow, job, sha, attempt, test)
+);
+CREATE INDEX triage_tag_by_sha ON triage_tag(sha);
+CREATE TABLE job_failure_line (
+    check_run_row INTEGER PRIMARY KEY REFERENCES check_run(id) ON DELETE CASCADE,
+    rules_hash    INTEGER NOT NULL,
+    state         INTEGER NOT NULL,
+    rule          TEXT NOT NULL DEFAULT '',
+    class         INTEGER NOT NULL DEFAULT 0,
+    line          INTEGER NOT NULL DEFAULT 0,
+    text          TEXT NOT NULL DEFAULT '',
+    captures      TEXT NOT NULL DEFAULT '[]',
+    log_hash      TEXT NOT NULL DEFAULT '',
+    message       TEXT NOT NULL DEFAULT '',
+    picked_at     INTEGER NOT NULL
+);
+)sql";
+
+constexpr std::array<const char*, 3> kMigrations{kVersion1, kVersion2, kVersion3};
 
 Result<void> applyStep(sqlite3* db, int version)
 {

@@ -1,6 +1,7 @@
 #include "relayhud/sync/artifact_sync.h"
 
 #include "sync/fetch_pool.h"
+#include "sync/job_line_sync.h"
 #include "sync/run_store.h"
 
 #include "relayhud/util/time.h"
@@ -149,6 +150,17 @@ Result<ArtifactSyncReport> ArtifactSync::run(const ArtifactSyncOptions& options,
         step.current = fetched->candidate.downstreamRepo + " run " + fetched->candidate.runId;
         if (progress)
             progress(step);
+    }
+    if (options.jobLines && !cancelled(cancel)) {
+        std::vector<std::string> lineProblems;
+        if (auto lines =
+                sync::syncJobLines(m_cache, m_fetcher, options, report, lineProblems, cancel);
+            !lines)
+            return lines.error();
+        ProblemLog lineLog;
+        for (const std::string& problem : lineProblems)
+            lineLog.add(problem);
+        report.jobLineErrors = lineLog.lines();
     }
     report.errors = problems.lines();
     if (cancelled(cancel))

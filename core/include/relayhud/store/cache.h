@@ -3,9 +3,12 @@
 // app works offline. One Cache per thread (SQLite connections are not shared);
 // WAL mode lets a sync writer and GUI readers, or two app instances, coexist.
 #include "relayhud/model/types.h"
+#include "relayhud/store/job_failure_line.h" // triage evidence (triage/suggest.h)
 #include "relayhud/store/matrix_snapshot.h"
+#include "relayhud/store/recent_results.h" // config suggestions
 #include "relayhud/store/test_results.h"
 #include "relayhud/store/test_run_writer.h"
+#include "relayhud/store/triage_tags.h"
 #include "relayhud/util/result.h"
 
 #include <cstdint>
@@ -73,7 +76,7 @@ struct ArtifactQueueQuery {
 class Cache {
 public:
     // Current schema version (PRAGMA user_version after migrations).
-    static constexpr int kSchemaVersion = 2;
+    static constexpr int kSchemaVersion = 3;
 
     // Opens or creates the cache file and migrates it to kSchemaVersion.
     // ":memory:" gives a private in-memory cache (tests).
@@ -137,6 +140,47 @@ public:
     // first, then newest commit first.
     Result<std::vector<ArtifactCandidate>> artifactQueue(const ArtifactQueueQuery& query) const;
 
+    // --- Config suggestions (config/config_suggest.h) ---
+    // The last query.runsPerJob runs with results of every job (one per
+    // upstream SHA, its newest attempt with results), and the outcome of
+    // every test in them; see store/recent_results.h.
+    Result<RecentResults> recentResults(const RecentResultsQuery& query) const;
+    // Every (file, base name) the cache has a result for: what config name
+    // patterns are checked against.
+    Result<std::vector<KnownTest>> knownTests() const;
+    // --- end config suggestions ---
+
+    // --- Triage tags (store/triage_tags.h) ---
+    // Writes every tag (insert or replace by target) in one transaction and
+    // returns what each target had before, in the order of `tags` (nullopt:
+    // no row), which is what restoreTriageTags() needs to undo it. A target
+    // given twice keeps the later tag; its second "before" is the first tag.
+    Result<std::vector<std::optional<TriageTag>>> setTriageTags(const std::vector<TriageTag>& tags);
+    // Undo: puts `previous[i]` back for `targets[i]`, or deletes the target's
+    // row where it is nullopt. One transaction; the sizes must match.
+    Result<void> restoreTriageTags(const std::vector<TriageTarget>& targets,
+                                   const std::vector<std::optional<TriageTag>>& previous);
+    // The stored tag of each target (nullopt: none), in order.
+    Result<std::vector<std::optional<TriageTag>>>
+    triageTagsFor(const std::vector<TriageTarget>& targets) const;
+    // Every tag on one check run: its job's and its tests', job tag first,
+    // then by test identity.
+    Result<std::vector<TriageTag>> triageTagsForCheckRun(std::int64_t checkRunRow) const;
+    // Tags on these upstream SHAs (empty: all), by SHA, repo, workflow, job,
+    // attempt, test.
+    Result<std::vector<TriageTag>> triageTags(const std::vector<Sha>& shas = {}) const;
+    // Where a tag on this check run (and test, "" for the job) points.
+    Result<TriageTarget> triageTargetOf(std::int64_t checkRunRow,
+                                        const std::string& test = {}) const;
+    // Per row, in order: its failing tests and how many carry a human class
+    // (the matrix's "all triaged" mark). Two reads: the rows' test-run totals,
+    // then the tags on their commits; an unknown row gives zeros.
+    Result<std::vector<TriageProgress>>
+    triageProgress(const std::vector<std::int64_t>& checkRunRows) const;
+    // Failing test results of the runs in the window, newest commit first
+    // (clustering's input; triage/cluster.h).
+    Result<std::vector<FailureRecord>> failuresForClustering(const FailureQuery& query) const;
+
     // Conditional-request validators for HUD URLs (ETag), kept across runs.
     Result<std::optional<HttpValidator>> validator(const std::string& url) const;
     Result<std::vector<std::pair<std::string, HttpValidator>>> validators() const;
@@ -145,6 +189,30 @@ public:
     // Key/value metadata (last successful sync time, HUD URL the cache came from).
     Result<std::optional<std::string>> meta(const std::string& key) const;
     Result<void> setMeta(const std::string& key, const std::string& value);
+
+    // --- Triage evidence (triage/suggest.h) ---
+    // Replaces the failure line of one check run (store/job_failure_line.h).
+    Result<void> putJobFailureLine(const JobFailureLine& line);
+    Result<std::optional<JobFailureLine>> jobFailureLine(std::int64_t checkRunRow) const;
+    // Finished runs that failed (failure, cancelled, timed out) and have a
+    // check_run_id, whose line is missing, was picked by another rule set, or
+    // whose fetch failed before retryFailedBefore; newest commit first.
+    Result<std::vector<JobLineCandidate>> jobLineQueue(const JobLineQueueQuery& query) const;
+    // Runs triage looks at: failed, cancelled or timed out, or whose stored
+    // results hold a failed, error or xpass-strict test; newest commit first.
+    Result<std::vector<std::int64_t>> triageRunRows(const TriageRunQuery& query) const;
+    // The other attempts of the same job on the same SHA that have stored
+    // results, newest attempt first.
+    Result<std::vector<std::int64_t>> otherAttemptRows(std::int64_t checkRunRow) const;
+    // The outcome of each test (by id) in the stored results of one run, in
+    // order; nullopt where the run has no result for it.
+    Result<std::vector<std::optional<TestOutcome>>>
+    testOutcomesIn(std::int64_t checkRunRow, const std::vector<std::int64_t>& testIds) const;
+    // Other failed jobs (any backend) whose failure line is Infra and that
+    // have no failed or error test: on the same SHA, or started within
+    // `windowSeconds` of this run. Oldest start first.
+    Result<std::vector<std::int64_t>> infraPeerRows(std::int64_t checkRunRow,
+                                                    EpochSeconds windowSeconds) const;
 
 private:
     explicit Cache(std::string path);

@@ -28,6 +28,14 @@ struct ArtifactSyncOptions {
     std::int64_t maxRuns = 200; // per pass
     int days = 14;              // runs on commits at most this old
     std::int64_t retryAfterSeconds = 15 * 60;
+    // Job failure lines (triage/suggest.h): after the artifacts, the GitHub
+    // job logs of failed, cancelled and timed-out runs with a check_run_id
+    // are fetched (into the fetcher's ContentCache) and classified with the
+    // default rules followed by ruleFiles; the result goes to
+    // job_failure_line. At most maxRuns logs a pass; a failed fetch is asked
+    // again after retryAfterSeconds, an expired log never.
+    bool jobLines = true;
+    std::vector<std::string> ruleFiles;
 };
 
 struct ArtifactSyncProgress {
@@ -45,6 +53,13 @@ struct ArtifactSyncReport {
     int failed = 0;
     std::int64_t cases = 0;
     std::vector<std::string> errors; // one line per distinct problem, not per run
+    // Job failure lines, counted apart from the artifacts above.
+    int jobLogs = 0;        // logs asked for
+    int jobLinesPicked = 0; // a rule matched
+    int jobLinesNoMatch = 0;
+    int jobLogsMissing = 0;                 // expired or empty: final
+    int jobLogsFailed = 0;                  // asked again after retryAfterSeconds
+    std::vector<std::string> jobLineErrors; // as `errors`, for job logs and rule files
 };
 
 class ArtifactSync {
