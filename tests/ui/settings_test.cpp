@@ -5,6 +5,8 @@
 #include "test_support.h"
 
 #include <QComboBox>
+#include <QFile>
+#include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QSettings>
@@ -47,7 +49,7 @@ TEST(SettingsDialog, EditsEveryField)
         {"org/a", Level::L4, {}}, {"org/b", Level::L2, {}}, {"org/c", Level::L3, {}}};
     SettingsDialog dialog(initial, allowlist);
     test::keepPicture(dialog, QStringLiteral("settings.png"));
-    auto* list = dialog.findChild<QListWidget*>();
+    auto* list = dialog.findChild<QListWidget*>(QStringLiteral("backends"));
     ASSERT_NE(list, nullptr);
     ASSERT_EQ(list->count(), 3);
     EXPECT_EQ(list->item(1)->checkState(), Qt::Checked);
@@ -87,4 +89,44 @@ TEST(SettingsDialog, EditsEveryField)
     EXPECT_EQ(tokens.s3AccessKeyId, "AKIDEXAMPLE");
     EXPECT_EQ(tokens.s3SecretAccessKey, "s3cr3t");
     EXPECT_EQ(edited.historyDays, 30);
+}
+
+TEST(SettingsDialog, RuleFilesLoadAfterTheDefaultsAndBadRulesAreNamedByFileAndLine)
+{
+    QTemporaryDir dir;
+    const QString good = dir.filePath(QStringLiteral("team.toml"));
+    const QString bad = dir.filePath(QStringLiteral("broken.toml"));
+    const auto write = [](const QString& path, const QByteArray& text) {
+        QFile file(path);
+        ASSERT_TRUE(file.open(QIODevice::WriteOnly));
+        file.write(text);
+    };
+    write(good, "[[rule]]\nname = 'spyre device lost'\npattern = 'SpyreDeviceLost: (.*)'\n"
+                "class = 'infra'\n");
+    write(bad, "[[rule]]\nname = 'look-behind'\npattern = '(?<=x)y'\n\n"
+               "[[rule]]\nname = 'fine'\npattern = 'fine'\n");
+    const RuleFilesCheck defaults = checkRuleFiles({});
+    ASSERT_GT(defaults.rules, 10);
+    EXPECT_TRUE(defaults.problems.isEmpty()) << defaults.problems.join(u'\n').toStdString();
+
+    const RuleFilesCheck check =
+        checkRuleFiles({good, bad, dir.filePath(QStringLiteral("missing.toml"))});
+    EXPECT_EQ(check.rules, defaults.rules + 2) << "the good rules of both files load";
+    ASSERT_EQ(check.problems.size(), 2) << check.problems.join(u'\n').toStdString();
+    const QString all = check.problems.join(u'\n');
+    EXPECT_TRUE(all.contains(QStringLiteral("missing.toml")));
+    EXPECT_TRUE(all.contains(bad + QStringLiteral(":3"))) << all.toStdString();
+    EXPECT_TRUE(all.contains(QStringLiteral("look-behind"))) << all.toStdString();
+
+    AppSettings initial;
+    initial.ruleFiles = {good, bad};
+    SettingsDialog dialog(initial, {});
+    auto* report = dialog.findChild<QLabel*>(QStringLiteral("rulesReport"));
+    ASSERT_NE(report, nullptr);
+    EXPECT_TRUE(report->text().contains(QStringLiteral("look-behind"))) << "shown on open";
+    EXPECT_EQ(dialog.settings().ruleFiles, initial.ruleFiles);
+
+    QSettings store(dir.filePath(QStringLiteral("settings.ini")), QSettings::IniFormat);
+    saveSettings(store, initial);
+    EXPECT_EQ(loadSettings(store).ruleFiles, initial.ruleFiles);
 }

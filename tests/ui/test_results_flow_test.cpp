@@ -19,6 +19,7 @@
 #include "relayhud/ui/settings/credential_store.h"
 #include "relayhud/ui/tests/tests_panel.h"
 
+#include "sim_session.h"
 #include "test_support.h"
 
 #include <QApplication>
@@ -36,59 +37,9 @@
 
 using namespace relayhud;
 using namespace relayhud::ui;
+using namespace relayhud::ui::testing;
 
 namespace {
-
-constexpr int kWaitMs = 60000;
-
-sim::SimDataset dataset()
-{
-    sim::SimConfig config;
-    config.seed = 3;
-    config.commits = 40;
-    return sim::buildDataset(config);
-}
-
-SessionConfig simSession(const sim::SimServer& server, const QString& cachePath,
-                         Credentials credentials)
-{
-    const QString base = QString::fromStdString(server.baseUrl());
-    SessionConfig config;
-    config.settings.cachePath = cachePath;
-    config.settings.hudUrl = base;
-    config.settings.historyDays = 30;
-    config.settings.githubApiUrl = base + QStringLiteral("/api/v3");
-    config.settings.s3Endpoint = base + QStringLiteral("/s3");
-    config.settings.artifactPolicy = ArtifactPolicy::OnDemand;
-    config.persistWindow = false;
-    config.persistSettings = false;
-    config.sessionCredentials = std::move(credentials);
-    return config;
-}
-
-Credentials simCredentials(const sim::SimServer& server)
-{
-    Credentials c;
-    c.githubToken = server.githubToken();
-    c.s3AccessKeyId = server.s3AccessKeyId();
-    c.s3SecretAccessKey = server.s3SecretAccessKey();
-    return c;
-}
-
-// The first failed cell of `backend` whose run names artifacts.
-QModelIndex failedCellWithArtifacts(const QAbstractItemModel& model, const QString& backend)
-{
-    for (int r = 0; r < model.rowCount(); ++r)
-        for (int c = 0; c < model.columnCount(); ++c) {
-            const QModelIndex index = model.index(r, c);
-            if (index.data(MatrixModel::CellStateRole).toInt()
-                    == static_cast<int>(CellState::Failure)
-                && index.data(MatrixModel::HasArtifactsRole).toBool()
-                && index.data(MatrixModel::BackendRole).toString() == backend)
-                return index;
-        }
-    return {};
-}
 
 const sim::SimRow* rowFor(const sim::SimDataset& data, const CheckRun& run)
 {

@@ -174,8 +174,9 @@ TEST(TestsSorter, OrdersByKeyThenAsTheResultsCame)
     TestsIndex index;
     index.build(results);
     const std::vector<std::uint8_t> historyKeys{4, 4, 0, 4, 1};
+    const std::vector<std::uint8_t> classKeys{255, 0, 3, 255, 2};
     TestsSorter sorter;
-    const TestsSorter::Source source{results, index, historyKeys};
+    const TestsSorter::Source source{results, index, historyKeys, classKeys};
     EXPECT_THAT(sorter.order(source, TestsSortKey::Outcome, Qt::AscendingOrder),
                 ElementsAre(0u, 4u, 2u, 3u, 1u)); // failed, error, xfailed, skipped, passed
     EXPECT_THAT(sorter.order(source, TestsSortKey::Outcome, Qt::DescendingOrder),
@@ -191,4 +192,7 @@ TEST(TestsSorter, OrdersByKeyThenAsTheResultsCame)
                 ElementsAre(3u, 0u, 4u, 1u, 2u));
     EXPECT_THAT(sorter.order(source, TestsSortKey::Op, Qt::AscendingOrder),
                 ElementsAre(0u, 4u, 3u, 1u, 2u)); // tests without an op last
+    // Untriaged first, then by class, tests without triage last; ties as they came.
+    EXPECT_THAT(sorter.order(source, TestsSortKey::Class, Qt::AscendingOrder),
+                ElementsAre(1u, 4u, 2u, 0u, 3u));
 }

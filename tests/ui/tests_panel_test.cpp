@@ -416,3 +416,32 @@ TEST(TestsPanel, DetailsShowEveryFieldAndCopyAndActivateWork)
     QTest::mouseRelease(viewport, Qt::LeftButton, {}, cell.center());
     EXPECT_THAT(activated, ElementsAre(QVariantList{qint64{1}}));
 }
+
+TEST(TestsPanel, AJobWithoutArtifactsShowsWhyAndItsOwnTriage)
+{
+    TestsPanel panel;
+    TestsPanelData data;
+    data.loadId = 1;
+    data.triageBase = TriageTarget{"org/repo", "CI", "test (default, 1, 1)", Sha{"abc"}, 1, ""};
+    TestTriage job;
+    job.suggested = triage::FailureClass::Infra;
+    job.why = u"the job failed without failing tests; its log's failure line is infra"_qs;
+    job.evidence = {u"Log line 812, rule \u201crunner lost\u201d (Infra)"_qs};
+    data.triage[0] = job;
+    ASSERT_TRUE(panel.setData(data));
+    EXPECT_FALSE(panel.isShowingTable());
+    EXPECT_TRUE(panel.messageText().startsWith(u"This run has no test results"_qs));
+    EXPECT_TRUE(panel.jobTriageText().startsWith(u"Job: Infra (suggested)"_qs))
+        << panel.jobTriageText().toStdString();
+    EXPECT_TRUE(panel.jobTriageText().contains(u"runner lost"_qs));
+
+    // A tag on the job replaces the suggestion in the bar.
+    TestTriage tagged = job;
+    tagged.tag =
+        TriageTag{*data.triageBase, triage::FailureClass::BackendBug, "driver hang", "", "alice",
+                  1'796'126'400'000};
+    panel.applyTriage(0, tagged);
+    EXPECT_TRUE(panel.jobTriageText().startsWith(u"Job: Backend bug (tagged by alice)"_qs))
+        << panel.jobTriageText().toStdString();
+    EXPECT_TRUE(panel.jobTriageText().contains(u"driver hang"_qs));
+}

@@ -15,6 +15,7 @@
 #include "relayhud/ui/status/sync_status_widget.h"
 #include "relayhud/ui/sync/snapshot_loader.h"
 #include "relayhud/ui/sync/sync_controller.h"
+#include "relayhud/ui/triage/triage_controller.h"
 
 #include <QAction>
 #include <QCloseEvent>
@@ -28,6 +29,7 @@
 #include <QSignalBlocker>
 #include <QStatusBar>
 #include <QTableView>
+#include <QUndoStack>
 #include <QVBoxLayout>
 
 namespace relayhud::ui {
@@ -43,7 +45,8 @@ const QString kAttemptsHeader = QStringLiteral("window/attemptsHeader");
 MainWindow::MainWindow(SessionConfig config, QWidget* parent)
     : QMainWindow(parent), m_config(std::move(config)), m_model(new MatrixModel(this)),
       m_proxy(new MatrixFilterProxy(this)), m_credentials(new CredentialStore(this)),
-      m_tests(new TestResultsController(this)), m_sync(new SyncController(this)),
+      m_tests(new TestResultsController(this)), m_triage(new TriageController(this)),
+      m_undo(new QUndoStack(this)), m_sync(new SyncController(this)),
       m_loader(new SnapshotLoader(this))
 {
     initResources();
@@ -75,6 +78,7 @@ MainWindow::MainWindow(SessionConfig config, QWidget* parent)
 
     connectTests();
     connectLogs();
+    connectTriage();
     openCache();
     if (m_config.sessionCredentials)
         m_credentials->useSessionOnly(*m_config.sessionCredentials);
@@ -133,6 +137,7 @@ void MainWindow::buildStatusBar()
 void MainWindow::buildMenus()
 {
     buildFileMenu();
+    buildTriageMenus();
     buildViewMenu();
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About RelayHUD"), this, &MainWindow::showAbout);
@@ -231,6 +236,7 @@ void MainWindow::closeEvent(QCloseEvent* event)
     saveWindowState();
     m_sync->shutdown();
     m_tests->shutdown();
+    m_triage->shutdown();
     QMainWindow::closeEvent(event);
 }
 

@@ -17,12 +17,14 @@
 #include "relayhud/ui/sync/snapshot_loader.h"
 #include "relayhud/ui/sync/sync_controller.h"
 #include "relayhud/ui/tests/tests_panel.h"
+#include "relayhud/ui/triage/triage_controller.h"
 #include "relayhud/util/time.h"
 
 #include <QDir>
 #include <QDockWidget>
 #include <QFileInfo>
 #include <QSettings>
+#include <QUndoStack>
 
 namespace relayhud::ui {
 
@@ -55,6 +57,8 @@ void MainWindow::configureSync()
     request.artifacts = artifactAccess();
     request.artifactOptions.policy = s.artifactPolicy;
     request.artifactOptions.days = s.historyDays;
+    for (const QString& file : s.ruleFiles)
+        request.artifactOptions.ruleFiles.push_back(file.toStdString());
     m_sync->setRequest(request);
     m_sync->setInterval(std::chrono::minutes(s.syncIntervalMinutes));
 }
@@ -70,8 +74,11 @@ void MainWindow::applySettings(const AppSettings& next)
         saveSettings(store, next);
     }
     const bool cacheMoved = next.effectiveCachePath() != previous.effectiveCachePath();
-    if (cacheMoved)
+    if (cacheMoved) {
         openCache();
+        m_triage->setCachePath(next.effectiveCachePath().toStdString());
+        m_undo->clear(); // its tags live in the old cache
+    }
     applyCredentials(); // the artifact endpoints may have changed
     if (cacheMoved)
         reloadMatrix();

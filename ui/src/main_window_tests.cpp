@@ -105,12 +105,8 @@ void MainWindow::onTestsLoaded(const std::shared_ptr<const TestsPanelData>& load
 {
     if (loaded->loadId != m_testsLoad)
         return;
-    if (loaded->run.id == 0) {
-        m_testsPanel->setMessage(tr("This run has no test results: the backend reported no "
-                                    "artifact URL."));
-    } else {
-        m_testsPanel->setData(loaded);
-    }
+    m_testsBase = loaded->triageBase;
+    m_testsPanel->setData(loaded);
     int failing = 0;
     for (const StoredTestResult& r : loaded->results)
         failing += isFailingOutcome(r.outcome) ? 1 : 0;

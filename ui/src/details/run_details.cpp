@@ -1,6 +1,7 @@
 #include "relayhud/ui/details/run_details.h"
 
 #include "relayhud/store/cache.h"
+#include "relayhud/triage/suggest.h"
 #include "relayhud/ui/format.h"
 
 namespace relayhud::ui {
@@ -46,10 +47,9 @@ RunLinks runLinks(const RunDetails& details, const QString& hudBaseUrl)
         base.chop(1);
     if (!base.isEmpty() && !run.downstreamRepo.empty())
         links.hudPage = QUrl(base % u"/crcr/" % toQString(run.downstreamRepo));
-    if (details.previous && !run.upstreamSha.empty())
-        links.compare = QUrl(u"https://github.com/" % upstream % u"/compare/"
-                             % toQString(details.previous->sha.value) % u"..."
-                             % toQString(run.upstreamSha.value));
+    if (details.previous)
+        links.compare =
+            webUrl(triage::compareUrl(run.upstreamRepo, details.previous->sha, run.upstreamSha));
     if (run.prNumber > 0)
         links.pullRequest =
             QUrl(u"https://github.com/" % upstream % u"/pull/" % QString::number(run.prNumber));

@@ -66,6 +66,10 @@ QVariant MatrixModel::cellData(const MatrixCell& cell, int role) const
     case RetriedRole: return cell.has(MatrixCell::Retried) || cell.attempts > 1;
     case StaleRole: return cell.has(MatrixCell::Stale);
     case HasArtifactsRole: return cell.has(MatrixCell::HasArtifacts);
+    case TriageRole:
+        return static_cast<int>(cell.has(MatrixCell::Triaged)     ? TriageMark::Triaged
+                                : cell.has(MatrixCell::Untriaged) ? TriageMark::Untriaged
+                                                                  : TriageMark::None);
     case DurationRole:
         return cell.durationSeconds > 0 ? QVariant(static_cast<double>(cell.durationSeconds))
                                         : QVariant();
@@ -138,6 +142,10 @@ QString MatrixModel::cellDescription(int row, int column) const
     QString text = cellStateText(cellStateOf(cell));
     if (!cell.empty() && cell.attempts > 0)
         text += QStringLiteral("  ·  attempts: %1").arg(cell.attempts);
+    if (cell.has(MatrixCell::Triaged))
+        text += tr("  ·  triaged");
+    else if (cell.has(MatrixCell::Untriaged))
+        text += tr("  ·  untriaged failures");
     text += u"\n" % toQString(job.backend) % u"  " % levelLabel(job.level) % u"\n"
             % toQString(job.workflow) % u" / " % toQString(job.job) % u"\n"
             % toQString(commit.sha.shortSha());

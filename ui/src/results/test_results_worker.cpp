@@ -5,9 +5,11 @@
 #include "relayhud/results/report_import.h"
 #include "relayhud/store/cache.h"
 #include "relayhud/sync/artifact_sync.h"
+#include "relayhud/triage/suggest.h"
 #include "relayhud/util/paths.h"
 
 #include "relayhud/ui/format.h"
+#include "relayhud/ui/triage/triage_text.h"
 
 #include <QFileInfo>
 
@@ -114,9 +116,20 @@ void TestResultsWorker::load(const TestsLoadRequest& request)
     }
     if (stale(request.loadId))
         return;
-    if (!run) { // nothing fetched, and fetching was not allowed
+    if (!run) { // nothing fetched, and fetching was not allowed (or no artifacts)
         auto data = std::make_shared<TestsPanelData>();
         data->loadId = request.loadId;
+        // A job that failed without artifacts still has its own failure.
+        if (request.checkRunRow != 0) {
+            if (auto row = m_cache->checkRun(request.checkRunRow)) {
+                data->jobTitle = jobTitle(*row);
+                data->selfReported = row->reported.tests;
+            }
+            if (auto triaged = gatherTriage(*data, request.checkRunRow); !triaged) {
+                emit loadFailed(request.loadId, toQString(triaged.message()));
+                return;
+            }
+        }
         emit loaded(data);
         return;
     }
@@ -191,6 +204,8 @@ Result<std::shared_ptr<TestsPanelData>> TestResultsWorker::gather(const TestsLoa
     data->results = std::move(*results);
     if (!run.checkRunRow)
         return data;
+    if (auto triaged = gatherTriage(*data, *run.checkRunRow); !triaged)
+        return triaged.error();
     std::vector<std::int64_t> failing;
     for (const StoredTestResult& r : data->results)
         if (isFailingOutcome(r.outcome) && failing.size() < request.maxHistories)
@@ -202,6 +217,30 @@ Result<std::shared_ptr<TestsPanelData>> TestResultsWorker::gather(const TestsLoa
         return histories.error();
     data->histories = std::move(*histories);
     return data;
+}
+
+Result<void> TestResultsWorker::gatherTriage(TestsPanelData& data, std::int64_t checkRunRow)
+{
+    auto base = m_cache->triageTargetOf(checkRunRow);
+    if (!base)
+        return base.error();
+    data.triageBase = *base;
+    auto suggestions = triage::suggestForRun(*m_cache, checkRunRow);
+    if (!suggestions)
+        return suggestions.error();
+    auto tags = m_cache->triageTagsForCheckRun(checkRunRow);
+    if (!tags)
+        return tags.error();
+    std::unordered_map<std::string, const TriageTag*> tagOf;
+    for (const TriageTag& tag : *tags)
+        tagOf.emplace(tag.target.test, &tag);
+    for (const triage::Suggestion& suggestion : *suggestions) {
+        TestTriage entry = toTestTriage(suggestion);
+        if (const auto tag = tagOf.find(suggestion.target.identity); tag != tagOf.end())
+            entry.tag = *tag->second;
+        data.triage[suggestion.target.testId] = std::move(entry);
+    }
+    return {};
 }
 
 void TestResultsWorker::loadText(qint64 loadId, qint64 textId)

@@ -1,5 +1,8 @@
 #include "relayhud/ui/settings/app_settings.h"
 
+#include "relayhud/triage/rule_set.h"
+#include "relayhud/ui/format.h"
+
 #include <QSettings>
 #include <QStandardPaths>
 
@@ -21,6 +24,7 @@ const QString kGithubApi = QStringLiteral("artifacts/githubApiUrl");
 const QString kS3Endpoint = QStringLiteral("artifacts/s3Endpoint");
 const QString kS3Region = QStringLiteral("artifacts/s3Region");
 const QString kPolicy = QStringLiteral("artifacts/fetch");
+const QString kRuleFiles = QStringLiteral("triage/ruleFiles");
 
 // Stored as words, not enum numbers, so the file stays readable and an
 // unknown word falls back to the default.
@@ -84,6 +88,7 @@ AppSettings loadSettings(QSettings& store)
     s.s3Endpoint = store.value(kS3Endpoint).toString();
     s.s3Region = store.value(kS3Region, s.s3Region).toString();
     s.artifactPolicy = policyFromKey(store.value(kPolicy).toString());
+    s.ruleFiles = store.value(kRuleFiles).toStringList();
     return s;
 }
 
@@ -100,6 +105,20 @@ void saveSettings(QSettings& store, const AppSettings& s)
     store.setValue(kS3Endpoint, s.s3Endpoint);
     store.setValue(kS3Region, s.s3Region);
     store.setValue(kPolicy, policyKey(s.artifactPolicy));
+    store.setValue(kRuleFiles, s.ruleFiles);
+}
+
+RuleFilesCheck checkRuleFiles(const QStringList& ruleFiles)
+{
+    triage::RuleSet rules = triage::defaultRuleSet();
+    RuleFilesCheck check;
+    for (const QString& file : ruleFiles)
+        if (auto added = rules.addFile(file.toStdString()); !added)
+            check.problems << toQString(added.message());
+    for (const triage::RuleProblem& problem : rules.problems())
+        check.problems << toQString(problem.describe());
+    check.rules = static_cast<int>(rules.size());
+    return check;
 }
 
 } // namespace relayhud::ui

@@ -30,11 +30,13 @@ SettingsDialog::SettingsDialog(const AppSettings& settings, const std::vector<Ba
     setWindowTitle(tr("Settings"));
     m_hudUrl->setObjectName(QStringLiteral("hudUrl"));
     m_cachePath->setObjectName(QStringLiteral("cachePath"));
+    m_backends->setObjectName(QStringLiteral("backends"));
     m_interval->setObjectName(QStringLiteral("syncInterval"));
     m_days->setObjectName(QStringLiteral("historyDays"));
     auto* tabs = new QTabWidget(this);
     tabs->addTab(buildHudPage(allowlist), tr("HUD"));
     tabs->addTab(buildArtifactsPage(keychainNote), tr("Artifacts"));
+    tabs->addTab(buildTriagePage(), tr("Triage"));
 
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
@@ -132,6 +134,78 @@ QWidget* SettingsDialog::buildArtifactsPage(const QString& keychainNote)
     return page;
 }
 
+QWidget* SettingsDialog::buildTriagePage()
+{
+    auto* page = new QWidget(this);
+    m_ruleFiles = new QListWidget(page);
+    m_ruleFiles->setObjectName(QStringLiteral("ruleFiles"));
+    m_ruleFiles->addItems(m_initial.ruleFiles);
+    m_ruleFiles->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    auto* add = new QPushButton(tr("Add…"), page);
+    auto* remove = new QPushButton(tr("Remove"), page);
+    auto* check = new QPushButton(tr("Reload and check"), page);
+    check->setObjectName(QStringLiteral("checkRules"));
+    connect(add, &QPushButton::clicked, this, [this] {
+        const QStringList files =
+            QFileDialog::getOpenFileNames(this, tr("Failure-line rule files"), QString(),
+                                          tr("Rule files (*.toml);;All files (*)"));
+        for (const QString& file : files)
+            if (m_ruleFiles->findItems(file, Qt::MatchExactly).isEmpty())
+                m_ruleFiles->addItem(file);
+        checkRules();
+    });
+    connect(remove, &QPushButton::clicked, this, [this] {
+        qDeleteAll(m_ruleFiles->selectedItems());
+        checkRules();
+    });
+    connect(check, &QPushButton::clicked, this, &SettingsDialog::checkRules);
+    auto* buttons = new QVBoxLayout;
+    buttons->addWidget(add);
+    buttons->addWidget(remove);
+    buttons->addWidget(check);
+    buttons->addStretch(1);
+    auto* row = new QHBoxLayout;
+    row->addWidget(m_ruleFiles, 1);
+    row->addLayout(buttons);
+    auto* intro = new QLabel(tr("Your own rules (pytorch's ruleset.toml format, with an optional "
+                                "class) pick the line that explains a failed job. They are "
+                                "tried after the built-in rules, in this order."),
+                             page);
+    intro->setWordWrap(true);
+    m_rulesReport = new QLabel(page);
+    m_rulesReport->setObjectName(QStringLiteral("rulesReport"));
+    m_rulesReport->setTextFormat(Qt::PlainText);
+    m_rulesReport->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_rulesReport->setWordWrap(true);
+    auto* layout = new QVBoxLayout(page);
+    layout->addWidget(intro);
+    layout->addLayout(row, 1);
+    layout->addWidget(m_rulesReport);
+    checkRules();
+    return page;
+}
+
+QStringList SettingsDialog::ruleFiles() const
+{
+    QStringList files;
+    for (int i = 0; i < m_ruleFiles->count(); ++i)
+        files << m_ruleFiles->item(i)->text();
+    return files;
+}
+
+void SettingsDialog::checkRules()
+{
+    const RuleFilesCheck check = checkRuleFiles(ruleFiles());
+    QString text = tr("%n rule(s) loaded", nullptr, check.rules);
+    if (check.problems.isEmpty())
+        text += tr("; no problems.");
+    else
+        text += tr("; %n problem(s), those rules are left out:", nullptr,
+                   static_cast<int>(check.problems.size()))
+                % u'\n' % check.problems.join(u'\n');
+    m_rulesReport->setText(text);
+}
+
 QWidget* SettingsDialog::buildBackendList(const std::vector<Backend>& allowlist)
 {
     auto* box = new QWidget(this);
@@ -191,6 +265,7 @@ AppSettings SettingsDialog::settings() const
     if (s.s3Region.isEmpty())
         s.s3Region = AppSettings{}.s3Region;
     s.artifactPolicy = static_cast<ArtifactPolicy>(m_policy->currentData().toInt());
+    s.ruleFiles = ruleFiles();
     return s;
 }
 

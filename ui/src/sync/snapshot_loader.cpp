@@ -15,6 +15,34 @@ struct LoadResult {
     QString error;
 };
 
+bool failed(const MatrixCell& cell)
+{
+    return cell.status == RunStatus::Completed
+           && (cell.conclusion == Conclusion::Failure || cell.conclusion == Conclusion::TimedOut
+               || cell.conclusion == Conclusion::Cancelled);
+}
+
+// The triage marks of failed cells: one query for all of them.
+Result<void> markTriage(const Cache& cache, MatrixSnapshot& matrix)
+{
+    std::vector<std::int64_t> rows;
+    std::vector<std::size_t> cells;
+    for (std::size_t i = 0; i < matrix.cells.size(); ++i)
+        if (!matrix.cells[i].empty() && failed(matrix.cells[i])) {
+            rows.push_back(matrix.cells[i].runRowId);
+            cells.push_back(i);
+        }
+    if (rows.empty())
+        return {};
+    auto progress = cache.triageProgress(rows);
+    if (!progress)
+        return progress.error();
+    for (std::size_t i = 0; i < cells.size() && i < progress->size(); ++i)
+        matrix.cells[cells[i]].flags |=
+            (*progress)[i].allTriaged() ? MatrixCell::Triaged : MatrixCell::Untriaged;
+    return {};
+}
+
 LoadResult loadSnapshot(const std::string& path, const MatrixQuery& query)
 {
     auto cache = Cache::open(path);
@@ -23,6 +51,8 @@ LoadResult loadSnapshot(const std::string& path, const MatrixQuery& query)
     auto matrix = (*cache)->loadMatrix(query);
     if (!matrix)
         return {nullptr, toQString(matrix.message())};
+    if (auto marked = markTriage(**cache, *matrix); !marked)
+        return {nullptr, toQString(marked.message())};
     return {std::make_shared<MatrixSnapshot>(std::move(*matrix)), {}};
 }
 

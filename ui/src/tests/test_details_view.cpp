@@ -3,6 +3,7 @@
 #include "relayhud/ui/format.h"
 #include "relayhud/ui/tests/history_strip.h"
 #include "relayhud/ui/tests/outcome_style.h"
+#include "relayhud/ui/triage/triage_style.h"
 
 #include <QFontDatabase>
 #include <QFormLayout>
@@ -106,8 +107,24 @@ QWidget* TestDetailsView::buildContent()
     m_showInLog->setShortcut(QKeySequence(Qt::Key_L));
     connect(m_showInLog, &QToolButton::clicked, this,
             [this] { emit showInLogRequested(m_testId, m_identity->text()); });
+    m_tag = new QToolButton(content);
+    m_tag->setObjectName(QStringLiteral("tagTest"));
+    m_tag->setText(tr("Tag…"));
+    m_tag->setToolTip(tr("Set the class, a note and a bug link (T); one key per class: press ? "
+                         "in the table for the list"));
+    connect(m_tag, &QToolButton::clicked, this, &TestDetailsView::tagRequested);
+    m_tag->hide();
+    m_openInConfig = new QToolButton(content);
+    m_openInConfig->setObjectName(QStringLiteral("openInConfig"));
+    m_openInConfig->setText(tr("Open in config"));
+    m_openInConfig->setToolTip(tr("The outcome-config entry that decides this test, in the "
+                                  "config editor (promote or demote it there)"));
+    connect(m_openInConfig, &QToolButton::clicked, this,
+            [this] { emit openInConfigRequested(m_identity->text(), m_rawMarks); });
     heading->addWidget(m_tile);
     heading->addWidget(m_identity, 1);
+    heading->addWidget(m_tag);
+    heading->addWidget(m_openInConfig);
     heading->addWidget(m_showInLog);
     layout->addLayout(heading);
     layout->addLayout(buildFields(*content));
@@ -131,6 +148,20 @@ QFormLayout* TestDetailsView::buildFields(QWidget& content)
     m_baseName = addField(*form, tr("Base name"));
     m_marks = addField(*form, tr("Marks"));
     m_outcome = addField(*form, tr("Result"));
+    const auto addNote = [&](const QString& label, QLabel*& name, QLabel*& value) {
+        name = new QLabel(label, &content);
+        name->setForegroundRole(QPalette::PlaceholderText);
+        value = new QLabel(&content);
+        value->setTextFormat(Qt::PlainText); // CI text never reaches rich text
+        value->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        value->setWordWrap(true);
+        form->addRow(name, value);
+    };
+    addNote(tr("Class"), m_classLabel, m_class);
+    m_class->setObjectName(QStringLiteral("testClass"));
+    addNote(tr("Why"), m_whyLabel, m_why);
+    m_why->setObjectName(QStringLiteral("testWhy"));
+    setTriage(nullptr);
     m_strip = new HistoryStripWidget(&content);
     m_summary = new QLabel(&content);
     m_summary->setTextFormat(Qt::PlainText);
@@ -190,6 +221,7 @@ void TestDetailsView::showTest(const StoredTestResult& result, const TestHistory
     setField(m_identity, toQString(result.identity));
     setField(m_baseName, toQString(result.baseName));
     setField(m_marks, marksText(result.marks));
+    m_rawMarks = toQString(result.marks);
     setField(m_outcome, resultText(result));
     m_failing = isFailingOutcome(result.outcome);
     updateLogButton();
@@ -256,6 +288,50 @@ void TestDetailsView::setLogAvailable(bool available)
     m_logAvailable = available;
     updateLogButton();
 }
+
+void TestDetailsView::setTriage(const TestTriage* triage)
+{
+    const bool shown = triage != nullptr;
+    for (QWidget* widget : {static_cast<QWidget*>(m_classLabel), static_cast<QWidget*>(m_class),
+                            static_cast<QWidget*>(m_whyLabel), static_cast<QWidget*>(m_why),
+                            static_cast<QWidget*>(m_tag)})
+        widget->setVisible(shown);
+    if (!triage) {
+        m_class->clear();
+        m_why->clear();
+        return;
+    }
+    QString line;
+    if (triage->hasHuman()) {
+        const TriageTag& tag = *triage->tag;
+        line = tr("%1 — tagged by %2, %3")
+                   .arg(classLabel(tag.cls),
+                        tag.author.empty() ? tr("someone") : toQString(tag.author),
+                        tagTimeText(tag.timeMs));
+        if (!tag.note.empty())
+            line += u"\n" % toQString(tag.note);
+        if (!tag.bugUrl.empty())
+            line += u"\n" % toQString(tag.bugUrl);
+        if (triage->suggested != tag.cls)
+            line += u"\n" % tr("The tool suggests %1.").arg(classLabel(triage->suggested));
+    } else {
+        line = tr("%1 (suggested; untriaged until someone tags it)")
+                   .arg(classLabel(triage->suggested));
+    }
+    m_class->setText(line);
+    QStringList why;
+    if (!triage->why.isEmpty())
+        why << triage->why;
+    for (const QString& item : triage->evidence)
+        why << u"• " % item;
+    if (!triage->group.isEmpty())
+        why << tr("Part of %1").arg(triage->group);
+    m_why->setText(why.isEmpty() ? tr("No evidence: nothing to compare with yet.")
+                                 : why.join(u'\n'));
+}
+
+QString TestDetailsView::triageText() const { return m_class->text(); }
+QString TestDetailsView::whyText() const { return m_why->text(); }
 
 bool TestDetailsView::offersShowInLog() const { return m_logAvailable && m_failing; }
 

@@ -4,6 +4,7 @@
 #include "relayhud/ui/tests/history_strip.h"
 #include "relayhud/ui/tests/outcome_style.h"
 #include "relayhud/ui/tests/tests_model.h"
+#include "relayhud/ui/triage/triage_style.h"
 
 #include <QApplication>
 #include <QPainter>
@@ -116,6 +117,8 @@ void TestsDelegate::paint(QPainter* painter, const QStyleOptionViewItem& option,
 {
     if (index.column() == TestsModel::HistoryColumn)
         paintHistory(*painter, option, index);
+    else if (index.column() == TestsModel::ClassColumn)
+        paintClass(*painter, option, index);
     else if (index.column() == TestsModel::TestColumn && index.data(TestsModel::GroupRole).toBool())
         paintBackground(*painter, option, index); // the view writes the group's line
     else if (index.column() == TestsModel::OutcomeColumn)
@@ -165,6 +168,23 @@ void TestsDelegate::paintHistory(QPainter& painter, const QStyleOptionViewItem& 
     if (!squares.isEmpty())
         paintHistoryStrip(painter, opt.rect.adjusted(5, 0, -2, 0), squares, opt.palette,
                           kTableStrip);
+}
+
+void TestsDelegate::paintClass(QPainter& painter, const QStyleOptionViewItem& option,
+                               const QModelIndex& index) const
+{
+    paintBackground(painter, option, index);
+    const QVariant cls = index.data(TestsModel::ClassRole);
+    if (!cls.isValid())
+        return;
+    QStyleOptionViewItem opt = option;
+    initStyleOption(&opt, index);
+    painter.save();
+    painter.setFont(opt.font);
+    paintClassChip(painter, opt.rect.adjusted(4, 2, -2, -2),
+                   static_cast<triage::FailureClass>(cls.toInt()),
+                   index.data(TestsModel::ClassHumanRole).toBool(), opt.palette);
+    painter.restore();
 }
 
 QSize TestsDelegate::sizeHint(const QStyleOptionViewItem& option, const QModelIndex& index) const

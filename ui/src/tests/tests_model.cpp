@@ -30,6 +30,17 @@ std::uint8_t historyKey(const TestHistorySummary& summary)
 }
 constexpr std::uint8_t kNoHistoryKey = 4;
 
+// The Class column's order: untriaged failures first (the work left), then
+// the classes in their enumeration's order, tests without triage last.
+std::uint8_t classKey(const TestTriage& triage)
+{
+    const triage::FailureClass cls = triage.effective();
+    if (cls == triage::FailureClass::Untriaged || cls == triage::FailureClass::Unset)
+        return 0;
+    return static_cast<std::uint8_t>(cls);
+}
+constexpr std::uint8_t kNoClassKey = 255;
+
 int failing(const std::array<int, kTestOutcomeCount>& counts)
 {
     int total = 0;
@@ -131,7 +142,10 @@ const std::string& TestsModel::groupLabel(std::uint32_t key) const
     return m_grouping == Grouping::File ? m_index.fileName(key) : m_index.className(key);
 }
 
-TestsSorter::Source TestsModel::sortSource() const { return {*m_results, m_index, m_historyKeys}; }
+TestsSorter::Source TestsModel::sortSource() const
+{
+    return {*m_results, m_index, m_historyKeys, m_classKeys};
+}
 
 void TestsModel::setResults(std::vector<StoredTestResult> results,
                             const std::vector<TestHistory>& histories)
@@ -154,6 +168,8 @@ void TestsModel::setResults(std::shared_ptr<const std::vector<StoredTestResult>>
     for (Row row = 0; row < m_results->size(); ++row)
         m_rowOfTest.emplace(at(row).testId, row);
     m_historyKeys.assign(m_results->size(), kNoHistoryKey);
+    m_triage.clear();
+    m_classKeys.assign(m_results->size(), kNoClassKey);
     for (const TestHistory& history : histories)
         if (const auto row = m_rowOfTest.find(history.testId); row != m_rowOfTest.end())
             applyHistory(row->second, history);
@@ -196,6 +212,44 @@ bool TestsModel::setHistory(TestHistory history)
     if (const QModelIndex first = rowIndex(row, OutcomeColumn); first.isValid())
         emit dataChanged(first, first.siblingAtColumn(HistoryColumn));
     return true;
+}
+
+void TestsModel::setTriage(const std::unordered_map<std::int64_t, TestTriage>& triage)
+{
+    m_triage.clear();
+    m_classKeys.assign(m_results->size(), kNoClassKey);
+    for (const auto& [testId, entry] : triage)
+        if (const auto row = m_rowOfTest.find(testId); row != m_rowOfTest.end()) {
+            m_triage[row->second] = entry;
+            m_classKeys[row->second] = classKey(entry);
+        }
+    m_sorter.invalidate(TestsSortKey::Class);
+    if (rowCount() > 0)
+        emit dataChanged(index(0, ClassColumn), index(rowCount() - 1, ClassColumn));
+    // Grouped rows repaint through their groups' children; a layout pass is
+    // not needed for a column's values.
+}
+
+bool TestsModel::setTestTriage(std::int64_t testId, const TestTriage& triage)
+{
+    const auto found = m_rowOfTest.find(testId);
+    if (found == m_rowOfTest.end())
+        return false;
+    m_triage[found->second] = triage;
+    m_classKeys[found->second] = classKey(triage);
+    m_sorter.invalidate(TestsSortKey::Class);
+    if (const QModelIndex cell = rowIndex(found->second, ClassColumn); cell.isValid())
+        emit dataChanged(cell, cell);
+    return true;
+}
+
+const TestTriage* TestsModel::triage(std::int64_t testId) const
+{
+    const auto row = m_rowOfTest.find(testId);
+    if (row == m_rowOfTest.end())
+        return nullptr;
+    const auto entry = m_triage.find(row->second);
+    return entry == m_triage.end() ? nullptr : &entry->second;
 }
 
 void TestsModel::setFilter(const TestsFilter& filter)

@@ -5,6 +5,7 @@
 #include "relayhud/ui/format.h"
 #include "relayhud/ui/tests/history_strip.h"
 #include "relayhud/ui/tests/outcome_style.h"
+#include "relayhud/ui/triage/triage_style.h"
 
 #include <QFont>
 
@@ -101,6 +102,28 @@ TestOutcome groupOutcome(const std::array<int, kTestOutcomeCount>& counts)
 
 } // namespace
 
+QString triageToolTip(const TestTriage& triage)
+{
+    QString text;
+    if (triage.hasHuman()) {
+        const TriageTag& tag = *triage.tag;
+        text = TestsModel::tr("%1, tagged by %2 on %3")
+                   .arg(classLabel(tag.cls),
+                        tag.author.empty() ? TestsModel::tr("someone") : toQString(tag.author),
+                        tagTimeText(tag.timeMs));
+        if (!tag.note.empty())
+            text += u"\n" % toQString(tag.note);
+        if (!tag.bugUrl.empty())
+            text += u"\n" % toQString(tag.bugUrl);
+        text += u"\n\n" % TestsModel::tr("Suggested: %1").arg(classLabel(triage.suggested));
+    } else {
+        text = TestsModel::tr("Suggested: %1").arg(classLabel(triage.suggested));
+    }
+    if (!triage.why.isEmpty())
+        text += u"\n" % triage.why;
+    return text;
+}
+
 QString testCountsText(const std::array<int, kTestOutcomeCount>& counts)
 {
     QString text;
@@ -128,15 +151,18 @@ QVariant TestsModel::headerData(int section, Qt::Orientation orientation, int ro
         case HistoryColumn:
             return tr("This job on earlier upstream SHAs, oldest to newest; the outlined square "
                       "is this run");
+        case ClassColumn:
+            return tr("The failure's class: a filled chip is a person's tag, a dashed one the "
+                      "tool's suggestion (hover for why)");
         default: return {};
         }
     }
     if (role != Qt::DisplayRole)
         return {};
     static const std::array<const char*, ColumnCount> names{
-        QT_TR_NOOP("Outcome"), QT_TR_NOOP("Test"),   QT_TR_NOOP("File"),
-        QT_TR_NOOP("Op"),      QT_TR_NOOP("Dtype"),  QT_TR_NOOP("Duration"),
-        QT_TR_NOOP("History"), QT_TR_NOOP("Message")};
+        QT_TR_NOOP("Outcome"), QT_TR_NOOP("Test"),    QT_TR_NOOP("File"),
+        QT_TR_NOOP("Op"),      QT_TR_NOOP("Dtype"),   QT_TR_NOOP("Duration"),
+        QT_TR_NOOP("History"), QT_TR_NOOP("Message"), QT_TR_NOOP("Class")};
     return tr(names[static_cast<std::size_t>(section)]);
 }
 
@@ -165,6 +191,14 @@ QVariant TestsModel::testData(Row row, int column, int role) const
     case HistoryStripRole: return hasHistory ? entry->second.squares : QByteArray();
     case HistoryBadgeRole:
         return static_cast<int>(hasHistory ? entry->second.badge : HistoryBadge::None);
+    case ClassRole:
+        if (const auto found = m_triage.find(row); found != m_triage.end())
+            return static_cast<int>(found->second.effective());
+        return {};
+    case ClassHumanRole:
+        if (const auto found = m_triage.find(row); found != m_triage.end())
+            return found->second.hasHuman();
+        return false;
     default: break;
     }
     return {};
@@ -185,6 +219,10 @@ QVariant TestsModel::testDisplay(Row row, int column) const
     case DurationColumn: return formatTestDuration(r.durationSeconds);
     case HistoryColumn: return QString(); // painted by the delegate
     case MessageColumn: return messageLine(r.message);
+    case ClassColumn:
+        if (const auto found = m_triage.find(row); found != m_triage.end())
+            return classLabel(found->second.effective());
+        return QString();
     default: break;
     }
     return {};
@@ -215,6 +253,10 @@ QVariant TestsModel::testToolTip(Row row, int column) const
             text = historySummaryText(entry->second.history);
         break;
     case MessageColumn: text = messageTip(r.message); break;
+    case ClassColumn:
+        if (const auto found = m_triage.find(row); found != m_triage.end())
+            text = triageToolTip(found->second);
+        break;
     default: break;
     }
     return text.isEmpty() ? QVariant() : QVariant(plainToolTip(text));

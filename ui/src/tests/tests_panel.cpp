@@ -8,7 +8,9 @@
 #include "relayhud/ui/tests/tests_filter_bar.h"
 #include "relayhud/ui/tests/tests_model.h"
 #include "relayhud/ui/tests/tests_tree_view.h"
+#include "relayhud/ui/triage/triage_style.h"
 
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
@@ -16,6 +18,7 @@
 #include <QShortcut>
 #include <QSplitter>
 #include <QStackedWidget>
+#include <QToolButton>
 #include <QTreeView>
 #include <QVBoxLayout>
 
@@ -80,11 +83,29 @@ TestsPanel::TestsPanel(QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(2);
+    m_jobBar = new QWidget(this);
+    m_jobTriage = new QLabel(m_jobBar);
+    m_jobTriage->setObjectName(QStringLiteral("jobTriage"));
+    m_jobTriage->setTextFormat(Qt::PlainText);
+    m_jobTriage->setWordWrap(true);
+    m_jobTriage->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_tagJob = new QToolButton(m_jobBar);
+    m_tagJob->setObjectName(QStringLiteral("tagJob"));
+    m_tagJob->setText(tr("Tag job…"));
+    m_tagJob->setToolTip(tr("Set the class, a note and a bug link of the job's own failure"));
+    connect(m_tagJob, &QToolButton::clicked, this, [this] { showTagDialog(true); });
+    auto* jobLayout = new QHBoxLayout(m_jobBar);
+    jobLayout->setContentsMargins(6, 0, 6, 0);
+    jobLayout->addWidget(m_jobTriage, 1);
+    jobLayout->addWidget(m_tagJob, 0, Qt::AlignTop);
+    m_jobBar->hide();
     layout->addWidget(m_title);
     layout->addWidget(m_counts);
+    layout->addWidget(m_jobBar);
     layout->addWidget(m_stack, 1);
     configureView();
     connectParts();
+    connectTriageKeys();
     setMessage(tr("Select a cell to see its tests."));
 }
 
@@ -134,16 +155,19 @@ void TestsPanel::configureView()
     m_view->setTreePosition(TestsModel::TestColumn);
     m_view->setAllColumnsShowFocus(true);
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_view->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_view->setSelectionMode(QAbstractItemView::ExtendedSelection); // tag several at once
     m_view->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_view->setAlternatingRowColors(true);
     m_view->setWordWrap(false);
     QHeaderView* header = m_view->header();
     header->setStretchLastSection(true);
     header->setMinimumSectionSize(40);
-    const std::array<int, TestsModel::ColumnCount - 1> widths{150, 380, 170, 90, 90, 72, 130};
+    // By logical column; Message stretches (the last shown).
+    const std::array<int, TestsModel::ColumnCount> widths{150, 380, 170, 90, 90, 72, 130, 0, 118};
     for (std::size_t column = 0; column < widths.size(); ++column)
-        header->resizeSection(static_cast<int>(column), widths[column]);
+        if (widths[column] > 0)
+            header->resizeSection(static_cast<int>(column), widths[column]);
+    header->moveSection(header->visualIndex(TestsModel::ClassColumn), 1); // beside the outcome
     header->setSortIndicator(TestsModel::OutcomeColumn, Qt::AscendingOrder);
     m_view->setSortingEnabled(true);
 }
@@ -166,6 +190,9 @@ void TestsPanel::connectParts()
             emit testActivated(result->testId);
     });
     connect(m_details, &TestDetailsView::showInLogRequested, this, &TestsPanel::showInLogRequested);
+    connect(m_details, &TestDetailsView::tagRequested, this, [this] { showTagDialog(false); });
+    connect(m_details, &TestDetailsView::openInConfigRequested, this,
+            &TestsPanel::openInConfigRequested);
     auto* find = new QShortcut(QKeySequence::Find, this);
     find->setContext(Qt::WidgetWithChildrenShortcut);
     connect(find, &QShortcut::activated, this, [this] {
@@ -189,6 +216,8 @@ void TestsPanel::setMessage(const QString& message)
     m_title->setFullText(QString());
     m_title->hide();
     m_data.reset();
+    m_job.reset();
+    updateJobTriage();
     m_model->setResults(std::vector<StoredTestResult>{}, {});
     m_details->showNote(tr("Select a test to see its message, traceback and history."));
 }
@@ -212,6 +241,11 @@ bool TestsPanel::setData(std::shared_ptr<const TestsPanelData> loaded)
     m_model->setResults(
         std::shared_ptr<const std::vector<StoredTestResult>>(m_data, &m_data->results),
         m_data->histories);
+    m_model->setTriage(m_data->triage);
+    const auto job = m_data->triage.find(0);
+    m_job = job == m_data->triage.end() ? std::nullopt : std::optional<TestTriage>(job->second);
+    updateJobTriage();
+    m_view->setColumnHidden(TestsModel::ClassColumn, m_data->triage.empty());
     m_filterBar->setChoices(m_model->testsIndex());
     // Reports without torch-spyre's marks (most of them) need no Op/Dtype columns.
     m_view->setColumnHidden(TestsModel::OpColumn, m_model->testsIndex().opChoices().empty());
@@ -228,13 +262,19 @@ bool TestsPanel::setData(std::shared_ptr<const TestsPanelData> loaded)
 
 void TestsPanel::showRunState(const TestsPanelData& loaded)
 {
-    const bool stored = loaded.run.state == TestRunState::Stored;
+    // No test run and no results: the run named no artifacts (the loader
+    // sends only its triage).
+    const bool noTestRun = loaded.run.id == 0 && loaded.results.empty();
+    const bool stored = !noTestRun && loaded.run.state == TestRunState::Stored;
     m_counts->setCounts(stored ? std::optional<OutcomeCounts>(countOutcomes(loaded)) : std::nullopt,
                         loaded.selfReported);
     m_counts->setWarnings(loaded.run.warnings);
     m_counts->show();
     const bool table = stored && !loaded.results.empty();
-    if (!table) {
+    if (noTestRun) {
+        m_message->setText(tr("This run has no test results: the backend reported no artifact "
+                              "URL."));
+    } else if (!table) {
         const QString where = toQString(loaded.run.location);
         m_message->setText(stateMessage(loaded.run)
                            % (where.isEmpty() ? QString() : u"\n\n" % where));
@@ -278,6 +318,7 @@ void TestsPanel::onCurrentChanged(const QModelIndex& current)
     m_selectedTestId = result->testId;
     const TestHistory* history = m_model->history(result->testId);
     m_details->showTest(*result, history);
+    m_details->setTriage(m_model->triage(result->testId));
     if (!fresh)
         return;
     if (result->tracebackId != 0)
@@ -346,6 +387,192 @@ bool TestsPanel::selectTest(std::int64_t testId)
                                                          | QItemSelectionModel::Rows);
     m_view->scrollTo(index);
     return true;
+}
+
+void TestsPanel::connectTriageKeys()
+{
+    // Keys act where the table has focus, so typing in the filter stays typing.
+    const auto key = [this](const QKeySequence& sequence, auto&& action) {
+        auto* shortcut = new QShortcut(sequence, m_view);
+        shortcut->setContext(Qt::WidgetShortcut);
+        connect(shortcut, &QShortcut::activated, this, action);
+    };
+    key(QKeySequence(Qt::Key_J), [this] { selectNextUntriaged(true); });
+    key(QKeySequence(Qt::Key_K), [this] { selectNextUntriaged(false); });
+    for (triage::FailureClass cls : kTriageClasses)
+        key(QKeySequence(QString(*classKey(cls))), [this, cls] { triageSelection(cls); });
+    key(QKeySequence(QString(kClearTriageKey)),
+        [this] { triageSelection(triage::FailureClass::Untriaged); });
+    key(QKeySequence(Qt::SHIFT | Qt::Key_T), [this] { showTagDialog(false); });
+    key(QKeySequence(Qt::Key_Question), [this] { showShortcuts(); });
+    key(QKeySequence(Qt::SHIFT | Qt::Key_Question), [this] { showShortcuts(); });
+    const auto openLog = [this] {
+        const StoredTestResult* result = m_model->result(m_view->currentIndex());
+        if (result && m_details->offersShowInLog())
+            emit showInLogRequested(result->testId, toQString(result->identity));
+    };
+    key(QKeySequence(Qt::Key_Return), openLog);
+    key(QKeySequence(Qt::Key_Enter), openLog);
+}
+
+void TestsPanel::applyTriage(std::int64_t testId, const TestTriage& triage)
+{
+    if (testId == 0) {
+        m_job = triage;
+        updateJobTriage();
+    } else {
+        m_model->setTestTriage(testId, triage);
+        if (m_details->hasTest() && m_details->testId() == testId)
+            m_details->setTriage(m_model->triage(testId));
+    }
+}
+
+const TestTriage* TestsPanel::triageOf(std::int64_t testId) const
+{
+    if (testId == 0)
+        return m_job ? &*m_job : nullptr;
+    return m_model->triage(testId);
+}
+
+std::vector<QModelIndex> TestsPanel::testRowsInViewOrder() const
+{
+    std::vector<QModelIndex> rows;
+    rows.reserve(m_model->visibleTestCount());
+    for (int row = 0; row < m_model->rowCount(); ++row) {
+        const QModelIndex top = m_model->index(row, 0);
+        if (m_model->result(top)) {
+            rows.push_back(top);
+            continue;
+        }
+        for (int child = 0; child < m_model->rowCount(top); ++child)
+            rows.push_back(m_model->index(child, 0, top));
+    }
+    return rows;
+}
+
+QVector<qint64> TestsPanel::selectedTriageIds() const
+{
+    QVector<qint64> ids;
+    for (const QModelIndex& index : m_view->selectionModel()->selectedRows())
+        if (const StoredTestResult* result = m_model->result(index))
+            if (m_model->triage(result->testId))
+                ids.push_back(result->testId);
+    if (ids.isEmpty())
+        if (const StoredTestResult* result = m_model->result(m_view->currentIndex()))
+            if (m_model->triage(result->testId))
+                ids.push_back(result->testId);
+    return ids;
+}
+
+bool TestsPanel::selectNextUntriaged(bool forward)
+{
+    const std::vector<QModelIndex> rows = testRowsInViewOrder();
+    if (rows.empty())
+        return false;
+    const StoredTestResult* current = m_model->result(m_view->currentIndex());
+    std::size_t start = rows.size() - 1; // so that the first step lands on row 0 (or the last)
+    if (!forward)
+        start = 0;
+    for (std::size_t i = 0; current && i < rows.size(); ++i)
+        if (m_model->result(rows[i])->testId == current->testId) {
+            start = i;
+            break;
+        }
+    for (std::size_t step = 1; step <= rows.size(); ++step) {
+        const std::size_t i = forward ? (start + step) % rows.size()
+                                      : (start + rows.size() - step % rows.size()) % rows.size();
+        const StoredTestResult* result = m_model->result(rows[i]);
+        const TestTriage* triage = m_model->triage(result->testId);
+        if (triage && isFailingOutcome(result->outcome) && !triage->hasHuman())
+            return selectTest(result->testId);
+    }
+    return false;
+}
+
+void TestsPanel::triageSelection(triage::FailureClass cls)
+{
+    const QVector<qint64> ids = selectedTriageIds();
+    if (ids.isEmpty() || !m_data || !m_data->triageBase)
+        return;
+    TriageRequest request{ids, {cls, {}, {}}, true};
+    emit triageRequested(request);
+}
+
+void TestsPanel::showTagDialog(bool job)
+{
+    if (!m_data || !m_data->triageBase)
+        return;
+    const QVector<qint64> ids = job ? QVector<qint64>{0} : selectedTriageIds();
+    if (ids.isEmpty() || (job && !m_job))
+        return;
+    // Start from the tag they share, if they share one.
+    TriageEdit initial;
+    bool first = true;
+    bool same = true;
+    for (qint64 id : ids) {
+        const TestTriage* triage = triageOf(id);
+        TriageEdit mine;
+        if (triage) {
+            mine.cls = triage->effective();
+            if (triage->hasHuman()) {
+                mine.note = toQString(triage->tag->note);
+                mine.bugUrl = toQString(triage->tag->bugUrl);
+            }
+        }
+        if (first)
+            initial = mine;
+        else if (mine.cls != initial.cls || mine.note != initial.note
+                 || mine.bugUrl != initial.bugUrl)
+            same = false;
+        first = false;
+    }
+    if (!same)
+        initial = {};
+    QString subject;
+    if (job)
+        subject = tr("the job");
+    else if (ids.size() == 1)
+        subject = m_details->identityText();
+    else
+        subject = tr("%n failure(s)", nullptr, static_cast<int>(ids.size()));
+    TriageDialog dialog(subject, initial, this);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    emit triageRequested(TriageRequest{ids, dialog.edit(), false});
+}
+
+void TestsPanel::showShortcuts()
+{
+    TriageShortcutsDialog sheet(this);
+    sheet.exec();
+}
+
+void TestsPanel::updateJobTriage()
+{
+    m_jobBar->setVisible(m_job.has_value());
+    if (!m_job) {
+        m_jobTriage->clear();
+        return;
+    }
+    const TestTriage& job = *m_job;
+    QString text =
+        job.hasHuman()
+            ? tr("Job: %1 (tagged by %2)").arg(classLabel(job.tag->cls), toQString(job.tag->author))
+            : tr("Job: %1 (suggested)").arg(classLabel(job.suggested));
+    if (job.hasHuman() && !job.tag->note.empty())
+        text += u" — " % toQString(job.tag->note);
+    if (!job.why.isEmpty())
+        text += u"\n" % job.why;
+    for (const QString& item : job.evidence)
+        text += u"\n• " % item;
+    if (!job.group.isEmpty())
+        text += u"\n" % tr("Part of %1").arg(job.group);
+    m_jobTriage->setText(text);
+}
+
+QString TestsPanel::jobTriageText() const
+{
+    return m_jobBar->isHidden() ? QString() : m_jobTriage->text();
 }
 
 bool TestsPanel::isShowingTable() const { return m_stack->currentIndex() == 1; }

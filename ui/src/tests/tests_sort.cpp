@@ -157,6 +157,7 @@ std::vector<std::uint32_t> rankRows(const TestsSorter::Source& s, TestsSortKey k
         return rankByValues(values);
     }
     case TestsSortKey::History: return rankByValues(s.historyKeys);
+    case TestsSortKey::Class: return rankByValues(s.classKeys);
     default: break;
     }
     KeyTable keys(count);

@@ -4,6 +4,7 @@
 // comes from the cache; syncing and snapshot building run off the GUI thread.
 #include "relayhud/artifacts/artifact_store.h"
 #include "relayhud/store/matrix_snapshot.h"
+#include "relayhud/store/triage_tags.h"
 #include "relayhud/ui/settings/app_settings.h"
 
 #include <QMainWindow>
@@ -14,6 +15,8 @@
 
 class QAction;
 class QDockWidget;
+class QTimer;
+class QUndoStack;
 
 namespace relayhud {
 class Cache;
@@ -32,6 +35,9 @@ class SyncStatusWidget;
 class CredentialStore;
 class TestResultsController;
 class TestsPanel;
+class TriageController;
+class ConfigEditorWindow;
+struct TriageRequest;
 class ReportWindow;
 class LogWindow;
 struct SyncOutcome;
@@ -83,6 +89,15 @@ public:
     LogWindow* lastLogWindow() const;
     // The shown run's job log at this test's failure (downloaded first).
     void showTestInLog(const QString& testIdentity);
+    // Triage of the shown run's failures: undo with Edit > Undo.
+    QUndoStack* triageUndoStack() const { return m_undo; }
+    void exportTriage(const QString& path);
+    // The outcome-config editor (one per window), shown and raised.
+    ConfigEditorWindow* openConfigEditor();
+    // "Open in config": the entry that decides a test; asks for a config
+    // file first when none is open. False when no open config has it.
+    bool openTestInConfig(const QString& identity, const QString& marks);
+    void importTriage(const QString& path); // merges, newest wins
 
 signals:
     void matrixRefreshed(int rows, int columns);
@@ -95,6 +110,10 @@ signals:
     void reportFailed(const QString& reason);
     void logOpened(LogWindow* window);
     void logFailed(const QString& reason);
+    // A tag (or its undo) reached the cache.
+    void triageWritten();
+    // An import finished: `error` empty on success.
+    void triageImported(const QString& error);
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -107,6 +126,14 @@ private:
     void buildTestsDock();
     void connectTests();
     void connectLogs();
+    void connectTriage();
+    void buildTriageMenus();
+    QString triageAuthor() const;
+    void onTriageRequested(const TriageRequest& request);
+    void applyTriage(const std::vector<TriageTarget>& targets,
+                     const std::vector<std::optional<TriageTag>>& values);
+    void showExportTriageDialog();
+    void showImportTriageDialog();
     void buildStatusBar();
     void buildMenus();
     void buildFileMenu();
@@ -150,10 +177,15 @@ private:
     QDockWidget* m_testsDock = nullptr;
     CredentialStore* m_credentials;
     TestResultsController* m_tests;
+    TriageController* m_triage;
+    QUndoStack* m_undo;
+    QTimer* m_marksReload = nullptr;
+    std::optional<TriageTarget> m_testsBase; // the shown run, as a triage target
     qint64 m_testsLoad = 0;
     std::int64_t m_testsRowId = 0;
     QPointer<ReportWindow> m_lastReport;
     QPointer<LogWindow> m_lastLog;
+    QPointer<ConfigEditorWindow> m_configEditor;
     qint64 m_logRequest = 0;
     QString m_logTest;
     SyncController* m_sync;

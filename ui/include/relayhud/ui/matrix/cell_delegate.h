@@ -22,8 +22,9 @@ public:
     QSize sizeHint(const QStyleOptionViewItem& option, const QModelIndex& index) const override;
 
 private:
-    const QPixmap& tilePixmap(int state, int attempts, const QSize& size, const QPalette& palette,
-                              qreal dpr) const;
+    const QPixmap& tilePixmap(int state, int attempts, int triage, const QSize& size,
+                              const QPalette& palette, qreal dpr) const;
+    void paintTriagedMark(QPainter& painter, const QRect& tile, const QColor& color) const;
     void paintRetryMark(QPainter& painter, const QRect& tile, int attempts,
                         const QColor& color) const;
     void paintFocus(QPainter& painter, const QRect& cell, const QStyleOptionViewItem& option) const;

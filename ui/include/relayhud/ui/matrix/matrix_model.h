@@ -26,6 +26,7 @@ public:
         DurationRole,                 // double seconds, invalid when unknown
         StartedAtRole,                // qint64 epoch seconds, invalid when unknown
         HasArtifactsRole,             // bool: the row names an artifact URL
+        TriageRole,                   // int(TriageMark)
         // Column (job) roles: horizontal headerData, and data() of its cells.
         BackendRole,  // QString "org/repo"
         LevelRole,    // int(Level)
@@ -41,6 +42,8 @@ public:
         CommitTimeRole,  // qint64 epoch seconds
         CommitTitleRole, // QString
     };
+    // Failed cells: whether people have classed every failure.
+    enum class TriageMark { None, Untriaged, Triaged };
     Q_ENUM(Role)
 
     explicit MatrixModel(QObject* parent = nullptr);

@@ -78,6 +78,8 @@ private:
     Result<std::shared_ptr<TestsPanelData>> gather(const TestsLoadRequest& request,
                                                    const TestRunInfo& run);
     bool stale(qint64 loadId) const;
+    // Suggestions and tags of a run's failures (and of the job itself).
+    Result<void> gatherTriage(TestsPanelData& data, std::int64_t checkRunRow);
 
     const std::atomic<bool>& m_shutdown;
     const std::atomic<qint64>& m_latestLoad;

@@ -24,6 +24,9 @@ struct AppSettings {
     QString s3Endpoint; // empty: AWS for the region
     QString s3Region = QStringLiteral("us-east-1");
     ArtifactPolicy artifactPolicy = ArtifactPolicy::FailedRuns;
+    // Triage: the user's own failure-line rule files (ruleset.toml format),
+    // loaded after the default rules, so the defaults keep their priority.
+    QStringList ruleFiles;
 
     QString effectiveCachePath() const;
     bool operator==(const AppSettings&) const = default;
@@ -40,6 +43,15 @@ struct ArtifactAccess {
 
 // <XDG cache dir>/relayhud/relayhud.sqlite, shared with relayhud-cli.
 QString defaultCachePath();
+
+// Loads the default rules and `ruleFiles` as a sync would, and says what
+// happened: "142 rules loaded" and one "FILE:LINE: MESSAGE" line per bad
+// rule or unreadable file (the good rules still load).
+struct RuleFilesCheck {
+    int rules = 0;
+    QStringList problems;
+};
+RuleFilesCheck checkRuleFiles(const QStringList& ruleFiles);
 
 AppSettings loadSettings(QSettings& store);
 void saveSettings(QSettings& store, const AppSettings& settings);

@@ -12,6 +12,7 @@
 #include <vector>
 
 class QComboBox;
+class QLabel;
 class QLineEdit;
 class QListWidget;
 class QSpinBox;
@@ -36,6 +37,9 @@ public:
 private:
     QWidget* buildHudPage(const std::vector<Backend>& allowlist);
     QWidget* buildArtifactsPage(const QString& keychainNote);
+    QWidget* buildTriagePage();
+    QStringList ruleFiles() const;
+    void checkRules();
     QWidget* buildBackendList(const std::vector<Backend>& allowlist);
     QLineEdit* secretField(const std::string& value, const char* environmentVariable);
     static bool sameTokens(const Credentials& a, const Credentials& b);
@@ -55,6 +59,8 @@ private:
     QLineEdit* m_s3KeyId = nullptr;
     QLineEdit* m_s3Secret = nullptr;
     QComboBox* m_policy = nullptr;
+    QListWidget* m_ruleFiles = nullptr;
+    QLabel* m_rulesReport = nullptr;
 };
 
 } // namespace relayhud::ui

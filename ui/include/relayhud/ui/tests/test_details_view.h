@@ -5,6 +5,7 @@
 // history arrive later (the panel asks the loader for them) and are taken
 // only when they belong to the test shown.
 #include "relayhud/store/test_results.h"
+#include "relayhud/ui/tests/tests_panel_data.h"
 
 #include <QWidget>
 
@@ -34,6 +35,10 @@ public:
     void setTraceback(std::int64_t textId, const QString& text, bool cut, const QString& fullPath);
     // Ignored unless it is the shown test's history.
     void setHistory(const TestHistory& history);
+    // The shown test's triage: its class (a person's tag or the suggestion),
+    // why, and the tag's note, bug link, author and time. Null: none (the
+    // test did not fail, or the results are an import).
+    void setTriage(const TestTriage* triage);
     // Whether the shown results came from a run whose job log can be read
     // (not an import): "Show in log" is offered for failing tests then.
     void setLogAvailable(bool available);
@@ -48,10 +53,16 @@ public:
     QString cutNote() const;
     const HistoryStripWidget& historyStrip() const { return *m_strip; }
     bool offersShowInLog() const;
+    QString triageText() const; // the class line
+    QString whyText() const;    // the evidence, one item per line
 
 signals:
     // "Show in log": the job's log at this test's failure.
     void showInLogRequested(qint64 testId, const QString& identity);
+    // "Tag…": set the shown test's class, note and bug link.
+    void tagRequested();
+    // "Open in config": the outcome-config entry that decides this test.
+    void openInConfigRequested(const QString& identity, const QString& marks);
 
 private:
     QWidget* buildContent();
@@ -71,10 +82,17 @@ private:
     HistoryStripWidget* m_strip = nullptr;
     QLabel* m_summary = nullptr;
     QToolButton* m_showInLog = nullptr;
+    QToolButton* m_tag = nullptr;
+    QToolButton* m_openInConfig = nullptr;
+    QLabel* m_classLabel = nullptr;
+    QLabel* m_class = nullptr;
+    QLabel* m_whyLabel = nullptr;
+    QLabel* m_why = nullptr;
     QLabel* m_cut = nullptr;
     QPlainTextEdit* m_body = nullptr;
     std::int64_t m_testId = 0;
     std::int64_t m_tracebackId = 0;
+    QString m_rawMarks; // "op__add,dtype__float16", as stored
     QString m_message;
     QString m_traceback;
     bool m_tracebackPending = false;

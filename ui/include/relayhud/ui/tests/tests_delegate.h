@@ -26,6 +26,8 @@ protected:
 private:
     void paintBackground(QPainter& painter, const QStyleOptionViewItem& option,
                          const QModelIndex& index) const;
+    void paintClass(QPainter& painter, const QStyleOptionViewItem& option,
+                    const QModelIndex& index) const;
     void paintHistory(QPainter& painter, const QStyleOptionViewItem& option,
                       const QModelIndex& index) const;
     void paintOutcome(QPainter& painter, const QStyleOptionViewItem& option,

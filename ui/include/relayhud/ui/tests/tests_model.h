@@ -10,6 +10,7 @@
 #include "relayhud/store/test_results.h"
 #include "relayhud/ui/tests/tests_filter.h"
 #include "relayhud/ui/tests/tests_index.h"
+#include "relayhud/ui/tests/tests_panel_data.h"
 #include "relayhud/ui/tests/tests_sort.h"
 
 #include <QAbstractItemModel>
@@ -37,6 +38,7 @@ public:
         DurationColumn,
         HistoryColumn,
         MessageColumn,
+        ClassColumn, // shown second (TestsPanel moves it); last here to keep the sort keys
         ColumnCount
     };
     enum Role {
@@ -47,6 +49,8 @@ public:
         HistoryBadgeRole,           // int(HistoryBadge)
         GroupNameRole,              // QString: the group's file or file::Class
         IdentityRole,               // QString: file::Class::name, test rows
+        ClassRole,                  // int(FailureClass) of a triaged or suggested test; else none
+        ClassHumanRole,             // bool: ClassRole is a person's tag, not a suggestion
     };
     enum class Grouping { None, File, Class };
     enum class HistoryBadge { None, NewFailure, FailedBefore };
@@ -75,6 +79,14 @@ public:
     Grouping grouping() const { return m_grouping; }
     // Adds or replaces one test's history; false when no row has that test.
     bool setHistory(TestHistory history);
+
+    // Triage of the run's failures, by test id (TestsPanelData::triage);
+    // replaces what there was.
+    void setTriage(const std::unordered_map<std::int64_t, TestTriage>& triage);
+    // One test's triage changed (a tag set or undone); false when no row has it.
+    bool setTestTriage(std::int64_t testId, const TestTriage& triage);
+    // nullptr when the test has no triage entry (it did not fail).
+    const TestTriage* triage(std::int64_t testId) const;
 
     // nullptr for a group row or an invalid index.
     const StoredTestResult* result(const QModelIndex& index) const;
@@ -139,6 +151,8 @@ private:
     std::unordered_map<std::int64_t, Row> m_rowOfTest;
     std::unordered_map<Row, HistoryEntry> m_histories;
     std::vector<std::uint8_t> m_historyKeys; // per row, the History column's sort key
+    std::unordered_map<Row, TestTriage> m_triage;
+    std::vector<std::uint8_t> m_classKeys; // per row, the Class column's sort key
     TestsFilter m_filter;
     Grouping m_grouping = Grouping::None;
     int m_sortColumn = OutcomeColumn;
@@ -149,6 +163,9 @@ private:
     std::vector<Slot> m_slots; // per row
     std::vector<std::int32_t> m_groupOfKey;
 };
+
+// The Class cell's tooltip: who tagged it and why, or why it is suggested.
+QString triageToolTip(const TestTriage& triage);
 
 // "3 failed · 1,200 passed · 12 skipped": the non-zero counts, failing first.
 QString testCountsText(const std::array<int, kTestOutcomeCount>& counts);

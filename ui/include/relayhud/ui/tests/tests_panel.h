@@ -5,7 +5,9 @@
 // the caller's worker and never reads the cache; it asks for tracebacks and
 // histories by signal and takes them when they come.
 #include "relayhud/ui/tests/tests_panel_data.h"
+#include "relayhud/ui/triage/triage_dialog.h"
 
+#include <QVector>
 #include <QWidget>
 
 #include <cstdint>
@@ -16,9 +18,18 @@
 class QLabel;
 class QSplitter;
 class QStackedWidget;
+class QToolButton;
 class QTreeView;
 
 namespace relayhud::ui {
+
+// A class set on failures of the shown run: test ids (0 is the job itself).
+// `keepNotes`: a class key changes the class alone; the dialog sets all three.
+struct TriageRequest {
+    QVector<qint64> testIds;
+    TriageEdit edit;
+    bool keepNotes = false;
+};
 
 class ElidedLabel;
 class TestDetailsView;
@@ -45,6 +56,22 @@ public:
     // A history asked for with historyRequested (or a newer one).
     void setHistory(const TestHistory& history);
 
+    // A tag was written or undone: shows the new triage of one test (0: the job).
+    void applyTriage(std::int64_t testId, const TestTriage& triage);
+    const TestTriage* triageOf(std::int64_t testId) const;
+    // The selected tests that can be triaged (failures and xfail outcomes
+    // with a triage entry), in view order.
+    QVector<qint64> selectedTriageIds() const;
+    // j / k: moves to the next (previous) failing test without a person's
+    // tag, wrapping around; false when there is none.
+    bool selectNextUntriaged(bool forward);
+    // What keys do in the table: sets `cls` on the selection (as `x`, r, p...).
+    void triageSelection(triage::FailureClass cls);
+    // "Tag…" on the selection (or the job when `job`): the dialog, then triageRequested.
+    void showTagDialog(bool job = false);
+    void showShortcuts();
+    QString jobTriageText() const;
+
     bool selectTest(std::int64_t testId);
     std::int64_t selectedTestId() const { return m_selectedTestId; }
     bool isShowingTable() const;
@@ -63,6 +90,8 @@ signals:
     void testActivated(qint64 testId);
     // "Show in log" on a failing test of a run (not an import).
     void showInLogRequested(qint64 testId, const QString& identity);
+    void triageRequested(const relayhud::ui::TriageRequest& request);
+    void openInConfigRequested(const QString& identity, const QString& marks);
 
 protected:
     void resizeEvent(QResizeEvent* event) override;
@@ -80,6 +109,9 @@ private:
     void restoreSelection();
     void rememberExpansion(const QModelIndex& index, bool expanded);
     QModelIndex firstTest() const;
+    void connectTriageKeys();
+    void updateJobTriage();
+    std::vector<QModelIndex> testRowsInViewOrder() const;
 
     std::shared_ptr<const TestsPanelData> m_data;
     std::int64_t m_latestLoad = 0;
@@ -95,6 +127,10 @@ private:
     QTreeView* m_view = nullptr;
     QSplitter* m_splitter = nullptr;
     TestDetailsView* m_details = nullptr;
+    QWidget* m_jobBar = nullptr;
+    QLabel* m_jobTriage = nullptr;
+    QToolButton* m_tagJob = nullptr;
+    std::optional<TestTriage> m_job; // the job's own triage, when it failed without failing tests
 };
 
 } // namespace relayhud::ui

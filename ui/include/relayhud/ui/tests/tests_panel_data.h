@@ -3,14 +3,30 @@
 // panel never reads the cache itself) and handed over whole.
 #include "relayhud/model/types.h"
 #include "relayhud/store/test_results.h"
+#include "relayhud/store/triage_tags.h"
 
 #include <QString>
+#include <QStringList>
 
 #include <cstdint>
 #include <optional>
+#include <unordered_map>
 #include <vector>
 
 namespace relayhud::ui {
+
+// A failure's triage as the panel shows it: the tool's suggestion with its
+// evidence, and a person's tag, which wins wherever both exist.
+struct TestTriage {
+    triage::FailureClass suggested = triage::FailureClass::Untriaged;
+    QString why;          // one sentence
+    QStringList evidence; // what was compared: runs, the failure line, the rule
+    QString group;        // the outage it belongs to; "" for none
+    std::optional<TriageTag> tag;
+
+    bool hasHuman() const { return tag && isTriagedClass(tag->cls); }
+    triage::FailureClass effective() const { return hasHuman() ? tag->cls : suggested; }
+};
 
 struct TestsPanelData {
     std::int64_t loadId = 0; // a load older than the panel's latest setLoading() is dropped
@@ -19,6 +35,11 @@ struct TestsPanelData {
     std::vector<StoredTestResult> results;  // up to 100,000+
     std::vector<TestHistory> histories;     // for some tests (the failing ones), by testId
     QString jobTitle;                       // "torch-spyre / CI / test (default, 1, 3)"
+    // Where a tag on this run points (repo, workflow, job, SHA, attempt);
+    // none for an import, which cannot be triaged.
+    std::optional<TriageTarget> triageBase;
+    // By test id; 0 is the job itself (a failure without failing tests).
+    std::unordered_map<std::int64_t, TestTriage> triage;
 };
 
 } // namespace relayhud::ui

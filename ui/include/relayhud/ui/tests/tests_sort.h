@@ -15,7 +15,18 @@
 
 namespace relayhud::ui {
 
-enum class TestsSortKey { Outcome, Test, File, Op, Dtype, Duration, History, Message, Count };
+enum class TestsSortKey {
+    Outcome,
+    Test,
+    File,
+    Op,
+    Dtype,
+    Duration,
+    History,
+    Message,
+    Class,
+    Count
+};
 
 class TestsSorter {
 public:
@@ -25,6 +36,8 @@ public:
         const TestsIndex& index;
         // Per row, smaller first: the history column's order (TestsModel).
         const std::vector<std::uint8_t>& historyKeys;
+        // Per row, smaller first: the class column's order (TestsModel).
+        const std::vector<std::uint8_t>& classKeys;
     };
 
     // Forgets every rank (new data).

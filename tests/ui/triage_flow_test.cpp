@@ -1,0 +1,213 @@
+// Keyboard triage through the real path: the simulator over loopback, the
+// cache, the tests panel's keys, the undo stack, the triage worker, the
+// matrix marks, a restart, and a team's export imported into another cache.
+#include "relayhud/store/cache.h"
+#include "relayhud/ui/main_window.h"
+#include "relayhud/ui/matrix/matrix_filter_proxy.h"
+#include "relayhud/ui/matrix/matrix_model.h"
+#include "relayhud/ui/matrix/matrix_view.h"
+#include "relayhud/ui/tests/test_details_view.h"
+#include "relayhud/ui/tests/tests_model.h"
+#include "relayhud/ui/tests/tests_panel.h"
+
+#include "sim_session.h"
+#include "test_support.h"
+
+#include <QApplication>
+#include <QFile>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeView>
+#include <QUndoStack>
+
+#include <gtest/gtest.h>
+
+#include <memory>
+
+using namespace relayhud;
+using namespace relayhud::ui;
+using namespace relayhud::ui::testing;
+
+namespace {
+
+const QString kBackend = QStringLiteral("torch-spyre/torch-spyre");
+
+class TriageFlow : public ::testing::Test {
+protected:
+    void SetUp() override
+    {
+        ASSERT_GT(m_server.start(0), 0);
+        qputenv("RELAYHUD_AUTHOR", "alice");
+    }
+    void TearDown() override { qunsetenv("RELAYHUD_AUTHOR"); }
+
+    std::unique_ptr<MainWindow> openWindow(const QString& cachePath)
+    {
+        auto window =
+            std::make_unique<MainWindow>(simSession(m_server, cachePath, simCredentials(m_server)));
+        window->show();
+        QApplication::setActiveWindow(window.get());
+        return window;
+    }
+
+    // Syncs, selects the first failed cell of the backend with artifacts and
+    // waits until its tests are shown. Returns the cell's row/column.
+    QPersistentModelIndex showFailedCell(MainWindow& window)
+    {
+        QSignalSpy synced(&window, &MainWindow::syncSucceeded);
+        QSignalSpy shown(&window, &MainWindow::testsShown);
+        if (!synced.wait(kWaitMs)
+            || !QTest::qWaitFor([&] { return window.matrixModel().rowCount() > 0; }, kWaitMs))
+            return {};
+        const QModelIndex cell = failedCellWithArtifacts(window.filterProxy(), kBackend);
+        if (!cell.isValid())
+            return {};
+        window.matrixView()->selectionModel()->setCurrentIndex(cell,
+                                                               QItemSelectionModel::ClearAndSelect);
+        if (!QTest::qWaitFor([&] { return !shown.isEmpty(); }, kWaitMs))
+            return {};
+        return cell;
+    }
+
+    static void press(TestsPanel& panel, Qt::Key key)
+    {
+        panel.view()->setFocus(Qt::OtherFocusReason);
+        QTest::keyClick(panel.view(), key);
+    }
+
+    static std::vector<TriageTag> storedTags(const QString& cachePath)
+    {
+        auto cache = Cache::open(cachePath.toStdString());
+        EXPECT_TRUE(cache) << cache.message();
+        if (!cache)
+            return {};
+        auto tags = (*cache)->triageTags();
+        EXPECT_TRUE(tags) << tags.message();
+        return tags ? *tags : std::vector<TriageTag>{};
+    }
+
+    sim::SimServer m_server{dataset()};
+    QTemporaryDir m_dir;
+};
+
+} // namespace
+
+TEST_F(TriageFlow, OneKeyTagsAFailureUndoRedoAndItSurvivesARestart)
+{
+    const QString cachePath = m_dir.filePath(QStringLiteral("cache.sqlite"));
+    std::int64_t testId = 0;
+    {
+        auto window = openWindow(cachePath);
+        ASSERT_TRUE(showFailedCell(*window).isValid());
+        TestsPanel& panel = *window->testsPanel();
+        // Every failing test comes with a suggestion and its "why".
+        ASSERT_TRUE(panel.selectNextUntriaged(true)) << "a failed cell has an untriaged failure";
+        testId = panel.selectedTestId();
+        const TestTriage* suggested = panel.triageOf(testId);
+        ASSERT_NE(suggested, nullptr);
+        EXPECT_FALSE(suggested->hasHuman());
+        EXPECT_FALSE(suggested->why.isEmpty()) << "a suggestion says why";
+        EXPECT_FALSE(panel.detailsView()->whyText().isEmpty());
+        EXPECT_TRUE(panel.model()
+                        .indexOfTest(testId, TestsModel::ClassColumn)
+                        .data(TestsModel::ClassRole)
+                        .isValid());
+
+        QSignalSpy written(window.get(), &MainWindow::triageWritten);
+        press(panel, Qt::Key_I); // infra
+        const TestTriage* tagged = panel.triageOf(testId);
+        ASSERT_NE(tagged, nullptr);
+        ASSERT_TRUE(tagged->hasHuman()) << "the key shows at once";
+        EXPECT_EQ(tagged->tag->cls, triage::FailureClass::Infra);
+        EXPECT_EQ(tagged->tag->author, "alice");
+        EXPECT_TRUE(panel.model()
+                        .indexOfTest(testId, TestsModel::ClassColumn)
+                        .data(TestsModel::ClassHumanRole)
+                        .toBool());
+        ASSERT_TRUE(written.wait(kWaitMs));
+        ASSERT_EQ(storedTags(cachePath).size(), 1u);
+
+        window->triageUndoStack()->undo();
+        EXPECT_FALSE(panel.triageOf(testId)->hasHuman()) << "undo goes back to the suggestion";
+        ASSERT_TRUE(written.wait(kWaitMs));
+        EXPECT_TRUE(storedTags(cachePath).empty()) << "undo removes the row it added";
+
+        window->triageUndoStack()->redo();
+        ASSERT_TRUE(written.wait(kWaitMs));
+        const auto tags = storedTags(cachePath);
+        ASSERT_EQ(tags.size(), 1u);
+        EXPECT_EQ(tags[0].cls, triage::FailureClass::Infra);
+        EXPECT_EQ(tags[0].target.repo, kBackend.toStdString());
+        EXPECT_FALSE(tags[0].target.test.empty());
+
+        // j moves on to the next untriaged failure, never back to the tagged one.
+        press(panel, Qt::Key_J);
+        EXPECT_NE(panel.selectedTestId(), testId);
+    }
+    // A restart reads the tag back from the cache.
+    auto again = openWindow(cachePath);
+    ASSERT_TRUE(showFailedCell(*again).isValid());
+    const TestTriage* restored = again->testsPanel()->triageOf(testId);
+    ASSERT_NE(restored, nullptr);
+    ASSERT_TRUE(restored->hasHuman());
+    EXPECT_EQ(restored->tag->cls, triage::FailureClass::Infra);
+}
+
+TEST_F(TriageFlow, TaggingEveryFailureMarksTheCellAndExportImportRoundTrips)
+{
+    const QString cachePath = m_dir.filePath(QStringLiteral("cache.sqlite"));
+    auto window = openWindow(cachePath);
+    const QPersistentModelIndex cell = showFailedCell(*window);
+    ASSERT_TRUE(cell.isValid());
+    EXPECT_EQ(cell.data(MatrixModel::TriageRole).toInt(),
+              static_cast<int>(MatrixModel::TriageMark::Untriaged));
+    TestsPanel& panel = *window->testsPanel();
+    QSignalSpy written(window.get(), &MainWindow::triageWritten);
+    QSignalSpy refreshed(window.get(), &MainWindow::matrixRefreshed);
+    panel.view()->selectAll();
+    press(panel, Qt::Key_F); // flaky, every failure at once
+    ASSERT_TRUE(written.wait(kWaitMs));
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] {
+            return cell.data(MatrixModel::TriageRole).toInt()
+                   == static_cast<int>(MatrixModel::TriageMark::Triaged);
+        },
+        kWaitMs))
+        << "the matrix marks a cell whose failures are all triaged";
+    const auto tags = storedTags(cachePath);
+    ASSERT_GE(tags.size(), 1u);
+    test::keepPicture(*window, QStringLiteral("triage_tagged.png"));
+
+    const QString exported = m_dir.filePath(QStringLiteral("team.json"));
+    window->exportTriage(exported);
+    ASSERT_TRUE(QTest::qWaitFor([&] { return QFile::exists(exported); }, kWaitMs));
+
+    // Another maintainer's cache of the same relay data takes them in.
+    const QString otherPath = m_dir.filePath(QStringLiteral("other.sqlite"));
+    auto other = openWindow(otherPath);
+    ASSERT_TRUE(showFailedCell(*other).isValid());
+    QSignalSpy imported(other.get(), &MainWindow::triageImported);
+    other->importTriage(exported);
+    ASSERT_TRUE(imported.wait(kWaitMs));
+    EXPECT_EQ(imported.takeFirst().at(0).toString(), QString());
+    EXPECT_EQ(storedTags(otherPath), tags) << "the round trip keeps every field";
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] {
+            const TestTriage* shown = other->testsPanel()->triageOf(panel.selectedTestId());
+            return shown && shown->hasHuman();
+        },
+        kWaitMs))
+        << "the shown run picks up the imported tags";
+
+    // A broken file changes nothing and says why.
+    const QString broken = m_dir.filePath(QStringLiteral("broken.json"));
+    QFile file(broken);
+    ASSERT_TRUE(file.open(QIODevice::WriteOnly));
+    file.write("{\"format\": \"relayhud-triage\", \"version\": 1, \"tags\": [{\"repo\": ");
+    file.close();
+    other->importTriage(broken);
+    ASSERT_TRUE(imported.wait(kWaitMs));
+    EXPECT_FALSE(imported.takeFirst().at(0).toString().isEmpty());
+    EXPECT_EQ(storedTags(otherPath), tags);
+}

@@ -1,0 +1,54 @@
+#pragma once
+// "Tag…": one dialog for the class, a note and a bug link of one failure, a
+// selection or a cluster. Opens with the current tag (when all targets share
+// one) so a second look edits rather than retypes.
+#include "relayhud/triage/failure_class.h"
+
+#include <QDialog>
+#include <QString>
+
+class QComboBox;
+class QDialogButtonBox;
+class QLabel;
+class QLineEdit;
+class QPlainTextEdit;
+
+namespace relayhud::ui {
+
+struct TriageEdit {
+    triage::FailureClass cls = triage::FailureClass::Untriaged;
+    QString note;
+    QString bugUrl;
+};
+
+class TriageDialog : public QDialog {
+    Q_OBJECT
+public:
+    // `subject`: "3 failures", "test_add (float16)", "cluster of 42".
+    TriageDialog(const QString& subject, const TriageEdit& initial, QWidget* parent = nullptr);
+
+    TriageEdit edit() const;
+    QComboBox* classBox() const { return m_class; }
+    QPlainTextEdit* noteEdit() const { return m_note; }
+    QLineEdit* bugEdit() const { return m_bug; }
+    // Why OK is disabled ("" when it is not).
+    QString problem() const;
+
+private:
+    void validate();
+
+    QComboBox* m_class;
+    QPlainTextEdit* m_note;
+    QLineEdit* m_bug;
+    QLabel* m_problem;
+    QDialogButtonBox* m_buttons;
+};
+
+// The keyboard-triage sheet (`?`): every key and what it does.
+class TriageShortcutsDialog : public QDialog {
+    Q_OBJECT
+public:
+    explicit TriageShortcutsDialog(QWidget* parent = nullptr);
+};
+
+} // namespace relayhud::ui

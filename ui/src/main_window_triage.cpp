@@ -1,0 +1,286 @@
+// MainWindow: triage. Tags set in the tests panel (one key, or the dialog)
+// become undoable commands; each is shown at once and written by the triage
+// worker, and the matrix's triage marks follow. Export and import of a
+// team's tags go through the File menu.
+#include "relayhud/ui/main_window.h"
+
+#include "relayhud/ui/config/config_editor_window.h"
+#include "relayhud/ui/config/config_tree_model.h"
+#include "relayhud/ui/format.h"
+#include "relayhud/ui/results/test_results_controller.h"
+#include "relayhud/ui/status/sync_status_widget.h"
+#include "relayhud/ui/tests/tests_model.h"
+#include "relayhud/ui/tests/tests_panel.h"
+#include "relayhud/ui/triage/triage_controller.h"
+#include "relayhud/ui/triage/triage_style.h"
+
+#include <QDateTime>
+#include <QFileDialog>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QStandardPaths>
+#include <QTimer>
+#include <QUndoCommand>
+#include <QUndoStack>
+
+#include <unordered_map>
+
+namespace relayhud::ui {
+
+namespace {
+
+// Sets (or, undone, puts back) the tags of some targets. Both directions are
+// "make these targets hold these values", which restoreTriageTags does.
+class TriageCommand : public QUndoCommand {
+public:
+    using Apply = std::function<void(const std::vector<TriageTarget>&,
+                                     const std::vector<std::optional<TriageTag>>&)>;
+    TriageCommand(const QString& text, std::vector<TriageTarget> targets,
+                  std::vector<std::optional<TriageTag>> before,
+                  std::vector<std::optional<TriageTag>> after, Apply apply)
+        : QUndoCommand(text), m_targets(std::move(targets)), m_before(std::move(before)),
+          m_after(std::move(after)), m_apply(std::move(apply))
+    {
+    }
+    void redo() override { m_apply(m_targets, m_after); }
+    void undo() override { m_apply(m_targets, m_before); }
+
+private:
+    std::vector<TriageTarget> m_targets;
+    std::vector<std::optional<TriageTag>> m_before;
+    std::vector<std::optional<TriageTag>> m_after;
+    Apply m_apply;
+};
+
+bool sameRun(const TriageTarget& a, const TriageTarget& b)
+{
+    return a.repo == b.repo && a.workflow == b.workflow && a.job == b.job && a.sha == b.sha
+           && a.attempt == b.attempt;
+}
+
+} // namespace
+
+QString MainWindow::triageAuthor() const
+{
+    const QString configured = qEnvironmentVariable("RELAYHUD_AUTHOR");
+    if (!configured.isEmpty())
+        return configured;
+    const QString user = qEnvironmentVariable("USER");
+    return user.isEmpty() ? tr("unknown") : user;
+}
+
+void MainWindow::connectTriage()
+{
+    m_triage->setCachePath(m_config.settings.effectiveCachePath().toStdString());
+    connect(m_testsPanel, &TestsPanel::triageRequested, this, &MainWindow::onTriageRequested);
+    connect(m_testsPanel, &TestsPanel::openInConfigRequested, this, &MainWindow::openTestInConfig);
+    m_marksReload = new QTimer(this);
+    m_marksReload->setSingleShot(true);
+    m_marksReload->setInterval(250); // a burst of j/r/j/r keys reloads the matrix once
+    connect(m_marksReload, &QTimer::timeout, this, &MainWindow::reloadMatrix);
+    connect(m_triage, &TriageController::written, this, [this](qint64, const QString& error) {
+        if (error.isEmpty()) {
+            m_marksReload->start();
+            emit triageWritten();
+            return;
+        }
+        // The panel showed what was asked; show what the cache holds instead.
+        m_status->showMessage(tr("Could not store the triage: %1").arg(error));
+        if (m_testsRowId != 0)
+            m_testsLoad = m_tests->loadRun(m_testsRowId, false);
+    });
+    connect(m_triage, &TriageController::exported, this,
+            [this](const QString& path, qint64 count, const QString& error) {
+                m_status->showMessage(
+                    error.isEmpty()
+                        ? tr("Exported %n triage tag(s) to %1", nullptr, static_cast<int>(count))
+                              .arg(path)
+                        : tr("Could not export the triage: %1").arg(error));
+            });
+    connect(m_triage, &TriageController::imported, this,
+            [this](const QString& path, const QString& summary, const QStringList& conflicts,
+                   const QString& error) {
+                if (!error.isEmpty()) {
+                    m_status->showMessage(tr("Nothing imported from %1: %2").arg(path, error));
+                    emit triageImported(error);
+                    return;
+                }
+                m_status->showMessage(tr("Triage imported from %1: %2").arg(path, summary));
+                if (!conflicts.isEmpty() && isVisible()) {
+                    QMessageBox box(QMessageBox::Information, tr("Triage imported"),
+                                    tr("%1\n\nNewest wins; conflicts:").arg(summary),
+                                    QMessageBox::Ok, this);
+                    box.setDetailedText(conflicts.join(u'\n'));
+                    box.exec();
+                }
+                m_marksReload->start();
+                if (m_testsRowId != 0)
+                    m_testsLoad = m_tests->loadRun(m_testsRowId, false);
+                emit triageImported(QString());
+            });
+}
+
+void MainWindow::buildTriageMenus()
+{
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    QAction* undo = m_undo->createUndoAction(this, tr("&Undo"));
+    undo->setShortcut(QKeySequence::Undo);
+    QAction* redo = m_undo->createRedoAction(this, tr("&Redo"));
+    redo->setShortcut(QKeySequence::Redo);
+    edit->addAction(undo);
+    edit->addAction(redo);
+    QMenu* triage = menuBar()->addMenu(tr("&Triage"));
+    triage->addAction(tr("&Next untriaged failure"), this,
+                      [this] { m_testsPanel->selectNextUntriaged(true); });
+    triage->addAction(tr("&Tag the selection…"), this,
+                      [this] { m_testsPanel->showTagDialog(false); });
+    triage->addSeparator();
+    triage->addAction(tr("&Export Triage…"), this, &MainWindow::showExportTriageDialog);
+    triage->addAction(tr("&Import Triage…"), this, &MainWindow::showImportTriageDialog);
+    triage->addSeparator();
+    triage->addAction(tr("&Keyboard Shortcuts"), this, [this] { m_testsPanel->showShortcuts(); });
+    QMenu* tools = menuBar()->addMenu(tr("T&ools"));
+    QAction* editor =
+        tools->addAction(tr("Outcome &Config Editor…"), this, [this] { openConfigEditor(); });
+    editor->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
+}
+
+void MainWindow::onTriageRequested(const TriageRequest& request)
+{
+    const TestsModel& model = m_testsPanel->model();
+    std::optional<TriageTarget> base;
+    std::vector<TriageTarget> targets;
+    std::vector<std::optional<TriageTag>> before;
+    std::vector<std::optional<TriageTag>> after;
+    const std::int64_t now = QDateTime::currentMSecsSinceEpoch();
+    const std::string author = triageAuthor().toStdString();
+    for (qint64 testId : request.testIds) {
+        const TestTriage* current = m_testsPanel->triageOf(testId);
+        if (!current)
+            continue;
+        TriageTarget target;
+        if (current->tag) {
+            target = current->tag->target;
+        } else if (m_testsBase) {
+            target = *m_testsBase;
+            if (testId != 0) {
+                const QModelIndex index = model.indexOfTest(testId);
+                const StoredTestResult* result = model.result(index);
+                if (!result) { // filtered out of view: find it among all results
+                    for (const StoredTestResult& r : model.results())
+                        if (r.testId == testId)
+                            result = &r;
+                }
+                if (!result)
+                    continue;
+                target.test = result->identity;
+            }
+        } else {
+            continue;
+        }
+        TriageTag tag;
+        tag.target = target;
+        tag.cls = request.edit.cls;
+        tag.author = author;
+        tag.timeMs = now;
+        if (request.keepNotes && current->tag) {
+            tag.note = current->tag->note;
+            tag.bugUrl = current->tag->bugUrl;
+        } else if (!request.keepNotes) {
+            tag.note = request.edit.note.toStdString();
+            tag.bugUrl = request.edit.bugUrl.toStdString();
+        }
+        targets.push_back(std::move(target));
+        before.push_back(current->tag);
+        after.emplace_back(std::move(tag));
+    }
+    if (targets.empty())
+        return;
+    const QString text = tr("Tag %n failure(s) %1", nullptr, static_cast<int>(targets.size()))
+                             .arg(classLabel(request.edit.cls));
+    m_undo->push(new TriageCommand(text, std::move(targets), std::move(before), std::move(after),
+                                   [this](const auto& t, const auto& v) { applyTriage(t, v); }));
+}
+
+// Writes the values and shows them where the tests panel shows those targets.
+void MainWindow::applyTriage(const std::vector<TriageTarget>& targets,
+                             const std::vector<std::optional<TriageTag>>& values)
+{
+    m_triage->restore(targets, values);
+    if (!m_testsBase)
+        return;
+    std::unordered_map<std::string, std::size_t> shown; // test identity -> index into targets
+    for (std::size_t i = 0; i < targets.size(); ++i)
+        if (sameRun(targets[i], *m_testsBase))
+            shown[targets[i].test] = i;
+    if (shown.empty())
+        return;
+    if (const auto job = shown.find(std::string()); job != shown.end())
+        if (const TestTriage* current = m_testsPanel->triageOf(0)) {
+            TestTriage next = *current;
+            next.tag = values[job->second];
+            m_testsPanel->applyTriage(0, next);
+        }
+    for (const StoredTestResult& result : m_testsPanel->model().results()) {
+        const auto found = shown.find(result.identity);
+        if (found == shown.end())
+            continue;
+        if (const TestTriage* current = m_testsPanel->triageOf(result.testId)) {
+            TestTriage next = *current;
+            next.tag = values[found->second];
+            m_testsPanel->applyTriage(result.testId, next);
+        }
+    }
+}
+
+ConfigEditorWindow* MainWindow::openConfigEditor()
+{
+    if (!m_configEditor) {
+        m_configEditor = new ConfigEditorWindow(m_config.settings.effectiveCachePath());
+        m_configEditor->setAttribute(Qt::WA_DeleteOnClose);
+    }
+    m_configEditor->show();
+    m_configEditor->raise();
+    m_configEditor->activateWindow();
+    return m_configEditor;
+}
+
+bool MainWindow::openTestInConfig(const QString& identity, const QString& marks)
+{
+    ConfigEditorWindow* editor = openConfigEditor();
+    if (editor->revealTest(identity, marks))
+        return true;
+    if (editor->model()->rowCount() == 0) {
+        const QString path =
+            QFileDialog::getOpenFileName(editor, tr("Open the backend's outcome config"), QString(),
+                                         tr("Outcome configs (*.yaml *.yml);;All files (*)"));
+        if (!path.isEmpty() && editor->openFile(path) && editor->revealTest(identity, marks))
+            return true;
+    }
+    m_status->showMessage(tr("No open outcome config decides %1").arg(identity));
+    return false;
+}
+
+void MainWindow::showExportTriageDialog()
+{
+    const QString start = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation)
+                          + QStringLiteral("/relayhud-triage.json");
+    const QString path =
+        QFileDialog::getSaveFileName(this, tr("Export triage"), start, tr("Triage files (*.json)"));
+    if (!path.isEmpty())
+        exportTriage(path);
+}
+
+void MainWindow::showImportTriageDialog()
+{
+    const QString start = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+    const QString path = QFileDialog::getOpenFileName(this, tr("Import triage"), start,
+                                                      tr("Triage files (*.json);;All files (*)"));
+    if (!path.isEmpty())
+        importTriage(path);
+}
+
+void MainWindow::exportTriage(const QString& path) { m_triage->exportTo(path); }
+void MainWindow::importTriage(const QString& path) { m_triage->importFrom(path); }
+
+} // namespace relayhud::ui
