@@ -224,10 +224,10 @@ void TestsModel::setTriage(const std::unordered_map<std::int64_t, TestTriage>& t
             m_classKeys[row->second] = classKey(entry);
         }
     m_sorter.invalidate(TestsSortKey::Class);
+    // The panel calls this right after setResults() (a reset, which repaints
+    // grouped children too); later changes come one test at a time.
     if (rowCount() > 0)
         emit dataChanged(index(0, ClassColumn), index(rowCount() - 1, ClassColumn));
-    // Grouped rows repaint through their groups' children; a layout pass is
-    // not needed for a column's values.
 }
 
 bool TestsModel::setTestTriage(std::int64_t testId, const TestTriage& triage)
