@@ -9,6 +9,7 @@
 #include "relayhud/ui/tests/test_details_view.h"
 #include "relayhud/ui/tests/tests_model.h"
 #include "relayhud/ui/tests/tests_panel.h"
+#include "relayhud/ui/triage/clusters_panel.h"
 
 #include "sim_session.h"
 #include "test_support.h"
@@ -210,4 +211,42 @@ TEST_F(TriageFlow, TaggingEveryFailureMarksTheCellAndExportImportRoundTrips)
     ASSERT_TRUE(imported.wait(kWaitMs));
     EXPECT_FALSE(imported.takeFirst().at(0).toString().isEmpty());
     EXPECT_EQ(storedTags(otherPath), tags);
+}
+
+TEST_F(TriageFlow, OneKeyOnAClusterTagsEveryMemberAndUndoTakesThemAllBack)
+{
+    const QString cachePath = m_dir.filePath(QStringLiteral("cache.sqlite"));
+    auto window = openWindow(cachePath);
+    ASSERT_TRUE(showFailedCell(*window).isValid()); // fetches that run's results
+    QSignalSpy clustered(window.get(), &MainWindow::clustersShown);
+    window->reloadClusters();
+    ASSERT_TRUE(clustered.wait(kWaitMs));
+    ClustersPanel& panel = *window->clustersPanel();
+    ASSERT_GT(panel.model().rowCount(), 0);
+    panel.view()->setCurrentIndex(panel.model().index(0, 0));
+    const std::size_t members = panel.selectedTargets().size();
+    ASSERT_EQ(members, panel.model().cluster(0)->count);
+    EXPECT_FALSE(panel.membersText().isEmpty());
+
+    QSignalSpy written(window.get(), &MainWindow::triageWritten);
+    panel.view()->setFocus(Qt::OtherFocusReason);
+    QTest::keyClick(panel.view(), Qt::Key_B);
+    ASSERT_TRUE(written.wait(kWaitMs));
+    auto tags = storedTags(cachePath);
+    ASSERT_EQ(tags.size(), members);
+    panel.resize(1400, 320);
+    test::keepPicture(panel, QStringLiteral("triage_clusters.png"));
+    for (const TriageTag& tag : tags)
+        EXPECT_EQ(tag.cls, triage::FailureClass::BackendBug);
+    // The clusters are read again with their new tag.
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] {
+            const triage::FailureCluster* first = panel.model().cluster(0);
+            return first && first->tagState == triage::ClusterTagState::Tagged;
+        },
+        kWaitMs));
+
+    window->triageUndoStack()->undo();
+    ASSERT_TRUE(written.wait(kWaitMs));
+    EXPECT_TRUE(storedTags(cachePath).empty());
 }

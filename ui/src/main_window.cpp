@@ -57,6 +57,7 @@ MainWindow::MainWindow(SessionConfig config, QWidget* parent)
     buildCentral();
     buildDock();
     buildTestsDock();
+    buildClustersDock();
     buildStatusBar();
     buildMenus();
     setAcceptDrops(true);
@@ -86,6 +87,7 @@ MainWindow::MainWindow(SessionConfig config, QWidget* parent)
     if (!m_config.sessionCredentials)
         m_credentials->load(); // the keychain answers later
     reloadMatrix();
+    reloadClusters();
     if (m_config.syncOnStart)
         m_sync->syncNow();
 }

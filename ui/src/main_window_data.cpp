@@ -80,8 +80,10 @@ void MainWindow::applySettings(const AppSettings& next)
         m_undo->clear(); // its tags live in the old cache
     }
     applyCredentials(); // the artifact endpoints may have changed
-    if (cacheMoved)
+    if (cacheMoved) {
         reloadMatrix();
+        reloadClusters();
+    }
     if (cacheMoved || next.hudUrl != previous.hudUrl || next.backends != previous.backends
         || next.historyDays != previous.historyDays)
         syncNow();

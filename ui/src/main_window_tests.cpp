@@ -128,6 +128,8 @@ void MainWindow::onArtifactsSynced(const ArtifactSyncOutcome& outcome)
                                   .arg(r.failed + r.unauthorized));
     if (!r.errors.empty())
         m_status->showMessage(tr("Test results: %1").arg(toQString(r.errors.front())));
+    if (r.stored > 0)
+        reloadClusters();
     // The shown run may have just received its results.
     if (m_testsRowId != 0 && r.stored > 0)
         m_testsLoad = m_tests->loadRun(m_testsRowId, false);

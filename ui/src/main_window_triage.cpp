@@ -11,10 +11,12 @@
 #include "relayhud/ui/status/sync_status_widget.h"
 #include "relayhud/ui/tests/tests_model.h"
 #include "relayhud/ui/tests/tests_panel.h"
+#include "relayhud/ui/triage/clusters_panel.h"
 #include "relayhud/ui/triage/triage_controller.h"
 #include "relayhud/ui/triage/triage_style.h"
 
 #include <QDateTime>
+#include <QDockWidget>
 #include <QFileDialog>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -23,6 +25,7 @@
 #include <QUndoCommand>
 #include <QUndoStack>
 
+#include <map>
 #include <unordered_map>
 
 namespace relayhud::ui {
@@ -77,7 +80,10 @@ void MainWindow::connectTriage()
     m_marksReload = new QTimer(this);
     m_marksReload->setSingleShot(true);
     m_marksReload->setInterval(250); // a burst of j/r/j/r keys reloads the matrix once
-    connect(m_marksReload, &QTimer::timeout, this, &MainWindow::reloadMatrix);
+    connect(m_marksReload, &QTimer::timeout, this, [this] {
+        reloadMatrix();
+        reloadClusters();
+    });
     connect(m_triage, &TriageController::written, this, [this](qint64, const QString& error) {
         if (error.isEmpty()) {
             m_marksReload->start();
@@ -151,9 +157,6 @@ void MainWindow::onTriageRequested(const TriageRequest& request)
     std::optional<TriageTarget> base;
     std::vector<TriageTarget> targets;
     std::vector<std::optional<TriageTag>> before;
-    std::vector<std::optional<TriageTag>> after;
-    const std::int64_t now = QDateTime::currentMSecsSinceEpoch();
-    const std::string author = triageAuthor().toStdString();
     for (qint64 testId : request.testIds) {
         const TestTriage* current = m_testsPanel->triageOf(testId);
         if (!current)
@@ -178,28 +181,87 @@ void MainWindow::onTriageRequested(const TriageRequest& request)
         } else {
             continue;
         }
-        TriageTag tag;
-        tag.target = target;
-        tag.cls = request.edit.cls;
-        tag.author = author;
-        tag.timeMs = now;
-        if (request.keepNotes && current->tag) {
-            tag.note = current->tag->note;
-            tag.bugUrl = current->tag->bugUrl;
-        } else if (!request.keepNotes) {
-            tag.note = request.edit.note.toStdString();
-            tag.bugUrl = request.edit.bugUrl.toStdString();
-        }
         targets.push_back(std::move(target));
         before.push_back(current->tag);
-        after.emplace_back(std::move(tag));
     }
+    pushTriage(std::move(targets), std::move(before), request.edit, request.keepNotes);
+}
+
+// One undoable step: `edit` on every target, whose tags were `before`. A
+// class key keeps each target's note and bug link; the dialog sets them.
+void MainWindow::pushTriage(std::vector<TriageTarget> targets,
+                            std::vector<std::optional<TriageTag>> before, const TriageEdit& edit,
+                            bool keepNotes)
+{
     if (targets.empty())
         return;
+    const std::int64_t now = QDateTime::currentMSecsSinceEpoch();
+    const std::string author = triageAuthor().toStdString();
+    std::vector<std::optional<TriageTag>> after;
+    for (std::size_t i = 0; i < targets.size(); ++i) {
+        TriageTag tag;
+        tag.target = targets[i];
+        tag.cls = edit.cls;
+        tag.author = author;
+        tag.timeMs = now;
+        if (keepNotes && before[i]) {
+            tag.note = before[i]->note;
+            tag.bugUrl = before[i]->bugUrl;
+        } else if (!keepNotes) {
+            tag.note = edit.note.toStdString();
+            tag.bugUrl = edit.bugUrl.toStdString();
+        }
+        after.emplace_back(std::move(tag));
+    }
     const QString text = tr("Tag %n failure(s) %1", nullptr, static_cast<int>(targets.size()))
-                             .arg(classLabel(request.edit.cls));
+                             .arg(classLabel(edit.cls));
     m_undo->push(new TriageCommand(text, std::move(targets), std::move(before), std::move(after),
                                    [this](const auto& t, const auto& v) { applyTriage(t, v); }));
+}
+
+void MainWindow::buildClustersDock()
+{
+    m_clustersPanel = new ClustersPanel(this);
+    m_clustersDock = new QDockWidget(tr("Clusters"), this);
+    m_clustersDock->setObjectName(QStringLiteral("clustersDock"));
+    m_clustersDock->setWidget(m_clustersPanel);
+    addDockWidget(Qt::BottomDockWidgetArea, m_clustersDock);
+    tabifyDockWidget(m_testsDock, m_clustersDock);
+    m_testsDock->raise();
+    connect(m_clustersPanel, &ClustersPanel::tagRequested, this,
+            &MainWindow::onClusterTagRequested);
+    connect(m_triage, &TriageController::clustersLoaded, this,
+            [this](const std::shared_ptr<const ClustersData>& loaded) {
+                m_clustersPanel->setData(loaded);
+                emit clustersShown(static_cast<int>(loaded->clusters.size()));
+            });
+    connect(m_triage, &TriageController::clustersFailed, this,
+            [this](qint64, const QString& error) {
+                m_clustersPanel->setMessage(tr("Cannot build the clusters: %1").arg(error));
+            });
+}
+
+void MainWindow::reloadClusters()
+{
+    FailureQuery query;
+    query.newestShas = 200; // what the matrix shows by default
+    m_triage->loadClusters(query);
+}
+
+void MainWindow::onClusterTagRequested(const std::vector<TriageTarget>& targets,
+                                       const TriageEdit& edit)
+{
+    // What each member had: the clusters were read with their tags.
+    std::vector<std::optional<TriageTag>> before(targets.size());
+    if (const ClustersData* shown = m_clustersPanel->model().clusters()) {
+        std::map<TriageTarget, const TriageTag*> known;
+        for (const TriageTag& tag : shown->tags)
+            known.emplace(tag.target, &tag);
+        for (std::size_t i = 0; i < targets.size(); ++i)
+            if (const auto found = known.find(targets[i]); found != known.end())
+                before[i] = *found->second;
+    }
+    pushTriage(targets, std::move(before), edit, edit.note.isEmpty() && edit.bugUrl.isEmpty());
 }
 
 // Writes the values and shows them where the tests panel shows those targets.

@@ -36,6 +36,8 @@ class CredentialStore;
 class TestResultsController;
 class TestsPanel;
 class TriageController;
+class ClustersPanel;
+struct TriageEdit;
 class ConfigEditorWindow;
 struct TriageRequest;
 class ReportWindow;
@@ -69,6 +71,9 @@ public:
     MatrixFilterProxy& filterProxy() const { return *m_proxy; }
     RunDetailsPanel* detailsPanel() const { return m_details; }
     TestsPanel* testsPanel() const { return m_testsPanel; }
+    ClustersPanel* clustersPanel() const { return m_clustersPanel; }
+    // Re-reads the failure clusters of the recent SHAs (worker).
+    void reloadClusters();
     SyncStatusWidget* syncStatus() const { return m_status; }
     const AppSettings& settings() const { return m_config.settings; }
 
@@ -114,6 +119,8 @@ signals:
     void triageWritten();
     // An import finished: `error` empty on success.
     void triageImported(const QString& error);
+    // The Clusters dock received new clusters.
+    void clustersShown(int clusters);
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -128,6 +135,10 @@ private:
     void connectLogs();
     void connectTriage();
     void buildTriageMenus();
+    void buildClustersDock();
+    void onClusterTagRequested(const std::vector<TriageTarget>& targets, const TriageEdit& edit);
+    void pushTriage(std::vector<TriageTarget> targets, std::vector<std::optional<TriageTag>> before,
+                    const TriageEdit& edit, bool keepNotes);
     QString triageAuthor() const;
     void onTriageRequested(const TriageRequest& request);
     void applyTriage(const std::vector<TriageTarget>& targets,
@@ -180,6 +191,8 @@ private:
     TriageController* m_triage;
     QUndoStack* m_undo;
     QTimer* m_marksReload = nullptr;
+    ClustersPanel* m_clustersPanel = nullptr;
+    QDockWidget* m_clustersDock = nullptr;
     std::optional<TriageTarget> m_testsBase; // the shown run, as a triage target
     qint64 m_testsLoad = 0;
     std::int64_t m_testsRowId = 0;
