@@ -65,16 +65,6 @@ double medianMs(F&& run)
 constexpr int kJobs = 10;
 constexpr int kShas = 100;
 
-bool execOk(sqlite3* db, const char* sql)
-{
-    char* error = nullptr;
-    if (sqlite3_exec(db, sql, nullptr, nullptr, &error) == SQLITE_OK)
-        return true;
-    std::fprintf(stderr, "sqlite: %s\n", error ? error : "?");
-    sqlite3_free(error);
-    return false;
-}
-
 CheckRun suggestRun(int sha, int job)
 {
     CheckRun run;

@@ -100,16 +100,6 @@ bool writeFirstRun(Cache& cache, std::int64_t row, int tests)
     return static_cast<bool>((*writer)->commit({}));
 }
 
-bool execOk(sqlite3* db, const char* sql)
-{
-    char* error = nullptr;
-    if (sqlite3_exec(db, sql, nullptr, nullptr, &error) == SQLITE_OK)
-        return true;
-    std::fprintf(stderr, "sqlite: %s\n", error ? error : "?");
-    sqlite3_free(error);
-    return false;
-}
-
 // Every other run's results in bulk: ~2% failed, 3% skipped, the rest passed,
 // scattered by a hash of (run, test).
 bool bulkInsertResults(sqlite3* db, const std::vector<std::int64_t>& rows, int tests)

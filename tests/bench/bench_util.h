@@ -1,8 +1,11 @@
 #pragma once
 // Small helpers every bench section uses: a clock, medians, and sizes that
 // the environment can override.
+#include <sqlite3.h>
+
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <string>
@@ -46,6 +49,18 @@ inline double residentMb()
         status.ignore(1 << 12, '\n');
     }
     return 0;
+}
+
+// Runs SQL on a raw connection (the benches' reference reads and setup);
+// false, with SQLite's message on stderr, when it fails.
+inline bool execOk(sqlite3* db, const char* sql)
+{
+    char* error = nullptr;
+    if (sqlite3_exec(db, sql, nullptr, nullptr, &error) == SQLITE_OK)
+        return true;
+    std::fprintf(stderr, "sqlite: %s\n", error ? error : "?");
+    sqlite3_free(error);
+    return false;
 }
 
 } // namespace relayhud::bench

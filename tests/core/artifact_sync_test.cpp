@@ -6,6 +6,7 @@
 #include "relayhud/util/time.h"
 
 #include "artifact_test_support.h"
+#include "github_sync_fixture.h"
 #include "test_results_fixtures.h"
 
 #include <gtest/gtest.h>
@@ -22,38 +23,9 @@ using relayhud::test::FakeGitHub;
 using relayhud::test::junitXml;
 namespace fs = std::filesystem;
 
-class ArtifactSyncTest : public ::testing::Test {
+class ArtifactSyncTest : public relayhud::test::GitHubSyncTest {
 protected:
-    static void SetUpTestSuite()
-    {
-        std::signal(SIGPIPE, SIG_IGN);
-        ::setenv("no_proxy", "127.0.0.1,localhost", 1);
-        ::setenv("NO_PROXY", "127.0.0.1,localhost", 1);
-    }
-    void SetUp() override
-    {
-        m_scratch.emplace("artifact-sync");
-        m_cache = relayhud::testing::openCacheOk(m_scratch->file("cache.sqlite"));
-        auto blobs = ContentCache::open(m_scratch->file("blobs"));
-        ASSERT_TRUE(blobs) << blobs.message();
-        m_blobs.emplace(std::move(*blobs));
-        m_settings.githubApiUrl = m_github.apiUrl();
-        useToken(FakeGitHub::kToken);
-    }
-    void useToken(const std::string& token)
-    {
-        Credentials credentials;
-        credentials.githubToken = token;
-        m_fetcher.emplace(m_http, *m_blobs, m_settings, credentials);
-    }
-    static HttpOptions fastOptions()
-    {
-        HttpOptions options;
-        options.retry.maxAttempts = 2;
-        options.retry.baseDelay = 5ms;
-        options.retry.maxDelay = 10ms;
-        return options;
-    }
+    ArtifactSyncTest() : GitHubSyncTest("artifact-sync") {}
 
     // A finished run of job `index` whose artifact (if any) is the job's own zip.
     std::int64_t addRun(int index, Conclusion conclusion, const std::string& zip = {},
@@ -88,14 +60,6 @@ protected:
         EXPECT_TRUE(info && *info) << "no test run for row " << row;
         return info && *info ? **info : TestRunInfo{};
     }
-
-    FakeGitHub m_github; // outlives the client's kept-alive connections
-    std::optional<relayhud::testing::ScratchDir> m_scratch;
-    std::unique_ptr<Cache> m_cache;
-    std::optional<ContentCache> m_blobs;
-    HttpClient m_http{fastOptions()};
-    ArtifactSettings m_settings;
-    std::optional<ArtifactFetcher> m_fetcher;
 };
 
 TEST_F(ArtifactSyncTest, StoresFailedRunsFirstAndRecordsWhyOthersHaveNoResults)

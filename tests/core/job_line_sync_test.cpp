@@ -9,6 +9,7 @@
 #include "relayhud/util/time.h"
 
 #include "artifact_test_support.h"
+#include "github_sync_fixture.h"
 #include "test_results_fixtures.h"
 
 #include <gtest/gtest.h>
@@ -21,38 +22,9 @@ using namespace std::chrono_literals;
 using namespace relayhud;
 using relayhud::test::FakeGitHub;
 
-class JobLineSyncTest : public ::testing::Test {
+class JobLineSyncTest : public relayhud::test::GitHubSyncTest {
 protected:
-    static void SetUpTestSuite()
-    {
-        std::signal(SIGPIPE, SIG_IGN);
-        ::setenv("no_proxy", "127.0.0.1,localhost", 1);
-        ::setenv("NO_PROXY", "127.0.0.1,localhost", 1);
-    }
-    void SetUp() override
-    {
-        m_scratch.emplace("job-line-sync");
-        m_cache = relayhud::testing::openCacheOk(m_scratch->file("cache.sqlite"));
-        auto blobs = ContentCache::open(m_scratch->file("blobs"));
-        ASSERT_TRUE(blobs) << blobs.message();
-        m_blobs.emplace(std::move(*blobs));
-        m_settings.githubApiUrl = m_github.apiUrl();
-        useToken(FakeGitHub::kToken);
-    }
-    void useToken(const std::string& token)
-    {
-        Credentials credentials;
-        credentials.githubToken = token;
-        m_fetcher.emplace(m_http, *m_blobs, m_settings, credentials);
-    }
-    static HttpOptions fastOptions()
-    {
-        HttpOptions options;
-        options.retry.maxAttempts = 2;
-        options.retry.baseDelay = 5ms;
-        options.retry.maxDelay = 10ms;
-        return options;
-    }
+    JobLineSyncTest() : GitHubSyncTest("job-line-sync") {}
 
     // A finished run of job `index` without artifacts; its GitHub job id is
     // 2000 + index.
@@ -73,14 +45,6 @@ protected:
         EXPECT_TRUE(line && *line) << "no line for row " << row;
         return line && *line ? **line : JobFailureLine{};
     }
-
-    FakeGitHub m_github;
-    std::optional<relayhud::testing::ScratchDir> m_scratch;
-    std::unique_ptr<Cache> m_cache;
-    std::optional<ContentCache> m_blobs;
-    HttpClient m_http{fastOptions()};
-    ArtifactSettings m_settings;
-    std::optional<ArtifactFetcher> m_fetcher;
 };
 
 const std::string kRunnerLost = "2026-05-04T10:00:00.0000000Z Set up job\n"
