@@ -76,6 +76,31 @@ TEST(Cache, FreshFileIsMigratedToCurrentSchema)
     EXPECT_EQ(stats->checkRuns, 0);
 }
 
+// The GUI opens a new cache on its own thread while its workers open it on
+// theirs: every one must see a migrated cache, none "table already exists".
+TEST(Cache, ConnectionsOpeningANewFileAtOnceAllSucceed)
+{
+    for (int round = 0; round < 5; ++round) {
+        TempDir dir;
+        const std::string path = dir.file("c.sqlite");
+        constexpr int kThreads = 6;
+        std::vector<std::string> errors(kThreads);
+        std::vector<std::thread> threads;
+        for (int t = 0; t < kThreads; ++t)
+            threads.emplace_back([&, t] {
+                auto cache = Cache::open(path);
+                if (!cache)
+                    errors[static_cast<std::size_t>(t)] = cache.message();
+                else if ((*cache)->schemaVersion() != Cache::kSchemaVersion)
+                    errors[static_cast<std::size_t>(t)] = "schema not current";
+            });
+        for (std::thread& thread : threads)
+            thread.join();
+        for (const std::string& error : errors)
+            EXPECT_EQ(error, "") << "round " << round;
+    }
+}
+
 TEST(Cache, ReopeningKeepsDataAndVersion)
 {
     TempDir dir;

@@ -6,6 +6,9 @@
 
 #include <sqlite3.h>
 
+#include <chrono>
+#include <thread>
+
 namespace relayhud {
 
 using store::Statement;
@@ -36,8 +39,17 @@ Result<void> Cache::configure()
     if (auto r = store::exec(m_db, "PRAGMA foreign_keys = ON"); !r)
         return r;
     // A file that is not a database fails here, with SQLite's own words.
-    if (auto r = store::exec(m_db, "PRAGMA journal_mode = WAL"); !r)
-        return r;
+    // Turning a new file to WAL needs a lock the busy handler does not wait
+    // for, so connections opening a new cache at once (the GUI and its
+    // workers) wait here; once one has turned it, the rest find it WAL.
+    for (int attempt = 0;; ++attempt) {
+        const int rc = sqlite3_exec(m_db, "PRAGMA journal_mode = WAL", nullptr, nullptr, nullptr);
+        if (rc == SQLITE_OK)
+            break;
+        if (rc != SQLITE_BUSY || attempt >= 500)
+            return store::exec(m_db, "PRAGMA journal_mode = WAL"); // its words
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
     if (auto r = store::exec(m_db, "PRAGMA synchronous = NORMAL"); !r)
         return r;
     // Up to 64 MiB of pages, allocated only as used: a test run of 100,000

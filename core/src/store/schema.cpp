@@ -205,6 +205,10 @@ Result<void> applyStep(sqlite3* db, int version)
 {
     if (auto r = exec(db, "BEGIN IMMEDIATE"); !r)
         return r;
+    // Another connection may have taken this step while we waited for the
+    // write lock (two threads opening a new cache at once): read again.
+    if (userVersion(db) >= version)
+        return exec(db, "COMMIT");
     auto r = exec(db, kMigrations[static_cast<std::size_t>(version - 1)]);
     if (r)
         r = exec(db, ("PRAGMA user_version = " + std::to_string(version)).c_str());
