@@ -54,8 +54,11 @@ Result<RunVerdict> verdictForRun(const Cache& cache, std::int64_t checkRunRow,
             return stored.error();
         results = std::move(*stored);
     }
-    if (auto path = sources.configByRepo.find(in.run.downstreamRepo);
-        path != sources.configByRepo.end())
+    if (auto loaded = sources.loadedConfigs.find(in.run.downstreamRepo);
+        loaded != sources.loadedConfigs.end())
+        in.config = loaded->second;
+    else if (auto path = sources.configByRepo.find(in.run.downstreamRepo);
+             path != sources.configByRepo.end())
         in.config = loadRunConfig(path->second);
     auto previous = previousExecuted(cache, checkRunRow, results);
     if (!previous)

@@ -196,6 +196,9 @@ OpDtypeCoverage opDtypeCoverage(const config::OutcomeConfig* config,
 // Where verdictForRun finds what the cache does not hold.
 struct VerdictSources {
     std::map<std::string, std::string> configByRepo; // "org/repo" -> config file path
+    // Configs already read (loadRunConfig), by repo: used instead of reading
+    // configByRepo's file again, so judging many runs parses each file once.
+    std::map<std::string, RunConfig> loadedConfigs;
     double shrinkThreshold = 0.10;
     EpochSeconds now = 0; // 0: the current time
 };
