@@ -1,5 +1,6 @@
 // relayhud-sim: the local HUD simulator. Serves until SIGINT/SIGTERM, or until
 // stdin closes with --exit-on-stdin-eof, so a parent never leaves it orphaned.
+#include "relayhud/sim/sim_configs.h"
 #include "relayhud/sim/sim_dataset.h"
 #include "relayhud/sim/sim_options.h"
 #include "relayhud/sim/sim_server.h"
@@ -24,6 +25,19 @@ void watchStdin()
     }).detach();
 }
 
+// The outcome configs the simulated backends run under, for the verdict.
+int writeConfigs(const relayhud::sim::SimDataset& dataset, const std::string& dir)
+{
+    const auto written = relayhud::sim::writeOutcomeConfigs(dataset, dir);
+    if (!written) {
+        std::fprintf(stderr, "relayhud-sim: %s\n", written.message().c_str());
+        return 1;
+    }
+    for (const auto& [repo, path] : *written)
+        std::printf("%s\t%s\n", repo.c_str(), path.c_str());
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -38,6 +52,8 @@ int main(int argc, char** argv)
         std::fputs(simUsage().c_str(), stdout);
         return 0;
     }
+    if (!options->writeConfigsDir.empty())
+        return writeConfigs(buildDataset(options->config), options->writeConfigsDir);
     // Block the stop signals before any thread exists so that every thread
     // inherits the mask and only sigwait below receives them.
     sigset_t stopSignals;

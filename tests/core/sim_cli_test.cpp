@@ -94,8 +94,9 @@ TEST(SimOptions, ParsesTheStoreCredentials)
 TEST(SimOptions, RejectsBadFlagsWithOneLine)
 {
     const std::vector<std::vector<std::string>> bad = {
-        {"--port", "abc"}, {"--port", "70000"},   {"--port"},         {"--error-rate", "1.5"},
-        {"--bogus"},       {"--html-errors=yes"}, {"--commits", "0"}, {"--seed", "-1"}};
+        {"--port", "abc"},   {"--port", "70000"},   {"--port"},         {"--error-rate", "1.5"},
+        {"--bogus"},         {"--html-errors=yes"}, {"--commits", "0"}, {"--seed", "-1"},
+        {"--write-configs"}, {"--write-configs="}};
     for (const auto& args : bad) {
         auto o = parseSimOptions(args);
         ASSERT_FALSE(o) << args.front();
@@ -103,6 +104,16 @@ TEST(SimOptions, RejectsBadFlagsWithOneLine)
         EXPECT_NE(o.message().find(args.front().substr(0, args.front().find('='))),
                   std::string::npos);
     }
+}
+
+TEST(SimOptions, WriteConfigsTakesAFolder)
+{
+    auto o = parseSimOptions({"--write-configs", "out/configs", "--commits", "30"});
+    ASSERT_TRUE(o) << o.message();
+    EXPECT_EQ(o->writeConfigsDir, "out/configs");
+    EXPECT_EQ(o->config.commits, 30);
+    EXPECT_TRUE(parseSimOptions({})->writeConfigsDir.empty());
+    EXPECT_NE(simUsage().find("--write-configs DIR"), std::string::npos);
 }
 
 #ifdef RELAYHUD_SIM_BINARY
@@ -206,6 +217,26 @@ TEST(SimBinary, StopsCleanlyOnSigterm)
     ASSERT_NE(sim.firstLine().find("listening on"), std::string::npos);
     kill(sim.pid, SIGTERM);
     EXPECT_EQ(sim.wait(), 0);
+}
+
+TEST(SimBinary, WriteConfigsPrintsRepoAndPathAndExits)
+{
+    const std::string dir = ::testing::TempDir() + "relayhud-sim-cli-configs";
+    SimProcess sim({"--commits", "30", "--write-configs", dir});
+    std::vector<std::string> lines;
+    for (std::string line = sim.firstLine(); !line.empty(); line = sim.firstLine())
+        lines.push_back(line);
+    EXPECT_EQ(sim.wait(), 0);
+    ASSERT_GE(lines.size(), 5U);
+    for (const std::string& line : lines) {
+        std::smatch match;
+        ASSERT_TRUE(std::regex_match(line, match, std::regex("([^\t/]+/[^\t/]+)\t(.+\\.yaml)\n")))
+            << line;
+        EXPECT_EQ(match[2].str().rfind(dir, 0), 0U) << line;
+        EXPECT_EQ(access(match[2].str().c_str(), R_OK), 0) << line;
+        std::remove(match[2].str().c_str());
+    }
+    rmdir(dir.c_str());
 }
 
 TEST(SimBinary, BadFlagExitsWithTwo)

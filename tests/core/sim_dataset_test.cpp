@@ -1,6 +1,8 @@
 // The simulator's dataset: deterministic, big enough, shaped like the HUD's
 // crcr_workflow_job table, and carrying the stories the other tests rely on.
+#include "relayhud/sim/sim_artifacts.h"
 #include "relayhud/sim/sim_dataset.h"
+#include "relayhud/util/hash.h"
 
 #include <gtest/gtest.h>
 
@@ -15,6 +17,10 @@ namespace {
 
 constexpr EpochSeconds kNow = 1777914000; // 2026-05-04T17:00:00Z
 constexpr EpochSeconds kHour = 3600;
+// See storiesDigest() below.
+constexpr std::uint64_t kStoriesDigest = 0x7bac241701c328cfULL;
+constexpr std::uint64_t kCommitsDigest = 0xafca64fc239aadd2ULL;
+constexpr std::uint64_t kRowsDigest = 0xa1c896077cbc30f1ULL;
 
 SimDataset dataset(std::uint64_t seed = 1, int jobsScale = 1)
 {
@@ -319,6 +325,144 @@ TEST(SimDataset, SmallWorldsStillBuild)
         const SimDataset data = buildDataset(config);
         EXPECT_EQ(data.commits.size(), static_cast<std::size_t>(commits));
     }
+}
+
+TEST(SimDataset, SomePullRequestsTargetAReleaseBranch)
+{
+    const auto& data = shared();
+    int prHeads = 0;
+    int release = 0;
+    std::map<std::int64_t, std::string> baseOfPr;
+    for (const auto& c : data.commits) {
+        if (c.eventType != EventType::PullRequest)
+            continue;
+        ++prHeads;
+        if (c.branch.rfind("release/", 0) == 0)
+            ++release;
+        else
+            EXPECT_EQ(c.branch, "main") << c.sha.value;
+        // A PR's base ref is the PR's, whichever head is dispatched.
+        const auto [it, inserted] = baseOfPr.emplace(c.prNumber, c.branch);
+        EXPECT_EQ(it->second, c.branch) << "PR " << c.prNumber;
+    }
+    EXPECT_GE(release, 1);
+    EXPECT_LT(release * 100, prHeads * 15) << release << " of " << prHeads;
+}
+
+// A digest of what the stories and draws were before the incomplete-green
+// story and the release branches were added: both draw from streams of their
+// own, so the commits (but their branch), the other stories and the rows of
+// every other job stay exactly as they were. Computed with that older code
+// for seed 1 and kNow; change it only when a change to them is meant.
+std::uint64_t storiesDigest(const SimDataset& data)
+{
+    const SimStories& s = data.stories;
+    std::string text = s.regressionBackend + s.regressionWorkflow + s.regressionJob
+                       + s.regressionFirstBadSha.value + s.flakyBackend + s.flakyWorkflow
+                       + s.flakyJob + s.flakyTest + s.cancelledSha.value + s.cancelledBackend
+                       + s.zombieSha.value + s.zombieBackend + s.zombieJob + s.hiddenFailureBackend
+                       + s.hiddenFailureWorkflow + s.hiddenFailureJob;
+    for (const auto& list : {s.regressionTests, s.outageBackends, s.hiddenFailureTests})
+        for (const std::string& item : list)
+            text += "|" + item;
+    for (const auto& list : {s.outageShas, s.hiddenFailureShas})
+        for (const Sha& sha : list)
+            text += "|" + sha.value;
+    return fnv1a(text);
+}
+
+std::uint64_t commitsDigest(const SimDataset& data)
+{
+    std::string text;
+    for (const auto& c : data.commits)
+        text += c.sha.value + std::to_string(c.prNumber) + std::to_string(c.time) + c.title
+                + c.author + "|";
+    return fnv1a(text);
+}
+
+// Every row but the counts of the incomplete-green story's own rows (its
+// JUnit lacks a file, so its counts are smaller by design).
+std::uint64_t rowsDigest(const SimDataset& data)
+{
+    const SimStories& s = data.stories;
+    std::string text;
+    for (const auto& row : data.rows) {
+        const CheckRun& r = row.run;
+        text += r.downstreamRepo + r.upstreamSha.value + r.workflow + r.jobName
+                + std::to_string(r.runAttempt) + r.checkRunId.value + r.runId
+                + std::to_string(r.reported.startedAt.value_or(0))
+                + std::to_string(r.reported.completedAt.value_or(0))
+                + std::string(toString(r.reported.conclusion)) + r.reported.artifactUrl
+                + row.failedTestsJson;
+        const bool story =
+            r.downstreamRepo == s.incompleteGreenBackend && r.jobName == s.incompleteGreenJob
+            && std::count(s.incompleteGreenShas.begin(), s.incompleteGreenShas.end(), r.upstreamSha)
+                   != 0;
+        if (r.reported.tests && !story)
+            text += std::to_string(r.reported.tests->total) + "/"
+                    + std::to_string(r.reported.tests->skipped);
+        text += "|";
+    }
+    return fnv1a(text);
+}
+
+TEST(SimDataset, ExistingStoriesCommitsAndRowsAreUnchanged)
+{
+    const auto& data = shared();
+    EXPECT_EQ(storiesDigest(data), kStoriesDigest);
+    EXPECT_EQ(commitsDigest(data), kCommitsDigest);
+    EXPECT_EQ(rowsDigest(data), kRowsDigest);
+}
+
+TEST(SimDataset, IncompleteGreenStoryDropsAFileAndCountsAgree)
+{
+    const auto& data = shared();
+    const SimStories& s = data.stories;
+    ASSERT_EQ(s.incompleteGreenShas.size(), 3U);
+    ASSERT_FALSE(s.incompleteGreenFile.empty());
+    ASSERT_FALSE(s.incompleteGreenMissingTests.empty());
+    EXPECT_FALSE(s.incompleteGreenJob == s.regressionJob
+                 && s.incompleteGreenBackend == s.regressionBackend);
+    const SimArtifacts truth(data);
+    int stories = 0;
+    int others = 0;
+    for (const auto& row : data.rows) {
+        const auto& r = row.run;
+        if (r.downstreamRepo != s.incompleteGreenBackend || r.jobName != s.incompleteGreenJob
+            || !completed(row) || !r.reported.tests)
+            continue;
+        const bool story =
+            std::count(s.incompleteGreenShas.begin(), s.incompleteGreenShas.end(), r.upstreamSha)
+            != 0;
+        if (!story && others >= 2)
+            continue;
+        const auto reports = truth.reports(row);
+        ASSERT_FALSE(reports.empty());
+        std::int64_t tests = 0, skipped = 0, failed = 0;
+        bool hasFile = false;
+        for (const auto& report : reports) {
+            tests += report.tests;
+            skipped += report.skipped;
+            failed += report.failures + report.errors;
+            hasFile =
+                hasFile
+                || report.xml.find("file=\"" + s.incompleteGreenFile + "\"") != std::string::npos;
+        }
+        EXPECT_EQ(tests, r.reported.tests->total);
+        EXPECT_EQ(skipped, r.reported.tests->skipped);
+        if (story) {
+            EXPECT_EQ(r.reported.conclusion, Conclusion::Success);
+            EXPECT_FALSE(r.reported.artifactUrl.empty());
+            EXPECT_EQ(failed, 0);
+            EXPECT_FALSE(hasFile) << r.upstreamSha.value;
+            ++stories;
+        } else {
+            EXPECT_TRUE(hasFile) << "an ordinary run collects " << s.incompleteGreenFile;
+            ++others;
+        }
+    }
+    EXPECT_EQ(stories, 3);
+    EXPECT_EQ(others, 2);
 }
 
 } // namespace

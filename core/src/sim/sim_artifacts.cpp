@@ -4,6 +4,7 @@
 #include "sim_catalog.h"
 #include "sim_junit.h"
 #include "sim_logs.h"
+#include "sim_outcome_survey.h"
 
 #include <nlohmann/json.hpp>
 
@@ -74,6 +75,25 @@ struct SimArtifacts::Impl {
                && std::find(shas.begin(), shas.end(), row.run.upstreamSha) != shas.end();
     }
 
+    std::size_t commitIndex(const SimRow& row) const
+    {
+        const auto& commits = data.commits;
+        const auto it = std::find_if(commits.begin(), commits.end(), [&](const UpstreamCommit& c) {
+            return c.sha == row.run.upstreamSha;
+        });
+        return static_cast<std::size_t>(it - commits.begin());
+    }
+
+    bool dropsFile(const SimRow& row) const
+    {
+        const SimStories& s = data.stories;
+        const auto& shas = s.incompleteGreenShas;
+        return row.run.downstreamRepo == s.incompleteGreenBackend
+               && row.run.workflow == s.incompleteGreenWorkflow
+               && row.run.jobName == s.incompleteGreenJob
+               && std::find(shas.begin(), shas.end(), row.run.upstreamSha) != shas.end();
+    }
+
     std::vector<std::string> failing(const SimRow& row) const
     {
         std::vector<std::string> out = parseFailedTests(row.failedTestsJson);
@@ -84,13 +104,22 @@ struct SimArtifacts::Impl {
     }
 
     // The pytest session of a finished test job; empty for any other row.
-    JobRun run(const SimRow& row, std::int64_t total) const
+    // `total` is the row's own count unless `explicitTotal`.
+    JobRun run(const SimRow& row, std::int64_t total, bool explicitTotal = false) const
     {
         const Resolved r = resolve(row);
         if (!r.job || jobShape(row, *r.job) != JobShape::Tests)
             return {};
         const TestUniverse& universe = tests.universe(*r.backend, r.job->config);
-        return runJob(universe, *r.job, total, failing(row));
+        if (!dropsFile(row))
+            return runJob(universe, *r.job, total, failing(row));
+        // The row counts what is left once the file is gone; the shard
+        // itself still has the commit's full share of cases.
+        const std::int64_t cases =
+            explicitTotal ? total : jobTotalOn(*r.job, universe, commitIndex(row));
+        JobRun out = runJob(universe, *r.job, cases, failing(row));
+        dropFile(out, data.stories.incompleteGreenFile);
+        return out;
     }
 
     std::vector<SimReport> reports(const SimRow& row, const JobRun& run) const
@@ -182,7 +211,7 @@ std::vector<SimReport> SimArtifacts::reports(const SimRow& row) const
 
 std::vector<SimReport> SimArtifacts::reportsWithTotal(const SimRow& row, std::int64_t total) const
 {
-    return m_impl->reports(row, m_impl->run(row, total));
+    return m_impl->reports(row, m_impl->run(row, total, true));
 }
 
 std::string SimArtifacts::jobLog(const SimRow& row) const { return m_impl->log(row); }

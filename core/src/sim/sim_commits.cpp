@@ -15,7 +15,12 @@ struct OpenPr {
     std::int64_t number = 0;
     std::string title;
     std::string author;
+    std::string base = "main"; // the branch the PR targets: its pull_request.base.ref
 };
+
+// Cherry-picks for the next release target its branch, not main.
+constexpr double kReleaseShare = 0.05;
+constexpr const char* kReleaseBranch = "release/2.10";
 
 const std::vector<std::string> kFollowUps = {"address review comments", "fix lint", "add test",
                                              "rebase on main",          "fix CI",   "update docs"};
@@ -24,7 +29,8 @@ const std::vector<std::string> kFollowUps = {"address review comments", "fix lin
 class HistoryWriter {
 public:
     explicit HistoryWriter(std::uint64_t seed)
-        : m_rng(mixSeed({seed, 0xC0FFEEULL})), m_nextPr(158000 + m_rng.range(0, 3999))
+        : m_rng(mixSeed({seed, 0xC0FFEEULL})), m_nextPr(158000 + m_rng.range(0, 3999)),
+          m_releaseRng(mixSeed({seed, 0x2E1EA5EULL}))
     {
     }
 
@@ -32,7 +38,7 @@ public:
     {
         const bool update = !m_open.empty() && m_rng.chance(0.45);
         const OpenPr& pr = update ? recentPr() : openPr();
-        UpstreamCommit c = base(time, pr, EventType::PullRequest, "main");
+        UpstreamCommit c = base(time, pr, EventType::PullRequest, pr.base);
         if (update)
             c.title = m_rng.chance(0.5) ? "Update on \"" + pr.title + "\"" : m_rng.pick(kFollowUps);
         return c;
@@ -65,6 +71,9 @@ private:
     {
         m_nextPr += m_rng.range(1, 40);
         m_open.push_back({m_nextPr, makePrTitle(m_rng), makeAuthor(m_rng)});
+        // A stream of its own: drawing it leaves every other draw as it was.
+        if (m_releaseRng.chance(kReleaseShare))
+            m_open.back().base = kReleaseBranch;
         return m_open.back();
     }
 
@@ -90,6 +99,7 @@ private:
 
     SplitMix64 m_rng;
     std::int64_t m_nextPr;
+    SplitMix64 m_releaseRng;
     std::vector<OpenPr> m_open;
 };
 

@@ -105,4 +105,10 @@ JobRun runJob(const TestUniverse& universe, const JobSpec& job, std::int64_t tot
     return run;
 }
 
+void dropFile(JobRun& run, std::string_view file)
+{
+    std::erase_if(run.cases, [&](const JobCase& c) { return c.ref.family->file == file; });
+    run.totals = totalsOf(run.cases, 0, run.cases.size());
+}
+
 } // namespace relayhud::sim

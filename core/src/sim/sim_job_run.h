@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace relayhud::sim {
@@ -54,6 +55,9 @@ struct JobRun {
 // `failing` fail the way the universe says they fail.
 JobRun runJob(const TestUniverse& universe, const JobSpec& job, std::int64_t total,
               const std::vector<std::string>& failing);
+
+// Removes the cases of a test file, as if pytest had not collected it.
+void dropFile(JobRun& run, std::string_view file);
 
 JobTotals totalsOf(const std::vector<JobCase>& cases, std::size_t begin, std::size_t end);
 

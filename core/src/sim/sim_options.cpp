@@ -100,6 +100,13 @@ const std::map<std::string, Setter>& valueFlags()
          [](SimOptions& o, const std::string& f, const std::string& v) {
              return assignText(o.stores.s3SecretAccessKey, f, v);
          }},
+        {"--write-configs",
+         [](SimOptions& o, const std::string& f, const std::string& v) -> Result<void> {
+             if (v.empty())
+                 return makeError(f + " expects a folder");
+             o.writeConfigsDir = v;
+             return {};
+         }},
         {"--github-rate-limit",
          [](SimOptions& o, const std::string& f, const std::string& v) {
              return assign(o.stores.githubRateLimit, f, v, 1, 1000000,
@@ -168,6 +175,8 @@ std::string simUsage()
            "  --jobs-scale N         multiply every backend's test shards (default 1)\n"
            "  --now EPOCH            anchor time (default: now, rounded down to the hour)\n"
            "  --exit-on-stdin-eof    exit when stdin closes (for a parent process)\n"
+           "  --write-configs DIR    write each backend's outcome config into DIR, print\n"
+           "                         'repo<TAB>path' lines and exit without serving\n"
            "faults (deterministic from the seed):\n"
            "  --error-rate R         answer a share R of requests with 500\n"
            "  --latency-ms N         delay every answer by N ms\n"

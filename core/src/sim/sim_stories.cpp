@@ -1,5 +1,6 @@
 #include "sim_stories.h"
 
+#include "sim_outcome_survey.h"
 #include "sim_random.h"
 
 #include <algorithm>
@@ -81,6 +82,7 @@ public:
         planCancelled();
         planHiddenFailures();
         planZombie();
+        planIncompleteGreen();
         return m_plan;
     }
 
@@ -232,6 +234,70 @@ private:
         m_plan.stories.zombieSha = m_commits[commit].sha;
         m_plan.stories.zombieBackend = m_backends[backend].backend.repo;
         m_plan.stories.zombieJob = jobName(m_backends, m_plan.zombie);
+    }
+
+    // A job of a backend that runs on every commit (so forcing nothing
+    // shifts its random draws) silently skips a test file holding
+    // mandatory_success entries on three recent commits.
+    // Drawn from its own stream, after the other stories: they stay as they were.
+    void planIncompleteGreen()
+    {
+        SplitMix64 rng(mixSeed({m_config.seed, 0x1C0A917EULL}));
+        for (std::size_t b : reporting(m_backends, {})) {
+            const BackendSpec& spec = m_backends[b];
+            if (spec.coverage < 1.0 || spec.store == SimStore::None || spec.artifactShare <= 0.0)
+                continue;
+            const BackendSurvey survey = surveyBackend(spec, m_tests, m_commits.size());
+            const auto groups = mandatoryGroups(survey, kMandatoryMaxExceptions);
+            if (groups.empty())
+                continue;
+            const std::string file = rng.pick(groups).file;
+            JobRef job = pickTestJob(rng, m_backends, b);
+            if (job.is(m_plan.regression.backend, m_plan.regression.workflow,
+                       m_plan.regression.job))
+                job = otherTestJob(b, job);
+            if (job.backend == kNone)
+                continue;
+            planIncompleteCommits(rng, spec);
+            if (m_plan.incompleteCommits.empty())
+                return;
+            m_plan.incomplete = job;
+            auto& s = m_plan.stories;
+            s.incompleteGreenBackend = spec.backend.repo;
+            s.incompleteGreenWorkflow = spec.workflows[job.workflow].name;
+            s.incompleteGreenJob = jobName(m_backends, job);
+            s.incompleteGreenFile = file;
+            for (const MandatoryGroup& g : groups)
+                if (g.file == file)
+                    s.incompleteGreenMissingTests.push_back(g.pattern);
+            return;
+        }
+    }
+
+    JobRef otherTestJob(std::size_t backend, const JobRef& excluded) const
+    {
+        const auto& jobs = m_backends[backend].workflows.front().jobs;
+        for (std::size_t j = 0; j < jobs.size(); ++j)
+            if (jobs[j].kind == JobKind::Test && j != excluded.job)
+                return JobRef{backend, 0, j};
+        return JobRef{};
+    }
+
+    // Recent enough that the artifacts have not expired, old enough that
+    // every job of the commit has finished.
+    void planIncompleteCommits(SplitMix64& rng, const BackendSpec& spec)
+    {
+        const EpochSeconds newest = 12 * kHour;
+        const EpochSeconds oldest = (spec.retentionDays - 1) * 24 * kHour;
+        std::size_t at = eventAtOrAfter(m_commits, fractionIndex(rng, m_commits.size(), 0.6, 0.25));
+        while (at != kNone && m_plan.incompleteCommits.size() < 3) {
+            const EpochSeconds age = m_config.now - m_commits[at].time;
+            if (age > newest && age < oldest && !taken(at) && at != m_plan.zombieCommit) {
+                m_plan.incompleteCommits.insert(at);
+                m_plan.stories.incompleteGreenShas.push_back(m_commits[at].sha);
+            }
+            at = eventAtOrAfter(m_commits, at + 1);
+        }
     }
 
     const SimConfig& m_config;

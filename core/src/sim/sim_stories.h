@@ -1,7 +1,7 @@
 #pragma once
 // Chooses where the dataset's failure stories happen (regression, flaky job,
-// infrastructure outage, cancelled run, zombie) and records them by index so
-// the run generator can apply them.
+// infrastructure outage, cancelled run, zombie, hidden failures, incomplete
+// green) and records them by index so the run generator can apply them.
 #include "relayhud/sim/sim_dataset.h"
 #include "sim_catalog.h"
 #include "sim_test_catalog.h"
@@ -40,6 +40,14 @@ struct StoryPlan {
     JobRef zombie;
     JobRef hidden; // the green whose artifacts fail tests
     std::set<std::size_t> hiddenCommits;
+    JobRef incomplete; // the green whose JUnit lacks a test file
+    std::set<std::size_t> incompleteCommits;
+
+    bool dropsFile(std::size_t backend, std::size_t workflow, std::size_t job,
+                   std::size_t commit) const
+    {
+        return incomplete.is(backend, workflow, job) && incompleteCommits.count(commit) != 0;
+    }
 
     bool inOutage(std::size_t backend, std::size_t commit) const
     {

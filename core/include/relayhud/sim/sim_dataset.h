@@ -55,6 +55,17 @@ struct SimStories {
     std::string hiddenFailureJob;
     std::vector<Sha> hiddenFailureShas;
     std::vector<std::string> hiddenFailureTests;
+    // A green that did not run everything its config demands: on these
+    // commits a test file is silently not collected by the job (its JUnit
+    // lacks it, and the row's counts agree with that JUnit), so the
+    // mandatory_success entries of that file in the backend's outcome config
+    // (sim_configs.h) did not run.
+    std::string incompleteGreenBackend;
+    std::string incompleteGreenWorkflow;
+    std::string incompleteGreenJob;
+    std::vector<Sha> incompleteGreenShas;
+    std::string incompleteGreenFile; // as the report names it: "test_view_ops.py"
+    std::vector<std::string> incompleteGreenMissingTests; // config names (base names or patterns)
 };
 
 struct SimDataset {

@@ -17,6 +17,7 @@ struct SimOptions {
     int port = 0;                // 0 = any free port
     bool exitOnStdinEof = false; // a parent that dies closes our stdin: follow it
     bool help = false;
+    std::string writeConfigsDir; // set: write the outcome configs there and exit
 };
 
 // args exclude the program name. Accepts "--flag value" and "--flag=value".
