@@ -1,6 +1,8 @@
 // The reports: escaping of hostile text, RFC 4180 quoting, the Markdown
-// sections (verdict table, regressions with their compare link, classes,
-// folding), and the report input and stand-in classifier over a real cache.
+// sections (verdict table, regressions with their compare link, new
+// failures, flaky, infra, others, folding), the 65,536-byte cap against huge
+// and multibyte input, the CSV's class columns, and the failures over a real
+// cache (a person's tag over the suggestion engine).
 #include "test_results_fixtures.h"
 #include "verdict_test_support.h"
 
@@ -9,10 +11,14 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+#include <sstream>
+
 namespace relayhud::verdict {
 namespace {
 
 using namespace relayhud::verdict::test;
+using triage::FailureClass;
 
 std::size_t occurrences(const std::string& text, const std::string& what)
 {
@@ -20,6 +26,44 @@ std::size_t occurrences(const std::string& text, const std::string& what)
     for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1))
         ++n;
     return n;
+}
+
+// Well-formed UTF-8: every lead byte has its continuation bytes.
+bool validUtf8(const std::string& text)
+{
+    for (std::size_t i = 0; i < text.size();) {
+        const auto c = static_cast<unsigned char>(text[i]);
+        const std::size_t len = c < 0x80         ? 1
+                                : (c >> 5) == 6  ? 2
+                                : (c >> 4) == 14 ? 3
+                                : (c >> 3) == 30 ? 4
+                                                 : 0;
+        if (len == 0 || i + len > text.size())
+            return false;
+        for (std::size_t k = 1; k < len; ++k)
+            if ((static_cast<unsigned char>(text[i + k]) & 0xC0) != 0x80)
+                return false;
+        i += len;
+    }
+    return true;
+}
+
+std::vector<std::string> lines(const std::string& text)
+{
+    std::vector<std::string> out;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);)
+        out.push_back(line);
+    return out;
+}
+
+// Every table row is whole: it ends its cells, and has as many as a header.
+void expectWholeRows(const std::string& md)
+{
+    for (const std::string& line : lines(md))
+        if (line.starts_with("| ")) {
+            EXPECT_TRUE(line.ends_with(" |")) << line.substr(0, 200);
+        }
 }
 
 TEST(ReportText, MarkdownEscapesPunctuationAndHtml)
@@ -51,10 +95,34 @@ TEST(ReportText, CsvFieldsAreQuotedPerRfc4180)
     EXPECT_EQ(csvField("cr\r"), "\"cr\r\"");
 }
 
-TEST(ReportText, CompareUrl)
+TEST(ReportText, ClipNeverSplitsACharacter)
 {
-    EXPECT_EQ(compareUrl("pytorch/pytorch", Sha{"aaa"}, Sha{"bbb"}),
-              "https://github.com/pytorch/pytorch/compare/aaa...bbb");
+    EXPECT_EQ(clipUtf8("short", 10), "short");
+    EXPECT_EQ(clipUtf8("abcdefghij", 6), "abc…"); // "…" is 3 bytes
+    // "é" is 2 bytes, "😀" 4: every cut point lands before a character.
+    const std::string text = "aé😀bé😀c";
+    for (std::size_t max = 0; max <= text.size() + 1; ++max) {
+        const std::string clipped = clipUtf8(text, max);
+        EXPECT_LE(clipped.size(), max);
+        EXPECT_TRUE(validUtf8(clipped)) << max;
+    }
+    EXPECT_EQ(clipUtf8("a😀bc", 6), "a…"); // "a😀" would not leave room for "…"
+    EXPECT_EQ(clipUtf8("a😀bcdef", 8), "a😀…");
+}
+
+TEST(ReportText, JobLogUrlOnlyForActionsRuns)
+{
+    CheckRun run = greenRun();
+    EXPECT_EQ(jobLogUrl(run),
+              "https://github.com/torch-spyre/torch-spyre/actions/runs/42/job/9001");
+    run.reported.runUrl += "/attempts/2";
+    EXPECT_EQ(jobLogUrl(run),
+              "https://github.com/torch-spyre/torch-spyre/actions/runs/42/job/9001");
+    run.checkRunId = CheckRunId{""};
+    EXPECT_EQ(jobLogUrl(run), "");
+    run = greenRun();
+    run.reported.runUrl = "https://ci.example/build/42";
+    EXPECT_EQ(jobLogUrl(run), "");
 }
 
 RunVerdict jobVerdict(std::int64_t row, const std::string& repo, Verdict verdict,
@@ -69,72 +137,151 @@ RunVerdict jobVerdict(std::int64_t row, const std::string& repo, Verdict verdict
     return v;
 }
 
+const std::string kHead = "1111111111111111111111111111111111111111";
+const std::string kBase = "0000000000000000000000000000000000000000";
+
+ClassifiedFailure failure(FailureClass cls, const std::string& test, const std::string& why)
+{
+    ClassifiedFailure f;
+    f.checkRunRow = 2;
+    f.attempt = 2; // the attempt the job table shows
+    f.test = test;
+    f.cls = cls;
+    f.why = why;
+    f.runUrl = "https://github.com/Ascend/pytorch/actions/runs/42";
+    f.logUrl = f.runUrl + "/job/9001";
+    return f;
+}
+
 ReportInput sampleInput()
 {
     ReportInput in;
-    in.sha = Sha{"1111111111111111111111111111111111111111"};
+    in.sha = Sha{kHead};
     in.jobs.push_back(jobVerdict(1, "torch-spyre/torch-spyre", Verdict::VerifiedGreen, {"ok"}));
     in.jobs.push_back(
         jobVerdict(2, "Ascend/pytorch", Verdict::Red, {"failure: 1 failed <b>|</b>, \"quoted\""}));
-    ClassifiedFailure regression;
-    regression.checkRunRow = 2;
-    regression.test = "test/test_ops.py::TestOps::test_add|<img src=x>";
-    regression.className = "untriaged";
-    regression.why = "failed; not classified yet";
+    in.jobs[1].run.runAttempt = 2;
+    ClassifiedFailure regression =
+        failure(FailureClass::Regression, "test/test_ops.py::TestOps::test_add|<img src=x>",
+                "passed on 0000000 (attempt 1), fails here");
     regression.line = "RuntimeError: bad `thing` | here";
-    regression.novelty = Novelty::New;
-    regression.baseSha = Sha{"0000000000000000000000000000000000000000"};
+    regression.baseSha = Sha{kBase};
+    regression.compareUrl = "https://github.com/pytorch/pytorch/compare/" + kBase + "..." + kHead;
     in.failures.push_back(regression);
+
+    ClassifiedFailure fresh = failure(FailureClass::Untriaged, "test/test_new.py::TestNew::test_a",
+                                      "not run on 0000000 (new test?)");
+    fresh.line = "AssertionError: Tensor-likes are not close!";
+    in.failures.push_back(fresh);
+
+    ClassifiedFailure flaky = failure(FailureClass::Flaky, "test/test_nn.py::TestNN::test_conv",
+                                      "fails on attempt 1, passed on attempt 2: flaky");
+    flaky.attempt = 1;
+    flaky.rerunAttempt = 2;
+    flaky.rerunUrl = "https://github.com/Ascend/pytorch/actions/runs/43";
+    in.failures.push_back(flaky);
+
+    ClassifiedFailure infra = failure(FailureClass::Infra, "", "job failed; line 42 matches");
+    infra.line = "##[error]No space left on device";
+    infra.logLine = 42;
+    infra.group = "outage from 2026-12-01T10:00:00Z: Ascend/pytorch, intel/torch-xpu-ops";
+    in.failures.push_back(infra);
+
+    ClassifiedFailure old =
+        failure(FailureClass::PreExisting, "test/test_ops.py::TestOps::test_old",
+                "failed on 0000000 (attempt 1) too: pre-existing");
+    old.failedBefore = true;
+    in.failures.push_back(old);
     return in;
 }
 
-TEST(ReportMarkdown, VerdictTableRegressionsAndClasses)
+TEST(ReportMarkdown, VerdictTableAndEverySection)
 {
     const std::string md = markdownReport(sampleInput());
     EXPECT_NE(md.find("## RelayHUD report: [pytorch/pytorch@1111111]"), std::string::npos) << md;
     EXPECT_NE(md.find("2 jobs · ✅ 1 verified green · ❌ 1 red"), std::string::npos) << md;
+    EXPECT_NE(md.find("Failures: 1 regression · 1 new failure · 1 flaky · 1 infra · 1 other"),
+              std::string::npos)
+        << md;
     EXPECT_NE(
         md.find("| torch-spyre/torch-spyre | CI / test (default, 1, 1) | ✅ verified green | ok |"),
         std::string::npos)
         << md;
-    EXPECT_NE(md.find("failure: 1 failed &lt;b&gt;\\|&lt;/b&gt;, \"quoted\""), std::string::npos)
-        << md;
-    EXPECT_NE(md.find("### Regressions (1)"), std::string::npos);
-    EXPECT_NE(md.find("[0000000...1111111](<https://github.com/pytorch/pytorch/compare/"
-                      "0000000000000000000000000000000000000000..."
-                      "1111111111111111111111111111111111111111>)"),
-              std::string::npos)
-        << md;
+    EXPECT_NE(md.find("failure: 1 failed &lt;b&gt;\\|&lt;/b&gt;, \"quoted\""), std::string::npos);
+    // In this order, each once.
+    std::size_t at = 0;
+    for (const char* heading : {"### Regressions (1)", "### New failures (1)", "### Flaky (1)",
+                                "### Infra (1)", "### Others (1)"}) {
+        const std::size_t found = md.find(heading);
+        ASSERT_NE(found, std::string::npos) << heading << "\n" << md;
+        EXPECT_GT(found, at) << heading;
+        at = found;
+        EXPECT_EQ(occurrences(md, heading), 1u) << heading;
+    }
+    const std::string range = "[0000000...1111111](<https://github.com/pytorch/pytorch/compare/"
+                              + kBase + "..." + kHead + ">)";
+    EXPECT_EQ(occurrences(md, range), 2u) << md; // the ranges overview and the row
+    EXPECT_NE(md.find("- " + range + ": 1 failure"), std::string::npos) << md;
     EXPECT_NE(md.find("`test/test_ops.py::TestOps::test_add\\|<img src=x>`"), std::string::npos);
     EXPECT_NE(md.find("``RuntimeError: bad `thing` \\| here``"), std::string::npos);
-    EXPECT_NE(md.find("#### untriaged (1)"), std::string::npos);
+    EXPECT_NE(md.find("| untriaged (suggested) | `AssertionError: Tensor-likes are not close!` |"),
+              std::string::npos)
+        << md;
+    EXPECT_NE(md.find("(attempt 1) [log](<https://github.com/Ascend/pytorch/actions/runs/42/job/"
+                      "9001>) | `test/test_nn.py::TestNN::test_conv` | "
+                      "[attempt 2](<https://github.com/Ascend/pytorch/actions/runs/43>)"),
+              std::string::npos)
+        << md;
+    EXPECT_NE(md.find("| (the job) | `##[error]No space left on device` (log line 42) | outage "
+                      "from 2026-12-01T10:00:00Z: Ascend/pytorch, intel/torch-xpu-ops |"),
+              std::string::npos)
+        << md;
+    EXPECT_NE(md.find("- outage from 2026-12-01T10:00:00Z"), std::string::npos);
+    EXPECT_NE(md.find("| pre-existing (suggested) |"), std::string::npos);
     EXPECT_EQ(md.find("<details>"), std::string::npos); // short lists stay open
     EXPECT_NE(
         md.find("[log](<https://github.com/torch-spyre/torch-spyre/actions/runs/42/job/9001>)"),
-        std::string::npos)
-        << md;
-    // Every table row has as many cells as its header.
+        std::string::npos);
     EXPECT_EQ(occurrences(md, "| Backend | Job | Verdict | Reasons | Tests | Links |"), 1u);
+    expectWholeRows(md);
 }
 
-TEST(ReportMarkdown, LongListsFoldIntoDetails)
+TEST(ReportMarkdown, TaggedFailuresNameTheirAuthorAndBug)
+{
+    ReportInput in = sampleInput();
+    in.failures.resize(2);
+    in.failures[1].cls = FailureClass::BackendBug;
+    in.failures[1].taggedBy = "alice";
+    in.failures[1].bugUrl = "https://github.com/Ascend/pytorch/issues/7";
+    in.failures[1].why = "known NPU bug";
+    const std::string md = markdownReport(in);
+    EXPECT_NE(md.find("| backend bug (tagged by alice) "
+                      "[bug](<https://github.com/Ascend/pytorch/issues/7>) |"),
+              std::string::npos)
+        << md;
+    EXPECT_NE(md.find("| known NPU bug |"), std::string::npos);
+}
+
+TEST(ReportMarkdown, LongListsFoldAndSayWhereTheRestIs)
 {
     ReportInput in = sampleInput();
     for (int i = 0; i < 12; ++i) {
-        ClassifiedFailure f = in.failures.front();
+        ClassifiedFailure f = in.failures[1];
         f.test += std::to_string(i);
-        f.novelty = Novelty::PreExisting;
         in.failures.push_back(f);
     }
     const std::string md = markdownReport(in);
-    EXPECT_NE(md.find("<details><summary>13 untriaged</summary>\n\n| Job |"), std::string::npos)
+    EXPECT_NE(md.find("<details><summary>13 new failures</summary>\n\n| Job |"), std::string::npos)
         << md;
     EXPECT_EQ(occurrences(md, "</details>"), 1u); // the one regression stays open
     ReportOptions capped;
     capped.maxRows = 5;
     const std::string short5 = markdownReport(in, capped);
-    EXPECT_NE(short5.find("… and 8 more"), std::string::npos) << short5;
-    EXPECT_EQ(occurrences(short5, "| new |") + occurrences(short5, "| pre-existing |"), 5u);
+    EXPECT_NE(short5.find("… 8 more not shown; full list: `relayhud-cli report --format csv --sha "
+                          + kHead + "`"),
+              std::string::npos)
+        << short5;
+    EXPECT_EQ(occurrences(short5, "| untriaged (suggested) |"), 5u);
 }
 
 TEST(ReportMarkdown, LinksFromCiAreDroppedUnlessPlainHttp)
@@ -142,9 +289,14 @@ TEST(ReportMarkdown, LinksFromCiAreDroppedUnlessPlainHttp)
     ReportInput in = sampleInput();
     in.jobs[0].run.reported.runUrl = "javascript:alert(1)";
     in.jobs[0].run.reported.artifactUrl = "https://x.example/a b>";
+    in.failures[0].compareUrl = "https://github.com/pytorch/pytorch/compare/a...b<script>";
+    in.failures[2].rerunUrl = "data:text/html,hi";
     const std::string md = markdownReport(in);
     EXPECT_EQ(md.find("javascript:"), std::string::npos);
     EXPECT_EQ(md.find("x.example"), std::string::npos);
+    EXPECT_EQ(md.find("<script>"), std::string::npos);
+    EXPECT_EQ(md.find("data:text"), std::string::npos);
+    EXPECT_NE(md.find("| attempt 2 |"), std::string::npos) << md; // the label stays
 }
 
 TEST(ReportMarkdown, MissingMandatoryTestsAreListed)
@@ -161,28 +313,161 @@ TEST(ReportMarkdown, MissingMandatoryTestsAreListed)
         << md;
 }
 
-TEST(ReportCsv, HeaderRowsAndQuoting)
+// The shape of the 87 KB report that was seen, and worse: thousands of
+// failures with long multibyte names, a few hostile megabyte fields.
+ReportInput hugeInput()
+{
+    ReportInput in = sampleInput();
+    const std::string wide = "测试_😀_ü|`<b>";
+    for (int i = 0; i < 4000; ++i) {
+        ClassifiedFailure f = in.failures[4]; // others: the longest list
+        f.test = "test/test_ops.py::TestOps::test_" + std::to_string(i) + "_";
+        for (int k = 0; k < 12; ++k)
+            f.test += wide;
+        f.line = "RuntimeError: " + wide + wide + wide;
+        in.failures.push_back(f);
+    }
+    for (int i = 0; i < 30; ++i) {
+        ClassifiedFailure f = in.failures[1]; // new failures: a shorter list
+        f.test += "_" + std::to_string(i);
+        in.failures.push_back(f);
+    }
+    std::string mega;
+    for (int k = 0; mega.size() < 1'000'000; ++k)
+        mega += "é😀|";
+    in.failures[0].test = "MEGA-TEST " + mega; // one row that alone would overflow
+    in.failures[0].why = mega;
+    in.jobs[1].reasons.push_back("MEGA-REASON " + mega);
+    return in;
+}
+
+TEST(ReportMarkdown, HugeInputFitsAGithubComment)
+{
+    ReportOptions options;
+    options.maxRows = 100'000; // only the total cap holds it
+    const std::string md = markdownReport(hugeInput(), options);
+    EXPECT_LE(md.size(), kCommentLimit);
+    EXPECT_GT(md.size(), kCommentLimit - 4096); // and uses the room it has
+    EXPECT_TRUE(validUtf8(md));
+    expectWholeRows(md);
+    // The longest list lost rows first: the 31 new failures are all there.
+    EXPECT_EQ(occurrences(md, "| untriaged (suggested) |"), 31u);
+    EXPECT_NE(md.find("more not shown; full list: `relayhud-cli report --format csv --sha "),
+              std::string::npos);
+    EXPECT_NE(md.find("### Others (4001)"), std::string::npos);
+    // The megabyte fields were clipped, not dropped: the regression is listed.
+    EXPECT_NE(md.find("### Regressions (1)\n"), std::string::npos);
+    EXPECT_NE(md.find("…` | ``RuntimeError: bad"), std::string::npos) << md.substr(0, 3000);
+
+    const std::string defaults = markdownReport(hugeInput());
+    EXPECT_LE(defaults.size(), kCommentLimit);
+    EXPECT_TRUE(validUtf8(defaults));
+    EXPECT_NE(defaults.find("… 3951 more not shown"), std::string::npos); // 4001 - 50 per table
+}
+
+TEST(ReportMarkdown, TinyBudgetsAndEndlessIntrosStillFit)
+{
+    ReportInput in = hugeInput();
+    for (std::size_t budget :
+         {std::size_t{0}, std::size_t{50}, std::size_t{3000}, std::size_t{20'000}}) {
+        ReportOptions options;
+        options.maxBytes = budget;
+        const std::string md = markdownReport(in, options);
+        EXPECT_LE(md.size(), budget);
+        EXPECT_TRUE(validUtf8(md)) << budget;
+        expectWholeRows(md);
+    }
+    // Thousands of jobs each missing a mandatory test: the headings alone
+    // overflow, so the report is cut at a line end and says so.
+    ReportInput many = sampleInput();
+    ConfigCoverage c;
+    c.mandatoryNotRun.push_back({"TestOps::test_mul", "test_ops.py", 8, false});
+    for (int i = 0; i < 3000; ++i) {
+        RunVerdict job = jobVerdict(100 + i, "org/backend-" + std::to_string(i) + "-ü",
+                                    Verdict::GreenIncomplete, {"1 mandatory test did not run"});
+        job.configCoverage = c;
+        many.jobs.push_back(job);
+    }
+    const std::string md = markdownReport(many);
+    EXPECT_LE(md.size(), kCommentLimit);
+    EXPECT_TRUE(validUtf8(md));
+    expectWholeRows(md);
+    EXPECT_TRUE(md.ends_with("the report is cut here to fit a GitHub comment; full report: "
+                             "`relayhud-cli report --format csv --sha "
+                             + kHead + "`\n"))
+        << md.substr(md.size() - 300);
+}
+
+TEST(ReportCsv, JobRowsThenFailureRowsWithClassColumns)
 {
     const std::string csv = csvReport(sampleInput());
     EXPECT_EQ(csv.substr(0, csv.find("\r\n")),
               "upstream_sha,check_run_id,backend,workflow,job,run_attempt,conclusion,verdict,"
               "reasons,cases,passed,failing,skipped,xfailed,mandatory_not_run,run_url,"
-              "artifact_url");
-    EXPECT_EQ(occurrences(csv, "\r\n"), 3u);
+              "artifact_url,test,class,section,decided_by,failed_on_attempt,why,failure_line,"
+              "baseline_sha,compare_url,passed_on_attempt,outage_group,log_url,bug_url");
+    EXPECT_EQ(occurrences(csv, "\r\n"), 1u + 2u + 5u); // header, jobs, failures
     EXPECT_NE(csv.find(",red,\"failure: 1 failed <b>|</b>, \"\"quoted\"\"\","), std::string::npos)
         << csv;
+    // A failure row names its job up to the verdict, then leaves the job's
+    // reasons, counts and links empty.
+    EXPECT_NE(csv.find(",9001,Ascend/pytorch,CI,\"test (default, 1, 1)\",2,success,red,,,,,,,,,,"
+                       "test/test_ops.py::TestOps::test_add|<img src=x>,"),
+              std::string::npos)
+        << csv;
     EXPECT_NE(csv.find(",\"test (default, 1, 1)\","), std::string::npos) << csv;
+    EXPECT_NE(csv.find(",test/test_ops.py::TestOps::test_add|<img src=x>,regression,regression,"
+                       "suggestion,2,\"passed on 0000000 (attempt 1), fails here\","
+                       "RuntimeError: bad `thing` | here,"
+                       + kBase + ",https://github.com/pytorch/pytorch/compare/" + kBase + "..."
+                       + kHead
+                       + ",,,https://github.com/Ascend/pytorch/actions/runs/42/job/9001,"
+                         "\r\n"),
+              std::string::npos)
+        << csv;
+    EXPECT_NE(csv.find(",flaky,flaky,suggestion,1,"), std::string::npos);
+    EXPECT_NE(csv.find(",,,2,,https://github.com/Ascend/pytorch/actions/runs/42/job/9001,\r\n"),
+              std::string::npos); // passed on attempt 2
+    EXPECT_NE(csv.find(",infra,infra,suggestion,2,"), std::string::npos);
+    EXPECT_NE(csv.find(",,,,\"outage from 2026-12-01T10:00:00Z: Ascend/pytorch, "
+                       "intel/torch-xpu-ops\",https://"),
+              std::string::npos)
+        << csv;
+    EXPECT_NE(csv.find(",pre-existing,other,suggestion,2,"), std::string::npos);
+    // The job rows leave the class columns empty.
+    EXPECT_NE(csv.find(",https://github.com/torch-spyre/torch-spyre/actions/runs/42/artifacts"
+                       ",,,,,,,,,,,,,\r\n"),
+              std::string::npos)
+        << csv;
 }
 
-// --- report input and the stand-in classifier over a real cache ---
+TEST(ReportCsv, HoldsEveryFailureUncapped)
+{
+    const ReportInput in = hugeInput();
+    const std::string csv = csvReport(in);
+    EXPECT_EQ(occurrences(csv, ",other,suggestion,"), 4001u);
+    // The megabyte name, whole.
+    const std::string& mega = in.failures[0].test;
+    const std::size_t at = csv.find("MEGA-TEST ");
+    ASSERT_NE(at, std::string::npos);
+    EXPECT_EQ(csv.compare(at, mega.size(), mega), 0);
+    // The job's megabyte reason is on its row only, not on each failure's.
+    EXPECT_EQ(occurrences(csv, "MEGA-REASON "), 1u);
+    EXPECT_LT(csv.size(), 10'000'000u);
+}
+
+// --- failures over a real cache: tags over suggestions ---
 
 class ReportCacheTest : public ::testing::Test {
 protected:
     std::int64_t storeRun(const std::string& sha, EpochSeconds time, Conclusion conclusion,
-                          const std::vector<TestCaseResult>& cases)
+                          const std::vector<TestCaseResult>& cases, int attempt = 1)
     {
-        CheckRun run = relayhud::testing::completedRun(sha, "test (default)", 1, conclusion, time);
+        CheckRun run =
+            relayhud::testing::completedRun(sha, "test (default)", attempt, conclusion, time);
         const std::int64_t row = relayhud::testing::addRun(*m_cache, run, time);
+        if (cases.empty())
+            return row;
         auto writer = m_cache->beginTestRun({row, TestRunSource::Artifacts, "default.xml", ""});
         EXPECT_TRUE(writer);
         TestRunTotals totals;
@@ -195,63 +480,168 @@ protected:
         return row;
     }
 
+    ReportInput load(const std::string& sha)
+    {
+        auto input = loadReportInput(*m_cache, Sha{sha}, std::nullopt, {});
+        EXPECT_TRUE(input) << input.message();
+        if (!input)
+            return {};
+        for (const RunVerdict& job : input->jobs) {
+            auto failures = failuresFromResults(*m_cache, job);
+            EXPECT_TRUE(failures) << failures.message();
+            if (failures)
+                input->failures.insert(input->failures.end(), failures->begin(), failures->end());
+        }
+        return std::move(*input);
+    }
+
+    static std::map<std::string, ClassifiedFailure> byName(const ReportInput& in)
+    {
+        std::map<std::string, ClassifiedFailure> out;
+        for (const ClassifiedFailure& f : in.failures)
+            out[f.test.empty() ? "(job)" : f.test.substr(f.test.rfind("::") + 2)] = f;
+        return out;
+    }
+
+    TriageTag tag(const std::string& sha, const std::string& test, FailureClass cls)
+    {
+        TriageTag t;
+        t.target = {"torch-spyre/torch-spyre",         "CI", "test (default)", Sha{sha}, 1,
+                    "test/test_ops.py::TestA::" + test};
+        t.cls = cls;
+        t.note = "seen on the NPU before";
+        t.bugUrl = "https://github.com/org/repo/issues/9";
+        t.author = "alice";
+        t.timeMs = 1000;
+        return t;
+    }
+
     std::unique_ptr<Cache> m_cache = relayhud::testing::openCacheOk(":memory:");
 };
 
-TEST_F(ReportCacheTest, RegressionsAndPreExistingFailuresFromHistory)
+using relayhud::testing::makeCase;
+
+TEST_F(ReportCacheTest, SuggestionsClassifyEachFailingCase)
 {
-    using relayhud::testing::makeCase;
     storeRun("aaaa", 1000, Conclusion::Failure,
              {makeCase("TestA", "test_old", TestOutcome::Failed, "AssertionError: old"),
               makeCase("TestA", "test_new"), makeCase("TestA", "test_x", TestOutcome::XFailed)});
     const std::int64_t row =
         storeRun("bbbb", 2000, Conclusion::Failure,
                  {makeCase("TestA", "test_old", TestOutcome::Failed, "AssertionError: old"),
-                  makeCase("TestA", "test_new", TestOutcome::Error, "\n  RuntimeError: new\nmore"),
+                  makeCase("TestA", "test_new", TestOutcome::Error,
+                           "\n  Traceback (most recent call last):\n  RuntimeError: new\nmore"),
                   makeCase("TestA", "test_x", TestOutcome::XFailed),
                   makeCase("TestA", "test_strict", TestOutcome::XPassStrict, "XPASS strict")});
-    auto input = loadReportInput(*m_cache, Sha{"bbbb"}, std::nullopt, {});
-    ASSERT_TRUE(input) << input.message();
-    ASSERT_EQ(input->jobs.size(), 1u);
-    EXPECT_EQ(input->jobs[0].checkRunRow, row);
-    EXPECT_EQ(input->jobs[0].verdict, Verdict::Red);
-    auto failures = failuresFromResults(*m_cache, input->jobs[0]);
-    ASSERT_TRUE(failures) << failures.message();
-    ASSERT_EQ(failures->size(), 4u);
-    std::map<std::string, ClassifiedFailure> byName;
-    for (const ClassifiedFailure& f : *failures)
-        byName[f.test.substr(f.test.rfind("::") + 2)] = f;
-    EXPECT_EQ(byName["test_old"].novelty, Novelty::PreExisting);
-    EXPECT_EQ(byName["test_old"].className, "untriaged");
-    EXPECT_EQ(byName["test_new"].novelty, Novelty::New);
-    EXPECT_EQ(byName["test_new"].baseSha, Sha{"aaaa"});
-    EXPECT_EQ(byName["test_new"].line, "RuntimeError: new");
-    EXPECT_EQ(byName["test_x"].className, "expected failure");
-    EXPECT_EQ(byName["test_x"].novelty, Novelty::Unknown);
-    EXPECT_EQ(byName["test_strict"].className, "unexpected pass");
-    EXPECT_NE(byName["test_strict"].why.find("did not have it"), std::string::npos);
+    const ReportInput in = load("bbbb");
+    ASSERT_EQ(in.jobs.size(), 1u);
+    EXPECT_EQ(in.jobs[0].checkRunRow, row);
+    ASSERT_EQ(in.failures.size(), 4u);
+    auto f = byName(in);
+    EXPECT_EQ(f["test_new"].cls, FailureClass::Regression);
+    EXPECT_EQ(sectionOf(f["test_new"]), ReportSection::Regression);
+    EXPECT_EQ(f["test_new"].baseSha, Sha{"aaaa"});
+    EXPECT_EQ(f["test_new"].compareUrl, "https://github.com/pytorch/pytorch/compare/aaaa...bbbb");
+    EXPECT_EQ(f["test_new"].line, "RuntimeError: new");
+    EXPECT_NE(f["test_new"].why.find("regression in aaaa...bbbb"), std::string::npos);
+    EXPECT_EQ(f["test_new"].logUrl, "https://github.com/torch-spyre/torch-spyre/actions/runs/"
+                                    "run-bbbb-test (default)/job/cr-bbbb-test (default)-1");
+    EXPECT_FALSE(f["test_new"].tagged());
+    EXPECT_EQ(f["test_old"].cls, FailureClass::PreExisting);
+    EXPECT_TRUE(f["test_old"].failedBefore);
+    EXPECT_EQ(sectionOf(f["test_old"]), ReportSection::Other);
+    EXPECT_EQ(f["test_x"].cls, FailureClass::Expected);
+    EXPECT_EQ(f["test_strict"].cls, FailureClass::UnexpectedPass);
 
-    input->failures = *failures;
-    const std::string md = markdownReport(*input);
+    const std::string md = markdownReport(in);
+    EXPECT_NE(md.find("### Regressions (1)"), std::string::npos) << md;
     EXPECT_NE(md.find("compare/aaaa...bbbb"), std::string::npos) << md;
+    EXPECT_NE(md.find("### Others (3)"), std::string::npos) << md;
 }
 
-TEST_F(ReportCacheTest, RedJobWithoutFailingCaseGetsAJobLevelEntry)
+TEST_F(ReportCacheTest, APersonsTagWinsOverTheSuggestion)
 {
-    using relayhud::testing::makeCase;
-    storeRun("cccc", 1000, Conclusion::Failure, {makeCase("TestA", "test_ok")});
-    auto input = loadReportInput(*m_cache, Sha{"cccc"}, std::nullopt, {});
-    ASSERT_TRUE(input) << input.message();
-    auto failures = failuresFromResults(*m_cache, input->jobs[0]);
-    ASSERT_TRUE(failures);
-    ASSERT_EQ(failures->size(), 1u);
-    EXPECT_TRUE(failures->front().test.empty());
-    EXPECT_NE(failures->front().why.find("infrastructure"), std::string::npos);
+    storeRun("aaaa", 1000, Conclusion::Success, {makeCase("TestA", "test_a")});
+    storeRun("bbbb", 2000, Conclusion::Failure,
+             {makeCase("TestA", "test_a", TestOutcome::Failed, "AssertionError: a"),
+              makeCase("TestA", "test_b", TestOutcome::Failed, "AssertionError: b")});
+    TriageTag cleared = tag("bbbb", "test_b", FailureClass::Untriaged);
+    ASSERT_TRUE(m_cache->setTriageTags({tag("bbbb", "test_a", FailureClass::BackendBug), cleared}));
+    const ReportInput in = load("bbbb");
+    auto f = byName(in);
+    EXPECT_EQ(f["test_a"].cls, FailureClass::BackendBug);
+    EXPECT_EQ(f["test_a"].taggedBy, "alice");
+    EXPECT_EQ(f["test_a"].bugUrl, "https://github.com/org/repo/issues/9");
+    EXPECT_EQ(f["test_a"].why, "seen on the NPU before (the engine suggested regression)");
+    EXPECT_EQ(f["test_a"].baseSha, Sha{"aaaa"}); // the evidence stays
+    EXPECT_EQ(sectionOf(f["test_a"]), ReportSection::NewFailure);
+    // A cleared tag names no class: the suggestion stands (test_b is new:
+    // absent from the baseline).
+    EXPECT_FALSE(f["test_b"].tagged());
+    EXPECT_EQ(f["test_b"].cls, FailureClass::Untriaged);
+    EXPECT_EQ(sectionOf(f["test_b"]), ReportSection::NewFailure);
+
+    const std::string md = markdownReport(in);
+    EXPECT_NE(
+        md.find("backend bug (tagged by alice) [bug](<https://github.com/org/repo/issues/9>)"),
+        std::string::npos)
+        << md;
+    const std::string csv = csvReport(in);
+    EXPECT_NE(csv.find(",backend bug,new failure,tag by alice,1,"), std::string::npos) << csv;
+}
+
+TEST_F(ReportCacheTest, AFailureThatPassedOnARerunIsFlaky)
+{
+    storeRun("cccc", 1000, Conclusion::Failure,
+             {makeCase("TestA", "test_flaky", TestOutcome::Failed, "TimeoutError: slow")}, 1);
+    storeRun("cccc", 1000, Conclusion::Success, {makeCase("TestA", "test_flaky")}, 2);
+    const ReportInput in = load("cccc");
+    ASSERT_EQ(in.jobs.size(), 1u);
+    EXPECT_EQ(in.jobs[0].run.runAttempt, 2);
+    ASSERT_EQ(in.failures.size(), 1u);
+    const ClassifiedFailure& f = in.failures[0];
+    EXPECT_EQ(f.cls, FailureClass::Flaky);
+    EXPECT_EQ(f.attempt, 1);
+    EXPECT_EQ(f.rerunAttempt, 2);
+    EXPECT_EQ(f.checkRunRow, in.jobs[0].checkRunRow);
+    EXPECT_NE(f.logUrl.find("cr-cccc-test (default)-1"), std::string::npos) << f.logUrl;
+    EXPECT_NE(f.rerunUrl.find("actions/runs/run-cccc"), std::string::npos) << f.rerunUrl;
+    EXPECT_EQ(f.line, "TimeoutError: slow");
+    const std::string md = markdownReport(in);
+    EXPECT_NE(md.find("### Flaky (1)"), std::string::npos) << md;
+}
+
+TEST_F(ReportCacheTest, AFailedJobWithoutFailingCasesCarriesItsFailureLine)
+{
+    const std::int64_t row =
+        storeRun("dddd", 1000, Conclusion::Failure, {makeCase("TestA", "test_ok")});
+    auto before = load("dddd");
+    ASSERT_EQ(before.failures.size(), 1u);
+    EXPECT_TRUE(before.failures[0].test.empty());
+    EXPECT_EQ(sectionOf(before.failures[0]), ReportSection::NewFailure);
+    EXPECT_NE(before.failures[0].why.find("its log was not read"), std::string::npos)
+        << before.failures[0].why;
+
+    JobFailureLine line;
+    line.checkRunRow = row;
+    line.rulesHash = 1;
+    line.state = JobLineState::Matched;
+    line.rule = "disk-full";
+    line.cls = FailureClass::Infra;
+    line.line = 4242;
+    line.text = "##[error]No space left on device";
+    ASSERT_TRUE(m_cache->putJobFailureLine(line));
+    auto after = load("dddd");
+    ASSERT_EQ(after.failures.size(), 1u);
+    const ClassifiedFailure& f = after.failures[0];
+    EXPECT_EQ(f.cls, FailureClass::Infra);
+    EXPECT_EQ(f.line, "##[error]No space left on device");
+    EXPECT_EQ(f.logLine, 4242u);
+    EXPECT_NE(markdownReport(after).find("(log line 4242)"), std::string::npos);
 }
 
 TEST_F(ReportCacheTest, UnknownShaAndForeignCheckRunAreErrors)
 {
-    using relayhud::testing::makeCase;
     const std::int64_t row = storeRun("dddd", 1000, Conclusion::Success, {makeCase("TestA", "t")});
     storeRun("eeee", 2000, Conclusion::Success, {makeCase("TestA", "t")});
     EXPECT_FALSE(loadReportInput(*m_cache, Sha{"ffff"}, std::nullopt, {}));
@@ -262,6 +652,12 @@ TEST_F(ReportCacheTest, UnknownShaAndForeignCheckRunAreErrors)
     ASSERT_TRUE(one) << one.message();
     EXPECT_EQ(one->jobs.size(), 1u);
     EXPECT_EQ(one->jobs[0].verdict, Verdict::GreenUnverifiable); // no config
+    auto failures = failuresFromResults(*m_cache, one->jobs[0]);
+    ASSERT_TRUE(failures) << failures.message();
+    EXPECT_TRUE(failures->empty()); // a green without failing cases has none
+    RunVerdict ghost = one->jobs[0];
+    ghost.checkRunRow = 9999;
+    EXPECT_FALSE(failuresFromResults(*m_cache, ghost)); // an unknown row is an error
 }
 
 } // namespace

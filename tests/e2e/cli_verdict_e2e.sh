@@ -3,6 +3,9 @@
 # loopback, relayhud-cli sync and artifacts, then verdict and report.
 # The hidden-failure story (a self-reported green whose JUnit fails tests) must
 # come out "green, disputed"; without a config no green is ever "verified".
+# With the outcome configs relayhud-sim --write-configs generates, ordinary
+# greens are "verified green" and the incomplete-green story (a test file not
+# collected) is "green, incomplete".
 # usage: cli_verdict_e2e.sh BIN_DIR
 set -euo pipefail
 bin=$1
@@ -44,7 +47,7 @@ cli matrix --format tsv | tail -n +2 | cut -f1 | sort -u >"$work/shas"
 while read -r sha; do
   cli report --sha "$sha" --format csv | tail -n +2 >>"$work/all.csv"
 done <"$work/shas"
-echo "jobs reported: $(wc -l <"$work/all.csv")"
+echo "rows reported: $(wc -l <"$work/all.csv")"
 grep -q ',verified green,' "$work/all.csv" && fail "a green was verified without any config"
 grep -q ',"green, unverifiable",' "$work/all.csv" || fail "no unverifiable green"
 grep ',"green, disputed",' "$work/all.csv" >"$work/disputed.csv" ||
@@ -63,12 +66,59 @@ grep -q '^verdict: green, disputed$' "$work/verdict.txt" || fail "verdict of $id
 grep -Eq '^  FAIL +counts +self-reported' "$work/verdict.txt" || fail "no failing counts check"
 cli report --sha "$sha" --check-run "$id" --format md >"$work/report.md" || fail "report md"
 grep -q '❗ green, disputed' "$work/report.md" || fail "report lacks the disputed verdict"
-grep -q '^#### untriaged' "$work/report.md" || fail "report lacks the failures"
+# Its failures, in a section by class ("### Others (45)").
+grep -Eq '^### (Regressions|New failures|Flaky|Infra|Others) \(' "$work/report.md" ||
+  fail "report lacks the failures"
 
 echo "== a config that does not parse is named, never verified"
 printf 'test_suite_config:\n  files: [\n' >"$work/broken.yaml"
 repo=$(echo "$line" | cut -d, -f3)
 cli verdict --check-run "$id" --config "$repo=$work/broken.yaml" >"$work/v2.txt"
 grep -q 'does not parse' "$work/v2.txt" || fail "broken config not named: $(cat "$work/v2.txt")"
+
+echo "== the simulator's outcome configs"
+set +e
+"$bin/relayhud-sim" --write-configs /proc/no-such-dir/configs >/dev/null 2>"$work/err"; rc=$?
+[ $rc -eq 1 ] && grep -q 'cannot create the config folder' "$work/err" ||
+  fail "unwritable config folder: $rc $(cat "$work/err")"
+set -e
+"$bin/relayhud-sim" --seed 1 --commits 40 --write-configs "$work/configs" >"$work/configs.tsv" ||
+  fail "write-configs exit $?"
+cat "$work/configs.tsv"
+config_args=()
+while IFS=$'\t' read -r repo path; do
+  [ -s "$path" ] && grep -q '^test_suite_config:' "$path" || fail "no config at $path"
+  config_args+=(--config "$repo=$path")
+done <"$work/configs.tsv"
+[ ${#config_args[@]} -ge 10 ] || fail "configs for only ${#config_args[@]} backends"
+
+echo "== with them, ordinary greens are verified and the incomplete story is not"
+: >"$work/configured.csv"
+while read -r sha; do
+  cli report --sha "$sha" --format csv "${config_args[@]}" | tail -n +2 >>"$work/configured.csv"
+done <"$work/shas"
+# A job's row is followed by rows for its failures and expected failures, each
+# repeating the job's columns up to the verdict: count jobs by check run id
+# (the SHA, the check run id and the backend hold no commas).
+verified=$(grep ',verified green,' "$work/configured.csv" | cut -d, -f2 | sort -u | wc -l)
+echo "verified greens: $verified"
+[ "$verified" -ge 20 ] || fail "only $verified verified greens with the configs"
+if grep -q 'the config does not account for' "$work/configured.csv"; then
+  fail "a run has tests its backend's generated config does not account for"
+fi
+grep ',"green, incomplete",' "$work/configured.csv" >"$work/incomplete.csv" ||
+  fail "the incomplete-green story was not flagged"
+# The story is one job of one backend on a few commits.
+[ "$(cut -d, -f3 "$work/incomplete.csv" | sort -u | wc -l)" -eq 1 ] ||
+  fail "incomplete greens on several backends: $(cat "$work/incomplete.csv")"
+incomplete=$(cut -d, -f2 "$work/incomplete.csv" | sort -u | wc -l)
+echo "incomplete greens: $incomplete"
+[ "$incomplete" -le 3 ] || fail "more incomplete greens than the story has"
+id=$(head -n1 "$work/incomplete.csv" | cut -d, -f2)
+cli verdict --check-run "$id" "${config_args[@]}" >"$work/v3.txt" || fail "verdict exit $?"
+head -12 "$work/v3.txt"
+grep -q '^verdict: green, incomplete$' "$work/v3.txt" || fail "verdict of $id"
+grep -q 'did not run' "$work/v3.txt" || fail "no missing mandatory tests"
+grep -Eq '^  pass +counts' "$work/v3.txt" || fail "the story's counts should agree"
 
 echo "all verdict e2e checks passed"

@@ -1,14 +1,27 @@
-// The Markdown report: a summary line, the per-job verdict table,
-// regressions with the upstream compare link, failures grouped by class, and
-// what unverified greens are missing. Long lists fold into <details>.
+// The Markdown report: a summary, the per-job verdict table, then the
+// failures by section (regressions with their upstream compare link, new
+// failures with their failure line, flaky with the passing rerun, infra with
+// its outage, others) and what unverified greens are missing. Long lists fold
+// into <details>; the whole fits a GitHub comment (report_layout.h).
+#include "report_layout.h"
+
 #include "relayhud/verdict/report.h"
 
-#include <algorithm>
+#include <array>
 #include <map>
-#include <sstream>
 
 namespace relayhud::verdict {
 namespace {
+
+// A cell's worth of CI text: a hostile megabyte name must not make a row
+// that alone overflows the comment.
+constexpr std::size_t kCellBytes = 512;
+constexpr std::size_t kUrlBytes = 2048;
+constexpr std::size_t kReasonsShown = 8;
+constexpr std::size_t kRangesShown = 10;
+
+std::string esc(std::string_view text) { return escapeMarkdown(clipUtf8(text, kCellBytes)); }
+std::string code(std::string_view text) { return markdownCode(clipUtf8(text, kCellBytes)); }
 
 const char* verdictMark(Verdict v)
 {
@@ -29,23 +42,13 @@ const char* verdictMark(Verdict v)
 // rather than allowed to break out of the link syntax.
 bool linkable(std::string_view url)
 {
-    return (url.starts_with("https://") || url.starts_with("http://"))
+    return (url.starts_with("https://") || url.starts_with("http://")) && url.size() <= kUrlBytes
            && url.find_first_of(" \t\r\n<>\"'`") == std::string_view::npos;
 }
 
 std::string link(std::string_view label, std::string_view url)
 {
     return "[" + std::string(label) + "](<" + std::string(url) + ">)";
-}
-
-// GitHub Actions shows one job's log at <run URL>/job/<job id>; the check
-// run id is the job id.
-std::string jobLogUrl(const CheckRun& run)
-{
-    if (run.reported.runUrl.find("/actions/runs/") == std::string::npos
-        || run.checkRunId.value.empty())
-        return {};
-    return run.reported.runUrl + "/job/" + run.checkRunId.value;
 }
 
 std::string links(const CheckRun& run)
@@ -63,11 +66,13 @@ std::string links(const CheckRun& run)
     return out.empty() ? "–" : out;
 }
 
-std::string jobName(const CheckRun& run)
+// The attempt is named when it is a rerun, or not the one the job table
+// shows (a flaky failure of an earlier attempt).
+std::string jobName(const CheckRun& run, int attempt)
 {
-    return escapeMarkdown(
-        run.workflow + " / " + run.jobName
-        + (run.runAttempt > 1 ? " (attempt " + std::to_string(run.runAttempt) + ")" : ""));
+    const bool named = attempt > 1 || attempt != run.runAttempt;
+    return esc(run.workflow + " / " + run.jobName)
+           + (named ? " (attempt " + std::to_string(attempt) + ")" : "");
 }
 
 std::string testsCell(const RunVerdict& v)
@@ -85,144 +90,248 @@ std::string testsCell(const RunVerdict& v)
 std::string reasonsCell(const RunVerdict& v)
 {
     std::string out;
-    for (const std::string& r : v.reasons)
-        out += (out.empty() ? "" : "<br>") + escapeMarkdown(r);
+    for (std::size_t i = 0; i < v.reasons.size() && i < kReasonsShown; ++i)
+        out += (out.empty() ? "" : "<br>") + esc(v.reasons[i]);
+    if (v.reasons.size() > kReasonsShown)
+        out += "<br>and " + std::to_string(v.reasons.size() - kReasonsShown) + " more";
     return out;
+}
+
+std::string plural(std::size_t n, const std::string& one, const std::string& many)
+{
+    return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
+struct SectionText {
+    const char* title;
+    const char* one; // "1 regression"
+    const char* many;
+    const char* intro;
+    const char* head;
+};
+
+const SectionText& sectionText(ReportSection s)
+{
+    static const std::array<SectionText, 5> texts = {{
+        {"Regressions", "regression", "regressions",
+         "Passed in the same job's run on the previous upstream SHA it ran on, failing here: the "
+         "upstream range is the first place to look.",
+         "| Job | Test | Failure line | Upstream range | Why |\n|---|---|---|---|---|\n"},
+        {"New failures", "new failure", "new failures",
+         "Not known to fail before (a new test, or no earlier run to compare with), and neither "
+         "flaky nor infra.",
+         "| Job | Test | Class | Failure line | Why |\n|---|---|---|---|---|\n"},
+        {"Flaky", "flaky", "flaky",
+         "Failed, then passed on a rerun of the same SHA, or flips often in its history.",
+         "| Job | Test | Passed on | Failure line | Why |\n|---|---|---|---|---|\n"},
+        {"Infra", "infra", "infra",
+         "The job failed for reasons outside the code under test (runner, network, storage).",
+         "| Job | Test | Failure line | Outage | Why |\n|---|---|---|---|---|\n"},
+        {"Others", "other", "others",
+         "Failures that failed before too, expected failures (xfail) and unexpected passes.",
+         "| Job | Test | Class | Failure line | Why |\n|---|---|---|---|---|\n"},
+    }};
+    return texts[static_cast<std::size_t>(s)];
 }
 
 class Writer {
 public:
-    Writer(const ReportInput& in, const ReportOptions& options) : m_in(in), m_options(options)
+    Writer(const ReportInput& in, const ReportOptions& options)
+        : m_in(in), m_options(options),
+          m_csvCommand(code("relayhud-cli report --format csv --sha " + in.sha.value)),
+          m_doc(m_csvCommand)
     {
         for (const RunVerdict& job : in.jobs)
             m_jobs.emplace(job.checkRunRow, &job);
+        for (const ClassifiedFailure& f : in.failures)
+            m_sections[static_cast<std::size_t>(sectionOf(f))].push_back(&f);
     }
 
     std::string write()
     {
         header();
         jobTable();
-        regressions();
-        failureClasses();
+        for (std::size_t s = 0; s < m_sections.size(); ++s)
+            section(static_cast<ReportSection>(s));
         unverifiedGreens();
-        return m_out.str();
+        return m_doc.render(m_options);
     }
 
 private:
     void header()
     {
         const Sha& sha = m_in.sha;
-        m_out << "## RelayHUD report: "
-              << link(escapeMarkdown(m_in.upstreamRepo) + "@" + sha.shortSha(),
-                      "https://github.com/" + m_in.upstreamRepo + "/commit/" + sha.value)
-              << "\n\n";
+        const std::string url = "https://github.com/" + m_in.upstreamRepo + "/commit/" + sha.value;
+        const std::string label = esc(m_in.upstreamRepo) + "@" + esc(sha.shortSha());
+        std::string out = "## RelayHUD report: " + (linkable(url) ? link(label, url) : label)
+                          + "\n\n" + plural(m_in.jobs.size(), "job", "jobs");
         std::map<Verdict, int> counts;
         for (const RunVerdict& job : m_in.jobs)
             ++counts[job.verdict];
-        m_out << m_in.jobs.size() << (m_in.jobs.size() == 1 ? " job" : " jobs");
         for (const auto& [verdict, n] : counts)
-            m_out << " · " << verdictMark(verdict) << ' ' << n << ' ' << verdictName(verdict);
-        m_out << "\n\nA green is verified only when the artifacts and the backend's outcome config "
-                 "back it.\n\n";
+            out += " · " + std::string(verdictMark(verdict)) + " " + std::to_string(n) + " "
+                   + verdictName(verdict);
+        std::string failures;
+        for (std::size_t s = 0; s < m_sections.size(); ++s) {
+            const SectionText& text = sectionText(static_cast<ReportSection>(s));
+            if (!m_sections[s].empty())
+                failures += (failures.empty() ? "" : " · ")
+                            + plural(m_sections[s].size(), text.one, text.many);
+        }
+        if (!failures.empty())
+            out += "\n\nFailures: " + failures;
+        out += "\n\nA green is verified only when the artifacts and the backend's outcome config "
+               "back it.\n\n";
+        m_doc.text(std::move(out));
     }
 
     void jobTable()
     {
-        m_out << "| Backend | Job | Verdict | Reasons | Tests | Links |\n"
-                 "|---|---|---|---|---|---|\n";
+        layout::Table table;
+        table.head = "| Backend | Job | Verdict | Reasons | Tests | Links |\n"
+                     "|---|---|---|---|---|---|\n";
         for (const RunVerdict& job : m_in.jobs)
-            m_out << "| " << escapeMarkdown(job.run.downstreamRepo) << " | " << jobName(job.run)
-                  << " | " << verdictMark(job.verdict) << ' ' << verdictName(job.verdict) << " | "
-                  << reasonsCell(job) << " | " << testsCell(job) << " | " << links(job.run)
-                  << " |\n";
-        m_out << '\n';
+            table.rows.push_back(
+                "| " + esc(job.run.downstreamRepo) + " | " + jobName(job.run, job.run.runAttempt)
+                + " | " + verdictMark(job.verdict) + " " + verdictName(job.verdict) + " | "
+                + reasonsCell(job) + " | " + testsCell(job) + " | " + links(job.run) + " |\n");
+        table.fullList = m_csvCommand;
+        table.capped = false; // every job, unless the comment cannot hold them
+        m_doc.table(std::move(table));
     }
 
-    std::string jobCell(std::int64_t row) const
+    std::string jobCell(const ClassifiedFailure& f) const
     {
-        auto it = m_jobs.find(row);
-        if (it == m_jobs.end())
-            return "check run " + std::to_string(row);
-        return escapeMarkdown(it->second->run.downstreamRepo) + "<br>" + jobName(it->second->run);
+        std::string out;
+        if (auto it = m_jobs.find(f.checkRunRow); it != m_jobs.end())
+            out =
+                esc(it->second->run.downstreamRepo) + "<br>" + jobName(it->second->run, f.attempt);
+        else
+            out = "check run " + std::to_string(f.checkRunRow);
+        if (linkable(f.logUrl))
+            out += " " + link("log", f.logUrl);
+        else if (linkable(f.runUrl))
+            out += " " + link("run", f.runUrl);
+        return out;
     }
 
     static std::string testCell(const ClassifiedFailure& f)
     {
-        return f.test.empty() ? "(the job)" : markdownCode(f.test);
+        return f.test.empty() ? "(the job)" : code(f.test);
     }
 
     static std::string lineCell(const ClassifiedFailure& f)
     {
-        return f.line.empty() ? "–" : markdownCode(f.line);
+        if (f.line.empty())
+            return "–";
+        return code(f.line) + (f.logLine ? " (log line " + std::to_string(f.logLine) + ")" : "");
     }
 
-    // Whether row `index` (0-based) of a table still fits under maxRows.
-    bool listed(std::size_t index) const { return index < m_options.maxRows; }
-
-    // A table of `rows` rows (the first maxRows of them written), folded into
-    // <details> when it is long.
-    void foldable(const std::string& summary, std::size_t rows, const std::string& table)
+    static std::string classCell(const ClassifiedFailure& f)
     {
-        std::string body = table;
-        if (rows > m_options.maxRows)
-            body += "\n… and " + std::to_string(rows - m_options.maxRows)
-                    + " more (the CSV report and `relayhud-cli tests` list them all)\n";
-        if (rows <= m_options.openListLimit) {
-            m_out << body << '\n';
-            return;
-        }
-        m_out << "<details><summary>" << summary << "</summary>\n\n" << body << "\n</details>\n\n";
+        std::string out = escapeMarkdown(triage::failureClassName(f.cls));
+        out += f.tagged() ? " (tagged by " + esc(f.taggedBy) + ")" : " (suggested)";
+        if (linkable(f.bugUrl))
+            out += " " + link("bug", f.bugUrl);
+        return out;
     }
 
-    void regressions()
+    std::string rangeLabel(const Sha& base) const
     {
-        std::vector<const ClassifiedFailure*> fresh;
-        for (const ClassifiedFailure& f : m_in.failures)
-            if (f.novelty == Novelty::New)
-                fresh.push_back(&f);
-        if (fresh.empty())
-            return;
-        m_out << "### Regressions (" << fresh.size() << ")\n\n"
-              << "Failing here, passing in the previous upstream SHA's run of the same job; the "
-                 "upstream range is the first place to look.\n\n";
-        std::string table = "| Job | Test | Failure line | Upstream range |\n|---|---|---|---|\n";
-        for (std::size_t i = 0; i < fresh.size() && listed(i); ++i) {
-            const ClassifiedFailure* f = fresh[i];
-            table +=
-                "| " + jobCell(f->checkRunRow) + " | " + testCell(*f) + " | " + lineCell(*f) + " | "
-                + (f->baseSha.empty() ? std::string("–")
-                                      : link(f->baseSha.shortSha() + "..." + m_in.sha.shortSha(),
-                                             compareUrl(m_in.upstreamRepo, f->baseSha, m_in.sha)))
-                + " |\n";
-        }
-        foldable(std::to_string(fresh.size()) + " regressions", fresh.size(), table);
+        return esc(base.shortSha()) + "..." + esc(m_in.sha.shortSha());
     }
 
-    void failureClasses()
+    std::string rangeCell(const ClassifiedFailure& f) const
     {
-        std::map<std::string, std::vector<const ClassifiedFailure*>> byClass;
-        for (const ClassifiedFailure& f : m_in.failures)
-            byClass[f.className].push_back(&f);
-        if (byClass.empty())
-            return;
-        std::vector<std::pair<std::string, std::vector<const ClassifiedFailure*>>> ordered(
-            byClass.begin(), byClass.end());
-        std::stable_sort(ordered.begin(), ordered.end(), [](const auto& a, const auto& b) {
-            return a.second.size() > b.second.size();
-        });
-        m_out << "### Failures by class\n\n";
-        for (const auto& [name, list] : ordered) {
-            m_out << "#### " << escapeMarkdown(name) << " (" << list.size() << ")\n\n";
-            std::string table =
-                "| Job | Test | Novelty | Failure line | Why |\n|---|---|---|---|---|\n";
-            for (std::size_t i = 0; i < list.size() && listed(i); ++i) {
-                const ClassifiedFailure* f = list[i];
-                table += "| " + jobCell(f->checkRunRow) + " | " + testCell(*f) + " | "
-                         + noveltyName(f->novelty) + " | " + lineCell(*f) + " | "
-                         + escapeMarkdown(f->why) + " |\n";
-            }
-            foldable(std::to_string(list.size()) + " " + escapeMarkdown(name), list.size(), table);
+        return linkable(f.compareUrl) ? link(rangeLabel(f.baseSha), f.compareUrl) : "–";
+    }
+
+    static std::string rerunCell(const ClassifiedFailure& f)
+    {
+        if (!f.rerunAttempt)
+            return "–";
+        const std::string label = "attempt " + std::to_string(f.rerunAttempt);
+        return linkable(f.rerunUrl) ? link(label, f.rerunUrl) : label;
+    }
+
+    std::string row(ReportSection s, const ClassifiedFailure& f) const
+    {
+        std::string middle;
+        switch (s) {
+        case ReportSection::Regression: middle = lineCell(f) + " | " + rangeCell(f); break;
+        case ReportSection::NewFailure:
+        case ReportSection::Other: middle = classCell(f) + " | " + lineCell(f); break;
+        case ReportSection::Flaky: middle = rerunCell(f) + " | " + lineCell(f); break;
+        case ReportSection::Infra:
+            middle = lineCell(f) + " | " + (f.group.empty() ? "–" : esc(f.group));
+            break;
         }
+        return "| " + jobCell(f) + " | " + testCell(f) + " | " + middle + " | " + esc(f.why)
+               + " |\n";
+    }
+
+    // Distinct values of `key` over a section's failures, with their count,
+    // in order of first appearance.
+    template <class Key>
+    static std::vector<std::pair<const ClassifiedFailure*, std::size_t>>
+    distinct(const std::vector<const ClassifiedFailure*>& list, Key key)
+    {
+        std::vector<std::pair<const ClassifiedFailure*, std::size_t>> out;
+        std::map<std::string, std::size_t> index;
+        for (const ClassifiedFailure* f : list) {
+            const std::string& k = key(*f);
+            if (k.empty())
+                continue;
+            auto [it, fresh] = index.emplace(k, out.size());
+            if (fresh)
+                out.emplace_back(f, 0);
+            ++out[it->second].second;
+        }
+        return out;
+    }
+
+    // The upstream ranges (regressions) or outages (infra) above the table,
+    // so they show even when the table is trimmed.
+    std::string overview(ReportSection s, const std::vector<const ClassifiedFailure*>& list) const
+    {
+        const bool ranges = s == ReportSection::Regression;
+        if (!ranges && s != ReportSection::Infra)
+            return {};
+        // A range whose URL cannot be a link is left to the rows' "–".
+        const auto groups =
+            ranges ? distinct(list,
+                              [](const ClassifiedFailure& f) {
+                                  return linkable(f.compareUrl) ? f.compareUrl : std::string();
+                              })
+                   : distinct(list, [](const ClassifiedFailure& f) { return f.group; });
+        std::string out;
+        for (std::size_t i = 0; i < groups.size() && i < kRangesShown; ++i) {
+            const ClassifiedFailure& f = *groups[i].first;
+            const std::string what = ranges ? rangeCell(f) : esc(f.group);
+            out += "- " + what + ": " + plural(groups[i].second, "failure", "failures") + "\n";
+        }
+        if (groups.size() > kRangesShown)
+            out += "- and " + std::to_string(groups.size() - kRangesShown) + " more\n";
+        return out.empty() ? out : (ranges ? "Upstream ranges:\n\n" : "Outages:\n\n") + out + "\n";
+    }
+
+    void section(ReportSection s)
+    {
+        const auto& list = m_sections[static_cast<std::size_t>(s)];
+        if (list.empty())
+            return;
+        const SectionText& text = sectionText(s);
+        layout::Table table;
+        table.intro = "### " + std::string(text.title) + " (" + std::to_string(list.size())
+                      + ")\n\n" + text.intro + "\n\n" + overview(s, list);
+        table.summary = plural(list.size(), text.one, text.many);
+        table.head = text.head;
+        // Rows past maxRows would never show: count them, don't build them.
+        for (std::size_t i = 0; i < list.size() && i < m_options.maxRows; ++i)
+            table.rows.push_back(row(s, *list[i]));
+        table.total = list.size();
+        table.fullList = m_csvCommand;
+        m_doc.table(std::move(table));
     }
 
     void unverifiedGreens()
@@ -231,27 +340,34 @@ private:
         for (const RunVerdict& job : m_in.jobs) {
             if (!job.configCoverage || job.configCoverage->mandatoryNotRun.empty())
                 continue;
-            if (!any)
-                m_out << "### Mandatory tests that did not run\n\n";
-            any = true;
             const auto& missing = job.configCoverage->mandatoryNotRun;
-            std::string table = "| Config name | File | Line | |\n|---|---|---|---|\n";
-            for (std::size_t i = 0; i < missing.size() && listed(i); ++i) {
+            layout::Table table;
+            if (!any)
+                table.intro = "### Mandatory tests that did not run\n\n";
+            any = true;
+            table.intro += "**" + esc(job.run.downstreamRepo) + "** "
+                           + jobName(job.run, job.run.runAttempt) + ": "
+                           + std::to_string(missing.size()) + " missing\n\n";
+            table.summary = plural(missing.size(), "mandatory test", "mandatory tests");
+            table.head = "| Config name | File | Line | |\n|---|---|---|---|\n";
+            table.total = missing.size();
+            for (std::size_t i = 0; i < missing.size() && i < m_options.maxRows; ++i) {
                 const MissingTest& m = missing[i];
-                table += "| " + markdownCode(m.name) + " | " + markdownCode(m.file) + " | "
-                         + std::to_string(m.line) + " | " + (m.skipped ? "skipped" : "absent")
-                         + " |\n";
+                table.rows.push_back("| " + code(m.name) + " | " + code(m.file) + " | "
+                                     + std::to_string(m.line) + " | "
+                                     + (m.skipped ? "skipped" : "absent") + " |\n");
             }
-            m_out << "**" << escapeMarkdown(job.run.downstreamRepo) << "** " << jobName(job.run)
-                  << ": " << missing.size() << " missing\n\n";
-            foldable(std::to_string(missing.size()) + " mandatory tests", missing.size(), table);
+            table.fullList = code("relayhud-cli verdict --check-run " + job.run.checkRunId.value);
+            m_doc.table(std::move(table));
         }
     }
 
     const ReportInput& m_in;
     const ReportOptions& m_options;
+    const std::string m_csvCommand;
+    layout::Document m_doc;
     std::map<std::int64_t, const RunVerdict*> m_jobs;
-    std::ostringstream m_out;
+    std::array<std::vector<const ClassifiedFailure*>, 5> m_sections;
 };
 
 } // namespace
@@ -259,47 +375,6 @@ private:
 std::string markdownReport(const ReportInput& input, const ReportOptions& options)
 {
     return Writer(input, options).write();
-}
-
-std::string csvReport(const ReportInput& input)
-{
-    std::string out = "upstream_sha,check_run_id,backend,workflow,job,run_attempt,conclusion,"
-                      "verdict,reasons,cases,passed,failing,skipped,xfailed,mandatory_not_run,"
-                      "run_url,artifact_url\r\n";
-    for (const RunVerdict& job : input.jobs) {
-        const CheckRun& r = job.run;
-        std::string reasons;
-        for (const std::string& reason : job.reasons)
-            reasons += (reasons.empty() ? "" : "; ") + reason;
-        TestRunTotals t;
-        if (job.testRun && job.testRun->state == TestRunState::Stored)
-            t = job.testRun->totals;
-        const std::int64_t failing = t.count(TestOutcome::Failed) + t.count(TestOutcome::Error)
-                                     + t.count(TestOutcome::XPassStrict);
-        const std::string notRun =
-            job.configCoverage ? std::to_string(job.configCoverage->mandatoryNotRun.size()) : "";
-        const std::vector<std::string> fields = {input.sha.value,
-                                                 r.checkRunId.value,
-                                                 r.downstreamRepo,
-                                                 r.workflow,
-                                                 r.jobName,
-                                                 std::to_string(r.runAttempt),
-                                                 std::string(toString(r.reported.conclusion)),
-                                                 verdictName(job.verdict),
-                                                 reasons,
-                                                 std::to_string(t.cases()),
-                                                 std::to_string(t.count(TestOutcome::Passed)),
-                                                 std::to_string(failing),
-                                                 std::to_string(t.count(TestOutcome::Skipped)),
-                                                 std::to_string(t.count(TestOutcome::XFailed)),
-                                                 notRun,
-                                                 r.reported.runUrl,
-                                                 r.reported.artifactUrl};
-        for (std::size_t i = 0; i < fields.size(); ++i)
-            out += (i ? "," : "") + csvField(fields[i]);
-        out += "\r\n";
-    }
-    return out;
 }
 
 } // namespace relayhud::verdict

@@ -1,116 +1,212 @@
 // What a report is made of, read from the cache: the verdict of each job's
-// newest attempt on one upstream SHA, and (until the triage engine takes
-// over) failures classified from the stored test results alone.
+// newest attempt on one upstream SHA, and its failures as triage sees them (a
+// person's tag over the suggestion engine's class and evidence).
 #include "relayhud/store/cache.h"
+#include "relayhud/triage/cluster.h"
+#include "relayhud/triage/suggest.h"
 #include "relayhud/verdict/report.h"
 
 #include <algorithm>
+#include <map>
 #include <set>
 #include <tuple>
 
 namespace relayhud::verdict {
 namespace {
 
-std::string firstLine(const std::string& text)
+using triage::EvidenceKind;
+using triage::FailureClass;
+using triage::Suggestion;
+
+// The failure lines of a run's failing cases by test id: the engine does not
+// carry the messages. Not of its xfailed cases: there can be thousands, and
+// their why ("fails as its xfail mark expects") says what matters.
+Result<std::map<std::int64_t, std::string>> messageLines(const Cache& cache, std::int64_t row)
 {
-    const std::size_t start = text.find_first_not_of(" \t\r\n");
-    if (start == std::string::npos)
-        return {};
-    return text.substr(start, text.find_first_of("\r\n", start) - start);
+    std::map<std::int64_t, std::string> out;
+    auto testRun = cache.testRunForCheckRun(row);
+    if (!testRun)
+        return testRun.error();
+    if (!*testRun || (*testRun)->state != TestRunState::Stored)
+        return out;
+    TestResultFilter filter;
+    filter.outcomes = {TestOutcome::Failed, TestOutcome::Error, TestOutcome::XPassStrict};
+    auto results = cache.testResults((*testRun)->id, filter);
+    if (!results)
+        return results.error();
+    for (const StoredTestResult& r : *results)
+        out.emplace(r.testId, std::string(triage::firstMeaningfulLine(r.message)));
+    return out;
 }
 
-void classify(const StoredTestResult& r, ClassifiedFailure& f)
-{
-    switch (r.outcome) {
-    case TestOutcome::XPassStrict:
-        f.className = "unexpected pass";
-        f.why = "a strict xfail passed: promote it to mandatory_success";
-        break;
-    case TestOutcome::XFailed:
-        f.className = "expected failure";
-        f.why = "failed as the test's xfail mark expects";
-        break;
-    default:
-        f.className = "untriaged";
-        f.why = r.outcome == TestOutcome::Error ? "errored in setup or teardown; not classified yet"
-                                                : "failed; not classified yet";
+// One attempt of a job: its check run, suggestions, tags and messages.
+class AttemptClassifier {
+public:
+    AttemptClassifier(const Cache& cache, const RunVerdict& job, CheckRun attempt,
+                      std::int64_t attemptRow)
+        : m_cache(cache), m_job(job), m_attempt(std::move(attempt)), m_row(attemptRow)
+    {
     }
-}
 
-// New or pre-existing, from the previous point of each failing test's
-// history; an expected failure needs none. `out` parallels `results`.
-Result<void> markNovelty(const Cache& cache, std::int64_t row,
-                         const std::vector<StoredTestResult>& results,
-                         std::vector<ClassifiedFailure>& out)
-{
-    std::vector<std::size_t> picked;
-    std::vector<std::int64_t> ids;
-    for (std::size_t i = 0; i < results.size(); ++i)
-        if (isFailingOutcome(results[i].outcome)) {
-            picked.push_back(i);
-            ids.push_back(results[i].testId);
+    // Every failure when `onlyFlakyByRerun` is false; else only those a
+    // later attempt passed (what an earlier attempt adds to the report).
+    Result<void> classify(bool onlyFlakyByRerun, std::vector<ClassifiedFailure>& out)
+    {
+        auto suggestions = triage::suggestForRun(m_cache, m_row);
+        if (!suggestions)
+            return suggestions.error();
+        auto tags = m_cache.triageTagsForCheckRun(m_row);
+        if (!tags)
+            return tags.error();
+        auto lines = messageLines(m_cache, m_row);
+        if (!lines)
+            return lines.error();
+        std::map<std::string, const TriageTag*> tagOf;
+        for (const TriageTag& tag : *tags)
+            tagOf.emplace(tag.target.test, &tag);
+        for (const Suggestion& s : *suggestions) {
+            if (onlyFlakyByRerun
+                && (s.cls != FailureClass::Flaky || s.evidence.empty()
+                    || s.evidence.front().kind != EvidenceKind::Rerun))
+                continue;
+            ClassifiedFailure f = fromSuggestion(s, *lines);
+            if (Result<void> rerun = addRerun(s, f); !rerun)
+                return rerun;
+            if (auto tag = tagOf.find(s.target.identity); tag != tagOf.end())
+                applyTag(*tag->second, f);
+            out.push_back(std::move(f));
         }
-    if (ids.empty())
         return {};
-    auto histories = cache.testHistory(row, ids, 2);
-    if (!histories)
-        return histories.error();
-    for (std::size_t k = 0; k < picked.size(); ++k) {
-        const std::vector<TestHistoryPoint>& points = (*histories)[k].points;
-        ClassifiedFailure& f = out[picked[k]];
-        if (points.size() < 2 || points.back().checkRunRow != row) {
-            f.why += " (no earlier run of this job to compare with)";
-            continue;
-        }
-        const TestHistoryPoint& previous = points[points.size() - 2];
-        f.baseSha = previous.sha;
-        if (!previous.outcome)
-            f.why += " (the previous run at " + previous.sha.shortSha() + " did not have it)";
-        else
-            f.novelty = isFailingOutcome(*previous.outcome) ? Novelty::PreExisting : Novelty::New;
     }
-    return {};
-}
+
+private:
+    ClassifiedFailure fromSuggestion(const Suggestion& s,
+                                     const std::map<std::int64_t, std::string>& lines) const
+    {
+        ClassifiedFailure f;
+        f.checkRunRow = m_job.checkRunRow;
+        f.attempt = m_attempt.runAttempt;
+        f.test = s.target.identity;
+        f.cls = s.cls;
+        f.why = s.why;
+        f.group = s.group;
+        f.runUrl = m_attempt.reported.runUrl;
+        f.logUrl = jobLogUrl(m_attempt);
+        if (!s.target.isJob())
+            if (auto line = lines.find(s.target.testId); line != lines.end())
+                f.line = line->second;
+        for (const triage::Evidence& e : s.evidence) {
+            if (e.kind == EvidenceKind::Baseline && e.run) {
+                f.baseSha = e.run->sha;
+                f.compareUrl = e.compareUrl;
+                f.failedBefore = e.outcome && isFailingOutcome(*e.outcome);
+            } else if (e.kind == EvidenceKind::FailureLine && s.target.isJob()) {
+                f.line = e.text;
+                f.logLine = e.line;
+            }
+        }
+        return f;
+    }
+
+    // The run of the attempt that passed, for the flaky section's link.
+    Result<void> addRerun(const Suggestion& s, ClassifiedFailure& f) const
+    {
+        if (s.cls != FailureClass::Flaky || s.evidence.empty()
+            || s.evidence.front().kind != EvidenceKind::Rerun || !s.evidence.front().run)
+            return {};
+        const triage::EvidenceRun& passed = *s.evidence.front().run;
+        auto run = m_cache.checkRun(passed.checkRunRow);
+        if (!run)
+            return run.error();
+        f.rerunAttempt = passed.runAttempt;
+        f.rerunUrl = run->reported.runUrl;
+        return {};
+    }
+
+    // A tag that names a class wins; a cleared one (Untriaged) leaves the
+    // suggestion standing.
+    static void applyTag(const TriageTag& tag, ClassifiedFailure& f)
+    {
+        if (!isTriagedClass(tag.cls))
+            return;
+        const FailureClass suggested = f.cls;
+        f.cls = tag.cls;
+        f.taggedBy = tag.author.empty() ? "a person" : tag.author;
+        f.bugUrl = tag.bugUrl;
+        f.why = tag.note.empty() ? "tagged by " + f.taggedBy : tag.note;
+        if (suggested != tag.cls)
+            f.why +=
+                " (the engine suggested " + std::string(triage::failureClassName(suggested)) + ")";
+    }
+
+    const Cache& m_cache;
+    const RunVerdict& m_job;
+    CheckRun m_attempt;
+    std::int64_t m_row = 0;
+};
 
 } // namespace
+
+const char* reportSectionName(ReportSection section)
+{
+    switch (section) {
+    case ReportSection::Regression: return "regression";
+    case ReportSection::NewFailure: return "new failure";
+    case ReportSection::Flaky: return "flaky";
+    case ReportSection::Infra: return "infra";
+    case ReportSection::Other: return "other";
+    }
+    return "?";
+}
+
+// Regressions need a baseline that passed; a "new failure" is one not known
+// to have failed before (no baseline, a new test, or passing there) that no
+// other section explains.
+ReportSection sectionOf(const ClassifiedFailure& failure)
+{
+    switch (failure.cls) {
+    case FailureClass::Regression: return ReportSection::Regression;
+    case FailureClass::Flaky: return ReportSection::Flaky;
+    case FailureClass::Infra: return ReportSection::Infra;
+    case FailureClass::PreExisting:
+    case FailureClass::Expected:
+    case FailureClass::UnexpectedPass: return ReportSection::Other;
+    case FailureClass::Unset:
+    case FailureClass::BackendBug:
+    case FailureClass::TestOrConfig:
+    case FailureClass::Untriaged: break;
+    }
+    return failure.failedBefore ? ReportSection::Other : ReportSection::NewFailure;
+}
 
 Result<std::vector<ClassifiedFailure>> failuresFromResults(const Cache& cache,
                                                            const RunVerdict& job)
 {
     std::vector<ClassifiedFailure> out;
-    const bool stored = job.testRun && job.testRun->state == TestRunState::Stored;
-    std::vector<StoredTestResult> failing;
-    if (stored) {
-        TestResultFilter filter;
-        filter.outcomes = {TestOutcome::Failed, TestOutcome::Error, TestOutcome::XPassStrict,
-                           TestOutcome::XFailed};
-        auto results = cache.testResults(job.testRun->id, filter);
-        if (!results)
-            return results.error();
-        failing = std::move(*results);
+    AttemptClassifier newest(cache, job, job.run, job.checkRunRow);
+    if (Result<void> r = newest.classify(false, out); !r)
+        return r.error();
+    std::set<std::string> seen;
+    for (const ClassifiedFailure& f : out)
+        seen.insert(f.test);
+    auto others = cache.otherAttemptRows(job.checkRunRow);
+    if (!others)
+        return others.error();
+    // Oldest first, so the report reads in the order CI ran them.
+    for (auto it = others->rbegin(); it != others->rend(); ++it) {
+        auto attempt = cache.checkRun(*it);
+        if (!attempt)
+            return attempt.error();
+        if (attempt->runAttempt >= job.run.runAttempt)
+            continue;
+        std::vector<ClassifiedFailure> earlier;
+        AttemptClassifier classifier(cache, job, std::move(*attempt), *it);
+        if (Result<void> r = classifier.classify(true, earlier); !r)
+            return r.error();
+        for (ClassifiedFailure& f : earlier)
+            if (seen.insert(f.test).second)
+                out.push_back(std::move(f));
     }
-    for (const StoredTestResult& r : failing) {
-        ClassifiedFailure f;
-        f.checkRunRow = job.checkRunRow;
-        f.test = r.identity;
-        f.line = firstLine(r.message);
-        classify(r, f);
-        out.push_back(std::move(f));
-    }
-    if (Result<void> marked = markNovelty(cache, job.checkRunRow, failing, out); !marked)
-        return marked.error();
-    const bool anyFailingCase = std::any_of(
-        failing.begin(), failing.end(), [](const auto& r) { return isFailingOutcome(r.outcome); });
-    if (job.verdict == Verdict::Red && !anyFailingCase)
-        out.push_back({job.checkRunRow,
-                       "",
-                       "untriaged",
-                       stored ? "the job failed, but no test case did: a build or infrastructure "
-                                "failure (read the log)"
-                              : "the job failed; there are no test results to say where",
-                       "",
-                       Novelty::Unknown,
-                       {}});
     return out;
 }
 

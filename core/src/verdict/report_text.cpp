@@ -1,5 +1,6 @@
 // Escaping for the reports: Markdown that renders as the text it was given,
-// code spans that survive backticks and table pipes, RFC 4180 fields.
+// code spans that survive backticks and table pipes, RFC 4180 fields, text
+// clipped on a character boundary, and the job log URL.
 #include "relayhud/verdict/report.h"
 
 #include <algorithm>
@@ -82,20 +83,32 @@ std::string csvField(std::string_view text)
     return out + '"';
 }
 
-std::string compareUrl(std::string_view upstreamRepo, const Sha& base, const Sha& head)
+std::string clipUtf8(std::string_view text, std::size_t maxBytes)
 {
-    return "https://github.com/" + std::string(upstreamRepo) + "/compare/" + base.value + "..."
-           + head.value;
+    if (text.size() <= maxBytes)
+        return std::string(text);
+    static constexpr std::string_view kEllipsis = "…";
+    std::size_t cut = maxBytes > kEllipsis.size() ? maxBytes - kEllipsis.size() : 0;
+    // Back off continuation bytes (10xxxxxx) so the cut falls before a
+    // character, never inside one.
+    while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80)
+        --cut;
+    std::string out(text.substr(0, cut));
+    if (cut + kEllipsis.size() <= maxBytes)
+        out += kEllipsis;
+    return out;
 }
 
-const char* noveltyName(Novelty novelty)
+std::string jobLogUrl(const CheckRun& run)
 {
-    switch (novelty) {
-    case Novelty::Unknown: return "unknown";
-    case Novelty::New: return "new";
-    case Novelty::PreExisting: return "pre-existing";
-    }
-    return "?";
+    std::string url = run.reported.runUrl;
+    if (url.find("/actions/runs/") == std::string::npos || run.checkRunId.value.empty())
+        return {};
+    // A job id is unique across attempts, and GitHub serves its log under
+    // the run, not under ".../attempts/N".
+    if (const std::size_t attempts = url.find("/attempts/"); attempts != std::string::npos)
+        url.erase(attempts);
+    return url + "/job/" + run.checkRunId.value;
 }
 
 } // namespace relayhud::verdict

@@ -1,12 +1,14 @@
 #pragma once
 // Shareable reports: Markdown for one run or one upstream SHA across
 // backends, ready to paste into a PR comment or an issue, and CSV of the
-// per-job table. Everything from CI (test names, messages, reasons) is
-// escaped, so a hostile name can neither break a table nor inject HTML.
+// per-job table with every classified failure. Everything from CI (test
+// names, messages, reasons) is escaped, so a hostile name can neither break a
+// table nor inject HTML.
 //
-// The failure classes come in as a plain list (ClassifiedFailure), so who
-// classifies is the caller's business: failuresFromResults() fills it from
-// the stored test results today; the triage engine can fill it instead.
+// Failures come in as a plain list (ClassifiedFailure): failuresFromResults()
+// fills it from the cache, a person's triage tag over the suggestion engine's
+// class (triage/suggest.h), so the report says what the HUD's triage says.
+#include "relayhud/triage/failure_class.h"
 #include "relayhud/verdict/verdict.h"
 
 #include <cstdint>
@@ -21,19 +23,33 @@ class Cache;
 
 namespace relayhud::verdict {
 
-// Against the previous SHA's run of the same job.
-enum class Novelty : std::uint8_t { Unknown, New, PreExisting };
-const char* noveltyName(Novelty novelty); // "unknown", "new", "pre-existing"
+// Where a failure goes in the Markdown report, in this order.
+enum class ReportSection : std::uint8_t { Regression, NewFailure, Flaky, Infra, Other };
+const char* reportSectionName(ReportSection section); // "regression", "new failure", ...
 
 struct ClassifiedFailure {
-    std::int64_t checkRunRow = 0;
-    std::string test;      // the report's identity; "" for a job-level failure
-    std::string className; // "untriaged", "unexpected pass", "expected failure", ...
-    std::string why;       // one sentence: why this class
-    std::string line;      // the failure line, or the message's first line
-    Novelty novelty = Novelty::Unknown;
-    Sha baseSha; // the previous SHA compared with ("" when none); the compare link's base
+    std::int64_t checkRunRow = 0; // the job in the report (its newest attempt)
+    int attempt = 1;              // the attempt it failed on (a flaky one: an earlier one)
+    std::string test;             // the report's identity; "" for a job-level failure
+    triage::FailureClass cls = triage::FailureClass::Untriaged;
+    // Who decided cls: a person's tag ("" when the suggestion engine did).
+    std::string taggedBy;
+    std::string bugUrl;        // from the tag
+    std::string why;           // the engine's sentence, or the tag's note
+    std::string line;          // the test message's first line, or the job's failure line
+    std::uint64_t logLine = 0; // the job log line of `line` (job-level), 0: unknown
+    bool failedBefore = false; // the baseline run failed it too
+    Sha baseSha;               // the baseline SHA ("" when none)
+    std::string compareUrl;    // baseSha...this SHA upstream ("" when none)
+    int rerunAttempt = 0;      // flaky: the attempt that passed (0: none) ...
+    std::string rerunUrl;      // ... and its run
+    std::string group;         // infra: the outage it belongs to
+    std::string runUrl;        // of the attempt it failed on
+    std::string logUrl;        // that attempt's job log
+
+    bool tagged() const { return !taggedBy.empty(); }
 };
+ReportSection sectionOf(const ClassifiedFailure& failure);
 
 struct ReportInput {
     Sha sha; // the upstream SHA the report is about
@@ -42,16 +58,24 @@ struct ReportInput {
     std::vector<ClassifiedFailure> failures; // of those jobs, by checkRunRow
 };
 
+// A GitHub comment holds at most 65,536 characters; counting bytes is the
+// safe side of that (a character is at least one byte).
+inline constexpr std::size_t kCommentLimit = 65'536;
+
 struct ReportOptions {
     std::size_t openListLimit = 10; // longer lists go into a collapsed <details>
-    // Rows per table; the rest is counted, not listed (a GitHub comment holds
-    // at most 65,536 characters). The CSV and the CLI have them all.
+    // Rows per table, for a comment people read; the rest is counted.
     std::size_t maxRows = 50;
+    // The whole report: when over, the longest lists lose rows first, down
+    // to a common length that fits. Never cuts inside a row or a character.
+    std::size_t maxBytes = kCommentLimit;
 };
 
 std::string markdownReport(const ReportInput& input, const ReportOptions& options = {});
 // RFC 4180: CRLF line ends, a header row, fields quoted when they hold a
-// comma, quote, CR or LF.
+// comma, quote, CR or LF. One row per job, then one per failure of it (the
+// job's columns up to the verdict repeated, the class columns filled);
+// nothing is capped.
 std::string csvReport(const ReportInput& input);
 
 // Text from CI as Markdown that renders as the same text: punctuation
@@ -61,9 +85,13 @@ std::string escapeMarkdown(std::string_view text);
 // it contains.
 std::string markdownCode(std::string_view text);
 std::string csvField(std::string_view text);
+// At most `maxBytes` of `text`, cut before a UTF-8 character that would not
+// fit, with "…" when cut.
+std::string clipUtf8(std::string_view text, std::size_t maxBytes);
 
-// https://github.com/pytorch/pytorch/compare/BASE...HEAD
-std::string compareUrl(std::string_view upstreamRepo, const Sha& base, const Sha& head);
+// GitHub Actions shows one job's log at <run URL>/job/<job id>; the check
+// run id is the job id. "" when the run URL is not an Actions run.
+std::string jobLogUrl(const CheckRun& run);
 
 // The verdicts of every job's newest attempt on `sha` (or only of
 // `checkRunRow`, which must be a run of that SHA), ordered by backend,
@@ -72,11 +100,12 @@ Result<ReportInput> loadReportInput(const Cache& cache, const Sha& sha,
                                     std::optional<std::int64_t> checkRunRow,
                                     const VerdictSources& sources);
 
-// The stand-in classifier: each failed, errored, strictly xpassed or
-// xfailed case of the job's stored results, "untriaged" unless its outcome
-// says what it is; new or pre-existing by the previous SHA's run of the same
-// job (Cache::testHistory). A red job without a failing case gets one
-// job-level entry.
+// The failures of one job: each failed, errored, xfailed or strictly
+// xpassed case of its stored results, and the job itself when it failed
+// without a failing case; plus the failures of its earlier attempts that
+// the engine calls flaky (they passed on a rerun, so the newest attempt no
+// longer shows them). A person's tag that names a class wins; otherwise the
+// suggestion engine's class, why and evidence.
 Result<std::vector<ClassifiedFailure>> failuresFromResults(const Cache& cache,
                                                            const RunVerdict& job);
 

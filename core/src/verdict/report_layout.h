@@ -1,0 +1,52 @@
+#pragma once
+// The Markdown report's layout: text and tables, laid out to fit a byte
+// budget (a GitHub comment). Rows are whole units: a table loses rows from
+// its end, never part of one, and says how many it left out and where the
+// full list is.
+#include "relayhud/verdict/report.h"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace relayhud::verdict::layout {
+
+struct Table {
+    std::string intro;             // heading and text before the table; always written
+    std::string summary;           // the <details> summary when the list is long; "" never folds
+    std::string head;              // header row and separator row
+    std::vector<std::string> rows; // one "| ... |\n" each
+    // Rows in the list: those past rows.size() (beyond maxRows, so never
+    // shown) are counted, not built. Raised to rows.size() when smaller.
+    std::size_t total = 0;
+    std::string fullList; // where the rows left out are, as Markdown
+    bool capped = true;   // ReportOptions::maxRows applies
+};
+
+class Document {
+public:
+    // `fullReport` (Markdown) is named when even the tables' intros do not fit.
+    explicit Document(std::string fullReport) : m_fullReport(std::move(fullReport)) {}
+
+    void text(std::string markdown);
+    void table(Table table);
+
+    // Every table shows at most maxRows (when capped) and at most a common
+    // length L, the largest that fits options.maxBytes, so the longest lists
+    // lose rows first; rows that still fit after that are given back in
+    // document order. When nothing fits, the text is cut at a line end.
+    std::string render(const ReportOptions& options) const;
+
+private:
+    std::pair<std::string, std::string> frame(std::size_t index, std::size_t shown,
+                                              const ReportOptions& options) const;
+    std::string part(std::size_t index, std::size_t shown, const ReportOptions& options) const;
+    std::size_t size(std::size_t index, std::size_t shown, const ReportOptions& options) const;
+    std::string cutToFit(const ReportOptions& options) const;
+
+    std::string m_fullReport;
+    std::vector<Table> m_parts;
+    std::vector<std::vector<std::size_t>> m_prefix; // bytes of each part's first k rows
+};
+
+} // namespace relayhud::verdict::layout
