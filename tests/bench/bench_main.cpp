@@ -35,6 +35,7 @@ int main(int argc, char** argv)
             std::printf("  [verdict] [report]: verdicts and reports on a generated cache\n");
             std::printf("  [suggest]: RELAYHUD_BENCH_SUGGEST_SHAS=N, RELAYHUD_BENCH_SUGGEST_TESTS=N"
                         " (40 SHAs x 5 jobs x 1000 tests)\n");
+            std::printf("  [charts]: a 1,000-point pass-rate chart into a QImage\n");
             return 0;
         }
         only.insert(a);
@@ -99,6 +100,11 @@ int main(int argc, char** argv)
     if (wanted("suggest")) {
         std::printf("suggest: failure classes with evidence after a sync\n");
         relayhud::bench::benchSuggest(report);
+    }
+    // Trend charts (issue 7).
+    if (wanted("charts")) {
+        std::printf("charts: a 1,000-point chart rendered offscreen\n");
+        relayhud::bench::benchCharts(report);
     }
     return report.print() == 0 ? 0 : 1;
 }

@@ -41,4 +41,8 @@ void benchClusters(Report& report);
 // of one SHA's runs after a sync, beside the bare read of those results.
 void benchSuggest(Report& report);
 
+// Trend charts (issue 7): a 1,000-point chart built and rendered into a QImage,
+// beside QPainter::drawLines of the same points. Needs a QApplication.
+void benchCharts(Report& report);
+
 } // namespace relayhud::bench

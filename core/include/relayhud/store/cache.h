@@ -8,6 +8,7 @@
 #include "relayhud/store/recent_results.h" // config suggestions
 #include "relayhud/store/test_results.h"
 #include "relayhud/store/test_run_writer.h"
+#include "relayhud/store/trend_runs.h" // trend charts (verdict/trends.h)
 #include "relayhud/store/triage_tags.h"
 #include "relayhud/util/result.h"
 
@@ -213,6 +214,11 @@ public:
     // `windowSeconds` of this run. Oldest start first.
     Result<std::vector<std::int64_t>> infraPeerRows(std::int64_t checkRunRow,
                                                     EpochSeconds windowSeconds) const;
+
+    // --- Trend charts (store/trend_runs.h, verdict/trends.h) ---
+    // The newest attempt of every job on every upstream SHA in the window,
+    // oldest commit first, then by repository, workflow and job.
+    Result<std::vector<TrendRun>> trendRuns(const TrendRunQuery& query) const;
 
 private:
     explicit Cache(std::string path);
