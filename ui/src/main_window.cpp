@@ -28,6 +28,7 @@
 #include <QSettings>
 #include <QSignalBlocker>
 #include <QStatusBar>
+#include <QTabBar>
 #include <QTableView>
 #include <QUndoStack>
 #include <QVBoxLayout>
@@ -57,6 +58,8 @@ MainWindow::MainWindow(SessionConfig config, QWidget* parent)
     buildCentral();
     buildDock();
     buildTestsDock();
+    buildCoverageDock();
+    buildChartsDock();
     buildClustersDock();
     buildStatusBar();
     buildMenus();
@@ -81,6 +84,7 @@ MainWindow::MainWindow(SessionConfig config, QWidget* parent)
     connectLogs();
     connectTriage();
     openCache();
+    applyCoverageSettings();
     if (m_config.sessionCredentials)
         m_credentials->useSessionOnly(*m_config.sessionCredentials);
     applyCredentials();
@@ -105,10 +109,31 @@ void MainWindow::buildCentral()
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
     m_filterBar = new FilterBar(*m_proxy, central);
+    m_viewTabs = new QTabBar(central);
+    m_viewTabs->setObjectName(QStringLiteral("commitViews"));
+    m_viewTabs->setDrawBase(false);
+    m_viewTabs->setExpanding(false);
+    m_viewTabs->addTab(tr("All commits"));
+    m_viewTabs->addTab(tr("Nightly && periodic"));
+    m_viewTabs->addTab(tr("Release branches"));
+    m_viewTabs->setTabToolTip(0, tr("Every upstream commit the backends ran on"));
+    m_viewTabs->setTabToolTip(1, tr("Scheduled downstream runs (nightly, periodic): one row per "
+                                    "upstream SHA they tested"));
+    m_viewTabs->setTabToolTip(2, tr("Commits aimed at release/* branches, where the data says "
+                                    "which branch a commit targets (the PyTorch HUD has no release "
+                                    "view)"));
+    connect(m_viewTabs, &QTabBar::currentChanged, this,
+            [this](int index) { m_proxy->setCommitView(static_cast<CommitView>(index)); });
+    connect(m_proxy, &MatrixFilterProxy::filtersChanged, this, [this] {
+        const QSignalBlocker blocker(m_viewTabs);
+        m_viewTabs->setCurrentIndex(static_cast<int>(m_proxy->filters().view));
+    });
+    connect(m_model, &MatrixModel::merged, this, &MainWindow::updateViewCounts);
     m_view = new MatrixView(central);
     m_view->setModel(m_proxy);
     m_view->setFrameShape(QFrame::NoFrame);
     layout->addWidget(m_filterBar);
+    layout->addWidget(m_viewTabs);
     layout->addWidget(m_view, 1);
     setCentralWidget(central);
     connect(m_view->selectionModel(), &QItemSelectionModel::currentChanged, this,
@@ -197,6 +222,10 @@ void MainWindow::buildViewMenu()
     view->addSeparator();
     view->addAction(m_detailsDock->toggleViewAction());
     view->addAction(m_testsDock->toggleViewAction());
+    view->addAction(m_coverageDock->toggleViewAction());
+    QAction* charts = m_chartsDock->toggleViewAction();
+    charts->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_H));
+    view->addAction(charts);
 }
 
 void MainWindow::showAbout()

@@ -2,6 +2,7 @@
 #include "relayhud/ui/main_window.h"
 
 #include "relayhud/store/cache.h"
+#include "relayhud/ui/coverage/coverage_panel.h"
 #include "relayhud/ui/details/run_details.h"
 #include "relayhud/ui/details/run_details_panel.h"
 #include "relayhud/ui/format.h"
@@ -80,6 +81,12 @@ void MainWindow::applySettings(const AppSettings& next)
         m_undo->clear(); // its tags live in the old cache
     }
     applyCredentials(); // the artifact endpoints may have changed
+    const bool coverageChanged = next.outcomeConfigs != previous.outcomeConfigs
+                                 || next.shrinkPercent != previous.shrinkPercent;
+    if (cacheMoved || coverageChanged)
+        applyCoverageSettings();
+    if (coverageChanged && !cacheMoved)
+        reloadMatrix(); // the greens' marks
     if (cacheMoved) {
         reloadMatrix();
         reloadClusters();
@@ -116,7 +123,16 @@ void MainWindow::reloadMatrix()
 void MainWindow::updateEmptyText()
 {
     QString text;
-    if (m_model->rowCount() > 0 && m_proxy->rowCount() == 0)
+    if (m_model->rowCount() > 0 && m_proxy->rowCount() == 0
+        && m_proxy->filters().view == CommitView::Release
+        && m_proxy->rowsInView(CommitView::Release) == 0)
+        text = tr("No commit is known to aim at a release/* branch: the HUD's rows do not say "
+                  "which branch a pull request targets.");
+    else if (m_model->rowCount() > 0 && m_proxy->rowCount() == 0
+             && m_proxy->filters().view == CommitView::Scheduled
+             && m_proxy->rowsInView(CommitView::Scheduled) == 0)
+        text = tr("No nightly or periodic run in the cache yet.");
+    else if (m_model->rowCount() > 0 && m_proxy->rowCount() == 0)
         text = tr("No commit matches the filters.");
     else if (m_model->rowCount() > 0 && m_proxy->columnCount() == 0)
         text = tr("No job column matches the filters.");
@@ -163,6 +179,7 @@ void MainWindow::onCurrentChanged(const QModelIndex& current)
 {
     if (!current.isValid()) {
         m_shownRowId = 0;
+        m_coverage->setMessage(tr("Select a cell to see what its run covered."));
         m_details->showMessage(tr("Select a cell to see its run."));
         showTestsFor(0);
         m_testsPanel->setMessage(tr("Select a cell to see its tests."));
@@ -172,6 +189,8 @@ void MainWindow::onCurrentChanged(const QModelIndex& current)
     m_shownRowId = rowId;
     if (rowId != m_testsRowId)
         showTestsFor(rowId);
+    if (rowId != m_coverage->rowId())
+        showCoverageFor(rowId);
     if (rowId == 0) {
         m_testsPanel->setMessage(tr("No run here."));
         m_details->showMessage(tr("No run of %1 for %2.")

@@ -2,8 +2,10 @@
 // artifact credentials, and reports opened from disk.
 #include "relayhud/ui/main_window.h"
 
+#include "relayhud/ui/coverage/coverage_panel.h"
 #include "relayhud/ui/details/run_details_panel.h"
 #include "relayhud/ui/format.h"
+#include "relayhud/ui/matrix/cell_state.h"
 #include "relayhud/ui/matrix/matrix_model.h"
 #include "relayhud/ui/matrix/matrix_view.h"
 #include "relayhud/ui/results/report_window.h"
@@ -112,6 +114,20 @@ void MainWindow::onTestsLoaded(const std::shared_ptr<const TestsPanelData>& load
         failing += isFailingOutcome(r.outcome) ? 1 : 0;
     emit testsShown(m_testsRowId, static_cast<int>(loaded->results.size()), failing,
                     static_cast<int>(loaded->histories.size()));
+    // Results fetched on demand: the green's verdict mark and Coverage tab
+    // were judged without them.
+    if (loaded->run.id == 0 || loaded->run.checkRunRow != m_testsRowId)
+        return;
+    const QModelIndex current = m_view->currentIndex();
+    if (current.data(MatrixModel::RunRowIdRole).toLongLong() == m_testsRowId
+        && current.data(MatrixModel::CellStateRole).toInt() == static_cast<int>(CellState::Success)
+        && current.data(MatrixModel::VerdictRole).toInt()
+               == static_cast<int>(MatrixModel::VerdictMark::None))
+        reloadMatrix();
+    const verdict::RunVerdict* judged = m_coverage->shown();
+    if (m_coverage->rowId() == m_testsRowId && m_coverage->isVisible()
+        && (!judged || judged->checkRunRow != m_testsRowId || !judged->testRun))
+        m_coverage->refresh(); // a judgement still on its way may predate the results
 }
 
 void MainWindow::onArtifactsSynced(const ArtifactSyncOutcome& outcome)
@@ -128,8 +144,12 @@ void MainWindow::onArtifactsSynced(const ArtifactSyncOutcome& outcome)
                                   .arg(r.failed + r.unauthorized));
     if (!r.errors.empty())
         m_status->showMessage(tr("Test results: %1").arg(toQString(r.errors.front())));
-    if (r.stored > 0)
+    if (r.stored > 0) {
         reloadClusters();
+        reloadMatrix(); // greens with new results get their verdict marks
+        if (m_coverage->rowId() != 0)
+            m_coverage->refresh();
+    }
     // The shown run may have just received its results.
     if (m_testsRowId != 0 && r.stored > 0)
         m_testsLoad = m_tests->loadRun(m_testsRowId, false);

@@ -312,6 +312,10 @@ bool MainWindow::openTestInConfig(const QString& identity, const QString& marks)
     ConfigEditorWindow* editor = openConfigEditor();
     if (editor->revealTest(identity, marks))
         return true;
+    // The config Settings › Coverage names for the shown run's backend.
+    if (const QString configured = configPathForRun(m_shownRowId); !configured.isEmpty())
+        if (editor->openFile(configured) && editor->revealTest(identity, marks))
+            return true;
     if (editor->model()->rowCount() == 0) {
         const QString path =
             QFileDialog::getOpenFileName(editor, tr("Open the backend's outcome config"), QString(),

@@ -63,6 +63,36 @@ void DemoSimulator::start(const QString& program)
     }
     m_program = program.isEmpty() ? defaultProgram() : program;
     m_startTimeout.start(kStartTimeoutMs);
+    // First the backends' outcome configs, which the demo's verdicts judge
+    // greens against (the same seed, so the same test universes).
+    connect(&m_configWriter, &QProcess::finished, this, [this](int exitCode) {
+        if (m_done)
+            return;
+        if (exitCode != 0) {
+            fail(tr("relayhud-sim could not write the outcome configs: %1")
+                     .arg(QString::fromUtf8(m_configWriter.readAllStandardError()).trimmed()));
+            return;
+        }
+        const QList<QByteArray> lines = m_configWriter.readAllStandardOutput().split('\n');
+        for (const QByteArray& line : lines) {
+            const qsizetype tab = line.indexOf('\t');
+            if (tab > 0)
+                m_outcomeConfigs.insert(QString::fromUtf8(line.left(tab)),
+                                        QString::fromUtf8(line.mid(tab + 1).trimmed()));
+        }
+        startServer();
+    });
+    connect(&m_configWriter, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
+        if (error == QProcess::FailedToStart)
+            fail(tr("cannot start %1: %2").arg(m_program, m_configWriter.errorString()));
+    });
+    m_configWriter.start(m_program, {QStringLiteral("--seed"), QStringLiteral("1"),
+                                     QStringLiteral("--write-configs"),
+                                     m_dir.filePath(QStringLiteral("configs"))});
+}
+
+void DemoSimulator::startServer()
+{
     // Fresh secrets per session: the simulator checks them like GitHub and S3
     // do, and they are passed on the command line of a loopback-only child,
     // never stored.
@@ -82,6 +112,10 @@ void DemoSimulator::start(const QString& program)
 void DemoSimulator::stop()
 {
     m_startTimeout.stop();
+    if (m_configWriter.state() != QProcess::NotRunning) {
+        m_configWriter.kill();
+        m_configWriter.waitForFinished(2000);
+    }
     if (m_process.state() == QProcess::NotRunning)
         return;
     m_done = true; // an exit we asked for is no failure

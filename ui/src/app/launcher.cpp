@@ -105,6 +105,9 @@ void Launcher::onSimulatorReady(const QString& baseUrl)
     config.settings.githubApiUrl = QString::fromStdString(artifacts.githubApiUrl);
     config.settings.s3Endpoint = QString::fromStdString(artifacts.s3Endpoint);
     config.sessionCredentials = m_simulator->credentials();
+    // Every run's test results, so each green gets its verdict mark.
+    config.settings.artifactPolicy = ArtifactPolicy::AllRuns;
+    config.settings.outcomeConfigs = m_simulator->outcomeConfigs();
     config.demo = true;
     config.persistWindow = false;
     config.persistSettings = false;

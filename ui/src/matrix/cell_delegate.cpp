@@ -16,21 +16,22 @@ void CellDelegate::paint(QPainter* painter, const QStyleOptionViewItem& option,
     const QRect tile = option.rect.adjusted(1, 1, -1, -1);
     const int attempts = std::min(index.data(MatrixModel::AttemptsRole).toInt(), 10);
     const int triage = index.data(MatrixModel::TriageRole).toInt();
+    const int verdict = index.data(MatrixModel::VerdictRole).toInt();
     if (tile.isValid())
         painter->drawPixmap(tile.topLeft(),
-                            tilePixmap(state, attempts, triage, tile.size(), option.palette,
-                                       painter->device()->devicePixelRatioF()));
+                            tilePixmap(state, attempts, triage, verdict, tile.size(),
+                                       option.palette, painter->device()->devicePixelRatioF()));
     paintFocus(*painter, option.rect, option);
 }
 
-const QPixmap& CellDelegate::tilePixmap(int state, int attempts, int triage, const QSize& size,
-                                        const QPalette& palette, qreal dpr) const
+const QPixmap& CellDelegate::tilePixmap(int state, int attempts, int triage, int verdict,
+                                        const QSize& size, const QPalette& palette, qreal dpr) const
 {
     const QRgb base = palette.color(QPalette::Base).rgb();
     const quint64 key = (quint64(base) << 32) ^ (quint64(state & 0xff) << 24)
                         ^ (quint64(triage & 0x3) << 62) ^ (quint64(attempts & 0xf) << 20)
                         ^ (quint64(size.width() & 0x3ff) << 10) ^ quint64(size.height() & 0x3ff)
-                        ^ (quint64(qRound(dpr * 4)) << 56);
+                        ^ (quint64(qRound(dpr * 4)) << 56) ^ (quint64(verdict & 0x3) << 54);
     auto it = m_tiles.find(key);
     if (it != m_tiles.end())
         return *it;
@@ -46,6 +47,8 @@ const QPixmap& CellDelegate::tilePixmap(int state, int attempts, int triage, con
         paintRetryMark(p, tile, attempts, cellColors(cellState, palette).glyph);
     if (triage == static_cast<int>(MatrixModel::TriageMark::Triaged))
         paintTriagedMark(p, tile, cellColors(cellState, palette).glyph);
+    if (verdict != static_cast<int>(MatrixModel::VerdictMark::None))
+        paintVerdictMark(p, tile, verdict, palette);
     p.end();
     if (m_tiles.size() > 512) // palette or zoom changes; never grows without bound
         m_tiles.clear();
@@ -76,6 +79,47 @@ void CellDelegate::paintTriagedMark(QPainter& painter, const QRect& tile, const 
     painter.setPen(Qt::NoPen);
     painter.setBrush(color);
     painter.drawPolygon(points, 3);
+    painter.restore();
+}
+
+// Greens only, bottom-left: a small solid dot in the glyph's colour when the
+// green is verified (quiet: the usual case), an amber ring when it is not
+// (incomplete or unverifiable), a filled amber triangle when its own
+// artifacts contradict it. A green whose artifacts were never fetched has no
+// mark: nothing was checked.
+void CellDelegate::paintVerdictMark(QPainter& painter, const QRect& tile, int verdict,
+                                    const QPalette& palette) const
+{
+    const QColor color = cellColors(CellState::Success, palette).glyph;
+    const qreal r = std::max(3.0, tile.height() * 0.16);
+    const QColor amber =
+        isDarkPalette(palette) ? QColor(0xd2, 0x99, 0x22) : QColor(0xbf, 0x87, 0x00);
+    const QPointF centre(tile.left() + r + 2, tile.bottom() - r - 1);
+    painter.save();
+    painter.setRenderHint(QPainter::Antialiasing);
+    switch (static_cast<MatrixModel::VerdictMark>(verdict)) {
+    case MatrixModel::VerdictMark::Verified:
+        painter.setPen(Qt::NoPen);
+        painter.setBrush(color);
+        painter.drawEllipse(centre, r * 0.8, r * 0.8);
+        break;
+    case MatrixModel::VerdictMark::Unverified:
+        painter.setPen(QPen(amber, 1.8));
+        painter.setBrush(Qt::NoBrush);
+        painter.drawEllipse(centre, r, r);
+        break;
+    case MatrixModel::VerdictMark::Disputed: {
+        const qreal side = r * 2.6;
+        const QPointF base(tile.left() + 1.5, tile.bottom() - 0.5);
+        const QPointF points[3] = {base, base + QPointF(side, 0),
+                                   base + QPointF(side / 2, -side * 0.9)};
+        painter.setPen(QPen(QColor(0x5c, 0x3b, 0x00), 1));
+        painter.setBrush(QColor(0xff, 0xb0, 0x20));
+        painter.drawPolygon(points, 3);
+        break;
+    }
+    case MatrixModel::VerdictMark::None: break;
+    }
     painter.restore();
 }
 

@@ -23,6 +23,11 @@ bool isDigits(const QString& text)
 
 } // namespace
 
+bool isReleaseBranch(const QString& branch)
+{
+    return branch.startsWith(u"release/") || branch.startsWith(u"refs/heads/release/");
+}
+
 MatrixFilterProxy::MatrixFilterProxy(QObject* parent) : QSortFilterProxyModel(parent) {}
 
 void MatrixFilterProxy::setSourceModel(QAbstractItemModel* model)
@@ -55,7 +60,7 @@ void MatrixFilterProxy::setSourceModel(QAbstractItemModel* model)
 
 void MatrixFilterProxy::refilterGreenColumns()
 {
-    if (m_filters.hideAllGreen)
+    if (m_filters.hideAllGreen || m_filters.view != CommitView::All)
         invalidateColumnsFilter();
 }
 
@@ -80,6 +85,40 @@ void MatrixFilterProxy::setEventType(int eventType)
     MatrixFilters next = m_filters;
     next.eventType = eventType;
     apply(next);
+}
+
+void MatrixFilterProxy::setCommitView(CommitView view)
+{
+    MatrixFilters next = m_filters;
+    next.view = view;
+    apply(next);
+}
+
+bool MatrixFilterProxy::rowInView(int sourceRow, CommitView view) const
+{
+    const QAbstractItemModel* m = sourceModel();
+    switch (view) {
+    case CommitView::All: return true;
+    case CommitView::Scheduled: {
+        const auto type = static_cast<EventType>(
+            m->headerData(sourceRow, Qt::Vertical, MatrixModel::EventTypeRole).toInt());
+        return type == EventType::Nightly || type == EventType::Periodic;
+    }
+    case CommitView::Release:
+        return isReleaseBranch(
+            m->headerData(sourceRow, Qt::Vertical, MatrixModel::BranchRole).toString());
+    }
+    return true;
+}
+
+int MatrixFilterProxy::rowsInView(CommitView view) const
+{
+    if (!sourceModel())
+        return 0;
+    int count = 0;
+    for (int row = 0; row < sourceModel()->rowCount(); ++row)
+        count += rowInView(row, view) ? 1 : 0;
+    return count;
 }
 
 void MatrixFilterProxy::setText(const QString& text)
@@ -132,6 +171,8 @@ bool MatrixFilterProxy::filterAcceptsRow(int sourceRow, const QModelIndex& sourc
     if (sourceParent.isValid())
         return false;
     const QAbstractItemModel* m = sourceModel();
+    if (!rowInView(sourceRow, m_filters.view))
+        return false;
     if (!m_filters.branch.isEmpty()
         && m->headerData(sourceRow, Qt::Vertical, MatrixModel::BranchRole).toString()
                != m_filters.branch)
@@ -176,6 +217,8 @@ bool MatrixFilterProxy::filterAcceptsColumn(int sourceColumn, const QModelIndex&
     }
     if (!columnMatchesText(sourceColumn))
         return false;
+    if (m_filters.view != CommitView::All && !columnHasRun(sourceColumn))
+        return false;
     return !m_filters.hideAllGreen || columnHasNonGreen(sourceColumn);
 }
 
@@ -203,6 +246,17 @@ bool MatrixFilterProxy::columnHasNonGreen(int sourceColumn) const
         if (!isGreenish(state) && filterAcceptsRow(row, {}))
             return true;
     }
+    return false;
+}
+
+bool MatrixFilterProxy::columnHasRun(int sourceColumn) const
+{
+    const QAbstractItemModel* m = sourceModel();
+    const int rows = m->rowCount();
+    for (int row = 0; row < rows; ++row)
+        if (m->index(row, sourceColumn).data(MatrixModel::RunRowIdRole).toLongLong() != 0
+            && filterAcceptsRow(row, {}))
+            return true;
     return false;
 }
 

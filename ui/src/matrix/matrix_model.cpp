@@ -70,6 +70,11 @@ QVariant MatrixModel::cellData(const MatrixCell& cell, int role) const
         return static_cast<int>(cell.has(MatrixCell::Triaged)     ? TriageMark::Triaged
                                 : cell.has(MatrixCell::Untriaged) ? TriageMark::Untriaged
                                                                   : TriageMark::None);
+    case VerdictRole:
+        return static_cast<int>(cell.has(MatrixCell::GreenDisputed)     ? VerdictMark::Disputed
+                                : cell.has(MatrixCell::GreenUnverified) ? VerdictMark::Unverified
+                                : cell.has(MatrixCell::GreenVerified)   ? VerdictMark::Verified
+                                                                        : VerdictMark::None);
     case DurationRole:
         return cell.durationSeconds > 0 ? QVariant(static_cast<double>(cell.durationSeconds))
                                         : QVariant();
@@ -146,6 +151,12 @@ QString MatrixModel::cellDescription(int row, int column) const
         text += tr("  ·  triaged");
     else if (cell.has(MatrixCell::Untriaged))
         text += tr("  ·  untriaged failures");
+    if (cell.has(MatrixCell::GreenDisputed))
+        text += tr("  ·  disputed: its artifacts contradict the green");
+    else if (cell.has(MatrixCell::GreenUnverified))
+        text += tr("  ·  not verified (see Coverage)");
+    else if (cell.has(MatrixCell::GreenVerified))
+        text += tr("  ·  verified against its config");
     text += u"\n" % toQString(job.backend) % u"  " % levelLabel(job.level) % u"\n"
             % toQString(job.workflow) % u" / " % toQString(job.job) % u"\n"
             % toQString(commit.sha.shortSha());

@@ -25,6 +25,8 @@ const QString kS3Endpoint = QStringLiteral("artifacts/s3Endpoint");
 const QString kS3Region = QStringLiteral("artifacts/s3Region");
 const QString kPolicy = QStringLiteral("artifacts/fetch");
 const QString kRuleFiles = QStringLiteral("triage/ruleFiles");
+const QString kOutcomeConfigs = QStringLiteral("coverage/outcomeConfigs");
+const QString kShrinkPercent = QStringLiteral("coverage/shrinkPercent");
 
 // Stored as words, not enum numbers, so the file stays readable and an
 // unknown word falls back to the default.
@@ -89,6 +91,11 @@ AppSettings loadSettings(QSettings& store)
     s.s3Region = store.value(kS3Region, s.s3Region).toString();
     s.artifactPolicy = policyFromKey(store.value(kPolicy).toString());
     s.ruleFiles = store.value(kRuleFiles).toStringList();
+    const QVariantMap configs = store.value(kOutcomeConfigs).toMap();
+    for (auto it = configs.begin(); it != configs.end(); ++it)
+        if (!it.value().toString().isEmpty())
+            s.outcomeConfigs.insert(it.key(), it.value().toString());
+    s.shrinkPercent = std::clamp(store.value(kShrinkPercent, s.shrinkPercent).toInt(), 0, 100);
     return s;
 }
 
@@ -106,6 +113,20 @@ void saveSettings(QSettings& store, const AppSettings& s)
     store.setValue(kS3Region, s.s3Region);
     store.setValue(kPolicy, policyKey(s.artifactPolicy));
     store.setValue(kRuleFiles, s.ruleFiles);
+    QVariantMap configs;
+    for (auto it = s.outcomeConfigs.begin(); it != s.outcomeConfigs.end(); ++it)
+        configs.insert(it.key(), it.value());
+    store.setValue(kOutcomeConfigs, configs);
+    store.setValue(kShrinkPercent, s.shrinkPercent);
+}
+
+verdict::VerdictSources verdictSources(const AppSettings& settings)
+{
+    verdict::VerdictSources sources;
+    for (auto it = settings.outcomeConfigs.begin(); it != settings.outcomeConfigs.end(); ++it)
+        sources.configByRepo.emplace(it.key().toStdString(), it.value().toStdString());
+    sources.shrinkThreshold = settings.shrinkPercent / 100.0;
+    return sources;
 }
 
 RuleFilesCheck checkRuleFiles(const QStringList& ruleFiles)

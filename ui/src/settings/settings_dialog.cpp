@@ -1,6 +1,7 @@
 #include "relayhud/ui/settings/settings_dialog.h"
 
 #include "relayhud/ui/format.h"
+#include "relayhud/ui/settings/coverage_settings_page.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -37,6 +38,9 @@ SettingsDialog::SettingsDialog(const AppSettings& settings, const std::vector<Ba
     tabs->addTab(buildHudPage(allowlist), tr("HUD"));
     tabs->addTab(buildArtifactsPage(keychainNote), tr("Artifacts"));
     tabs->addTab(buildTriagePage(), tr("Triage"));
+    m_coverage =
+        new CoverageSettingsPage(settings.outcomeConfigs, settings.shrinkPercent, allowlist, this);
+    tabs->addTab(m_coverage, tr("Coverage"));
 
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
@@ -266,6 +270,8 @@ AppSettings SettingsDialog::settings() const
         s.s3Region = AppSettings{}.s3Region;
     s.artifactPolicy = static_cast<ArtifactPolicy>(m_policy->currentData().toInt());
     s.ruleFiles = ruleFiles();
+    s.outcomeConfigs = m_coverage->outcomeConfigs();
+    s.shrinkPercent = m_coverage->shrinkPercent();
     return s;
 }
 

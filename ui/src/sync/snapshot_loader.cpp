@@ -2,6 +2,7 @@
 
 #include "relayhud/store/cache.h"
 #include "relayhud/ui/format.h"
+#include "relayhud/ui/sync/verdict_marks.h"
 
 #include <QFuture>
 #include <QtConcurrent/QtConcurrentRun>
@@ -43,7 +44,8 @@ Result<void> markTriage(const Cache& cache, MatrixSnapshot& matrix)
     return {};
 }
 
-LoadResult loadSnapshot(const std::string& path, const MatrixQuery& query)
+LoadResult loadSnapshot(const std::string& path, const MatrixQuery& query,
+                        const std::shared_ptr<VerdictMarker>& verdicts)
 {
     auto cache = Cache::open(path);
     if (!cache)
@@ -53,17 +55,27 @@ LoadResult loadSnapshot(const std::string& path, const MatrixQuery& query)
         return {nullptr, toQString(matrix.message())};
     if (auto marked = markTriage(**cache, *matrix); !marked)
         return {nullptr, toQString(marked.message())};
+    if (auto judged = verdicts->mark(**cache, *matrix); !judged)
+        return {nullptr, toQString(judged.message())};
     return {std::make_shared<MatrixSnapshot>(std::move(*matrix)), {}};
 }
 
 } // namespace
 
-SnapshotLoader::SnapshotLoader(QObject* parent) : QObject(parent) {}
+SnapshotLoader::SnapshotLoader(QObject* parent)
+    : QObject(parent), m_verdicts(std::make_shared<VerdictMarker>())
+{
+}
+
+void SnapshotLoader::setVerdictSources(verdict::VerdictSources sources)
+{
+    m_verdicts->setSources(std::move(sources));
+}
 
 void SnapshotLoader::request(const MatrixQuery& query)
 {
     const std::uint64_t job = ++m_latestJob;
-    QtConcurrent::run(loadSnapshot, m_cachePath, query)
+    QtConcurrent::run(loadSnapshot, m_cachePath, query, m_verdicts)
         .then(this, [this, job](const LoadResult& result) {
             if (job != m_latestJob)
                 return; // a newer request is on its way

@@ -389,6 +389,17 @@ bool TestsPanel::selectTest(std::int64_t testId)
     return true;
 }
 
+bool TestsPanel::selectIdentity(const QString& identity)
+{
+    if (!m_data)
+        return false;
+    const std::string wanted = identity.toStdString();
+    for (const StoredTestResult& r : m_data->results)
+        if (r.identity == wanted)
+            return selectTest(r.testId);
+    return false;
+}
+
 void TestsPanel::connectTriageKeys()
 {
     // Keys act where the table has focus, so typing in the filter stays typing.

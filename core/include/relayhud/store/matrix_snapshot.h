@@ -33,6 +33,12 @@ struct MatrixCell {
         // progress (store/triage_tags.h); a cell that did not fail has neither.
         Triaged = 1u << 3,   // every failure has a person's class
         Untriaged = 1u << 4, // at least one failure has none
+        // Verdict marks of self-reported greens whose evidence was examined
+        // (verdict/verdict.h), set by the GUI's loader; a green whose
+        // artifacts were never fetched has none of them.
+        GreenVerified = 1u << 5,
+        GreenUnverified = 1u << 6, // incomplete or unverifiable
+        GreenDisputed = 1u << 7,   // the evidence contradicts the green
     };
     std::int64_t runRowId = 0; // 0: no run in this cell
     float durationSeconds = 0;

@@ -14,6 +14,7 @@
 #include <optional>
 
 class QAction;
+class QTabBar;
 class QDockWidget;
 class QTimer;
 class QUndoStack;
@@ -37,6 +38,8 @@ class TestResultsController;
 class TestsPanel;
 class TriageController;
 class ClustersPanel;
+class CoveragePanel;
+class ChartsPanel;
 struct TriageEdit;
 class ConfigEditorWindow;
 struct TriageRequest;
@@ -69,6 +72,7 @@ public:
     MatrixView* matrixView() const { return m_view; }
     MatrixModel& matrixModel() const { return *m_model; }
     MatrixFilterProxy& filterProxy() const { return *m_proxy; }
+    QTabBar* commitViewTabs() const { return m_viewTabs; }
     RunDetailsPanel* detailsPanel() const { return m_details; }
     TestsPanel* testsPanel() const { return m_testsPanel; }
     ClustersPanel* clustersPanel() const { return m_clustersPanel; }
@@ -103,6 +107,15 @@ public:
     // file first when none is open. False when no open config has it.
     bool openTestInConfig(const QString& identity, const QString& marks);
     void importTriage(const QString& path); // merges, newest wins
+    CoveragePanel* coveragePanel() const { return m_coverage; }
+    QDockWidget* coverageDock() const { return m_coverageDock; }
+    ChartsPanel* chartsPanel() const { return m_charts; }
+    QDockWidget* chartsDock() const { return m_chartsDock; }
+    // Makes the commit's first run current (clearing filters that hide it);
+    // false when the matrix does not have it.
+    bool selectCommit(const QString& sha);
+    // A mandatory test that did not run: its entry in the config editor.
+    bool openMissingMandatoryTest(const QString& configPath, const QString& name, int line);
 
 signals:
     void matrixRefreshed(int rows, int columns);
@@ -136,6 +149,12 @@ private:
     void connectTriage();
     void buildTriageMenus();
     void buildClustersDock();
+    void buildCoverageDock();
+    void buildChartsDock();
+    void applyCoverageSettings();
+    void showCoverageFor(std::int64_t rowId);
+    QString configPathForRun(std::int64_t rowId) const;
+    void updateViewCounts();
     void onClusterTagRequested(const std::vector<TriageTarget>& targets, const TriageEdit& edit);
     void pushTriage(std::vector<TriageTarget> targets, std::vector<std::optional<TriageTag>> before,
                     const TriageEdit& edit, bool keepNotes);
@@ -181,6 +200,7 @@ private:
     MatrixFilterProxy* m_proxy;
     MatrixView* m_view = nullptr;
     FilterBar* m_filterBar = nullptr;
+    QTabBar* m_viewTabs = nullptr;
     RunDetailsPanel* m_details = nullptr;
     QDockWidget* m_detailsDock = nullptr;
     SyncStatusWidget* m_status = nullptr;
@@ -193,6 +213,11 @@ private:
     QTimer* m_marksReload = nullptr;
     ClustersPanel* m_clustersPanel = nullptr;
     QDockWidget* m_clustersDock = nullptr;
+    CoveragePanel* m_coverage = nullptr;
+    QDockWidget* m_coverageDock = nullptr;
+    ChartsPanel* m_charts = nullptr;
+    QDockWidget* m_chartsDock = nullptr;
+    bool m_chartsStale = true;
     std::optional<TriageTarget> m_testsBase; // the shown run, as a triage target
     qint64 m_testsLoad = 0;
     std::int64_t m_testsRowId = 0;

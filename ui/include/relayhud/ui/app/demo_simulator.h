@@ -1,10 +1,11 @@
 #pragma once
 // Runs relayhud-sim as a child process for --demo, --self-test and
-// --screenshot: starts it on a free port, reads its "listening on URL" line,
-// and gives the session a fresh cache in a temporary directory. The child
+// --screenshot: has it write the backends' outcome configs, starts it on a free port, reads its
+// "listening on URL" line, and gives the session a fresh cache in a temporary directory. The child
 // exits when we close its stdin (and is killed if it lingers).
 #include "relayhud/artifacts/artifact_store.h"
 
+#include <QMap>
 #include <QObject>
 #include <QProcess>
 #include <QTemporaryDir>
@@ -28,6 +29,9 @@ public:
     // The simulator's GitHub API and bucket, and the secrets it was started with.
     ArtifactSettings artifactSettings() const;
     const Credentials& credentials() const { return m_credentials; }
+    // The simulated backends' outcome configs ("org/repo" -> file in the
+    // session's temporary directory), written before the server starts.
+    const QMap<QString, QString>& outcomeConfigs() const { return m_outcomeConfigs; }
 
     static QString defaultProgram();
 
@@ -36,13 +40,16 @@ signals:
     void failed(const QString& reason);
 
 private:
+    void startServer();
     void readOutput();
     void onError(QProcess::ProcessError error);
     void onFinished(int exitCode);
     void fail(const QString& reason);
     static std::string randomToken(int length);
 
+    QProcess m_configWriter;
     QProcess m_process;
+    QMap<QString, QString> m_outcomeConfigs;
     QTemporaryDir m_dir;
     QTimer m_startTimeout;
     QByteArray m_buffer;

@@ -1,6 +1,7 @@
 #pragma once
 // Paints one matrix cell from index.data(role) only: a state-coloured tile,
-// the state's glyph, a retry count in the corner and a focus ring. Tiles are
+// the state's glyph, a retry count in the corner, triage and verdict marks
+// in the bottom-left corner and a focus ring. Tiles are
 // drawn once per (state, attempts, size, palette) into a pixmap and then
 // blitted: a full 1080p viewport holds thousands of cells.
 #include <QHash>
@@ -22,8 +23,10 @@ public:
     QSize sizeHint(const QStyleOptionViewItem& option, const QModelIndex& index) const override;
 
 private:
-    const QPixmap& tilePixmap(int state, int attempts, int triage, const QSize& size,
+    const QPixmap& tilePixmap(int state, int attempts, int triage, int verdict, const QSize& size,
                               const QPalette& palette, qreal dpr) const;
+    void paintVerdictMark(QPainter& painter, const QRect& tile, int verdict,
+                          const QPalette& palette) const;
     void paintTriagedMark(QPainter& painter, const QRect& tile, const QColor& color) const;
     void paintRetryMark(QPainter& painter, const QRect& tile, int attempts,
                         const QColor& color) const;

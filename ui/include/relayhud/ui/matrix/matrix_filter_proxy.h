@@ -1,5 +1,5 @@
 #pragma once
-// Filters over the matrix: rows by branch, event type and SHA/PR text;
+// Filters over the matrix: rows by view, branch, event type and SHA/PR text;
 // columns by backend, job text and "hide all-green columns".
 #include <QSet>
 #include <QSortFilterProxyModel>
@@ -8,7 +8,17 @@
 
 namespace relayhud::ui {
 
+// Which commits the matrix is about: all of them, the scheduled runs
+// (nightly and periodic, one row per upstream SHA they ran on), or the
+// commits aimed at release/* branches. The last two also hide the jobs that
+// never ran on those commits.
+enum class CommitView { All, Scheduled, Release };
+
+// "release/2.10", "refs/heads/release/2.10": a release branch.
+bool isReleaseBranch(const QString& branch);
+
 struct MatrixFilters {
+    CommitView view = CommitView::All;
     QSet<QString> backends; // empty: all
     QString branch;         // empty: all
     int eventType = -1;     // int(EventType); -1: all
@@ -29,6 +39,9 @@ public:
     void setBackends(const QSet<QString>& backends);
     void setBranch(const QString& branch);
     void setEventType(int eventType);
+    void setCommitView(CommitView view);
+    // Source rows the view would show, whatever the other filters say.
+    int rowsInView(CommitView view) const;
     void setText(const QString& text);
     void setHideAllGreen(bool hide);
     void resetFilters();
@@ -52,6 +65,8 @@ private:
     bool rowMatchesText(int sourceRow) const;
     bool columnMatchesText(int sourceColumn) const;
     bool columnHasNonGreen(int sourceColumn) const;
+    bool columnHasRun(int sourceColumn) const;
+    bool rowInView(int sourceRow, CommitView view) const;
     void refilterGreenColumns();
     void apply(const MatrixFilters& next);
 

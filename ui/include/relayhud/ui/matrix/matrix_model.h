@@ -27,6 +27,7 @@ public:
         StartedAtRole,                // qint64 epoch seconds, invalid when unknown
         HasArtifactsRole,             // bool: the row names an artifact URL
         TriageRole,                   // int(TriageMark)
+        VerdictRole,                  // int(VerdictMark)
         // Column (job) roles: horizontal headerData, and data() of its cells.
         BackendRole,  // QString "org/repo"
         LevelRole,    // int(Level)
@@ -44,6 +45,9 @@ public:
     };
     // Failed cells: whether people have classed every failure.
     enum class TriageMark { None, Untriaged, Triaged };
+    // Self-reported greens whose evidence was examined: what the verdict
+    // said. None also for greens whose artifacts were never fetched.
+    enum class VerdictMark { None, Verified, Unverified, Disputed };
     Q_ENUM(Role)
 
     explicit MatrixModel(QObject* parent = nullptr);

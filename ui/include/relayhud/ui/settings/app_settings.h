@@ -3,7 +3,9 @@
 // sessions run on an in-memory copy and never write them back.
 #include "relayhud/artifacts/artifact_store.h"
 #include "relayhud/sync/artifact_sync.h"
+#include "relayhud/verdict/verdict.h"
 
+#include <QMap>
 #include <QString>
 #include <QStringList>
 
@@ -27,6 +29,11 @@ struct AppSettings {
     // Triage: the user's own failure-line rule files (ruleset.toml format),
     // loaded after the default rules, so the defaults keep their priority.
     QStringList ruleFiles;
+    // Coverage: each backend's outcome config ("org/repo" -> file), which
+    // verdicts judge its greens against, and how far the executed test set
+    // may shrink against the previous run before a green is incomplete.
+    QMap<QString, QString> outcomeConfigs;
+    int shrinkPercent = 10;
 
     QString effectiveCachePath() const;
     bool operator==(const AppSettings&) const = default;
@@ -52,6 +59,9 @@ struct RuleFilesCheck {
     QStringList problems;
 };
 RuleFilesCheck checkRuleFiles(const QStringList& ruleFiles);
+
+// The verdict engine's view of the coverage settings.
+verdict::VerdictSources verdictSources(const AppSettings& settings);
 
 AppSettings loadSettings(QSettings& store);
 void saveSettings(QSettings& store, const AppSettings& settings);

@@ -19,6 +19,8 @@ class QSpinBox;
 
 namespace relayhud::ui {
 
+class CoverageSettingsPage;
+
 class SettingsDialog : public QDialog {
     Q_OBJECT
 public:
@@ -61,6 +63,7 @@ private:
     QComboBox* m_policy = nullptr;
     QListWidget* m_ruleFiles = nullptr;
     QLabel* m_rulesReport = nullptr;
+    CoverageSettingsPage* m_coverage = nullptr;
 };
 
 } // namespace relayhud::ui

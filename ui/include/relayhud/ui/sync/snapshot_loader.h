@@ -3,6 +3,7 @@
 // connection per job) and hands it back on the GUI thread. Only the newest
 // request's result is delivered; older ones are dropped by job id.
 #include "relayhud/store/matrix_snapshot.h"
+#include "relayhud/verdict/verdict.h"
 
 #include <QObject>
 #include <QString>
@@ -13,12 +14,17 @@
 
 namespace relayhud::ui {
 
+class VerdictMarker;
+
 class SnapshotLoader : public QObject {
     Q_OBJECT
 public:
     explicit SnapshotLoader(QObject* parent = nullptr);
 
     void setCachePath(const std::string& path) { m_cachePath = path; }
+    // The configs greens are judged against (verdict marks); the next
+    // request judges every green again.
+    void setVerdictSources(verdict::VerdictSources sources);
     void request(const MatrixQuery& query);
     bool isLoading() const { return m_delivered != m_latestJob; }
 
@@ -28,6 +34,7 @@ signals:
 
 private:
     std::string m_cachePath;
+    std::shared_ptr<VerdictMarker> m_verdicts; // shared with the pool jobs
     std::uint64_t m_latestJob = 0;
     std::uint64_t m_delivered = 0;
 };

@@ -73,6 +73,9 @@ public:
     QString jobTriageText() const;
 
     bool selectTest(std::int64_t testId);
+    // The shown run's test with this report identity; false when it has none
+    // (or the filters hide it).
+    bool selectIdentity(const QString& identity);
     std::int64_t selectedTestId() const { return m_selectedTestId; }
     bool isShowingTable() const;
     QString messageText() const;

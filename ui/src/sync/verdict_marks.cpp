@@ -1,0 +1,110 @@
+#include "relayhud/ui/sync/verdict_marks.h"
+
+#include "relayhud/store/cache.h"
+
+#include <filesystem>
+#include <system_error>
+
+namespace relayhud::ui {
+
+namespace {
+
+bool selfReportedGreen(const MatrixCell& cell)
+{
+    return !cell.empty() && cell.status == RunStatus::Completed
+           && cell.conclusion == Conclusion::Success;
+}
+
+std::string fileStamp(const std::string& path)
+{
+    std::error_code error;
+    const auto size = std::filesystem::file_size(path, error);
+    if (error)
+        return "missing";
+    const auto time = std::filesystem::last_write_time(path, error);
+    if (error)
+        return "missing";
+    return std::to_string(time.time_since_epoch().count()) + ":" + std::to_string(size);
+}
+
+} // namespace
+
+std::uint8_t verdictFlag(verdict::Verdict v)
+{
+    switch (v) {
+    case verdict::Verdict::VerifiedGreen: return MatrixCell::GreenVerified;
+    case verdict::Verdict::GreenDisputed: return MatrixCell::GreenDisputed;
+    case verdict::Verdict::GreenIncomplete:
+    case verdict::Verdict::GreenUnverifiable: return MatrixCell::GreenUnverified;
+    default: return 0;
+    }
+}
+
+void VerdictMarker::setSources(verdict::VerdictSources sources)
+{
+    const std::lock_guard lock(m_mutex);
+    m_sources = std::move(sources);
+    m_sources.loadedConfigs.clear();
+    m_configStamps.clear();
+    m_memo.clear();
+}
+
+std::size_t VerdictMarker::lastComputed() const
+{
+    const std::lock_guard lock(m_mutex);
+    return m_lastComputed;
+}
+
+bool VerdictMarker::refreshConfigs()
+{
+    bool changed = false;
+    for (const auto& [repo, path] : m_sources.configByRepo) {
+        const std::string stamp = fileStamp(path);
+        auto known = m_configStamps.find(repo);
+        if (known != m_configStamps.end() && known->second == stamp)
+            continue;
+        m_configStamps[repo] = stamp;
+        m_sources.loadedConfigs[repo] = verdict::loadRunConfig(path);
+        changed = true;
+    }
+    return changed;
+}
+
+Result<void> VerdictMarker::mark(const Cache& cache, MatrixSnapshot& matrix)
+{
+    // One load at a time: overlapping loads would judge the same runs twice.
+    const std::lock_guard lock(m_mutex);
+    if (refreshConfigs())
+        m_memo.clear();
+    m_lastComputed = 0;
+    for (MatrixCell& cell : matrix.cells) {
+        if (!selfReportedGreen(cell))
+            continue;
+        auto testRun = cache.testRunForCheckRun(cell.runRowId);
+        if (!testRun)
+            return testRun.error();
+        if (!*testRun)
+            continue; // never fetched: nothing examined, no mark
+        const TestRunInfo& info = **testRun;
+        if (info.state != TestRunState::Stored) {
+            cell.flags |= MatrixCell::GreenUnverified; // expired, no reports, ...
+            continue;
+        }
+        auto known = m_memo.find(cell.runRowId);
+        if (known == m_memo.end() || known->second.testRunId != info.id
+            || known->second.fetchedAt != info.fetchedAt) {
+            auto judged = verdict::verdictForRun(cache, cell.runRowId, m_sources);
+            if (!judged)
+                return judged.error();
+            ++m_lastComputed;
+            known = m_memo
+                        .insert_or_assign(cell.runRowId, Entry{info.id, info.fetchedAt,
+                                                               verdictFlag(judged->verdict)})
+                        .first;
+        }
+        cell.flags |= known->second.flag;
+    }
+    return {};
+}
+
+} // namespace relayhud::ui
