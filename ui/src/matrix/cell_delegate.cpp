@@ -69,7 +69,7 @@ void CellDelegate::paintRetryMark(QPainter& painter, const QRect& tile, int atte
 
 // A folded bottom-left corner: "someone has looked at every failure here".
 // Untriaged failures keep the plain tile, so the work left stands out.
-void CellDelegate::paintTriagedMark(QPainter& painter, const QRect& tile, const QColor& color) const
+void CellDelegate::paintTriagedMark(QPainter& painter, const QRect& tile, const QColor& color)
 {
     const qreal side = std::max(5.0, tile.height() * 0.36);
     const QPointF corner(tile.left(), tile.bottom() + 1);
@@ -88,7 +88,7 @@ void CellDelegate::paintTriagedMark(QPainter& painter, const QRect& tile, const 
 // artifacts contradict it. A green whose artifacts were never fetched has no
 // mark: nothing was checked.
 void CellDelegate::paintVerdictMark(QPainter& painter, const QRect& tile, int verdict,
-                                    const QPalette& palette) const
+                                    const QPalette& palette)
 {
     const QColor color = cellColors(CellState::Success, palette).glyph;
     const qreal r = std::max(3.0, tile.height() * 0.16);

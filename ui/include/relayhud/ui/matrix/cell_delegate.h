@@ -22,12 +22,15 @@ public:
                const QModelIndex& index) const override;
     QSize sizeHint(const QStyleOptionViewItem& option, const QModelIndex& index) const override;
 
+    // The corner marks, for the cells and the matrix's legend. `verdict` is
+    // an int(MatrixModel::VerdictMark).
+    static void paintVerdictMark(QPainter& painter, const QRect& tile, int verdict,
+                                 const QPalette& palette);
+    static void paintTriagedMark(QPainter& painter, const QRect& tile, const QColor& color);
+
 private:
     const QPixmap& tilePixmap(int state, int attempts, int triage, int verdict, const QSize& size,
                               const QPalette& palette, qreal dpr) const;
-    void paintVerdictMark(QPainter& painter, const QRect& tile, int verdict,
-                          const QPalette& palette) const;
-    void paintTriagedMark(QPainter& painter, const QRect& tile, const QColor& color) const;
     void paintRetryMark(QPainter& painter, const QRect& tile, int attempts,
                         const QColor& color) const;
     void paintFocus(QPainter& painter, const QRect& cell, const QStyleOptionViewItem& option) const;
