@@ -33,6 +33,7 @@ int main(int argc, char** argv)
             std::printf("  [clusters]: 100,000 failing tests in a 200 x 60 cache built at bench"
                         " time\n");
             std::printf("  [verdict] [report]: verdicts and reports on a generated cache\n");
+            std::printf("  [marks]: the matrix's verdict marks for 200 greens\n");
             std::printf("  [suggest]: RELAYHUD_BENCH_SUGGEST_SHAS=N, RELAYHUD_BENCH_SUGGEST_TESTS=N"
                         " (40 SHAs x 5 jobs x 1000 tests)\n");
             std::printf("  [charts]: a 1,000-point pass-rate chart into a QImage\n");
@@ -91,6 +92,10 @@ int main(int argc, char** argv)
     if (wanted("report")) {
         std::printf("report: Markdown across backends\n");
         relayhud::bench::benchReport(report);
+    }
+    if (wanted("marks")) {
+        std::printf("marks: the matrix's verdict marks\n");
+        relayhud::bench::benchVerdictMarks(report);
     }
     if (wanted("clusters")) {
         std::printf("clusters: failure clusters and triage marks\n");

@@ -31,6 +31,8 @@ void benchConfig(Report& report);
 // a Markdown report across 10 backends; beside the plain read of the results.
 void benchVerdict(Report& report);
 void benchReport(Report& report);
+// The matrix's verdict marks for 200 greens: first pass and remembered.
+void benchVerdictMarks(Report& report);
 
 // Failure clusters over 100,000 failing tests (key + grouping, beside sort |
 // uniq -c), their cache read (beside a bare SQLite read), and the matrix's

@@ -2,6 +2,7 @@
 // same results (Cache::testResults), the floor under any verdict:
 //   verdict + coverage of a 30,000-case run        <= 100 ms
 //   a Markdown report across 10 backends           <= 200 ms
+//   the matrix's verdict marks, remembered         <= 16 ms (one frame)
 // The cache is built at bench time in a temp folder. The verdict run has
 // 3,000 base names over 30 ops and 4 dtypes against a 400-name config with
 // patterns, force_xfail and supported lists; the report SHA has one job per
@@ -10,6 +11,7 @@
 #include "bench_util.h"
 
 #include "relayhud/store/cache.h"
+#include "relayhud/ui/sync/verdict_marks.h"
 #include "relayhud/verdict/report.h"
 #include "relayhud/verdict/verdict.h"
 
@@ -217,6 +219,69 @@ void benchReport(Report& report)
                 failures, bytes);
     report.add({"report across 10 backends (Markdown)", bytes > 0 ? md : 1e9, "ms", 200,
                 "Cache::testResults of the 10 runs", read});
+}
+
+// The matrix's verdict marks (ui/sync/verdict_marks.h) for 200 greens with
+// results (20 SHAs x 10 backends, 1,000 cases each): the first pass judges
+// every run (beside reading their results), later snapshot loads only look
+// up the remembered verdicts (beside Cache::loadMatrix of the same matrix).
+void benchVerdictMarks(Report& report)
+{
+    Scratch scratch;
+    auto cache = Cache::open((scratch.dir / "cache.sqlite").string());
+    if (!cache) {
+        std::printf("  verdict marks: %s\n", cache.message().c_str());
+        return;
+    }
+    const std::string configPath = (scratch.dir / "ops.yaml").string();
+    std::ofstream(configPath) << benchConfig();
+    verdict::VerdictSources sources;
+    for (int b = 0; b < 10; ++b) {
+        const std::string repo = "backend" + std::to_string(b) + "/pytorch";
+        sources.configByRepo[repo] = configPath;
+        for (int sha = 1; sha <= 20; ++sha)
+            storeRun(**cache, repo, sha, 100, 0);
+    }
+    MatrixQuery query;
+    MatrixSnapshot matrix;
+    const double load = medianMs([&] { matrix = *(*cache)->loadMatrix(query); });
+    // The floor under judging: reading every green's results.
+    std::vector<std::int64_t> testRuns;
+    for (const MatrixCell& cell : matrix.cells)
+        if (auto info = (*cache)->testRunForCheckRun(cell.runRowId); info && *info)
+            testRuns.push_back((**info).id);
+    const double read = medianMs([&] {
+        for (std::int64_t id : testRuns)
+            (void)(*cache)->testResults(id);
+    });
+    ui::VerdictMarker marker;
+    std::vector<double> cold;
+    std::size_t judged = 0;
+    for (int i = 0; i < 3; ++i) {
+        marker.setSources(sources); // forgets every verdict
+        MatrixSnapshot copy = matrix;
+        const auto start = Clock::now();
+        (void)marker.mark(**cache, copy);
+        cold.push_back(msSince(start));
+        judged = marker.lastComputed();
+    }
+    std::size_t marked = 0;
+    const double warm = medianMs([&] {
+        MatrixSnapshot copy = matrix;
+        (void)marker.mark(**cache, copy);
+        marked = 0;
+        for (const MatrixCell& cell : copy.cells)
+            if (cell.has(MatrixCell::GreenVerified) || cell.has(MatrixCell::GreenUnverified)
+                || cell.has(MatrixCell::GreenDisputed))
+                ++marked;
+    });
+    std::printf("  %zu cells, %zu greens judged on the first pass, %zu marked\n",
+                matrix.cells.size(), judged, marked);
+    const bool ok = judged == 200 && marked == 200 && marker.lastComputed() == 0;
+    report.add({"verdict marks, 200 greens, first pass (worker)", ok ? median(cold) : 1e9, "ms",
+                1000, "Cache::testResults of the 200 runs", read});
+    report.add({"verdict marks, 200 greens, remembered", ok ? warm : 1e9, "ms", 16,
+                "Cache::loadMatrix", load});
 }
 
 } // namespace relayhud::bench
