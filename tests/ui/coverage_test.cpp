@@ -257,7 +257,8 @@ TEST(CoverageSettings, EachConfigIsCheckedAsItIsChosenAndTheMapRoundTrips)
     QTableWidget* table = page.table();
     ASSERT_EQ(table->rowCount(), 2); // L1 never reports
     page.setConfig(QStringLiteral("org/a"), good);
-    EXPECT_THAT(table->item(0, 2)->text().toStdString(), ::testing::StartsWith("parses: 1 file"));
+    EXPECT_THAT(table->item(0, 2)->text().toStdString(),
+                ::testing::StartsWith("parses: 1 file, 4 entries, 6 names"));
     EXPECT_THAT(table->item(1, 2)->text().toStdString(),
                 ::testing::Not(::testing::HasSubstr("parses")));
     EXPECT_FALSE(table->item(1, 2)->text().isEmpty());
@@ -267,6 +268,8 @@ TEST(CoverageSettings, EachConfigIsCheckedAsItIsChosenAndTheMapRoundTrips)
     EXPECT_EQ(configs.size(), 3);
     EXPECT_EQ(configs.value(QStringLiteral("org/a")), good);
     EXPECT_EQ(page.shrinkPercent(), 15);
+    page.resize(640, 360);
+    keepPicture(page, QStringLiteral("settings-coverage.png"));
 
     AppSettings settings;
     settings.outcomeConfigs = configs;

@@ -41,10 +41,12 @@ QString describeConfigFile(const QString& path, bool* usable)
     }
     if (usable)
         *usable = true;
-    return QObject::tr("parses: %n file(s), ", nullptr,
-                       static_cast<int>(loaded.config->files.size()))
-           + QObject::tr("%n entries, ", nullptr, static_cast<int>(entries))
-           + QObject::tr("%n name(s)", nullptr, static_cast<int>(names));
+    const auto count = [](std::size_t n, const char* one, const char* many) -> QString {
+        return QString::number(n) + u' ' + QString::fromLatin1(n == 1 ? one : many);
+    };
+    return QObject::tr("parses: %1, %2, %3")
+        .arg(count(loaded.config->files.size(), "file", "files"),
+             count(entries, "entry", "entries"), count(names, "name", "names"));
 }
 
 CoverageSettingsPage::CoverageSettingsPage(const QMap<QString, QString>& configs, int shrinkPercent,
