@@ -42,18 +42,11 @@ std::uint8_t verdictFlag(verdict::Verdict v)
 
 void VerdictMarker::setSources(verdict::VerdictSources sources)
 {
-    const std::lock_guard lock(m_mutex);
-    m_sources = std::move(sources);
-    m_sources.loadedConfigs.clear();
-    m_configStamps.clear();
-    m_memo.clear();
+    const std::lock_guard lock(m_pendingMutex);
+    m_pending = std::move(sources);
 }
 
-std::size_t VerdictMarker::lastComputed() const
-{
-    const std::lock_guard lock(m_mutex);
-    return m_lastComputed;
-}
+std::size_t VerdictMarker::lastComputed() const { return m_lastComputed; }
 
 bool VerdictMarker::refreshConfigs()
 {
@@ -74,9 +67,19 @@ Result<void> VerdictMarker::mark(const Cache& cache, MatrixSnapshot& matrix)
 {
     // One load at a time: overlapping loads would judge the same runs twice.
     const std::lock_guard lock(m_mutex);
+    {
+        const std::lock_guard pending(m_pendingMutex);
+        if (m_pending) {
+            m_sources = std::move(*m_pending);
+            m_pending.reset();
+            m_sources.loadedConfigs.clear();
+            m_configStamps.clear();
+            m_memo.clear();
+        }
+    }
     if (refreshConfigs())
         m_memo.clear();
-    m_lastComputed = 0;
+    std::size_t computed = 0;
     for (MatrixCell& cell : matrix.cells) {
         if (!selfReportedGreen(cell))
             continue;
@@ -96,7 +99,7 @@ Result<void> VerdictMarker::mark(const Cache& cache, MatrixSnapshot& matrix)
             auto judged = verdict::verdictForRun(cache, cell.runRowId, m_sources);
             if (!judged)
                 return judged.error();
-            ++m_lastComputed;
+            ++computed;
             known = m_memo
                         .insert_or_assign(cell.runRowId, Entry{info.id, info.fetchedAt,
                                                                verdictFlag(judged->verdict)})
@@ -104,6 +107,7 @@ Result<void> VerdictMarker::mark(const Cache& cache, MatrixSnapshot& matrix)
         }
         cell.flags |= known->second.flag;
     }
+    m_lastComputed = computed;
     return {};
 }
 

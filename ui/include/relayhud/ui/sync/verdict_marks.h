@@ -10,9 +10,11 @@
 #include "relayhud/util/result.h"
 #include "relayhud/verdict/verdict.h"
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <unordered_map>
 
@@ -24,7 +26,8 @@ namespace relayhud::ui {
 
 class VerdictMarker {
 public:
-    // Forgets every remembered verdict.
+    // Forgets every remembered verdict, from the next mark() on. Never waits
+    // for a mark() in progress (the GUI thread calls it).
     void setSources(verdict::VerdictSources sources);
     // Sets GreenVerified / GreenUnverified / GreenDisputed on the greens.
     Result<void> mark(const Cache& cache, MatrixSnapshot& matrix);
@@ -41,11 +44,13 @@ private:
     // true when any did (the memo is then stale).
     bool refreshConfigs();
 
-    mutable std::mutex m_mutex;
+    std::mutex m_pendingMutex; // guards m_pending only, held for a move
+    std::optional<verdict::VerdictSources> m_pending;
+    std::mutex m_mutex;                                // one mark() at a time; guards what follows
     verdict::VerdictSources m_sources;                 // with loadedConfigs kept current
     std::map<std::string, std::string> m_configStamps; // repo -> "mtime:size"
     std::unordered_map<std::int64_t, Entry> m_memo;    // by check-run row
-    std::size_t m_lastComputed = 0;
+    std::atomic<std::size_t> m_lastComputed = 0;
 };
 
 // The mark's flag for a verdict (0 for verdicts of runs that are not green).
