@@ -50,18 +50,6 @@ std::string generatedConfig()
     return text;
 }
 
-template <class F>
-double medianMs(F&& run)
-{
-    std::vector<double> times;
-    for (int i = 0; i < kRounds; ++i) {
-        const auto start = Clock::now();
-        run();
-        times.push_back(msSince(start));
-    }
-    return median(times);
-}
-
 constexpr int kJobs = 10;
 constexpr int kShas = 100;
 
@@ -158,7 +146,7 @@ double rawReadMs(const std::string& path, std::int64_t& rows)
                        "SELECT r.test_run_id, r.test_id, r.outcome FROM test_run tr"
                        " JOIN test_result r ON r.test_run_id = tr.id",
                        -1, &s, nullptr);
-    const double ms = medianMs([&] {
+    const double ms = medianMs(kRounds, [&] {
         sqlite3_reset(s);
         rows = 0;
         std::int64_t sum = 0;
@@ -190,7 +178,7 @@ void benchSuggest(Report& report, const std::string& configText)
     auto cache = Cache::open(path.string());
     std::size_t found = 0;
     std::size_t runs = 0;
-    const double suggest = medianMs([&] {
+    const double suggest = medianMs(kRounds, [&] {
         auto recent = cache ? (*cache)->recentResults({kShas, ""}) : Result<RecentResults>(Error{});
         if (!recent || !parsed)
             return;
@@ -217,9 +205,9 @@ void benchSuggest(Report& report, const std::string& configText)
 void benchConfig(Report& report)
 {
     const std::string text = generatedConfig();
-    const double yamlLoad = medianMs([&] { (void)YAML::Load(text).size(); });
+    const double yamlLoad = medianMs(kRounds, [&] { (void)YAML::Load(text).size(); });
     bool ok = true;
-    const double load = medianMs([&] {
+    const double load = medianMs(kRounds, [&] {
         Result<config::ParsedConfig> parsed = config::parseOutcomeConfig(text);
         ok = ok && parsed && !parsed->hasErrors();
     });
@@ -227,7 +215,7 @@ void benchConfig(Report& report)
     request.test = "TestBench::test_case_2_25";
     request.kind = config::EditKind::Demote;
     request.reason = "bench";
-    const double edit = medianMs([&] { ok = ok && config::planModeEdit(text, request); });
+    const double edit = medianMs(kRounds, [&] { ok = ok && config::planModeEdit(text, request); });
     if (!ok)
         std::printf("  config: a load or an edit failed\n");
     report.add({"config load+validate (400 names)", ok ? load : 1e9, "ms", 20,

@@ -26,6 +26,19 @@ inline double median(std::vector<double> values)
     return values.empty() ? 0.0 : values[values.size() / 2];
 }
 
+// The median of `rounds` timed calls of `run`, in milliseconds.
+template <class F>
+double medianMs(int rounds, F&& run)
+{
+    std::vector<double> times;
+    for (int i = 0; i < rounds; ++i) {
+        const auto start = Clock::now();
+        run();
+        times.push_back(msSince(start));
+    }
+    return median(times);
+}
+
 // A positive number from the environment (e.g. RELAYHUD_BENCH_CASES), or
 // `fallback` when it is unset or not a positive number.
 inline int envNumber(const char* name, int fallback)

@@ -112,18 +112,6 @@ std::int64_t storeRun(Cache& cache, const std::string& repo, int sha, int bases,
     return **row;
 }
 
-template <class F>
-double medianMs(F&& run)
-{
-    std::vector<double> times;
-    for (int i = 0; i < kRounds; ++i) {
-        const auto start = Clock::now();
-        run();
-        times.push_back(msSince(start));
-    }
-    return median(times);
-}
-
 struct Scratch {
     fs::path dir = fs::temp_directory_path() / "relayhud-bench-verdict";
     Scratch()
@@ -155,9 +143,10 @@ void benchVerdict(Report& report)
 
     (void)verdict::verdictForRun(**cache, row, sources); // warm the page cache first
     std::size_t cases = 0;
-    const double read = medianMs([&] { cases = (*cache)->testResults(testRunId)->size(); });
+    const double read =
+        medianMs(kRounds, [&] { cases = (*cache)->testResults(testRunId)->size(); });
     verdict::Verdict outcome = verdict::Verdict::Pending;
-    const double whole = medianMs([&] {
+    const double whole = medianMs(kRounds, [&] {
         auto v = verdict::verdictForRun(**cache, row, sources);
         outcome = v ? v->verdict : verdict::Verdict::Pending;
     });
@@ -167,7 +156,7 @@ void benchVerdict(Report& report)
     in.testRun = **info;
     in.config = verdict::loadRunConfig(configPath);
     const std::vector<StoredTestResult> results = *(*cache)->testResults(testRunId);
-    const double compute = medianMs([&] { (void)verdict::computeVerdict(in, results); });
+    const double compute = medianMs(kRounds, [&] { (void)verdict::computeVerdict(in, results); });
     std::printf("  %zu cases, verdict '%s'\n", cases, verdict::verdictName(outcome));
     const bool ok = cases == 30000 && in.config.config;
     report.add({"verdict+coverage, 30,000 cases (with read)", ok ? whole : 1e9, "ms", 100,
@@ -198,14 +187,14 @@ void benchReport(Report& report)
     char sha[41];
     std::snprintf(sha, sizeof sha, "%040x", 0xbe00 + 2);
     std::size_t cases = 0;
-    const double read = medianMs([&] {
+    const double read = medianMs(kRounds, [&] {
         cases = 0;
         for (std::int64_t id : testRuns)
             cases += (*cache)->testResults(id)->size();
     });
     std::size_t bytes = 0;
     std::size_t failures = 0;
-    const double md = medianMs([&] {
+    const double md = medianMs(kRounds, [&] {
         auto input = verdict::loadReportInput(**cache, Sha{sha}, std::nullopt, sources);
         if (!input)
             return;
@@ -244,13 +233,13 @@ void benchVerdictMarks(Report& report)
     }
     MatrixQuery query;
     MatrixSnapshot matrix;
-    const double load = medianMs([&] { matrix = *(*cache)->loadMatrix(query); });
+    const double load = medianMs(kRounds, [&] { matrix = *(*cache)->loadMatrix(query); });
     // The floor under judging: reading every green's results.
     std::vector<std::int64_t> testRuns;
     for (const MatrixCell& cell : matrix.cells)
         if (auto info = (*cache)->testRunForCheckRun(cell.runRowId); info && *info)
             testRuns.push_back((**info).id);
-    const double read = medianMs([&] {
+    const double read = medianMs(kRounds, [&] {
         for (std::int64_t id : testRuns)
             (void)(*cache)->testResults(id);
     });
@@ -266,7 +255,7 @@ void benchVerdictMarks(Report& report)
         judged = marker.lastComputed();
     }
     std::size_t marked = 0;
-    const double warm = medianMs([&] {
+    const double warm = medianMs(kRounds, [&] {
         MatrixSnapshot copy = matrix;
         (void)marker.mark(**cache, copy);
         marked = 0;
