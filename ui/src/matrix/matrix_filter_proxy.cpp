@@ -238,24 +238,25 @@ bool MatrixFilterProxy::columnMatchesText(int sourceColumn) const
 
 bool MatrixFilterProxy::columnHasNonGreen(int sourceColumn) const
 {
-    const QAbstractItemModel* m = sourceModel();
-    const int rows = m->rowCount();
-    for (int row = 0; row < rows; ++row) {
-        const auto state = static_cast<CellState>(
-            m->index(row, sourceColumn).data(MatrixModel::CellStateRole).toInt());
-        if (!isGreenish(state) && filterAcceptsRow(row, {}))
-            return true;
-    }
-    return false;
+    return anyShownCell(sourceColumn, [](const QModelIndex& cell) {
+        return !isGreenish(static_cast<CellState>(cell.data(MatrixModel::CellStateRole).toInt()));
+    });
 }
 
 bool MatrixFilterProxy::columnHasRun(int sourceColumn) const
 {
+    return anyShownCell(sourceColumn, [](const QModelIndex& cell) {
+        return cell.data(MatrixModel::RunRowIdRole).toLongLong() != 0;
+    });
+}
+
+bool MatrixFilterProxy::anyShownCell(int sourceColumn,
+                                     const std::function<bool(const QModelIndex&)>& wanted) const
+{
     const QAbstractItemModel* m = sourceModel();
     const int rows = m->rowCount();
     for (int row = 0; row < rows; ++row)
-        if (m->index(row, sourceColumn).data(MatrixModel::RunRowIdRole).toLongLong() != 0
-            && filterAcceptsRow(row, {}))
+        if (wanted(m->index(row, sourceColumn)) && filterAcceptsRow(row, {}))
             return true;
     return false;
 }

@@ -4,6 +4,7 @@
 #include <QSet>
 #include <QSortFilterProxyModel>
 
+#include <functional>
 #include <vector>
 
 namespace relayhud::ui {
@@ -66,6 +67,9 @@ private:
     bool columnMatchesText(int sourceColumn) const;
     bool columnHasNonGreen(int sourceColumn) const;
     bool columnHasRun(int sourceColumn) const;
+    // Whether a cell of the column in a row the filters keep is `wanted`.
+    bool anyShownCell(int sourceColumn,
+                      const std::function<bool(const QModelIndex&)>& wanted) const;
     bool rowInView(int sourceRow, CommitView view) const;
     void refilterGreenColumns();
     void apply(const MatrixFilters& next);
