@@ -7,11 +7,15 @@
 #include "relayhud/config/config_edit.h"
 #include "relayhud/config/config_explain.h"
 #include "relayhud/config/config_file.h"
+#include "relayhud/config/config_lint.h"
+#include "relayhud/config/config_merge.h"
 #include "relayhud/config/config_suggest.h"
 #include "relayhud/config/outcome_config.h"
 #include "relayhud/config/text_diff.h"
 
+#include <algorithm>
 #include <filesystem>
+#include <iostream>
 
 namespace relayhud::cli {
 namespace {
@@ -31,6 +35,11 @@ struct ConfigArgs {
     std::string repo;
     bool apply = false;
     bool known = false;
+    // explain
+    std::optional<std::string> testType;
+    std::string format = "text";
+    std::optional<Mode> demoteTo;
+    bool fromStdin = false; // explain: tests from stdin, one per line
     std::string error;
 };
 
@@ -43,8 +52,13 @@ ConfigArgs parseConfigArgs(const std::vector<std::string>& args)
             (arg == "--dry-run" ? out.dryRun : arg == "--apply" ? out.apply : out.known) = true;
             continue;
         }
+        if (arg == "--stdin") {
+            out.fromStdin = true;
+            continue;
+        }
         const bool valued = arg == "--reason" || arg == "--evidence" || arg == "--op"
-                            || arg == "--dtype" || arg == "--runs" || arg == "--repo";
+                            || arg == "--dtype" || arg == "--runs" || arg == "--repo"
+                            || arg == "--test-type" || arg == "--format" || arg == "--demote-to";
         if (!valued) {
             if (arg.rfind("--", 0) == 0)
                 out.error = "unknown option " + arg;
@@ -63,6 +77,16 @@ ConfigArgs parseConfigArgs(const std::vector<std::string>& args)
             out.evidence = value;
         } else if (arg == "--runs" || arg == "--repo") {
             (arg == "--runs" ? out.runs : out.repo) = value;
+        } else if (arg == "--test-type") {
+            out.testType = value;
+        } else if (arg == "--format") {
+            out.format = value;
+            if (value != "text" && value != "tsv")
+                out.error = "--format is text or tsv";
+        } else if (arg == "--demote-to") {
+            out.demoteTo = parseMode(value);
+            if (out.demoteTo != Mode::Xfail && out.demoteTo != Mode::XfailStrict)
+                out.error = "--demote-to is xfail or xfail_strict";
         } else {
             out.marks.items.push_back({arg == "--op" ? MarkKind::Op : MarkKind::Dtype, value});
         }
@@ -70,39 +94,157 @@ ConfigArgs parseConfigArgs(const std::vector<std::string>& args)
     return out;
 }
 
-std::string decidedBy(const Explanation& ex, const OutcomeConfig& config)
+// One line for a TSV field: tabs and line breaks as spaces.
+std::string oneLine(std::string text)
 {
-    const FileSection& file = config.files[ex.fileIndex];
-    if (ex.decision == Decision::Unlisted)
-        return file.unlistedMode ? "unlisted_test_mode of the files entry at line "
-                                       + std::to_string(file.pos.line)
-                                 : "the code default for unlisted tests (xfail)";
-    const TestEntry& entry = file.tests[*ex.entryIndex];
-    const NameItem& item = entry.names[*ex.nameIndex];
-    return std::string(ex.decision == Decision::Pattern ? "pattern '" : "name '") + item.name
-           + "' at line " + std::to_string(item.pos.line) + " in the entry at line "
-           + std::to_string(entry.pos.line);
+    for (char& c : text)
+        if (c == '\t' || c == '\n' || c == '\r')
+            c = ' ';
+    return text;
 }
 
-int runExplain(const ConfigArgs& args, std::ostream& out, std::ostream& err)
+// The configs named on the command line, read and merged as run_test.sh
+// merges several; findings go to `err` with each file's name.
+struct LoadedConfigs {
+    std::vector<ParsedConfig> parsed;
+    MergedConfig merged;
+};
+
+Result<LoadedConfigs> loadConfigs(const std::vector<std::string>& paths, std::ostream& err)
 {
-    if (args.positional.size() != 2)
-        return fail(err, "usage: config explain CONFIG TEST [--op OP] [--dtype DTYPE]", 2);
-    Result<LoadedConfig> loaded = loadConfigFile(args.positional[0]);
+    LoadedConfigs out;
+    out.parsed.reserve(paths.size());
+    std::vector<MergeInput> inputs;
+    for (const std::string& path : paths) {
+        Result<LoadedConfig> loaded = loadConfigFile(path);
+        if (!loaded)
+            return loaded.error();
+        Result<ParsedConfig> parsed = parseOutcomeConfig(loaded->text);
+        if (!parsed)
+            return makeError(path + ": " + parsed.message());
+        for (const Finding& finding : parsed->findings)
+            if (finding.severity == Severity::Error)
+                err << path << ":" << formatFinding(finding)
+                    << " (torch-spyre's framework refuses this config; the rest is resolved as "
+                       "if that were fixed)\n";
+        out.parsed.push_back(std::move(*parsed));
+    }
+    for (std::size_t i = 0; i < paths.size(); ++i)
+        inputs.push_back({paths[i], &out.parsed[i].config});
+    Result<MergedConfig> merged = mergeOutcomeConfigs(inputs);
+    if (!merged)
+        return merged.error();
+    for (const std::string& note : merged->notes)
+        err << "relayhud-cli: merge: " << note << "\n";
+    out.merged = std::move(*merged);
+    return out;
+}
+
+// "12", or "file.yaml:12" for a merged config; "unlisted" without an entry.
+std::string lineText(const OutcomeConfig& config, const Resolution& r)
+{
+    const std::size_t line = decidingLine(config, r);
+    if (line == 0)
+        return "unlisted";
+    if (config.origins.empty())
+        return std::to_string(line);
+    const std::size_t origin = config.files[r.fileIndex].tests[*r.entryIndex].origin;
+    return config.origins[origin] + ":" + std::to_string(line);
+}
+
+std::string reasonText(const OutcomeConfig& config, const Resolution& r)
+{
+    switch (r.outcome) {
+    case Outcome::Dropped: return r.dropReason;
+    case Outcome::CannotJudge: return r.cannotJudge;
+    default: break;
+    }
+    std::string text = decidedBy(config, r);
+    if (r.finalMode != r.configMode)
+        text += std::string("; force_xfail turns ") + modeName(r.configMode) + " into "
+                + modeName(r.finalMode);
+    return text;
+}
+
+std::string tsvLine(const OutcomeConfig& config, const Resolution& r)
+{
+    return std::string(outcomeName(r.outcome)) + '\t' + lineText(config, r) + '\t'
+           + oneLine(reasonText(config, r));
+}
+
+// --stdin: `TEST[<TAB>OP[<TAB>TEST_TYPE]]` per line ("-" for none); one
+// resolver for them all; prints TEST<TAB>MODE<TAB>LINE<TAB>REASON.
+int explainMany(const OutcomeConfig& config, const ConfigArgs& args, std::istream& in,
+                std::ostream& out)
+{
+    const Resolver resolver(config);
+    std::string line;
+    int failures = 0;
+    while (std::getline(in, line)) {
+        if (line.empty() || line[0] == '#')
+            continue;
+        std::vector<std::string> fields;
+        for (std::size_t start = 0;;) {
+            const std::size_t tab = line.find('\t', start);
+            fields.push_back(line.substr(start, tab - start));
+            if (tab == std::string::npos)
+                break;
+            start = tab + 1;
+        }
+        TestQuery query = parseTestQuery(fields[0]);
+        if (fields.size() > 1 && fields[1] != "-" && !fields[1].empty())
+            query.ops = {fields[1]};
+        ResolveContext context;
+        context.testType = args.testType;
+        if (fields.size() > 2 && fields[2] != "-")
+            context.testType = fields[2];
+        Result<Resolution> r = resolver.resolve(variantOf(query, context), context);
+        out << fields[0] << '\t';
+        if (r) {
+            out << tsvLine(config, *r) << '\n';
+        } else {
+            out << "error\t-\t" << oneLine(r.message()) << '\n';
+            ++failures;
+        }
+    }
+    return failures == 0 ? 0 : 1;
+}
+
+int runExplain(const ConfigArgs& args, std::istream& in, std::ostream& out, std::ostream& err)
+{
+    const std::size_t configs = args.positional.size() - (args.fromStdin ? 0 : 1);
+    if (args.positional.size() < (args.fromStdin ? 1u : 2u) || configs == 0)
+        return fail(err,
+                    "usage: config explain CONFIG... (TEST | --stdin) [--op OP] [--dtype DTYPE] "
+                    "[--test-type T] [--format text|tsv]",
+                    2);
+    const std::vector<std::string> paths(
+        args.positional.begin(), args.positional.begin() + static_cast<std::ptrdiff_t>(configs));
+    Result<LoadedConfigs> loaded = loadConfigs(paths, err);
     if (!loaded)
         return fail(err, loaded.message());
-    Result<ParsedConfig> parsed = parseOutcomeConfig(loaded->text);
-    if (!parsed)
-        return fail(err, args.positional[0] + ": " + parsed.message());
-    TestQuery query = parseTestQuery(args.positional[1]);
-    query.marks = args.marks;
-    Result<Explanation> ex = explainTest(parsed->config, query);
-    if (!ex)
-        return fail(err, ex.message());
-    out << args.positional[1] << "\n  outcome: " << ex->outcome()
-        << "\n  base name: " << ex->baseName << "\n  decided by: " << decidedBy(*ex, parsed->config)
+    const OutcomeConfig& config = loaded->merged.config;
+    if (args.fromStdin)
+        return explainMany(config, args, in, out);
+    const std::string& test = args.positional.back();
+    TestQuery query = parseTestQuery(test);
+    for (const std::string_view op : args.marks.values(MarkKind::Op))
+        query.ops.emplace_back(op);
+    if (const auto dtypes = args.marks.values(MarkKind::Dtype); !dtypes.empty())
+        query.dtype = std::string(dtypes.front());
+    ResolveContext context;
+    context.testType = args.testType;
+    Result<Resolution> r = explainTest(config, query, context);
+    if (!r)
+        return fail(err, r.message());
+    if (args.format == "tsv") {
+        out << tsvLine(config, *r) << '\n';
+        return 0;
+    }
+    out << test << "\n  outcome: " << outcomeName(r->outcome)
+        << "\n  base method: " << r->baseMethod << "\n  decided by: " << decidedBy(config, *r)
         << "\n";
-    for (const std::string& step : ex->steps)
+    for (const std::string& step : r->steps)
         out << "  - " << step << "\n";
     return 0;
 }
@@ -117,7 +259,7 @@ Result<std::vector<Finding>> knownTestFindings(const GlobalOptions& global,
     Result<std::vector<KnownTest>> known = (*cache)->knownTests();
     if (!known)
         return known.error();
-    return unmatchedPatterns(config, *known);
+    return lintConfig(config, *known);
 }
 
 int runValidate(const GlobalOptions& global, const ConfigArgs& args, std::ostream& out,
@@ -132,12 +274,18 @@ int runValidate(const GlobalOptions& global, const ConfigArgs& args, std::ostrea
     Result<ParsedConfig> parsed = parseOutcomeConfig(loaded->text);
     if (!parsed)
         return fail(err, path + ": " + parsed.message());
+    std::vector<Finding> lint;
     if (args.known) {
-        Result<std::vector<Finding>> unmatched = knownTestFindings(global, parsed->config);
-        if (!unmatched)
-            return fail(err, unmatched.message());
-        parsed->findings.insert(parsed->findings.end(), unmatched->begin(), unmatched->end());
+        Result<std::vector<Finding>> withKnown = knownTestFindings(global, parsed->config);
+        if (!withKnown)
+            return fail(err, withKnown.message());
+        lint = std::move(*withKnown);
+    } else {
+        lint = lintConfig(parsed->config, {});
     }
+    parsed->findings.insert(parsed->findings.end(), lint.begin(), lint.end());
+    std::stable_sort(parsed->findings.begin(), parsed->findings.end(),
+                     [](const Finding& a, const Finding& b) { return a.pos.line < b.pos.line; });
     for (const Finding& finding : parsed->findings)
         out << path << ":" << formatFinding(finding) << "\n";
     if (parsed->hasErrors())
@@ -171,6 +319,7 @@ int runEdit(EditKind kind, const ConfigArgs& args, std::ostream& out, std::ostre
                     2);
     EditRequest request{args.positional[1],     args.marks,  kind,
                         Mode::MandatorySuccess, args.reason, args.evidence};
+    request.demoteTo = args.demoteTo.value_or(Mode::Xfail);
     if (kind == EditKind::SetMode) {
         const std::optional<Mode> mode = parseMode(args.positional[2]);
         if (!mode)
@@ -227,15 +376,23 @@ int runConfigSuggest(const GlobalOptions& global, const ConfigArgs& args, std::o
     if (Result<std::vector<KnownTest>> known = (*cache)->knownTests(); !known)
         err << "relayhud-cli: warning: patterns not checked: " << known.message() << "\n";
     else
-        for (const Finding& finding : unmatchedPatterns(parsed->config, *known))
+        for (const Finding& finding : lintConfig(parsed->config, *known))
             err << loaded->path << ":" << formatFinding(finding) << "\n";
+    options.demoteTo = args.demoteTo.value_or(Mode::Xfail);
     const std::vector<Suggestion> suggestions =
         suggestModeChanges(parsed->config, *recent, options);
     // With --dry-run stdout is the patch alone, for `patch -p1`.
     std::ostream& list = args.dryRun ? err : out;
-    for (const Suggestion& s : suggestions)
+    for (const Suggestion& s : suggestions) {
         list << moveName(s.kind) << " " << s.test << " (" << modeName(s.from) << " -> "
-             << modeName(s.to) << "): " << s.evidence << "\n";
+             << modeName(s.to) << "): " << s.evidence;
+        if (!s.unevidenced.empty()) {
+            list << "; no evidence for";
+            for (const std::string& dtype : s.unevidenced)
+                list << " " << dtype;
+        }
+        list << "\n";
+    }
     list << suggestions.size() << " suggestion(s) from the last " << options.runs
          << " runs of each job\n";
     if (suggestions.empty() || (!args.apply && !args.dryRun))
@@ -270,7 +427,7 @@ int runConfig(const GlobalOptions& global, const std::vector<std::string>& args,
     if (!parsed.error.empty())
         return fail(err, "config " + args[0] + ": " + parsed.error, 2);
     if (args[0] == "explain")
-        return runExplain(parsed, out, err);
+        return runExplain(parsed, std::cin, out, err);
     if (args[0] == "validate")
         return runValidate(global, parsed, out, err);
     if (args[0] == "promote")

@@ -3,6 +3,7 @@
 #include "config_test_util.h"
 
 #include "relayhud/config/config_edit.h"
+#include "relayhud/config/resolver.h"
 #include "relayhud/config/text_diff.h"
 
 #include <gtest/gtest.h>
@@ -51,9 +52,9 @@ TEST(ConfigEditTest, OneNameEntryWithoutModeGetsAModeLineInItsIndentation)
     EXPECT_EQ(edit->text, kHead
                               + "      - names:\n"
                                 "        - TestX::test_a\n"
-                                "        # mandatory_success -> xfail_strict: seen passing "
+                                "        # mandatory_success -> xfail: seen passing "
                                 "(12/12 runs since abc1234)\n"
-                                "        mode: xfail_strict\n"
+                                "        mode: xfail\n"
                                 "        edits:\n"
                                 "          dtypes: {exclude: [{name: int64}]}\n");
 }
@@ -118,18 +119,19 @@ TEST(ConfigEditTest, NameOfSeveralJoinsAnExistingSiblingWithTargetMode)
                                 "          - TestX::test_b  # passes now\n");
 }
 
-TEST(ConfigEditTest, PatternMatchGetsAnExplicitEntryAndAWarning)
+TEST(ConfigEditTest, RegexMatchGetsAnExactEntryAndAWarning)
 {
     const std::string text = kHead
                              + "        - names:\n"
-                               "            - TestX::test_add*\n"
+                               "            - TestX::test_add.*\n"
                                "          mode: xfail\n"
                                "          tags: [slow]\n";
     Result<ModeEdit> edit = planModeEdit(
         text, request("TestXPRIVATEUSE1::test_add_scalar_spyre_float16", EditKind::Promote));
     ASSERT_TRUE(edit) << edit.message();
     ASSERT_EQ(edit->warnings.size(), 1u);
-    EXPECT_NE(edit->warnings[0].find("overrides pattern 'TestX::test_add*'"), std::string::npos);
+    EXPECT_NE(edit->warnings[0].find("beats regex 'TestX::test_add.*'"), std::string::npos)
+        << edit->warnings[0];
     EXPECT_EQ(edit->text, text
                               + "        # xfail -> mandatory_success: seen passing (12/12 runs "
                                 "since abc1234)\n"
@@ -173,11 +175,11 @@ TEST(ConfigEditTest, FileWithoutTestsGetsATestsKeyAndKeepsNoFinalNewline)
     ASSERT_TRUE(edit) << edit.message();
     EXPECT_EQ(edit->text, text
                               + "\n      tests:\n"
-                                "        # mandatory_success -> xfail_strict: seen passing "
+                                "        # mandatory_success -> xfail: seen passing "
                                 "(12/12 runs since abc1234)\n"
                                 "        - names:\n"
                                 "            - TestY::test_z\n"
-                                "          mode: xfail_strict");
+                                "          mode: xfail");
 }
 
 TEST(ConfigEditTest, NoFinalNewlineStaysAbsentOnACorpusEdit)
@@ -244,6 +246,105 @@ TEST(ConfigEditTest, RefusesWithAReason)
                                             request("TestX::test_a", EditKind::Demote));
     ASSERT_FALSE(aliased);
     EXPECT_NE(aliased.message().find("aliases"), std::string::npos) << aliased.message();
+}
+
+// The framework ignores the class part and takes the first exact listing:
+// a sibling below a later listing of the same method would leave that
+// listing deciding, so the name goes to a new entry where it wins.
+TEST(ConfigEditTest, ANameIsPlacedWhereItWinsOverALaterListingOfItsMethod)
+{
+    const std::string text = kHead
+                             + "        - names:\n"
+                               "            - TestA::test_x\n"
+                               "            - TestA::test_y\n"
+                               "          mode: xfail\n"
+                               "        - names:\n"
+                               "            - TestB::test_x\n"
+                               "          mode: skip\n"
+                               "        - names:\n"
+                               "            - TestA::test_z\n"
+                               "          mode: mandatory_success\n";
+    Result<ModeEdit> edit =
+        planModeEdit(text, request("TestAPRIVATEUSE1::test_x_spyre", EditKind::Promote));
+    ASSERT_TRUE(edit) << edit.message();
+    EXPECT_EQ(edit->text, kHead
+                              + "        - names:\n"
+                                "            - TestA::test_y\n"
+                                "          mode: xfail\n"
+                                "        # xfail -> mandatory_success: seen passing (12/12 runs "
+                                "since abc1234)\n"
+                                "        - names:\n"
+                                "            - TestA::test_x\n"
+                                "          mode: mandatory_success\n"
+                                "        - names:\n"
+                                "            - TestB::test_x\n"
+                                "          mode: skip\n"
+                                "        - names:\n"
+                                "            - TestA::test_z\n"
+                                "          mode: mandatory_success\n");
+    bool warned = false;
+    for (const std::string& w : edit->warnings)
+        warned = warned
+                 || w.find("'TestB::test_x' (line 11) names the same method") != std::string::npos;
+    EXPECT_TRUE(warned) << "the other class's listing is named";
+}
+
+// Among several candidates the one whose edits.dtypes.include holds the
+// variant's dtype decides: promoting that variant moves that entry's listing,
+// and the variants the other entry decides keep their mode (and are named).
+TEST(ConfigEditTest, TheEntryThatDecidesTheVariantsDtypeIsTheOneEdited)
+{
+    const std::string text = kHead
+                             + "        - names: [TestX::test_x]\n"
+                               "          mode: xfail\n"
+                               "          edits: {dtypes: {include: [{name: float32}]}}\n"
+                               "        - names:\n"
+                               "            - TestX::test_x\n"
+                               "          mode: skip\n"
+                               "  global:\n"
+                               "    supported_dtypes: [{name: float16}]\n";
+    Result<ModeEdit> edit =
+        planModeEdit(text, request("TestXPRIVATEUSE1::test_x_spyre_float32", EditKind::Promote));
+    ASSERT_TRUE(edit) << edit.message();
+    auto after = parseOutcomeConfig(edit->text);
+    ASSERT_TRUE(after && !after->hasErrors());
+    const Resolver resolver(after->config);
+    auto outcome = [&](const char* method) {
+        auto r = resolver.resolve({"test/test_x.py", "", method, {}, true});
+        return r ? std::string(outcomeName(r->outcome)) : r.message();
+    };
+    EXPECT_EQ(outcome("test_x_spyre_float32"), "mandatory_success");
+    EXPECT_EQ(outcome("test_x_spyre_float16"), "skip"); // the other entry's, unchanged
+    bool named = false;
+    for (const std::string& w : edit->warnings)
+        named = named || w.find("test_x_spyre_float16 is decided by the entry at line 9") == 0;
+    EXPECT_TRUE(named);
+}
+
+TEST(ConfigEditTest, CommentLinesDirectlyAboveAMovedNameMoveWithIt)
+{
+    const std::string text = kHead
+                             + "        - names: # tests that fail\n"
+                               "            - TestX::test_a\n"
+                               "\n"
+                               "            # RuntimeError on int64\n"
+                               "            # https://example.org/issues/12\n"
+                               "            - TestX::test_b  # since 2.11\n"
+                               "          mode: xfail\n";
+    Result<ModeEdit> edit = planModeEdit(text, request("TestX::test_b", EditKind::Promote));
+    ASSERT_TRUE(edit) << edit.message();
+    EXPECT_EQ(edit->text, kHead
+                              + "        - names: # tests that fail\n"
+                                "            - TestX::test_a\n"
+                                "\n"
+                                "          mode: xfail\n"
+                                "        # xfail -> mandatory_success: seen passing (12/12 runs "
+                                "since abc1234)\n"
+                                "        - names:\n"
+                                "            # RuntimeError on int64\n"
+                                "            # https://example.org/issues/12\n"
+                                "            - TestX::test_b  # since 2.11\n"
+                                "          mode: mandatory_success\n");
 }
 
 TEST(ConfigEditTest, UnifiedDiffHasThreeLinesOfContext)

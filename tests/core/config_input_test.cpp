@@ -133,7 +133,6 @@ TEST(ConfigInputTest, ModelKeepsEveryDocumentedKey)
         "        - names: [TestY::test_a, 'TestY::test_b*']\n"
         "          tags: [model_1]\n"
         "          labels: [nightly]\n"
-        "          no_grad: true\n"
         "          edits:\n"
         "            ops: {include: [{name: add}], exclude: [{name: mul}]}\n"
         "            modules: {include: [{name: Linear}]}\n"
@@ -152,16 +151,65 @@ TEST(ConfigInputTest, ModelKeepsEveryDocumentedKey)
     ASSERT_EQ(config.files[0].tests.size(), 1u);
     const TestEntry& entry = config.files[0].tests[0];
     ASSERT_EQ(entry.names.size(), 2u);
-    EXPECT_FALSE(entry.names[0].pattern);
-    EXPECT_TRUE(entry.names[1].pattern);
+    EXPECT_FALSE(entry.names[0].regex);
+    EXPECT_TRUE(entry.names[1].regex);
+    EXPECT_EQ(entry.names[1].method, "test_b*");
+    EXPECT_EQ(entry.names[1].classPart, "TestY");
+    EXPECT_EQ(entry.tags, std::vector<std::string>{"model_1"});
+    EXPECT_EQ(entry.labels, std::vector<std::string>{"nightly"});
+    EXPECT_EQ(entry.modules.include, std::vector<std::string>{"Linear"});
     EXPECT_EQ(entry.names[1].pos.line, 7u);
     EXPECT_EQ(entry.ops.include, std::vector<std::string>{"add"});
     EXPECT_EQ(entry.ops.exclude, std::vector<std::string>{"mul"});
-    EXPECT_NE(entry.signature.find("no_grad"), std::string::npos);
+    EXPECT_NE(entry.signature.find("functions"), std::string::npos);
     ASSERT_EQ(config.global.supportedOps.size(), 2u);
     EXPECT_TRUE(config.global.supportedOps[1].forceXfail);
     EXPECT_EQ(config.global.supportedOps[1].dtypes, std::vector<std::string>{"float16"});
     EXPECT_EQ(config.global.supportedModules.size(), 1u);
+}
+
+// What torch-spyre's framework accepts is what the reader accepts: `half`
+// and a single-string `names`; unknown keys are ignored there, so they are
+// warnings here; what its validation refuses is an error with its position.
+TEST(ConfigInputTest, TheFrameworksValidationRulesAreFollowed)
+{
+    Result<ParsedConfig> parsed =
+        parseOutcomeConfig(kHeader
+                           + "        - names: TestX::test_single\n"
+                             "          mode: xfail\n"
+                             "          no_grad: true\n"
+                             "        - names:\n"
+                             "            - TestX::Inner::test_three_parts\n"
+                             "            - ::test_empty_class\n"
+                             "          edits:\n"
+                             "            dtypes:\n"
+                             "              include: [float16]\n"
+                             "  global:\n"
+                             "    supported_dtypes: [{name: half}, {name: float8_e4m3fn}]\n"
+                             "    supported_ops: [add]\n");
+    ASSERT_TRUE(parsed) << parsed.message();
+    const OutcomeConfig& config = parsed->config;
+    ASSERT_EQ(config.files[0].tests.size(), 2u);
+    ASSERT_EQ(config.files[0].tests[0].names.size(), 1u);
+    EXPECT_EQ(config.files[0].tests[0].names[0].method, "test_single");
+    const Finding* unknown = findingWith(*parsed, "unknown key 'no_grad'");
+    ASSERT_NE(unknown, nullptr);
+    EXPECT_EQ(unknown->severity, Severity::Warning);
+    EXPECT_EQ(unknown->pos.line, 8u);
+    const Finding* parts = findingWith(*parsed, "'TestX::Inner::test_three_parts' is not");
+    ASSERT_NE(parts, nullptr);
+    EXPECT_EQ(parts->severity, Severity::Error);
+    EXPECT_EQ(parts->pos.line, 10u);
+    EXPECT_EQ(parts->pos.column, 15u);
+    EXPECT_NE(findingWith(*parsed, "'::test_empty_class' is not"), nullptr);
+    const Finding* bare = findingWith(*parsed, "items must be written `- name: float16`");
+    ASSERT_NE(bare, nullptr);
+    EXPECT_EQ(bare->pos.line, 14u);
+    EXPECT_EQ(findingWith(*parsed, "unknown dtype 'half'"), nullptr);
+    const Finding* float8 = findingWith(*parsed, "unknown dtype 'float8_e4m3fn'");
+    ASSERT_NE(float8, nullptr);
+    EXPECT_EQ(float8->pos.line, 16u);
+    EXPECT_EQ(config.global.supportedOps.size(), 1u); // bare op names are fine
 }
 
 } // namespace

@@ -22,7 +22,7 @@ inline constexpr const char* kConfigText = R"(test_suite_config:
         - names:
             - TestOps::test_add
             - TestOps::test_mul
-            - TestOps::test_scan_*
+            - TestOps::test_scan_.*
           mode: mandatory_success
         - names:
             - TestOps::test_div

@@ -32,7 +32,8 @@ edit() {
 edit demote cfg/view_ops.yaml TestViewOps::test_unbind --reason "fails since 2.11" \
     --evidence "failed 5/5 runs of spyre/trunk since abc1234"
 edit promote cfg/view_ops.yaml TestViewOps::test_unbind --reason "fixed again"
-edit demote cfg/view_ops.yaml TestOldViewOps::test_transposes_errors --reason "int64 regressed"
+edit demote cfg/view_ops.yaml TestOldViewOps::test_transposes_errors --reason "int64 regressed" \
+    --demote-to xfail_strict
 edit set-mode cfg/view_ops.yaml "test/test_view_ops.py::TestViewOpsPRIVATEUSE1::test_new_spyre_float16" \
     xfail_strict --reason "new in 2.12"
 
@@ -40,6 +41,74 @@ edit set-mode cfg/view_ops.yaml "test/test_view_ops.py::TestViewOpsPRIVATEUSE1::
 out="$("$cli" config explain "$work/real/cfg/view_ops.yaml" \
     TestOldViewOpsPRIVATEUSE1::test_transposes_errors_spyre_float16 --dtype float16)"
 grep -q "outcome: xfail_strict" <<<"$out" || fail "explain after edit: $out"
+out="$("$cli" config explain "$work/real/cfg/view_ops.yaml" TestViewOps::test_unbind --format tsv)"
+IFS=$'\t' read -r mode line reason <<<"$out"
+[ "$mode" == "mandatory_success" ] || fail "tsv mode: $out"
+[[ "$line" =~ ^[0-9]+$ ]] || fail "tsv line: $out"
+[ -n "$reason" ] || fail "tsv reason: $out"
+
+# Real semantics on the corpus: a regex listing decides, the class part is
+# ignored, a dtype the entry excludes drops the variant; several tests from
+# stdin; TORCH_SPYRE_TEST_TYPE; several configs merged.
+scalar="$corpus/configs/tests__configs__torch_spyre_tests__inductor__test_inductor_ops_reduction_scalar_config.yaml"
+out="$("$cli" config explain "$scalar" \
+    "tests/inductor/test_inductor_ops.py::TestOpsPRIVATEUSE1::test_std_dim_spyre" --format tsv)"
+[[ "$out" == mandatory_success$'\t'7$'\t'regex* ]] || fail "regex explain: $out"
+out="$("$cli" config explain "$src" \
+    "test/test_view_ops.py::TestOldViewOpsPRIVATEUSE1::test_transposes_errors_spyre_int64" --format tsv)"
+[[ "$out" == dropped$'\t'71$'\t'* ]] || fail "excluded dtype: $out"
+out="$(printf '%s\n' \
+    "test/test_view_ops.py::TestViewOpsPRIVATEUSE1::test_conj_self_spyre_float32" \
+    "test/test_view_ops.py::TestViewOpsPRIVATEUSE1::test_conj_self_spyre_complex64" \
+    "test/test_other.py::TestXPRIVATEUSE1::test_y_spyre" |
+    "$cli" config explain "$src" --stdin)" && fail "an unknown file must make --stdin exit 1"
+[ "$(wc -l <<<"$out")" -eq 3 ] || fail "--stdin prints a line per test: $out"
+grep -q $'test_conj_self_spyre_float32\tmandatory_success\t58\t' <<<"$out" || fail "stdin 1: $out"
+grep -q $'test_conj_self_spyre_complex64\tdropped\t58\t' <<<"$out" || fail "stdin 2: $out"
+grep -q $'test_y_spyre\terror\t' <<<"$out" || fail "stdin 3: $out"
+cat >"$work/labels.yaml" <<'YAML'
+test_suite_config:
+  files:
+    - path: ${TORCH_ROOT}/test/test_view_ops.py
+      unlisted_test_mode: skip
+      tests:
+        - names: [TestViewOps::test_nightly_only]
+          labels: [nightly]
+YAML
+out="$("$cli" config explain "$work/labels.yaml" TestViewOpsPRIVATEUSE1::test_nightly_only_spyre \
+    --test-type trunk --format tsv)"
+[[ "$out" == dropped$'\t'* ]] || fail "labels: $out"
+out="$("$cli" config explain "$work/labels.yaml" "$src" \
+    "test/test_view_ops.py::TestViewOpsPRIVATEUSE1::test_narrow_copy_spyre_int64" --format tsv \
+    2>"$work/merge.err")"
+[[ "$out" == skip$'\t'unlisted$'\t'* ]] || fail "merged: the first unlisted mode wins: $out"
+grep -q "merge: unlisted_test_mode" "$work/merge.err" || fail "merge note: $(cat "$work/merge.err")"
+out="$("$cli" config explain "$work/labels.yaml" "$src" \
+    "test/test_view_ops.py::TestViewOpsPRIVATEUSE1::test_conj_self_spyre_float32" --format tsv)"
+[[ "$out" == mandatory_success$'\t'*test_view_ops_config.yaml:58$'\t'* ]] \
+    || fail "merged line names its file: $out"
+
+# validate: a listing written as a variant never matches; it says so, where,
+# and what to list instead; an invalid regex is an error (exit 1).
+cat >"$work/dead.yaml" <<'YAML'
+test_suite_config:
+  files:
+    - path: ${TORCH_ROOT}/test/test_x.py
+      unlisted_test_mode: xfail
+      tests:
+        - names:
+            - TestX::test_foo_spyre_float16
+YAML
+out="$("$cli" config validate "$work/dead.yaml")" || fail "warnings alone must exit 0: $out"
+grep -q "dead.yaml:7:15: warning: 'test_foo_spyre_float16' names a variant.*list 'test_foo'" \
+    <<<"$out" || fail "dead listing: $out"
+printf '        - names:\n            - test_(unclosed\n' >>"$work/dead.yaml"
+set +e
+"$cli" config validate "$work/dead.yaml" >"$work/out" 2>/dev/null
+[ $? -eq 1 ] || fail "an invalid regex must exit 1"
+set -e
+grep -q "dead.yaml:9:15: error: 'test_(unclosed' is a regular expression that does not compile" \
+    "$work/out" || fail "invalid regex: $(cat "$work/out")"
 
 set +e
 "$cli" config promote "$work/real/cfg/view_ops.yaml" TestViewOps::test_contiguous_self \

@@ -304,7 +304,7 @@ TEST_F(ConfigEditor, SuggestionsAndHistoryComeFromTheCache)
     ASSERT_TRUE(m_window->openFile(m_path));
     const std::vector<config::Suggestion> suggestions = m_window->suggestions(0); // a copy
     ASSERT_EQ(suggestions.size(), 1u); // test_item is mixed: no suggestion
-    EXPECT_EQ(suggestions[0].baseName, kFailing);
+    EXPECT_EQ("TestTorchDeviceType::" + suggestions[0].baseName, kFailing);
     EXPECT_EQ(suggestions[0].kind, config::EditKind::Demote);
     ASSERT_GE(m_window->suggestionsPane()->rowCount(), 1);
     // Selecting the name shows one strip for its one job, and the evidence.

@@ -3,13 +3,14 @@
 // editor needs from it, since edits splice the original text.
 #include "config_reader.h"
 
-#include "relayhud/junit/test_identity.h"
+#include "relayhud/config/spyre_names.h"
 #include "relayhud/util/utf8.h"
 
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <sstream>
 
 namespace relayhud::config {
@@ -27,11 +28,6 @@ std::string scalarOf(const YAML::Node& node)
 {
     // A missing key gives an invalid node, on which yaml-cpp throws.
     return node && node.IsScalar() ? node.Scalar() : std::string();
-}
-
-bool isPatternName(std::string_view name)
-{
-    return name.find_first_of("*?[]") != std::string_view::npos;
 }
 
 } // namespace
@@ -106,7 +102,8 @@ std::string ConfigReader::signatureOf(const YAML::Node& map,
 // Reports duplicate and unknown keys of a mapping; returns false (after a
 // finding) when `node` is not a mapping at all.
 bool ConfigReader::checkMap(const YAML::Node& node, std::string_view what,
-                            std::initializer_list<std::string_view> known, Severity unknownSeverity)
+                            std::initializer_list<std::string_view> known,
+                            std::optional<Severity> unknownSeverity)
 {
     if (!node.IsMap()) {
         add(Severity::Error, node, std::string(what) + " must be a mapping of keys");
@@ -120,8 +117,10 @@ bool ConfigReader::checkMap(const YAML::Node& node, std::string_view what,
             add(Severity::Error, pair.first,
                 "duplicate key '" + key + "' in " + std::string(what) + " (first at line "
                     + std::to_string(at->second.line) + "); YAML keeps only one of them");
-        else if (std::find(known.begin(), known.end(), key) == known.end())
-            add(unknownSeverity, pair.first, "unknown key '" + key + "' in " + std::string(what));
+        else if (unknownSeverity && std::find(known.begin(), known.end(), key) == known.end())
+            add(*unknownSeverity, pair.first,
+                "unknown key '" + key + "' in " + std::string(what)
+                    + "; torch-spyre's framework ignores it");
     }
     return true;
 }
@@ -138,35 +137,63 @@ std::optional<Mode> ConfigReader::readMode(const YAML::Node& node)
 
 void ConfigReader::checkDtype(const std::string& name, const YAML::Node& node)
 {
-    // torch-spyre's framework also accepts "half" (torch.half is float16):
-    // oot_test_constants.py:42-60 _VALID_DTYPE_STRINGS @539fd3b0.
-    if (!isTorchDtypeName(name) && name != "half")
-        add(Severity::Error, node, "unknown dtype '" + name + "'");
+    if (!isConfigDtypeName(name))
+        add(Severity::Error, node,
+            "unknown dtype '" + name
+                + "'; torch-spyre's framework accepts float16, float32, float64, bfloat16, "
+                  "int8-64, uint8-64, complex32/64/128, bool and half, and refuses the whole "
+                  "file otherwise");
 }
 
-// `[add, {name: mul, force_xfail: true, dtypes: [...]}]`: bare scalars or maps.
-std::vector<NamedOption> ConfigReader::readOptions(const YAML::Node& list, std::string_view what,
-                                                   bool dtypes)
+// `[a, b]` of plain strings (labels, tags).
+std::vector<std::string> ConfigReader::readStrings(const YAML::Node& list, std::string_view what)
 {
-    std::vector<NamedOption> out;
-    if (!list)
+    std::vector<std::string> out;
+    if (!list || list.IsNull())
         return out;
     if (!list.IsSequence()) {
-        if (!list.IsNull())
-            add(Severity::Error, list, std::string(what) + " must be a list");
+        add(Severity::Error, list, std::string(what) + " must be a list of strings");
         return out;
     }
     for (const YAML::Node& item : list) {
+        if (item.IsScalar())
+            out.push_back(item.Scalar());
+        else
+            add(Severity::Error, item, std::string(what) + " must be a list of strings");
+    }
+    return out;
+}
+
+// A list of `{name: x, ...}` items, or (for supported_ops and
+// supported_modules, which the framework normalises) bare names too. Other
+// lists of bare names fail pydantic's validation of the whole file.
+std::vector<NamedOption> ConfigReader::readOptions(const YAML::Node& list, std::string_view what,
+                                                   ItemShape shape)
+{
+    std::vector<NamedOption> out;
+    if (!list || list.IsNull())
+        return out;
+    if (!list.IsSequence()) {
+        add(Severity::Error, list, std::string(what) + " must be a list");
+        return out;
+    }
+    const bool dtypes = shape == ItemShape::DtypeMap;
+    for (const YAML::Node& item : list) {
         NamedOption option;
         option.pos = posOf(item);
+        canonical(item, option.canonical);
         if (item.IsScalar()) {
             option.name = item.Scalar();
-        } else if (checkMap(item, what, {"name", "force_xfail", "dtypes", "precision"},
-                            Severity::Warning)) {
+            if (shape != ItemShape::NameOrMap)
+                add(Severity::Error, item,
+                    std::string(what) + " items must be written `- name: " + option.name
+                        + "`; torch-spyre's framework refuses a bare name here");
+        } else if (checkMap(item, what, {}, std::nullopt)) {
             option.name = scalarOf(item["name"]);
             if (item["force_xfail"])
                 option.forceXfail = scalarOf(item["force_xfail"]) == "true";
-            for (const NamedOption& dtype : readOptions(item["dtypes"], "dtypes", true))
+            for (const NamedOption& dtype :
+                 readOptions(item["dtypes"], "dtypes", ItemShape::DtypeMap))
                 option.dtypes.push_back(dtype.name);
         }
         if (option.name.empty())
@@ -179,56 +206,113 @@ std::vector<NamedOption> ConfigReader::readOptions(const YAML::Node& list, std::
 }
 
 IncludeExclude ConfigReader::readIncludeExclude(const YAML::Node& node, std::string_view what,
-                                                bool dtypes)
+                                                ItemShape shape)
 {
     IncludeExclude out;
-    if (!checkMap(node, what, {"include", "exclude"}, Severity::Error))
+    if (!checkMap(node, what, {"include", "exclude"}, Severity::Warning))
         return out;
     if (node["include"]) {
         out.hasInclude = true;
-        for (const NamedOption& option : readOptions(node["include"], what, dtypes))
+        for (const NamedOption& option : readOptions(node["include"], what, shape))
             out.include.push_back(option.name);
     }
-    for (const NamedOption& option : readOptions(node["exclude"], what, dtypes))
+    for (const NamedOption& option : readOptions(node["exclude"], what, shape))
         out.exclude.push_back(option.name);
     return out;
 }
 
 void ConfigReader::readEdits(const YAML::Node& node, TestEntry& entry)
 {
-    if (!checkMap(node, "edits", {"ops", "dtypes", "modules", "functions"}, Severity::Error))
+    if (!checkMap(node, "edits", {"ops", "dtypes", "modules", "functions"}, Severity::Warning))
         return;
     if (node["dtypes"])
-        entry.dtypes = readIncludeExclude(node["dtypes"], "edits.dtypes", true);
+        entry.dtypes = readIncludeExclude(node["dtypes"], "edits.dtypes", ItemShape::DtypeMap);
     if (node["ops"])
-        entry.ops = readIncludeExclude(node["ops"], "edits.ops", false);
+        entry.ops = readIncludeExclude(node["ops"], "edits.ops", ItemShape::Map);
     if (node["modules"])
-        readIncludeExclude(node["modules"], "edits.modules", false);
+        entry.modules = readIncludeExclude(node["modules"], "edits.modules", ItemShape::Map);
     if (node["functions"])
         checkMap(node["functions"], "edits.functions", {"cpu_move"}, Severity::Warning);
 }
 
+// TestEntry.validate_name (oot_test_config_models.py:742-765): a name is
+// "method" or "Class::method", no part empty; more parts fail the file.
+void ConfigReader::readName(const YAML::Node& item, TestEntry& entry)
+{
+    if (!item.IsScalar() || item.Scalar().empty()) {
+        add(Severity::Error, item, "a name must be a non-empty string");
+        return;
+    }
+    const std::string& text = item.Scalar();
+    const std::size_t first = text.find("::");
+    const bool tooMany =
+        first != std::string::npos && text.find("::", first + 2) != std::string::npos;
+    const SplitName split = splitConfigName(text);
+    if (tooMany || split.method.empty()
+        || (first != std::string::npos && split.classPart.empty())) {
+        add(Severity::Error, item,
+            "'" + text
+                + "' is not 'Class::method' or 'method'; torch-spyre's framework refuses the "
+                  "whole file");
+        return;
+    }
+    NameItem name{text, posOf(item), std::string(split.method), std::string(split.classPart)};
+    name.regex = isRegexMethod(name.method);
+    if (name.regex) {
+        const RegexCheck check = checkNameRegex(name.method);
+        name.regexStatus = check.status;
+        if (check.status == RegexStatus::Invalid)
+            add(Severity::Error, item,
+                "'" + name.method + "' is a regular expression that does not compile ("
+                    + check.message
+                    + "); torch-spyre's framework fails the collection of the whole file");
+        else if (check.status == RegexStatus::Unsupported)
+            add(Severity::Warning, item,
+                "'" + name.method + "': " + check.message
+                    + "; the tests it might govern are reported as 'cannot judge'");
+    }
+    entry.names.push_back(std::move(name));
+}
+
 void ConfigReader::readNames(const YAML::Node& node, TestEntry& entry)
 {
+    if (node.IsScalar()) { // validate_name takes a single string as a list of one
+        readName(node, entry);
+        return;
+    }
     if (!node.IsSequence()) {
         add(Severity::Error, node, "names must be a list of test names");
         return;
     }
-    for (const YAML::Node& item : node) {
-        if (!item.IsScalar() || item.Scalar().empty()) {
-            add(Severity::Error, item, "a name must be a non-empty string");
-            continue;
-        }
-        entry.names.push_back({item.Scalar(), posOf(item), isPatternName(item.Scalar())});
+    for (const YAML::Node& item : node)
+        readName(item, entry);
+}
+
+// names as a set (stripped), then tags and edits as written, "~" when absent.
+std::string ConfigReader::mergeKeyOf(const YAML::Node& node, const TestEntry& entry)
+{
+    std::set<std::string> names;
+    for (const NameItem& item : entry.names)
+        names.insert(item.name);
+    std::string key;
+    for (const std::string& name : names)
+        key += name + '\n';
+    for (const char* part : {"tags", "edits"}) {
+        key += '|';
+        if (node[part])
+            canonical(node[part], key);
+        else
+            key += "~absent";
     }
+    return key;
 }
 
 TestEntry ConfigReader::readEntry(const YAML::Node& node)
 {
     TestEntry entry;
     entry.pos = posOf(node);
-    if (!checkMap(node, "a tests entry", {"names", "mode", "tags", "labels", "no_grad", "edits"},
-                  Severity::Error))
+    if (!checkMap(node, "a tests entry", {"names", "mode", "tags", "labels", "edits"},
+                  Severity::Warning))
         return entry;
     for (const auto& pair : node) {
         if (scalarOf(pair.first) == "mode") {
@@ -240,9 +324,12 @@ TestEntry ConfigReader::readEntry(const YAML::Node& node)
         readNames(node["names"], entry);
     else
         add(Severity::Error, node, "a tests entry without names");
+    entry.tags = readStrings(node["tags"], "tags");
+    entry.labels = readStrings(node["labels"], "labels");
     if (node["edits"])
         readEdits(node["edits"], entry);
     entry.signature = signatureOf(node, {"names", "mode"});
+    entry.mergeKey = mergeKeyOf(node, entry);
     return entry;
 }
 
@@ -250,7 +337,7 @@ void ConfigReader::readFile(const YAML::Node& node)
 {
     FileSection file;
     file.pos = posOf(node);
-    if (!checkMap(node, "a files entry", {"path", "unlisted_test_mode", "tests", "input_config"},
+    if (!checkMap(node, "a files entry", {"path", "unlisted_test_mode", "tests"},
                   Severity::Warning))
         return;
     file.path = scalarOf(node["path"]);
@@ -270,17 +357,23 @@ void ConfigReader::readFile(const YAML::Node& node)
     m_out.config.files.push_back(std::move(file));
 }
 
+// The framework keys exact names by their method part, so `A::test_x` and
+// `B::test_x` are the same listing twice.
 void ConfigReader::checkDuplicateNames(const FileSection& file)
 {
     std::map<std::string, SourcePos> seen;
     for (const TestEntry& entry : file.tests) {
         for (const NameItem& item : entry.names) {
-            const auto [at, inserted] = seen.emplace(item.name, item.pos);
+            if (item.regex)
+                continue;
+            const auto [at, inserted] = seen.emplace(item.method, item.pos);
             if (!inserted)
-                m_out.findings.push_back({Severity::Warning, item.pos,
-                                          "'" + item.name + "' is listed again (first at line "
-                                              + std::to_string(at->second.line)
-                                              + "); the first listing decides"});
+                m_out.findings.push_back(
+                    {Severity::Warning, item.pos,
+                     "'" + item.method + "' is listed again (first at line "
+                         + std::to_string(at->second.line)
+                         + "); the framework ignores the class part, and the first listing "
+                           "decides unless its edits.dtypes.include lacks the variant's dtype"});
         }
     }
 }
@@ -294,32 +387,41 @@ void ConfigReader::readGlobal(const YAML::Node& node)
         return;
     if (node["supported_dtypes"]) {
         global.hasDtypes = true;
-        global.supportedDtypes = readOptions(node["supported_dtypes"], "supported_dtypes", true);
+        global.supportedDtypes =
+            readOptions(node["supported_dtypes"], "supported_dtypes", ItemShape::DtypeMap);
     }
     if (node["supported_ops"]) {
         global.hasOps = true;
-        global.supportedOps = readOptions(node["supported_ops"], "supported_ops", false);
+        global.supportedOps =
+            readOptions(node["supported_ops"], "supported_ops", ItemShape::NameOrMap);
     }
-    if (node["supported_modules"])
+    if (node["input_config"]) {
+        m_out.config.hasInputConfig = true;
+        canonical(node["input_config"], m_out.config.inputConfig);
+    }
+    if (node["supported_modules"]) {
+        global.hasModules = true;
         global.supportedModules =
-            readOptions(node["supported_modules"], "supported_modules", false);
+            readOptions(node["supported_modules"], "supported_modules", ItemShape::NameOrMap);
+    }
     global.signature = signatureOf(node, {});
 }
 
 void ConfigReader::readRoot(const YAML::Node& root)
 {
-    if (!checkMap(root, "the document", {"test_suite_config"}, Severity::Warning))
+    // Other top-level keys (real configs carry `cases:`) are the framework's
+    // to ignore and ours too.
+    if (!checkMap(root, "the document", {"test_suite_config"}, std::nullopt))
         return;
     const YAML::Node suite = root["test_suite_config"];
     if (!suite) {
         add(Severity::Error, root, "no test_suite_config key");
         return;
     }
-    if (!checkMap(suite, "test_suite_config", {"labels", "files", "global", "input_config"},
-                  Severity::Warning))
+    if (!checkMap(suite, "test_suite_config", {"labels", "files", "global"}, Severity::Warning))
         return;
-    for (const NamedOption& label : readOptions(suite["labels"], "labels", false))
-        m_out.config.labels.push_back(label.name);
+    m_out.config.hasLabels = static_cast<bool>(suite["labels"]);
+    m_out.config.labels = readStrings(suite["labels"], "labels");
     if (const YAML::Node files = suite["files"]; files && files.IsSequence()) {
         for (const YAML::Node& file : files)
             readFile(file);

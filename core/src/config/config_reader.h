@@ -4,6 +4,7 @@
 #include "relayhud/config/outcome_config.h"
 
 #include <initializer_list>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -24,15 +25,28 @@ private:
     bool canonicalMap(const YAML::Node& node, std::initializer_list<std::string_view> skip,
                       std::string& out);
     std::string signatureOf(const YAML::Node& map, std::initializer_list<std::string_view> skip);
+    // How list items may be written: what pydantic accepts for that list.
+    enum class ItemShape : unsigned char {
+        NameOrMap, // supported_ops, supported_modules: "add" or {name: add, ...}
+        Map,       // edits.ops/modules items: {name: x, ...}
+        DtypeMap,  // dtype items: {name: float16, ...}, the name a config dtype
+    };
+
+    // Unknown keys get a finding of `unknownSeverity`, none when unset.
     bool checkMap(const YAML::Node& node, std::string_view what,
-                  std::initializer_list<std::string_view> known, Severity unknownSeverity);
+                  std::initializer_list<std::string_view> known,
+                  std::optional<Severity> unknownSeverity);
     std::optional<Mode> readMode(const YAML::Node& node);
     void checkDtype(const std::string& name, const YAML::Node& node);
+    std::vector<std::string> readStrings(const YAML::Node& list, std::string_view what);
     std::vector<NamedOption> readOptions(const YAML::Node& list, std::string_view what,
-                                         bool dtypes);
-    IncludeExclude readIncludeExclude(const YAML::Node& node, std::string_view what, bool dtypes);
+                                         ItemShape shape);
+    IncludeExclude readIncludeExclude(const YAML::Node& node, std::string_view what,
+                                      ItemShape shape);
     void readEdits(const YAML::Node& node, TestEntry& entry);
+    void readName(const YAML::Node& item, TestEntry& entry);
     void readNames(const YAML::Node& node, TestEntry& entry);
+    std::string mergeKeyOf(const YAML::Node& node, const TestEntry& entry);
     TestEntry readEntry(const YAML::Node& node);
     void readFile(const YAML::Node& node);
     void checkDuplicateNames(const FileSection& file);

@@ -1,48 +1,45 @@
-// suggestModeChanges(): group each job's tests by base name, ask the config
-// what it gives each variant (explainTest, once per test), and keep the base
-// names whose every variant passed (xfail_strict) or failed
-// (mandatory_success) in each of the job's last N runs.
+// suggestModeChanges(): resolve each stored variant once with the
+// framework's rules, group a job's variants by (file section, method), and
+// keep the methods whose every variant the same entry governs and that
+// passed (xfail) or failed (mandatory_success) in each of the job's last N runs.
 #include "relayhud/config/config_suggest.h"
 
 #include "relayhud/config/config_explain.h"
+#include "relayhud/config/spyre_names.h"
 #include "relayhud/junit/mark_tags.h"
+#include "relayhud/junit/test_identity.h"
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <tuple>
 
 namespace relayhud::config {
 namespace {
 
-// What the config says about one stored test, worked out once for all jobs.
-struct Verdict {
-    bool known = false; // in one of the config's files, resolved
-    std::size_t fileIndex = 0;
-    std::optional<std::size_t> entryIndex;
-    Mode configMode = Mode::Xfail;
-    Mode finalMode = Mode::Xfail;
-    bool dropped = false;
+// What the config does to one stored variant, worked out once for all jobs.
+struct Decided {
+    bool known = false; // in one of the config's sections, and judged
+    Resolution resolution;
 };
 
-Verdict verdictOf(const OutcomeConfig& config, const RecentTest& test,
-                  const BaseNameOptions& options)
+Decided decide(const Resolver& resolver, const RecentTest& test, const ResolveContext& context)
 {
-    TestQuery query = parseTestQuery(test.baseName);
+    TestQuery query = parseTestQuery(test.identity);
     query.file = test.file;
-    query.marks = parseMarkTags(test.marks);
-    Result<Explanation> ex = explainTest(config, query, options);
-    if (!ex)
-        return {}; // a file the config does not list: not this config's test
-    return {true, ex->fileIndex, ex->entryIndex, ex->configMode, ex->finalMode, ex->dropped};
+    for (const std::string_view op : parseMarkTags(test.marks).values(MarkKind::Op))
+        query.ops.emplace_back(op);
+    VariantQuery variant = variantOf(query, context);
+    variant.observed = true;
+    Result<Resolution> r = resolver.resolve(variant, context);
+    if (!r || r->outcome == Outcome::CannotJudge)
+        return {}; // not this config's test, or not judgeable
+    return {true, std::move(*r)};
 }
 
 // A strict xfail that passed is reported as XPASS(strict): still a pass.
 bool passed(TestOutcome o) { return o == TestOutcome::Passed || o == TestOutcome::XPassStrict; }
-// A force_xfail variant of a mandatory test fails as an expected failure.
-bool failed(TestOutcome o)
-{
-    return o == TestOutcome::Failed || o == TestOutcome::Error || o == TestOutcome::XFailed;
-}
+bool failed(TestOutcome o) { return o == TestOutcome::Failed || o == TestOutcome::Error; }
 
 bool allRuns(const RecentTestOutcomes& test, bool (*wanted)(TestOutcome))
 {
@@ -65,45 +62,75 @@ std::string evidenceText(const Suggestion& s)
     return text;
 }
 
-// The variants of one base name in one job.
+// The dtypes the deciding entry lets run (its include, else the globals)
+// that none of the reported variants has.
+std::vector<std::string> unevidencedDtypes(const OutcomeConfig& config, const Resolution& r,
+                                           const std::set<std::string>& seen)
+{
+    std::vector<std::string> allowed;
+    if (r.entryIndex) {
+        const TestEntry& entry = config.files[r.fileIndex].tests[*r.entryIndex];
+        for (const std::string& d : entry.dtypes.include)
+            allowed.emplace_back(canonicalDtype(d));
+    }
+    for (const NamedOption& option : config.global.supportedDtypes)
+        allowed.emplace_back(canonicalDtype(option.name));
+    std::vector<std::string> out;
+    if (seen.empty())
+        return out; // the method takes no dtype
+    for (const std::string& d : allowed)
+        if (!seen.count(d) && std::find(out.begin(), out.end(), d) == out.end())
+            out.push_back(d);
+    return out;
+}
+
 struct Group {
     std::vector<const RecentTestOutcomes*> variants;
 };
 
-std::optional<Suggestion> suggestFor(const RecentJob& job, const Group& group,
-                                     const RecentResults& recent,
-                                     const std::vector<Verdict>& verdicts)
+std::optional<Suggestion> suggestFor(const OutcomeConfig& config, const RecentJob& job,
+                                     const Group& group, const RecentResults& recent,
+                                     const std::vector<Decided>& decided,
+                                     const SuggestOptions& options)
 {
-    const RecentTest& first = recent.tests[group.variants.front()->test];
-    const Verdict& v = verdicts[group.variants.front()->test];
-    const bool promote = v.configMode == Mode::XfailStrict;
-    if (!promote && v.configMode != Mode::MandatorySuccess)
+    const Resolution& first = decided[group.variants.front()->test].resolution;
+    const bool promote = first.configMode == Mode::Xfail || first.configMode == Mode::XfailStrict;
+    if (!promote && first.configMode != Mode::MandatorySuccess)
         return std::nullopt;
     bool anyMandatory = false;
+    std::set<std::string> dtypes;
     for (const RecentTestOutcomes* variant : group.variants) {
-        const Verdict& mine = verdicts[variant->test];
-        if (mine.dropped)
-            return std::nullopt; // the report and the config disagree; leave it to a person
+        const Resolution& mine = decided[variant->test].resolution;
+        // The report has a variant the config deletes, or another entry
+        // governs it: the config and the report disagree; leave it to a person.
+        if (!mine.runs() || mine.entryIndex != first.entryIndex || mine.decision != first.decision)
+            return std::nullopt;
         anyMandatory = anyMandatory || mine.finalMode == Mode::MandatorySuccess;
         if (!allRuns(*variant, promote ? passed : failed))
             return std::nullopt;
+        if (mine.dtype)
+            dtypes.insert(*mine.dtype);
     }
     if (!promote && !anyMandatory)
         return std::nullopt; // every variant is force_xfail'd: the failures are expected
+    const RecentTest& test = recent.tests[group.variants.front()->test];
+    const TestQuery query = parseTestQuery(test.identity);
     Suggestion s;
     s.kind = promote ? EditKind::Promote : EditKind::Demote;
-    s.test = testIdentity(first.file, "", first.baseName);
-    s.baseName = first.baseName;
-    s.from = v.configMode;
-    s.to = promote ? Mode::MandatorySuccess : Mode::XfailStrict;
-    s.fileIndex = v.fileIndex;
-    s.entryIndex = v.entryIndex;
+    const std::string generic = genericClassName(query.className, options.context);
+    s.test = testIdentity(test.file, generic, first.baseMethod);
+    s.baseName = first.baseMethod;
+    s.from = first.configMode;
+    s.to = promote ? Mode::MandatorySuccess : options.demoteTo;
+    s.fileIndex = first.fileIndex;
+    s.entryIndex = first.entryIndex;
     s.repo = job.repo;
     s.workflow = job.workflow;
     s.job = job.name;
     s.runs = job.runs;
     s.variants = static_cast<int>(group.variants.size());
     s.evidence = evidenceText(s);
+    s.unevidenced = unevidencedDtypes(config, first, dtypes);
     return s;
 }
 
@@ -111,30 +138,34 @@ std::optional<Suggestion> suggestFor(const RecentJob& job, const Group& group,
 
 EditRequest Suggestion::request(const std::string& reason) const
 {
-    return EditRequest{test, {}, kind, to, reason, evidence};
+    EditRequest r{test, {}, kind, to, reason, evidence};
+    r.demoteTo = to;
+    return r;
 }
 
 std::vector<Suggestion> suggestModeChanges(const OutcomeConfig& config, const RecentResults& recent,
                                            const SuggestOptions& options)
 {
-    std::vector<Verdict> verdicts(recent.tests.size());
-    std::vector<bool> explained(recent.tests.size(), false);
+    const Resolver resolver(config);
+    std::vector<Decided> decided(recent.tests.size());
+    std::vector<bool> done(recent.tests.size(), false);
     std::vector<Suggestion> out;
     for (const RecentJob& job : recent.jobs) {
         if (static_cast<int>(job.runs.size()) < options.runs)
-            continue;                                                     // too little evidence
-        std::map<std::pair<std::size_t, std::string_view>, Group> groups; // file index, base name
+            continue;                                                // too little evidence
+        std::map<std::pair<std::size_t, std::string>, Group> groups; // section, method
         for (const RecentTestOutcomes& test : job.tests) {
-            if (!explained[test.test]) {
-                verdicts[test.test] = verdictOf(config, recent.tests[test.test], options.baseNames);
-                explained[test.test] = true;
+            if (!done[test.test]) {
+                decided[test.test] = decide(resolver, recent.tests[test.test], options.context);
+                done[test.test] = true;
             }
-            const Verdict& v = verdicts[test.test];
-            if (v.known)
-                groups[{v.fileIndex, recent.tests[test.test].baseName}].variants.push_back(&test);
+            const Decided& d = decided[test.test];
+            if (d.known)
+                groups[{d.resolution.fileIndex, d.resolution.baseMethod}].variants.push_back(&test);
         }
         for (const auto& [key, group] : groups)
-            if (std::optional<Suggestion> s = suggestFor(job, group, recent, verdicts))
+            if (std::optional<Suggestion> s =
+                    suggestFor(config, job, group, recent, decided, options))
                 out.push_back(std::move(*s));
     }
     std::sort(out.begin(), out.end(), [](const Suggestion& a, const Suggestion& b) {
@@ -146,12 +177,12 @@ std::vector<Suggestion> suggestModeChanges(const OutcomeConfig& config, const Re
 
 AppliedSuggestions applySuggestions(std::string_view text,
                                     const std::vector<Suggestion>& suggestions,
-                                    const std::string& reason, const BaseNameOptions& options)
+                                    const std::string& reason, const ResolveContext& context)
 {
     AppliedSuggestions out;
     out.text = std::string(text);
     for (const Suggestion& s : suggestions) {
-        Result<ModeEdit> edit = planModeEdit(out.text, s.request(reason), options);
+        Result<ModeEdit> edit = planModeEdit(out.text, s.request(reason), context);
         if (!edit) {
             out.skipped.push_back(s.test + ": " + edit.message());
             continue;
@@ -159,36 +190,6 @@ AppliedSuggestions applySuggestions(std::string_view text,
         out.text = std::move(edit->text);
         out.applied.push_back(edit->summary);
         out.warnings.insert(out.warnings.end(), edit->warnings.begin(), edit->warnings.end());
-    }
-    return out;
-}
-
-std::vector<Finding> unmatchedPatterns(const OutcomeConfig& config,
-                                       const std::vector<KnownTest>& known)
-{
-    std::vector<std::vector<std::string_view>> namesOf(config.files.size());
-    for (const KnownTest& test : known)
-        if (Result<std::size_t> file = findFileSection(config, test.file); file)
-            namesOf[*file].push_back(test.baseName);
-    std::vector<Finding> out;
-    for (std::size_t f = 0; f < config.files.size(); ++f) {
-        const std::vector<std::string_view>& names = namesOf[f];
-        if (names.empty())
-            continue;
-        for (const TestEntry& entry : config.files[f].tests) {
-            if (entry.effectiveMode() == Mode::Skip)
-                continue;
-            for (const NameItem& item : entry.names) {
-                const auto matches = [&](std::string_view name) {
-                    return globMatch(item.name, name);
-                };
-                if (item.pattern && std::none_of(names.begin(), names.end(), matches))
-                    out.push_back({Severity::Warning, item.pos,
-                                   "pattern '" + item.name + "' matches none of the "
-                                       + std::to_string(names.size()) + " tests the cache knows in "
-                                       + config.files[f].path});
-            }
-        }
     }
     return out;
 }

@@ -12,7 +12,9 @@ std::string listingFact(std::size_t file, std::string_view name, Mode mode,
            + modeName(mode) + " with " + std::string(signature);
 }
 
-Facts factsOf(const OutcomeConfig& config)
+Facts factsOf(const OutcomeConfig& config) { return factsWithout(config, config.files.size(), {}); }
+
+Facts factsWithout(const OutcomeConfig& config, std::size_t skipFile, std::string_view skipMethod)
 {
     Facts facts;
     std::string labels = "labels";
@@ -25,7 +27,8 @@ Facts factsOf(const OutcomeConfig& config)
         facts.insert("file " + std::to_string(f) + " " + file.signature);
         for (const TestEntry& entry : file.tests)
             for (const NameItem& item : entry.names)
-                facts.insert(listingFact(f, item.name, entry.effectiveMode(), entry.signature));
+                if (f != skipFile || item.regex || item.method != skipMethod)
+                    facts.insert(listingFact(f, item.name, entry.effectiveMode(), entry.signature));
     }
     return facts;
 }

@@ -1,12 +1,8 @@
-// The declared set of an outcome config against the cases that ran.
-//
-// explainTest() is the one place that knows the precedence, but it explains
-// one test at a time with sentences, too slow for 30,000 cases. What it
-// decides depends only on the deciding entry and the case's op and dtype
-// marks, never on the rest of the name, so it runs once per (file, entry,
-// marks) and the answer is shared by every case with that key; finding the
-// entry is a hash lookup (first exact listing, else first pattern, as
-// explainTest's own search).
+// The declared set of an outcome config against the cases that ran, every
+// case judged by the framework's own rules (config/resolver.h): a case a
+// regex entry governs is explained by it, a mandatory regex counts as run
+// when a variant it governs ran, and a variant the framework deletes is
+// never "missing".
 //
 // What a bucket "expects" of a case (anything else is `unexpected`):
 //   mandatory_success  passed (skipped counts as not run, not as unexpected)
@@ -15,71 +11,20 @@
 //   skip               nothing: a skipped test is deleted before collection
 //   unlisted           what its unlisted_test_mode expects
 #include "relayhud/config/config_explain.h"
+#include "relayhud/config/resolver.h"
+#include "relayhud/config/spyre_names.h"
+#include "relayhud/junit/mark_tags.h"
 #include "relayhud/verdict/verdict.h"
-#include "verdict/marks_text.h"
 
+#include <set>
 #include <string_view>
 #include <unordered_map>
 
 namespace relayhud::verdict {
 namespace {
 
-using config::Decision;
 using config::Mode;
-
-constexpr std::size_t kNoEntry = static_cast<std::size_t>(-1);
-
-struct Located {
-    std::size_t entry = kNoEntry;
-    std::size_t name = 0;
-};
-
-// One file section's names, indexed.
-struct SectionIndex {
-    std::unordered_map<std::string_view, Located> exact;
-    std::vector<std::pair<std::string_view, Located>> patterns;
-    std::unordered_map<std::string_view, Located> patternMemo; // by base name
-    // Per entry, per name: a case ran for it (not skipped), a case exists.
-    std::vector<std::vector<std::pair<bool, bool>>> seen;
-
-    explicit SectionIndex(const config::FileSection& file)
-    {
-        seen.resize(file.tests.size());
-        for (std::size_t e = 0; e < file.tests.size(); ++e) {
-            seen[e].resize(file.tests[e].names.size());
-            for (std::size_t n = 0; n < file.tests[e].names.size(); ++n) {
-                const config::NameItem& item = file.tests[e].names[n];
-                if (item.pattern)
-                    patterns.emplace_back(item.name, Located{e, n});
-                else
-                    exact.try_emplace(item.name, Located{e, n});
-            }
-        }
-    }
-
-    Located locate(std::string_view baseName)
-    {
-        if (auto it = exact.find(baseName); it != exact.end())
-            return it->second;
-        if (auto it = patternMemo.find(baseName); it != patternMemo.end())
-            return it->second;
-        Located found;
-        for (const auto& [pattern, where] : patterns)
-            if (config::globMatch(pattern, baseName)) {
-                found = where;
-                break;
-            }
-        patternMemo.emplace(baseName, found);
-        return found;
-    }
-};
-
-struct Decided {
-    Mode mode = Mode::Xfail;
-    bool unlisted = false;
-    bool dropped = false;
-    std::string why; // for a dropped variant
-};
+using config::Outcome;
 
 Bucket bucketOf(Mode mode)
 {
@@ -97,37 +42,46 @@ bool passedOutcome(TestOutcome o)
     return o == TestOutcome::Passed || o == TestOutcome::XPassStrict;
 }
 
+// Per section: which listings a case ran (or was reported skipped) for.
+struct Seen {
+    std::unordered_map<std::string, std::pair<bool, bool>> methods; // exact: ran, present
+    std::set<std::pair<std::size_t, std::size_t>> regexRan, regexPresent;
+};
+
 class CoverageBuilder {
 public:
-    CoverageBuilder(const config::OutcomeConfig& config) : m_config(config)
+    explicit CoverageBuilder(const config::OutcomeConfig& config)
+        : m_config(config), m_resolver(config), m_seen(config.files.size())
     {
-        m_sections.reserve(config.files.size());
-        for (const config::FileSection& file : config.files) {
-            m_sections.emplace_back(file);
+        for (const config::FileSection& file : config.files)
             for (const config::TestEntry& entry : file.tests)
                 m_out.buckets[static_cast<std::size_t>(bucketOf(entry.effectiveMode()))].declared +=
                     static_cast<std::int64_t>(entry.names.size());
-        }
     }
 
     void add(const StoredTestResult& r)
     {
-        const std::optional<std::size_t> file = section(r);
-        if (!file)
-            return;
-        SectionIndex& index = m_sections[*file];
-        const Located where = index.locate(r.baseName);
-        const Decided& decided = decide(*file, where, r);
-        if (decided.dropped) {
-            m_out.unknown.push_back({r.identity, decided.why});
+        config::VariantQuery query{r.file, r.className, r.name, {}, true};
+        for (const std::string_view op : parseMarkTags(r.marks).values(MarkKind::Op))
+            query.ops.emplace_back(op);
+        Result<config::Resolution> resolved = m_resolver.resolve(query);
+        if (!resolved) {
+            m_out.unknown.push_back({r.identity, resolved.message()});
             return;
         }
-        if (where.entry != kNoEntry) {
-            auto& seen = index.seen[where.entry][where.name];
-            seen.second = true;
-            seen.first = seen.first || r.outcome != TestOutcome::Skipped;
+        const config::Resolution& d = *resolved;
+        if (d.outcome == Outcome::CannotJudge) {
+            m_out.unknown.push_back({r.identity, "cannot judge: " + d.cannotJudge});
+            return;
         }
-        count(decided, r);
+        if (d.outcome == Outcome::Dropped) {
+            m_out.unknown.push_back(
+                {r.identity, "the config deletes this variant before collection (" + d.dropReason
+                                 + "), yet the report has it"});
+            return;
+        }
+        markSeen(d, r);
+        count(d, r);
     }
 
     ConfigCoverage finish()
@@ -137,15 +91,14 @@ public:
             for (std::size_t e = 0; e < file.tests.size(); ++e) {
                 const Bucket bucket = bucketOf(file.tests[e].effectiveMode());
                 for (std::size_t n = 0; n < file.tests[e].names.size(); ++n) {
-                    const auto [ran, present] = m_sections[f].seen[e][n];
-                    if (ran || bucket == Bucket::Skip)
+                    const config::NameItem& item = file.tests[e].names[n];
+                    const auto [ran, present] = seen(f, e, n);
+                    if (ran || bucket == Bucket::Skip || neverMatches(item))
                         continue;
                     ++m_out.buckets[static_cast<std::size_t>(bucket)].missing;
-                    if (bucket == Bucket::MandatorySuccess) {
-                        const config::NameItem& item = file.tests[e].names[n];
+                    if (bucket == Bucket::MandatorySuccess)
                         m_out.mandatoryNotRun.push_back(
                             {item.name, file.path, item.pos.line, present});
-                    }
                 }
             }
         }
@@ -153,60 +106,49 @@ public:
     }
 
 private:
-    std::optional<std::size_t> section(const StoredTestResult& r)
+    // A listing of a variant name never matches (spec 4.4), and a regex RE2
+    // cannot run cannot be judged: neither is a test that failed to run.
+    static bool neverMatches(const config::NameItem& item)
     {
-        auto it = m_fileMemo.find(r.file);
-        if (it == m_fileMemo.end()) {
-            Result<std::size_t> found = config::findFileSection(m_config, r.file);
-            it = m_fileMemo
-                     .emplace(r.file, found ? std::optional<std::size_t>(*found) : std::nullopt)
-                     .first;
-            if (!found)
-                m_fileErrors.emplace(r.file, found.message());
-        }
-        if (!it->second)
-            m_out.unknown.push_back({r.identity, m_fileErrors[r.file]});
-        return it->second;
+        if (item.regex)
+            return item.regexStatus != config::RegexStatus::Ok;
+        return config::parseVariantName(item.method, {}).deviceFound;
     }
 
-    const Decided& decide(std::size_t file, const Located& where, const StoredTestResult& r)
+    std::pair<bool, bool> seen(std::size_t f, std::size_t e, std::size_t n) const
     {
-        std::string key =
-            std::to_string(file) + ':'
-            + (where.entry == kNoEntry ? std::string("-") : std::to_string(where.entry)) + ':';
-        appendOpDtypeKey(r.marks, key);
-        auto it = m_decided.find(key);
-        if (it != m_decided.end())
-            return it->second;
-        config::TestQuery query;
-        query.file = r.file;
-        const std::size_t sep = r.baseName.rfind("::");
-        query.className = sep == std::string::npos ? "" : r.baseName.substr(0, sep);
-        query.method = sep == std::string::npos ? r.baseName : r.baseName.substr(sep + 2);
-        query.marks = parseMarkTags(r.marks);
-        Decided d;
-        Result<config::Explanation> e = config::explainTest(m_config, query);
-        if (e) {
-            d.mode = e->finalMode;
-            d.unlisted = e->decision == Decision::Unlisted;
-            d.dropped = e->dropped && e->finalMode != Mode::Skip;
-            if (d.dropped)
-                d.why = "the config drops this variant: " + e->steps.back();
-        } else {
-            d.dropped = true;
-            d.why = e.message();
+        const config::NameItem& item = m_config.files[f].tests[e].names[n];
+        const Seen& s = m_seen[f];
+        if (!item.regex) {
+            const auto it = s.methods.find(item.method);
+            return it == s.methods.end() ? std::pair{false, false} : it->second;
         }
-        return m_decided.emplace(std::move(key), std::move(d)).first->second;
+        return {s.regexRan.count({e, n}) > 0, s.regexPresent.count({e, n}) > 0};
     }
 
-    void count(const Decided& d, const StoredTestResult& r)
+    void markSeen(const config::Resolution& d, const StoredTestResult& r)
     {
-        const Bucket bucket = d.unlisted ? Bucket::Unlisted : bucketOf(d.mode);
+        Seen& s = m_seen[d.fileIndex];
+        const bool ran = r.outcome != TestOutcome::Skipped;
+        auto& method = s.methods[d.baseMethod];
+        method.first = method.first || ran;
+        method.second = true;
+        if (d.decision == config::Decision::Regex && d.entryIndex && d.nameIndex) {
+            s.regexPresent.insert({*d.entryIndex, *d.nameIndex});
+            if (ran)
+                s.regexRan.insert({*d.entryIndex, *d.nameIndex});
+        }
+    }
+
+    void count(const config::Resolution& d, const StoredTestResult& r)
+    {
+        const bool unlisted = d.decision == config::Decision::Unlisted;
+        const Bucket bucket = unlisted ? Bucket::Unlisted : bucketOf(d.configMode);
         BucketCounts& counts = m_out.buckets[static_cast<std::size_t>(bucket)];
         ++counts.ran;
-        if (d.unlisted)
+        if (unlisted)
             m_out.unlistedRan.push_back(r.identity);
-        switch (d.mode) {
+        switch (d.finalMode) {
         case Mode::MandatorySuccess:
             if (r.outcome != TestOutcome::Passed && r.outcome != TestOutcome::Skipped) {
                 ++counts.unexpected;
@@ -223,19 +165,17 @@ private:
         case Mode::Skip:
             ++counts.unexpected;
             m_out.unknown.push_back(
-                {r.identity, d.unlisted ? "not listed, and its file's unlisted_test_mode is skip: "
-                                          "it should not have been collected"
-                                        : "the config skips it (deleted before collection), yet "
-                                          "it is in the report"});
+                {r.identity, unlisted ? "not listed, and its file's unlisted_test_mode is skip: "
+                                        "it should not have been collected"
+                                      : "the config skips it (deleted before collection), yet "
+                                        "it is in the report"});
             break;
         }
     }
 
     const config::OutcomeConfig& m_config;
-    std::vector<SectionIndex> m_sections;
-    std::unordered_map<std::string, std::optional<std::size_t>> m_fileMemo;
-    std::unordered_map<std::string, std::string> m_fileErrors;
-    std::unordered_map<std::string, Decided> m_decided;
+    const config::Resolver m_resolver;
+    std::vector<Seen> m_seen;
     ConfigCoverage m_out;
 };
 

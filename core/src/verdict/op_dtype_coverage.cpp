@@ -4,6 +4,8 @@
 #include "relayhud/verdict/verdict.h"
 #include "verdict/marks_text.h"
 
+#include "relayhud/config/spyre_names.h"
+
 #include <algorithm>
 #include <set>
 #include <string_view>
@@ -23,11 +25,22 @@ void tally(OutcomeTally& t, TestOutcome outcome)
     t.failed += isFailingOutcome(outcome) ? 1 : 0;
 }
 
-std::set<std::string> supportedNames(const std::vector<config::NamedOption>& options)
+// The config names ops raw (`copy_`, `_scaled_mm`) and dtypes maybe as
+// `half`; marks are sanitised (`copy`, `scaled_mm`) and say float16. Both
+// sides meet through the same normalisation.
+std::set<std::string> supportedOps(const std::vector<config::NamedOption>& options)
 {
     std::set<std::string> names;
     for (const config::NamedOption& o : options)
-        names.insert(o.name);
+        names.insert(config::sanitizedOp(o.name));
+    return names;
+}
+
+std::set<std::string> supportedDtypes(const std::vector<config::NamedOption>& options)
+{
+    std::set<std::string> names;
+    for (const config::NamedOption& o : options)
+        names.insert(std::string(config::canonicalDtype(o.name)));
     return names;
 }
 
@@ -91,15 +104,17 @@ OpDtypeCoverage opDtypeCoverage(const config::OutcomeConfig* config,
                 tally(it->second.tally, r.outcome);
             }
     }
-    const bool hasOps = config && config->global.hasOps;
-    const bool hasDtypes = config && config->global.hasDtypes;
+    // An empty list filters nothing (oot_upstream_patcher.py:301-363,
+    // oot_test_config_models.py:966-970).
+    const bool hasOps = config && !config->global.supportedOps.empty();
+    const bool hasDtypes = config && config->global.filtersDtypes();
     out.hasSupportedLists = hasOps || hasDtypes;
     out.ops = named(ops, hasOps,
-                    config ? supportedNames(config->global.supportedOps) : std::set<std::string>{},
+                    config ? supportedOps(config->global.supportedOps) : std::set<std::string>{},
                     out.opsNeverRan, out.opsNotSupported);
     out.dtypes =
         named(dtypes, hasDtypes,
-              config ? supportedNames(config->global.supportedDtypes) : std::set<std::string>{},
+              config ? supportedDtypes(config->global.supportedDtypes) : std::set<std::string>{},
               out.dtypesNeverRan, out.dtypesNotSupported);
     for (auto& [k, cell] : cells)
         out.cells.push_back(std::move(cell));

@@ -3,6 +3,8 @@
 #include "relayhud/ui/config/config_editor_window.h"
 
 #include "relayhud/config/config_explain.h"
+#include "relayhud/config/config_lint.h"
+#include "relayhud/config/spyre_names.h"
 #include "relayhud/junit/mark_tags.h"
 #include "relayhud/store/cache.h"
 #include "relayhud/ui/config/config_details_pane.h"
@@ -57,6 +59,16 @@ private:
 
 QString modeText(Mode mode) { return QLatin1String(config::modeName(mode)); }
 
+// "Outcome: xfail" and each step the resolver took.
+QStringList explanationLines(const config::Resolution& r)
+{
+    QStringList lines{
+        QObject::tr("Outcome: %1").arg(QLatin1String(config::outcomeName(r.outcome)))};
+    for (const std::string& step : r.steps)
+        lines << QStringLiteral("• ") % toQString(step);
+    return lines;
+}
+
 // The test of a name as planModeEdit reads it: with its files entry's path
 // when the config has several.
 std::string testOf(const config::OutcomeConfig& config, std::size_t section,
@@ -65,21 +77,25 @@ std::string testOf(const config::OutcomeConfig& config, std::size_t section,
     return config.files.size() == 1 ? name : config.files[section].path + "::" + name;
 }
 
-// The recent tests a name stands for: same files entry, and the base name
-// equal to it (or matched by it, for a pattern).
-std::vector<std::size_t> testsNamedBy(const RecentResults& recent,
-                                      const config::OutcomeConfig& config, std::size_t section,
-                                      const config::NameItem& item)
+// The method a stored test's base name holds ("TestX::test_y" -> "test_y").
+std::string_view methodOf(std::string_view baseName)
+{
+    const std::size_t sep = baseName.rfind("::");
+    return sep == std::string_view::npos ? baseName : baseName.substr(sep + 2);
+}
+
+// The recent tests a name stands for: same files entry, and the method
+// equal to its method part (or fullmatched by it, for a regex), whatever
+// the class: the framework never checks the class part.
+std::vector<std::size_t> testsNamedBy(const RecentResults& recent, const config::Resolver& resolver,
+                                      std::size_t section, std::size_t entry, std::size_t name)
 {
     std::vector<std::size_t> out;
     for (std::size_t i = 0; i < recent.tests.size(); ++i) {
         const RecentTest& test = recent.tests[i];
-        const bool named =
-            item.pattern ? config::globMatch(item.name, test.baseName) : test.baseName == item.name;
-        if (!named)
+        if (!resolver.nameMatches(section, entry, name, methodOf(test.baseName)))
             continue;
-        if (Result<std::size_t> file = config::findFileSection(config, test.file);
-            file && *file == section)
+        if (Result<std::size_t> file = resolver.sectionFor(test.file); file && *file == section)
             out.push_back(i);
     }
     return out;
@@ -105,28 +121,50 @@ void ConfigEditorWindow::moveSelected(EditKind kind)
     const ConfigDocument& doc = m_model->document(ref->doc);
     const config::OutcomeConfig& cfg = doc.parsed().config;
     const config::TestEntry& entry = cfg.files[ref->section].tests[ref->entry];
-    const std::string name = entry.names[ref->name].name;
-    const Mode from = entry.effectiveMode();
+    const config::NameItem& item = entry.names[ref->name];
+    const bool revealed = m_revealed && m_revealed->doc == ref->doc
+                          && m_revealed->section == ref->section && m_revealed->entry == ref->entry;
+    if (item.regex && !revealed) {
+        showMessage(tr("'%1' is a regular expression that governs every method it matches; "
+                       "open a test in the config (Open in config, or Reveal test…) to move "
+                       "that test alone")
+                        .arg(toQString(item.name)));
+        return;
+    }
+    if (!item.regex && !revealed && config::parseVariantName(item.method, {}).deviceFound) {
+        showMessage(tr("'%1' names a variant; the framework matches base methods only, so this "
+                       "listing never matches anything. List '%2' instead.")
+                        .arg(toQString(item.name),
+                             toQString(config::parseVariantName(item.method, {}).base)));
+        return;
+    }
+    const std::string name = revealed ? m_revealed->test : item.name;
+    const std::string method = revealed ? m_revealed->method : item.method;
+    const Mode from = revealed ? m_revealed->mode : entry.effectiveMode();
     RationaleRequest ask{toQString(name), {}, {}, {}};
     if (kind == EditKind::SetMode)
         ask.current = from;
     else
-        ask.move =
-            modeText(from) % QStringLiteral(" → ")
-            % modeText(kind == EditKind::Promote ? Mode::MandatorySuccess : Mode::XfailStrict);
-    ask.evidence = evidenceFor(ref->doc, name, kind).value_or(QString());
+        ask.move = modeText(from) % QStringLiteral(" → ")
+                   % modeText(kind == EditKind::Promote ? Mode::MandatorySuccess : Mode::Xfail);
+    ask.evidence = evidenceFor(ref->doc, method, kind).value_or(QString());
     const std::optional<Rationale> why = m_askRationale(ask);
     if (!why)
         return;
-    const config::EditRequest request{
-        testOf(cfg, ref->section, name), {}, kind, why->mode, why->reason.toStdString(),
-        why->evidence.toStdString()};
+    config::EditRequest request{revealed ? name : testOf(cfg, ref->section, name),
+                                {},
+                                kind,
+                                why->mode,
+                                why->reason.toStdString(),
+                                why->evidence.toStdString()};
+    if (revealed)
+        request.marks = m_revealed->marks;
     Result<config::ModeEdit> edit = config::planModeEdit(doc.text(), request);
     if (!edit) {
         showMessage(tr("Not changed: %1").arg(toQString(edit.message())));
         return;
     }
-    applyEdit(ref->doc, edit->text, toQString(edit->summary), toQString(name));
+    applyEdit(ref->doc, edit->text, toQString(edit->summary), toQString(edit->listedName));
     if (!edit->warnings.empty())
         showMessage(tr("Warning: %1").arg(toQString(edit->warnings.front())));
 }
@@ -147,6 +185,7 @@ bool ConfigEditorWindow::applyEdit(std::size_t doc, const std::string& newText,
 
 void ConfigEditorWindow::textChanged(std::size_t doc, const QString& focus)
 {
+    m_revealed.reset(); // its indexes are the old text's
     m_tree->expand(m_proxy->mapFromSource(m_model->indexFor(doc)));
     refreshSuggestions();
     updateDiff();
@@ -164,26 +203,37 @@ void ConfigEditorWindow::selectSource(const QModelIndex& sourceIndex)
     m_tree->scrollTo(index, QAbstractItemView::PositionAtCenter);
 }
 
+// The listing written as `name`, else the first exact listing of its method.
 void ConfigEditorWindow::selectName(std::size_t doc, const QString& baseName)
 {
     const std::string name = baseName.toStdString();
+    const std::string_view method = methodOf(name);
     const config::OutcomeConfig& cfg = m_model->document(doc).parsed().config;
+    std::optional<QModelIndex> sameMethod;
     for (std::size_t s = 0; s < cfg.files.size(); ++s)
         for (std::size_t e = 0; e < cfg.files[s].tests.size(); ++e)
-            for (std::size_t n = 0; n < cfg.files[s].tests[e].names.size(); ++n)
-                if (cfg.files[s].tests[e].names[n].name == name) {
+            for (std::size_t n = 0; n < cfg.files[s].tests[e].names.size(); ++n) {
+                const config::NameItem& item = cfg.files[s].tests[e].names[n];
+                if (item.name == name) {
                     selectSource(m_model->indexFor(doc, s, e, n));
                     return;
                 }
+                if (!sameMethod && !item.regex && item.method == method)
+                    sameMethod = m_model->indexFor(doc, s, e, n);
+            }
+    if (sameMethod)
+        selectSource(*sameMethod);
 }
 
 bool ConfigEditorWindow::revealTest(const QString& baseNameOrIdentity, const QString& marks)
 {
     config::TestQuery query = config::parseTestQuery(baseNameOrIdentity.toStdString());
-    query.marks = parseMarkTags(marks.toStdString());
-    std::optional<std::pair<std::size_t, config::Explanation>> found;
+    const TestMarks testMarks = parseMarkTags(marks.toStdString());
+    for (const std::string_view op : testMarks.values(MarkKind::Op))
+        query.ops.emplace_back(op);
+    std::optional<std::pair<std::size_t, config::Resolution>> found;
     for (std::size_t doc = 0; doc < m_model->documentCount(); ++doc) {
-        Result<config::Explanation> ex =
+        Result<config::Resolution> ex =
             config::explainTest(m_model->document(doc).parsed().config, query);
         if (!ex)
             continue;
@@ -205,18 +255,21 @@ bool ConfigEditorWindow::revealTest(const QString& baseNameOrIdentity, const QSt
             ? m_model->indexFor(doc)
             : m_model->indexFor(doc, ex.fileIndex, ex.entryIndex, ex.nameIndex);
     selectSource(target);
-    QStringList lines{tr("Outcome: %1").arg(toQString(ex.outcome()))};
-    for (const std::string& step : ex.steps)
-        lines << QStringLiteral("• ") % toQString(step);
-    m_details->showText(baseNameOrIdentity, lines);
+    if (ex.entryIndex)
+        m_revealed =
+            RevealedTest{doc,       ex.fileIndex,  *ex.entryIndex, baseNameOrIdentity.toStdString(),
+                         testMarks, ex.configMode, ex.baseMethod};
+    else
+        m_revealed.reset();
+    m_details->showText(baseNameOrIdentity, explanationLines(ex));
     return true;
 }
 
-std::optional<QString> ConfigEditorWindow::evidenceFor(std::size_t doc, const std::string& baseName,
+std::optional<QString> ConfigEditorWindow::evidenceFor(std::size_t doc, const std::string& method,
                                                        EditKind kind) const
 {
     for (const config::Suggestion& s : m_suggestions[doc])
-        if (s.baseName == baseName && s.kind == kind)
+        if (s.baseName == method && s.kind == kind)
             return toQString(s.evidence);
     return std::nullopt;
 }
@@ -263,20 +316,22 @@ void ConfigEditorWindow::showDetails()
     }
     const config::NameItem& item = entry.names[ref->name];
     QStringList lines;
-    if (item.pattern) {
-        lines << tr("A pattern, matched whole against base names; gives %1 to every test it "
-                    "matches that no name lists. Edit patterns by hand.")
+    if (item.regex) {
+        lines << tr("A regular expression (Python, fullmatched against each base method; the "
+                    "class part is ignored). Exact listings beat it wherever they are; among "
+                    "regexes the first in the file wins. It gives %1 to the methods it decides.")
                      .arg(modeText(entry.effectiveMode()));
-    } else if (Result<config::Explanation> ex = config::explainTest(
+        if (item.regexStatus != config::RegexStatus::Ok)
+            lines << tr("RelayHUD cannot run it (see the file's findings): tests it might "
+                        "govern are reported as 'cannot judge'.");
+    } else if (Result<config::Resolution> ex = config::explainTest(
                    cfg, config::parseTestQuery(testOf(cfg, ref->section, item.name)))) {
-        lines << tr("Outcome: %1").arg(toQString(ex->outcome()));
-        for (const std::string& step : ex->steps)
-            lines << QStringLiteral("• ") % toQString(step);
+        lines << explanationLines(*ex);
     }
     if (const QString why = doc.nameComment(ref->section, ref->entry, ref->name); !why.isEmpty())
         lines << tr("Comment: %1").arg(why);
     for (const EditKind kind : {EditKind::Promote, EditKind::Demote})
-        if (const std::optional<QString> evidence = evidenceFor(ref->doc, item.name, kind))
+        if (const std::optional<QString> evidence = evidenceFor(ref->doc, item.method, kind))
             lines << tr("Suggested: %1 (%2)")
                          .arg(kind == EditKind::Promote ? tr("promote") : tr("demote"), *evidence);
     m_details->showText(toQString(item.name), lines);
@@ -285,8 +340,10 @@ void ConfigEditorWindow::showDetails()
         return;
     }
     int more = 0;
+    const config::Resolver resolver(cfg);
     const std::vector<HistoryRow> rows =
-        historyRows(m_cache->recent, testsNamedBy(m_cache->recent, cfg, ref->section, item),
+        historyRows(m_cache->recent,
+                    testsNamedBy(m_cache->recent, resolver, ref->section, ref->entry, ref->name),
                     kHistoryRows, &more);
     m_details->setHistories(rows, more, note);
 }
@@ -362,7 +419,7 @@ void ConfigEditorWindow::refreshSuggestions()
                             toQString(s.baseName), toQString(s.evidence), file});
         }
         for (const config::Finding& finding :
-             config::unmatchedPatterns(document.parsed().config, m_cache->known))
+             config::lintConfig(document.parsed().config, m_cache->known))
             warnings << file % u':' % toQString(config::formatFinding(finding));
     }
     m_suggestionsPane->setRows(rows, warnings);

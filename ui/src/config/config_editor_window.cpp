@@ -19,6 +19,7 @@
 #include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QInputDialog>
 #include <QLineEdit>
 #include <QMenu>
 #include <QMenuBar>
@@ -75,7 +76,7 @@ ConfigEditorWindow::~ConfigEditorWindow()
 
 void ConfigEditorWindow::buildActions()
 {
-    m_actions.resize(static_cast<std::size_t>(Action::Find) + 1);
+    m_actions.resize(static_cast<std::size_t>(Action::RevealTest) + 1);
     auto make = [this](Action which, const QString& text, QKeySequence key,
                        QStyle::StandardPixmap icon, const QString& tip, auto slot) {
         auto* a = new QAction(style()->standardIcon(icon), text, this);
@@ -130,6 +131,17 @@ void ConfigEditorWindow::buildActions()
              m_filterText->setFocus();
              m_filterText->selectAll();
          });
+    make(Action::RevealTest, tr("&Reveal Test…"), QKeySequence(tr("Ctrl+T")),
+         QStyle::SP_FileDialogDetailedView,
+         tr("Show which listing decides a test, as the report names it"), [this] {
+             bool ok = false;
+             const QString test = QInputDialog::getText(
+                 this, tr("Reveal Test"),
+                 tr("Test as the report names it (file.py::ClassPRIVATEUSE1::variant):"),
+                 QLineEdit::Normal, QString(), &ok);
+             if (ok && !test.trimmed().isEmpty())
+                 revealTest(test.trimmed(), QString());
+         });
 }
 
 QAction* ConfigEditorWindow::action(Action which) const
@@ -157,6 +169,7 @@ void ConfigEditorWindow::buildMenus()
         edit->addAction(action(a));
     edit->addSeparator();
     edit->addAction(action(Action::Find));
+    edit->addAction(action(Action::RevealTest));
     rebuildRecentMenu();
 
     QToolBar* bar = addToolBar(tr("Config"));

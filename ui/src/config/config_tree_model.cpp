@@ -295,7 +295,7 @@ QVariant ConfigTreeModel::data(const QModelIndex& index, int role) const
         return {};
     case PatternRole:
         return r.kind == ConfigNodeRef::Name
-               && config.files[r.section].tests[r.entry].names[r.name].pattern;
+               && config.files[r.section].tests[r.entry].names[r.name].regex;
     case SearchTextRole:
         return QString(display(*node, NameColumn).toString() % u'\n'
                        % display(*node, EditsColumn).toString() % u'\n'

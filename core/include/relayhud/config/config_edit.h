@@ -1,10 +1,11 @@
 #pragma once
 // Moving a test between the four modes with a minimal, comment-preserving
-// text edit (issue 6). The edit splices lines of the original text; then the
-// result is parsed again and must differ from the original by exactly the
-// intended fact, or the edit is refused with the reason.
+// text edit, proved with the framework's own semantics (resolver.h): the
+// edit changes the method's outcome for exactly the variants its deciding
+// entry governed, changes nothing else, and is refused when no placement of
+// the listing achieves that (spec section 9).
 #include "relayhud/config/outcome_config.h"
-#include "relayhud/junit/test_identity.h"
+#include "relayhud/config/resolver.h"
 #include "relayhud/junit/test_result.h"
 #include "relayhud/util/result.h"
 
@@ -15,30 +16,32 @@
 namespace relayhud::config {
 
 enum class EditKind : unsigned char {
-    Promote, // xfail_strict (or xfail) -> mandatory_success
-    Demote,  // mandatory_success -> xfail_strict
+    Promote, // xfail (or xfail_strict) -> mandatory_success
+    Demote,  // mandatory_success -> EditRequest::demoteTo (xfail unless asked otherwise)
     SetMode, // any of the four -> EditRequest::target
 };
 
 struct EditRequest {
     std::string test; // as parseTestQuery() reads it; base or instantiated name
-    TestMarks marks;
+    TestMarks marks;  // op marks (or the op a user named) and a dtype to pick a variant
     EditKind kind = EditKind::SetMode;
     Mode target = Mode::MandatorySuccess; // SetMode only
     std::string reason;                   // the user's words, kept as a comment
     std::string evidence;                 // "passed 12/12 runs of spyre/trunk since abc1234"
+    Mode demoteTo = Mode::Xfail;          // Demote only: xfail or xfail_strict
 };
 
 struct ModeEdit {
-    std::string text; // the whole new config
-    std::string baseName;
+    std::string text;       // the whole new config
+    std::string baseName;   // the method, as the framework keys it
+    std::string listedName; // the name the new or changed listing has
     Mode from = Mode::Xfail;
     Mode to = Mode::Xfail;
     std::string summary;               // one line for a log or a commit message
-    std::vector<std::string> warnings; // e.g. an explicit entry now overrides a pattern
+    std::vector<std::string> warnings; // e.g. also changes the method in other classes
 };
 
 Result<ModeEdit> planModeEdit(std::string_view text, const EditRequest& request,
-                              const BaseNameOptions& options = {});
+                              const ResolveContext& context = {});
 
 } // namespace relayhud::config

@@ -1,11 +1,9 @@
 #pragma once
-// Which outcome an outcome config gives a test from a report, and which entry
-// decides it: the precedence of DOMAIN.md walked step by step.
+// Which outcome an outcome config gives a test a user (or a report) names,
+// and why: the resolver (resolver.h) asked with its sentences.
 #include "relayhud/config/outcome_config.h"
-#include "relayhud/junit/test_identity.h"
-#include "relayhud/junit/test_result.h"
+#include "relayhud/config/resolver.h"
 
-#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -13,42 +11,38 @@
 namespace relayhud::config {
 
 // A test as a report names it: "test/test_x.py::TestXPRIVATEUSE1::test_y_spyre_int8",
-// "TestXPRIVATEUSE1::test_y_spyre_int8" or a base name "TestX::test_y".
+// "TestXPRIVATEUSE1::test_y_spyre_int8", or a base "TestX::test_y" (with
+// `ops`/`dtype` to name one of its variants).
 struct TestQuery {
     std::string file; // "" when the config has one file section
     std::string className;
     std::string method;
-    TestMarks marks; // op and dtype marks, when the report has them
+    std::vector<std::string> ops; // op marks, or the op a user named (raw or sanitised)
+    std::string dtype;            // a dtype a user named; the variant's name wins when it has one
 };
 
 // Splits a node id: the part ending in ".py" is the file, the last part the
 // method, anything between the class (nested classes joined by "::").
 TestQuery parseTestQuery(std::string_view text);
 
-enum class Decision : unsigned char { ExplicitEntry, Pattern, Unlisted };
+// The variant a query names. A method without "_<device>" is a base method:
+// with an op or a dtype it becomes the variant `<base>[_<op>]_<device>[_<dtype>]`
+// instantiate_device_type_tests would make, else it stays the bare method.
+VariantQuery variantOf(const TestQuery& query, const ResolveContext& context = {});
 
-struct Explanation {
-    std::string baseName;
-    std::size_t fileIndex = 0;
-    Decision decision = Decision::Unlisted;
-    std::optional<std::size_t> entryIndex; // set unless Unlisted
-    std::optional<std::size_t> nameIndex;  // the deciding name within that entry
-    Mode configMode = Mode::Xfail;         // what the entry (or unlisted_test_mode) says
-    Mode finalMode = Mode::Xfail;          // after force_xfail
-    bool dropped = false;                  // the variant is not generated at all
-    std::vector<std::string> steps;        // one line per precedence step, with line numbers
+// The generic class a report's instantiated class comes from
+// ("TestFooPRIVATEUSE1" -> "TestFoo"); unchanged when it has no device suffix.
+std::string genericClassName(std::string_view className, const ResolveContext& context = {});
 
-    // "mandatory_success", ..., or "dropped".
-    std::string outcome() const;
-};
+// Resolves with the sentences of every step.
+Result<Resolution> explainTest(const OutcomeConfig& config, const TestQuery& query,
+                               const ResolveContext& context = {});
 
-// The file section a test belongs to, or an error naming the candidates.
-Result<std::size_t> findFileSection(const OutcomeConfig& config, std::string_view file);
+// "the name 'TestA::test_x' at line 12 (entry at line 11)", "unlisted_test_mode
+// of the files entry at line 4", ...: what decided, for one line of output.
+std::string decidedBy(const OutcomeConfig& config, const Resolution& resolution);
 
-// fnmatch-style: `*`, `?`, `[abc]`, `[!abc]`, matched against the whole text.
-bool globMatch(std::string_view pattern, std::string_view text);
-
-Result<Explanation> explainTest(const OutcomeConfig& config, const TestQuery& query,
-                                const BaseNameOptions& options = {});
+// The line a user looks at: the deciding entry's first line, 0 when unlisted.
+std::size_t decidingLine(const OutcomeConfig& config, const Resolution& resolution);
 
 } // namespace relayhud::config

@@ -1,12 +1,15 @@
 #pragma once
-// Mode changes the cache's evidence argues for (issue 6): an `xfail_strict`
-// test that passed in every one of a job's last N runs is a promotion; a
-// `mandatory_success` test that failed in every one of them is a demotion.
+// Mode changes the cache's evidence argues for (spec section 10): a method
+// whose every reported variant the config runs as `xfail` (or
+// `xfail_strict`) and that passed in each of a job's last N runs is a
+// promotion; JUnit shows a non-strict XPASS as a plain pass, so the config's
+// decision is applied to each case to see it. A `mandatory_success` method
+// that failed in every one of them is a demotion, to xfail.
 // Each suggestion carries what planModeEdit needs, so applying one, a
 // selection or all of them is a loop of planModeEdit over the same text.
 #include "relayhud/config/config_edit.h"
 #include "relayhud/config/outcome_config.h"
-#include "relayhud/junit/test_identity.h"
+#include "relayhud/config/resolver.h"
 #include "relayhud/store/recent_results.h"
 #include "relayhud/util/result.h"
 
@@ -19,16 +22,17 @@ namespace relayhud::config {
 
 struct SuggestOptions {
     int runs = 10; // N: a job needs this many runs with results to argue at all
-    BaseNameOptions baseNames;
+    Mode demoteTo = Mode::Xfail;
+    ResolveContext context;
 };
 
-// One base name in one job. A config lists base names, so a move changes
-// every instantiated variant (op, dtype) of it: all of them must agree.
+// One method in one job. A config lists methods, so a move changes every
+// variant (class, op, dtype) its deciding entry governs: all that ran must agree.
 struct Suggestion {
     EditKind kind = EditKind::Promote; // Promote or Demote
     std::string test;                  // "file::Class::method", as planModeEdit reads it
-    std::string baseName;
-    Mode from = Mode::XfailStrict;
+    std::string baseName;              // the method, as the framework keys it
+    Mode from = Mode::Xfail;
     Mode to = Mode::MandatorySuccess;
     std::size_t fileIndex = 0;             // the config's files entry
     std::optional<std::size_t> entryIndex; // the deciding entry; none when unlisted
@@ -36,9 +40,12 @@ struct Suggestion {
     std::string workflow;
     std::string job;
     std::vector<RecentRun> runs; // the evidence, oldest first
-    int variants = 1;            // instantiated tests of the base name in the job
+    int variants = 1;            // reported variants of the method in the job
     // "passed 12/12 runs of org/repo test (default, 1, 2) since abc1234".
     std::string evidence;
+    // Dtypes the deciding entry lets run that no run reported: the move
+    // changes them too, without evidence.
+    std::vector<std::string> unevidenced;
 
     // The edit that applies it; `reason` is the user's words.
     EditRequest request(const std::string& reason) const;
@@ -61,13 +68,6 @@ struct AppliedSuggestions {
 // ones left; a refused one is skipped with its reason, never half-applied.
 AppliedSuggestions applySuggestions(std::string_view text,
                                     const std::vector<Suggestion>& suggestions,
-                                    const std::string& reason, const BaseNameOptions& options = {});
-
-// The validation finding that needs the known tests: a name pattern that
-// matches none of the tests the cache knows in its file. A file the cache
-// knows no test of is not checked (no evidence is not evidence of absence),
-// nor are `skip` entries (a skipped test is never collected, so never known).
-std::vector<Finding> unmatchedPatterns(const OutcomeConfig& config,
-                                       const std::vector<KnownTest>& known);
+                                    const std::string& reason, const ResolveContext& context = {});
 
 } // namespace relayhud::config

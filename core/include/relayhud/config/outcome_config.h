@@ -3,6 +3,7 @@
 // outcome configs"), with every node's source position, and the findings of
 // validating it. Parsing never edits text: config_edit.h splices the text and
 // uses this model to prove an edit changed exactly what it meant to.
+#include "relayhud/config/name_regex.h"
 #include "relayhud/util/result.h"
 
 #include <cstddef>
@@ -25,21 +26,31 @@ struct SourcePos {
     std::size_t column = 0;
 };
 
+// One `names` item. The framework keys it by its method part alone
+// (spyre_names.h): "TestA::test_x" governs test_x in every class.
 struct NameItem {
-    std::string name;
-    SourcePos pos;        // where the scalar starts
-    bool pattern = false; // contains * ? [ ]: matched whole against base names
+    std::string name;      // as written: "TestA::test_x", "test_x", "Test.*::test_(a|b).*"
+    SourcePos pos;         // where the scalar starts
+    std::string method;    // the part the framework matches: "test_x"
+    std::string classPart; // never checked; kept for display and edits
+    bool regex = false;    // the method part is a Python regex, fullmatched
+    // For a regex: whether RE2 can run it (name_regex.h). Invalid fails the
+    // framework's collection of the whole file; Unsupported cannot be judged.
+    RegexStatus regexStatus = RegexStatus::Ok;
 };
 
 // A list of `{name: x, ...}` items or bare scalars, as supported lists and
 // edits write them.
 struct NamedOption {
     std::string name;
+    std::string canonical; // the whole item, canonically written (merges compare it)
     SourcePos pos;
     bool forceXfail = false;
     std::vector<std::string> dtypes; // supported_ops[].dtypes[].name
 };
 
+// edits.<kind>.include / exclude: the items' names (dtype names as written;
+// compare them through canonicalDtype()).
 struct IncludeExclude {
     bool hasInclude = false;
     std::vector<std::string> include;
@@ -51,11 +62,18 @@ struct TestEntry {
     std::vector<NameItem> names;
     std::optional<Mode> mode; // absent: mandatory_success
     SourcePos modePos;        // valid when mode is set
+    std::vector<std::string> tags;
+    std::vector<std::string> labels; // checked against TORCH_SPYRE_TEST_TYPE
     IncludeExclude dtypes;
-    IncludeExclude ops;
+    IncludeExclude ops;     // include never adds an op; exclude drops by name or "<name>_" prefix
+    IncludeExclude modules; // applies to every @modules test of the file section
     // Everything but names and mode, canonically written: two entries with the
     // same signature differ only in names and mode (a "sibling" for a move).
     std::string signature;
+    // What run_test.sh's merge compares to drop a repeated block: the set of
+    // names, the tags and the edits (oot_test_utilities.py:597-660).
+    std::string mergeKey;
+    std::size_t origin = 0; // index into OutcomeConfig::origins (merged configs)
 
     Mode effectiveMode() const { return mode.value_or(Mode::MandatorySuccess); }
 };
@@ -67,6 +85,7 @@ struct FileSection {
     bool hasTestsKey = false;
     std::vector<TestEntry> tests;
     std::string signature; // path, unlisted mode and other file-level keys
+    std::size_t origin = 0;
 
     // The code default when a file does not set unlisted_test_mode.
     Mode effectiveUnlistedMode() const { return unlistedMode.value_or(Mode::Xfail); }
@@ -74,11 +93,14 @@ struct FileSection {
 
 struct GlobalSection {
     bool hasDtypes = false;
-    std::vector<NamedOption> supportedDtypes;
+    std::vector<NamedOption> supportedDtypes; // empty (or absent): no dtype filter
     bool hasOps = false;
-    std::vector<NamedOption> supportedOps;
+    std::vector<NamedOption> supportedOps; // empty (or absent): no op filter
+    bool hasModules = false;
     std::vector<NamedOption> supportedModules;
     std::string signature;
+
+    bool filtersDtypes() const { return !supportedDtypes.empty(); }
 };
 
 enum class Severity : unsigned char { Error, Warning };
@@ -90,10 +112,17 @@ struct Finding {
 };
 
 struct OutcomeConfig {
+    // The suite's labels choose which config files a CI job runs
+    // (utils/filter_configs.py:102-133); absent means ["full"].
+    bool hasLabels = false;
     std::vector<std::string> labels;
     std::vector<FileSection> files;
     GlobalSection global;
     std::size_t aliasCount = 0; // YAML aliases (*x); edits refuse files with any
+    // The files a merged config came from, in order; empty for one file.
+    std::vector<std::string> origins;
+    bool hasInputConfig = false;
+    std::string inputConfig; // global.input_config, canonically written
 };
 
 struct ParsedConfig {
@@ -105,7 +134,7 @@ struct ParsedConfig {
 
 struct ParseLimits {
     std::size_t maxAliases = 16;     // configs have no use for aliases; bombs use many
-    std::size_t maxBytes = 16 << 20; // the largest real config is ~40 KB
+    std::size_t maxBytes = 16 << 20; // the largest real config is ~1.5 MB (model_ops)
 };
 
 // Parses and validates. Returns an error only when the text cannot be read as

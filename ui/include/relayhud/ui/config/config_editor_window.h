@@ -53,7 +53,8 @@ public:
         Promote,
         Demote,
         SetMode,
-        Find
+        Find,
+        RevealTest
     };
 
     // `cachePath` "": no history and no suggestions.
@@ -113,6 +114,17 @@ protected:
 
 private:
     struct CacheData;
+    // The test revealTest() last showed: moving its deciding listing moves
+    // that test (a regex listing included), not the listing's own name.
+    struct RevealedTest {
+        std::size_t doc = 0;
+        std::size_t section = 0;
+        std::size_t entry = 0;
+        std::string test;
+        TestMarks marks;
+        config::Mode mode = config::Mode::Xfail;
+        std::string method; // its base method, as suggestions name it
+    };
 
     void buildActions();
     void buildMenus();
@@ -135,7 +147,7 @@ private:
     void cacheReady(std::shared_ptr<const CacheData> read);
     void refreshSuggestions();
     void applySuggestionRefs(const std::vector<SuggestionRef>& refs);
-    std::optional<QString> evidenceFor(std::size_t doc, const std::string& baseName,
+    std::optional<QString> evidenceFor(std::size_t doc, const std::string& method,
                                        config::EditKind kind) const;
 
     QString m_cachePath;
@@ -155,6 +167,7 @@ private:
     std::shared_ptr<const CacheData> m_cache;
     int m_cacheLoadId = 0;
     std::vector<std::vector<config::Suggestion>> m_suggestions; // per document
+    std::optional<RevealedTest> m_revealed;
 
     RationalePrompt m_askRationale;
     ReloadPrompt m_askReload;

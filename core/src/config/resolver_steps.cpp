@@ -1,0 +1,346 @@
+// Spec section 5.2-6 for one variant (torch-spyre tests/oot_framework/ @539fd3b0).
+#include "resolver_steps.h"
+
+#include <algorithm>
+
+namespace relayhud::config {
+namespace {
+
+std::string at(const SourcePos& pos) { return "line " + std::to_string(pos.line); }
+
+bool containsDtype(const std::vector<std::string>& names, std::string_view dtype)
+{
+    return std::any_of(names.begin(), names.end(),
+                       [dtype](const std::string& n) { return canonicalDtype(n) == dtype; });
+}
+
+bool containsDtype(const std::vector<NamedOption>& options, std::string_view dtype)
+{
+    return std::any_of(options.begin(), options.end(),
+                       [dtype](const NamedOption& o) { return canonicalDtype(o.name) == dtype; });
+}
+
+std::string joined(const std::vector<std::string>& names)
+{
+    std::string out;
+    for (const std::string& name : names)
+        out += (out.empty() ? "" : ", ") + name;
+    return out;
+}
+
+// _entry_dtype_set (oot_test_utilities.py:301-318): the entry's include when
+// non-empty, else the global supported_dtypes, else none ("any dtype").
+// Returns false for "none".
+bool entryDtypeSet(const TestEntry& entry, const GlobalSection& global,
+                   std::vector<std::string>& out)
+{
+    out.clear();
+    if (!entry.dtypes.include.empty()) {
+        out = entry.dtypes.include;
+        return true;
+    }
+    if (!global.filtersDtypes())
+        return false;
+    for (const NamedOption& option : global.supportedDtypes)
+        out.push_back(option.name);
+    return true;
+}
+
+// The last supported_ops item of that name: the framework builds a dict by
+// name (oot_test_config_models.py resolved_supported_ops_config).
+const NamedOption* supportedOp(const GlobalSection& global, std::string_view name, bool sanitized)
+{
+    const NamedOption* found = nullptr;
+    const std::string wanted = sanitized ? sanitizedOp(name) : std::string(name);
+    for (const NamedOption& option : global.supportedOps)
+        if ((sanitized ? sanitizedOp(option.name) : option.name) == wanted)
+            found = &option;
+    return found;
+}
+
+} // namespace
+
+ResolveSteps::ResolveSteps(const OutcomeConfig& config, std::size_t fileIndex,
+                           const VariantQuery& query, const ResolveContext& context, bool explain)
+    : m_config(config), m_file(config.files[fileIndex]), m_query(query), m_context(context),
+      m_explain(explain), m_variant(parseVariantName(query.method, query.ops, context.device))
+{
+    m_out.fileIndex = fileIndex;
+    m_out.baseMethod = m_variant.base;
+    m_out.op = m_variant.op;
+    if (const auto dtype = dtypeFromVariantName(query.method))
+        m_out.dtype = std::string(*dtype);
+    m_out.frameworkOp = frameworkOpName(query.method, m_variant.base, context.device);
+}
+
+void ResolveSteps::useUntrimmedBase()
+{
+    m_variant.base = m_variant.untrimmedBase;
+    m_out.baseMethod = m_variant.base;
+    m_out.frameworkOp = frameworkOpName(m_query.method, m_variant.base, m_context.device);
+}
+
+void ResolveSteps::step(std::string text)
+{
+    if (m_explain)
+        m_out.steps.push_back(std::move(text));
+}
+
+void ResolveSteps::note(std::string text)
+{
+    step("note: " + text);
+    m_out.notes.push_back(std::move(text));
+}
+
+void ResolveSteps::drop(DropStep step, std::string reason)
+{
+    m_out.outcome = Outcome::Dropped;
+    m_out.droppedBy = step;
+    this->step("dropped: " + reason);
+    m_out.dropReason = std::move(reason);
+}
+
+const TestEntry* ResolveSteps::entry() const
+{
+    return m_out.entryIndex ? &m_file.tests[*m_out.entryIndex] : nullptr;
+}
+
+std::string ResolveSteps::entryAt(std::size_t entry) const
+{
+    return "the entry at " + at(m_file.tests[entry].pos);
+}
+
+Resolution ResolveSteps::run(const std::vector<Candidate>& candidates,
+                             const Resolver::Section& section)
+{
+    if (m_explain) {
+        std::string where = "file section " + m_file.path + " (" + at(m_file.pos) + ")";
+        if (!m_query.file.empty() && unwrapOotPath(m_query.file) != m_query.file)
+            where += ", " + m_query.file + " being run_test.sh's wrapper of it";
+        step(where);
+        std::string base = "base method " + m_variant.base;
+        if (!m_variant.op.empty())
+            base += " (op " + m_variant.op + " cut from the name)";
+        base +=
+            m_out.dtype ? "; dtype read from the name: " + *m_out.dtype : "; no dtype in the name";
+        step(base);
+        for (const std::string& bad : section.invalid)
+            note("torch-spyre's framework fails collecting this file: " + bad);
+    }
+    choose(candidates, section);
+    m_out.finalMode = m_out.configMode;
+    m_out.outcome = outcomeOf(m_out.configMode);
+    if (generated(candidates, section) && labelsKeep() && dtypeKeeps() && opKeeps()) {
+        forceXfail();
+        m_out.outcome = outcomeOf(m_out.finalMode);
+        step(m_out.finalMode == Mode::Skip ? std::string("mode skip: deleted before collection")
+                                           : std::string("runs as ") + modeName(m_out.finalMode));
+    }
+    return std::move(m_out);
+}
+
+// Spec 5: one candidate decides alone; with several, the dtype-aware passes
+// of _select_entry_for_variant (oot_test_utilities.py:344-393). Before them,
+// a test_model_ops_db variant is looked up by its op (321-341).
+void ResolveSteps::choose(const std::vector<Candidate>& candidates,
+                          const Resolver::Section& section)
+{
+    m_out.candidates = candidates;
+    if (m_explain)
+        for (const Candidate& c : candidates) {
+            const NameItem& item = m_file.tests[c.entry].names[c.name];
+            step(std::string(c.regex ? "candidate (regex fullmatches): '" : "candidate (exact): '")
+                 + item.name + "' at " + at(item.pos) + ", " + entryAt(c.entry) + ", mode "
+                 + modeName(m_file.tests[c.entry].effectiveMode()));
+        }
+    if (candidates.empty()) {
+        m_out.decision = Decision::Unlisted;
+        m_out.configMode = m_file.effectiveUnlistedMode();
+        step(std::string("no candidate: unlisted_test_mode ") + modeName(m_out.configMode)
+             + (m_file.unlistedMode ? " (" + at(m_file.pos) + " section)"
+                                    : " (not set: the framework's default)"));
+        return;
+    }
+    const Candidate* chosen = nullptr;
+    if (m_variant.modelOps)
+        if (const auto it = section.modelOps.find(m_variant.modelOpsKey);
+            it != section.modelOps.end()) {
+            m_out.decision = Decision::OpIndex;
+            m_out.entryIndex = it->second;
+            m_out.configMode = m_file.tests[it->second].effectiveMode();
+            step("model op " + m_variant.modelOpsKey + " is an edits.ops.include item of "
+                 + entryAt(it->second) + ": that entry decides");
+            return;
+        }
+    std::string why;
+    if (candidates.size() == 1) {
+        chosen = &candidates.front();
+        why = "the only candidate";
+    }
+    std::vector<std::string> set;
+    if (!chosen && m_out.dtype)
+        for (const Candidate& c : candidates)
+            if (entryDtypeSet(m_file.tests[c.entry], m_config.global, set)
+                && containsDtype(set, *m_out.dtype)) {
+                chosen = &c;
+                why = "the first candidate whose dtypes (" + joined(set) + ") include "
+                      + *m_out.dtype;
+                break;
+            }
+    if (!chosen)
+        for (const Candidate& c : candidates)
+            if (!entryDtypeSet(m_file.tests[c.entry], m_config.global, set)) {
+                chosen = &c;
+                why = "the first candidate with no dtype filter";
+                break;
+            }
+    if (!chosen) {
+        chosen = &candidates.front();
+        why = "no candidate's dtypes fit: the first candidate";
+    }
+    m_out.decision = chosen->regex ? Decision::Regex : Decision::Exact;
+    m_out.entryIndex = chosen->entry;
+    m_out.nameIndex = chosen->name;
+    m_out.configMode = m_file.tests[chosen->entry].effectiveMode();
+    const TestEntry& decider = m_file.tests[chosen->entry];
+    step("decides: " + entryAt(chosen->entry) + " (" + why + "), mode "
+         + (decider.mode ? std::string(modeName(*decider.mode)) + " (" + at(decider.modePos) + ")"
+                         : std::string("mandatory_success (no mode key)")));
+}
+
+// Spec 6.1-6.2: what @ops generates at all (oot_upstream_patcher.py:301-433,
+// oot_test_parsing.py:290-317). A reported variant was generated, so for it
+// these are notes.
+bool ResolveSteps::generated(const std::vector<Candidate>& candidates,
+                             const Resolver::Section& section)
+{
+    const GlobalSection& global = m_config.global;
+    if (m_variant.op.empty() || global.supportedOps.empty())
+        return true;
+    std::string why;
+    DropStep step = DropStep::None;
+    if (!supportedOp(global, m_variant.op, true)) {
+        // _OOTOpListPatcher keeps every op when none of the test's is listed;
+        // test_model_ops_db's ops are the generated "<name>__<n>" of this section.
+        bool anyListed = !m_variant.modelOps;
+        for (const auto& [key, entryIndex] : section.modelOps)
+            anyListed = anyListed || supportedOp(global, key, true) != nullptr;
+        if (anyListed) {
+            step = DropStep::SupportedOps;
+            why = "op " + m_variant.op
+                  + " is not in global supported_ops (assuming the test has at least one listed "
+                    "op; the framework keeps all of them otherwise)";
+        }
+    } else if (const NamedOption* option = supportedOp(global, m_variant.op, true);
+               option && !option->dtypes.empty() && m_out.dtype) {
+        std::vector<std::string> allowed = option->dtypes;
+        for (const Candidate& c : candidates)
+            for (const std::string& d : m_file.tests[c.entry].dtypes.include)
+                allowed.push_back(d);
+        if (!containsDtype(allowed, *m_out.dtype)) {
+            step = DropStep::OpDtypes;
+            why = "supported_ops gives op " + option->name + " the dtypes " + joined(allowed) + " ("
+                  + at(option->pos) + "), not " + *m_out.dtype;
+        }
+    }
+    if (step == DropStep::None)
+        return true;
+    if (m_query.observed) {
+        note("the report has it although " + why);
+        return true;
+    }
+    drop(step, "not generated: " + why);
+    return false;
+}
+
+// Spec 6.3 (oot_test_base_common.py:374-387).
+bool ResolveSteps::labelsKeep()
+{
+    const TestEntry* decider = entry();
+    if (!decider || decider->labels.empty())
+        return true;
+    const std::string type = m_context.testType.value_or("full");
+    if (type.empty() || type == "full" || type.rfind("suite_", 0) == 0
+        || std::find(decider->labels.begin(), decider->labels.end(), type)
+               != decider->labels.end()) {
+        step("labels " + joined(decider->labels)
+             + " allow TORCH_SPYRE_TEST_TYPE=" + (m_context.testType ? type : "(unset: full)"));
+        return true;
+    }
+    drop(DropStep::Labels, "TORCH_SPYRE_TEST_TYPE=" + type + " is not among the entry's labels ("
+                               + joined(decider->labels) + ")");
+    return false;
+}
+
+// Spec 6.4 (oot_test_base_common.py:389-414).
+bool ResolveSteps::dtypeKeeps()
+{
+    if (!m_out.dtype)
+        return true;
+    const std::string& dtype = *m_out.dtype;
+    const TestEntry* decider = entry();
+    if (decider && containsDtype(decider->dtypes.exclude, dtype)) {
+        drop(DropStep::Dtype, "dtype " + dtype + " is excluded by " + entryAt(*m_out.entryIndex));
+        return false;
+    }
+    if (decider && containsDtype(decider->dtypes.include, dtype)) {
+        step("dtype " + dtype + " is in the entry's edits.dtypes.include");
+        return true;
+    }
+    const GlobalSection& global = m_config.global;
+    if (!global.filtersDtypes())
+        return true;
+    if (containsDtype(global.supportedDtypes, dtype)) {
+        step("dtype " + dtype + " is in global supported_dtypes");
+        return true;
+    }
+    drop(DropStep::Dtype, "dtype " + dtype + " is neither in global supported_dtypes"
+                              + (decider ? std::string(" nor in the entry's edits.dtypes.include")
+                                         : std::string(" (an unlisted test sees only those)")));
+    return false;
+}
+
+// Spec 6.5 (oot_test_base_common.py:419-433): by name or "<name>_" prefix.
+bool ResolveSteps::opKeeps()
+{
+    const TestEntry* decider = entry();
+    if (!decider || !m_out.frameworkOp || decider->ops.exclude.empty())
+        return true;
+    const std::string& op = *m_out.frameworkOp;
+    for (const std::string& excluded : decider->ops.exclude)
+        if (op == excluded || op.rfind(excluded + "_", 0) == 0) {
+            drop(DropStep::OpExclude, "op " + op + " is excluded by " + entryAt(*m_out.entryIndex)
+                                          + " (edits.ops.exclude " + excluded + ")");
+            return false;
+        }
+    step("op " + op + " is not in the entry's edits.ops.exclude");
+    return true;
+}
+
+// Spec 6.6-6.7 (oot_test_base_common.py:435-446): only mandatory_success
+// changes, to xfail.
+void ResolveSteps::forceXfail()
+{
+    if (m_out.finalMode != Mode::MandatorySuccess)
+        return;
+    const GlobalSection& global = m_config.global;
+    if (m_out.frameworkOp)
+        if (const NamedOption* option = supportedOp(global, *m_out.frameworkOp, false);
+            option && option->forceXfail) {
+            m_out.finalMode = Mode::Xfail;
+            step("force_xfail on op " + option->name + " (" + at(option->pos)
+                 + ") turns mandatory_success into xfail");
+            return;
+        }
+    if (!m_out.dtype)
+        return;
+    for (const NamedOption& option : global.supportedDtypes)
+        if (option.forceXfail && canonicalDtype(option.name) == *m_out.dtype) {
+            m_out.finalMode = Mode::Xfail;
+            step("force_xfail on dtype " + option.name + " (" + at(option.pos)
+                 + ") turns mandatory_success into xfail");
+            return;
+        }
+}
+
+} // namespace relayhud::config

@@ -1,0 +1,44 @@
+#pragma once
+// One variant's walk through spec section 6 once its candidates are known:
+// which entry decides, then the filters, force_xfail and the mode, with the
+// sentences explain prints when asked.
+#include "resolver_index.h"
+
+#include "relayhud/config/spyre_names.h"
+
+namespace relayhud::config {
+
+class ResolveSteps {
+public:
+    ResolveSteps(const OutcomeConfig& config, std::size_t fileIndex, const VariantQuery& query,
+                 const ResolveContext& context, bool explain);
+
+    const std::string& base() const { return m_variant.base; }
+    const std::string& untrimmedBase() const { return m_variant.untrimmedBase; }
+    void useUntrimmedBase();
+    Resolution run(const std::vector<Candidate>& candidates, const Resolver::Section& section);
+
+private:
+    void choose(const std::vector<Candidate>& candidates, const Resolver::Section& section);
+    bool generated(const std::vector<Candidate>& candidates,
+                   const Resolver::Section& section); // spec 6.1-6.2
+    bool labelsKeep();                                // 6.3
+    bool dtypeKeeps();                                // 6.4
+    bool opKeeps();                                   // 6.5
+    void forceXfail();                                // 6.6-6.7
+    void drop(DropStep step, std::string reason);
+    void step(std::string text);
+    void note(std::string text);
+    std::string entryAt(std::size_t entry) const;
+    const TestEntry* entry() const;
+
+    const OutcomeConfig& m_config;
+    const FileSection& m_file;
+    const VariantQuery& m_query;
+    const ResolveContext& m_context;
+    bool m_explain;
+    VariantName m_variant;
+    Resolution m_out;
+};
+
+} // namespace relayhud::config
