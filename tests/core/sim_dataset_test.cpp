@@ -20,7 +20,10 @@ constexpr EpochSeconds kHour = 3600;
 // See storiesDigest() below.
 constexpr std::uint64_t kStoriesDigest = 0x7bac241701c328cfULL;
 constexpr std::uint64_t kCommitsDigest = 0xafca64fc239aadd2ULL;
-constexpr std::uint64_t kRowsDigest = 0xa1c896077cbc30f1ULL;
+// Rows changed once on purpose since: torch-spyre's own test files are
+// reported through their run_test.sh wrapper (`..__oot_wrapper.py`), which
+// the failed-test lists of its rows name.
+constexpr std::uint64_t kRowsDigest = 0x0363347b39c2cbddULL;
 
 SimDataset dataset(std::uint64_t seed = 1, int jobsScale = 1)
 {

@@ -1,9 +1,14 @@
-// Outcome configs from the survey of what each backend's CI runs. Every case
-// a job runs must be accounted for (verdict.h, rule 3e), and nothing a green
-// job does not run may be mandatory (rule 3f), so the modes follow the
-// stable outcomes: a name that passes in every test job is mandatory_success,
-// one that only ever xfails is xfail_strict, one that does both is xfail, and
-// everything else is left to unlisted_test_mode xfail.
+// Outcome configs from the survey of what each backend's CI runs, written in
+// the idioms of torch-spyre's real configs (tests/configs/ @539fd3b0): regex
+// names with alternation and a class part that is a regex too, known
+// failures as `xfail` (no real config uses xfail_strict), `half` among the
+// dtypes, dtype excludes on entries of @dtypes tests. Every case a job runs
+// must be accounted for (verdict.h, rule 3e), and nothing a green job does
+// not run may be mandatory (rule 3f), so the modes follow the stable
+// outcomes, method by method (the framework never checks a name's class):
+// a file's passing methods are mandatory_success through one regex, the
+// ones that ever xfail are listed exactly as xfail (an exact listing beats
+// the regex), and everything else is left to unlisted_test_mode xfail.
 #include "relayhud/sim/sim_configs.h"
 
 #include "relayhud/util/hash.h"
@@ -93,14 +98,15 @@ private:
         if (groups.empty() && strict.empty() && mixed.empty() && skipped.empty())
             return;
         m_out += "      tests:\n";
-        // Exceptions first: an exact name wins over a pattern, and among
-        // patterns (escaped parametrize ids) the first one in the file wins.
+        // Exceptions first, as real files put them; an exact listing beats
+        // a regex wherever it sits.
         if (!strict.empty())
             writeStrict(strict);
         if (!mixed.empty()) {
             m_out += "        # some variants pass, others fail on " + m_backend.device
                      + ": promote per variant once they are split\n";
             writeEntry(mixed, "xfail");
+            writeDtypeExclude(mixed);
         }
         if (!skipped.empty()) {
             m_out += "        # crash the worker when collected on " + m_backend.device + " ("
@@ -152,10 +158,17 @@ private:
         m_out += std::string("          mode: ") + mode + "\n";
     }
 
-    // YAML reads a plain scalar starting with '[' or '*' as something else.
+    // A plain scalar unless YAML would read it as something else: a leading
+    // indicator, ": " or " #" inside. Regex names such as
+    // `TestOps::test_(mm|bmm).*` stay plain, as real configs write them.
     static std::string quoted(const std::string& text)
     {
-        if (text.empty() || text.find_first_of("[]*?#{},&!|>'\"%@`") == std::string::npos)
+        const bool plain =
+            !text.empty()
+            && std::string_view("[]{}*&!|>'\"%@`,?#-:").find(text.front()) == std::string_view::npos
+            && text.find(": ") == std::string::npos && text.find(" #") == std::string::npos
+            && text.back() != ':';
+        if (plain)
             return text;
         std::string out = "'";
         for (char c : text)
@@ -163,16 +176,46 @@ private:
         return out + "'";
     }
 
+    // "Class::method"; a method with regex characters (a pytest id) escaped
+    // so that the listing fullmatches just it.
     static std::string listed(const SurveyedName& n)
     {
-        return quoted(hasGlobChars(n.name) ? exactPattern(n.name) : n.name);
+        if (!hasRegexChars(n.method))
+            return quoted(n.name);
+        const std::size_t sep = n.name.rfind("::");
+        const std::string cls = sep == std::string::npos ? "" : n.name.substr(0, sep + 2);
+        return quoted(cls + escapedRegex(n.method));
+    }
+
+    // A global dtype none of the entry's methods ever reports, excluded as
+    // real entries of @dtypes tests exclude the ones that crash: it drops
+    // nothing a run reports.
+    void writeDtypeExclude(const std::vector<const SurveyedName*>& names)
+    {
+        for (const std::string& dtype : m_survey.dtypes) {
+            const bool reported = std::any_of(names.begin(), names.end(), [&](const auto* n) {
+                return n->dtypes.count(dtype) > 0;
+            });
+            if (reported)
+                continue;
+            m_out += "          edits:\n            dtypes:\n              exclude:\n"
+                     "                - name: "
+                     + configDtype(dtype) + "  # crashes the worker\n";
+            return;
+        }
+    }
+
+    // torch's float16 as the configs often spell it.
+    static std::string configDtype(const std::string& dtype)
+    {
+        return dtype == "float16" ? "half" : dtype;
     }
 
     // Each with the error it fails with today, as real configs keep it.
     void writeStrict(const std::vector<const SurveyedName*>& strict)
     {
         m_out += "        ############################################################\n"
-                 "        ## Known failures: a pass turns the run red, so promote ##\n"
+                 "        ## Known failures: promote each once it passes           ##\n"
                  "        ############################################################\n";
         m_out += "        - names:\n";
         for (const SurveyedName* n : strict) {
@@ -182,7 +225,7 @@ private:
                 reason += " " + issueLink(m_backend.backend.repo, n->name);
             m_out += "            - " + listed(*n) + " # " + reason + "\n";
         }
-        m_out += "          mode: xfail_strict\n";
+        m_out += "          mode: xfail\n";
     }
 
     // Names of the file's universe that no job collects on any commit (they
@@ -191,7 +234,7 @@ private:
     {
         if (m_known.empty())
             for (const SurveyedName& n : m_survey.names)
-                m_known.insert(n.file + "\n" + n.name);
+                m_known.insert(n.file + "\n" + n.method);
         std::vector<std::string> out;
         for (const auto& [universe, end] : m_survey.universeEnds) {
             const std::uint64_t stop = std::min<std::uint64_t>(universe->size(), end + 2000);
@@ -199,10 +242,13 @@ private:
                 const CaseRef c = universe->caseAt(i);
                 if (c.family->file != file)
                     continue;
-                std::string name = caseBaseName(*universe, c);
-                if (!m_known.insert(file + "\n" + name).second)
+                const std::string method = caseMethod(*universe, c);
+                if (!m_known.insert(file + "\n" + method).second)
                     continue;
-                out.push_back(quoted(hasGlobChars(name) ? exactPattern(name) : name));
+                SurveyedName n;
+                n.method = method;
+                n.name = caseBaseName(*universe, c);
+                out.push_back(listed(n));
             }
         }
         return out;
@@ -216,7 +262,7 @@ private:
         if (!m_survey.dtypes.empty()) {
             m_out += "    supported_dtypes:\n";
             for (const std::string& dtype : m_survey.dtypes)
-                m_out += "      - name: " + dtype + "\n";
+                m_out += "      - name: " + configDtype(dtype) + "\n";
         }
         if (!m_survey.ops.empty()) {
             m_out += "    supported_ops:\n";
@@ -228,7 +274,7 @@ private:
     const BackendSpec& m_backend;
     const BackendSurvey& m_survey;
     std::vector<MandatoryGroup> m_groups;
-    std::set<std::string> m_known; // "file\nname" of every name a job runs, and of skips
+    std::set<std::string> m_known; // "file\nmethod" of every method a job runs, and of skips
     std::string m_out;
 };
 

@@ -68,7 +68,8 @@ public:
     {
         const TestFamily& f = *c.ref.family;
         m_out += "<testcase classname=\"";
-        appendModule(m_out, f.file);
+        const std::string file = m_u.reportedFile(f);
+        appendModule(m_out, file);
         if (!f.testClass.empty()) {
             m_out.push_back('.');
             m_u.appendClass(m_out, c.ref);
@@ -78,7 +79,7 @@ public:
         m_u.appendName(m_out, c.ref);
         escapeTail(nameAt);
         m_out += "\" file=\"";
-        m_out += f.file;
+        m_out += file;
         m_out += "\" line=\"";
         appendInt(m_out, methodLine(c.ref));
         m_out += "\" time=\"";

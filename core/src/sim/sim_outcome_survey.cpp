@@ -3,7 +3,9 @@
 #include "relayhud/junit/test_identity.h"
 
 #include <algorithm>
+#include <cctype>
 #include <map>
+#include <set>
 
 namespace relayhud::sim {
 namespace {
@@ -68,13 +70,14 @@ private:
 
     void addCase(const TestUniverse& u, const CaseRef& c, std::size_t job, bool everyCommit)
     {
-        std::string name = caseBaseName(u, c);
+        std::string method = caseMethod(u, c);
         const std::string file(c.family->file);
-        auto [it, inserted] = m_byKey.try_emplace({file, name});
+        auto [it, inserted] = m_byKey.try_emplace({file, method});
         Entry& e = it->second;
         if (inserted) {
             e.name.file = file;
-            e.name.name = std::move(name);
+            e.name.name = caseBaseName(u, c);
+            e.name.method = std::move(method);
             e.name.jobs.assign(m_jobCount, false);
             e.name.universe = &u;
             e.name.example = c;
@@ -87,8 +90,11 @@ private:
         e.name.skips = e.name.skips || o == StableOutcome::Skip;
         if (everyCommit && o != StableOutcome::Skip)
             e.name.jobs[job] = true;
-        for (const Mark& m : marksOf(u, c).items)
+        for (const Mark& m : marksOf(u, c).items) {
             (m.kind == MarkKind::Op ? m_out.ops : m_out.dtypes).insert(m.value);
+            if (m.kind == MarkKind::Dtype)
+                e.name.dtypes.insert(m.value);
+        }
     }
 
     const BackendSpec& m_backend;
@@ -120,54 +126,112 @@ std::string caseBaseName(const TestUniverse& u, const CaseRef& c)
     return baseTestName(className, method, marksOf(u, c));
 }
 
-bool hasGlobChars(std::string_view name)
+std::string caseMethod(const TestUniverse& u, const CaseRef& c)
 {
-    return name.find_first_of("*?[]") != std::string_view::npos;
+    const std::string base = caseBaseName(u, c);
+    const std::size_t sep = base.rfind("::");
+    return sep == std::string::npos ? base : base.substr(sep + 2);
 }
 
-std::string exactPattern(std::string_view name)
+bool hasRegexChars(std::string_view method)
+{
+    return method.find_first_of("\\.^$*+?{}[]|()") != std::string_view::npos;
+}
+
+std::string escapedRegex(std::string_view method)
 {
     std::string out;
-    for (char c : name) {
-        if (c == '[' || c == ']' || c == '*' || c == '?') {
-            out += '[';
-            out += c;
-            out += ']';
-        } else {
-            out += c;
-        }
+    for (const char c : method) {
+        if (std::string_view("\\.^$*+?{}[]|()-").find(c) != std::string_view::npos)
+            out += '\\';
+        out += c;
     }
     return out;
 }
 
+namespace {
+
+// "test_view_as_real" -> "view": what real configs alternate over.
+std::string firstWord(std::string_view method)
+{
+    if (method.rfind("test_", 0) == 0)
+        method.remove_prefix(5);
+    std::size_t end = 0;
+    while (end < method.size() && (std::isalnum(static_cast<unsigned char>(method[end])) != 0))
+        ++end;
+    return std::string(method.substr(0, end));
+}
+
+struct FileNames {
+    std::vector<const SurveyedName*> passing; // pass wherever they run, never xfail
+    std::vector<const SurveyedName*> exceptions;
+    std::vector<const SurveyedName*> all;
+};
+
+// `test_(a|b|c).*`: every passing method starts with one of the words.
+std::string alternation(const std::vector<const SurveyedName*>& passing)
+{
+    std::set<std::string> words;
+    for (const SurveyedName* n : passing)
+        words.insert(firstWord(n->method));
+    std::string out = "test_(";
+    bool first = true;
+    for (const std::string& w : words) {
+        out += (first ? "" : "|") + w;
+        first = false;
+    }
+    return out + ").*";
+}
+
+std::string mostCommonClass(const std::vector<const SurveyedName*>& names)
+{
+    std::map<std::string, std::size_t> counts;
+    for (const SurveyedName* n : names) {
+        const std::size_t sep = n->name.rfind("::");
+        if (sep != std::string::npos)
+            ++counts[n->name.substr(0, sep)];
+    }
+    std::string best;
+    std::size_t most = 0;
+    for (const auto& [cls, count] : counts)
+        if (count > most) {
+            best = cls;
+            most = count;
+        }
+    return best;
+}
+
+} // namespace
+
 std::vector<MandatoryGroup> mandatoryGroups(const BackendSurvey& survey, std::size_t maxExceptions)
 {
-    struct Group {
-        std::vector<bool> jobs;
-        std::vector<const SurveyedName*> exceptions;
-        bool tooMany = false;
-    };
-    std::map<std::pair<std::string, std::string>, Group> groups;
+    std::map<std::string, FileNames> byFile;
     for (const SurveyedName& n : survey.names) {
-        const std::size_t sep = n.name.rfind("::");
-        const std::string prefix = sep == std::string::npos ? "" : n.name.substr(0, sep + 2);
-        Group& g = groups[{n.file, prefix}];
-        g.jobs.resize(survey.testJobs, false);
-        if (n.xfails) {
-            g.exceptions.push_back(&n);
-            g.tooMany = g.tooMany || g.exceptions.size() > maxExceptions;
-        } else if (n.passes) {
-            for (std::size_t j = 0; j < n.jobs.size(); ++j)
-                g.jobs[j] = g.jobs[j] || n.jobs[j];
-        }
+        FileNames& f = byFile[n.file];
+        f.all.push_back(&n);
+        if (n.xfails)
+            f.exceptions.push_back(&n);
+        else if (n.passes && n.method.rfind("test_", 0) == 0 && !firstWord(n.method).empty())
+            f.passing.push_back(&n);
     }
     std::vector<MandatoryGroup> out;
-    for (auto& [key, g] : groups) {
-        const bool everyJob = std::all_of(g.jobs.begin(), g.jobs.end(), [](bool b) { return b; });
-        // A prefix with glob characters could not be matched literally.
-        if (g.tooMany || !everyJob || survey.testJobs == 0 || hasGlobChars(key.second))
+    std::size_t written = 0;
+    for (const std::string& file : survey.files) {
+        const FileNames& f = byFile[file];
+        if (f.passing.empty() || f.exceptions.size() > maxExceptions || survey.testJobs == 0)
             continue;
-        out.push_back({key.first, key.second + "*", std::move(g.exceptions)});
+        std::vector<bool> jobs(survey.testJobs, false);
+        for (const SurveyedName* n : f.passing)
+            for (std::size_t j = 0; j < n->jobs.size(); ++j)
+                jobs[j] = jobs[j] || n->jobs[j];
+        if (!std::all_of(jobs.begin(), jobs.end(), [](bool b) { return b; }))
+            continue;
+        // The class part is never checked; real configs write one anyway,
+        // sometimes as a regex of its own.
+        const std::string cls = mostCommonClass(f.passing);
+        const std::string classPart =
+            cls.empty() ? std::string() : cls + (written++ % 2 == 0 ? ".*::" : "::");
+        out.push_back({file, classPart + alternation(f.passing), f.exceptions});
     }
     return out;
 }

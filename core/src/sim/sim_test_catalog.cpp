@@ -199,9 +199,18 @@ std::string TestUniverse::nodeId(const CaseRef& c) const
     return out;
 }
 
+std::string TestUniverse::reportedFile(const TestFamily& family) const
+{
+    std::string file(family.file);
+    if (!m_flavor.tags || file.rfind("tests/", 0) != 0 || family.shape != NameShape::Plain
+        || file.size() < 3)
+        return file;
+    return file.substr(0, file.size() - 3) + "__oot_wrapper.py";
+}
+
 void TestUniverse::appendNodeId(std::string& out, const CaseRef& c) const
 {
-    out += c.family->file;
+    out += reportedFile(*c.family);
     out += "::";
     if (!c.family->testClass.empty()) {
         appendClass(out, c);

@@ -62,6 +62,11 @@ public:
 
     void appendClass(std::string& out, const CaseRef& c) const;
     void appendName(std::string& out, const CaseRef& c) const;
+    // The file a report names: torch-spyre's run_test.sh runs its own
+    // plain-TestCase files through a generated `<stem>__oot_wrapper.py`
+    // (tests/oot_framework/run_test.sh:970, 1230 @539fd3b0), so their reports
+    // name the wrapper; a config still lists the original.
+    std::string reportedFile(const TestFamily& family) const;
     std::string nodeId(const CaseRef& c) const; // file::Class::name
     void appendNodeId(std::string& out, const CaseRef& c) const;
     CaseRef caseAt(std::uint64_t index) const;
