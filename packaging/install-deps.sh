@@ -12,10 +12,10 @@ packages=(
   qtkeychain-qt6-dev
   # core libraries
   nlohmann-json3-dev libcurl4-openssl-dev libsqlite3-dev zlib1g-dev
-  libpugixml-dev libre2-dev libyaml-cpp-dev libtomlplusplus-dev libarchive-dev
+  libpugixml-dev libre2-dev libyaml-dev libtomlplusplus-dev libarchive-dev
   libcpp-httplib-dev libssl-dev
-  # tests, benchmarks, headless GUI checks
-  libgtest-dev libgmock-dev libbenchmark-dev xvfb xauth fonts-dejavu-core
+  # tests, benchmarks (yaml-cpp: the config bench's reference), headless GUI checks
+  libgtest-dev libgmock-dev libbenchmark-dev libyaml-cpp-dev xvfb xauth fonts-dejavu-core
   # CI checks and packaging: formatting, .desktop/AppStream validation, CPack's
   # .deb generator (dpkg-shlibdeps from dpkg-dev; `file` finds the ELF binaries)
   clang-format desktop-file-utils appstream dpkg-dev file

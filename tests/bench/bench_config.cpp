@@ -205,6 +205,14 @@ void benchSuggest(Report& report, const std::string& configText)
 void benchConfig(Report& report)
 {
     const std::string text = generatedConfig();
+    // The generated config must be one torch-spyre's framework accepts, and
+    // clean: any finding means the generator drifted from what the parser checks.
+    if (auto checked = config::parseOutcomeConfig(text); !checked)
+        std::printf("  config: %s\n", checked.message().c_str());
+    else if (!checked->findings.empty())
+        std::printf("  config: %zu findings in the generated config, first %s\n",
+                    checked->findings.size(),
+                    config::formatFinding(checked->findings.front()).c_str());
     const double yamlLoad = medianMs(kRounds, [&] { (void)YAML::Load(text).size(); });
     bool ok = true;
     const double load = medianMs(kRounds, [&] {

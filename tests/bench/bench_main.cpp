@@ -30,6 +30,8 @@ int main(int argc, char** argv)
             std::printf("  [classify]: RELAYHUD_BENCH_CLASSIFY_MB=N size of the log to classify"
                         " (100)\n");
             std::printf("  [config]: a generated 400-name outcome config\n");
+            std::printf("  [resolve]: a generated 1.5 MB model_ops config; 100,000 variants and"
+                        " a 30,000-case coverage against 400 names with 30 regexes\n");
             std::printf("  [clusters]: 100,000 failing tests in a 200 x 60 cache built at bench"
                         " time\n");
             std::printf("  [verdict] [report]: verdicts and reports on a generated cache\n");
@@ -83,6 +85,10 @@ int main(int argc, char** argv)
     if (wanted("config")) {
         std::printf("config: load, validate and edit an outcome config\n");
         relayhud::bench::benchConfig(report);
+    }
+    if (wanted("resolve")) {
+        std::printf("resolve: the outcome-config resolver on large and regex configs\n");
+        relayhud::bench::benchConfigResolve(report);
     }
     // Verdicts and reports (issue 7).
     if (wanted("verdict")) {

@@ -212,5 +212,50 @@ TEST(ConfigInputTest, TheFrameworksValidationRulesAreFollowed)
     EXPECT_EQ(config.global.supportedOps.size(), 1u); // bare op names are fine
 }
 
+// The reader reads YAML as PyYAML's safe_load does (what the framework
+// calls): YAML 1.1 booleans, plain null, the last of repeated keys; and
+// refuses what safe_load refuses, with a position.
+TEST(ConfigInputTest, YamlIsReadAsPyYamlReadsIt)
+{
+    Result<ParsedConfig> parsed = parseOutcomeConfig(kHeader
+                                                     + "        - names: [TestX::test_a]\n"
+                                                       "  global:\n"
+                                                       "    supported_dtypes:\n"
+                                                       "      - name: float16\n"
+                                                       "        force_xfail: yes\n"
+                                                       "      - name: float32\n"
+                                                       "        force_xfail: 'true'\n"
+                                                       "    supported_ops: ~\n");
+    ASSERT_TRUE(parsed) << parsed.message();
+    const GlobalSection& global = parsed->config.global;
+    ASSERT_EQ(global.supportedDtypes.size(), 2u);
+    EXPECT_TRUE(global.supportedDtypes[0].forceXfail); // YAML 1.1: yes is true
+    EXPECT_TRUE(global.supportedDtypes[1].forceXfail);
+    EXPECT_TRUE(global.supportedOps.empty()); // null: no list, no filter
+
+    Result<ParsedConfig> twoDocs =
+        parseOutcomeConfig(kHeader + "        - names: [a]\n---\nx: 1\n");
+    ASSERT_FALSE(twoDocs);
+    EXPECT_NE(twoDocs.message().find("more than one document"), std::string::npos)
+        << twoDocs.message();
+
+    Result<ParsedConfig> unknownAlias = parseOutcomeConfig(kHeader + "        - names: *nope\n");
+    ASSERT_FALSE(unknownAlias);
+    EXPECT_NE(unknownAlias.message().find("6:"), std::string::npos) << unknownAlias.message();
+
+    Result<ParsedConfig> cut = parseOutcomeConfig(kHeader + "        - names: ['unclosed\n");
+    ASSERT_FALSE(cut);
+    EXPECT_EQ(cut.message().rfind("YAML syntax error at ", 0), 0u) << cut.message();
+}
+
+TEST(ConfigInputTest, AnEmptyDocumentHasNoSuiteAndSaysSo)
+{
+    Result<ParsedConfig> parsed = parseOutcomeConfig("");
+    ASSERT_TRUE(parsed) << parsed.message();
+    ASSERT_TRUE(parsed->hasErrors());
+    EXPECT_NE(parsed->findings[0].message.find("test_suite_config"), std::string::npos)
+        << formatFinding(parsed->findings[0]);
+}
+
 } // namespace
 } // namespace relayhud::config

@@ -318,6 +318,39 @@ TEST(Resolver, ABaseNameWithOpAndDtypeNamesItsVariant)
     EXPECT_EQ(variantOf(query).method, "test_y_spyre_int64"); // the name wins
 }
 
+// A model_ops config the size of torch-spyre's largest (1.5 MB): it parses
+// without findings and its 3,000th op is decided by its op index.
+TEST(Resolver, AConfigOfMegabytesParsesAndResolves)
+{
+    std::string text = "test_suite_config:\n  files:\n"
+                       "    - path: ${TORCH_DEVICE_ROOT}/tests/models/test_model_ops_v2.py\n"
+                       "      unlisted_test_mode: skip\n      tests:\n"
+                       "        - names: [TestSpyreModelOps::test_model_ops_db]\n"
+                       "          mode: xfail\n          edits:\n            ops:\n"
+                       "              include:\n";
+    for (int i = 0; text.size() < 1'500'000; ++i)
+        text += "                - name: torch.op" + std::to_string(i % 7)
+                + "\n                  description: 'x & y, shape [4, 8]'\n"
+                  "                  tags: [granite, layer_"
+                + std::to_string(i)
+                + "]\n                  sample_inputs_func:\n"
+                  "                    args:\n                      - tensor: {shape: [1, 128], "
+                  "dtype: float16, init: randn}\n";
+    Result<ParsedConfig> parsed = parseOutcomeConfig(text);
+    ASSERT_TRUE(parsed) << parsed.message();
+    EXPECT_TRUE(parsed->findings.empty()) << formatFinding(parsed->findings.front());
+    ASSERT_GT(parsed->config.files[0].tests[0].ops.include.size(), 3000u);
+    Resolver resolver(parsed->config);
+    Result<Resolution> r = resolver.resolve({"tests/models/test_model_ops_v2.py",
+                                             "TestSpyreModelOpsPRIVATEUSE1",
+                                             "test_model_ops_db_torch_op4__3000_spyre_float16",
+                                             {},
+                                             true});
+    ASSERT_TRUE(r) << r.message();
+    EXPECT_EQ(r->decision, Decision::OpIndex);
+    EXPECT_EQ(r->outcome, Outcome::Xfail);
+}
+
 TEST(ConfigMerge, SamePathSectionsConcatenateAndRepeatedBlocksDrop)
 {
     const OutcomeConfig a = parse(file("skip",

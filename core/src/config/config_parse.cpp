@@ -1,12 +1,10 @@
-// Reads an outcome config into the model of outcome_config.h with yaml-cpp,
-// which keeps node marks (line/column) but not comments: positions are all the
-// editor needs from it, since edits splice the original text.
+// Reads an outcome config into the model of outcome_config.h from the YAML
+// tree (yaml_tree.h), which keeps node positions but not comments: positions
+// are all the editor needs, since edits splice the original text.
 #include "config_reader.h"
 
 #include "relayhud/config/spyre_names.h"
 #include "relayhud/util/utf8.h"
-
-#include <yaml-cpp/yaml.h>
 
 #include <algorithm>
 #include <map>
@@ -16,18 +14,20 @@
 namespace relayhud::config {
 namespace {
 
-SourcePos posOf(const YAML::Node& node)
+SourcePos posOf(YNode node)
 {
-    const YAML::Mark mark = node.Mark();
-    if (mark.line < 0)
+    if (!node)
         return {};
-    return {static_cast<std::size_t>(mark.line) + 1, static_cast<std::size_t>(mark.column) + 1};
+    return {node.line() + 1, node.column() + 1};
 }
 
-std::string scalarOf(const YAML::Node& node)
+const std::string& scalarOf(YNode node) { return node.scalar(); }
+
+// PyYAML reads YAML 1.1 booleans (yaml.safe_load, what the framework uses).
+bool isTrue(std::string_view text)
 {
-    // A missing key gives an invalid node, on which yaml-cpp throws.
-    return node && node.IsScalar() ? node.Scalar() : std::string();
+    return text == "true" || text == "True" || text == "TRUE" || text == "yes" || text == "Yes"
+           || text == "YES" || text == "on" || text == "On" || text == "ON";
 }
 
 } // namespace
@@ -37,26 +37,26 @@ ConfigReader::ConfigReader(ParsedConfig& out, const ParseLimits& limits)
 {
 }
 
-void ConfigReader::add(Severity severity, const YAML::Node& node, std::string message)
+void ConfigReader::add(Severity severity, YNode node, std::string message)
 {
     m_out.findings.push_back({severity, posOf(node), std::move(message)});
 }
 
 // Canonical text of a subtree, for comparing entries semantically. Sized so
 // that an alias chain cannot make it grow without bound.
-bool ConfigReader::canonical(const YAML::Node& node, std::string& out)
+bool ConfigReader::canonical(YNode node, std::string& out)
 {
     if (out.size() > m_limits.maxBytes)
         return false;
-    if (node.IsScalar()) {
+    if (node.isScalar()) {
         out += '"';
-        out += node.Scalar();
+        out += node.scalar();
         out += '"';
         return true;
     }
-    if (node.IsSequence()) {
+    if (node.isSequence()) {
         out += '[';
-        for (const YAML::Node& item : node) {
+        for (const YNode item : node.items()) {
             if (!canonical(item, out))
                 return false;
             out += ',';
@@ -64,17 +64,17 @@ bool ConfigReader::canonical(const YAML::Node& node, std::string& out)
         out += ']';
         return true;
     }
-    if (node.IsMap())
+    if (node.isMap())
         return canonicalMap(node, {}, out);
     out += "~";
     return true;
 }
 
-bool ConfigReader::canonicalMap(const YAML::Node& node,
-                                std::initializer_list<std::string_view> skip, std::string& out)
+bool ConfigReader::canonicalMap(YNode node, std::initializer_list<std::string_view> skip,
+                                std::string& out)
 {
     std::map<std::string, std::string> sorted;
-    for (const auto& pair : node) {
+    for (const auto& pair : node.pairs()) {
         const std::string key = scalarOf(pair.first);
         if (std::find(skip.begin(), skip.end(), key) != skip.end())
             continue;
@@ -90,8 +90,7 @@ bool ConfigReader::canonicalMap(const YAML::Node& node,
     return out.size() <= m_limits.maxBytes;
 }
 
-std::string ConfigReader::signatureOf(const YAML::Node& map,
-                                      std::initializer_list<std::string_view> skip)
+std::string ConfigReader::signatureOf(YNode map, std::initializer_list<std::string_view> skip)
 {
     std::string out;
     if (!canonicalMap(map, skip, out))
@@ -101,16 +100,16 @@ std::string ConfigReader::signatureOf(const YAML::Node& map,
 
 // Reports duplicate and unknown keys of a mapping; returns false (after a
 // finding) when `node` is not a mapping at all.
-bool ConfigReader::checkMap(const YAML::Node& node, std::string_view what,
+bool ConfigReader::checkMap(YNode node, std::string_view what,
                             std::initializer_list<std::string_view> known,
                             std::optional<Severity> unknownSeverity)
 {
-    if (!node.IsMap()) {
+    if (!node.isMap()) {
         add(Severity::Error, node, std::string(what) + " must be a mapping of keys");
         return false;
     }
     std::map<std::string, SourcePos> seen;
-    for (const auto& pair : node) {
+    for (const auto& pair : node.pairs()) {
         const std::string key = scalarOf(pair.first);
         const auto [at, inserted] = seen.emplace(key, posOf(pair.first));
         if (!inserted)
@@ -125,7 +124,7 @@ bool ConfigReader::checkMap(const YAML::Node& node, std::string_view what,
     return true;
 }
 
-std::optional<Mode> ConfigReader::readMode(const YAML::Node& node)
+std::optional<Mode> ConfigReader::readMode(YNode node)
 {
     const std::optional<Mode> mode = parseMode(scalarOf(node));
     if (!mode)
@@ -135,7 +134,7 @@ std::optional<Mode> ConfigReader::readMode(const YAML::Node& node)
     return mode;
 }
 
-void ConfigReader::checkDtype(const std::string& name, const YAML::Node& node)
+void ConfigReader::checkDtype(const std::string& name, YNode node)
 {
     if (!isConfigDtypeName(name))
         add(Severity::Error, node,
@@ -146,18 +145,18 @@ void ConfigReader::checkDtype(const std::string& name, const YAML::Node& node)
 }
 
 // `[a, b]` of plain strings (labels, tags).
-std::vector<std::string> ConfigReader::readStrings(const YAML::Node& list, std::string_view what)
+std::vector<std::string> ConfigReader::readStrings(YNode list, std::string_view what)
 {
     std::vector<std::string> out;
-    if (!list || list.IsNull())
+    if (!list || list.isNull())
         return out;
-    if (!list.IsSequence()) {
+    if (!list.isSequence()) {
         add(Severity::Error, list, std::string(what) + " must be a list of strings");
         return out;
     }
-    for (const YAML::Node& item : list) {
-        if (item.IsScalar())
-            out.push_back(item.Scalar());
+    for (const YNode item : list.items()) {
+        if (item.isScalar())
+            out.push_back(item.scalar());
         else
             add(Severity::Error, item, std::string(what) + " must be a list of strings");
     }
@@ -167,23 +166,24 @@ std::vector<std::string> ConfigReader::readStrings(const YAML::Node& list, std::
 // A list of `{name: x, ...}` items, or (for supported_ops and
 // supported_modules, which the framework normalises) bare names too. Other
 // lists of bare names fail pydantic's validation of the whole file.
-std::vector<NamedOption> ConfigReader::readOptions(const YAML::Node& list, std::string_view what,
+std::vector<NamedOption> ConfigReader::readOptions(YNode list, std::string_view what,
                                                    ItemShape shape)
 {
     std::vector<NamedOption> out;
-    if (!list || list.IsNull())
+    if (!list || list.isNull())
         return out;
-    if (!list.IsSequence()) {
+    if (!list.isSequence()) {
         add(Severity::Error, list, std::string(what) + " must be a list");
         return out;
     }
     const bool dtypes = shape == ItemShape::DtypeMap;
-    for (const YAML::Node& item : list) {
+    for (const YNode item : list.items()) {
         NamedOption option;
         option.pos = posOf(item);
-        canonical(item, option.canonical);
-        if (item.IsScalar()) {
-            option.name = item.Scalar();
+        if (m_inGlobal) // only merges compare global items whole
+            canonical(item, option.canonical);
+        if (item.isScalar()) {
+            option.name = item.scalar();
             if (shape != ItemShape::NameOrMap)
                 add(Severity::Error, item,
                     std::string(what) + " items must be written `- name: " + option.name
@@ -191,7 +191,7 @@ std::vector<NamedOption> ConfigReader::readOptions(const YAML::Node& list, std::
         } else if (checkMap(item, what, {}, std::nullopt)) {
             option.name = scalarOf(item["name"]);
             if (item["force_xfail"])
-                option.forceXfail = scalarOf(item["force_xfail"]) == "true";
+                option.forceXfail = isTrue(scalarOf(item["force_xfail"]));
             for (const NamedOption& dtype :
                  readOptions(item["dtypes"], "dtypes", ItemShape::DtypeMap))
                 option.dtypes.push_back(dtype.name);
@@ -199,14 +199,13 @@ std::vector<NamedOption> ConfigReader::readOptions(const YAML::Node& list, std::
         if (option.name.empty())
             add(Severity::Error, item, std::string(what) + " item without a name");
         else if (dtypes)
-            checkDtype(option.name, item.IsMap() ? item["name"] : item);
+            checkDtype(option.name, item.isMap() ? item["name"] : item);
         out.push_back(std::move(option));
     }
     return out;
 }
 
-IncludeExclude ConfigReader::readIncludeExclude(const YAML::Node& node, std::string_view what,
-                                                ItemShape shape)
+IncludeExclude ConfigReader::readIncludeExclude(YNode node, std::string_view what, ItemShape shape)
 {
     IncludeExclude out;
     if (!checkMap(node, what, {"include", "exclude"}, Severity::Warning))
@@ -221,7 +220,7 @@ IncludeExclude ConfigReader::readIncludeExclude(const YAML::Node& node, std::str
     return out;
 }
 
-void ConfigReader::readEdits(const YAML::Node& node, TestEntry& entry)
+void ConfigReader::readEdits(YNode node, TestEntry& entry)
 {
     if (!checkMap(node, "edits", {"ops", "dtypes", "modules", "functions"}, Severity::Warning))
         return;
@@ -237,13 +236,13 @@ void ConfigReader::readEdits(const YAML::Node& node, TestEntry& entry)
 
 // TestEntry.validate_name (oot_test_config_models.py:742-765): a name is
 // "method" or "Class::method", no part empty; more parts fail the file.
-void ConfigReader::readName(const YAML::Node& item, TestEntry& entry)
+void ConfigReader::readName(YNode item, TestEntry& entry)
 {
-    if (!item.IsScalar() || item.Scalar().empty()) {
+    if (!item.isScalar() || item.scalar().empty()) {
         add(Severity::Error, item, "a name must be a non-empty string");
         return;
     }
-    const std::string& text = item.Scalar();
+    const std::string& text = item.scalar();
     const std::size_t first = text.find("::");
     const bool tooMany =
         first != std::string::npos && text.find("::", first + 2) != std::string::npos;
@@ -274,47 +273,58 @@ void ConfigReader::readName(const YAML::Node& item, TestEntry& entry)
     entry.names.push_back(std::move(name));
 }
 
-void ConfigReader::readNames(const YAML::Node& node, TestEntry& entry)
+void ConfigReader::readNames(YNode node, TestEntry& entry)
 {
-    if (node.IsScalar()) { // validate_name takes a single string as a list of one
+    if (node.isScalar()) { // validate_name takes a single string as a list of one
         readName(node, entry);
         return;
     }
-    if (!node.IsSequence()) {
+    if (!node.isSequence()) {
         add(Severity::Error, node, "names must be a list of test names");
         return;
     }
-    for (const YAML::Node& item : node)
+    for (const YNode item : node.items())
         readName(item, entry);
 }
 
-// names as a set (stripped), then tags and edits as written, "~" when absent.
-std::string ConfigReader::mergeKeyOf(const YAML::Node& node, const TestEntry& entry)
+// Every key but names and mode, canonically written, each once: the entry's
+// signature and run_test.sh's merge key (names as a set, tags, edits) are
+// both made of them, and edits of model_ops entries run to megabytes.
+void ConfigReader::entryKeys(YNode node, TestEntry& entry)
 {
+    std::map<std::string, std::string> parts;
+    for (const auto& pair : node.pairs()) {
+        const std::string& key = scalarOf(pair.first);
+        if (key == "names" || key == "mode")
+            continue;
+        std::string value;
+        if (!canonical(pair.second, value))
+            m_tooLarge = true;
+        parts[key] = std::move(value);
+    }
+    entry.signature = "{";
+    for (const auto& [key, value] : parts)
+        entry.signature += key + ':' + value + ',';
+    entry.signature += '}';
     std::set<std::string> names;
     for (const NameItem& item : entry.names)
         names.insert(item.name);
-    std::string key;
     for (const std::string& name : names)
-        key += name + '\n';
+        entry.mergeKey += name + '\n';
     for (const char* part : {"tags", "edits"}) {
-        key += '|';
-        if (node[part])
-            canonical(node[part], key);
-        else
-            key += "~absent";
+        const auto it = parts.find(part);
+        entry.mergeKey += '|' + (it == parts.end() ? std::string("~absent") : it->second);
     }
-    return key;
 }
 
-TestEntry ConfigReader::readEntry(const YAML::Node& node)
+TestEntry ConfigReader::readEntry(YNode node)
 {
     TestEntry entry;
     entry.pos = posOf(node);
     if (!checkMap(node, "a tests entry", {"names", "mode", "tags", "labels", "edits"},
                   Severity::Warning))
         return entry;
-    for (const auto& pair : node) {
+    for (const auto& pair : node.pairs()) {
         if (scalarOf(pair.first) == "mode") {
             entry.mode = readMode(pair.second);
             entry.modePos = posOf(pair.second);
@@ -328,12 +338,11 @@ TestEntry ConfigReader::readEntry(const YAML::Node& node)
     entry.labels = readStrings(node["labels"], "labels");
     if (node["edits"])
         readEdits(node["edits"], entry);
-    entry.signature = signatureOf(node, {"names", "mode"});
-    entry.mergeKey = mergeKeyOf(node, entry);
+    entryKeys(node, entry);
     return entry;
 }
 
-void ConfigReader::readFile(const YAML::Node& node)
+void ConfigReader::readFile(YNode node)
 {
     FileSection file;
     file.pos = posOf(node);
@@ -346,10 +355,10 @@ void ConfigReader::readFile(const YAML::Node& node)
     if (node["unlisted_test_mode"])
         file.unlistedMode = readMode(node["unlisted_test_mode"]);
     file.hasTestsKey = static_cast<bool>(node["tests"]);
-    if (const YAML::Node tests = node["tests"]; tests && tests.IsSequence()) {
-        for (const YAML::Node& entry : tests)
+    if (const YNode tests = node["tests"]; tests && tests.isSequence()) {
+        for (const YNode entry : tests.items())
             file.tests.push_back(readEntry(entry));
-    } else if (tests && !tests.IsNull()) {
+    } else if (tests && !tests.isNull()) {
         add(Severity::Error, tests, "tests must be a list of entries");
     }
     file.signature = signatureOf(node, {"tests"});
@@ -378,8 +387,12 @@ void ConfigReader::checkDuplicateNames(const FileSection& file)
     }
 }
 
-void ConfigReader::readGlobal(const YAML::Node& node)
+void ConfigReader::readGlobal(YNode node)
 {
+    struct InGlobal {
+        bool& flag;
+        ~InGlobal() { flag = false; }
+    } inGlobal{m_inGlobal = true};
     GlobalSection& global = m_out.config.global;
     if (!checkMap(node, "global",
                   {"supported_dtypes", "supported_ops", "supported_modules", "input_config"},
@@ -407,13 +420,18 @@ void ConfigReader::readGlobal(const YAML::Node& node)
     global.signature = signatureOf(node, {});
 }
 
-void ConfigReader::readRoot(const YAML::Node& root)
+void ConfigReader::readRoot(YNode root)
 {
+    if (!root || root.isNull()) {
+        m_out.findings.push_back(
+            {Severity::Error, {1, 1}, "the document is empty; a config needs test_suite_config"});
+        return;
+    }
     // Other top-level keys (real configs carry `cases:`) are the framework's
     // to ignore and ours too.
     if (!checkMap(root, "the document", {"test_suite_config"}, std::nullopt))
         return;
-    const YAML::Node suite = root["test_suite_config"];
+    const YNode suite = root["test_suite_config"];
     if (!suite) {
         add(Severity::Error, root, "no test_suite_config key");
         return;
@@ -422,8 +440,8 @@ void ConfigReader::readRoot(const YAML::Node& root)
         return;
     m_out.config.hasLabels = static_cast<bool>(suite["labels"]);
     m_out.config.labels = readStrings(suite["labels"], "labels");
-    if (const YAML::Node files = suite["files"]; files && files.IsSequence()) {
-        for (const YAML::Node& file : files)
+    if (const YNode files = suite["files"]; files && files.isSequence()) {
+        for (const YNode file : files.items())
             readFile(file);
     } else {
         add(Severity::Error, suite, "test_suite_config has no files list");

@@ -27,7 +27,8 @@ Decided decide(const Resolver& resolver, const RecentTest& test, const ResolveCo
 {
     TestQuery query = parseTestQuery(test.identity);
     query.file = test.file;
-    for (const std::string_view op : parseMarkTags(test.marks).values(MarkKind::Op))
+    const TestMarks marks = parseMarkTags(test.marks); // values() views into it
+    for (const std::string_view op : marks.values(MarkKind::Op))
         query.ops.emplace_back(op);
     VariantQuery variant = variantOf(query, context);
     variant.observed = true;

@@ -1,17 +1,13 @@
 // parseOutcomeConfig(): the checks on raw text (size, UTF-8, tabs, aliases)
-// that must run before yaml-cpp builds a tree, then the schema walk.
+// that must run before the YAML tree is built, then the schema walk.
 #include "relayhud/config/outcome_config.h"
 
 #include "config_reader.h"
 
 #include "relayhud/util/utf8.h"
 
-#include <yaml-cpp/eventhandler.h>
-#include <yaml-cpp/yaml.h>
-
 #include <algorithm>
 #include <array>
-#include <sstream>
 
 namespace relayhud::config {
 namespace {
@@ -22,37 +18,6 @@ constexpr std::array<std::pair<Mode, std::string_view>, 4> kModes = {{
     {Mode::XfailStrict, "xfail_strict"},
     {Mode::Skip, "skip"},
 }};
-
-// Counts aliases without building a tree: yaml-cpp shares aliased nodes, but
-// any walk over them (ours included) expands them, so a bomb is refused here.
-class AliasCounter : public YAML::EventHandler {
-public:
-    std::size_t aliases = 0;
-    void OnDocumentStart(const YAML::Mark&) override {}
-    void OnDocumentEnd() override {}
-    void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
-    void OnAlias(const YAML::Mark&, YAML::anchor_t) override { ++aliases; }
-    void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t,
-                  const std::string&) override
-    {
-    }
-    void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
-                         YAML::EmitterStyle::value) override
-    {
-    }
-    void OnSequenceEnd() override {}
-    void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
-                    YAML::EmitterStyle::value) override
-    {
-    }
-    void OnMapEnd() override {}
-};
-
-Error syntaxError(const YAML::Exception& e)
-{
-    return makeError("YAML syntax error at " + std::to_string(e.mark.line + 1) + ":"
-                     + std::to_string(e.mark.column + 1) + ": " + e.msg);
-}
 
 // Line:column of the first byte that is not valid UTF-8.
 Error utf8Error(std::string_view text)
@@ -75,7 +40,7 @@ Error utf8Error(std::string_view text)
     return makeError("not valid UTF-8; save the config as UTF-8");
 }
 
-// YAML forbids tabs in indentation; yaml-cpp's own message for them is vague.
+// YAML forbids tabs in indentation; libyaml's own message for them is vague.
 void findTabs(std::string_view text, std::vector<Finding>& findings)
 {
     std::size_t line = 1;
@@ -139,26 +104,13 @@ Result<ParsedConfig> parseOutcomeConfig(std::string_view text, const ParseLimits
     findTabs(text, parsed.findings);
     if (!parsed.findings.empty())
         return makeError(formatFinding(parsed.findings.front()));
-    const std::string owned(text);
-    try {
-        // An alias needs an anchor; without '&' the counting pass (a whole
-        // parse) is skipped, and a stray `*x` is Load's syntax error.
-        if (owned.find('&') != std::string::npos) {
-            std::istringstream stream(owned);
-            YAML::Parser parser(stream);
-            AliasCounter counter;
-            parser.HandleNextDocument(counter);
-            if (counter.aliases > limits.maxAliases)
-                return makeError("the config uses " + std::to_string(counter.aliases)
-                                 + " YAML aliases, over the limit of "
-                                 + std::to_string(limits.maxAliases) + " (an alias bomb?)");
-            parsed.config.aliasCount = counter.aliases;
-        }
-        const YAML::Node root = YAML::Load(owned);
-        ConfigReader(parsed, limits).readRoot(root);
-    } catch (const YAML::Exception& e) {
-        return syntaxError(e);
-    }
+    // Aliases are counted as they are read and refused past the limit,
+    // before anything expands them.
+    Result<YamlDocument> doc = parseYaml(text, YamlLimits{limits.maxAliases});
+    if (!doc)
+        return doc.error();
+    parsed.config.aliasCount = doc->aliasCount();
+    ConfigReader(parsed, limits).readRoot(doc->root());
     std::stable_sort(
         parsed.findings.begin(), parsed.findings.end(), [](const Finding& a, const Finding& b) {
             return a.pos.line != b.pos.line ? a.pos.line < b.pos.line : a.pos.column < b.pos.column;

@@ -66,11 +66,12 @@ Outcome outcomeOf(Mode mode)
     return Outcome::Xfail;
 }
 
-Resolver::Resolver(const OutcomeConfig& config) : m_config(config)
+Resolver::Resolver(const OutcomeConfig& config)
+    : m_config(config), m_globals(std::make_unique<Globals>(config.global))
 {
     m_sections.reserve(config.files.size());
     for (const FileSection& file : config.files)
-        m_sections.push_back(std::make_unique<Section>(file));
+        m_sections.push_back(std::make_unique<Section>(file, *m_globals));
 }
 
 Resolver::~Resolver() = default;
@@ -123,7 +124,7 @@ Result<Resolution> Resolver::resolve(const VariantQuery& query, const ResolveCon
     if (!fileIndex)
         return fileIndex.error();
     const Section& section = *m_sections[*fileIndex];
-    ResolveSteps steps(m_config, *fileIndex, query, context, explain);
+    ResolveSteps steps(m_config, *m_globals, *fileIndex, query, context, explain);
     std::vector<Candidate> candidates;
     section.candidates(steps.base(), candidates);
     // A sanitised op mark leaves it open whether '_' before the op is the
@@ -142,7 +143,7 @@ Result<Resolution> Resolver::resolve(const VariantQuery& query, const ResolveCon
     // set of them decides, one of them alone decides too.
     for (const Section::RegexRef& ref : section.unsupported) {
         section.candidates(steps.base(), candidates, &ref);
-        ResolveSteps alternative(m_config, *fileIndex, query, context, false);
+        ResolveSteps alternative(m_config, *m_globals, *fileIndex, query, context, false);
         if (steps.base() != alternative.base())
             alternative.useUntrimmedBase();
         const Resolution other = alternative.run(candidates, section);

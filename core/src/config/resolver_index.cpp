@@ -4,6 +4,8 @@
 // entries first, then regex entries not already present).
 #include "resolver_index.h"
 
+#include "relayhud/config/spyre_names.h"
+
 #include <re2/re2.h>
 
 #include <algorithm>
@@ -30,8 +32,34 @@ bool hasEntry(const std::vector<Candidate>& list, std::size_t entry)
 
 } // namespace
 
-Resolver::Section::Section(const FileSection& file)
+Resolver::Globals::Globals(const GlobalSection& global)
 {
+    for (const NamedOption& option : global.supportedOps) {
+        opsByName[option.name] = &option;
+        opsBySanitized[sanitizedOp(option.name)] = &option;
+    }
+    for (const NamedOption& option : global.supportedDtypes) {
+        dtypes.emplace_back(canonicalDtype(option.name));
+        if (option.forceXfail)
+            forceXfailDtypes.emplace_back(canonicalDtype(option.name));
+    }
+}
+
+Resolver::Section::Section(const FileSection& file, const Globals& globals)
+{
+    entryDtypes.reserve(file.tests.size());
+    for (const TestEntry& entry : file.tests) {
+        if (!entry.dtypes.include.empty()) {
+            std::vector<std::string> set;
+            for (const std::string& d : entry.dtypes.include)
+                set.emplace_back(canonicalDtype(d));
+            entryDtypes.emplace_back(std::move(set));
+        } else if (!globals.dtypes.empty()) {
+            entryDtypes.emplace_back(globals.dtypes);
+        } else {
+            entryDtypes.emplace_back(std::nullopt);
+        }
+    }
     std::size_t regexOrder = 0;
     std::size_t modelOpsIndex = 0;
     for (std::size_t e = 0; e < file.tests.size(); ++e) {
@@ -75,7 +103,7 @@ void Resolver::Section::candidates(std::string_view base, std::vector<Candidate>
                                    const RegexRef* extra) const
 {
     out.clear();
-    if (const auto it = exact.find(std::string(base)); it != exact.end())
+    if (const auto it = exact.find(base); it != exact.end())
         for (const Candidate& c : it->second)
             if (!hasEntry(out, c.entry))
                 out.push_back(c);

@@ -7,7 +7,9 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -18,12 +20,35 @@ class RE2;
 
 namespace relayhud::config {
 
+// Heterogeneous lookup: find a std::string key by a string_view.
+struct NameHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view text) const
+    {
+        return std::hash<std::string_view>{}(text);
+    }
+};
+template <typename Value>
+using NameMap = std::unordered_map<std::string, Value, NameHash, std::equal_to<>>;
+
+// The global section, indexed once per config.
+struct Resolver::Globals {
+    // supported_ops items by name as written and as a mark would spell it;
+    // the last item of a name wins, as the framework's dict by name does.
+    NameMap<const NamedOption*> opsByName;
+    NameMap<const NamedOption*> opsBySanitized;
+    std::vector<std::string> dtypes; // canonical; empty: no filter
+    std::vector<std::string> forceXfailDtypes;
+
+    explicit Globals(const GlobalSection& global);
+};
+
 struct Resolver::Section {
     struct RegexRef {
         Candidate candidate;
         std::size_t order = 0; // position among the section's regex names
     };
-    std::unordered_map<std::string, std::vector<Candidate>> exact; // by method, YAML order
+    NameMap<std::vector<Candidate>> exact; // by method, YAML order
     NameRegexSet regexSet;
     std::vector<RegexRef> regexes;     // by set index
     std::vector<RegexRef> unsupported; // regexes RE2 cannot run
@@ -34,7 +59,11 @@ struct Resolver::Section {
     // match that method" questions.
     std::map<std::pair<std::size_t, std::size_t>, std::unique_ptr<re2::RE2>> single;
 
-    explicit Section(const FileSection& file);
+    // Per entry, _entry_dtype_set (oot_test_utilities.py:301-318): its
+    // include, else the global list, canonical; none means "any dtype".
+    std::vector<std::optional<std::vector<std::string>>> entryDtypes;
+
+    Section(const FileSection& file, const Globals& globals);
     ~Section();
 
     // Exact candidates, then regex candidates (each entry once), plus the

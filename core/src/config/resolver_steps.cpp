@@ -14,12 +14,6 @@ bool containsDtype(const std::vector<std::string>& names, std::string_view dtype
                        [dtype](const std::string& n) { return canonicalDtype(n) == dtype; });
 }
 
-bool containsDtype(const std::vector<NamedOption>& options, std::string_view dtype)
-{
-    return std::any_of(options.begin(), options.end(),
-                       [dtype](const NamedOption& o) { return canonicalDtype(o.name) == dtype; });
-}
-
 std::string joined(const std::vector<std::string>& names)
 {
     std::string out;
@@ -28,42 +22,28 @@ std::string joined(const std::vector<std::string>& names)
     return out;
 }
 
-// _entry_dtype_set (oot_test_utilities.py:301-318): the entry's include when
-// non-empty, else the global supported_dtypes, else none ("any dtype").
-// Returns false for "none".
-bool entryDtypeSet(const TestEntry& entry, const GlobalSection& global,
-                   std::vector<std::string>& out)
-{
-    out.clear();
-    if (!entry.dtypes.include.empty()) {
-        out = entry.dtypes.include;
-        return true;
-    }
-    if (!global.filtersDtypes())
-        return false;
-    for (const NamedOption& option : global.supportedDtypes)
-        out.push_back(option.name);
-    return true;
-}
-
 // The last supported_ops item of that name: the framework builds a dict by
-// name (oot_test_config_models.py resolved_supported_ops_config).
-const NamedOption* supportedOp(const GlobalSection& global, std::string_view name, bool sanitized)
+// name (oot_test_config_models.py resolved_supported_ops_config). A mark
+// meets it through the sanitised spelling.
+const NamedOption* supportedOp(const Resolver::Globals& globals, std::string_view name,
+                               bool sanitized)
 {
-    const NamedOption* found = nullptr;
-    const std::string wanted = sanitized ? sanitizedOp(name) : std::string(name);
-    for (const NamedOption& option : global.supportedOps)
-        if ((sanitized ? sanitizedOp(option.name) : option.name) == wanted)
-            found = &option;
-    return found;
+    if (!sanitized) {
+        const auto it = globals.opsByName.find(name);
+        return it == globals.opsByName.end() ? nullptr : it->second;
+    }
+    const auto it = globals.opsBySanitized.find(sanitizedOp(name));
+    return it == globals.opsBySanitized.end() ? nullptr : it->second;
 }
 
 } // namespace
 
-ResolveSteps::ResolveSteps(const OutcomeConfig& config, std::size_t fileIndex,
-                           const VariantQuery& query, const ResolveContext& context, bool explain)
-    : m_config(config), m_file(config.files[fileIndex]), m_query(query), m_context(context),
-      m_explain(explain), m_variant(parseVariantName(query.method, query.ops, context.device))
+ResolveSteps::ResolveSteps(const OutcomeConfig& config, const Resolver::Globals& globals,
+                           std::size_t fileIndex, const VariantQuery& query,
+                           const ResolveContext& context, bool explain)
+    : m_config(config), m_globals(globals), m_file(config.files[fileIndex]), m_query(query),
+      m_context(context), m_explain(explain),
+      m_variant(parseVariantName(query.method, query.ops, context.device))
 {
     m_out.fileIndex = fileIndex;
     m_out.baseMethod = m_variant.base;
@@ -80,15 +60,17 @@ void ResolveSteps::useUntrimmedBase()
     m_out.frameworkOp = frameworkOpName(m_query.method, m_variant.base, m_context.device);
 }
 
-void ResolveSteps::step(std::string text)
+// The sentences cost more than the decision: made only when explaining.
+template <typename Make>
+void ResolveSteps::step(Make&& make)
 {
     if (m_explain)
-        m_out.steps.push_back(std::move(text));
+        m_out.steps.push_back(make());
 }
 
 void ResolveSteps::note(std::string text)
 {
-    step("note: " + text);
+    step([&] { return std::string("note: " + text); });
     m_out.notes.push_back(std::move(text));
 }
 
@@ -96,7 +78,7 @@ void ResolveSteps::drop(DropStep step, std::string reason)
 {
     m_out.outcome = Outcome::Dropped;
     m_out.droppedBy = step;
-    this->step("dropped: " + reason);
+    this->step([&] { return "dropped: " + reason; });
     m_out.dropReason = std::move(reason);
 }
 
@@ -117,13 +99,13 @@ Resolution ResolveSteps::run(const std::vector<Candidate>& candidates,
         std::string where = "file section " + m_file.path + " (" + at(m_file.pos) + ")";
         if (!m_query.file.empty() && unwrapOotPath(m_query.file) != m_query.file)
             where += ", " + m_query.file + " being run_test.sh's wrapper of it";
-        step(where);
+        step([&] { return std::string(where); });
         std::string base = "base method " + m_variant.base;
         if (!m_variant.op.empty())
             base += " (op " + m_variant.op + " cut from the name)";
         base +=
             m_out.dtype ? "; dtype read from the name: " + *m_out.dtype : "; no dtype in the name";
-        step(base);
+        step([&] { return std::string(base); });
         for (const std::string& bad : section.invalid)
             note("torch-spyre's framework fails collecting this file: " + bad);
     }
@@ -133,8 +115,11 @@ Resolution ResolveSteps::run(const std::vector<Candidate>& candidates,
     if (generated(candidates, section) && labelsKeep() && dtypeKeeps() && opKeeps()) {
         forceXfail();
         m_out.outcome = outcomeOf(m_out.finalMode);
-        step(m_out.finalMode == Mode::Skip ? std::string("mode skip: deleted before collection")
-                                           : std::string("runs as ") + modeName(m_out.finalMode));
+        step([&] {
+            return std::string(m_out.finalMode == Mode::Skip
+                                   ? std::string("mode skip: deleted before collection")
+                                   : std::string("runs as ") + modeName(m_out.finalMode));
+        });
     }
     return std::move(m_out);
 }
@@ -149,16 +134,22 @@ void ResolveSteps::choose(const std::vector<Candidate>& candidates,
     if (m_explain)
         for (const Candidate& c : candidates) {
             const NameItem& item = m_file.tests[c.entry].names[c.name];
-            step(std::string(c.regex ? "candidate (regex fullmatches): '" : "candidate (exact): '")
-                 + item.name + "' at " + at(item.pos) + ", " + entryAt(c.entry) + ", mode "
-                 + modeName(m_file.tests[c.entry].effectiveMode()));
+            step([&] {
+                return std::string(std::string(c.regex ? "candidate (regex fullmatches): '"
+                                                       : "candidate (exact): '")
+                                   + item.name + "' at " + at(item.pos) + ", " + entryAt(c.entry)
+                                   + ", mode " + modeName(m_file.tests[c.entry].effectiveMode()));
+            });
         }
     if (candidates.empty()) {
         m_out.decision = Decision::Unlisted;
         m_out.configMode = m_file.effectiveUnlistedMode();
-        step(std::string("no candidate: unlisted_test_mode ") + modeName(m_out.configMode)
-             + (m_file.unlistedMode ? " (" + at(m_file.pos) + " section)"
-                                    : " (not set: the framework's default)"));
+        step([&] {
+            return std::string(std::string("no candidate: unlisted_test_mode ")
+                               + modeName(m_out.configMode)
+                               + (m_file.unlistedMode ? " (" + at(m_file.pos) + " section)"
+                                                      : " (not set: the framework's default)"));
+        });
         return;
     }
     const Candidate* chosen = nullptr;
@@ -168,44 +159,53 @@ void ResolveSteps::choose(const std::vector<Candidate>& candidates,
             m_out.decision = Decision::OpIndex;
             m_out.entryIndex = it->second;
             m_out.configMode = m_file.tests[it->second].effectiveMode();
-            step("model op " + m_variant.modelOpsKey + " is an edits.ops.include item of "
-                 + entryAt(it->second) + ": that entry decides");
+            step([&] {
+                return std::string("model op " + m_variant.modelOpsKey
+                                   + " is an edits.ops.include item of " + entryAt(it->second)
+                                   + ": that entry decides");
+            });
             return;
         }
     std::string why;
     if (candidates.size() == 1) {
         chosen = &candidates.front();
-        why = "the only candidate";
+        if (m_explain)
+            why = "the only candidate";
     }
-    std::vector<std::string> set;
     if (!chosen && m_out.dtype)
         for (const Candidate& c : candidates)
-            if (entryDtypeSet(m_file.tests[c.entry], m_config.global, set)
-                && containsDtype(set, *m_out.dtype)) {
+            if (const auto& set = section.entryDtypes[c.entry];
+                set && std::find(set->begin(), set->end(), *m_out.dtype) != set->end()) {
                 chosen = &c;
-                why = "the first candidate whose dtypes (" + joined(set) + ") include "
-                      + *m_out.dtype;
+                if (m_explain)
+                    why = "the first candidate whose dtypes (" + joined(*set) + ") include "
+                          + *m_out.dtype;
                 break;
             }
     if (!chosen)
         for (const Candidate& c : candidates)
-            if (!entryDtypeSet(m_file.tests[c.entry], m_config.global, set)) {
+            if (!section.entryDtypes[c.entry]) {
                 chosen = &c;
-                why = "the first candidate with no dtype filter";
+                if (m_explain)
+                    why = "the first candidate with no dtype filter";
                 break;
             }
     if (!chosen) {
         chosen = &candidates.front();
-        why = "no candidate's dtypes fit: the first candidate";
+        if (m_explain)
+            why = "no candidate's dtypes fit: the first candidate";
     }
     m_out.decision = chosen->regex ? Decision::Regex : Decision::Exact;
     m_out.entryIndex = chosen->entry;
     m_out.nameIndex = chosen->name;
     m_out.configMode = m_file.tests[chosen->entry].effectiveMode();
     const TestEntry& decider = m_file.tests[chosen->entry];
-    step("decides: " + entryAt(chosen->entry) + " (" + why + "), mode "
-         + (decider.mode ? std::string(modeName(*decider.mode)) + " (" + at(decider.modePos) + ")"
-                         : std::string("mandatory_success (no mode key)")));
+    step([&] {
+        return std::string("decides: " + entryAt(chosen->entry) + " (" + why + "), mode "
+                           + (decider.mode ? std::string(modeName(*decider.mode)) + " ("
+                                                 + at(decider.modePos) + ")"
+                                           : std::string("mandatory_success (no mode key)")));
+    });
 }
 
 // Spec 6.1-6.2: what @ops generates at all (oot_upstream_patcher.py:301-433,
@@ -219,19 +219,19 @@ bool ResolveSteps::generated(const std::vector<Candidate>& candidates,
         return true;
     std::string why;
     DropStep step = DropStep::None;
-    if (!supportedOp(global, m_variant.op, true)) {
+    if (!supportedOp(m_globals, m_variant.op, true)) {
         // _OOTOpListPatcher keeps every op when none of the test's is listed;
         // test_model_ops_db's ops are the generated "<name>__<n>" of this section.
         bool anyListed = !m_variant.modelOps;
         for (const auto& [key, entryIndex] : section.modelOps)
-            anyListed = anyListed || supportedOp(global, key, true) != nullptr;
+            anyListed = anyListed || supportedOp(m_globals, key, true) != nullptr;
         if (anyListed) {
             step = DropStep::SupportedOps;
             why = "op " + m_variant.op
                   + " is not in global supported_ops (assuming the test has at least one listed "
                     "op; the framework keeps all of them otherwise)";
         }
-    } else if (const NamedOption* option = supportedOp(global, m_variant.op, true);
+    } else if (const NamedOption* option = supportedOp(m_globals, m_variant.op, true);
                option && !option->dtypes.empty() && m_out.dtype) {
         std::vector<std::string> allowed = option->dtypes;
         for (const Candidate& c : candidates)
@@ -263,8 +263,10 @@ bool ResolveSteps::labelsKeep()
     if (type.empty() || type == "full" || type.rfind("suite_", 0) == 0
         || std::find(decider->labels.begin(), decider->labels.end(), type)
                != decider->labels.end()) {
-        step("labels " + joined(decider->labels)
-             + " allow TORCH_SPYRE_TEST_TYPE=" + (m_context.testType ? type : "(unset: full)"));
+        step([&] {
+            return std::string("labels " + joined(decider->labels) + " allow TORCH_SPYRE_TEST_TYPE="
+                               + (m_context.testType ? type : "(unset: full)"));
+        });
         return true;
     }
     drop(DropStep::Labels, "TORCH_SPYRE_TEST_TYPE=" + type + " is not among the entry's labels ("
@@ -284,14 +286,16 @@ bool ResolveSteps::dtypeKeeps()
         return false;
     }
     if (decider && containsDtype(decider->dtypes.include, dtype)) {
-        step("dtype " + dtype + " is in the entry's edits.dtypes.include");
+        step([&] {
+            return std::string("dtype " + dtype + " is in the entry's edits.dtypes.include");
+        });
         return true;
     }
-    const GlobalSection& global = m_config.global;
-    if (!global.filtersDtypes())
+    if (m_globals.dtypes.empty())
         return true;
-    if (containsDtype(global.supportedDtypes, dtype)) {
-        step("dtype " + dtype + " is in global supported_dtypes");
+    if (std::find(m_globals.dtypes.begin(), m_globals.dtypes.end(), dtype)
+        != m_globals.dtypes.end()) {
+        step([&] { return std::string("dtype " + dtype + " is in global supported_dtypes"); });
         return true;
     }
     drop(DropStep::Dtype, "dtype " + dtype + " is neither in global supported_dtypes"
@@ -313,7 +317,7 @@ bool ResolveSteps::opKeeps()
                                           + " (edits.ops.exclude " + excluded + ")");
             return false;
         }
-    step("op " + op + " is not in the entry's edits.ops.exclude");
+    step([&] { return std::string("op " + op + " is not in the entry's edits.ops.exclude"); });
     return true;
 }
 
@@ -323,22 +327,28 @@ void ResolveSteps::forceXfail()
 {
     if (m_out.finalMode != Mode::MandatorySuccess)
         return;
-    const GlobalSection& global = m_config.global;
     if (m_out.frameworkOp)
-        if (const NamedOption* option = supportedOp(global, *m_out.frameworkOp, false);
+        if (const NamedOption* option = supportedOp(m_globals, *m_out.frameworkOp, false);
             option && option->forceXfail) {
             m_out.finalMode = Mode::Xfail;
-            step("force_xfail on op " + option->name + " (" + at(option->pos)
-                 + ") turns mandatory_success into xfail");
+            step([&] {
+                return std::string("force_xfail on op " + option->name + " (" + at(option->pos)
+                                   + ") turns mandatory_success into xfail");
+            });
             return;
         }
-    if (!m_out.dtype)
+    if (!m_out.dtype
+        || std::find(m_globals.forceXfailDtypes.begin(), m_globals.forceXfailDtypes.end(),
+                     *m_out.dtype)
+               == m_globals.forceXfailDtypes.end())
         return;
-    for (const NamedOption& option : global.supportedDtypes)
+    for (const NamedOption& option : m_config.global.supportedDtypes)
         if (option.forceXfail && canonicalDtype(option.name) == *m_out.dtype) {
             m_out.finalMode = Mode::Xfail;
-            step("force_xfail on dtype " + option.name + " (" + at(option.pos)
-                 + ") turns mandatory_success into xfail");
+            step([&] {
+                return std::string("force_xfail on dtype " + option.name + " (" + at(option.pos)
+                                   + ") turns mandatory_success into xfail");
+            });
             return;
         }
 }

@@ -10,8 +10,9 @@ namespace relayhud::config {
 
 class ResolveSteps {
 public:
-    ResolveSteps(const OutcomeConfig& config, std::size_t fileIndex, const VariantQuery& query,
-                 const ResolveContext& context, bool explain);
+    ResolveSteps(const OutcomeConfig& config, const Resolver::Globals& globals,
+                 std::size_t fileIndex, const VariantQuery& query, const ResolveContext& context,
+                 bool explain);
 
     const std::string& base() const { return m_variant.base; }
     const std::string& untrimmedBase() const { return m_variant.untrimmedBase; }
@@ -27,12 +28,14 @@ private:
     bool opKeeps();                                   // 6.5
     void forceXfail();                                // 6.6-6.7
     void drop(DropStep step, std::string reason);
-    void step(std::string text);
+    template <typename Make>
+    void step(Make&& make);
     void note(std::string text);
     std::string entryAt(std::size_t entry) const;
     const TestEntry* entry() const;
 
     const OutcomeConfig& m_config;
+    const Resolver::Globals& m_globals;
     const FileSection& m_file;
     const VariantQuery& m_query;
     const ResolveContext& m_context;

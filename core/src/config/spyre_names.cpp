@@ -113,15 +113,25 @@ std::span<const std::string_view> dtypeNamesLongestFirst() { return kLongestFirs
 
 std::optional<std::string_view> dtypeFromVariantName(std::string_view variant)
 {
-    for (const std::string_view dtype : kLongestFirst) {
-        for (std::size_t at = variant.find(dtype); at != std::string_view::npos;
-             at = variant.find(dtype, at + 1)) {
-            const std::size_t end = at + dtype.size();
-            if (at > 0 && variant[at - 1] == '_' && (end == variant.size() || variant[end] == '_'))
-                return canonicalDtype(dtype);
-        }
+    // No dtype name holds a '_', so "_<d>_" or a final "_<d>" is a whole
+    // token after a '_': one pass over the tokens, keeping the one that comes
+    // first in the framework's order.
+    std::size_t best = kLongestFirst.size();
+    for (std::size_t at = variant.find('_'); at != std::string_view::npos;) {
+        const std::size_t next = variant.find('_', at + 1);
+        const std::string_view token = variant.substr(
+            at + 1, (next == std::string_view::npos ? variant.size() : next) - at - 1);
+        if (token.size() >= 4 && token.size() <= 10)
+            for (std::size_t i = 0; i < best; ++i)
+                if (kLongestFirst[i] == token) {
+                    best = i;
+                    break;
+                }
+        at = next;
     }
-    return std::nullopt;
+    if (best == kLongestFirst.size())
+        return std::nullopt;
+    return canonicalDtype(kLongestFirst[best]);
 }
 
 bool isRegexMethod(std::string_view method)
@@ -179,7 +189,8 @@ VariantName parseVariantName(std::string_view method, const std::vector<std::str
         }
     }
     std::string modelOpsKey;
-    out.modelOps = RE2::FullMatch(method, modelOpsVariant(), &modelOpsKey);
+    out.modelOps = method.rfind("test_model_ops_db_", 0) == 0
+                   && RE2::FullMatch(method, modelOpsVariant(), &modelOpsKey);
     if (out.modelOps)
         out.modelOpsKey = std::move(modelOpsKey);
     if (bestCut != std::string_view::npos) {

@@ -15,7 +15,7 @@ const char* outcomeName(TestOutcome outcome)
     return "unknown";
 }
 
-std::vector<std::string_view> TestMarks::values(MarkKind kind) const
+std::vector<std::string_view> TestMarks::values(MarkKind kind) const&
 {
     std::vector<std::string_view> out;
     for (const Mark& mark : items) {

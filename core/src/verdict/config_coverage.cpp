@@ -16,8 +16,11 @@
 #include "relayhud/junit/mark_tags.h"
 #include "relayhud/verdict/verdict.h"
 
+#include <algorithm>
+#include <map>
 #include <set>
 #include <string_view>
+#include <tuple>
 #include <unordered_map>
 
 namespace relayhud::verdict {
@@ -62,7 +65,9 @@ public:
     void add(const StoredTestResult& r)
     {
         config::VariantQuery query{r.file, r.className, r.name, {}, true};
-        for (const std::string_view op : parseMarkTags(r.marks).values(MarkKind::Op))
+        // The marks outlive the loop: values() views into them.
+        const TestMarks marks = parseMarkTags(r.marks);
+        for (const std::string_view op : marks.values(MarkKind::Op))
             query.ops.emplace_back(op);
         Result<config::Resolution> resolved = m_resolver.resolve(query);
         if (!resolved) {
@@ -82,6 +87,7 @@ public:
         }
         markSeen(d, r);
         count(d, r);
+        useListing(d, r);
     }
 
     ConfigCoverage finish()
@@ -102,10 +108,40 @@ public:
                 }
             }
         }
+        for (auto& [key, use] : m_uses)
+            m_out.decidedBy.push_back(std::move(use));
+        std::stable_sort(m_out.decidedBy.begin(), m_out.decidedBy.end(),
+                         [](const ListingUse& a, const ListingUse& b) {
+                             return a.regex != b.regex ? a.regex : a.cases > b.cases;
+                         });
         return std::move(m_out);
     }
 
 private:
+    void useListing(const config::Resolution& d, const StoredTestResult& r)
+    {
+        if (!d.entryIndex || !d.nameIndex)
+            return;
+        const config::FileSection& file = m_config.files[d.fileIndex];
+        const config::TestEntry& entry = file.tests[*d.entryIndex];
+        const config::NameItem& item = entry.names[*d.nameIndex];
+        auto [it, fresh] = m_uses.try_emplace({d.fileIndex, *d.entryIndex, *d.nameIndex});
+        ListingUse& use = it->second;
+        if (fresh)
+            use = {item.name,
+                   file.path,
+                   item.pos.line,
+                   item.regex,
+                   config::modeName(entry.effectiveMode()),
+                   0,
+                   0,
+                   {}};
+        ++use.cases;
+        use.passed += passedOutcome(r.outcome) ? 1 : 0;
+        if (use.examples.size() < 3)
+            use.examples.push_back(r.identity);
+    }
+
     // A listing of a variant name never matches (spec 4.4), and a regex RE2
     // cannot run cannot be judged: neither is a test that failed to run.
     static bool neverMatches(const config::NameItem& item)
@@ -176,6 +212,7 @@ private:
     const config::OutcomeConfig& m_config;
     const config::Resolver m_resolver;
     std::vector<Seen> m_seen;
+    std::map<std::tuple<std::size_t, std::size_t, std::size_t>, ListingUse> m_uses;
     ConfigCoverage m_out;
 };
 

@@ -125,9 +125,11 @@ public:
                      std::string_view baseMethod) const;
 
     struct Section; // one file section's index (resolver_index.h)
+    struct Globals; // the global section's
 
 private:
     const OutcomeConfig& m_config;
+    std::unique_ptr<Globals> m_globals;
     std::vector<std::unique_ptr<Section>> m_sections;
 };
 

@@ -41,7 +41,10 @@ struct Mark {
 struct TestMarks {
     std::vector<Mark> items;
 
-    std::vector<std::string_view> values(MarkKind kind) const;
+    // Views into the marks: so never of a temporary (a loop over
+    // parseMarkTags(text).values(...) would read freed memory).
+    std::vector<std::string_view> values(MarkKind kind) const&;
+    std::vector<std::string_view> values(MarkKind kind) const&& = delete;
     bool has(MarkKind kind, std::string_view value) const;
     bool empty() const { return items.empty(); }
 };

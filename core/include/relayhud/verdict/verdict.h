@@ -93,6 +93,19 @@ struct UnknownTest {
     std::string why;
 };
 
+// A listing (one name of an entry) and the cases it decided: how a regex
+// entry explains the tests it matched.
+struct ListingUse {
+    std::string name;     // as the config writes it
+    std::string file;     // the files entry's path
+    std::size_t line = 0; // of the name
+    bool regex = false;
+    std::string mode;                  // the entry's mode
+    std::int64_t cases = 0;            // cases it decided
+    std::int64_t passed = 0;           // of those, passed (an xfail's XPASS included)
+    std::vector<std::string> examples; // up to three identities
+};
+
 // The declared set against what ran. Lists hold report identities.
 struct ConfigCoverage {
     std::array<BucketCounts, kBucketCount> buckets{};
@@ -101,6 +114,8 @@ struct ConfigCoverage {
     std::vector<std::string> strictXpassed;      // xfail_strict tests that passed
     std::vector<std::string> unlistedRan;        // decided by unlisted_test_mode
     std::vector<UnknownTest> unknown;
+    // The listings that decided the cases: regexes first, then by cases.
+    std::vector<ListingUse> decidedBy;
 
     const BucketCounts& bucket(Bucket b) const { return buckets[static_cast<std::size_t>(b)]; }
 };
