@@ -5,6 +5,8 @@
 // cache. With RELAYHUD_UI_SHOTS=DIR it also keeps pictures of the window in
 // a light and a dark palette.
 #include "relayhud/config/config_edit.h"
+#include "relayhud/config/config_explain.h"
+#include "relayhud/config/resolver.h"
 #include "relayhud/config/text_diff.h"
 #include "relayhud/store/cache.h"
 #include "relayhud/ui/app/dark_palette.h"
@@ -337,6 +339,77 @@ TEST_F(ConfigEditor, OpenFolderOpensEveryConfigUnderTestsConfigs)
               "test_suite_config: [unclosed\n");
     EXPECT_EQ(m_window->openFolder(m_dir.path()), 2); // the two again, not the broken one
     EXPECT_TRUE(m_window->lastMessage().contains(QStringLiteral("of 3 configs")));
+}
+
+// Issue 14's walk on a regex-heavy real config (torch-spyre's misc shape
+// shard B, 18 regex names) where a maintainer put an xfail regex before the
+// mandatory ones: the xfail regex shadows `test_transpose_2d.*` (among
+// regexes the first in the file wins). Revealing a transpose test selects the
+// listing that really decides it; promoting it adds the exact listing that
+// wins, and the diff and the outcome after it are what the framework would do.
+TEST_F(ConfigEditor, APromotedTestThatAnEarlierRegexShadowsGetsTheListingThatWins)
+{
+    QByteArray text = readFile(QStringLiteral(
+        RELAYHUD_CORPUS_DIR
+        "/configs/"
+        "tests__configs__torch_spyre_tests__inductor__test_inductor_ops_misc_shape_b_config.yaml"));
+    const QByteArray anchor = "      tests:\n";
+    const qsizetype at = text.indexOf(anchor);
+    ASSERT_GE(at, 0);
+    text.insert(at + anchor.size(), "        - names:\n"
+                                    "            # the new stick layout breaks transposes (#1234)\n"
+                                    "            - TestOps::test_transpose.*\n"
+                                    "          mode: xfail\n");
+    const QString path = QDir(m_dir.path()).filePath(QStringLiteral("tests/configs/shape_b.yaml"));
+    writeFile(path, text);
+    ASSERT_TRUE(m_window->openFile(path));
+    const QString test =
+        QStringLiteral("tests/inductor/test_inductor_ops__oot_wrapper.py::TestOpsPRIVATEUSE1::"
+                       "test_transpose_2d_contiguous_spyre");
+    ASSERT_TRUE(m_window->revealTest(test, QString()));
+    const QString why = m_window->detailsPane()->explanation();
+    EXPECT_TRUE(why.contains(QStringLiteral("Outcome: xfail"))) << why.toStdString();
+    EXPECT_TRUE(why.contains(
+        QStringLiteral("candidate (regex fullmatches): 'TestOps::test_transpose_2d.*'")))
+        << why.toStdString();
+    m_window->resize(1600, 1000);
+    m_window->show();
+    QApplication::processEvents();
+    test::keepPicture(*m_window, QStringLiteral("config_editor_regex_revealed.png"));
+
+    m_window->action(ConfigEditorWindow::Action::Promote)->trigger();
+    ASSERT_EQ(m_asked.size(), 1u);
+    EXPECT_TRUE(m_asked[0].move.contains(QStringLiteral("xfail → mandatory_success")))
+        << m_asked[0].move.toStdString();
+    const std::string after = m_window->model()->document(0).text();
+    EXPECT_NE(after, text.toStdString());
+    auto parsed = config::parseOutcomeConfig(after);
+    ASSERT_TRUE(parsed && !parsed->hasErrors());
+    const config::Resolver resolver(parsed->config);
+    auto r = resolver.resolve(config::variantOf(config::parseTestQuery(test.toStdString())));
+    ASSERT_TRUE(r) << r.message();
+    EXPECT_EQ(r->outcome, config::Outcome::MandatorySuccess);
+    EXPECT_EQ(r->decision, config::Decision::Exact);
+    // Its neighbours under the xfail regex keep xfail.
+    auto other = resolver.resolve(
+        config::variantOf(config::parseTestQuery("TestOpsPRIVATEUSE1::test_transpose_3d_spyre")));
+    ASSERT_TRUE(other);
+    EXPECT_EQ(other->outcome, config::Outcome::Xfail);
+    EXPECT_NE(after.find("            - TestOps::test_transpose_2d_contiguous\n"
+                         "          mode: mandatory_success\n"),
+              std::string::npos)
+        << after;
+    QApplication::processEvents();
+    test::keepPicture(*m_window, QStringLiteral("config_editor_regex_promoted.png"));
+    if (!qEnvironmentVariableIsEmpty("RELAYHUD_UI_SHOTS")) {
+        const QPalette palette = QApplication::palette();
+        const QString style = QApplication::style()->name();
+        applyDarkPalette(*qApp);
+        QApplication::processEvents();
+        test::keepPicture(*m_window, QStringLiteral("config_editor_regex_promoted_dark.png"));
+        QApplication::setPalette(palette);
+        QApplication::setStyle(style);
+    }
 }
 
 // Not a check: pictures for a person to look at (RELAYHUD_UI_SHOTS=DIR).

@@ -87,11 +87,17 @@ protected:
                        && panel->shown()->testRun;
             },
             kWaitMs);
-        if (!shown)
+        if (!shown) {
+            std::string reasons;
+            if (panel->shown())
+                for (const std::string& reason : panel->shown()->reasons)
+                    reasons += "\n  " + reason;
             ADD_FAILURE() << "mark " << kept.data(MatrixModel::VerdictRole).toInt() << ", panel "
                           << (panel->shown() ? verdict::verdictName(panel->shown()->verdict)
                                              : "empty")
-                          << "; status: " << window.syncStatus()->stateText().toStdString();
+                          << "; status: " << window.syncStatus()->stateText().toStdString()
+                          << reasons;
+        }
         return shown;
     }
 
@@ -165,6 +171,63 @@ TEST_F(CoverageFlow, TheIncompleteGreenIsMarkedAndItsCoverageTabNamesTheMissingT
     CoveragePanel* panel = window->coveragePanel();
     EXPECT_EQ(panel->banner()->text(), QStringLiteral("Verified green"));
     EXPECT_EQ(panel->missingGroup(), nullptr);
+
+    // torch-spyre's config decides its tests through regex names, as the
+    // real configs do: a green of it explains which listing decided what.
+    // The newest commits' artifacts have not expired.
+    QModelIndex spyre;
+    const auto& commits = m_server.dataset().commits;
+    for (auto it = commits.rbegin(); it != commits.rend(); ++it) {
+        const UpstreamCommit& commit = *it;
+        const QAbstractItemModel& m = window->filterProxy();
+        for (int r = 0; r < m.rowCount() && !spyre.isValid(); ++r) {
+            if (m.headerData(r, Qt::Vertical, MatrixModel::ShaRole).toString().toStdString()
+                != commit.sha.value)
+                continue;
+            for (int c = 0; c < m.columnCount() && !spyre.isValid(); ++c) {
+                const QModelIndex candidate = m.index(r, c);
+                if (m.headerData(c, Qt::Horizontal, MatrixModel::BackendRole).toString()
+                        == QStringLiteral("torch-spyre/torch-spyre")
+                    && candidate.data(MatrixModel::CellStateRole).toInt()
+                           == static_cast<int>(CellState::Success)
+                    && candidate.data(MatrixModel::HasArtifactsRole).toBool()
+                    && m.headerData(c, Qt::Horizontal, MatrixModel::JobRole)
+                           .toString()
+                           .startsWith(QStringLiteral("test")))
+                    spyre = candidate;
+            }
+        }
+        if (spyre.isValid())
+            break;
+    }
+    ASSERT_TRUE(spyre.isValid()) << "a torch-spyre green with artifacts";
+    ASSERT_TRUE(open(*window, spyre, MatrixModel::VerdictMark::Verified));
+    QTreeWidgetItem* listings = nullptr;
+    for (int i = 0; i < panel->testsTree()->topLevelItemCount(); ++i)
+        if (panel->testsTree()->topLevelItem(i)->text(0).startsWith(
+                QStringLiteral("Config entries")))
+            listings = panel->testsTree()->topLevelItem(i);
+    ASSERT_NE(listings, nullptr);
+    ASSERT_GT(listings->childCount(), 0);
+    QTreeWidgetItem* regex = listings->child(0); // regexes come first
+    EXPECT_TRUE(regex->text(0).contains(QStringLiteral(".*")) && regex->text(0).contains(u'|'))
+        << regex->text(0).toStdString();
+    EXPECT_TRUE(regex->text(1).startsWith(QStringLiteral("mandatory_success · ")))
+        << regex->text(1).toStdString();
+    ASSERT_GT(regex->childCount(), 0) << "examples of the tests it decided";
+    regex->setExpanded(true);
+    panel->testsTree()->scrollToItem(regex->child(regex->childCount() - 1));
+    if (!qEnvironmentVariableIsEmpty("RELAYHUD_UI_SHOTS")) { // the whole tab, tall enough
+        CoveragePanel whole;
+        whole.resize(1200, 1500);
+        whole.showVerdict(*panel->shown());
+        whole.show();
+        QApplication::processEvents();
+        test::keepPicture(whole, QStringLiteral("coverage-tab-regex.png"));
+    }
+    QSignalSpy selected(panel, &CoveragePanel::testActivated);
+    emit panel->testsTree()->itemClicked(regex->child(0), 0);
+    ASSERT_EQ(selected.count(), 1);
 
     // The story's green: flagged in the matrix, its missing tests listed.
     const QModelIndex cell = cellOf(*window, story.incompleteGreenShas.front(),

@@ -262,6 +262,7 @@ bool ConfigEditorWindow::revealTest(const QString& baseNameOrIdentity, const QSt
     else
         m_revealed.reset();
     m_details->showText(baseNameOrIdentity, explanationLines(ex));
+    updateActions();
     return true;
 }
 

@@ -276,9 +276,15 @@ void ConfigEditorWindow::updateActions()
 {
     const std::optional<ConfigNodeRef> ref = currentRef();
     const QModelIndex current = m_proxy->mapToSource(m_tree->currentIndex());
+    // A regex listing moves the test revealTest() showed under it, no other.
+    const bool revealed = ref && ref->kind == ConfigNodeRef::Name && m_revealed
+                          && m_revealed->doc == ref->doc && m_revealed->section == ref->section
+                          && m_revealed->entry == ref->entry;
     const bool movable = ref && ref->kind == ConfigNodeRef::Name
-                         && !current.data(ConfigTreeModel::PatternRole).toBool();
-    const auto mode = static_cast<config::Mode>(current.data(ConfigTreeModel::ModeRole).toInt());
+                         && (revealed || !current.data(ConfigTreeModel::PatternRole).toBool());
+    const auto mode =
+        revealed ? m_revealed->mode
+                 : static_cast<config::Mode>(current.data(ConfigTreeModel::ModeRole).toInt());
     action(Action::Promote)
         ->setEnabled(movable && (mode == config::Mode::XfailStrict || mode == config::Mode::Xfail));
     action(Action::Demote)->setEnabled(movable && mode == config::Mode::MandatorySuccess);

@@ -417,11 +417,53 @@ void CoveragePanel::fillTests(const verdict::RunVerdict& v)
         g->setExpanded(c.unknown.size() <= 20);
     }
     identities(tr("Unlisted tests decided by unlisted_test_mode"), c.unlistedRan);
+    fillListings(c, configName, group);
     if (m_tests->topLevelItemCount() == 0) {
         auto* none = new QTreeWidgetItem(m_tests, {tr("Every declared test ran as its mode "
                                                       "expects.")});
         none->setFlags(Qt::ItemIsEnabled);
     }
+}
+
+// How the config decided the cases: each listing with what it decided, a
+// regex with the tests it matched (torch-spyre reads a name with regex
+// characters as a Python regex, fullmatched against the method).
+void CoveragePanel::fillListings(
+    const verdict::ConfigCoverage& c, const QString& configName,
+    const std::function<QTreeWidgetItem*(const QString&, std::size_t)>& group)
+{
+    if (c.decidedBy.empty())
+        return;
+    QTreeWidgetItem* g = group(tr("Config entries that decided the tests"), c.decidedBy.size());
+    for (const verdict::ListingUse& use : c.decidedBy) {
+        const QString where = toQString(use.file).section(u'/', -1) % u"  ·  " % configName % u':'
+                              % QString::number(use.line);
+        const QString counts =
+            tr("%1 · %n case(s), %2 passed", nullptr, static_cast<int>(use.cases))
+                .arg(toQString(use.mode))
+                .arg(use.passed);
+        auto* item = new QTreeWidgetItem(g, {toQString(use.name), counts % u"  ·  " % where});
+        item->setData(0, ConfigNameRole, toQString(use.name));
+        item->setData(0, ConfigLineRole, static_cast<int>(use.line));
+        item->setToolTip(0, toQString(use.name) % u"\n"
+                                % (use.regex ? tr("A regular expression: it decides every method "
+                                                  "it fullmatches that no exact listing names, "
+                                                  "whatever the class. Click to open it in the "
+                                                  "outcome config editor.")
+                                             : tr("Click to open this entry in the outcome config "
+                                                  "editor.")));
+        if (use.regex) {
+            QFont f = item->font(0);
+            f.setItalic(true);
+            item->setFont(0, f);
+        }
+        for (const std::string& identity : use.examples) {
+            auto* example = new QTreeWidgetItem(item, {toQString(identity)});
+            example->setData(0, IdentityRole, toQString(identity));
+            example->setToolTip(0, tr("Select this test in the Tests tab"));
+        }
+    }
+    g->setExpanded(true);
 }
 
 void CoveragePanel::fillHeatmap(const verdict::RunVerdict& v)

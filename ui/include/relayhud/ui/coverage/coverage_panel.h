@@ -10,6 +10,7 @@
 #include <QWidget>
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -64,6 +65,8 @@ private:
     void fillChecks(const verdict::RunVerdict& v);
     void fillBuckets(const verdict::RunVerdict& v);
     void fillTests(const verdict::RunVerdict& v);
+    void fillListings(const verdict::ConfigCoverage& c, const QString& configName,
+                      const std::function<QTreeWidgetItem*(const QString&, std::size_t)>& group);
     void fillHeatmap(const verdict::RunVerdict& v);
     void onItemActivated(QTreeWidgetItem* item);
     void recolourBanner();
