@@ -12,6 +12,7 @@
 #include "relayhud/config/config_suggest.h"
 #include "relayhud/config/outcome_config.h"
 #include "relayhud/config/text_diff.h"
+#include "relayhud/util/split.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -183,21 +184,14 @@ int explainMany(const OutcomeConfig& config, const ConfigArgs& args, std::istrea
     while (std::getline(in, line)) {
         if (line.empty() || line[0] == '#')
             continue;
-        std::vector<std::string> fields;
-        for (std::size_t start = 0;;) {
-            const std::size_t tab = line.find('\t', start);
-            fields.push_back(line.substr(start, tab - start));
-            if (tab == std::string::npos)
-                break;
-            start = tab + 1;
-        }
+        const std::vector<std::string_view> fields = splitOn(line, "\t");
         TestQuery query = parseTestQuery(fields[0]);
         if (fields.size() > 1 && fields[1] != "-" && !fields[1].empty())
-            query.ops = {fields[1]};
+            query.ops = {std::string(fields[1])};
         ResolveContext context;
         context.testType = args.testType;
         if (fields.size() > 2 && fields[2] != "-")
-            context.testType = fields[2];
+            context.testType = std::string(fields[2]);
         Result<Resolution> r = resolver.resolve(variantOf(query, context), context);
         out << fields[0] << '\t';
         if (r) {

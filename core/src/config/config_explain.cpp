@@ -3,6 +3,7 @@
 
 #include "relayhud/config/spyre_names.h"
 #include "relayhud/junit/test_identity.h"
+#include "relayhud/util/split.h"
 
 #include <algorithm>
 
@@ -10,14 +11,7 @@ namespace relayhud::config {
 
 TestQuery parseTestQuery(std::string_view text)
 {
-    std::vector<std::string_view> parts;
-    for (std::size_t start = 0;;) {
-        const std::size_t sep = text.find("::", start);
-        parts.push_back(text.substr(start, sep - start));
-        if (sep == std::string_view::npos)
-            break;
-        start = sep + 2;
-    }
+    const std::vector<std::string_view> parts = splitOn(text, "::");
     TestQuery query;
     std::size_t first = 0;
     if (parts.size() > 1 && parts.front().size() > 3

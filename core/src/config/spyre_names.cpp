@@ -27,38 +27,6 @@ bool endsWith(std::string_view text, std::string_view suffix)
     return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
 }
 
-// "<dtype>[_<dtype>...]" in torch's spelling, as instantiate_device_type_tests
-// appends them after the device.
-bool isDtypeSequence(std::string_view rest)
-{
-    if (rest.empty())
-        return false;
-    if (isTorchDtypeName(rest))
-        return true;
-    for (std::size_t cut = rest.find('_'); cut != std::string_view::npos;
-         cut = rest.find('_', cut + 1))
-        if (isTorchDtypeName(rest.substr(0, cut)) && isDtypeSequence(rest.substr(cut + 1)))
-            return true;
-    return false;
-}
-
-// Where "_<device>" starts: rightmost, ending the name or followed only by
-// dtypes. npos when the name has none (not an instantiated test).
-std::size_t deviceTokenAt(std::string_view method, std::string_view device)
-{
-    if (device.empty())
-        return std::string_view::npos;
-    for (std::size_t at = method.rfind(device); at != std::string_view::npos && at > 1;
-         at = method.rfind(device, at - 1)) {
-        if (method[at - 1] != '_')
-            continue;
-        const std::size_t end = at + device.size();
-        if (end == method.size() || (method[end] == '_' && isDtypeSequence(method.substr(end + 1))))
-            return at - 1;
-    }
-    return std::string_view::npos;
-}
-
 // Where "_<op>" starts in `prefix` (rightmost occurrence followed by the end
 // or '_'), npos when absent.
 std::size_t opCutAt(std::string_view prefix, std::string_view op)
@@ -168,7 +136,8 @@ VariantName parseVariantName(std::string_view method, const std::vector<std::str
                              std::string_view device)
 {
     VariantName out;
-    const std::size_t deviceAt = deviceTokenAt(method, device);
+    const std::size_t deviceAt =
+        device.empty() ? std::string_view::npos : deviceTokenAt(method, device);
     out.deviceFound = deviceAt != std::string_view::npos;
     const std::string_view prefix = out.deviceFound ? method.substr(0, deviceAt) : method;
     std::size_t bestCut = std::string_view::npos;

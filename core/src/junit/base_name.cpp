@@ -96,9 +96,9 @@ bool isDtypeSequence(std::string_view rest, const TestMarks& marks)
     return false;
 }
 
-// Position of the '_' that starts the device token, or npos.
-std::size_t findDeviceToken(std::string_view method, std::string_view device,
-                            const TestMarks& marks)
+} // namespace
+
+std::size_t deviceTokenAt(std::string_view method, std::string_view device, const TestMarks& marks)
 {
     for (std::size_t at = method.rfind(device); at != std::string_view::npos && at > 1;
          at = method.rfind(device, at - 1)) {
@@ -112,6 +112,8 @@ std::size_t findDeviceToken(std::string_view method, std::string_view device,
     }
     return std::string_view::npos;
 }
+
+namespace {
 
 std::size_t underscoresFrom(std::string_view text, std::size_t from)
 {
@@ -225,7 +227,7 @@ std::string baseTestName(std::string_view className, std::string_view method,
     std::string_view generic = className;
     const std::string_view device = classDevice(className, options, &generic);
     const std::size_t at =
-        device.empty() ? std::string_view::npos : findDeviceToken(method, device, marks);
+        device.empty() ? std::string_view::npos : deviceTokenAt(method, device, marks);
     if (at == std::string_view::npos)
         return testIdentity({}, className, method);
     return testIdentity({}, generic, stripOp(method.substr(0, at), marks));

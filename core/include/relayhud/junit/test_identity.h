@@ -60,6 +60,12 @@ std::string baseTestName(std::string_view className, std::string_view method,
 std::string_view classDevice(std::string_view className, const BaseNameOptions& options,
                              std::string_view* genericClass = nullptr);
 
+// Where "_<device>" starts in an instantiated method name: the rightmost one
+// that ends the name or is followed only by `_<dtype>` tokens (torch's dtype
+// names and the case's dtype marks); npos when there is none.
+std::size_t deviceTokenAt(std::string_view method, std::string_view device,
+                          const TestMarks& marks = {});
+
 // A torch dtype as PyTorch spells it in test names ("float16", "bool",
 // "float8_e4m3fn"; str(torch.half) without "torch.").
 bool isTorchDtypeName(std::string_view name);
