@@ -117,20 +117,7 @@ SplitName splitConfigName(std::string_view name)
     return {name.substr(0, sep), name.substr(sep + 2)};
 }
 
-std::string sanitizedOp(std::string_view op)
-{
-    std::string out(op);
-    for (char& c : out) {
-        const bool alnum =
-            (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-        if (!alnum)
-            c = '_';
-    }
-    const std::size_t first = out.find_first_not_of('_');
-    if (first == std::string::npos)
-        return {};
-    return out.substr(first, out.find_last_not_of('_') + 1 - first);
-}
+std::string sanitizedOp(std::string_view op) { return markedOp(op); }
 
 VariantName parseVariantName(std::string_view method, const std::vector<std::string>& ops,
                              std::string_view device)

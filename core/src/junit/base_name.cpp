@@ -155,8 +155,8 @@ std::size_t findOpSuffix(std::string_view prefix, std::string_view op)
     return std::string_view::npos;
 }
 
-// An op as torch-spyre marks it: non-alphanumerics as '_', outer '_' trimmed
-// ("nn.functional.relu" -> "nn_functional_relu", "__rsub__" -> "rsub").
+} // namespace
+
 std::string markedOp(std::string_view op)
 {
     std::string out(op);
@@ -171,6 +171,8 @@ std::string markedOp(std::string_view op)
         return {};
     return out.substr(first, out.find_last_not_of('_') + 1 - first);
 }
+
+namespace {
 
 std::string_view stripOp(std::string_view prefix, const TestMarks& marks)
 {

@@ -66,6 +66,11 @@ std::string_view classDevice(std::string_view className, const BaseNameOptions& 
 std::size_t deviceTokenAt(std::string_view method, std::string_view device,
                           const TestMarks& marks = {});
 
+// An op as torch-spyre's op__ marks write it: every character but
+// [A-Za-z0-9] as '_', outer '_' trimmed ("nn.functional.relu" ->
+// "nn_functional_relu", "__rsub__" -> "rsub").
+std::string markedOp(std::string_view op);
+
 // A torch dtype as PyTorch spells it in test names ("float16", "bool",
 // "float8_e4m3fn"; str(torch.half) without "torch.").
 bool isTorchDtypeName(std::string_view name);
