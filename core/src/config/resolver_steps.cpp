@@ -193,7 +193,10 @@ void ResolveSteps::choose(const std::vector<Candidate>& candidates,
     if (!chosen) {
         chosen = &candidates.front();
         if (m_explain)
-            why = "no candidate's dtypes fit: the first candidate";
+            why = m_out.dtype ? "no candidate's dtypes hold " + *m_out.dtype
+                                    + " and each filters dtypes: the first candidate"
+                              : std::string("no dtype in the name, and each candidate filters "
+                                            "dtypes: the first candidate");
     }
     m_out.decision = chosen->regex ? Decision::Regex : Decision::Exact;
     m_out.entryIndex = chosen->entry;
