@@ -138,6 +138,7 @@ Result<Resolution> Resolver::resolve(const VariantQuery& query, const ResolveCon
         }
     }
     Resolution out = steps.run(candidates, section);
+    out.candidates = std::move(candidates);
     // A regex RE2 cannot run might be a candidate or not: judge only when
     // either way gives the same outcome. One at a time is enough: whatever a
     // set of them decides, one of them alone decides too.

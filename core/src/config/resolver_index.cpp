@@ -109,18 +109,22 @@ void Resolver::Section::candidates(std::string_view base, std::vector<Candidate>
                 out.push_back(c);
     thread_local std::vector<int> hits;
     regexSet.match(base, hits);
-    std::vector<RegexRef> matched;
-    matched.reserve(hits.size() + 1);
-    for (const int hit : hits)
-        matched.push_back(regexes[static_cast<std::size_t>(hit)]);
-    if (extra) {
-        matched.push_back(*extra);
-        std::sort(matched.begin(), matched.end(),
-                  [](const RegexRef& a, const RegexRef& b) { return a.order < b.order; });
-    }
-    for (const RegexRef& ref : matched)
+    auto addRegex = [&](const RegexRef& ref) {
         if (!hasEntry(out, ref.candidate.entry))
             out.push_back(ref.candidate);
+    };
+    // Set indices follow the YAML order; an unsupported regex goes in at its place.
+    bool extraDone = extra == nullptr;
+    for (const int hit : hits) {
+        const RegexRef& ref = regexes[static_cast<std::size_t>(hit)];
+        if (!extraDone && extra->order < ref.order) {
+            addRegex(*extra);
+            extraDone = true;
+        }
+        addRegex(ref);
+    }
+    if (!extraDone)
+        addRegex(*extra);
 }
 
 } // namespace relayhud::config

@@ -130,7 +130,6 @@ Resolution ResolveSteps::run(const std::vector<Candidate>& candidates,
 void ResolveSteps::choose(const std::vector<Candidate>& candidates,
                           const Resolver::Section& section)
 {
-    m_out.candidates = candidates;
     if (m_explain)
         for (const Candidate& c : candidates) {
             const NameItem& item = m_file.tests[c.entry].names[c.name];

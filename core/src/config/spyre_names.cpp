@@ -164,15 +164,18 @@ VariantName parseVariantName(std::string_view method, const std::vector<std::str
 std::optional<std::string> frameworkOpName(std::string_view variant, std::string_view base,
                                            std::string_view device)
 {
-    const std::string head = std::string(base) + "_";
-    if (variant.substr(0, head.size()) != head)
+    if (variant.size() <= base.size() || variant.substr(0, base.size()) != base
+        || variant[base.size()] != '_')
         return std::nullopt;
-    const std::string_view remainder = variant.substr(head.size());
-    const std::string separator = "_" + std::string(device) + "_";
-    const std::size_t at = remainder.find(separator);
-    if (at == std::string_view::npos)
-        return std::nullopt;
-    return std::string(remainder.substr(0, at));
+    const std::string_view remainder = variant.substr(base.size() + 1);
+    // The first "_<device>_" in the remainder.
+    for (std::size_t at = remainder.find(device); at != std::string_view::npos;
+         at = remainder.find(device, at + 1)) {
+        const std::size_t end = at + device.size();
+        if (at > 0 && remainder[at - 1] == '_' && end < remainder.size() && remainder[end] == '_')
+            return std::string(remainder.substr(0, at - 1));
+    }
+    return std::nullopt;
 }
 
 std::string unwrapOotPath(std::string_view path)
