@@ -59,9 +59,14 @@ int runTriage(const GlobalOptions& global, const std::vector<std::string>& args,
               std::ostream& err);
 
 // suggest (--check-run ID | --sha SHA | --failed) [--days N] [--limit N]
-// [--no-expected] [--evidence]: automatic failure classes with their why
+// [--no-expected] [--evidence] [--format text|tsv]: automatic failure classes with their why
 // (issue 5, triage/suggest.h), one TAB-separated line per failure.
 int runSuggest(const GlobalOptions& global, const std::vector<std::string>& args, std::ostream& out,
                std::ostream& err);
+// attribution-accuracy --truth FILE [--window-hours N]: the classes of every
+// failure in the cache against a world's known causes (issue 15): precision
+// and recall per cause, accuracy, confusion matrix.
+int runAttributionAccuracy(const GlobalOptions& global, const std::vector<std::string>& args,
+                           std::ostream& out, std::ostream& err);
 
 } // namespace relayhud::cli

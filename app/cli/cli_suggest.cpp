@@ -51,6 +51,8 @@ std::string describeRun(const EvidenceRun& run)
            + run.sha.shortSha() + " (attempt " + std::to_string(run.runAttempt) + ")";
 }
 
+std::string prSuffix(const EvidenceRun& run);
+
 void printEvidence(const Evidence& e, std::ostream& out)
 {
     out << "    " << evidenceKindName(e.kind) << ":";
@@ -64,11 +66,25 @@ void printEvidence(const Evidence& e, std::ostream& out)
         if (!e.compareUrl.empty())
             out << ' ' << e.compareUrl;
         break;
-    case EvidenceKind::History:
-        out << " flip rate " << e.flipRate << " over " << e.historyRuns << " runs of the last "
-            << e.historyWindow << " SHAs";
+    case EvidenceKind::Concurrent:
+        out << " fails on " << e.failedCount << " of " << e.failedCount + e.passedCount
+            << " runs within " << e.windowSeconds / 3600 << " h";
+        for (const EvidenceRun& run : e.others)
+            out << "\n      failed: " << describeRun(run) << prSuffix(run);
+        for (const EvidenceRun& run : e.passed)
+            out << "\n      passed: " << describeRun(run) << prSuffix(run);
         break;
     case EvidenceKind::NoBaseline: break;
+    case EvidenceKind::Breakage:
+        if (e.run)
+            out << " since " << formatIso(e.run->dispatchedAt) << ", " << e.brokenRuns
+                << " runs of " << e.brokenSources << " PRs and nightlies";
+        if (e.firstSeen)
+            out << "; first seen " << describeRun(*e.firstSeen) << prSuffix(*e.firstSeen);
+        if (e.culpritPr > 0)
+            out << "; culprit #" << e.culpritPr << ' ' << e.pullUrl;
+        break;
+    case EvidenceKind::TestLine: out << " rule '" << e.rule << "': " << e.text; break;
     case EvidenceKind::FailureLine:
         out << " line " << e.line << " rule '" << e.rule << "' (" << failureClassName(e.ruleClass)
             << "): " << e.text;
@@ -80,6 +96,11 @@ void printEvidence(const Evidence& e, std::ostream& out)
         break;
     }
     out << '\n';
+}
+
+std::string prSuffix(const EvidenceRun& run)
+{
+    return run.prNumber > 0 ? " #" + std::to_string(run.prNumber) : std::string(" nightly");
 }
 
 } // namespace
@@ -102,13 +123,17 @@ int runSuggest(const GlobalOptions& global, const std::vector<std::string>& args
         else
             withValues.push_back(arg);
     }
-    const Flags flags = parseFlags(withValues, {"--check-run", "--sha", "--days", "--limit"});
+    const Flags flags =
+        parseFlags(withValues, {"--check-run", "--sha", "--days", "--limit", "--format"});
     if (!flags.error.empty())
         return fail(err, "suggest: " + flags.error, 2);
     if (static_cast<int>(flags.has("check-run")) + static_cast<int>(flags.has("sha"))
             + static_cast<int>(failed)
         != 1)
         return fail(err, "suggest: give one of --check-run ID, --sha SHA or --failed", 2);
+    const std::string format = flags.get("format", "text");
+    if (format != "text" && format != "tsv")
+        return fail(err, "suggest: --format must be text or tsv", 2);
     auto query = runQuery(flags);
     if (!query)
         return fail(err, "suggest: " + query.message(), 2);
@@ -124,6 +149,23 @@ int runSuggest(const GlobalOptions& global, const std::vector<std::string>& args
     if (!suggestions)
         return fail(err, "suggest: " + suggestions.message());
 
+    if (format == "tsv") {
+        // CLASS, CHECK_RUN_ID, TEST ("" for the job), WHY: what
+        // attribution-accuracy and scripts read.
+        std::map<std::int64_t, std::string> ids;
+        for (const Suggestion& s : *suggestions) {
+            auto it = ids.find(s.target.checkRunRow);
+            if (it == ids.end()) {
+                auto run = (*cache)->checkRun(s.target.checkRunRow);
+                if (!run)
+                    return fail(err, "suggest: " + run.message());
+                it = ids.emplace(s.target.checkRunRow, run->checkRunId.value).first;
+            }
+            out << failureClassSlug(s.cls) << '\t' << it->second << '\t' << s.target.identity
+                << '\t' << s.why << '\n';
+        }
+        return 0;
+    }
     std::map<std::int64_t, CheckRun> runs;
     std::map<FailureClass, int> counts;
     for (const Suggestion& s : *suggestions) {

@@ -94,12 +94,18 @@ constexpr const char* kUsage =
     "                      their normalised reason, largest first (default 20 shown),\n"
     "                      with the check run id and test of up to N members each\n"
     "  suggest (--check-run ID | --sha SHA | --failed) [--days N] [--limit N]\n"
-    "          [--no-expected] [--evidence]\n"
-    "                      the automatic class of each failure (regression, flaky,\n"
-    "                      infra, ...) with why: CLASS, check run id, job, test ('(job)'\n"
-    "                      for the job itself) and the reason, TAB-separated; --failed\n"
-    "                      takes every failed run (of the last N days), --evidence adds\n"
-    "                      the runs compared and the failure line\n"
+    "          [--no-expected] [--evidence] [--format text|tsv]\n"
+    "                      the automatic class of each failure (regression = this PR's,\n"
+    "                      pre-existing = broken upstream, backend bug, flaky, infra, ...)\n"
+    "                      with why: CLASS, check run id, job, test ('(job)' for the job\n"
+    "                      itself) and the reason, TAB-separated; --failed takes every\n"
+    "                      failed run (of the last N days), --evidence adds the other\n"
+    "                      PRs' runs, the PR's previous head, the breakage and the line;\n"
+    "                      tsv: CLASS, CHECK_RUN_ID, TEST ('' for the job), WHY\n"
+    "  attribution-accuracy --truth FILE [--window-hours N]\n"
+    "                      the classes of every failure in the cache against a world's\n"
+    "                      known causes (relayhud-sim --write-truth): precision and\n"
+    "                      recall per cause, accuracy and the confusion matrix\n"
     "\n"
     "The cache defaults to $XDG_CACHE_HOME/relayhud/relayhud.sqlite.\n";
 
@@ -165,6 +171,8 @@ int main(int argc, char** argv)
     // Automatic failure classes (issue 5).
     if (command == "suggest")
         return runSuggest(global, rest, std::cout, std::cerr);
+    if (command == "attribution-accuracy")
+        return runAttributionAccuracy(global, rest, std::cout, std::cerr);
     std::cerr << "relayhud-cli: unknown command '" << command << "' (try --help)\n";
     return 2;
 }

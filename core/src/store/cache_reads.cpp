@@ -124,8 +124,13 @@ Result<std::vector<CheckRun>> Cache::attemptsOf(std::int64_t rowId) const
 
 Result<std::optional<UpstreamCommit>> Cache::previousCommit(const Sha& sha) const
 {
+    // EventType::Nightly = 2 (model/types.h).
+    static_assert(static_cast<int>(EventType::Nightly) == 2);
     Statement s(m_db, std::string(kCommitSelect)
-                          + "WHERE time < (SELECT time FROM upstream_commit WHERE sha = ?1)"
+                          + "WHERE EXISTS (SELECT 1 FROM upstream_commit h WHERE h.sha = ?1"
+                            " AND upstream_commit.time < h.time"
+                            " AND ((h.pr_number > 0 AND upstream_commit.pr_number = h.pr_number)"
+                            "   OR (h.event_type = 2 AND upstream_commit.event_type = 2)))"
                             " ORDER BY time DESC LIMIT 1");
     s.bind(1, sha.value);
     auto row = s.step();

@@ -199,7 +199,15 @@ CREATE TABLE job_failure_line (
 );
 )sql";
 
-constexpr std::array<const char*, 3> kMigrations{kVersion1, kVersion2, kVersion3};
+// Attribution (triage/attribution.h) reads the failing results of every run
+// of a job at once. A partial index over failed (1) and error (2) results
+// only (TestOutcome, junit/test_result.h) finds them without scanning the
+// passing ones: a few thousand rows instead of tens of millions.
+constexpr const char* kVersion4 = R"sql(
+CREATE INDEX test_result_failing ON test_result(test_run_id, test_id) WHERE outcome IN (1, 2);
+)sql";
+
+constexpr std::array<const char*, 4> kMigrations{kVersion1, kVersion2, kVersion3, kVersion4};
 
 Result<void> applyStep(sqlite3* db, int version)
 {

@@ -1,5 +1,6 @@
 #include "relayhud/triage/failure_class.h"
 
+#include <algorithm>
 #include <array>
 #include <string>
 
@@ -50,6 +51,13 @@ std::string_view failureClassName(FailureClass value)
             return entry.name;
     }
     return "";
+}
+
+std::string failureClassSlug(FailureClass value)
+{
+    std::string out(failureClassName(value));
+    std::replace(out.begin(), out.end(), ' ', '-');
+    return out;
 }
 
 std::optional<FailureClass> parseRuleClass(std::string_view text)

@@ -1,15 +1,17 @@
 // Automatic failure classes with their evidence (triage/suggest.h). Per run:
-// one read of its failing results, one testHistory for all of them (which
-// also yields the baseline: the point before this run), the other attempts'
-// outcomes, and the job's failure line.
+// one read of its failing results, the other attempts' outcomes, the job's
+// failure line, and the job's timeline (read once per job and batch) for
+// attribution (triage/attribution.h).
 #include "relayhud/triage/suggest.h"
 
 #include "relayhud/store/cache.h"
+#include "relayhud/triage/classifier.h"
+#include "relayhud/triage/rule_set.h"
 #include "relayhud/util/time.h"
 
 #include <algorithm>
-#include <cmath>
 #include <map>
+#include <memory>
 #include <set>
 
 namespace relayhud::triage {
@@ -20,11 +22,6 @@ bool isTestFailure(TestOutcome o) { return o == TestOutcome::Failed || o == Test
 bool isJobFailure(Conclusion c)
 {
     return c == Conclusion::Failure || c == Conclusion::Cancelled || c == Conclusion::TimedOut;
-}
-
-std::string percent(double share)
-{
-    return std::to_string(static_cast<int>(std::lround(share * 100.0))) + "%";
 }
 
 // Runs looked up once per batch: the baseline and the other attempts are
@@ -54,6 +51,8 @@ public:
         entry.run.runAttempt = run->runAttempt;
         entry.run.conclusion = run->reported.conclusion;
         entry.run.startedAt = run->reported.startedAt.value_or(0);
+        entry.run.prNumber = run->prNumber;
+        entry.run.eventType = run->eventType;
         entry.upstreamRepo = run->upstreamRepo;
         m_entries.emplace(row, entry);
         return entry;
@@ -97,20 +96,90 @@ std::string lineWords(const JobFailureLine& line)
            + std::string(failureClassName(line.cls)) + ")";
 }
 
+EvidenceRun timelineRun(const JobTimeline& timeline, const TimelineRun& r)
+{
+    EvidenceRun out;
+    out.checkRunRow = r.row;
+    out.downstreamRepo = timeline.downstreamRepo;
+    out.workflow = timeline.workflow;
+    out.jobName = timeline.jobName;
+    out.sha = r.sha;
+    out.runAttempt = r.attempt;
+    out.conclusion = r.conclusion;
+    out.startedAt = r.startedAt;
+    out.prNumber = r.prNumber;
+    out.eventType = r.eventType;
+    out.dispatchedAt = r.time;
+    return out;
+}
+
+// "#158123 (3fa9c21)" or "nightly 3fa9c21".
+std::string runName(const EvidenceRun& run)
+{
+    return (run.prNumber > 0 ? "#" + std::to_string(run.prNumber) : std::string("nightly")) + " ("
+           + run.sha.shortSha() + ")";
+}
+
+std::string when(EpochSeconds time) { return time ? formatIso(time) : std::string("?"); }
+
+std::string hours(EpochSeconds seconds) { return std::to_string(seconds / 3600) + " h"; }
+
+// The rules a test's own message is matched against: the default rules,
+// read once; only the infra ones decide.
+const Classifier* defaultTestClassifier()
+{
+    static const std::unique_ptr<const Classifier> classifier = [] {
+        auto made = Classifier::create(defaultRuleSet());
+        return made ? std::make_unique<const Classifier>(std::move(*made)) : nullptr;
+    }();
+    return classifier.get();
+}
+
+// One JobAttributor per job, read when its first failing test needs it.
+class Attributors {
+public:
+    Attributors(const Cache& cache, const AttributionOptions& options)
+        : m_cache(cache), m_options(options)
+    {
+    }
+
+    Result<const JobAttributor*> forRun(std::int64_t row)
+    {
+        auto job = m_cache.jobOfRun(row);
+        if (!job)
+            return job.error();
+        if (auto it = m_jobs.find(*job); it != m_jobs.end())
+            return it->second.get();
+        auto timeline = m_cache.jobTimeline(*job);
+        if (!timeline)
+            return timeline.error();
+        auto made = std::make_unique<JobAttributor>(std::move(*timeline), m_options);
+        const JobAttributor* out = made.get();
+        m_jobs.emplace(*job, std::move(made));
+        return out;
+    }
+
+private:
+    const Cache& m_cache;
+    const AttributionOptions& m_options;
+    std::map<std::int64_t, std::unique_ptr<JobAttributor>> m_jobs;
+};
+
 // What one run gives every target in it.
 struct RunFacts {
     EvidenceRun here;
     std::string upstreamRepo;
     std::optional<JobFailureLine> line;
-    std::optional<EvidenceRun> baseline; // from the history, when there is one
-    std::size_t baselineSlot = 0;        // its index in each test's history points
-    bool hasResults = false;             // stored test results (Cache::testRunForCheckRun)
+    const JobAttributor* attributor = nullptr; // loaded when a test fails
+    std::optional<TimelineIndex> index;        // this run in it
+    bool hasResults = false;                   // stored test results (Cache::testRunForCheckRun)
 };
 
 class RunSuggester {
 public:
-    RunSuggester(const Cache& cache, const SuggestOptions& options, RunLookup& runs)
-        : m_cache(cache), m_options(options), m_runs(runs)
+    RunSuggester(const Cache& cache, const SuggestOptions& options, RunLookup& runs,
+                 Attributors& attributors)
+        : m_cache(cache), m_options(options), m_runs(runs), m_attributors(attributors)
     {
     }
 
@@ -169,23 +238,21 @@ private:
             if (isTestFailure(r.outcome))
                 failingIds.push_back(r.testId);
         std::vector<std::optional<Evidence>> reruns(failingIds.size());
-        std::vector<TestHistory> histories;
         if (!failingIds.empty()) {
             if (auto r = findReruns(facts, failingIds, reruns); !r)
                 return r;
-            auto h = m_cache.testHistory(facts.here.checkRunRow, failingIds, m_options.historyShas);
-            if (!h)
-                return h.error();
-            histories = std::move(*h);
-            if (auto b = findBaseline(histories.front(), facts); !b)
-                return b;
+            auto attributor = m_attributors.forRun(facts.here.checkRunRow);
+            if (!attributor)
+                return attributor.error();
+            facts.attributor = *attributor;
+            facts.index = facts.attributor->indexOf(facts.here.checkRunRow);
         }
         std::size_t failing = 0;
         for (const auto& r : results) {
             Suggestion s;
             s.target = {facts.here.checkRunRow, r.testId, r.identity, r.outcome};
             if (isTestFailure(r.outcome)) {
-                decideFailing(s, facts, reruns[failing], histories[failing]);
+                decideFailing(s, facts, reruns[failing], r);
                 ++failing;
             } else {
                 decideMarked(s);
@@ -202,6 +269,7 @@ private:
         e.kind = EvidenceKind::Outcome;
         e.outcome = s.target.outcome;
         s.evidence.push_back(e);
+        s.confidence = 1.0;
         if (s.target.outcome == TestOutcome::XPassStrict) {
             s.cls = FailureClass::UnexpectedPass;
             s.why = "passes although marked xfail(strict=True): a candidate to promote";
@@ -237,110 +305,230 @@ private:
         return {};
     }
 
-    // The baseline is the history point before this run: the same job on the
-    // nearest earlier SHA with stored results (Cache::testHistory picks one
-    // run per SHA, this run on its own SHA).
-    Result<void> findBaseline(const TestHistory& history, RunFacts& facts)
+    // Rule 3: the test's own message names an infra failure.
+    static std::optional<Evidence> testLine(const StoredTestResult& result)
     {
-        const auto& points = history.points;
-        for (std::size_t i = 1; i < points.size(); ++i) {
-            if (points[i].checkRunRow != facts.here.checkRunRow)
-                continue;
-            auto run = m_runs.run(points[i - 1].checkRunRow);
-            if (!run)
-                return run.error();
-            facts.baseline = std::move(*run);
-            facts.baselineSlot = i - 1;
-            return {};
+        const Classifier* classifier = defaultTestClassifier();
+        if (!classifier || result.message.empty())
+            return std::nullopt;
+        const auto line = classifier->classifyText(result.message);
+        if (!line || line->impliedClass != FailureClass::Infra)
+            return std::nullopt;
+        Evidence e;
+        e.kind = EvidenceKind::TestLine;
+        e.rule = line->ruleName;
+        e.text = line->text;
+        e.captures = line->captures;
+        e.ruleClass = line->impliedClass;
+        return e;
+    }
+
+    EvidenceRun run(const RunFacts& facts, TimelineIndex i) const
+    {
+        const JobTimeline& timeline = facts.attributor->timeline();
+        return timelineRun(timeline, timeline.runs[i]);
+    }
+
+    // The evidence of an attribution: the concurrent runs, this PR's (or
+    // nightly's) previous run, the breakage.
+    void attributionEvidence(const Attribution& a, const RunFacts& facts, Evidence& concurrent,
+                             Evidence& previous, std::optional<Evidence>& breakage) const
+    {
+        const JobTimeline& timeline = facts.attributor->timeline();
+        concurrent.kind = EvidenceKind::Concurrent;
+        concurrent.failedCount = a.othersFailed;
+        concurrent.passedCount = a.othersPassed;
+        concurrent.windowSeconds = m_options.attribution.windowSeconds;
+        for (const TimelineIndex i : a.failedOn)
+            concurrent.others.push_back(run(facts, i));
+        for (const TimelineIndex i : a.passedOn)
+            concurrent.passed.push_back(run(facts, i));
+        if (a.previous) {
+            previous.kind = EvidenceKind::Baseline;
+            previous.run = run(facts, *a.previous);
+            previous.outcome = a.previousFailed ? TestOutcome::Failed : TestOutcome::Passed;
+            const TimelineRun& before = timeline.runs[*a.previous];
+            const bool nightly = facts.here.prNumber == 0;
+            if (nightly) {
+                const TimelineRun& here = timeline.runs[*facts.index];
+                previous.compareUrl = compareUrl(timeline.upstreamRepo,
+                                                 JobAttributor::nightlyMainSha(before.title),
+                                                 JobAttributor::nightlyMainSha(here.title));
+            } else {
+                previous.compareUrl = compareUrl(timeline.upstreamRepo, before.sha, facts.here.sha);
+            }
+        } else {
+            previous.kind = EvidenceKind::NoBaseline;
         }
-        return {};
+        if (a.onset) {
+            Evidence b;
+            b.kind = EvidenceKind::Breakage;
+            b.run = run(facts, *a.onset);
+            if (a.firstSeen)
+                b.firstSeen = run(facts, *a.firstSeen);
+            b.culpritPr = a.culpritPr;
+            b.brokenRuns = a.brokenRuns;
+            b.brokenSources = a.brokenSources;
+            b.pullUrl = pullFilesUrl(timeline.upstreamRepo, a.culpritPr);
+            breakage = std::move(b);
+        }
     }
 
     void decideFailing(Suggestion& s, const RunFacts& facts, const std::optional<Evidence>& rerun,
-                       const TestHistory& history)
+                       const StoredTestResult& result)
     {
         const auto& here = facts.here;
-        // Looked at for every failing test, so "why?" can show all of it.
-        Evidence historyEv;
-        const TestHistorySummary summary = summarizeHistory(history);
-        historyEv.kind = EvidenceKind::History;
-        historyEv.flipRate = summary.flipRate;
-        historyEv.historyRuns = summary.runs;
-        historyEv.historyWindow = m_options.historyShas;
-        Evidence baselineEv;
-        if (facts.baseline) {
-            baselineEv.kind = EvidenceKind::Baseline;
-            baselineEv.run = facts.baseline;
-            baselineEv.outcome = history.points[facts.baselineSlot].outcome;
-            baselineEv.compareUrl = compareUrl(facts.upstreamRepo, facts.baseline->sha, here.sha);
-        } else {
-            baselineEv.kind = EvidenceKind::NoBaseline;
-        }
         std::optional<Evidence> lineEv;
         if (facts.line)
             lineEv = lineEvidence(*facts.line);
-        auto finish = [&](FailureClass cls, Evidence deciding, std::string why) {
+        std::optional<Attribution> a;
+        if (facts.attributor && facts.index)
+            a = facts.attributor->attribute(*facts.index, result.testId);
+        Evidence concurrent;
+        Evidence previous;
+        previous.kind = EvidenceKind::NoBaseline;
+        std::optional<Evidence> breakage;
+        if (a)
+            attributionEvidence(*a, facts, concurrent, previous, breakage);
+        auto finish = [&](FailureClass cls, double confidence, Evidence deciding, std::string why) {
             s.cls = cls;
+            s.confidence = cls == FailureClass::Untriaged ? 0.0 : confidence;
             s.why = std::move(why);
             const EvidenceKind first = deciding.kind;
             s.evidence.push_back(std::move(deciding));
-            for (Evidence* e : {&historyEv, &baselineEv})
-                if (e->kind != first)
-                    s.evidence.push_back(*e);
+            if (breakage && first != EvidenceKind::Breakage)
+                s.evidence.push_back(*breakage);
+            if (a) {
+                for (Evidence* e : {&concurrent, &previous})
+                    if (e->kind != first)
+                        s.evidence.push_back(*e);
+            }
             if (lineEv && lineEv->kind != first)
                 s.evidence.push_back(*lineEv);
         };
 
-        // Rule 2: flaky.
+        // Rule 2: a rerun passed.
         if (rerun) {
             const EvidenceRun& passed = *rerun->run;
-            finish(FailureClass::Flaky, *rerun,
+            finish(FailureClass::Flaky, 0.95, *rerun,
                    "fails on attempt " + std::to_string(here.runAttempt) + ", passed on attempt "
                        + std::to_string(passed.runAttempt) + " of the same SHA ("
                        + here.sha.shortSha() + "): flaky");
             return;
         }
-        if (summary.runs >= m_options.minHistoryRuns
-            && summary.flipRate > m_options.flipThreshold) {
-            finish(FailureClass::Flaky, historyEv,
-                   "flips " + percent(summary.flipRate) + " of the time over its last "
-                       + std::to_string(summary.runs) + " runs (threshold "
-                       + percent(m_options.flipThreshold) + "): flaky");
+        // Rule 3: the test's own message is an infra failure.
+        if (auto infra = testLine(result)) {
+            const std::string rule = infra->rule;
+            const std::string text = infra->text;
+            finish(FailureClass::Infra, 0.9, std::move(*infra),
+                   "its error matches rule '" + rule + "' (infra): " + text);
             return;
         }
-        // Rule 3: the baseline.
-        if (facts.baseline && baselineEv.outcome) {
-            const EvidenceRun& base = *facts.baseline;
-            const std::string where =
-                base.sha.shortSha() + " (attempt " + std::to_string(base.runAttempt) + ")";
-            if (*baselineEv.outcome == TestOutcome::Passed) {
-                finish(FailureClass::Regression, baselineEv,
-                       "passed on " + where + ", fails here: regression in " + base.sha.shortSha()
-                           + "..." + here.sha.shortSha());
+        // Rule 4: attribution over the job's timeline.
+        const std::string others =
+            a ? std::to_string(a->othersFailed) + " of " + std::to_string(a->othersFailed + a->othersPassed)
+                    + " other PRs' runs of this job within "
+                    + hours(m_options.attribution.windowSeconds)
+              : std::string();
+        if (a && (a->othersFailed + a->othersPassed > 0 || a->previous || a->onset)) {
+            switch (a->call) {
+            case AttributionCall::ThisPr:
+            case AttributionCall::Culprit:
+                finish(FailureClass::Regression, a->confidence,
+                       a->call == AttributionCall::Culprit ? *breakage : concurrent,
+                       regressionWhy(*a, facts, others));
                 return;
-            }
-            if (isFailingOutcome(*baselineEv.outcome)) {
-                finish(FailureClass::PreExisting, baselineEv,
-                       "failed on " + where + " too: pre-existing");
+            case AttributionCall::BrokenTrunk:
+                finish(FailureClass::PreExisting, a->confidence, *breakage,
+                       breakageWhy(*a, facts) + ": already broken upstream"
+                           + (a->culpritPr ? ", likely by #" + std::to_string(a->culpritPr) : ""));
+                return;
+            case AttributionCall::Backend:
+                finish(FailureClass::BackendBug, a->confidence, *breakage,
+                       breakageWhy(*a, facts)
+                           + " and no PR failed it first: the backend changed (or an upstream"
+                             " change this job never ran on)");
+                return;
+            case AttributionCall::Flaky:
+                finish(FailureClass::Flaky, a->confidence, concurrent,
+                       "fails on " + others + " too, without a common start: flaky");
+                return;
+            case AttributionCall::NightlyNew:
+                finish(FailureClass::Regression, a->confidence,
+                       previous.kind == EvidenceKind::Baseline ? previous : concurrent,
+                       nightlyWhy(*a, facts, previous));
                 return;
             }
         }
-        // Rule 5 (rule 4 is the job's own).
-        const std::string noBaseline =
-            !facts.baseline       ? "no earlier run of this job to compare"
-            : !baselineEv.outcome ? "not run on " + facts.baseline->sha.shortSha() + " (new test?)"
-                                  : "was " + std::string(outcomeName(*baselineEv.outcome)) + " on "
-                                        + facts.baseline->sha.shortSha();
+        // Rule 6 (rule 5 is the job's own).
+        const std::string nothing = "no other run of this job to compare";
         if (lineEv && lineEv->kind == EvidenceKind::FailureLine
             && facts.line->cls != FailureClass::Unset && facts.line->cls != FailureClass::Infra) {
-            finish(facts.line->cls, *lineEv, noBaseline + "; the job's " + lineWords(*facts.line));
+            finish(facts.line->cls, 0.5, *lineEv, nothing + "; the job's " + lineWords(*facts.line));
             return;
         }
-        finish(FailureClass::Untriaged, baselineEv,
-               noBaseline + ", not flaky, and no rule names a class");
+        finish(FailureClass::Untriaged, 0.0, previous, nothing + ", and no rule names a class");
     }
 
-    // Rules 4 and 5 for a job that failed without failing tests.
+    std::string regressionWhy(const Attribution& a, const RunFacts& facts,
+                              const std::string& others) const
+    {
+        const JobTimeline& timeline = facts.attributor->timeline();
+        std::string why;
+        if (a.call == AttributionCall::Culprit) {
+            const TimelineRun& onset = timeline.runs[*a.onset];
+            why = "this PR's heads fail it before anyone else's; since " + when(onset.time) + " "
+                  + std::to_string(a.brokenRuns) + " runs of " + std::to_string(a.brokenSources)
+                  + " PRs and nightlies fail it too (this PR merged?)";
+        } else {
+            why = "fails here, on " + others + " it fails on none";
+            if (a.othersPassed == 0)
+                why = "fails here; no other PR's run of this job within "
+                      + hours(m_options.attribution.windowSeconds) + " to compare";
+        }
+        if (a.previous) {
+            const TimelineRun& before = timeline.runs[*a.previous];
+            why += a.previousFailed ? "; failing since this PR's head " + before.sha.shortSha()
+                                          + " or earlier"
+                                    : "; passed on this PR's previous head " + before.sha.shortSha()
+                                          + ": brought by the push of " + facts.here.sha.shortSha();
+        }
+        return why + ": this PR's regression";
+    }
+
+    std::string breakageWhy(const Attribution& a, const RunFacts& facts) const
+    {
+        const JobTimeline& timeline = facts.attributor->timeline();
+        const TimelineRun& onset = timeline.runs[*a.onset];
+        std::string why = std::to_string(a.brokenRuns) + " runs of "
+                          + std::to_string(a.brokenSources) + " PRs and nightlies fail it since "
+                          + when(onset.time);
+        if (a.firstSeen) {
+            const EvidenceRun first = timelineRun(timeline, timeline.runs[*a.firstSeen]);
+            why += "; first seen on " + runName(first) + " at " + when(first.dispatchedAt);
+        }
+        return why;
+    }
+
+    std::string nightlyWhy(const Attribution& a, const RunFacts& facts,
+                           const Evidence& previous) const
+    {
+        std::string why = "a nightly's new failure";
+        if (a.previous) {
+            const TimelineRun& before = facts.attributor->timeline().runs[*a.previous];
+            why += (a.previousFailed ? "; failed on the previous nightly "
+                                     : "; passed on the previous nightly ")
+                   + before.sha.shortSha();
+            why += previous.compareUrl.empty()
+                       ? " (main commits not named in the nightly titles: range unknown)"
+                       : ": regression in main " + previous.compareUrl;
+        } else {
+            why += "; no earlier nightly of this job to compare";
+        }
+        return why;
+    }
+
+    // Rules 5 and 6 for a job that failed without failing tests.
     Result<void> suggestJob(const RunFacts& facts, std::vector<Suggestion>& out)
     {
         Suggestion s;
@@ -366,6 +554,7 @@ private:
             return {};
         }
         s.cls = line.cls;
+        s.confidence = 0.8;
         s.why = how + "; " + lineWords(line);
         if (line.cls == FailureClass::Infra)
             if (auto r = addOutage(s, facts); !r)
@@ -412,6 +601,7 @@ private:
     const Cache& m_cache;
     const SuggestOptions& m_options;
     RunLookup& m_runs;
+    Attributors& m_attributors;
 };
 
 } // namespace
@@ -421,9 +611,11 @@ std::string_view evidenceKindName(EvidenceKind kind)
     switch (kind) {
     case EvidenceKind::Outcome: return "outcome";
     case EvidenceKind::Rerun: return "rerun";
-    case EvidenceKind::History: return "history";
-    case EvidenceKind::Baseline: return "baseline";
-    case EvidenceKind::NoBaseline: return "no baseline";
+    case EvidenceKind::Concurrent: return "other PRs";
+    case EvidenceKind::Baseline: return "previous head";
+    case EvidenceKind::NoBaseline: return "no previous head";
+    case EvidenceKind::Breakage: return "breakage";
+    case EvidenceKind::TestLine: return "test error";
     case EvidenceKind::FailureLine: return "failure line";
     case EvidenceKind::NoLine: return "no failure line";
     case EvidenceKind::Outage: return "outage";
@@ -439,6 +631,14 @@ std::string compareUrl(std::string_view upstreamRepo, const Sha& base, const Sha
            + head.value;
 }
 
+std::string pullFilesUrl(std::string_view upstreamRepo, std::int64_t pr)
+{
+    if (upstreamRepo.empty() || pr <= 0)
+        return {};
+    return "https://github.com/" + std::string(upstreamRepo) + "/pull/" + std::to_string(pr)
+           + "/files";
+}
+
 Result<std::vector<Suggestion>> suggestForRun(const Cache& cache, std::int64_t checkRunRow,
                                               const SuggestOptions& options)
 {
@@ -450,9 +650,10 @@ Result<std::vector<Suggestion>> suggestForRuns(const Cache& cache,
                                                const SuggestOptions& options)
 {
     RunLookup runs(cache);
+    Attributors attributors(cache, options.attribution);
     std::vector<Suggestion> out;
     for (const std::int64_t row : checkRunRows) {
-        RunSuggester suggester(cache, options, runs);
+        RunSuggester suggester(cache, options, runs, attributors);
         if (auto r = suggester.suggest(row, out); !r)
             return makeError("suggestions for check run " + std::to_string(row) + ": "
                              + r.message());

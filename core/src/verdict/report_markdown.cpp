@@ -122,7 +122,7 @@ const SectionText& sectionText(ReportSection s)
          "flaky nor infra.",
          "| Job | Test | Class | Failure line | Why |\n|---|---|---|---|---|\n"},
         {"Flaky", "flaky", "flaky",
-         "Failed, then passed on a rerun of the same SHA, or flips often in its history.",
+         "Failed, then passed on a rerun of the same SHA, or other PRs' runs fail it now and then without a common start.",
          "| Job | Test | Passed on | Failure line | Why |\n|---|---|---|---|---|\n"},
         {"Infra", "infra", "infra",
          "The job failed for reasons outside the code under test (runner, network, storage).",

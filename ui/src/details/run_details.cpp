@@ -47,7 +47,13 @@ RunLinks runLinks(const RunDetails& details, const QString& hudBaseUrl)
         base.chop(1);
     if (!base.isEmpty() && !run.downstreamRepo.empty())
         links.hudPage = QUrl(base % u"/crcr/" % toQString(run.downstreamRepo));
-    if (details.previous)
+    // Two heads of one PR, or the main commits two nightlies were cut from
+    // (Cache::previousCommit never gives another PR's head).
+    if (details.previous && run.eventType == EventType::Nightly)
+        links.compare = webUrl(triage::compareUrl(
+            run.upstreamRepo, triage::JobAttributor::nightlyMainSha(details.previous->title),
+            triage::JobAttributor::nightlyMainSha(details.commit ? details.commit->title : std::string())));
+    else if (details.previous)
         links.compare =
             webUrl(triage::compareUrl(run.upstreamRepo, details.previous->sha, run.upstreamSha));
     if (run.prNumber > 0)

@@ -69,7 +69,7 @@ QString classDescription(FailureClass cls)
     case FailureClass::Regression:
         return tr("Passed on the baseline (the job's previous upstream SHA): broken upstream");
     case FailureClass::PreExisting: return tr("Failed on the baseline too: not this change");
-    case FailureClass::Flaky: return tr("Passed on a rerun, or its history flips");
+    case FailureClass::Flaky: return tr("Passed on a rerun, or other PRs fail it now and then");
     case FailureClass::Infra: return tr("The runner, network, disk or service failed, not a test");
     case FailureClass::BackendBug: return tr("A bug in the backend itself");
     case FailureClass::TestOrConfig: return tr("The test or the outcome config is wrong");

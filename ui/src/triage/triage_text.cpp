@@ -22,6 +22,23 @@ QString outcomeText(const std::optional<TestOutcome>& outcome)
     return outcome ? outcomeLabel(*outcome) : tr("not in its results");
 }
 
+// "#158123 3fa9c21" or "nightly 3fa9c21".
+QString sourceText(const triage::EvidenceRun& run)
+{
+    return run.prNumber > 0 ? tr("#%1 %2").arg(run.prNumber).arg(shortSha(run.sha))
+                            : tr("nightly %1").arg(shortSha(run.sha));
+}
+
+QString sourcesText(const std::vector<triage::EvidenceRun>& runs, int count)
+{
+    QStringList names;
+    for (const triage::EvidenceRun& run : runs)
+        names << sourceText(run);
+    if (count > static_cast<int>(runs.size()))
+        names << tr("%1 more").arg(count - static_cast<int>(runs.size()));
+    return names.join(QStringLiteral(", "));
+}
+
 } // namespace
 
 QString shortSha(const Sha& sha) { return toQString(sha.value.substr(0, 7)); }
@@ -34,20 +51,48 @@ QString evidenceLine(const triage::Evidence& e)
     case EvidenceKind::Rerun:
         return e.run ? tr("Rerun %1: %2").arg(runText(*e.run), outcomeText(e.outcome))
                      : tr("Rerun: %1").arg(outcomeText(e.outcome));
-    case EvidenceKind::History:
-        return tr("History: flips %1% of the time over %2 runs (last %3 SHAs)")
-            .arg(qRound(e.flipRate * 100))
-            .arg(e.historyRuns)
-            .arg(e.historyWindow);
+    case EvidenceKind::Concurrent: {
+        const int hours = static_cast<int>(e.windowSeconds / 3600);
+        QString text = tr("Other PRs within %1 h: fails on %2 of %3 runs")
+                           .arg(hours)
+                           .arg(e.failedCount)
+                           .arg(e.failedCount + e.passedCount);
+        if (!e.others.empty())
+            text += tr("; failed on %1").arg(sourcesText(e.others, e.failedCount));
+        if (!e.passed.empty())
+            text += tr("; passed on %1").arg(sourcesText(e.passed, e.passedCount));
+        return text;
+    }
     case EvidenceKind::Baseline: {
-        QString text = e.run ? tr("Baseline %1: %2").arg(runText(*e.run), outcomeText(e.outcome))
-                             : tr("Baseline: %1").arg(outcomeText(e.outcome));
+        const bool nightly = e.run && e.run->prNumber == 0;
+        QString text = e.run ? (nightly ? tr("Previous nightly %1: %2")
+                                        : tr("This PR's previous head %1: %2"))
+                                   .arg(runText(*e.run), outcomeText(e.outcome))
+                             : tr("Previous run: %1").arg(outcomeText(e.outcome));
         if (!e.compareUrl.empty())
             text += u" — " % toQString(e.compareUrl);
         return text;
     }
     case EvidenceKind::NoBaseline:
-        return tr("No baseline: this job has no results on an earlier upstream SHA");
+        return tr("No earlier head of this PR (or nightly) with results for this job");
+    case EvidenceKind::Breakage: {
+        QString text = e.run ? tr("Breakage since %1: %2 runs of %3 PRs and nightlies fail it")
+                                   .arg(formatShortTime(e.run->dispatchedAt))
+                                   .arg(e.brokenRuns)
+                                   .arg(e.brokenSources)
+                             : tr("Breakage");
+        if (e.firstSeen)
+            text += tr("; first seen on %1 at %2")
+                        .arg(sourceText(*e.firstSeen), formatShortTime(e.firstSeen->dispatchedAt));
+        if (e.culpritPr > 0)
+            text += tr("; likely broken by #%1").arg(e.culpritPr);
+        if (!e.pullUrl.empty())
+            text += u" — " % toQString(e.pullUrl);
+        return text;
+    }
+    case EvidenceKind::TestLine:
+        return tr("Test error matches rule \u201c%1\u201d (%2): %3")
+            .arg(toQString(e.rule), classLabel(e.ruleClass), toQString(e.text).left(300));
     case EvidenceKind::FailureLine: {
         QString text = tr("Log line %1, rule \u201c%2\u201d").arg(e.line).arg(toQString(e.rule));
         if (e.ruleClass != triage::FailureClass::Unset)

@@ -4,6 +4,7 @@
 // WAL mode lets a sync writer and GUI readers, or two app instances, coexist.
 #include "relayhud/model/types.h"
 #include "relayhud/store/job_failure_line.h" // triage evidence (triage/suggest.h)
+#include "relayhud/store/job_timeline.h"     // attribution (triage/attribution.h)
 #include "relayhud/store/matrix_snapshot.h"
 #include "relayhud/store/recent_results.h" // config suggestions
 #include "relayhud/store/test_results.h"
@@ -77,7 +78,7 @@ struct ArtifactQueueQuery {
 class Cache {
 public:
     // Current schema version (PRAGMA user_version after migrations).
-    static constexpr int kSchemaVersion = 3;
+    static constexpr int kSchemaVersion = 4;
 
     // Opens or creates the cache file and migrates it to kSchemaVersion.
     // ":memory:" gives a private in-memory cache (tests).
@@ -102,8 +103,10 @@ public:
     Result<CheckRun> checkRun(std::int64_t rowId) const;
     // All attempts of the run a cell shows (same SHA, backend, workflow, job).
     Result<std::vector<CheckRun>> attemptsOf(std::int64_t rowId) const;
-    // The newest commit older than `sha` that the cache knows: the base of
-    // the upstream GitHub compare link.
+    // The newest commit older than `sha` of the same history: the PR's
+    // previous head, or for a nightly the previous nightly. None for another
+    // event, and never another PR's head: a compare between two PRs' heads
+    // means nothing (PR heads are no linear history).
     Result<std::optional<UpstreamCommit>> previousCommit(const Sha& sha) const;
 
     // PR numbers whose commits have no title yet (for /api/crcr/pr-info).
@@ -214,6 +217,11 @@ public:
     // `windowSeconds` of this run. Oldest start first.
     Result<std::vector<std::int64_t>> infraPeerRows(std::int64_t checkRunRow,
                                                     EpochSeconds windowSeconds) const;
+    // The job (job.id) a check run belongs to; 0 for an unknown row.
+    Result<std::int64_t> jobOfRun(std::int64_t checkRunRow) const;
+    // Every run of one job with its failing tests (store/job_timeline.h): two
+    // reads, the second over the failing results only.
+    Result<JobTimeline> jobTimeline(std::int64_t jobId) const;
 
     // --- Trend charts (store/trend_runs.h, verdict/trends.h) ---
     // The newest attempt of every job on every upstream SHA in the window,

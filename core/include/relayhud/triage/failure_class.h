@@ -5,6 +5,7 @@
 // log line alone can tell.
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace relayhud::triage {
@@ -24,6 +25,8 @@ enum class FailureClass : std::uint8_t {
 
 // "infra", "backend bug", "test or config", ...; "" for Unset.
 std::string_view failureClassName(FailureClass value);
+// The same with '-' for spaces, for TSV and the command line: "backend-bug".
+std::string failureClassSlug(FailureClass value);
 
 // Parses a rule file's `class` value: "infra", "backend bug" ("backend-bug"
 // and "backend_bug" too), "test or config"; case-insensitive. Only the

@@ -11,27 +11,34 @@
 //  1. outcome xpass-strict -> UnexpectedPass (a promote candidate for the
 //     config editor); outcome xfailed -> Expected.
 //  2. a failing test (failed/error) that passed on another attempt of the same
-//     SHA and job -> Flaky (a retry that passed is a flakiness signal); or whose
-//     history (Cache::testHistory over the last historyShas SHAs) flips more
-//     than flipThreshold over at least minHistoryRuns runs -> Flaky.
-//  3. baseline = the same job (downstream repo, workflow, job name) on the
-//     nearest earlier upstream SHA (by commit time) where it ran and has
-//     stored results (its newest such attempt): the test passed there ->
-//     Regression, with the compare link of the upstream range baseline...here;
-//     failed there too -> PreExisting; absent there (a new test) or no
-//     baseline -> the next rule.
-//  4. the job (no failing tests) whose failure line's rule implies Infra ->
+//     SHA and job -> Flaky (a retry that passed is a flakiness signal).
+//  3. a failing test whose own message matches an infra rule (device busy or
+//     unavailable, host out of memory, network, disk full) -> Infra: a setup
+//     error is no one's regression.
+//  4. attribution over the job's timeline (triage/attribution.h): this PR's
+//     regression (fails on its heads, not on the other PRs' runs of the job
+//     in the window; the push that brought it when its previous head passed),
+//     pre-existing (a breakage most PRs' runs carry since an onset, first seen
+//     on a culprit PR), backend bug (every run started failing it at once, no
+//     PR first), flaky (other PRs fail it now and then, no common start), a
+//     nightly's new failure (a regression in the main range since the
+//     previous nightly). With no other run of the job to compare, the next
+//     rule.
+//  5. the job (no failing tests) whose failure line's rule implies Infra ->
 //     Infra; a cancelled or timed-out job with such a line too. Infra jobs of
 //     two or more backends on the same SHA, or started within
 //     outageWindowSeconds of each other, are one outage: each carries an
 //     Outage evidence listing the others and the same `group`.
-//  5. the class the job's failure line's rule implies (BackendBug,
+//  6. the class the job's failure line's rule implies (BackendBug,
 //     TestOrConfig, ...; Infra only for the job itself), else Untriaged.
 // Every suggestion carries the evidence of the rule that decided it and of
-// the rules before it that were looked at (the baseline of a flaky test, the
-// line of a regression's job), so the UI can answer "why?".
+// the rules before it that were looked at, a confidence, and one sentence of
+// why, so the UI can answer "why?". Compare links only ever join two heads of
+// one PR, or the main commits of two nightlies: a compare between two
+// different PRs' heads means nothing.
 #include "relayhud/junit/test_result.h"
 #include "relayhud/model/types.h"
+#include "relayhud/triage/attribution.h"
 #include "relayhud/triage/failure_class.h"
 #include "relayhud/util/result.h"
 
@@ -57,14 +64,20 @@ struct EvidenceRun {
     int runAttempt = 1;
     Conclusion conclusion = Conclusion::None;
     EpochSeconds startedAt = 0; // 0: unknown
+    std::int64_t prNumber = 0;  // 0: a nightly or a push
+    EventType eventType = EventType::PullRequest;
+    EpochSeconds dispatchedAt = 0; // the upstream commit's time; 0: unknown
 };
 
 enum class EvidenceKind : std::uint8_t {
     Outcome,     // the test's own outcome here (xfailed, xpass-strict): `outcome`
     Rerun,       // another attempt of the same SHA and job: `run`, `outcome` there
-    History,     // the test's recent history: flipRate over historyRuns runs of historyWindow SHAs
-    Baseline,    // the baseline run: `run`, `outcome` there (none: absent), compareUrl
-    NoBaseline,  // no earlier SHA where the job ran with stored results
+    Concurrent,  // other PRs' runs of the job in the window: counts, `others` failed, `passed`
+    Baseline,    // this PR's previous head (a nightly: the previous nightly): `run`,
+                 // `outcome` there, compareUrl between the two
+    NoBaseline,  // this PR (or the nightlies) has no earlier run of the job with results
+    Breakage,    // a breakage the run is part of: `run` its onset, `firstSeen`, culpritPr
+    TestLine,    // the test's own message matches a rule: rule, text, ruleClass
     FailureLine, // the job's failure line: rule, line, text, captures, ruleClass
     NoLine,      // the job's log matched no rule or could not be had: `message`
     Outage,      // other backends' infra failures at the same time: `others`
@@ -79,15 +92,29 @@ struct Evidence {
     // Outcome: the test's outcome here; Rerun, Baseline: its outcome in
     // `run` (none: the run has results but not this test).
     std::optional<TestOutcome> outcome;
-    // Baseline: https://github.com/{upstream}/compare/{baseline}...{here}.
+    // Baseline: https://github.com/{upstream}/compare/{a}...{b}, a and b two
+    // heads of this PR, or two nightlies' main commits; "" when not knowable.
     std::string compareUrl;
 
-    // History
-    double flipRate = 0.0;
-    int historyRuns = 0;   // points with an outcome
-    int historyWindow = 0; // SHAs looked at (SuggestOptions::historyShas)
+    // Concurrent: how many other PRs' (and nightlies') runs of the job within
+    // `windowSeconds` failed the test and how many did not; `others` lists a
+    // few that failed and `passed` a few that did not, nearest first.
+    int failedCount = 0;
+    int passedCount = 0;
+    EpochSeconds windowSeconds = 0;
+    std::vector<EvidenceRun> passed;
 
-    // FailureLine
+    // Breakage: `run` is where it spread from; firstSeen the run that failed
+    // the test first; culpritPr the PR that did, on its own (0: none);
+    // brokenRuns runs fail it from the onset on, on brokenSources PRs and
+    // nightlies; pullUrl the culprit's files.
+    std::optional<EvidenceRun> firstSeen;
+    std::int64_t culpritPr = 0;
+    int brokenRuns = 0;
+    int brokenSources = 0;
+    std::string pullUrl;
+
+    // FailureLine, TestLine
     std::string rule;
     std::uint64_t line = 0; // in the raw log, from 1
     std::string text;
@@ -114,6 +141,7 @@ struct SuggestionTarget {
 struct Suggestion {
     SuggestionTarget target;
     FailureClass cls = FailureClass::Untriaged;
+    double confidence = 0.0;        // 0..1; 0 for Untriaged
     std::vector<Evidence> evidence; // the deciding evidence first
     // One human sentence: "passed on a8f3c21 (attempt 1), fails here:
     // regression in a8f3c21...b71e09d".
@@ -125,9 +153,7 @@ struct Suggestion {
 };
 
 struct SuggestOptions {
-    int historyShas = 20;                    // history window for the flip rate
-    double flipThreshold = 0.3;              // flaky above this flip rate ...
-    int minHistoryRuns = 6;                  // ... over at least this many runs
+    AttributionOptions attribution;          // concurrent window, breakage thresholds
     EpochSeconds outageWindowSeconds = 3600; // infra failures this close are one outage
     bool includeExpected = true;             // xfailed tests (Expected); false leaves them out
 };
@@ -135,6 +161,8 @@ struct SuggestOptions {
 // https://github.com/{upstreamRepo}/compare/{base}...{head}; the one place
 // that builds it (the run details panel uses it too). "" when a part is empty.
 std::string compareUrl(std::string_view upstreamRepo, const Sha& base, const Sha& head);
+// https://github.com/{upstreamRepo}/pull/{pr}/files: what a PR changed; "" for no PR.
+std::string pullFilesUrl(std::string_view upstreamRepo, std::int64_t pr);
 
 // Suggestions for one run, tests in identity order, then the job's own. An
 // error for an unknown row or a cache that cannot be read.

@@ -1,0 +1,183 @@
+// relayhud-cli attribution-accuracy --truth FILE: how the automatic classes
+// of every failure in the cache (triage/suggest.h) compare with a world's
+// known causes, one JSON line per failing test or failed job:
+//   {"check_run_id": "...", "test": "file::Class::name" or "", "cause": "...",
+//    "culprit_pr": N or null}
+// (relayhud-sim --write-truth writes such a file). Prints precision and
+// recall per cause, the overall accuracy, and the confusion matrix.
+#include "cli_commands.h"
+#include "cli_support.h"
+
+#include "relayhud/triage/suggest.h"
+
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <iomanip>
+#include <map>
+#include <set>
+#include <sstream>
+
+namespace relayhud::cli {
+namespace {
+
+using namespace relayhud::triage;
+
+// The truth's causes and the class that names each.
+struct Cause {
+    const char* name;
+    FailureClass cls;
+};
+constexpr Cause kCauses[] = {
+    {"this_pr", FailureClass::Regression},  {"broken_trunk", FailureClass::PreExisting},
+    {"backend", FailureClass::BackendBug},  {"flaky", FailureClass::Flaky},
+    {"infra", FailureClass::Infra},         {"expected", FailureClass::Expected},
+    {"unexpected_pass", FailureClass::UnexpectedPass},
+};
+
+std::string causeOf(FailureClass cls)
+{
+    for (const Cause& c : kCauses)
+        if (c.cls == cls)
+            return c.name;
+    return "(" + failureClassSlug(cls) + ")";
+}
+
+using Key = std::pair<std::string, std::string>; // check run id, test
+
+Result<std::map<Key, std::string>> readTruth(const std::string& path)
+{
+    std::ifstream in(path);
+    if (!in)
+        return makeError("cannot read " + path);
+    std::map<Key, std::string> truth;
+    std::string line;
+    std::size_t number = 0;
+    while (std::getline(in, line)) {
+        ++number;
+        if (line.empty())
+            continue;
+        const auto json = nlohmann::json::parse(line, nullptr, false);
+        if (!json.is_object() || !json.contains("check_run_id") || !json.contains("cause")
+            || !json["check_run_id"].is_string() || !json["cause"].is_string()
+            || (json.contains("test") && !json["test"].is_string()))
+            return makeError(path + ":" + std::to_string(number)
+                             + ": not a truth line (check_run_id, test, cause)");
+        const std::string test = json.value("test", std::string());
+        truth[{json["check_run_id"].get<std::string>(), test}] = json["cause"].get<std::string>();
+    }
+    return truth;
+}
+
+std::string ratio(std::size_t part, std::size_t whole)
+{
+    if (whole == 0)
+        return "   -  ";
+    std::ostringstream out;
+    out << std::fixed << std::setprecision(3) << static_cast<double>(part) / static_cast<double>(whole);
+    return out.str();
+}
+
+} // namespace
+
+int runAttributionAccuracy(const GlobalOptions& global, const std::vector<std::string>& args,
+                           std::ostream& out, std::ostream& err)
+{
+    const Flags flags = parseFlags(args, {"--truth", "--window-hours"});
+    if (!flags.error.empty())
+        return fail(err, "attribution-accuracy: " + flags.error, 2);
+    if (!flags.has("truth"))
+        return fail(err, "attribution-accuracy: give --truth FILE", 2);
+    SuggestOptions options;
+    options.includeExpected = false; // an xfailed test is no failure
+    if (flags.has("window-hours")) {
+        int hours = 0;
+        if (!parseInt(flags.get("window-hours"), hours) || hours <= 0)
+            return fail(err, "attribution-accuracy: --window-hours must be a positive integer", 2);
+        options.attribution.windowSeconds = static_cast<EpochSeconds>(hours) * 3600;
+    }
+    auto truth = readTruth(flags.get("truth"));
+    if (!truth)
+        return fail(err, "attribution-accuracy: " + truth.message());
+    auto cache = openCache(global);
+    if (!cache)
+        return fail(err, cache.message());
+    auto rows = (*cache)->triageRunRows({});
+    if (!rows)
+        return fail(err, "attribution-accuracy: " + rows.message());
+    auto suggestions = suggestForRuns(**cache, *rows, options);
+    if (!suggestions)
+        return fail(err, "attribution-accuracy: " + suggestions.message());
+
+    std::map<Key, std::string> said;
+    std::map<std::int64_t, std::string> ids;
+    for (const Suggestion& s : *suggestions) {
+        auto it = ids.find(s.target.checkRunRow);
+        if (it == ids.end()) {
+            auto run = (*cache)->checkRun(s.target.checkRunRow);
+            if (!run)
+                return fail(err, "attribution-accuracy: " + run.message());
+            it = ids.emplace(s.target.checkRunRow, run->checkRunId.value).first;
+        }
+        said[{it->second, s.target.identity}] = causeOf(s.cls);
+    }
+
+    // confusion[truth][said]; "(missing)" where no suggestion names the
+    // failure (its results or log were never fetched), "(not in truth)"
+    // where the truth has no line.
+    std::map<std::string, std::map<std::string, std::size_t>> confusion;
+    std::set<std::string> columns;
+    std::size_t correct = 0;
+    for (const auto& [key, cause] : *truth) {
+        const auto it = said.find(key);
+        const std::string got = it == said.end() ? "(missing)" : it->second;
+        ++confusion[cause][got];
+        columns.insert(got);
+        if (got == cause)
+            ++correct;
+    }
+    std::size_t extra = 0;
+    for (const auto& [key, cause] : said)
+        if (truth->find(key) == truth->end()) {
+            ++confusion["(not in truth)"][cause];
+            columns.insert(cause);
+            ++extra;
+        }
+
+    out << "cause            precision  recall  truth  said\n";
+    for (const Cause& c : kCauses) {
+        std::size_t truthCount = 0;
+        std::size_t saidCount = 0;
+        for (const auto& [cause, row] : confusion) {
+            for (const auto& [got, n] : row) {
+                if (cause == c.name)
+                    truthCount += n;
+                if (got == c.name)
+                    saidCount += n;
+            }
+        }
+        if (truthCount == 0 && saidCount == 0)
+            continue;
+        const std::size_t hit = confusion[c.name][c.name];
+        out << std::left << std::setw(17) << c.name << std::setw(11) << ratio(hit, saidCount)
+            << std::setw(8) << ratio(hit, truthCount) << std::setw(7) << truthCount << saidCount
+            << '\n';
+    }
+    out << "accuracy " << ratio(correct, truth->size()) << " (" << correct << " of "
+        << truth->size() << " truth lines); " << extra << " suggestions have no truth line\n";
+    out << "\nconfusion (rows: truth, columns: said)\n" << std::left << std::setw(17) << "";
+    for (const std::string& col : columns)
+        out << std::setw(16) << col;
+    out << '\n';
+    for (const auto& [cause, row] : confusion) {
+        out << std::setw(17) << cause;
+        for (const std::string& col : columns) {
+            const auto it = row.find(col);
+            out << std::setw(16) << (it == row.end() ? 0 : it->second);
+        }
+        out << '\n';
+    }
+    return 0;
+}
+
+} // namespace relayhud::cli

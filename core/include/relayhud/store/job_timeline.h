@@ -1,0 +1,40 @@
+#pragma once
+// Every run of one job (downstream repository, workflow, job name) in the
+// cache with the tests that failed in it: what attribution (triage/attribution.h)
+// compares a failure against: the PR's own other heads, other PRs' runs of
+// the same job at about the same time, and the nightlies.
+#include "relayhud/model/types.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace relayhud {
+
+struct TimelineRun {
+    std::int64_t row = 0; // check_run.id
+    Sha sha;
+    std::int64_t prNumber = 0; // 0 for nightlies and pushes
+    EventType eventType = EventType::PullRequest;
+    std::string author; // the PR's author (pr-info); "" when not known
+    std::string title;  // the commit's title: a nightly's names its main commit
+    EpochSeconds time = 0; // the upstream commit's time (when it was dispatched)
+    int attempt = 1;
+    Conclusion conclusion = Conclusion::None;
+    EpochSeconds startedAt = 0; // 0: not reported
+    bool hasResults = false;    // stored test results
+    // Tests (test_case ids) whose outcome is failed or error, ascending.
+    std::vector<std::int64_t> failing;
+};
+
+struct JobTimeline {
+    std::int64_t jobId = 0;
+    std::string downstreamRepo;
+    std::string workflow;
+    std::string jobName;
+    std::string upstreamRepo = "pytorch/pytorch";
+    // Oldest commit first; attempts of one SHA together, ascending.
+    std::vector<TimelineRun> runs;
+};
+
+} // namespace relayhud

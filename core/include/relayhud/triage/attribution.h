@@ -1,0 +1,136 @@
+#pragma once
+// Where a failing test comes from, judged as CRCR's world really is (issue 15).
+//
+// Almost every CRCR row is a pull-request head, and PR heads are no linear
+// history: the "previous SHA" of a head is usually another, unrelated PR. What
+// does hold (../shared/DOMAIN.md, "Baselines and attribution"):
+//  - a PR's own heads form a history: a failure new since the PR's previous
+//    head came with that push;
+//  - PRs dispatched at about the same time share about the same main: a
+//    failure most of them share from some moment on is already broken
+//    upstream (or in the backend); one only this PR shows is this PR's;
+//  - nightlies are a linear history on the `nightly` branch, each titled
+//    "<date> nightly release (<main sha>)".
+// PyTorch's Dr. CI makes the same call for in-tree CI (pytorch/test-infra
+// torchci/lib/drciUtils.ts `hasSimilarFailures`: the same job's failures on
+// other PRs, not by the same author, in a 24 h look-back). We look both ways
+// in the window, find when a breakage started (its onset: from there on most
+// runs of the job fail the test, on several PRs) and which PR failed it
+// before it spread (the culprit, first seen), which Dr. CI does not.
+//
+// A JobAttributor holds one job's timeline (store/job_timeline.h) and answers
+// for any of its runs and tests; it is cheap to ask many times.
+#include "relayhud/model/types.h"
+#include "relayhud/store/job_timeline.h"
+#include "relayhud/triage/failure_class.h"
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace relayhud::triage {
+
+struct AttributionOptions {
+    // Other PRs' runs this close to the head (before or after) are concurrent.
+    EpochSeconds windowSeconds = 24 * 3600;
+    // How far before a breakage's onset its first failure is looked for.
+    EpochSeconds firstSeenSeconds = 72 * 3600;
+    // A breakage: from its onset on, at least this share of the job's runs
+    // fail the test ...
+    double brokenShare = 0.8;
+    // ... on at least this many distinct PRs or nightlies.
+    int brokenMinSources = 3;
+};
+
+enum class AttributionCall : std::uint8_t {
+    ThisPr,      // fails here and on this PR's heads, not on the others
+    Culprit,     // this PR broke it and, once merged, everyone else (its own heads)
+    BrokenTrunk, // already broken upstream when this head was dispatched
+    Backend,     // every run started failing it at once, no PR first: the backend moved
+    Flaky,       // fails on other PRs' runs now and then, without a common start
+    NightlyNew,  // a nightly's new failure: the main range since the previous nightly
+};
+
+// A run a decision points at: an index into the attributor's timeline.
+using TimelineIndex = std::size_t;
+
+struct Attribution {
+    AttributionCall call = AttributionCall::ThisPr;
+    double confidence = 0.5; // 0..1
+    // This PR's nearest earlier head with results (same job), and whether the
+    // test failed there. Nightly: the previous nightly.
+    std::optional<TimelineIndex> previous;
+    bool previousFailed = false;
+    // Other PRs' (and nightlies') runs within the window: how many failed the
+    // test and how many did not, and a few of each, nearest first.
+    int othersFailed = 0;
+    int othersPassed = 0;
+    std::vector<TimelineIndex> failedOn;
+    std::vector<TimelineIndex> passedOn;
+    // A breakage: the run where it spread to a second PR or nightly (onset),
+    // the run that failed it first (first seen), and the PR that did, on its
+    // own (0: none, or a nightly).
+    std::optional<TimelineIndex> onset;
+    std::optional<TimelineIndex> firstSeen;
+    std::int64_t culpritPr = 0;
+    int brokenRuns = 0;    // runs failing it from the onset on
+    int brokenSources = 0; // distinct PRs and nightlies among them
+};
+
+class JobAttributor {
+public:
+    explicit JobAttributor(JobTimeline timeline, AttributionOptions options = {});
+
+    const JobTimeline& timeline() const { return m_timeline; }
+    std::optional<TimelineIndex> indexOf(std::int64_t checkRunRow) const;
+
+    // Where the failure of `testId` in run `run` comes from.
+    Attribution attribute(TimelineIndex run, std::int64_t testId) const;
+
+    // A nightly's main commit, from its title "<date> nightly release (<sha>)";
+    // empty when the title names none.
+    static Sha nightlyMainSha(const std::string& title);
+
+private:
+    struct Breakage {
+        std::size_t first = 0;  // positions in m_settled
+        std::size_t spread = 0; // the first failure of another source than first's
+        std::size_t last = 0;
+        int runs = 0;
+        int sources = 0;
+        std::optional<std::size_t> firstSeen; // position in m_settled
+        std::int64_t culpritPr = 0;
+    };
+    struct TestTrack {
+        std::vector<std::size_t> failingAt; // positions in m_settled, ascending
+        std::vector<Breakage> breakages;
+    };
+
+    bool isNightly(const TimelineRun& run) const;
+    std::int64_t sourceKey(std::size_t settledPos) const;
+    bool fails(std::size_t settledPos, std::int64_t testId) const;
+    const TestTrack& track(std::int64_t testId) const;
+    void findBreakages(std::int64_t testId, TestTrack& track) const;
+    bool isOther(const TimelineRun& here, const TimelineRun& other) const;
+    // What every test of one run is compared with, found once per run.
+    struct RunNeighbours {
+        std::optional<std::size_t> previous; // positions in m_settled
+        std::vector<std::size_t> near;       // other PRs' runs in the window, nearest first
+    };
+    const RunNeighbours& neighbours(TimelineIndex run) const;
+
+    JobTimeline m_timeline;
+    AttributionOptions m_options;
+    std::map<std::int64_t, TimelineIndex> m_byRow;
+    // Per SHA its newest attempt with stored results, oldest commit first:
+    // the runs that say what a head's outcome settled on.
+    std::vector<TimelineIndex> m_settled;
+    // Each run's SHA's position in m_settled; none when no attempt has results.
+    std::vector<std::optional<std::size_t>> m_settledOf;
+    mutable std::map<std::int64_t, TestTrack> m_tracks;
+    mutable std::map<TimelineIndex, RunNeighbours> m_neighbours;
+};
+
+} // namespace relayhud::triage

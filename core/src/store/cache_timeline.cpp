@@ -1,0 +1,98 @@
+// Cache reads for attribution (store/job_timeline.h): every run of one job,
+// then the failing results of all of them through the partial index
+// test_result_failing (schema.cpp, version 4).
+#include "relayhud/store/cache.h"
+
+#include "store/statement.h"
+
+#include <algorithm>
+#include <unordered_map>
+
+namespace relayhud {
+
+using store::Statement;
+
+namespace {
+
+// TestOutcome::Failed = 1, Error = 2: the partial index's own condition,
+// spelt the same way so that SQLite uses it. TestRunState::Stored = 0.
+constexpr const char* kFailingOutcome = "r.outcome IN (1, 2)";
+static_assert(static_cast<int>(TestOutcome::Failed) == 1
+              && static_cast<int>(TestOutcome::Error) == 2);
+static_assert(static_cast<int>(TestRunState::Stored) == 0);
+
+} // namespace
+
+Result<std::int64_t> Cache::jobOfRun(std::int64_t checkRunRow) const
+{
+    Statement s(m_db, "SELECT job_id FROM check_run WHERE id = ?");
+    auto row = s.bind(1, checkRunRow).step();
+    if (!row)
+        return row.error();
+    return *row ? s.int64(0) : std::int64_t{0};
+}
+
+Result<JobTimeline> Cache::jobTimeline(std::int64_t jobId) const
+{
+    JobTimeline out;
+    out.jobId = jobId;
+    Statement job(m_db, "SELECT b.repo, j.workflow, j.name FROM job j"
+                        " JOIN backend b ON b.id = j.backend_id WHERE j.id = ?");
+    auto found = job.bind(1, jobId).step();
+    if (!found)
+        return found.error();
+    if (!*found)
+        return makeError("no job " + std::to_string(jobId) + " in the cache");
+    out.downstreamRepo = job.text(0);
+    out.workflow = job.text(1);
+    out.jobName = job.text(2);
+
+    Statement runs(m_db, "SELECT cr.id, c.sha, cr.pr_number, cr.event_type, c.author, c.title,"
+                         " c.time, cr.run_attempt, cr.conclusion, cr.started_at,"
+                         " tr.state IS NOT NULL AND tr.state = 0, cr.upstream_repo"
+                         " FROM check_run cr JOIN upstream_commit c ON c.id = cr.commit_id"
+                         " LEFT JOIN test_run tr ON tr.check_run_row = cr.id"
+                         " WHERE cr.job_id = ?"
+                         " ORDER BY c.time, c.sha, cr.run_attempt, cr.id");
+    runs.bind(1, jobId);
+    std::unordered_map<std::int64_t, std::size_t> byRow;
+    auto read = runs.forEachRow([&](const Statement& row) {
+        TimelineRun r;
+        r.row = row.int64(0);
+        r.sha = Sha{row.text(1)};
+        r.prNumber = row.int64(2);
+        r.eventType = static_cast<EventType>(row.integer(3));
+        r.author = row.text(4);
+        r.title = row.text(5);
+        r.time = row.int64(6);
+        r.attempt = row.integer(7);
+        r.conclusion = static_cast<Conclusion>(row.integer(8));
+        r.startedAt = row.isNull(9) ? 0 : row.int64(9);
+        r.hasResults = row.integer(10) != 0;
+        if (out.runs.empty())
+            out.upstreamRepo = row.text(11);
+        byRow.emplace(r.row, out.runs.size());
+        out.runs.push_back(std::move(r));
+    });
+    if (!read)
+        return read.error();
+
+    Statement failing(m_db, std::string("SELECT tr.check_run_row, r.test_id"
+                                        " FROM check_run cr"
+                                        " JOIN test_run tr ON tr.check_run_row = cr.id"
+                                        " JOIN test_result r ON r.test_run_id = tr.id"
+                                        " WHERE cr.job_id = ? AND tr.state = 0 AND ")
+                                + kFailingOutcome);
+    failing.bind(1, jobId);
+    read = failing.forEachRow([&](const Statement& row) {
+        if (auto it = byRow.find(row.int64(0)); it != byRow.end())
+            out.runs[it->second].failing.push_back(row.int64(1));
+    });
+    if (!read)
+        return read.error();
+    for (TimelineRun& r : out.runs)
+        std::sort(r.failing.begin(), r.failing.end());
+    return out;
+}
+
+} // namespace relayhud

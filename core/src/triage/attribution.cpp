@@ -1,0 +1,283 @@
+// Attribution of a failing test over one job's timeline (triage/attribution.h).
+//
+// Facts borrowed from PyTorch's Dr. CI (pytorch/test-infra @61a77570,
+// torchci/lib/drciUtils.ts): the same job on other PRs, never the same
+// author (isSameAuthor, L530-564), in a window of about a day
+// (hasSimilarFailures, L260, L284-296). Dr. CI calls broken trunk only from
+// the merge base's own failures (torchci/pages/api/drci/drci.ts L1101-1115);
+// CRCR rows carry no merge base (specs/hud-read-api.md §4), so a breakage is
+// read from the other PRs' runs instead: where most of them start failing
+// the test, and which PR failed it before they did.
+#include "relayhud/triage/attribution.h"
+
+#include <re2/re2.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <set>
+
+namespace relayhud::triage {
+namespace {
+
+constexpr std::size_t kListed = 5; // runs of each kind kept as evidence
+
+// Below this share the scan of a breakage stops: it can no longer recover.
+constexpr double kAbandonShare = 0.5;
+
+} // namespace
+
+JobAttributor::JobAttributor(JobTimeline timeline, AttributionOptions options)
+    : m_timeline(std::move(timeline)), m_options(options)
+{
+    const auto& runs = m_timeline.runs;
+    for (TimelineIndex i = 0; i < runs.size(); ++i)
+        m_byRow.emplace(runs[i].row, i);
+    // Attempts of one SHA are adjacent, ascending: the last with results wins.
+    for (TimelineIndex i = 0; i < runs.size(); ++i) {
+        if (!runs[i].hasResults)
+            continue;
+        if (!m_settled.empty() && runs[m_settled.back()].sha == runs[i].sha)
+            m_settled.back() = i;
+        else
+            m_settled.push_back(i);
+    }
+    m_settledOf.resize(runs.size());
+    std::size_t p = 0;
+    for (TimelineIndex i = 0; i < runs.size(); ++i) {
+        while (p < m_settled.size() && runs[m_settled[p]].time < runs[i].time)
+            ++p;
+        for (std::size_t q = p; q < m_settled.size() && runs[m_settled[q]].time == runs[i].time;
+             ++q)
+            if (runs[m_settled[q]].sha == runs[i].sha)
+                m_settledOf[i] = q;
+    }
+}
+
+std::optional<TimelineIndex> JobAttributor::indexOf(std::int64_t checkRunRow) const
+{
+    const auto it = m_byRow.find(checkRunRow);
+    if (it == m_byRow.end())
+        return std::nullopt;
+    return it->second;
+}
+
+Sha JobAttributor::nightlyMainSha(const std::string& title)
+{
+    static const RE2 pattern(R"(nightly release \(([0-9a-f]{40})\))");
+    std::string sha;
+    if (RE2::PartialMatch(title, pattern, &sha))
+        return Sha{sha};
+    return {};
+}
+
+bool JobAttributor::isNightly(const TimelineRun& run) const
+{
+    return run.prNumber == 0 || run.eventType == EventType::Nightly
+           || run.eventType == EventType::Periodic;
+}
+
+// Who a run speaks for: its PR, or the nightly itself.
+std::int64_t JobAttributor::sourceKey(std::size_t settledPos) const
+{
+    const TimelineRun& run = m_timeline.runs[m_settled[settledPos]];
+    return isNightly(run) ? -run.row : run.prNumber;
+}
+
+bool JobAttributor::fails(std::size_t settledPos, std::int64_t testId) const
+{
+    const auto& failing = m_timeline.runs[m_settled[settledPos]].failing;
+    return std::binary_search(failing.begin(), failing.end(), testId);
+}
+
+// Another PR (by another author) or a nightly: what this head is compared with.
+bool JobAttributor::isOther(const TimelineRun& here, const TimelineRun& other) const
+{
+    if (other.sha == here.sha)
+        return false;
+    if (isNightly(other) || isNightly(here))
+        return true;
+    if (other.prNumber == here.prNumber)
+        return false;
+    return here.author.empty() || other.author != here.author;
+}
+
+const JobAttributor::RunNeighbours& JobAttributor::neighbours(TimelineIndex run) const
+{
+    if (auto it = m_neighbours.find(run); it != m_neighbours.end())
+        return it->second;
+    const auto& runs = m_timeline.runs;
+    const TimelineRun& here = runs[run];
+    RunNeighbours n;
+    // This PR's (or the nightly series') nearest earlier settled run.
+    for (std::size_t p = m_settled.size(); p-- > 0;) {
+        const TimelineRun& r = runs[m_settled[p]];
+        if (r.time >= here.time || r.sha == here.sha)
+            continue;
+        if (isNightly(here) ? isNightly(r) : r.prNumber == here.prNumber) {
+            n.previous = p;
+            break;
+        }
+    }
+    std::vector<std::pair<EpochSeconds, std::size_t>> near;
+    for (std::size_t p = 0; p < m_settled.size(); ++p) {
+        const TimelineRun& r = runs[m_settled[p]];
+        const EpochSeconds distance = std::abs(r.time - here.time);
+        if (distance <= m_options.windowSeconds && isOther(here, r))
+            near.emplace_back(distance, p);
+    }
+    std::sort(near.begin(), near.end());
+    for (const auto& entry : near)
+        n.near.push_back(entry.second);
+    return m_neighbours.emplace(run, std::move(n)).first->second;
+}
+
+const JobAttributor::TestTrack& JobAttributor::track(std::int64_t testId) const
+{
+    auto it = m_tracks.find(testId);
+    if (it != m_tracks.end())
+        return it->second;
+    TestTrack t;
+    for (std::size_t p = 0; p < m_settled.size(); ++p)
+        if (fails(p, testId))
+            t.failingAt.push_back(p);
+    findBreakages(testId, t);
+    return m_tracks.emplace(testId, std::move(t)).first->second;
+}
+
+// A breakage starts at a failing run from which the job's runs keep failing
+// the test (at least brokenShare of them, on brokenMinSources PRs or
+// nightlies). Its first seen is the earliest failure before the failure
+// spread to a second PR; a PR that failed it there, on its own, is the
+// culprit: its heads broke it and everyone's runs since carry it (the PR
+// merged). No such PR: every run started failing it at once.
+void JobAttributor::findBreakages(std::int64_t testId, TestTrack& t) const
+{
+    const auto& runs = m_timeline.runs;
+    std::size_t next = 0; // index into t.failingAt
+    while (next < t.failingAt.size()) {
+        const std::size_t start = t.failingAt[next];
+        int failed = 1;
+        int total = 1;
+        std::size_t last = start;
+        std::set<std::int64_t> sources{sourceKey(start)};
+        int lastFailed = 1;
+        for (std::size_t p = start + 1; p < m_settled.size(); ++p) {
+            ++total;
+            if (fails(p, testId)) {
+                ++failed;
+                if (static_cast<double>(failed) >= m_options.brokenShare * total) {
+                    last = p;
+                    lastFailed = failed;
+                    sources.insert(sourceKey(p));
+                }
+            } else if (static_cast<double>(failed) < kAbandonShare * total) {
+                break;
+            }
+        }
+        if (static_cast<int>(sources.size()) < m_options.brokenMinSources) {
+            ++next;
+            continue;
+        }
+        Breakage b;
+        b.first = start;
+        b.last = last;
+        b.runs = lastFailed;
+        b.sources = static_cast<int>(sources.size());
+        // The spread: the first failure in it by another source than the first.
+        const std::int64_t firstKey = sourceKey(start);
+        b.spread = last;
+        for (std::size_t p = start + 1; p <= last; ++p)
+            if (fails(p, testId) && sourceKey(p) != firstKey) {
+                b.spread = p;
+                break;
+            }
+        const EpochSeconds spread = runs[m_settled[b.spread]].time;
+        const EpochSeconds from = runs[m_settled[start]].time - m_options.firstSeenSeconds;
+        std::map<std::int64_t, int> before; // source -> its failures before the spread
+        for (const std::size_t p : t.failingAt) {
+            const EpochSeconds time = runs[m_settled[p]].time;
+            if (time < from)
+                continue;
+            if (time >= spread)
+                break;
+            if (!b.firstSeen)
+                b.firstSeen = p;
+            ++before[sourceKey(p)];
+        }
+        if (b.firstSeen) {
+            const std::int64_t key = sourceKey(*b.firstSeen);
+            const bool alone = key != firstKey || before[key] >= 2;
+            if (key > 0 && alone)
+                b.culpritPr = key;
+        }
+        t.breakages.push_back(b);
+        next = static_cast<std::size_t>(
+            std::upper_bound(t.failingAt.begin(), t.failingAt.end(), last) - t.failingAt.begin());
+    }
+}
+
+Attribution JobAttributor::attribute(TimelineIndex run, std::int64_t testId) const
+{
+    const auto& runs = m_timeline.runs;
+    const TimelineRun& here = runs[run];
+    const TestTrack& t = track(testId);
+    Attribution a;
+
+    const RunNeighbours& n = neighbours(run);
+    if (n.previous) {
+        a.previous = m_settled[*n.previous];
+        a.previousFailed = fails(*n.previous, testId);
+    }
+    for (const std::size_t p : n.near) {
+        const bool failed = fails(p, testId);
+        (failed ? a.othersFailed : a.othersPassed) += 1;
+        auto& list = failed ? a.failedOn : a.passedOn;
+        if (list.size() < kListed)
+            list.push_back(m_settled[p]);
+    }
+
+    // Inside a breakage (between its first failure and its last), or one of
+    // the culprit's own heads before it spread.
+    const std::optional<std::size_t> pos = m_settledOf[run];
+    for (const Breakage& b : t.breakages) {
+        const EpochSeconds begins = runs[m_settled[b.first]].time;
+        const EpochSeconds ends = runs[m_settled[b.last]].time;
+        const bool culpritsHead = !isNightly(here) && b.culpritPr == here.prNumber
+                                  && here.time <= ends
+                                  && here.time >= begins - m_options.firstSeenSeconds;
+        const bool inside = pos ? (*pos >= b.first && *pos <= b.last)
+                                : (here.time >= begins && here.time <= ends);
+        if (!culpritsHead && !inside)
+            continue;
+        a.onset = m_settled[b.culpritPr != 0 ? b.spread : b.first];
+        a.firstSeen = b.firstSeen ? std::optional<TimelineIndex>(m_settled[*b.firstSeen])
+                                  : std::nullopt;
+        a.culpritPr = b.culpritPr;
+        a.brokenRuns = b.runs;
+        a.brokenSources = b.sources;
+        if (culpritsHead) {
+            a.call = AttributionCall::Culprit;
+            a.confidence = 0.9;
+        } else if (b.culpritPr != 0) {
+            a.call = AttributionCall::BrokenTrunk;
+            a.confidence = b.sources >= 5 ? 0.9 : 0.75;
+        } else {
+            a.call = AttributionCall::Backend;
+            a.confidence = 0.6;
+        }
+        return a;
+    }
+
+    if (a.othersFailed > 0) {
+        a.call = AttributionCall::Flaky;
+        a.confidence = a.othersFailed >= 2 ? 0.75 : 0.55;
+        return a;
+    }
+    a.call = isNightly(here) ? AttributionCall::NightlyNew : AttributionCall::ThisPr;
+    a.confidence = a.othersPassed >= 3 ? (a.previous && !a.previousFailed ? 0.95 : 0.85)
+                   : a.othersPassed > 0 ? 0.6
+                                        : 0.4;
+    return a;
+}
+
+} // namespace relayhud::triage
