@@ -165,14 +165,18 @@ ReportInput sampleInput()
         failure(FailureClass::Regression, "test/test_ops.py::TestOps::test_add|<img src=x>",
                 "passed on 0000000 (attempt 1), fails here");
     regression.line = "RuntimeError: bad `thing` | here";
-    regression.baseSha = Sha{kBase};
+    regression.baseSha = Sha{kBase}; // this PR's previous head
     regression.compareUrl = "https://github.com/pytorch/pytorch/compare/" + kBase + "..." + kHead;
+    regression.changeUrl = "https://github.com/pytorch/pytorch/pull/158200/files";
     in.failures.push_back(regression);
 
-    ClassifiedFailure fresh = failure(FailureClass::Untriaged, "test/test_new.py::TestNew::test_a",
-                                      "not run on 0000000 (new test?)");
-    fresh.line = "AssertionError: Tensor-likes are not close!";
-    in.failures.push_back(fresh);
+    ClassifiedFailure broken = failure(FailureClass::PreExisting, "test/test_new.py::TestNew::test_a",
+                                       "9 runs of 7 PRs and nightlies fail it since ...");
+    broken.line = "AssertionError: Tensor-likes are not close!";
+    broken.culpritPr = 158100;
+    broken.culpritUrl = "https://github.com/pytorch/pytorch/pull/158100/files";
+    broken.firstSeen = "#158100 (abc1234) at 2026-12-01T09:00:00Z";
+    in.failures.push_back(broken);
 
     ClassifiedFailure flaky = failure(FailureClass::Flaky, "test/test_nn.py::TestNN::test_conv",
                                       "fails on attempt 1, passed on attempt 2: flaky");
@@ -187,11 +191,9 @@ ReportInput sampleInput()
     infra.group = "outage from 2026-12-01T10:00:00Z: Ascend/pytorch, intel/torch-xpu-ops";
     in.failures.push_back(infra);
 
-    ClassifiedFailure old =
-        failure(FailureClass::PreExisting, "test/test_ops.py::TestOps::test_old",
-                "failed on 0000000 (attempt 1) too: pre-existing");
-    old.failedBefore = true;
-    in.failures.push_back(old);
+    ClassifiedFailure other = failure(FailureClass::Untriaged, "test/test_ops.py::TestOps::test_old",
+                                      "no other run of this job to compare");
+    in.failures.push_back(other);
     return in;
 }
 
@@ -200,7 +202,8 @@ TEST(ReportMarkdown, VerdictTableAndEverySection)
     const std::string md = markdownReport(sampleInput());
     EXPECT_NE(md.find("## RelayHUD report: [pytorch/pytorch@1111111]"), std::string::npos) << md;
     EXPECT_NE(md.find("2 jobs · ✅ 1 verified green · ❌ 1 red"), std::string::npos) << md;
-    EXPECT_NE(md.find("Failures: 1 regression · 1 new failure · 1 flaky · 1 infra · 1 other"),
+    EXPECT_NE(md.find("Failures: 1 failure caused by this PR · 1 already broken · 1 flaky · 1 "
+                      "infra · 1 other"),
               std::string::npos)
         << md;
     EXPECT_NE(
@@ -210,8 +213,8 @@ TEST(ReportMarkdown, VerdictTableAndEverySection)
     EXPECT_NE(md.find("failure: 1 failed &lt;b&gt;\\|&lt;/b&gt;, \"quoted\""), std::string::npos);
     // In this order, each once.
     std::size_t at = 0;
-    for (const char* heading : {"### Regressions (1)", "### New failures (1)", "### Flaky (1)",
-                                "### Infra (1)", "### Others (1)"}) {
+    for (const char* heading : {"### Caused by this PR (1)", "### Already broken upstream (1)",
+                                "### Flaky (1)", "### Infra (1)", "### Others (1)"}) {
         const std::size_t found = md.find(heading);
         ASSERT_NE(found, std::string::npos) << heading << "\n" << md;
         EXPECT_GT(found, at) << heading;
@@ -220,11 +223,23 @@ TEST(ReportMarkdown, VerdictTableAndEverySection)
     }
     const std::string range = "[0000000...1111111](<https://github.com/pytorch/pytorch/compare/"
                               + kBase + "..." + kHead + ">)";
-    EXPECT_EQ(occurrences(md, range), 2u) << md; // the ranges overview and the row
-    EXPECT_NE(md.find("- " + range + ": 1 failure"), std::string::npos) << md;
+    EXPECT_EQ(occurrences(md, range), 1u) << md;
+    EXPECT_NE(md.find("[files](<https://github.com/pytorch/pytorch/pull/158200/files>)<br>push "
+                      + range),
+              std::string::npos)
+        << md;
+    // The culprits overview and the row's first seen.
+    const std::string culprit = "[#158100](<https://github.com/pytorch/pytorch/pull/158100/files>)";
+    EXPECT_NE(md.find("Likely broken by:\n\n- " + culprit + ": 1 failure"), std::string::npos)
+        << md;
+    EXPECT_NE(md.find("| pre-existing (suggested) | `AssertionError: Tensor-likes are not close!` "
+                      "| \\#158100 (abc1234) at 2026-12-01T09:00:00Z<br>likely "
+                      + culprit + " |"),
+              std::string::npos)
+        << md;
     EXPECT_NE(md.find("`test/test_ops.py::TestOps::test_add\\|<img src=x>`"), std::string::npos);
     EXPECT_NE(md.find("``RuntimeError: bad `thing` \\| here``"), std::string::npos);
-    EXPECT_NE(md.find("| untriaged (suggested) | `AssertionError: Tensor-likes are not close!` |"),
+    EXPECT_NE(md.find("| untriaged (suggested) | – | no other run of this job to compare |"),
               std::string::npos)
         << md;
     EXPECT_NE(md.find("(attempt 1) [log](<https://github.com/Ascend/pytorch/actions/runs/42/job/"
@@ -237,7 +252,6 @@ TEST(ReportMarkdown, VerdictTableAndEverySection)
               std::string::npos)
         << md;
     EXPECT_NE(md.find("- outage from 2026-12-01T10:00:00Z"), std::string::npos);
-    EXPECT_NE(md.find("| pre-existing (suggested) |"), std::string::npos);
     EXPECT_EQ(md.find("<details>"), std::string::npos); // short lists stay open
     EXPECT_NE(
         md.find("[log](<https://github.com/torch-spyre/torch-spyre/actions/runs/42/job/9001>)"),
@@ -271,7 +285,8 @@ TEST(ReportMarkdown, LongListsFoldAndSayWhereTheRestIs)
         in.failures.push_back(f);
     }
     const std::string md = markdownReport(in);
-    EXPECT_NE(md.find("<details><summary>13 new failures</summary>\n\n| Job |"), std::string::npos)
+    EXPECT_NE(md.find("<details><summary>13 already broken</summary>\n\n| Job |"),
+              std::string::npos)
         << md;
     EXPECT_EQ(occurrences(md, "</details>"), 1u); // the one regression stays open
     ReportOptions capped;
@@ -281,7 +296,7 @@ TEST(ReportMarkdown, LongListsFoldAndSayWhereTheRestIs)
                           + kHead + "`"),
               std::string::npos)
         << short5;
-    EXPECT_EQ(occurrences(short5, "| untriaged (suggested) |"), 5u);
+    EXPECT_EQ(occurrences(short5, "| pre-existing (suggested) |"), 5u);
 }
 
 TEST(ReportMarkdown, LinksFromCiAreDroppedUnlessPlainHttp)
@@ -328,7 +343,7 @@ ReportInput hugeInput()
         in.failures.push_back(f);
     }
     for (int i = 0; i < 30; ++i) {
-        ClassifiedFailure f = in.failures[1]; // new failures: a shorter list
+        ClassifiedFailure f = in.failures[1]; // already broken: a shorter list
         f.test += "_" + std::to_string(i);
         in.failures.push_back(f);
     }
@@ -350,13 +365,13 @@ TEST(ReportMarkdown, HugeInputFitsAGithubComment)
     EXPECT_GT(md.size(), kCommentLimit - 4096); // and uses the room it has
     EXPECT_TRUE(validUtf8(md));
     expectWholeRows(md);
-    // The longest list lost rows first: the 31 new failures are all there.
-    EXPECT_EQ(occurrences(md, "| untriaged (suggested) |"), 31u);
+    // The longest list lost rows first: the 31 already broken are all there.
+    EXPECT_EQ(occurrences(md, "| pre-existing (suggested) |"), 31u);
     EXPECT_NE(md.find("more not shown; full list: `relayhud-cli report --format csv --sha "),
               std::string::npos);
     EXPECT_NE(md.find("### Others (4001)"), std::string::npos);
     // The megabyte fields were clipped, not dropped: the regression is listed.
-    EXPECT_NE(md.find("### Regressions (1)\n"), std::string::npos);
+    EXPECT_NE(md.find("### Caused by this PR (1)\n"), std::string::npos);
     EXPECT_NE(md.find("…` | ``RuntimeError: bad"), std::string::npos) << md.substr(0, 3000);
 
     const std::string defaults = markdownReport(hugeInput());
@@ -405,7 +420,8 @@ TEST(ReportCsv, JobRowsThenFailureRowsWithClassColumns)
               "upstream_sha,check_run_id,backend,workflow,job,run_attempt,conclusion,verdict,"
               "reasons,cases,passed,failing,skipped,xfailed,mandatory_not_run,run_url,"
               "artifact_url,test,class,section,decided_by,failed_on_attempt,why,failure_line,"
-              "baseline_sha,compare_url,passed_on_attempt,outage_group,log_url,bug_url");
+              "previous_head_sha,compare_url,culprit_pr,first_seen,passed_on_attempt,outage_group,"
+              "log_url,bug_url");
     EXPECT_EQ(occurrences(csv, "\r\n"), 1u + 2u + 5u); // header, jobs, failures
     EXPECT_NE(csv.find(",red,\"failure: 1 failed <b>|</b>, \"\"quoted\"\"\","), std::string::npos)
         << csv;
@@ -416,27 +432,30 @@ TEST(ReportCsv, JobRowsThenFailureRowsWithClassColumns)
               std::string::npos)
         << csv;
     EXPECT_NE(csv.find(",\"test (default, 1, 1)\","), std::string::npos) << csv;
-    EXPECT_NE(csv.find(",test/test_ops.py::TestOps::test_add|<img src=x>,regression,regression,"
+    EXPECT_NE(csv.find(",test/test_ops.py::TestOps::test_add|<img src=x>,regression,this PR,"
                        "suggestion,2,\"passed on 0000000 (attempt 1), fails here\","
                        "RuntimeError: bad `thing` | here,"
                        + kBase + ",https://github.com/pytorch/pytorch/compare/" + kBase + "..."
                        + kHead
-                       + ",,,https://github.com/Ascend/pytorch/actions/runs/42/job/9001,"
+                       + ",,,,,https://github.com/Ascend/pytorch/actions/runs/42/job/9001,"
                          "\r\n"),
               std::string::npos)
         << csv;
+    EXPECT_NE(csv.find(",pre-existing,broken upstream,suggestion,2,"), std::string::npos) << csv;
+    EXPECT_NE(csv.find(",,,158100,#158100 (abc1234) at 2026-12-01T09:00:00Z,,,"), std::string::npos)
+        << csv;
     EXPECT_NE(csv.find(",flaky,flaky,suggestion,1,"), std::string::npos);
-    EXPECT_NE(csv.find(",,,2,,https://github.com/Ascend/pytorch/actions/runs/42/job/9001,\r\n"),
+    EXPECT_NE(csv.find(",,,,,2,,https://github.com/Ascend/pytorch/actions/runs/42/job/9001,\r\n"),
               std::string::npos); // passed on attempt 2
     EXPECT_NE(csv.find(",infra,infra,suggestion,2,"), std::string::npos);
-    EXPECT_NE(csv.find(",,,,\"outage from 2026-12-01T10:00:00Z: Ascend/pytorch, "
+    EXPECT_NE(csv.find(",,,,,,\"outage from 2026-12-01T10:00:00Z: Ascend/pytorch, "
                        "intel/torch-xpu-ops\",https://"),
               std::string::npos)
         << csv;
-    EXPECT_NE(csv.find(",pre-existing,other,suggestion,2,"), std::string::npos);
+    EXPECT_NE(csv.find(",untriaged,other,suggestion,2,"), std::string::npos);
     // The job rows leave the class columns empty.
     EXPECT_NE(csv.find(",https://github.com/torch-spyre/torch-spyre/actions/runs/42/artifacts"
-                       ",,,,,,,,,,,,,\r\n"),
+                       ",,,,,,,,,,,,,,,\r\n"),
               std::string::npos)
         << csv;
 }
@@ -465,6 +484,7 @@ protected:
     {
         CheckRun run =
             relayhud::testing::completedRun(sha, "test (default)", attempt, conclusion, time);
+        run.eventType = EventType::Push; // as addRun's commit: a linear series
         const std::int64_t row = relayhud::testing::addRun(*m_cache, run, time);
         if (cases.empty())
             return row;
@@ -541,22 +561,27 @@ TEST_F(ReportCacheTest, SuggestionsClassifyEachFailingCase)
     EXPECT_EQ(f["test_new"].cls, FailureClass::Regression);
     EXPECT_EQ(sectionOf(f["test_new"]), ReportSection::Regression);
     EXPECT_EQ(f["test_new"].baseSha, Sha{"aaaa"});
+    // Two pushes (no PR) of one series: the range between them.
     EXPECT_EQ(f["test_new"].compareUrl, "https://github.com/pytorch/pytorch/compare/aaaa...bbbb");
     EXPECT_EQ(f["test_new"].line, "RuntimeError: new");
-    EXPECT_NE(f["test_new"].why.find("regression in aaaa...bbbb"), std::string::npos);
+    EXPECT_NE(f["test_new"].why.find("regression in aaaa...bbbb"), std::string::npos)
+        << f["test_new"].why;
     EXPECT_EQ(f["test_new"].logUrl, "https://github.com/torch-spyre/torch-spyre/actions/runs/"
                                     "run-bbbb-test (default)/job/cr-bbbb-test (default)-1");
     EXPECT_FALSE(f["test_new"].tagged());
     EXPECT_EQ(f["test_old"].cls, FailureClass::PreExisting);
     EXPECT_TRUE(f["test_old"].failedBefore);
-    EXPECT_EQ(sectionOf(f["test_old"]), ReportSection::Other);
+    EXPECT_EQ(sectionOf(f["test_old"]), ReportSection::Broken);
     EXPECT_EQ(f["test_x"].cls, FailureClass::Expected);
     EXPECT_EQ(f["test_strict"].cls, FailureClass::UnexpectedPass);
 
     const std::string md = markdownReport(in);
-    EXPECT_NE(md.find("### Regressions (1)"), std::string::npos) << md;
-    EXPECT_NE(md.find("compare/aaaa...bbbb"), std::string::npos) << md;
-    EXPECT_NE(md.find("### Others (3)"), std::string::npos) << md;
+    EXPECT_NE(md.find("### Caused by this PR (1)"), std::string::npos) << md;
+    EXPECT_NE(md.find("push [aaaa...bbbb](<https://github.com/pytorch/pytorch/compare/aaaa...bbbb>)"),
+              std::string::npos)
+        << md;
+    EXPECT_NE(md.find("### Already broken upstream (1)"), std::string::npos) << md;
+    EXPECT_NE(md.find("### Others (2)"), std::string::npos) << md;
 }
 
 TEST_F(ReportCacheTest, APersonsTagWinsOverTheSuggestion)
@@ -574,12 +599,12 @@ TEST_F(ReportCacheTest, APersonsTagWinsOverTheSuggestion)
     EXPECT_EQ(f["test_a"].bugUrl, "https://github.com/org/repo/issues/9");
     EXPECT_EQ(f["test_a"].why, "seen on the NPU before (the engine suggested regression)");
     EXPECT_EQ(f["test_a"].baseSha, Sha{"aaaa"}); // the evidence stays
-    EXPECT_EQ(sectionOf(f["test_a"]), ReportSection::NewFailure);
-    // A cleared tag names no class: the suggestion stands (test_b is new:
-    // absent from the baseline).
+    EXPECT_EQ(sectionOf(f["test_a"]), ReportSection::Broken);
+    // A cleared tag names no class: the suggestion stands (test_b is new
+    // since the previous push, which passed everything it ran).
     EXPECT_FALSE(f["test_b"].tagged());
-    EXPECT_EQ(f["test_b"].cls, FailureClass::Untriaged);
-    EXPECT_EQ(sectionOf(f["test_b"]), ReportSection::NewFailure);
+    EXPECT_EQ(f["test_b"].cls, FailureClass::Regression);
+    EXPECT_EQ(sectionOf(f["test_b"]), ReportSection::Regression);
 
     const std::string md = markdownReport(in);
     EXPECT_NE(
@@ -587,7 +612,7 @@ TEST_F(ReportCacheTest, APersonsTagWinsOverTheSuggestion)
         std::string::npos)
         << md;
     const std::string csv = csvReport(in);
-    EXPECT_NE(csv.find(",backend bug,new failure,tag by alice,1,"), std::string::npos) << csv;
+    EXPECT_NE(csv.find(",backend bug,broken upstream,tag by alice,1,"), std::string::npos) << csv;
 }
 
 TEST_F(ReportCacheTest, AFailureThatPassedOnARerunIsFlaky)
@@ -618,7 +643,7 @@ TEST_F(ReportCacheTest, AFailedJobWithoutFailingCasesCarriesItsFailureLine)
     auto before = load("dddd");
     ASSERT_EQ(before.failures.size(), 1u);
     EXPECT_TRUE(before.failures[0].test.empty());
-    EXPECT_EQ(sectionOf(before.failures[0]), ReportSection::NewFailure);
+    EXPECT_EQ(sectionOf(before.failures[0]), ReportSection::Other);
     EXPECT_NE(before.failures[0].why.find("its log was not read"), std::string::npos)
         << before.failures[0].why;
 

@@ -268,6 +268,13 @@ Attribution JobAttributor::attribute(TimelineIndex run, std::int64_t testId) con
         return a;
     }
 
+    // A nightly (or push) series is a linear history: failing on the
+    // previous one too is older than this one.
+    if (isNightly(here) && a.previous && a.previousFailed) {
+        a.call = AttributionCall::NightlyOld;
+        a.confidence = 0.7;
+        return a;
+    }
     if (a.othersFailed > 0) {
         a.call = AttributionCall::Flaky;
         a.confidence = a.othersFailed >= 2 ? 0.75 : 0.55;

@@ -348,8 +348,12 @@ private:
             previous.run = run(facts, *a.previous);
             previous.outcome = a.previousFailed ? TestOutcome::Failed : TestOutcome::Passed;
             const TimelineRun& before = timeline.runs[*a.previous];
-            const bool nightly = facts.here.prNumber == 0;
-            if (nightly) {
+            // A PR's two heads, or two pushes of one branch, compare as they
+            // are; nightly and periodic SHAs are nightly-branch commits (or
+            // free text): their titles name the main commits to compare.
+            const bool viaTitles = facts.here.prNumber == 0
+                                   && facts.here.eventType != EventType::Push;
+            if (viaTitles) {
                 const TimelineRun& here = timeline.runs[*facts.index];
                 previous.compareUrl = compareUrl(timeline.upstreamRepo,
                                                  JobAttributor::nightlyMainSha(before.title),
@@ -453,6 +457,10 @@ private:
                 finish(FailureClass::Flaky, a->confidence, concurrent,
                        "fails on " + others + " too, without a common start: flaky");
                 return;
+            case AttributionCall::NightlyOld:
+                finish(FailureClass::PreExisting, a->confidence, previous,
+                       nightlyWhy(*a, facts, previous));
+                return;
             case AttributionCall::NightlyNew:
                 finish(FailureClass::Regression, a->confidence,
                        previous.kind == EvidenceKind::Baseline ? previous : concurrent,
@@ -513,18 +521,27 @@ private:
     std::string nightlyWhy(const Attribution& a, const RunFacts& facts,
                            const Evidence& previous) const
     {
-        std::string why = "a nightly's new failure";
-        if (a.previous) {
-            const TimelineRun& before = facts.attributor->timeline().runs[*a.previous];
-            why += (a.previousFailed ? "; failed on the previous nightly "
-                                     : "; passed on the previous nightly ")
-                   + before.sha.shortSha();
+        // Rows without a PR are nightlies (or periodic runs, or pushes where
+        // a cache holds them): each its own linear series.
+        const EventType type = facts.here.eventType;
+        const std::string series = type == EventType::Nightly    ? "nightly"
+                                   : type == EventType::Periodic ? "periodic run"
+                                                                 : "push";
+        if (!a.previous)
+            return "a " + series + "'s new failure; no earlier " + series
+                   + " of this job to compare";
+        const TimelineRun& before = facts.attributor->timeline().runs[*a.previous];
+        if (a.previousFailed)
+            return "failed on the previous " + series + " " + before.sha.shortSha()
+                   + " too: pre-existing";
+        std::string why = "a " + series + "'s new failure; passed on the previous " + series + " "
+                          + before.sha.shortSha();
+        if (type == EventType::Nightly)
             why += previous.compareUrl.empty()
-                       ? " (main commits not named in the nightly titles: range unknown)"
+                       ? " (the nightly titles name no main commit: range unknown)"
                        : ": regression in main " + previous.compareUrl;
-        } else {
-            why += "; no earlier nightly of this job to compare";
-        }
+        else if (!previous.compareUrl.empty())
+            why += ": regression in " + before.sha.shortSha() + "..." + facts.here.sha.shortSha();
         return why;
     }
 

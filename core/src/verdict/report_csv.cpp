@@ -12,7 +12,8 @@ namespace {
 constexpr const char* kHeader =
     "upstream_sha,check_run_id,backend,workflow,job,run_attempt,conclusion,verdict,reasons,cases,"
     "passed,failing,skipped,xfailed,mandatory_not_run,run_url,artifact_url,test,class,section,"
-    "decided_by,failed_on_attempt,why,failure_line,baseline_sha,compare_url,passed_on_attempt,"
+    "decided_by,failed_on_attempt,why,failure_line,previous_head_sha,compare_url,culprit_pr,"
+    "first_seen,passed_on_attempt,"
     "outage_group,log_url,bug_url\r\n";
 
 // upstream_sha .. verdict: what a failure row repeats of its job.
@@ -61,6 +62,8 @@ std::vector<std::string> failureFields(const ClassifiedFailure& f)
             f.line,
             f.baseSha.value,
             f.compareUrl,
+            f.culpritPr > 0 ? std::to_string(f.culpritPr) : "",
+            f.firstSeen,
             f.rerunAttempt ? std::to_string(f.rerunAttempt) : "",
             f.group,
             f.logUrl,
@@ -81,7 +84,7 @@ std::string csvReport(const ReportInput& input)
     std::map<std::int64_t, std::vector<const ClassifiedFailure*>> failuresOf;
     for (const ClassifiedFailure& f : input.failures)
         failuresOf[f.checkRunRow].push_back(&f);
-    const std::vector<std::string> noFailure(13);
+    const std::vector<std::string> noFailure(failureFields(ClassifiedFailure{}).size());
     std::string out = kHeader;
     for (const RunVerdict& job : input.jobs) {
         std::vector<std::string> fields = jobFields(input.sha, job);

@@ -113,14 +113,15 @@ struct SectionText {
 const SectionText& sectionText(ReportSection s)
 {
     static const std::array<SectionText, 5> texts = {{
-        {"Regressions", "regression", "regressions",
-         "Passed in the same job's run on the previous upstream SHA it ran on, failing here: the "
-         "upstream range is the first place to look.",
-         "| Job | Test | Failure line | Upstream range | Why |\n|---|---|---|---|---|\n"},
-        {"New failures", "new failure", "new failures",
-         "Not known to fail before (a new test, or no earlier run to compare with), and neither "
-         "flaky nor infra.",
-         "| Job | Test | Class | Failure line | Why |\n|---|---|---|---|---|\n"},
+        {"Caused by this PR", "failure caused by this PR", "failures caused by this PR",
+         "Fails on this PR's heads and not on other PRs' runs of the same job at the time: the "
+         "PR's changes (and the push that brought it) are the first place to look.",
+         "| Job | Test | Failure line | Change | Why |\n|---|---|---|---|---|\n"},
+        {"Already broken upstream", "already broken", "already broken",
+         "Most PRs' runs of the job fail it since a breakage started: not this PR's doing. First "
+         "seen names the PR that failed it before it spread (the likely culprit); with none, "
+         "every run started failing at once (the backend changed).",
+         "| Job | Test | Class | Failure line | First seen | Why |\n|---|---|---|---|---|---|\n"},
         {"Flaky", "flaky", "flaky",
          "Failed, then passed on a rerun of the same SHA, or other PRs' runs fail it now and then without a common start.",
          "| Job | Test | Passed on | Failure line | Why |\n|---|---|---|---|---|\n"},
@@ -128,7 +129,8 @@ const SectionText& sectionText(ReportSection s)
          "The job failed for reasons outside the code under test (runner, network, storage).",
          "| Job | Test | Failure line | Outage | Why |\n|---|---|---|---|---|\n"},
         {"Others", "other", "others",
-         "Failures that failed before too, expected failures (xfail) and unexpected passes.",
+         "Failures with nothing to compare against, test or config problems, expected failures "
+         "(xfail) and unexpected passes.",
          "| Job | Test | Class | Failure line | Why |\n|---|---|---|---|---|\n"},
     }};
     return texts[static_cast<std::size_t>(s)];
@@ -246,6 +248,25 @@ private:
         return linkable(f.compareUrl) ? link(rangeLabel(f.baseSha), f.compareUrl) : "–";
     }
 
+    // This PR's files, and the push that brought it when its previous head passed.
+    std::string changeCell(const ClassifiedFailure& f) const
+    {
+        std::string out = linkable(f.changeUrl) ? link("files", f.changeUrl) : "";
+        if (linkable(f.compareUrl))
+            out += (out.empty() ? "" : "<br>") + std::string("push ") + rangeCell(f);
+        return out.empty() ? "–" : out;
+    }
+
+    static std::string firstSeenCell(const ClassifiedFailure& f)
+    {
+        std::string out = f.firstSeen.empty() ? "–" : esc(f.firstSeen);
+        if (f.culpritPr > 0)
+            out += "<br>likely "
+                   + (linkable(f.culpritUrl) ? link("#" + std::to_string(f.culpritPr), f.culpritUrl)
+                                             : "#" + std::to_string(f.culpritPr));
+        return out;
+    }
+
     static std::string rerunCell(const ClassifiedFailure& f)
     {
         if (!f.rerunAttempt)
@@ -258,8 +279,10 @@ private:
     {
         std::string middle;
         switch (s) {
-        case ReportSection::Regression: middle = lineCell(f) + " | " + rangeCell(f); break;
-        case ReportSection::NewFailure:
+        case ReportSection::Regression: middle = lineCell(f) + " | " + changeCell(f); break;
+        case ReportSection::Broken:
+            middle = classCell(f) + " | " + lineCell(f) + " | " + firstSeenCell(f);
+            break;
         case ReportSection::Other: middle = classCell(f) + " | " + lineCell(f); break;
         case ReportSection::Flaky: middle = rerunCell(f) + " | " + lineCell(f); break;
         case ReportSection::Infra:
@@ -290,29 +313,33 @@ private:
         return out;
     }
 
-    // The upstream ranges (regressions) or outages (infra) above the table,
-    // so they show even when the table is trimmed.
+    // The likely culprits (already broken) or outages (infra) above the
+    // table, so they show even when the table is trimmed.
     std::string overview(ReportSection s, const std::vector<const ClassifiedFailure*>& list) const
     {
-        const bool ranges = s == ReportSection::Regression;
-        if (!ranges && s != ReportSection::Infra)
+        const bool culprits = s == ReportSection::Broken;
+        if (!culprits && s != ReportSection::Infra)
             return {};
-        // A range whose URL cannot be a link is left to the rows' "–".
         const auto groups =
-            ranges ? distinct(list,
-                              [](const ClassifiedFailure& f) {
-                                  return linkable(f.compareUrl) ? f.compareUrl : std::string();
-                              })
-                   : distinct(list, [](const ClassifiedFailure& f) { return f.group; });
+            culprits ? distinct(list,
+                                [](const ClassifiedFailure& f) {
+                                    return f.culpritPr > 0 ? std::to_string(f.culpritPr)
+                                                           : std::string();
+                                })
+                     : distinct(list, [](const ClassifiedFailure& f) { return f.group; });
         std::string out;
         for (std::size_t i = 0; i < groups.size() && i < kRangesShown; ++i) {
             const ClassifiedFailure& f = *groups[i].first;
-            const std::string what = ranges ? rangeCell(f) : esc(f.group);
+            const std::string number = "#" + std::to_string(f.culpritPr);
+            const std::string what = !culprits                ? esc(f.group)
+                                     : linkable(f.culpritUrl) ? link(number, f.culpritUrl)
+                                                              : number;
             out += "- " + what + ": " + plural(groups[i].second, "failure", "failures") + "\n";
         }
         if (groups.size() > kRangesShown)
             out += "- and " + std::to_string(groups.size() - kRangesShown) + " more\n";
-        return out.empty() ? out : (ranges ? "Upstream ranges:\n\n" : "Outages:\n\n") + out + "\n";
+        return out.empty() ? out
+                           : (culprits ? "Likely broken by:\n\n" : "Outages:\n\n") + out + "\n";
     }
 
     void section(ReportSection s)

@@ -4,6 +4,7 @@
 #include "relayhud/store/cache.h"
 #include "relayhud/triage/cluster.h"
 #include "relayhud/triage/suggest.h"
+#include "relayhud/util/time.h"
 #include "relayhud/verdict/report.h"
 
 #include <algorithm>
@@ -95,11 +96,21 @@ private:
         if (!s.target.isJob())
             if (auto line = lines.find(s.target.testId); line != lines.end())
                 f.line = line->second;
+        f.changeUrl = triage::pullFilesUrl(m_attempt.upstreamRepo, m_attempt.prNumber);
         for (const triage::Evidence& e : s.evidence) {
             if (e.kind == EvidenceKind::Baseline && e.run) {
                 f.baseSha = e.run->sha;
                 f.compareUrl = e.compareUrl;
                 f.failedBefore = e.outcome && isFailingOutcome(*e.outcome);
+            } else if (e.kind == EvidenceKind::Breakage) {
+                f.culpritPr = e.culpritPr;
+                f.culpritUrl = e.pullUrl;
+                if (e.firstSeen)
+                    f.firstSeen = (e.firstSeen->prNumber > 0
+                                       ? "#" + std::to_string(e.firstSeen->prNumber)
+                                       : std::string("nightly"))
+                                  + " (" + e.firstSeen->sha.shortSha() + ") at "
+                                  + formatIso(e.firstSeen->dispatchedAt);
             } else if (e.kind == EvidenceKind::FailureLine && s.target.isJob()) {
                 f.line = e.text;
                 f.logLine = e.line;
@@ -150,8 +161,8 @@ private:
 const char* reportSectionName(ReportSection section)
 {
     switch (section) {
-    case ReportSection::Regression: return "regression";
-    case ReportSection::NewFailure: return "new failure";
+    case ReportSection::Regression: return "this PR";
+    case ReportSection::Broken: return "broken upstream";
     case ReportSection::Flaky: return "flaky";
     case ReportSection::Infra: return "infra";
     case ReportSection::Other: return "other";
@@ -159,24 +170,24 @@ const char* reportSectionName(ReportSection section)
     return "?";
 }
 
-// Regressions need a baseline that passed; a "new failure" is one not known
-// to have failed before (no baseline, a new test, or passing there) that no
-// other section explains.
+// Caused by this PR (its regression), already broken upstream or in the
+// backend (pre-existing, backend bug), flaky, infra; the rest (not
+// attributed, test or config, expected, unexpected passes) last.
 ReportSection sectionOf(const ClassifiedFailure& failure)
 {
     switch (failure.cls) {
     case FailureClass::Regression: return ReportSection::Regression;
+    case FailureClass::PreExisting:
+    case FailureClass::BackendBug: return ReportSection::Broken;
     case FailureClass::Flaky: return ReportSection::Flaky;
     case FailureClass::Infra: return ReportSection::Infra;
-    case FailureClass::PreExisting:
     case FailureClass::Expected:
-    case FailureClass::UnexpectedPass: return ReportSection::Other;
+    case FailureClass::UnexpectedPass:
     case FailureClass::Unset:
-    case FailureClass::BackendBug:
     case FailureClass::TestOrConfig:
     case FailureClass::Untriaged: break;
     }
-    return failure.failedBefore ? ReportSection::Other : ReportSection::NewFailure;
+    return ReportSection::Other;
 }
 
 Result<std::vector<ClassifiedFailure>> failuresFromResults(const Cache& cache,

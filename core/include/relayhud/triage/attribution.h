@@ -51,6 +51,7 @@ enum class AttributionCall : std::uint8_t {
     Backend,     // every run started failing it at once, no PR first: the backend moved
     Flaky,       // fails on other PRs' runs now and then, without a common start
     NightlyNew,  // a nightly's new failure: the main range since the previous nightly
+    NightlyOld,  // a nightly that failed it on the previous nightly too
 };
 
 // A run a decision points at: an index into the attributor's timeline.
