@@ -4,6 +4,7 @@
 #include "relayhud/sim/sim_dataset.h"
 #include "relayhud/sim/sim_options.h"
 #include "relayhud/sim/sim_server.h"
+#include "relayhud/sim/sim_truth.h"
 
 #include <csignal>
 #include <cstdio>
@@ -38,6 +39,40 @@ int writeConfigs(const relayhud::sim::SimDataset& dataset, const std::string& di
     return 0;
 }
 
+// Serves until SIGINT/SIGTERM (or stdin's end with --exit-on-stdin-eof).
+int serve(relayhud::sim::SimDataset dataset, const relayhud::sim::SimOptions& options)
+{
+    using namespace relayhud::sim;
+    // Block the stop signals before any thread exists so that every thread
+    // inherits the mask and only sigwait below receives them.
+    sigset_t stopSignals;
+    sigemptyset(&stopSignals);
+    sigaddset(&stopSignals, SIGINT);
+    sigaddset(&stopSignals, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &stopSignals, nullptr);
+    std::signal(SIGPIPE, SIG_IGN); // a client hanging up must not kill the server
+
+    SimServer server(std::move(dataset), options.faults, options.stores);
+    if (server.start(options.port) < 0) {
+        std::fprintf(stderr, "relayhud-sim: cannot listen on 127.0.0.1:%d\n", options.port);
+        return 1;
+    }
+    std::printf("listening on %s\n", server.baseUrl().c_str());
+    std::printf("github api %s\n", server.githubApiUrl().c_str());
+    std::printf("s3 endpoint %s\n", server.s3Endpoint().c_str());
+    std::fflush(stdout);
+    const auto& data = server.dataset();
+    std::fprintf(stderr, "relayhud-sim: seed %llu, %zu commits, %zu rows, %zu backends\n",
+                 static_cast<unsigned long long>(data.config.seed), data.commits.size(),
+                 data.rows.size(), data.backends.size());
+    if (options.exitOnStdinEof)
+        watchStdin();
+    int received = 0;
+    sigwait(&stopSignals, &received);
+    server.stop();
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -52,34 +87,19 @@ int main(int argc, char** argv)
         std::fputs(simUsage().c_str(), stdout);
         return 0;
     }
-    if (!options->writeConfigsDir.empty())
-        return writeConfigs(buildDataset(options->config), options->writeConfigsDir);
-    // Block the stop signals before any thread exists so that every thread
-    // inherits the mask and only sigwait below receives them.
-    sigset_t stopSignals;
-    sigemptyset(&stopSignals);
-    sigaddset(&stopSignals, SIGINT);
-    sigaddset(&stopSignals, SIGTERM);
-    pthread_sigmask(SIG_BLOCK, &stopSignals, nullptr);
-    std::signal(SIGPIPE, SIG_IGN); // a client hanging up must not kill the server
-
-    SimServer server(buildDataset(options->config), options->faults, options->stores);
-    if (server.start(options->port) < 0) {
-        std::fprintf(stderr, "relayhud-sim: cannot listen on 127.0.0.1:%d\n", options->port);
-        return 1;
+    if (!options->writeTruthFile.empty() || !options->writeConfigsDir.empty()) {
+        // One world for the truth, the configs and what is served.
+        SimDataset dataset = buildDataset(options->config);
+        if (!options->writeTruthFile.empty()) {
+            const auto written = writeTruthFile(dataset, options->writeTruthFile);
+            if (!written) {
+                std::fprintf(stderr, "relayhud-sim: %s\n", written.message().c_str());
+                return 1;
+            }
+        }
+        if (!options->writeConfigsDir.empty())
+            return writeConfigs(dataset, options->writeConfigsDir);
+        return serve(std::move(dataset), *options);
     }
-    std::printf("listening on %s\n", server.baseUrl().c_str());
-    std::printf("github api %s\n", server.githubApiUrl().c_str());
-    std::printf("s3 endpoint %s\n", server.s3Endpoint().c_str());
-    std::fflush(stdout);
-    const auto& data = server.dataset();
-    std::fprintf(stderr, "relayhud-sim: seed %llu, %zu commits, %zu rows, %zu backends\n",
-                 static_cast<unsigned long long>(data.config.seed), data.commits.size(),
-                 data.rows.size(), data.backends.size());
-    if (options->exitOnStdinEof)
-        watchStdin();
-    int received = 0;
-    sigwait(&stopSignals, &received);
-    server.stop();
-    return 0;
+    return serve(buildDataset(options->config), *options);
 }

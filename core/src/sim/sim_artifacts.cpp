@@ -2,6 +2,7 @@
 
 #include "sim_artifact_names.h"
 #include "sim_catalog.h"
+#include "sim_causes.h"
 #include "sim_junit.h"
 #include "sim_logs.h"
 #include "sim_outcome_survey.h"
@@ -94,6 +95,21 @@ struct SimArtifacts::Impl {
                && std::find(shas.begin(), shas.end(), row.run.upstreamSha) != shas.end();
     }
 
+    // The PR's new test: the story, when this row runs it.
+    const SimPrBreak* newTestOf(const SimRow& row) const
+    {
+        for (const SimPrBreak& b : data.stories.prBreaks) {
+            if (!b.newTest || row.run.prNumber != b.pr || row.run.eventType != EventType::PullRequest
+                || row.run.downstreamRepo != b.backend || row.run.workflow != b.workflow
+                || row.run.jobName != b.job)
+                continue;
+            const auto& shas = b.failingShas;
+            if (std::find(shas.begin(), shas.end(), row.run.upstreamSha) != shas.end())
+                return &b;
+        }
+        return nullptr;
+    }
+
     std::vector<std::string> failing(const SimRow& row) const
     {
         std::vector<std::string> out = parseFailedTests(row.failedTestsJson);
@@ -111,6 +127,14 @@ struct SimArtifacts::Impl {
         if (!r.job || jobShape(row, *r.job) != JobShape::Tests)
             return {};
         const TestUniverse& universe = tests.universe(*r.backend, r.job->config);
+        if (!explicitTotal && newTestOf(row)) {
+            // The row counts the new test besides upstream's cases.
+            const auto index = newTestCase(universe, *r.job, data.commits.size());
+            JobRun out = runJob(universe, *r.job, index ? total - 1 : total, failing(row));
+            if (index)
+                addCase(out, universe.caseAt(*index), failing(row));
+            return out;
+        }
         if (!dropsFile(row))
             return runJob(universe, *r.job, total, failing(row));
         // The row counts what is left once the file is gone; the shard

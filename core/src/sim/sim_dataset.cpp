@@ -3,6 +3,7 @@
 #include "sim_artifact_names.h"
 #include "sim_catalog.h"
 #include "sim_commits.h"
+#include "sim_pulls.h"
 #include "sim_random.h"
 #include "sim_runs.h"
 #include "sim_stories.h"
@@ -88,14 +89,19 @@ SimDataset buildDataset(const SimConfig& config)
     for (const auto& spec : catalog)
         out.backends.push_back(spec.backend);
     out.commits = buildCommits(out.config);
+    out.pulls = buildPulls(out.config, out.commits);
     TestCatalog tests(out.config.seed);
-    StoryPlan plan = planStories(out.config, catalog, out.commits, tests);
+    StoryPlan plan = planStories(out.config, catalog, out.commits, tests, out.pulls);
     std::vector<PendingRow> pending = generateRuns(out.config, catalog, out.commits, plan, tests);
     std::sort(pending.begin(), pending.end(), startsBefore);
     IdAssigner ids(out.config.seed);
     out.rows.reserve(pending.size());
     for (auto& p : pending) {
         ids.assign(p, catalog[p.backend]);
+        for (SimTruthLine& line : p.truth) {
+            line.checkRunId = p.row.run.checkRunId;
+            out.truth.push_back(std::move(line));
+        }
         out.rows.push_back(std::move(p.row));
     }
     out.stories = std::move(plan.stories);

@@ -1,5 +1,7 @@
 #include "sim_github.h"
 
+#include "sim_github_pulls.h"
+#include "sim_pulls.h"
 #include "sim_sigv4.h"
 
 #include <algorithm>
@@ -238,12 +240,23 @@ ApiResponse GitHubApi::rateLimit(Auth auth)
 ApiResponse GitHubApi::route(const SimRequest& request, Auth auth)
 {
     const auto parts = segments(std::string_view(request.path).substr(kApiPrefix.size()));
+    if (parts.size() == 5 && parts[0] == "repos" && parts[1] + "/" + parts[2] == kUpstreamRepo
+        && parts[3] == "pulls")
+        return pullRoute(parts[4]);
     if (parts.size() < 4 || parts[0] != "repos" || parts[3] != "actions")
         return notFound();
     const std::string repo = parts[1] + "/" + parts[2];
     if (!m_index.backend(repo))
         return notFound();
     return repoRoute(request, repo, std::vector<std::string>(parts.begin() + 4, parts.end()), auth);
+}
+
+ApiResponse GitHubApi::pullRoute(const std::string& number) const
+{
+    const SimPullRequest* pr = findPull(m_data.pulls, positive(number));
+    if (!pr)
+        return githubError(404, "Not Found", kPullDocs);
+    return ok(pullRequestJson(*pr, m_baseUrl + std::string(kApiPrefix), m_data.config.now));
 }
 
 ApiResponse GitHubApi::repoRoute(const SimRequest& request, const std::string& repo,

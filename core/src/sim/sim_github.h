@@ -1,6 +1,6 @@
 #pragma once
 // GitHub's REST API for Actions under {base}/api/v3: workflow runs, attempts,
-// jobs, job logs and artifacts. Token auth as GitHub does it (a wrong token is
+// jobs, job logs and artifacts; and pytorch/pytorch's pull requests. Token auth as GitHub does it (a wrong token is
 // refused everywhere, downloads need one), a primary rate limit per hour with
 // X-RateLimit-* headers, strong ETags with 304s that cost nothing, and Link
 // pagination.
@@ -34,6 +34,7 @@ private:
 
     Auth authOf(const SimRequest& request) const;
     ApiResponse route(const SimRequest& request, Auth auth);
+    ApiResponse pullRoute(const std::string& number) const;
     ApiResponse repoRoute(const SimRequest& request, const std::string& repo,
                           const std::vector<std::string>& rest, Auth auth);
     ApiResponse listRuns(const SimRequest& request, const std::string& repo);

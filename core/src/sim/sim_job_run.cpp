@@ -1,6 +1,7 @@
 #include "sim_job_run.h"
 
 #include <algorithm>
+#include <tuple>
 
 namespace relayhud::sim {
 namespace {
@@ -103,6 +104,25 @@ JobRun runJob(const TestUniverse& universe, const JobSpec& job, std::int64_t tot
         run.cases.push_back(c);
     }
     return run;
+}
+
+void addCase(JobRun& run, const CaseRef& ref, const std::vector<std::string>& failing)
+{
+    const TestUniverse& universe = *run.universe;
+    JobCase c{ref, stableResult(universe.outcome(ref.index)), FailureKind::Assertion, 0};
+    if (contains(failing, universe.nodeId(ref))) {
+        c.kind = universe.failureKind(ref.index);
+        c.result = failingResult(c.kind);
+    }
+    c.micros = durationMicros(universe, c);
+    const auto at = std::upper_bound(run.cases.begin(), run.cases.end(), c,
+                                     [](const JobCase& a, const JobCase& b) {
+                                         return std::tie(a.ref.generator, a.ref.first, a.ref.second)
+                                                < std::tie(b.ref.generator, b.ref.first,
+                                                           b.ref.second);
+                                     });
+    run.cases.insert(at, c);
+    run.totals.add(c);
 }
 
 void dropFile(JobRun& run, std::string_view file)

@@ -56,6 +56,10 @@ struct JobRun {
 JobRun runJob(const TestUniverse& universe, const JobSpec& job, std::int64_t total,
               const std::vector<std::string>& failing);
 
+// Adds a case upstream does not have yet (a PR's new test) in report order,
+// failing if its node id is in `failing`.
+void addCase(JobRun& run, const CaseRef& ref, const std::vector<std::string>& failing);
+
 // Removes the cases of a test file, as if pytest had not collected it.
 void dropFile(JobRun& run, std::string_view file);
 

@@ -18,7 +18,9 @@ constexpr std::string_view kYellow = "\x1b[33m";
 std::string rule(char fill, std::string_view title)
 {
     const std::size_t width = 80;
-    const std::size_t side = title.size() + 2 < width ? (width - title.size() - 2) / 2 : 1;
+    // pytest's sep(): max((fullwidth - len(title) - 2) // 2, 1) fill characters a side.
+    const std::size_t side =
+        title.size() + 2 < width ? std::max<std::size_t>((width - title.size() - 2) / 2, 1) : 1;
     std::string out(side, fill);
     out += ' ';
     out += title;

@@ -107,6 +107,13 @@ const std::map<std::string, Setter>& valueFlags()
              o.writeConfigsDir = v;
              return {};
          }},
+        {"--write-truth",
+         [](SimOptions& o, const std::string& f, const std::string& v) -> Result<void> {
+             if (v.empty())
+                 return makeError(f + " expects a file");
+             o.writeTruthFile = v;
+             return {};
+         }},
         {"--github-rate-limit",
          [](SimOptions& o, const std::string& f, const std::string& v) {
              return assign(o.stores.githubRateLimit, f, v, 1, 1000000,
@@ -177,6 +184,15 @@ std::string simUsage()
            "  --exit-on-stdin-eof    exit when stdin closes (for a parent process)\n"
            "  --write-configs DIR    write each backend's outcome config into DIR, print\n"
            "                         'repo<TAB>path' lines and exit without serving\n"
+           "  --write-truth FILE     write the ground truth to FILE, then serve as usual (the\n"
+           "                         same world): one JSON line per failing test of each\n"
+           "                         pull_request and nightly row's JUnit (rows with an\n"
+           "                         artifact), or per failed job whose artifact shows no\n"
+           "                         failing test (cancelled runs excluded):\n"
+           "                         {\"check_run_id\": \"...\", \"test\": \"file::Class::name\" or \"\",\n"
+           "                          \"cause\": this_pr|broken_trunk|backend|flaky|infra|\n"
+           "                          unexpected_pass, \"culprit_pr\": N or null}\n"
+           "                         With --write-configs, writes both and exits.\n"
            "faults (deterministic from the seed):\n"
            "  --error-rate R         answer a share R of requests with 500\n"
            "  --latency-ms N         delay every answer by N ms\n"

@@ -25,13 +25,36 @@ struct Attempt {
     bool zombie = false;      // never reports completion
     bool reportsTests = true; // infra failures and cancellations report no counts
     Conclusion conclusion = Conclusion::Success;
-    std::vector<std::string> failedTests;
-    int xpassStrict = 0; // failed tests that are strict XPASSes of xfailed tests
+    std::vector<CausedTest> failures; // each failing test with its cause
     std::optional<double> queueTime;
+
+    std::vector<std::string> failedTests() const
+    {
+        std::vector<std::string> out;
+        for (const CausedTest& f : failures)
+            out.push_back(f.test);
+        return out;
+    }
+    std::int64_t xpassStrict() const
+    {
+        return std::count_if(failures.begin(), failures.end(),
+                             [](const CausedTest& f) { return f.xpassStrict; });
+    }
 };
 
-// What a failed attempt was, which decides whether and how it is rerun.
-enum class Cause : std::uint8_t { None, Regression, Outage, Flaky, Random, Cancelled };
+// The truth line a job gets when its artifact does not show its failing
+// tests: the cause that weighs most (a deterministic one before noise).
+const CausedTest& weightiest(const std::vector<CausedTest>& failures)
+{
+    static constexpr SimCause kOrder[] = {SimCause::ThisPr, SimCause::BrokenTrunk,
+                                          SimCause::Backend, SimCause::UnexpectedPass,
+                                          SimCause::Infra, SimCause::Flaky};
+    for (SimCause cause : kOrder)
+        for (const CausedTest& f : failures)
+            if (f.cause == cause)
+                return f;
+    return failures.front();
+}
 
 struct RunContext {
     std::size_t backend = 0;
@@ -127,11 +150,9 @@ private:
 
     void emitWithReruns(RunContext& ctx, std::size_t j, Attempt attempt)
     {
-        Cause cause = causeOf(ctx, j, attempt);
         emit(ctx, j, attempt);
-        while (auto next = rerun(ctx, j, attempt, cause)) {
+        while (auto next = rerun(ctx, j, attempt)) {
             attempt = std::move(*next);
-            cause = causeOf(ctx, j, attempt);
             emit(ctx, j, attempt);
         }
     }
@@ -147,25 +168,31 @@ private:
                && m_plan.hiddenCommits.count(ctx.commit) != 0;
     }
 
-    bool isRegressed(const RunContext& ctx, std::size_t j) const
+    // How likely someone presses "Re-run failed jobs" after this attempt.
+    double rerunChance(const RunContext& ctx, const Attempt& a) const
     {
-        return m_plan.regression.is(ctx.backend, ctx.workflow, j)
-               && m_commits[ctx.commit].time >= m_plan.regressionStart;
+        if (a.conclusion == Conclusion::Success || a.zombie || ctx.cancelled
+            || a.conclusion == Conclusion::TimedOut)
+            return 0.0;
+        if (ctx.outage && a.number == 1)
+            return 0.6;
+        bool flaky = false;
+        bool flakyStory = false;
+        for (const CausedTest& f : a.failures) {
+            if (f.cause != SimCause::Flaky && f.cause != SimCause::Infra)
+                return 0.3; // a real break: someone tries once in a while
+            flaky = flaky || f.cause == SimCause::Flaky;
+            flakyStory = flakyStory || f.test == m_plan.stories.flakyTest;
+        }
+        return flakyStory ? 1.0 : flaky ? 0.5 : 0.6;
     }
 
-    Cause causeOf(const RunContext& ctx, std::size_t j, const Attempt& a) const
+    RunEvent eventOf(const RunContext& ctx) const
     {
-        if (a.conclusion == Conclusion::Success || a.zombie)
-            return Cause::None;
-        if (ctx.cancelled)
-            return Cause::Cancelled;
-        if (ctx.outage && a.number == 1)
-            return Cause::Outage;
-        if (isRegressed(ctx, j))
-            return Cause::Regression;
-        if (m_plan.flaky.is(ctx.backend, ctx.workflow, j) && a.conclusion == Conclusion::Failure)
-            return Cause::Flaky;
-        return Cause::Random;
+        const UpstreamCommit& c = m_commits[ctx.commit];
+        const bool mainBased =
+            ctx.commit < m_plan.causes.mainBased.size() ? m_plan.causes.mainBased[ctx.commit] : true;
+        return RunEvent{ctx.commit, c.time, c.eventType, c.prNumber, mainBased};
     }
 
     EpochSeconds duration(RunContext& ctx, const JobSpec& job)
@@ -204,8 +231,7 @@ private:
         if (a.conclusion == Conclusion::TimedOut)
             a.end = end;
         a.conclusion = Conclusion::Success;
-        a.failedTests.clear();
-        a.xpassStrict = 0;
+        a.failures.clear();
         a.reportsTests = true;
     }
 
@@ -223,66 +249,36 @@ private:
         a.reportsTests = false;
     }
 
+    // Every failing test has its cause: the standing ones (this PR, broken
+    // trunk, the backend, a strict XPASS) hold on each attempt; flaky tests and
+    // the device-busy hour are drawn per attempt. A job with none may time out.
     void decideOutcome(RunContext& ctx, std::size_t j, Attempt& a)
     {
         const JobSpec& job = workflowSpec(ctx).jobs[j];
-        if (m_plan.regression.is(ctx.backend, ctx.workflow, j)) {
-            if (isRegressed(ctx, j))
-                fail(a, m_plan.stories.regressionTests);
-            return; // clean before the regression: no noise on the story's job
-        }
         if (job.kind == JobKind::Build || hidesFailures(ctx, j))
             return; // the hidden failures story reports green whatever pytest says
-        if (m_plan.flaky.is(ctx.backend, ctx.workflow, j) && ctx.rng.chance(0.3))
-            fail(a, {m_plan.stories.flakyTest});
-        else if (ctx.rng.chance(m_backends[ctx.backend].failRate))
-            failRandomly(ctx, j, a);
-        else if (ctx.rng.chance(0.006)) {
+        const JobRef ref{ctx.backend, ctx.workflow, j};
+        std::vector<CausedTest> failures;
+        m_plan.causes.standing(eventOf(ctx), ref, failures);
+        if (a.number == 1 && m_plan.flaky.is(ctx.backend, ctx.workflow, j) && ctx.rng.chance(0.3))
+            addFailure(failures, {m_plan.stories.flakyTest, SimCause::Flaky, 0, false});
+        m_plan.causes.drawn(ref, a.start, ctx.rng, failures);
+        if (!failures.empty()) {
+            a.conclusion = Conclusion::Failure;
+            a.failures = std::move(failures);
+        } else if (a.number == 1 && !m_plan.causes.isCulpritJob(ctx.backend, ctx.workflow, j)
+                   && ctx.rng.chance(0.006)) {
             a.conclusion = Conclusion::TimedOut;
             a.end = a.start + 4 * 3600; // the job's timeout-minutes
             a.reportsTests = false;
         }
     }
 
-    static void fail(Attempt& a, std::vector<std::string> tests, int xpassStrict = 0)
-    {
-        a.conclusion = Conclusion::Failure;
-        a.failedTests = std::move(tests);
-        a.xpassStrict = xpassStrict;
-    }
-
-    // One to four distinct tests of the job, strict XPASSes and setup errors included.
-    void failRandomly(RunContext& ctx, std::size_t j, Attempt& a)
-    {
-        const JobSpec& job = workflowSpec(ctx).jobs[j];
-        const TestUniverse& universe = m_tests.universe(m_backends[ctx.backend], job.config);
-        std::vector<std::string> tests;
-        int strict = 0;
-        const auto count = ctx.rng.range(1, 4);
-        for (std::int64_t i = 0; i < count; ++i) {
-            FailingPick pick = pickFailingTest(ctx.rng, universe, job, false);
-            if (std::find(tests.begin(), tests.end(), pick.nodeId) != tests.end())
-                continue;
-            strict += pick.xpassStrict ? 1 : 0;
-            tests.push_back(std::move(pick.nodeId));
-        }
-        fail(a, std::move(tests), strict);
-    }
-
     // Someone pressed "Re-run failed jobs": same run_id, next run_attempt.
-    std::optional<Attempt> rerun(RunContext& ctx, std::size_t j, const Attempt& prev, Cause cause)
+    std::optional<Attempt> rerun(RunContext& ctx, std::size_t j, const Attempt& prev)
     {
-        double p = 0.0;
-        switch (cause) {
-        case Cause::Regression: p = 0.3; break;
-        case Cause::Outage: p = 0.6; break;
-        case Cause::Flaky: p = 1.0; break;
-        case Cause::Random: p = 0.4; break;
-        case Cause::None:
-        case Cause::Cancelled: return std::nullopt;
-        }
-        if (prev.number >= kMaxAttempts || prev.conclusion == Conclusion::TimedOut
-            || !ctx.rng.chance(p))
+        const double p = rerunChance(ctx, prev);
+        if (p <= 0.0 || prev.number >= kMaxAttempts || !ctx.rng.chance(p))
             return std::nullopt;
         const JobSpec& job = workflowSpec(ctx).jobs[j];
         Attempt a;
@@ -290,10 +286,7 @@ private:
         a.start = prev.end + ctx.rng.range(10 * 60, 90 * 60);
         a.end = a.start + duration(ctx, job);
         a.reportsTests = job.kind == JobKind::Test;
-        if (cause == Cause::Regression)
-            fail(a, m_plan.stories.regressionTests);
-        else if (cause == Cause::Random && ctx.rng.chance(0.25) && job.kind == JobKind::Test)
-            failRandomly(ctx, j, a);
+        decideOutcome(ctx, j, a);
         return a;
     }
 
@@ -307,11 +300,14 @@ private:
         const BackendSpec& backend = m_backends[ctx.backend];
         const TestUniverse& universe = m_tests.universe(backend, job.config);
         TestCounts t;
-        t.total = jobTotalOn(job, universe, ctx.commit);
-        if (m_plan.dropsFile(ctx.backend, ctx.workflow, jobIndexOf(ctx, job), ctx.commit))
-            return countsWithoutFile(universe, job, t.total);
-        t.skipped = m_tests.skippedAmong(backend, job, t.total) - a.xpassStrict;
-        t.failed = static_cast<std::int64_t>(a.failedTests.size());
+        const std::int64_t upstream = jobTotalOn(job, universe, ctx.commit);
+        const std::size_t j = jobIndexOf(ctx, job);
+        if (m_plan.dropsFile(ctx.backend, ctx.workflow, j, ctx.commit))
+            return countsWithoutFile(universe, job, upstream);
+        // A PR adding a test runs it besides upstream's.
+        t.total = upstream + (m_plan.causes.hasNewTest(ctx.backend, ctx.workflow, j, ctx.commit) ? 1 : 0);
+        t.skipped = m_tests.skippedAmong(backend, job, upstream) - a.xpassStrict();
+        t.failed = static_cast<std::int64_t>(a.failures.size());
         t.passed = t.total - t.skipped - t.failed;
         return t;
     }
@@ -342,19 +338,44 @@ private:
             return;
         const BackendSpec& backend = m_backends[ctx.backend];
         const UpstreamCommit& commit = m_commits[ctx.commit];
-        PendingRow out{SimRow{}, ctx.backend, ctx.commit, ctx.workflow, false};
+        PendingRow out{SimRow{}, ctx.backend, ctx.commit, ctx.workflow, false, {}};
         out.row.run = checkRun(ctx, j, a, done);
         out.row.deliveryId =
             nightly(ctx) ? commit.sha.value : deliveryId(m_config.seed, ctx.commit);
         out.row.eventTypeText = std::string(wireEventType(commit.eventType));
-        if (done && !a.failedTests.empty())
-            out.row.failedTestsJson = nlohmann::json(a.failedTests).dump();
+        if (done && !a.failures.empty())
+            out.row.failedTestsJson = nlohmann::json(a.failedTests()).dump();
         out.row.environmentJson =
             nlohmann::json{{"sdk", backend.sdk}, {"device", backend.device}}.dump();
         const bool uploads = ctx.rng.chance(backend.artifactShare) || hidesFailures(ctx, j)
                              || m_plan.dropsFile(ctx.backend, ctx.workflow, j, ctx.commit);
         out.uploadsArtifacts = done && out.row.run.reported.tests && uploads;
+        if (done && (commit.eventType == EventType::PullRequest || commit.eventType == EventType::Nightly))
+            out.truth = truthOf(ctx, j, a, out.uploadsArtifacts);
         m_rows.push_back(std::move(out));
+    }
+
+    // What the HUD's user sees failing, and why: the tests of the artifact's
+    // JUnit, or the job when no artifact shows them. Cancelled runs have none.
+    std::vector<SimTruthLine> truthOf(const RunContext& ctx, std::size_t j, const Attempt& a,
+                                      bool uploads) const
+    {
+        if (a.conclusion == Conclusion::Cancelled)
+            return {};
+        std::vector<CausedTest> failing = a.failures;
+        if (hidesFailures(ctx, j))
+            for (const std::string& test : m_plan.stories.hiddenFailureTests)
+                addFailure(failing, {test, SimCause::Backend, 0, false});
+        std::vector<SimTruthLine> out;
+        if (uploads && !failing.empty()) {
+            for (const CausedTest& f : failing)
+                out.push_back({CheckRunId{}, f.test, f.cause, f.culpritPr});
+        } else if (!failing.empty()) {
+            const CausedTest& f = weightiest(failing);
+            out.push_back({CheckRunId{}, std::string(), f.cause, f.culpritPr});
+        } else if (a.conclusion == Conclusion::Failure || a.conclusion == Conclusion::TimedOut)
+            out.push_back({CheckRunId{}, std::string(), SimCause::Infra, 0});
+        return out;
     }
 
     // The row as the HUD holds it at `now`; GitHub ids and URLs come later.

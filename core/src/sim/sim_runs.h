@@ -20,6 +20,7 @@ struct PendingRow {
     std::size_t commit = 0;
     std::size_t workflow = 0;
     bool uploadsArtifacts = false;
+    std::vector<SimTruthLine> truth; // check run ids are filled in with the row's
 };
 
 // Failing tests and test counts come from `tests`, so that a row's counts

@@ -1,6 +1,7 @@
 #include "sim_stories.h"
 
 #include "sim_outcome_survey.h"
+#include "sim_pulls.h"
 #include "sim_random.h"
 
 #include <algorithm>
@@ -65,54 +66,39 @@ void addDistinct(std::vector<std::string>& tests, std::string test)
 
 class StoryPlanner {
 public:
-    StoryPlanner(const SimConfig& config, const std::vector<BackendSpec>& backends,
-                 const std::vector<UpstreamCommit>& commits, TestCatalog& tests)
-        : m_config(config), m_backends(backends), m_commits(commits), m_tests(tests),
-          m_rng(mixSeed({config.seed, 0x5707ULL}))
+    explicit StoryPlanner(const StoryWorld& world)
+        : m_world(world), m_config(world.config), m_backends(world.backends),
+          m_commits(world.commits), m_tests(world.tests), m_rng(mixSeed({m_config.seed, 0x5707ULL}))
     {
     }
 
     StoryPlan plan()
     {
+        m_plan.causes.mainBased = mainBasedCommits();
         if (reporting(m_backends).size() < 2 || m_commits.empty())
             return m_plan;
-        planRegression();
+        planBrokenTrunk(m_world, m_plan);
         planFlaky();
         planOutage();
         planCancelled();
         planHiddenFailures();
         planZombie();
         planIncompleteGreen();
+        planCauseStories(m_world, m_plan);
         return m_plan;
     }
 
 private:
-    // The backend that runs on every commit, so the regression shows on each.
-    std::size_t fullCoverageBackend() const
+    // A PR's runs test it on its base; ciflow pushes are their PR's.
+    std::vector<bool> mainBasedCommits() const
     {
-        for (std::size_t i : reporting(m_backends))
-            if (m_backends[i].coverage >= 1.0)
-                return i;
-        return reporting(m_backends).front();
-    }
-
-    void planRegression()
-    {
-        const std::size_t backend = fullCoverageBackend();
-        m_plan.regression = pickTestJob(m_rng, m_backends, backend);
-        auto& s = m_plan.stories;
-        s.regressionBackend = m_backends[backend].backend.repo;
-        s.regressionWorkflow = m_backends[backend].workflows.front().name;
-        s.regressionJob = jobName(m_backends, m_plan.regression);
-        while (s.regressionTests.size() < 2)
-            addDistinct(s.regressionTests, pickTest(m_plan.regression));
-        const std::size_t first =
-            eventAtOrAfter(m_commits, fractionIndex(m_rng, m_commits.size(), 0.55, 0.2));
-        if (first == kNone)
-            return;
-        m_plan.regressionCommit = first;
-        m_plan.regressionStart = m_commits[first].time;
-        s.regressionFirstBadSha = m_commits[first].sha;
+        std::vector<bool> out;
+        out.reserve(m_commits.size());
+        for (const UpstreamCommit& c : m_commits) {
+            const SimPullRequest* pr = findPull(m_world.pulls, c.prNumber);
+            out.push_back(c.eventType == EventType::Nightly || !pr || pr->baseRef == "main");
+        }
+        return out;
     }
 
     void planFlaky()
@@ -253,8 +239,7 @@ private:
                 continue;
             const std::string file = rng.pick(groups).file;
             JobRef job = pickTestJob(rng, m_backends, b);
-            if (job.is(m_plan.regression.backend, m_plan.regression.workflow,
-                       m_plan.regression.job))
+            if (m_plan.causes.isCulpritJob(job.backend, job.workflow, job.job))
                 job = otherTestJob(b, job);
             if (job.backend == kNone)
                 continue;
@@ -278,7 +263,8 @@ private:
     {
         const auto& jobs = m_backends[backend].workflows.front().jobs;
         for (std::size_t j = 0; j < jobs.size(); ++j)
-            if (jobs[j].kind == JobKind::Test && j != excluded.job)
+            if (jobs[j].kind == JobKind::Test && j != excluded.job
+                && !m_plan.causes.isCulpritJob(backend, 0, j))
                 return JobRef{backend, 0, j};
         return JobRef{};
     }
@@ -300,6 +286,7 @@ private:
         }
     }
 
+    const StoryWorld& m_world;
     const SimConfig& m_config;
     const std::vector<BackendSpec>& m_backends;
     const std::vector<UpstreamCommit>& m_commits;
@@ -315,13 +302,46 @@ bool StoryPlan::forcesRun(std::size_t backend, std::size_t commit) const
     return inOutage(backend, commit) || (commit == cancelledCommit && backend == cancelledBackend)
            || (commit == zombieCommit && backend == zombie.backend)
            || (commit == regressionCommit && backend == regression.backend)
-           || (hiddenCommits.count(commit) != 0 && backend == hidden.backend);
+           || (hiddenCommits.count(commit) != 0 && backend == hidden.backend)
+           || (causes.newTest.commits.count(commit) != 0 && backend == causes.newTest.job.backend)
+           || (causes.busy.commits.count(commit) != 0 && backend == causes.busy.backend);
 }
 
 StoryPlan planStories(const SimConfig& config, const std::vector<BackendSpec>& backends,
-                      const std::vector<UpstreamCommit>& commits, TestCatalog& tests)
+                      const std::vector<UpstreamCommit>& commits, TestCatalog& tests,
+                      std::vector<SimPullRequest>& pulls)
 {
-    return StoryPlanner(config, backends, commits, tests).plan();
+    const StoryWorld world{config, backends, commits, tests, pulls};
+    return StoryPlanner(world).plan();
+}
+
+std::vector<std::size_t> reportingBackends(const std::vector<BackendSpec>& backends,
+                                           std::initializer_list<std::size_t> excluded)
+{
+    return reporting(backends, excluded);
+}
+
+std::vector<JobRef> testJobsOf(const std::vector<BackendSpec>& backends, std::size_t backend)
+{
+    std::vector<JobRef> out;
+    const auto& jobs = backends[backend].workflows.front().jobs;
+    for (std::size_t j = 0; j < jobs.size(); ++j)
+        if (jobs[j].kind == JobKind::Test)
+            out.push_back(JobRef{backend, 0, j});
+    return out;
+}
+
+const JobSpec& jobSpecOf(const std::vector<BackendSpec>& backends, const JobRef& ref)
+{
+    return jobSpec(backends, ref);
+}
+
+void nameJob(const std::vector<BackendSpec>& backends, const JobRef& ref, std::string& backend,
+             std::string& workflow, std::string& job)
+{
+    backend = backends[ref.backend].backend.repo;
+    workflow = backends[ref.backend].workflows[ref.workflow].name;
+    job = jobName(backends, ref);
 }
 
 } // namespace relayhud::sim

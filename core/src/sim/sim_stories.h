@@ -4,6 +4,7 @@
 // green) and records them by index so the run generator can apply them.
 #include "relayhud/sim/sim_dataset.h"
 #include "sim_catalog.h"
+#include "sim_causes.h"
 #include "sim_test_catalog.h"
 
 #include <cstddef>
@@ -13,24 +14,11 @@
 
 namespace relayhud::sim {
 
-inline constexpr std::size_t kNone = std::numeric_limits<std::size_t>::max();
-
-// A job in the catalog: backend index, workflow index, job index.
-struct JobRef {
-    std::size_t backend = kNone;
-    std::size_t workflow = 0;
-    std::size_t job = 0;
-    bool is(std::size_t b, std::size_t w, std::size_t j) const
-    {
-        return backend == b && workflow == w && job == j;
-    }
-};
-
 struct StoryPlan {
     SimStories stories; // names and SHAs, for the dataset
-    JobRef regression;
-    std::size_t regressionCommit = kNone;
-    EpochSeconds regressionStart = std::numeric_limits<EpochSeconds>::max();
+    CausePlan causes;
+    JobRef regression; // the first broken-trunk culprit's job
+    std::size_t regressionCommit = kNone; // the culprit's first failing head
     JobRef flaky;
     std::set<std::size_t> outageCommits;
     std::set<std::size_t> outageBackends;
@@ -58,7 +46,34 @@ struct StoryPlan {
 };
 
 // Story tests are drawn from `tests`, the universes the run generator uses.
+// Stories decide some PRs' fates (the culprits and fixes merge), so `pulls` changes.
 StoryPlan planStories(const SimConfig& config, const std::vector<BackendSpec>& backends,
-                      const std::vector<UpstreamCommit>& commits, TestCatalog& tests);
+                      const std::vector<UpstreamCommit>& commits, TestCatalog& tests,
+                      std::vector<SimPullRequest>& pulls);
+
+// Shared by the story planners.
+struct StoryWorld {
+    const SimConfig& config;
+    const std::vector<BackendSpec>& backends;
+    const std::vector<UpstreamCommit>& commits;
+    TestCatalog& tests;
+    std::vector<SimPullRequest>& pulls;
+};
+
+// Indices of backends that report results, minus the excluded ones.
+std::vector<std::size_t> reportingBackends(const std::vector<BackendSpec>& backends,
+                                           std::initializer_list<std::size_t> excluded = {});
+// The test jobs of a backend's first workflow.
+std::vector<JobRef> testJobsOf(const std::vector<BackendSpec>& backends, std::size_t backend);
+const JobSpec& jobSpecOf(const std::vector<BackendSpec>& backends, const JobRef& ref);
+// Fills the story's backend, workflow and job names.
+void nameJob(const std::vector<BackendSpec>& backends, const JobRef& ref, std::string& backend,
+             std::string& workflow, std::string& job);
+
+// The broken-trunk culprits (run first: the other stories keep off their jobs).
+void planBrokenTrunk(const StoryWorld& world, StoryPlan& plan);
+// PR breaks, the new test, the backend break, the device-busy hour, flaky
+// tests and strict XPASSes, each on a stream of its own.
+void planCauseStories(const StoryWorld& world, StoryPlan& plan);
 
 } // namespace relayhud::sim

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace relayhud::sim {
@@ -28,13 +29,113 @@ struct SimRow {
     std::string environmentJson; // {"sdk": ..., "device": ...}
 };
 
+// A pull request of pytorch/pytorch as GitHub's `pulls/{n}` shows it.
+struct SimPullHead {
+    Sha sha;
+    EpochSeconds time = 0; // when the head was pushed (its CI dispatched)
+};
+
+struct SimPullRequest {
+    std::int64_t number = 0;
+    std::string author;
+    std::string title;
+    std::string baseRef = "main";
+    Sha baseSha;                   // main when the PR was opened
+    std::string headRef;           // the branch on the author's fork
+    std::vector<SimPullHead> heads; // synchronize pushes, oldest first (ciflow pushes excluded)
+    EpochSeconds createdAt = 0;
+    EpochSeconds mergedAt = 0; // 0 = not merged
+    EpochSeconds closedAt = 0; // 0 = open; mergedAt when merged
+    Sha mergeCommitSha;        // empty unless merged
+
+    bool merged() const { return mergedAt != 0; }
+};
+
+// Why a test (or a job) failed, as the simulator decided it.
+enum class SimCause : std::uint8_t { ThisPr, BrokenTrunk, Backend, Flaky, Infra, UnexpectedPass };
+
+// "this_pr", "broken_trunk", "backend", "flaky", "infra", "unexpected_pass".
+std::string_view simCauseName(SimCause cause);
+
+// One line of the ground truth: a failing test of a served row, or the row's
+// job when it failed with no failing test the HUD user can see.
+struct SimTruthLine {
+    CheckRunId checkRunId;
+    std::string test; // the JUnit reader's identity "file::Class::name"; "" = the job
+    SimCause cause = SimCause::Infra;
+    std::int64_t culpritPr = 0; // 0 = none (null)
+};
+
+// A merged PR that broke test T of job J on main: its own heads fail T (it is
+// this PR's), then every main-based PR head and nightly dispatched between its
+// merge and the fix fails T (broken trunk).
+struct SimBrokenTrunk {
+    std::int64_t culpritPr = 0;
+    EpochSeconds mergedAt = 0;
+    EpochSeconds fixedAt = 0; // a fix PR merges then; past `now` = not fixed yet
+    std::int64_t fixPr = 0;   // 0 = no PR of the dataset carries the fix
+    std::string backend;
+    std::string workflow;
+    std::string job;
+    std::string test;
+};
+
+// A PR that breaks tests of its own: the heads listed fail them.
+struct SimPrBreak {
+    std::int64_t pr = 0;
+    std::string backend;
+    std::string workflow;
+    std::string job;
+    std::vector<std::string> tests;
+    std::vector<Sha> failingShas; // its heads that fail them (a later head may fix them)
+    bool newTest = false;         // the PR adds the test: only its runs have it
+};
+
+struct SimFlakyTest {
+    std::string backend;
+    std::string workflow;
+    std::string job;
+    std::string test;
+    double probability = 0.0; // per run, independently
+};
+
+// An xfail(strict=True) test that passes in [from, until): upstream fixed it,
+// and the backend drops the mark at `until`.
+struct SimStrictXpass {
+    std::string backend;
+    std::string workflow;
+    std::string job;
+    std::string test;
+    EpochSeconds from = 0;
+    EpochSeconds until = 0;
+};
+
 // Named stories, so tests and the demo can find them.
 struct SimStories {
+    // The first broken-trunk culprit (brokenTrunk.front()): its job, its test,
+    // and its first head that fails the test.
     std::string regressionBackend;
     std::string regressionWorkflow;
     std::string regressionJob;
-    Sha regressionFirstBadSha;                // first commit where the job fails, and stays failing
-    std::vector<std::string> regressionTests; // the tests that fail from then on
+    Sha regressionFirstBadSha;
+    std::vector<std::string> regressionTests;
+    std::int64_t culpritPr = 0;
+    std::vector<SimBrokenTrunk> brokenTrunk; // one or two per world
+    std::vector<SimPrBreak> prBreaks;        // the culprits' own heads included
+    // A backend-side break: every run of the job fails the test in [from, until).
+    std::string backendBreakBackend;
+    std::string backendBreakWorkflow;
+    std::string backendBreakJob;
+    std::string backendBreakTest;
+    EpochSeconds backendBreakFrom = 0;
+    EpochSeconds backendBreakUntil = 0;
+    // An hour in which the backend's device is busy: test jobs that start in
+    // [from, until) error some tests at setup ("<device> device 0 is not available").
+    std::string deviceBusyBackend;
+    EpochSeconds deviceBusyFrom = 0;
+    EpochSeconds deviceBusyUntil = 0;
+    std::vector<SimFlakyTest> flakyTests; // besides the flaky story's test
+    std::vector<SimStrictXpass> strictXpasses;
     std::string flakyBackend;
     std::string flakyWorkflow;
     std::string flakyJob;
@@ -74,6 +175,9 @@ struct SimDataset {
     std::vector<UpstreamCommit> commits;
     std::vector<SimRow> rows;
     SimStories stories;
+    std::vector<SimPullRequest> pulls; // every PR with a head in the history, by number
+    // Why each served row failed (see sim_truth.h). Nothing in the app reads it.
+    std::vector<SimTruthLine> truth;
 };
 
 // Deterministic in (seed, now, commits, jobsScale). Rows are ordered by

@@ -18,6 +18,7 @@ struct SimOptions {
     bool exitOnStdinEof = false; // a parent that dies closes our stdin: follow it
     bool help = false;
     std::string writeConfigsDir; // set: write the outcome configs there and exit
+    std::string writeTruthFile;  // set: write the ground truth (sim_truth.h) there first
 };
 
 // args exclude the program name. Accepts "--flag value" and "--flag=value".
