@@ -322,6 +322,73 @@ TEST_F(SimServerTest, PrResultsListEveryBackendOfThePr)
     EXPECT_TRUE(repos.count(data().stories.cancelledBackend));
 }
 
+// GitHub's `GET /repos/{owner}/{repo}/pulls/{pull_number}`
+// (https://docs.github.com/rest/pulls/pulls#get-a-pull-request).
+TEST_F(SimServerTest, PullRequestHasGitHubsShapeAndItsFate)
+{
+    const SimStories& s = data().stories;
+    ASSERT_GT(s.culpritPr, 0);
+    const std::string path = "/api/v3/repos/pytorch/pytorch/pulls/" + std::to_string(s.culpritPr);
+    auto res = get(path);
+    ASSERT_TRUE(res);
+    ASSERT_EQ(res->status, 200) << res->body;
+    const json pr = json::parse(res->body);
+    const SimPullRequest* truth = nullptr;
+    for (const SimPullRequest& p : data().pulls)
+        if (p.number == s.culpritPr)
+            truth = &p;
+    ASSERT_NE(truth, nullptr);
+    for (const char* key : {"url", "id", "html_url", "number", "state", "title", "user",
+                            "created_at", "updated_at", "closed_at", "merged_at",
+                            "merge_commit_sha", "head", "base", "merged"})
+        EXPECT_TRUE(pr.contains(key)) << key;
+    EXPECT_EQ(pr["url"], s_server->githubApiUrl() + "/repos/pytorch/pytorch/pulls/"
+                             + std::to_string(s.culpritPr));
+    EXPECT_EQ(pr["html_url"], "https://github.com/pytorch/pytorch/pull/" + std::to_string(s.culpritPr));
+    EXPECT_EQ(pr["number"], s.culpritPr);
+    EXPECT_EQ(pr["state"], "closed");
+    EXPECT_EQ(pr["merged"], true);
+    EXPECT_EQ(pr["title"], truth->title);
+    EXPECT_EQ(pr["user"]["login"], truth->author);
+    EXPECT_EQ(pr["merge_commit_sha"], truth->mergeCommitSha.value);
+    EXPECT_TRUE(std::regex_match(pr["merged_at"].get<std::string>(),
+                                 std::regex(R"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ)")));
+    EXPECT_EQ(pr["closed_at"], pr["merged_at"]);
+    EXPECT_EQ(pr["head"]["sha"], truth->heads.back().sha.value);
+    EXPECT_EQ(pr["head"]["ref"], truth->headRef);
+    EXPECT_EQ(pr["head"]["repo"]["full_name"], truth->author + "/pytorch");
+    EXPECT_EQ(pr["base"]["ref"], "main");
+    EXPECT_EQ(pr["base"]["sha"], truth->baseSha.value);
+}
+
+TEST_F(SimServerTest, OpenPullRequestIsNotMerged)
+{
+    const SimPullRequest* open = nullptr;
+    for (const SimPullRequest& p : data().pulls)
+        if (p.closedAt == 0 && !p.heads.empty())
+            open = &p;
+    ASSERT_NE(open, nullptr);
+    const json pr = getJson("/api/v3/repos/pytorch/pytorch/pulls/" + std::to_string(open->number));
+    EXPECT_EQ(pr["state"], "open");
+    EXPECT_EQ(pr["merged"], false);
+    EXPECT_TRUE(pr["merged_at"].is_null());
+    EXPECT_TRUE(pr["closed_at"].is_null());
+    EXPECT_TRUE(pr["merge_commit_sha"].is_null());
+}
+
+TEST_F(SimServerTest, UnknownPullRequestIsGitHubsNotFound)
+{
+    for (const char* number : {"1", "abc", "0"}) {
+        auto res = get(std::string("/api/v3/repos/pytorch/pytorch/pulls/") + number);
+        ASSERT_TRUE(res);
+        EXPECT_EQ(res->status, 404) << number;
+        const json body = json::parse(res->body);
+        EXPECT_EQ(body["message"], "Not Found");
+        EXPECT_EQ(body["documentation_url"],
+                  "https://docs.github.com/rest/pulls/pulls#get-a-pull-request");
+    }
+}
+
 TEST_F(SimServerTest, SummaryHasOneLinePerReportingBackend)
 {
     const json rows = getJson(query("crcr_summary", {{"days", 7}}));

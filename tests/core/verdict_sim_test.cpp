@@ -281,20 +281,27 @@ TEST_F(VerdictSimTest, HiddenFailureStoryIsDisputedWithTheConfigs)
     EXPECT_EQ(checkOf(*v, CheckKind::Config).state, CheckState::Pass);
 }
 
+// The broken-trunk story's runs: the culprit's own heads, and main-based runs
+// (but the fix PR's) between its merge and the fix.
 TEST_F(VerdictSimTest, RegressionStoryRunsAreRed)
 {
     const sim::SimStories& s = s_data->stories;
-    const auto first =
-        std::find_if(s_data->commits.begin(), s_data->commits.end(),
-                     [&](const UpstreamCommit& c) { return c.sha == s.regressionFirstBadSha; });
-    ASSERT_NE(first, s_data->commits.end());
+    ASSERT_FALSE(s.brokenTrunk.empty());
+    const sim::SimBrokenTrunk& b = s.brokenTrunk.front();
     int judged = 0;
     for (const sim::SimRow& row : s_data->rows) {
         const auto commit =
             std::find_if(s_data->commits.begin(), s_data->commits.end(),
                          [&](const UpstreamCommit& c) { return c.sha == row.run.upstreamSha; });
         if (row.run.downstreamRepo != s.regressionBackend || row.run.jobName != s.regressionJob
-            || row.run.reported.status != RunStatus::Completed || commit->time < first->time)
+            || row.run.reported.status != RunStatus::Completed
+            || row.run.eventType == EventType::Push)
+            continue;
+        const bool own = row.run.eventType == EventType::PullRequest && row.run.prNumber == b.culpritPr;
+        const bool mainBased = row.run.eventType == EventType::Nightly || commit->branch == "main";
+        const bool window = commit->time >= b.mergedAt && commit->time < b.fixedAt && mainBased
+                            && row.run.prNumber != b.fixPr;
+        if (!own && !window)
             continue;
         auto v = verdictForRun(*m_cache, store(row), *s_sources);
         ASSERT_TRUE(v) << v.message();

@@ -1,0 +1,317 @@
+// The simulator's ground truth (sim_truth.h): every failing test of a served
+// row's JUnit, as RelayHUD's own JUnit reader names it, has exactly one line
+// with its cause, and the stories behind the causes hold in the rows.
+#include "relayhud/junit/junit_reader.h"
+#include "relayhud/sim/sim_artifacts.h"
+#include "relayhud/sim/sim_dataset.h"
+#include "relayhud/sim/sim_truth.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <string>
+
+namespace relayhud::sim {
+namespace {
+
+constexpr EpochSeconds kNow = 1777914000; // 2026-05-04T17:00:00Z
+
+SimDataset build(std::uint64_t seed)
+{
+    SimConfig config;
+    config.seed = seed;
+    config.now = kNow;
+    return buildDataset(config);
+}
+
+const SimDataset& data()
+{
+    static const SimDataset d = build(1);
+    return d;
+}
+
+const SimArtifacts& artifacts()
+{
+    static const SimArtifacts a(data());
+    return a;
+}
+
+bool served(const SimRow& row)
+{
+    return row.run.eventType == EventType::PullRequest || row.run.eventType == EventType::Nightly;
+}
+
+bool finished(const SimRow& row) { return row.run.reported.status == RunStatus::Completed; }
+
+std::map<std::string, std::vector<const SimTruthLine*>> linesByRow(const SimDataset& d)
+{
+    std::map<std::string, std::vector<const SimTruthLine*>> out;
+    for (const SimTruthLine& line : groundTruth(d))
+        out[line.checkRunId.value].push_back(&line);
+    return out;
+}
+
+std::map<std::string, const SimRow*> rowsById(const SimDataset& d)
+{
+    std::map<std::string, const SimRow*> out;
+    for (const SimRow& row : d.rows)
+        out[row.run.checkRunId.value] = &row;
+    return out;
+}
+
+bool isFailing(TestOutcome o)
+{
+    return o == TestOutcome::Failed || o == TestOutcome::Error || o == TestOutcome::XPassStrict;
+}
+
+// The failing cases of the row's JUnit, read by the app's reader: identity -> case.
+std::map<std::string, TestCaseResult> failingInJunit(const SimRow& row)
+{
+    std::map<std::string, TestCaseResult> out;
+    for (const SimReport& report : artifacts().reports(row)) {
+        auto parsed = readJunitBuffer(report.xml);
+        EXPECT_TRUE(parsed) << parsed.message();
+        if (!parsed)
+            continue;
+        for (const TestCaseResult& c : parsed->cases)
+            if (isFailing(c.outcome))
+                out.emplace(c.identity, c);
+    }
+    return out;
+}
+
+TEST(SimTruth, EveryLineIsAFailingCaseOfTheServedJunitAndEveryFailingCaseHasOne)
+{
+    const auto byRow = linesByRow(data());
+    const auto rows = rowsById(data());
+    int checked = 0;
+    for (const auto& [id, lines] : byRow) {
+        const SimRow& row = *rows.at(id);
+        ASSERT_TRUE(served(row) && finished(row)) << id;
+        EXPECT_NE(row.run.reported.conclusion, Conclusion::Cancelled) << id;
+        const bool jobLine = lines.size() == 1 && lines.front()->test.empty();
+        if (jobLine) {
+            // The job failed and its artifact (if any) shows no failing test.
+            EXPECT_TRUE(row.run.reported.artifactUrl.empty() || failingInJunit(row).empty()) << id;
+            continue;
+        }
+        ASSERT_FALSE(row.run.reported.artifactUrl.empty()) << id;
+        const auto failing = failingInJunit(row);
+        std::set<std::string> named;
+        for (const SimTruthLine* line : lines) {
+            ASSERT_FALSE(line->test.empty()) << id;
+            EXPECT_TRUE(named.insert(line->test).second) << "two lines for " << line->test;
+            EXPECT_TRUE(failing.count(line->test)) << id << " " << line->test;
+        }
+        for (const auto& [test, c] : failing)
+            EXPECT_TRUE(named.count(test)) << id << ": no truth line for " << test;
+        ++checked;
+    }
+    EXPECT_GT(checked, 100);
+}
+
+TEST(SimTruth, ServedRowsThatFailedWithoutALineAreCancelledAndGreensHideNothing)
+{
+    const auto byRow = linesByRow(data());
+    for (const SimRow& row : data().rows) {
+        if (!served(row) || !finished(row) || byRow.count(row.run.checkRunId.value))
+            continue;
+        const Conclusion c = row.run.reported.conclusion;
+        EXPECT_TRUE(c == Conclusion::Success || c == Conclusion::Cancelled)
+            << row.run.checkRunId.value << " " << toString(c);
+        // A green with an artifact fails no test in it (the hidden-failures story has lines).
+        if (!row.run.reported.artifactUrl.empty()) {
+            EXPECT_TRUE(artifacts().failingTests(row).empty()) << row.run.checkRunId.value;
+        }
+    }
+    for (const SimTruthLine& line : groundTruth(data()))
+        EXPECT_NE(line.checkRunId.value, "") << line.test;
+}
+
+TEST(SimTruth, EveryCauseOccursOnEachSeed)
+{
+    for (std::uint64_t seed : {1U, 2U, 3U}) {
+        const SimDataset d = build(seed);
+        std::map<SimCause, int> causes;
+        for (const SimTruthLine& line : groundTruth(d)) {
+            ++causes[line.cause];
+            const bool culprit = line.cause == SimCause::ThisPr || line.cause == SimCause::BrokenTrunk;
+            EXPECT_EQ(line.culpritPr != 0, culprit) << truthJsonLine(line);
+        }
+        for (SimCause c : {SimCause::ThisPr, SimCause::BrokenTrunk, SimCause::Backend,
+                           SimCause::Flaky, SimCause::Infra, SimCause::UnexpectedPass})
+            EXPECT_GT(causes[c], 0) << "seed " << seed << ": " << simCauseName(c);
+    }
+}
+
+TEST(SimTruth, SameSeedSameTruth)
+{
+    const SimDataset again = build(1);
+    ASSERT_EQ(groundTruth(again).size(), groundTruth(data()).size());
+    for (std::size_t i = 0; i < groundTruth(again).size(); ++i)
+        EXPECT_EQ(truthJsonLine(groundTruth(again)[i]), truthJsonLine(groundTruth(data())[i]));
+}
+
+TEST(SimTruth, LinesAreJsonWithTheFourFields)
+{
+    const SimTruthLine line{CheckRunId{"41000000001"}, "test_ops.py::TestX::test_y",
+                            SimCause::BrokenTrunk, 161346};
+    EXPECT_EQ(truthJsonLine(line), R"({"check_run_id":"41000000001","test":"test_ops.py::TestX::test_y","cause":"broken_trunk","culprit_pr":161346})");
+    const SimTruthLine job{CheckRunId{"7"}, "", SimCause::Infra, 0};
+    EXPECT_EQ(truthJsonLine(job), R"({"check_run_id":"7","test":"","cause":"infra","culprit_pr":null})");
+}
+
+const SimPullRequest* pull(std::int64_t number)
+{
+    for (const SimPullRequest& p : data().pulls)
+        if (p.number == number)
+            return &p;
+    return nullptr;
+}
+
+// The culprit's own heads fail T (this PR's); after its merge, main-based PR
+// heads and nightlies of other PRs fail T until the fix (broken trunk).
+TEST(SimTruth, BrokenTrunkCulpritThenLaterPrsUntilTheFix)
+{
+    const SimStories& s = data().stories;
+    ASSERT_FALSE(s.brokenTrunk.empty());
+    const auto rows = rowsById(data());
+    std::map<std::string, EpochSeconds> times;
+    std::map<std::string, std::string> base;
+    for (const UpstreamCommit& c : data().commits) {
+        times[c.sha.value] = c.time;
+        base[c.sha.value] = c.branch;
+    }
+    for (const SimBrokenTrunk& b : s.brokenTrunk) {
+        const SimPullRequest* culprit = pull(b.culpritPr);
+        ASSERT_NE(culprit, nullptr);
+        EXPECT_EQ(culprit->mergedAt, b.mergedAt);
+        EXPECT_EQ(culprit->mergeCommitSha.value.size(), 40U);
+        EXPECT_GT(b.mergedAt, culprit->heads.back().time);
+        EXPECT_GE(b.fixedAt - b.mergedAt, 86400);
+        if (b.fixPr != 0) {
+            EXPECT_EQ(pull(b.fixPr)->mergedAt, b.fixedAt);
+        }
+        int own = 0, later = 0, nightlies = 0;
+        for (const SimTruthLine& line : groundTruth(data())) {
+            if (line.test != b.test)
+                continue;
+            const SimRow& row = *rows.at(line.checkRunId.value);
+            EXPECT_EQ(row.run.jobName, b.job);
+            const EpochSeconds t = times.at(row.run.upstreamSha.value);
+            if (line.cause == SimCause::ThisPr) {
+                EXPECT_EQ(row.run.prNumber, b.culpritPr);
+                EXPECT_EQ(line.culpritPr, b.culpritPr);
+                EXPECT_LT(t, b.mergedAt);
+                ++own;
+                continue;
+            }
+            ASSERT_EQ(line.cause, SimCause::BrokenTrunk);
+            EXPECT_EQ(line.culpritPr, b.culpritPr);
+            EXPECT_GE(t, b.mergedAt);
+            EXPECT_LT(t, b.fixedAt);
+            EXPECT_NE(row.run.prNumber, b.culpritPr);
+            if (row.run.eventType == EventType::Nightly)
+                ++nightlies;
+            else
+                EXPECT_EQ(base.at(row.run.upstreamSha.value), "main");
+            ++later;
+        }
+        EXPECT_GE(own, 1) << b.culpritPr;
+        EXPECT_GE(later, 3) << b.culpritPr;
+        EXPECT_GE(nightlies, 1) << b.culpritPr;
+    }
+    EXPECT_EQ(s.culpritPr, s.brokenTrunk.front().culpritPr);
+    EXPECT_EQ(s.regressionTests, std::vector<std::string>{s.brokenTrunk.front().test});
+}
+
+TEST(SimTruth, DeviceBusyHourErrorsTestsAtSetupWithTheBackendsDevice)
+{
+    const SimStories& s = data().stories;
+    ASSERT_FALSE(s.deviceBusyBackend.empty());
+    EXPECT_EQ(s.deviceBusyUntil - s.deviceBusyFrom, 3600);
+    const auto rows = rowsById(data());
+    std::set<std::int64_t> prs;
+    int tests = 0;
+    for (const SimTruthLine& line : groundTruth(data())) {
+        const SimRow& row = *rows.at(line.checkRunId.value);
+        if (line.cause != SimCause::Infra || line.test.empty())
+            continue;
+        EXPECT_EQ(row.run.downstreamRepo, s.deviceBusyBackend);
+        EXPECT_GE(*row.run.reported.startedAt, s.deviceBusyFrom);
+        EXPECT_LT(*row.run.reported.startedAt, s.deviceBusyUntil);
+        const auto failing = failingInJunit(row);
+        ASSERT_TRUE(failing.count(line.test)) << line.test;
+        const TestCaseResult& c = failing.at(line.test);
+        EXPECT_EQ(c.outcome, TestOutcome::Error);
+        EXPECT_NE(c.message.text.find(" device 0 is not available: device or resource busy"),
+                  std::string::npos)
+            << c.message.text;
+        prs.insert(row.run.prNumber);
+        ++tests;
+    }
+    EXPECT_GE(tests, 2);
+    EXPECT_GE(prs.size(), 1U);
+}
+
+TEST(SimTruth, ANewTestExistsOnlyInItsPrsRunsAndFailsThere)
+{
+    const SimPrBreak* story = nullptr;
+    for (const SimPrBreak& b : data().stories.prBreaks)
+        if (b.newTest)
+            story = &b;
+    ASSERT_NE(story, nullptr);
+    ASSERT_EQ(story->tests.size(), 1U);
+    const std::string& test = story->tests.front();
+    int inPr = 0;
+    for (const SimRow& row : data().rows) {
+        if (row.run.downstreamRepo != story->backend || row.run.jobName != story->job
+            || row.run.reported.artifactUrl.empty())
+            continue;
+        const bool ours = row.run.prNumber == story->pr && row.run.eventType == EventType::PullRequest;
+        const auto failing = artifacts().failingTests(row);
+        const bool fails = std::find(failing.begin(), failing.end(), test) != failing.end();
+        EXPECT_EQ(fails, ours) << row.run.checkRunId.value;
+        if (ours) {
+            ++inPr;
+            std::int64_t cases = 0;
+            for (const SimReport& r : artifacts().reports(row))
+                cases += r.tests;
+            EXPECT_EQ(cases, row.run.reported.tests->total) << "the new test is counted";
+        }
+    }
+    EXPECT_GE(inPr, 1);
+    const SimPullRequest* pr = pull(story->pr);
+    ASSERT_NE(pr, nullptr);
+    EXPECT_FALSE(pr->merged());
+}
+
+TEST(SimTruth, PullRequestsHaveFatesAndHeads)
+{
+    int merged = 0;
+    for (const SimPullRequest& p : data().pulls) {
+        EXPECT_FALSE(p.title.empty());
+        EXPECT_FALSE(p.author.empty());
+        EXPECT_EQ(p.baseSha.value.size(), 40U);
+        EXPECT_LE(p.createdAt, p.heads.empty() ? p.createdAt : p.heads.front().time);
+        EXPECT_TRUE(std::is_sorted(p.heads.begin(), p.heads.end(),
+                                   [](const auto& a, const auto& b) { return a.time < b.time; }));
+        if (!p.merged())
+            continue;
+        ++merged;
+        EXPECT_EQ(p.closedAt, p.mergedAt);
+        EXPECT_LT(p.mergedAt, kNow);
+        if (!p.heads.empty()) {
+            EXPECT_GT(p.mergedAt, p.heads.back().time) << p.number;
+        }
+    }
+    const auto share = static_cast<double>(merged) / static_cast<double>(data().pulls.size());
+    EXPECT_GT(share, 0.2);
+    EXPECT_LT(share, 0.5);
+}
+
+} // namespace
+} // namespace relayhud::sim
