@@ -48,6 +48,11 @@ void benchClusters(Report& report);
 // of one SHA's runs after a sync, beside the bare read of those results.
 void benchSuggest(Report& report);
 
+// Attribution (issue 15): every failure of 2,000 PR runs of 30,000 tests on a
+// freshly opened cache, and of 50 new runs after a sync, each beside the bare
+// read of the same failing results.
+void benchAttribution(Report& report);
+
 // Trend charts (issue 7): a 1,000-point chart built and rendered into a QImage,
 // beside QPainter::drawLines of the same points. Needs a QApplication.
 void benchCharts(Report& report);

@@ -282,17 +282,26 @@ TEST_F(SuggestTest, TheSameAuthorsOtherPrsAreNoEvidence)
     EXPECT_EQ(s.evidence.front().passedCount, 4);
 }
 
-TEST_F(SuggestTest, OnlyRunsWithinTheWindowAreConcurrent)
+TEST_F(SuggestTest, OnlyRunsWithinTheWindowAreConcurrentAndFlakinessLooksFurther)
 {
     head(1, pr(101), 1, {{"test_a", F}});
-    head(2, pr(102), 39, {{"test_a", P}}, 1, Conclusion::Success);
-    const auto row = head(3, pr(200), 40, {{"test_a", F}});
+    head(2, pr(102), 199, {{"test_a", P}}, 1, Conclusion::Success);
+    const auto row = head(3, pr(200), 200, {{"test_a", F}});
     const Suggestion& s = only(suggest(row));
-    EXPECT_EQ(s.cls, FailureClass::Regression) << "PR 101 is 39 h away";
+    EXPECT_EQ(s.cls, FailureClass::Regression) << "PR 101 is 199 h away: " << s.why;
     EXPECT_EQ(s.evidence.front().passedCount, 1);
     SuggestOptions wide;
-    wide.attribution.windowSeconds = 48 * 3600;
+    wide.attribution.windowSeconds = 200 * 3600;
     EXPECT_EQ(only(suggest(row, wide)).cls, FailureClass::Flaky);
+
+    // Another PR failed it 100 h before: outside the day, inside the week.
+    head(4, pr(103), 100, {{"test_a", F}});
+    const Suggestion& f = only(suggest(row));
+    EXPECT_EQ(f.cls, FailureClass::Flaky);
+    EXPECT_EQ(f.evidence.front().kind, EvidenceKind::Concurrent);
+    EXPECT_EQ(f.evidence.front().failedFurther, 1);
+    EXPECT_EQ(f.why, "fails on none of 1 other PRs' runs within 24 h, but on 1 within 7 days, "
+                     "never for long: flaky");
 }
 
 TEST_F(SuggestTest, ANightlysNewFailureIsARegressionInTheMainRangeSinceThePreviousNightly)

@@ -2,6 +2,7 @@
 // and the history query: starting a test run, final states, and reads.
 #include "relayhud/store/cache.h"
 
+#include "store/schema.h"
 #include "store/statement.h"
 #include "store/test_run_writer_state.h"
 
@@ -9,6 +10,8 @@
 #include "relayhud/util/time.h"
 
 #include <nlohmann/json.hpp>
+
+#include <algorithm>
 
 namespace relayhud {
 
@@ -204,13 +207,26 @@ Result<std::vector<TestRunInfo>> Cache::testRuns(TestRunSource source) const
 Result<std::vector<StoredTestResult>> Cache::testResults(std::int64_t testRunId,
                                                          const TestResultFilter& filter) const
 {
+    // Only outcomes the triage index holds: read through it.
+    const bool triage = !filter.outcomes.empty()
+                        && std::all_of(filter.outcomes.begin(), filter.outcomes.end(),
+                                       [](TestOutcome o) {
+                                           return o == TestOutcome::Failed
+                                                  || o == TestOutcome::Error
+                                                  || o == TestOutcome::XFailed
+                                                  || o == TestOutcome::XPassStrict;
+                                       });
     std::string sql =
-        "SELECT tc.id, tc.identity, tc.file, tc.class_name, tc.name, tc.base_name, tc.marks,"
-        " r.outcome, r.duration_us, r.retried, r.message_id, r.traceback_id, m.text"
-        " FROM test_result r JOIN test_case tc ON tc.id = r.test_id"
-        " LEFT JOIN test_message m ON m.id = r.message_id WHERE r.test_run_id = ?1";
+        std::string("SELECT tc.id, tc.identity, tc.file, tc.class_name, tc.name, tc.base_name,"
+                    " tc.marks, r.outcome, r.duration_us, r.retried, r.message_id,"
+                    " r.traceback_id, m.text FROM ")
+        + (triage ? store::kTriageResults : "test_result r")
+        + " JOIN test_case tc ON tc.id = r.test_id"
+          " LEFT JOIN test_message m ON m.id = r.message_id WHERE r.test_run_id = ?1";
     if (!filter.outcomes.empty())
         sql += " AND r.outcome IN (" + outcomeList(filter.outcomes) + ")";
+    if (triage)
+        sql += std::string(" AND ") + store::kTriageOutcomesTerm;
     sql += " ORDER BY r.test_id";
     if (filter.limit > 0)
         sql += " LIMIT " + std::to_string(filter.limit);

@@ -1,8 +1,9 @@
 // Cache reads for attribution (store/job_timeline.h): every run of one job,
 // then the failing results of all of them through the partial index
-// test_result_failing (schema.cpp, version 4).
+// test_result_triage (schema.cpp, version 4).
 #include "relayhud/store/cache.h"
 
+#include "store/schema.h"
 #include "store/statement.h"
 
 #include <algorithm>
@@ -14,11 +15,13 @@ using store::Statement;
 
 namespace {
 
-// TestOutcome::Failed = 1, Error = 2: the partial index's own condition,
-// spelt the same way so that SQLite uses it. TestRunState::Stored = 0.
+// TestOutcome::Failed = 1, Error = 2, XFailed = 4, XPassStrict = 5 (the
+// triage index's term, schema.h); TestRunState::Stored = 0.
 constexpr const char* kFailingOutcome = "r.outcome IN (1, 2)";
 static_assert(static_cast<int>(TestOutcome::Failed) == 1
-              && static_cast<int>(TestOutcome::Error) == 2);
+              && static_cast<int>(TestOutcome::Error) == 2
+              && static_cast<int>(TestOutcome::XFailed) == 4
+              && static_cast<int>(TestOutcome::XPassStrict) == 5);
 static_assert(static_cast<int>(TestRunState::Stored) == 0);
 
 } // namespace
@@ -79,10 +82,11 @@ Result<JobTimeline> Cache::jobTimeline(std::int64_t jobId) const
 
     Statement failing(m_db, std::string("SELECT tr.check_run_row, r.test_id"
                                         " FROM check_run cr"
-                                        " JOIN test_run tr ON tr.check_run_row = cr.id"
-                                        " JOIN test_result r ON r.test_run_id = tr.id"
-                                        " WHERE cr.job_id = ? AND tr.state = 0 AND ")
-                                + kFailingOutcome);
+                                        " JOIN test_run tr ON tr.check_run_row = cr.id JOIN ")
+                                + store::kTriageResults
+                                + " ON r.test_run_id = tr.id"
+                                  " WHERE cr.job_id = ? AND tr.state = 0 AND "
+                                + kFailingOutcome + " AND " + store::kTriageOutcomesTerm);
     failing.bind(1, jobId);
     read = failing.forEachRow([&](const Statement& row) {
         if (auto it = byRow.find(row.int64(0)); it != byRow.end())

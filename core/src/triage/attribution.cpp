@@ -122,8 +122,12 @@ const JobAttributor::RunNeighbours& JobAttributor::neighbours(TimelineIndex run)
     for (std::size_t p = 0; p < m_settled.size(); ++p) {
         const TimelineRun& r = runs[m_settled[p]];
         const EpochSeconds distance = std::abs(r.time - here.time);
-        if (distance <= m_options.windowSeconds && isOther(here, r))
+        if (!isOther(here, r))
+            continue;
+        if (distance <= m_options.windowSeconds)
             near.emplace_back(distance, p);
+        else if (distance <= m_options.flakySeconds)
+            n.further.push_back(p);
     }
     std::sort(near.begin(), near.end());
     for (const auto& entry : near)
@@ -278,6 +282,21 @@ Attribution JobAttributor::attribute(TimelineIndex run, std::int64_t testId) con
     if (a.othersFailed > 0) {
         a.call = AttributionCall::Flaky;
         a.confidence = a.othersFailed >= 2 ? 0.75 : 0.55;
+        return a;
+    }
+    // None in the window: do other PRs fail it now and then further away
+    // (outside its breakages)?
+    for (const std::size_t p : n.further) {
+        const bool inBreakage = std::any_of(t.breakages.begin(), t.breakages.end(),
+                                            [&](const Breakage& b) {
+                                                return p >= b.first && p <= b.last;
+                                            });
+        if (!inBreakage && fails(p, testId))
+            ++a.failedFurther;
+    }
+    if (a.failedFurther >= 1) {
+        a.call = AttributionCall::Flaky;
+        a.confidence = 0.6;
         return a;
     }
     a.call = isNightly(here) ? AttributionCall::NightlyNew : AttributionCall::ThisPr;

@@ -339,6 +339,7 @@ private:
         concurrent.failedCount = a.othersFailed;
         concurrent.passedCount = a.othersPassed;
         concurrent.windowSeconds = m_options.attribution.windowSeconds;
+        concurrent.failedFurther = a.failedFurther;
         for (const TimelineIndex i : a.failedOn)
             concurrent.others.push_back(run(facts, i));
         for (const TimelineIndex i : a.passedOn)
@@ -455,7 +456,14 @@ private:
                 return;
             case AttributionCall::Flaky:
                 finish(FailureClass::Flaky, a->confidence, concurrent,
-                       "fails on " + others + " too, without a common start: flaky");
+                       a->othersFailed > 0
+                           ? "fails on " + others + " too, without a common start: flaky"
+                           : "fails on none of " + std::to_string(a->othersPassed)
+                                 + " other PRs' runs within "
+                                 + hours(m_options.attribution.windowSeconds) + ", but on "
+                                 + std::to_string(a->failedFurther) + " within "
+                                 + std::to_string(m_options.attribution.flakySeconds / 86400)
+                                 + " days, never for long: flaky");
                 return;
             case AttributionCall::NightlyOld:
                 finish(FailureClass::PreExisting, a->confidence, previous,

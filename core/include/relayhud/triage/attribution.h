@@ -35,6 +35,9 @@ namespace relayhud::triage {
 struct AttributionOptions {
     // Other PRs' runs this close to the head (before or after) are concurrent.
     EpochSeconds windowSeconds = 24 * 3600;
+    // A test other PRs fail now and then this close to the head (before or
+    // after), outside any breakage, is flaky even when none did in the window.
+    EpochSeconds flakySeconds = 7 * 24 * 3600;
     // How far before a breakage's onset its first failure is looked for.
     EpochSeconds firstSeenSeconds = 72 * 3600;
     // A breakage: from its onset on, at least this share of the job's runs
@@ -68,6 +71,9 @@ struct Attribution {
     // test and how many did not, and a few of each, nearest first.
     int othersFailed = 0;
     int othersPassed = 0;
+    // Other PRs' runs within flakySeconds that fail it outside any breakage
+    // (0 unless the window had none).
+    int failedFurther = 0;
     std::vector<TimelineIndex> failedOn;
     std::vector<TimelineIndex> passedOn;
     // A breakage: the run where it spread to a second PR or nightly (onset),
@@ -119,6 +125,7 @@ private:
     struct RunNeighbours {
         std::optional<std::size_t> previous; // positions in m_settled
         std::vector<std::size_t> near;       // other PRs' runs in the window, nearest first
+        std::vector<std::size_t> further;    // ... and in the flaky window, outside the window
     };
     const RunNeighbours& neighbours(TimelineIndex run) const;
 

@@ -102,6 +102,9 @@ struct Evidence {
     int failedCount = 0;
     int passedCount = 0;
     EpochSeconds windowSeconds = 0;
+    // Other PRs' runs further away (within days) that fail it outside any
+    // breakage: the evidence of a flaky test the window alone misses.
+    int failedFurther = 0;
     std::vector<EvidenceRun> passed;
 
     // Breakage: `run` is where it spread from; firstSeen the run that failed
