@@ -318,8 +318,19 @@ TEST(Cache, CommitsMergeTitlesAndEarliestTime)
     EXPECT_TRUE(cache->prNumbersWithoutTitle(10)->empty());
     auto prev = cache->previousCommit(Sha{"c2"});
     ASSERT_TRUE(prev && *prev);
-    EXPECT_EQ((*prev)->sha.value, "c1");
+    EXPECT_EQ((*prev)->sha.value, "c1") << "the same PR's previous head";
     EXPECT_FALSE(*cache->previousCommit(Sha{"c1"}));
+    // Another PR's head in between is no part of this PR's history.
+    UpstreamCommit other = makeCommit("c3", 700);
+    other.prNumber = 170002;
+    ASSERT_TRUE(cache->apply(SyncBatch{{}, {other, makeCommit("c4", 800)}, {}, {}}));
+    EXPECT_EQ((*cache->previousCommit(Sha{"c4"}))->sha.value, "c2");
+    EXPECT_FALSE(*cache->previousCommit(Sha{"c3"}));
+    // Nightlies follow nightlies.
+    UpstreamCommit n1{Sha{"n1"}, 0, "nightly", EventType::Nightly, 650, "", "pytorchbot"};
+    UpstreamCommit n2{Sha{"n2"}, 0, "nightly", EventType::Nightly, 900, "", "pytorchbot"};
+    ASSERT_TRUE(cache->apply(SyncBatch{{}, {n1, n2}, {}, {}}));
+    EXPECT_EQ((*cache->previousCommit(Sha{"n2"}))->sha.value, "n1");
 }
 
 TEST(Cache, TwoConnectionsWritingConcurrentlyDoNotCorruptIt)

@@ -36,7 +36,7 @@ RunDetails sampleDetails()
     first.runAttempt = 1;
     d.attempts = {run, first};
     d.previous = UpstreamCommit{Sha{"0000000bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"},
-                                4241,
+                                4242, // this PR's previous head
                                 "main",
                                 EventType::PullRequest,
                                 1,
@@ -62,6 +62,32 @@ TEST(RunLinks, PointAtTheRunHudCompareAndPr)
             "0000000bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb...1111111aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"));
     EXPECT_EQ(links.pullRequest.toString(),
               QStringLiteral("https://github.com/pytorch/pytorch/pull/4242"));
+}
+
+TEST(RunLinks, NeverCompareTwoPrsHeadsAndNightliesCompareTheirMainCommits)
+{
+    RunDetails other = sampleDetails();
+    other.previous->prNumber = 4241; // another PR's head: no history with this one
+    EXPECT_TRUE(runLinks(other, {}).compare.isEmpty());
+
+    RunDetails nightly = sampleDetails();
+    nightly.run.prNumber = 0;
+    nightly.run.eventType = EventType::Nightly;
+    const std::string a(40, 'a');
+    const std::string b(40, 'b');
+    nightly.previous = UpstreamCommit{Sha{"1212121212121212121212121212121212121212"},
+                                      0,
+                                      "nightly",
+                                      EventType::Nightly,
+                                      1,
+                                      "2026-12-02 nightly release (" + a + ")",
+                                      "pytorchbot"};
+    nightly.commit = UpstreamCommit{nightly.run.upstreamSha, 0, "nightly", EventType::Nightly, 2,
+                                    "2026-12-03 nightly release (" + b + ")", "pytorchbot"};
+    EXPECT_EQ(runLinks(nightly, {}).compare.toString().toStdString(),
+              "https://github.com/pytorch/pytorch/compare/" + a + "..." + b);
+    nightly.commit->title = "free text the downstream chose";
+    EXPECT_TRUE(runLinks(nightly, {}).compare.isEmpty()) << "no main commit named: no link";
 }
 
 TEST(RunLinks, NonWebUrlsFromCiAreDropped)

@@ -47,15 +47,18 @@ RunLinks runLinks(const RunDetails& details, const QString& hudBaseUrl)
         base.chop(1);
     if (!base.isEmpty() && !run.downstreamRepo.empty())
         links.hudPage = QUrl(base % u"/crcr/" % toQString(run.downstreamRepo));
-    // Two heads of one PR, or the main commits two nightlies were cut from
-    // (Cache::previousCommit never gives another PR's head).
-    if (details.previous && run.eventType == EventType::Nightly)
+    // Two heads of one PR, or the main commits two nightlies were cut from;
+    // never two different PRs' heads (PR heads are no linear history).
+    const std::optional<UpstreamCommit>& previous = details.previous;
+    if (previous && run.eventType == EventType::Nightly && previous->prNumber == 0)
         links.compare = webUrl(triage::compareUrl(
-            run.upstreamRepo, triage::JobAttributor::nightlyMainSha(details.previous->title),
-            triage::JobAttributor::nightlyMainSha(details.commit ? details.commit->title : std::string())));
-    else if (details.previous)
+            run.upstreamRepo, triage::JobAttributor::nightlyMainSha(previous->title),
+            triage::JobAttributor::nightlyMainSha(details.commit ? details.commit->title
+                                                                 : std::string())));
+    else if (previous && run.eventType != EventType::Nightly
+             && previous->prNumber == run.prNumber)
         links.compare =
-            webUrl(triage::compareUrl(run.upstreamRepo, details.previous->sha, run.upstreamSha));
+            webUrl(triage::compareUrl(run.upstreamRepo, previous->sha, run.upstreamSha));
     if (run.prNumber > 0)
         links.pullRequest =
             QUrl(u"https://github.com/" % upstream % u"/pull/" % QString::number(run.prNumber));

@@ -315,8 +315,12 @@ void TestDetailsView::setTriage(const TestTriage* triage)
         if (triage->suggested != tag.cls)
             line += u"\n" % tr("The tool suggests %1.").arg(classLabel(triage->suggested));
     } else {
-        line = tr("%1 (suggested; untriaged until someone tags it)")
-                   .arg(classLabel(triage->suggested));
+        line = triage->confidence > 0.0
+                   ? tr("%1 (suggested, %2% sure; untriaged until someone tags it)")
+                         .arg(classLabel(triage->suggested))
+                         .arg(qRound(triage->confidence * 100))
+                   : tr("%1 (suggested; untriaged until someone tags it)")
+                         .arg(classLabel(triage->suggested));
     }
     m_class->setText(line);
     QStringList why;

@@ -118,6 +118,8 @@ QString triageToolTip(const TestTriage& triage)
         text += u"\n\n" % TestsModel::tr("Suggested: %1").arg(classLabel(triage.suggested));
     } else {
         text = TestsModel::tr("Suggested: %1").arg(classLabel(triage.suggested));
+        if (triage.confidence > 0.0)
+            text += TestsModel::tr(" (%1% sure)").arg(qRound(triage.confidence * 100));
     }
     if (!triage.why.isEmpty())
         text += u"\n" % triage.why;

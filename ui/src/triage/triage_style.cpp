@@ -67,11 +67,13 @@ QString classDescription(FailureClass cls)
 {
     switch (cls) {
     case FailureClass::Regression:
-        return tr("Passed on the baseline (the job's previous upstream SHA): broken upstream");
-    case FailureClass::PreExisting: return tr("Failed on the baseline too: not this change");
+        return tr("Caused by this PR: fails on its heads, not on other PRs' runs of the job");
+    case FailureClass::PreExisting:
+        return tr("Already broken upstream: most PRs' runs of the job fail it since a breakage");
     case FailureClass::Flaky: return tr("Passed on a rerun, or other PRs fail it now and then");
     case FailureClass::Infra: return tr("The runner, network, disk or service failed, not a test");
-    case FailureClass::BackendBug: return tr("A bug in the backend itself");
+    case FailureClass::BackendBug:
+        return tr("A bug in the backend itself: every run started failing it at once");
     case FailureClass::TestOrConfig: return tr("The test or the outcome config is wrong");
     case FailureClass::Expected: return tr("An xfail that failed, as declared");
     case FailureClass::UnexpectedPass:

@@ -126,6 +126,7 @@ TestTriage toTestTriage(const triage::Suggestion& suggestion)
 {
     TestTriage triage;
     triage.suggested = suggestion.cls;
+    triage.confidence = suggestion.confidence;
     triage.why = toQString(suggestion.why);
     triage.evidence = evidenceLines(suggestion.evidence);
     triage.group = toQString(suggestion.group);

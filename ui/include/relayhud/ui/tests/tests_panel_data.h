@@ -19,6 +19,7 @@ namespace relayhud::ui {
 // evidence, and a person's tag, which wins wherever both exist.
 struct TestTriage {
     triage::FailureClass suggested = triage::FailureClass::Untriaged;
+    double confidence = 0.0; // of the suggestion, 0..1
     QString why;          // one sentence
     QStringList evidence; // what was compared: runs, the failure line, the rule
     QString group;        // the outage it belongs to; "" for none
