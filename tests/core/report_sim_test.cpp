@@ -1,9 +1,10 @@
 // The report against the simulator's seeded stories: its rows go into a real
 // cache with the test results of the JUnit reports its CI writes (through
-// the real reader), and the report of the regression story's first bad SHA
-// must list the regression tests under regressions with the compare link
-// from the previous SHA the job ran on; the flaky story's test, failed on
-// attempt 1 and passed on the rerun, must be under flaky.
+// the real reader). The broken-trunk culprit's first failing head lists the
+// test under "caused by this PR" with the PR's files; a PR it broke lists it
+// under "already broken upstream", first seen on the culprit; no compare link
+// joins two different PRs' heads. The flaky story's test, failed on attempt 1
+// and passed on the rerun, must be under flaky.
 #include "relayhud/junit/junit_reader.h"
 #include "relayhud/sim/sim_artifacts.h"
 #include "relayhud/store/cache.h"
@@ -143,60 +144,74 @@ protected:
     static inline Cache* s_cache = nullptr;
 };
 
-TEST_F(ReportSimTest, TheRegressionIsUnderRegressionsWithItsCompareLink)
+TEST_F(ReportSimTest, TheCulpritCausedItAndThePrsItBrokeSayAlreadyBrokenUpstream)
 {
     const sim::SimStories& s = stories();
-    ASSERT_FALSE(s.regressionTests.empty());
-    // The previous SHA the job ran on with results: the newest commit before
-    // the first bad one among the job's rows that have reports.
-    const EpochSeconds firstBad = commitTime(s.regressionFirstBadSha);
-    Sha base;
-    EpochSeconds baseTime = 0;
+    ASSERT_FALSE(s.brokenTrunk.empty());
+    const sim::SimBrokenTrunk& story = s.brokenTrunk.front();
+    std::map<Sha, std::int64_t> prOf;
+    for (const UpstreamCommit& c : s_data->commits)
+        prOf[c.sha] = c.prNumber;
+    // Every compare link joins two heads of one PR.
+    auto expectNoCrossPrCompare = [&](const std::string& md) {
+        const std::string marker = "https://github.com/pytorch/pytorch/compare/";
+        for (std::size_t at = md.find(marker); at != std::string::npos;
+             at = md.find(marker, at + 1)) {
+            const Sha a{md.substr(at + marker.size(), 40)};
+            const Sha b{md.substr(at + marker.size() + 43, 40)};
+            EXPECT_EQ(prOf[a], prOf[b]) << md.substr(at, 130);
+        }
+    };
+
+    // The culprit's first failing head: caused by this PR.
+    const ReportInput first = report(s.regressionFirstBadSha);
+    const ClassifiedFailure* f = find(first, story.test);
+    ASSERT_NE(f, nullptr);
+    EXPECT_EQ(f->cls, FailureClass::Regression) << f->why;
+    EXPECT_EQ(sectionOf(*f), ReportSection::Regression);
+    const std::string files =
+        "https://github.com/pytorch/pytorch/pull/" + std::to_string(story.culpritPr) + "/files";
+    EXPECT_EQ(f->changeUrl, files);
+    std::string md = markdownReport(first);
+    EXPECT_NE(sectionText(md, "Caused by this PR").find("(<" + files + ">)"), std::string::npos)
+        << md.substr(0, 4000);
+    expectNoCrossPrCompare(md);
+
+    // A later PR's head, after the merge: already broken upstream.
+    Sha later;
     for (const sim::SimRow& row : s_data->rows) {
         const EpochSeconds t = commitTime(row.run.upstreamSha);
-        if (isRegressionJob(row.run) && t < firstBad && t > baseTime
-            && !s_truth->reports(row).empty()) {
-            base = row.run.upstreamSha;
-            baseTime = t;
-        }
+        if (isRegressionJob(row.run) && row.run.prNumber != story.culpritPr
+            && row.run.eventType == EventType::PullRequest && t > story.mergedAt + 6 * 3600
+            && t < story.fixedAt && !s_truth->reports(row).empty()
+            && std::find(s_truth->failingTests(row).begin(), s_truth->failingTests(row).end(),
+                         story.test)
+                   != s_truth->failingTests(row).end())
+            later = row.run.upstreamSha;
     }
-    ASSERT_FALSE(base.empty()) << "the job never ran before its first bad SHA";
-    const std::string compare = "https://github.com/pytorch/pytorch/compare/" + base.value + "..."
-                                + s.regressionFirstBadSha.value;
-
-    const ReportInput in = report(s.regressionFirstBadSha);
-    ASSERT_FALSE(in.jobs.empty());
-    for (const std::string& test : s.regressionTests) {
-        const ClassifiedFailure* f = find(in, test);
-        ASSERT_NE(f, nullptr) << test;
-        EXPECT_EQ(f->cls, FailureClass::Regression) << test << ": " << f->why;
-        EXPECT_EQ(sectionOf(*f), ReportSection::Regression);
-        EXPECT_EQ(f->baseSha, base) << test;
-        EXPECT_EQ(f->compareUrl, compare);
-        EXPECT_FALSE(f->line.empty()) << test; // the message's first line
-        EXPECT_NE(f->logUrl.find("/job/"), std::string::npos) << f->logUrl;
-    }
-
-    const std::string md = markdownReport(in);
+    ASSERT_FALSE(later.empty()) << "no PR after the merge ran the job with artifacts";
+    const ReportInput broken = report(later);
+    const ClassifiedFailure* b = find(broken, story.test);
+    ASSERT_NE(b, nullptr);
+    EXPECT_EQ(b->cls, FailureClass::PreExisting) << b->why;
+    EXPECT_EQ(sectionOf(*b), ReportSection::Broken);
+    EXPECT_EQ(b->culpritPr, story.culpritPr) << b->why;
+    EXPECT_NE(b->firstSeen.find("#" + std::to_string(story.culpritPr)), std::string::npos)
+        << b->firstSeen;
+    md = markdownReport(broken);
     EXPECT_LE(md.size(), kCommentLimit);
-    const std::string regressions = sectionText(md, "Regressions");
-    ASSERT_FALSE(regressions.empty()) << md.substr(0, 4000);
-    EXPECT_NE(
-        regressions.find("### Regressions (" + std::to_string(s.regressionTests.size()) + ")"),
-        std::string::npos)
-        << regressions.substr(0, 300);
-    EXPECT_NE(regressions.find("(<" + compare + ">)"), std::string::npos) << regressions;
-    for (const std::string& test : s.regressionTests)
-        EXPECT_NE(regressions.find(markdownCode(test)), std::string::npos) << test;
-    std::cout << "[ measured ] " << in.jobs.size() << " jobs, " << in.failures.size()
+    const std::string section = sectionText(md, "Already broken upstream");
+    ASSERT_FALSE(section.empty()) << md.substr(0, 4000);
+    EXPECT_NE(section.find("likely [#" + std::to_string(story.culpritPr) + "](<" + files + ">)"),
+              std::string::npos)
+        << section;
+    EXPECT_NE(section.find(markdownCode(story.test)), std::string::npos);
+    expectNoCrossPrCompare(md);
+    std::cout << "[ measured ] " << broken.jobs.size() << " jobs, " << broken.failures.size()
               << " failures, " << md.size() << " bytes of Markdown\n";
 
-    const std::string csv = csvReport(in);
-    std::size_t rows = 0;
-    for (std::size_t at = csv.find(",regression,regression,"); at != std::string::npos;
-         at = csv.find(",regression,regression,", at + 1))
-        ++rows;
-    EXPECT_EQ(rows, s.regressionTests.size());
+    const std::string csv = csvReport(broken);
+    EXPECT_NE(csv.find(",pre-existing,broken upstream,"), std::string::npos);
 }
 
 TEST_F(ReportSimTest, TheFlakyTestIsUnderFlakyWithItsPassingRerun)

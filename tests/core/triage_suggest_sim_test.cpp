@@ -147,38 +147,24 @@ protected:
         return out;
     }
 
-    // What the suite syncs, kept small: the regression job at its first bad
-    // SHA and on the three SHAs before it with results, the flaky job on a
-    // few SHAs where it flaked, and every outage and cancelled run.
+    // What the suite syncs, kept small: every run of the broken-trunk
+    // culprit's job (the culprit's heads, the PRs before its merge and the
+    // ones it broke), the flaky job on a few SHAs where it flaked, and every
+    // outage and cancelled run.
     static std::vector<const SimRow*> storyRows()
     {
         const SimDataset& data = s_server->dataset();
         const SimStories& s = data.stories;
-        std::map<Sha, EpochSeconds> commitTime;
-        for (const auto& c : data.commits)
-            commitTime[c.sha] = c.time;
-        const EpochSeconds firstBad = commitTime[s.regressionFirstBadSha];
-        std::vector<const SimRow*> before;
         std::vector<const SimRow*> out;
         const auto flaky = flakyShas();
         for (const SimRow& row : data.rows) {
             const CheckRun& r = row.run;
-            if (isJob(r, s.regressionBackend, s.regressionWorkflow, s.regressionJob)) {
-                if (r.upstreamSha == s.regressionFirstBadSha)
-                    out.push_back(&row);
-                else if (commitTime[r.upstreamSha] < firstBad && hasArtifacts(row))
-                    before.push_back(&row);
-            } else if ((isJob(r, s.flakyBackend, s.flakyWorkflow, s.flakyJob)
-                        && std::find(flaky.begin(), flaky.end(), r.upstreamSha) != flaky.end())
-                       || isOutageRow(s, r) || isCancelledRow(s, r)) {
+            if (isJob(r, s.regressionBackend, s.regressionWorkflow, s.regressionJob)
+                || (isJob(r, s.flakyBackend, s.flakyWorkflow, s.flakyJob)
+                    && std::find(flaky.begin(), flaky.end(), r.upstreamSha) != flaky.end())
+                || isOutageRow(s, r) || isCancelledRow(s, r))
                 out.push_back(&row);
-            }
         }
-        std::sort(before.begin(), before.end(), [&](const SimRow* a, const SimRow* b) {
-            return commitTime[a->run.upstreamSha] > commitTime[b->run.upstreamSha];
-        });
-        for (std::size_t i = 0; i < before.size() && i < 3; ++i)
-            out.push_back(before[i]);
         return out;
     }
 
@@ -248,32 +234,61 @@ TEST_F(SuggestSimTest, TheSimulatorsInfraLogsAreInfraByTheDefaultRules)
     EXPECT_GT(checked, 3);
 }
 
-TEST_F(SuggestSimTest, TheRegressionTestsAreRegressionsAtTheFirstBadSha)
+TEST_F(SuggestSimTest, TheCulpritsHeadsAreItsRegressionAndThePrsItBrokeArePreExisting)
 {
     const SimStories& s = stories();
-    int checked = 0;
+    ASSERT_FALSE(s.brokenTrunk.empty());
+    const SimBrokenTrunk& story = s.brokenTrunk.front();
+    ASSERT_EQ(story.culpritPr, s.culpritPr);
+    ASSERT_EQ(s.regressionTests, std::vector<std::string>{story.test});
+    std::map<Sha, EpochSeconds> commitTime;
+    for (const auto& c : s_server->dataset().commits)
+        commitTime[c.sha] = c.time;
+    int culpritHeads = 0;
+    int broken = 0;
+    int brokenRight = 0;
     for (const SimRow& row : s_server->dataset().rows) {
         const CheckRun& r = row.run;
         if (!isJob(r, s.regressionBackend, s.regressionWorkflow, s.regressionJob)
-            || r.upstreamSha != s.regressionFirstBadSha || r.runAttempt != 1)
+            || !hasArtifacts(row) || !inList(s_truth->failingTests(row), story.test))
             continue;
         const auto all = suggest(rowOf(r));
-        for (const std::string& test : s.regressionTests) {
-            const Suggestion* found = forTest(all, test);
-            ASSERT_TRUE(found) << test;
-            EXPECT_EQ(found->cls, FailureClass::Regression) << test << ": " << found->why;
-            ASSERT_EQ(found->evidence.front().kind, EvidenceKind::Baseline);
-            const Evidence& base = found->evidence.front();
-            EXPECT_EQ(base.outcome, TestOutcome::Passed);
-            EXPECT_EQ(base.compareUrl, compareUrl(r.upstreamRepo, base.run->sha, r.upstreamSha));
-            EXPECT_NE(found->why.find("regression in " + base.run->sha.shortSha() + "..."
-                                      + r.upstreamSha.shortSha()),
-                      std::string::npos)
-                << found->why;
-            ++checked;
+        const Suggestion* found = forTest(all, story.test);
+        ASSERT_TRUE(found) << r.upstreamSha.value;
+        // No evidence ever compares two different PRs' heads.
+        for (const Evidence& e : found->evidence) {
+            if (!e.compareUrl.empty()) {
+                EXPECT_TRUE(e.run && e.run->prNumber == r.prNumber) << e.compareUrl;
+            }
         }
+        if (r.prNumber == story.culpritPr) {
+            EXPECT_EQ(found->cls, FailureClass::Regression) << found->why;
+            ++culpritHeads;
+            continue;
+        }
+        const EpochSeconds t = commitTime[r.upstreamSha];
+        if (r.eventType != EventType::PullRequest || t < story.mergedAt || t >= story.fixedAt)
+            continue;
+        ++broken;
+        if (found->cls != FailureClass::PreExisting) {
+            ADD_FAILURE() << "#" << r.prNumber << ": " << failureClassName(found->cls) << ": "
+                          << found->why;
+            continue;
+        }
+        const Evidence& b = found->evidence.front();
+        ASSERT_EQ(b.kind, EvidenceKind::Breakage);
+        EXPECT_EQ(b.culpritPr, story.culpritPr) << found->why;
+        EXPECT_NE(found->why.find("likely by #" + std::to_string(story.culpritPr)),
+                  std::string::npos)
+            << found->why;
+        if (b.culpritPr == story.culpritPr)
+            ++brokenRight;
     }
-    EXPECT_EQ(checked, static_cast<int>(s.regressionTests.size()));
+    EXPECT_GT(culpritHeads, 0) << "the culprit's heads ran the job with artifacts";
+    EXPECT_GE(broken, 3) << "PRs after the merge ran the job with artifacts";
+    EXPECT_EQ(brokenRight, broken);
+    std::cout << "[ measured ] culprit #" << story.culpritPr << ": " << culpritHeads
+              << " of its heads, " << broken << " PR runs it broke\n";
 }
 
 TEST_F(SuggestSimTest, TheFlakyTestsFirstAttemptFailureIsFlaky)

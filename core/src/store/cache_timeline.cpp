@@ -3,6 +3,8 @@
 // test_result_triage (schema.cpp, version 4).
 #include "relayhud/store/cache.h"
 
+#include "relayhud/junit/test_identity.h"
+#include "relayhud/util/hash.h"
 #include "store/schema.h"
 #include "store/statement.h"
 
@@ -25,6 +27,24 @@ static_assert(static_cast<int>(TestOutcome::Failed) == 1
 static_assert(static_cast<int>(TestRunState::Stored) == 0);
 
 } // namespace
+
+Result<std::optional<std::int64_t>> Cache::testIdOf(const std::string& identity) const
+{
+    // test_case.key is the identity's hash (schema.cpp, version 2); the
+    // identity column is NULL where it is testIdentity(file, class, name).
+    Statement s(m_db, "SELECT id, identity, file, class_name, name FROM test_case WHERE key = ?");
+    s.bind(1, static_cast<std::int64_t>(fnv1a(identity)));
+    std::optional<std::int64_t> found;
+    auto read = s.forEachRow([&](const Statement& row) {
+        const std::string stored =
+            row.isNull(1) ? testIdentity(row.text(2), row.text(3), row.text(4)) : row.text(1);
+        if (!found && stored == identity)
+            found = row.int64(0);
+    });
+    if (!read)
+        return read.error();
+    return found;
+}
 
 Result<std::int64_t> Cache::jobOfRun(std::int64_t checkRunRow) const
 {

@@ -578,6 +578,11 @@ private:
             out.push_back(std::move(s));
             return {};
         }
+        if (!facts.hasResults && line.cls != FailureClass::Infra)
+            if (auto named = attributeNamedTest(facts, how)) {
+                out.push_back(std::move(*named));
+                return {};
+            }
         s.cls = line.cls;
         s.confidence = 0.8;
         s.why = how + "; " + lineWords(line);
@@ -586,6 +591,49 @@ private:
                 return r;
         out.push_back(std::move(s));
         return {};
+    }
+
+    // A job without results whose failure line names a test (pytest's
+    // "FAILED file::Class::name - ..."): that test is what failed, and the
+    // job's timeline says where it comes from, as for a stored failing test.
+    std::optional<Suggestion> attributeNamedTest(const RunFacts& facts, const std::string& how)
+    {
+        const JobFailureLine& line = *facts.line;
+        if (line.captures.empty() || line.captures.front().find("::") == std::string::npos)
+            return std::nullopt;
+        const std::string& identity = line.captures.front();
+        auto testId = m_cache.testIdOf(identity);
+        if (!testId || !*testId)
+            return std::nullopt; // never stored anywhere: nothing to compare
+        Suggestion s;
+        s.target.checkRunRow = facts.here.checkRunRow;
+        if (line.text.find("XPASS(strict)") != std::string::npos) {
+            s.cls = FailureClass::UnexpectedPass;
+            s.confidence = 0.9;
+            s.why = how + "; its log names " + identity
+                    + ", which passes although marked xfail(strict=True): a candidate to promote";
+            s.evidence.push_back(lineEvidence(line));
+            return s;
+        }
+        std::vector<std::optional<Evidence>> reruns(1);
+        RunFacts named = facts;
+        if (!findReruns(named, {**testId}, reruns))
+            return std::nullopt;
+        auto attributor = m_attributors.forRun(facts.here.checkRunRow);
+        if (!attributor)
+            return std::nullopt;
+        named.attributor = *attributor;
+        named.index = named.attributor->indexOf(facts.here.checkRunRow);
+        StoredTestResult result;
+        result.testId = **testId;
+        result.identity = identity;
+        result.outcome = TestOutcome::Failed;
+        result.message = line.text;
+        decideFailing(s, named, reruns.front(), result);
+        if (s.cls == FailureClass::Untriaged)
+            return std::nullopt; // nothing better than the line's own class
+        s.why = how + "; its log names " + identity + ": " + s.why;
+        return s;
     }
 
     Result<void> addOutage(Suggestion& s, const RunFacts& facts)

@@ -217,6 +217,9 @@ public:
     // `windowSeconds` of this run. Oldest start first.
     Result<std::vector<std::int64_t>> infraPeerRows(std::int64_t checkRunRow,
                                                     EpochSeconds windowSeconds) const;
+    // The test_case id of a test identity (file::Class::name); none when no
+    // stored result ever named it.
+    Result<std::optional<std::int64_t>> testIdOf(const std::string& identity) const;
     // The job (job.id) a check run belongs to; 0 for an unknown row.
     Result<std::int64_t> jobOfRun(std::int64_t checkRunRow) const;
     // Every run of one job with its failing tests (store/job_timeline.h): two
