@@ -94,11 +94,15 @@ TEST(SimTruth, EveryLineIsAFailingCaseOfTheServedJunitAndEveryFailingCaseHasOne)
         EXPECT_NE(row.run.reported.conclusion, Conclusion::Cancelled) << id;
         const bool jobLine = lines.size() == 1 && lines.front()->test.empty();
         if (jobLine) {
-            // The job failed and its artifact (if any) shows no failing test.
-            EXPECT_TRUE(row.run.reported.artifactUrl.empty() || failingInJunit(row).empty()) << id;
+            // The job failed and its artifact (if any, and not expired)
+            // shows no failing test.
+            EXPECT_TRUE(row.run.reported.artifactUrl.empty() || artifacts().artifactExpired(row)
+                        || failingInJunit(row).empty())
+                << id;
             continue;
         }
         ASSERT_FALSE(row.run.reported.artifactUrl.empty()) << id;
+        EXPECT_FALSE(artifacts().artifactExpired(row)) << id;
         const auto failing = failingInJunit(row);
         std::set<std::string> named;
         for (const SimTruthLine* line : lines) {

@@ -227,6 +227,14 @@ SimStore SimArtifacts::storeOf(const SimRow& row) const
     return r.backend ? r.backend->store : SimStore::None;
 }
 
+bool SimArtifacts::artifactExpired(const SimRow& row) const
+{
+    const auto r = m_impl->resolve(row);
+    return r.backend
+           && r.backend->artifactExpired(row.run.reported.completedAt.value_or(0),
+                                         dataset().config.now);
+}
+
 std::vector<SimReport> SimArtifacts::reports(const SimRow& row) const
 {
     const auto& tests = row.run.reported.tests;

@@ -48,6 +48,13 @@ struct BackendSpec {
 
     bool reports() const { return backend.level != Level::L1; }
     std::size_t jobCount() const;
+    // A job's GitHub artifact, uploaded when it completed, is past its
+    // retention at `now` (the GitHub API then answers it expired).
+    bool artifactExpired(EpochSeconds completedAt, EpochSeconds now) const
+    {
+        return store == SimStore::GitHubArtifacts
+               && completedAt + static_cast<EpochSeconds>(retentionDays) * 86400 <= now;
+    }
 };
 
 // jobsScale multiplies the test shards of every matrix (benchmarks).

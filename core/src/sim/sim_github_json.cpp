@@ -249,7 +249,10 @@ EpochSeconds artifactExpiresAt(const GitHubContext& ctx, const SimRow& row)
 
 bool artifactExpired(const GitHubContext& ctx, const SimRow& row)
 {
-    return artifactExpiresAt(ctx, row) <= ctx.data.config.now;
+    const BackendSpec* backend = ctx.index.backend(row.run.downstreamRepo);
+    return backend
+           && backend->artifactExpired(row.run.reported.completedAt.value_or(0),
+                                       ctx.data.config.now);
 }
 
 Json artifactJson(const GitHubContext& ctx, const SimRow& row, std::int64_t id, const BlobMeta& zip)

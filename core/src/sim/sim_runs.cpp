@@ -351,12 +351,14 @@ private:
                              || m_plan.dropsFile(ctx.backend, ctx.workflow, j, ctx.commit);
         out.uploadsArtifacts = done && out.row.run.reported.tests && uploads;
         if (done && (commit.eventType == EventType::PullRequest || commit.eventType == EventType::Nightly))
-            out.truth = truthOf(ctx, j, a, out.uploadsArtifacts);
+            out.truth = truthOf(ctx, j, a, out.uploadsArtifacts
+                                               && !backend.artifactExpired(a.end, m_config.now));
         m_rows.push_back(std::move(out));
     }
 
     // What the HUD's user sees failing, and why: the tests of the artifact's
-    // JUnit, or the job when no artifact shows them. Cancelled runs have none.
+    // JUnit, or the job when no readable artifact shows them. Cancelled runs
+    // have none.
     std::vector<SimTruthLine> truthOf(const RunContext& ctx, std::size_t j, const Attempt& a,
                                       bool uploads) const
     {

@@ -52,6 +52,9 @@ public:
     const SimDataset& dataset() const;
 
     SimStore storeOf(const SimRow& row) const;
+    // A GitHub artifact past its retention-days at the dataset's `now`: the
+    // GitHub API answers it expired, and no one can read its reports.
+    bool artifactExpired(const SimRow& row) const;
     // The JUnit reports of a finished test job that reported counts; none for
     // build jobs, unfinished rows and infrastructure failures. An S3 job's
     // cases are split over several reports. Totals add up to the row's
