@@ -39,10 +39,10 @@ const SimArtifacts& artifacts()
     return a;
 }
 
-bool served(const SimRow& row)
-{
-    return row.run.eventType == EventType::PullRequest || row.run.eventType == EventType::Nightly;
-}
+// The rows the simulator's HUD API serves: PR heads, nightlies and ciflow
+// tag pushes (the last a known difference from the real HUD,
+// specs/hud-read-api.md S1).
+bool served(const SimRow& row) { return row.run.eventType != EventType::Periodic; }
 
 bool finished(const SimRow& row) { return row.run.reported.status == RunStatus::Completed; }
 
@@ -220,6 +220,8 @@ TEST(SimTruth, BrokenTrunkCulpritThenLaterPrsUntilTheFix)
             EXPECT_NE(row.run.prNumber, b.culpritPr);
             if (row.run.eventType == EventType::Nightly)
                 ++nightlies;
+            else if (row.run.eventType == EventType::Push) // a ciflow tag on a PR head
+                EXPECT_EQ(base.at(row.run.upstreamSha.value).rfind("refs/tags/ciflow/", 0), 0u);
             else
                 EXPECT_EQ(base.at(row.run.upstreamSha.value), "main");
             ++later;
