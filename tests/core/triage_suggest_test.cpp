@@ -88,6 +88,32 @@ protected:
         return finish(row && *row ? **row : 0, tests, true);
     }
 
+    // A PR head's failed run with no results, whose job log's failure line
+    // names `test` (pytest's "FAILED file::Class::name - ...").
+    std::int64_t loggedHead(int n, const Source& source, double hoursIn, const std::string& test)
+    {
+        const EpochSeconds time = 1'000'000 + static_cast<EpochSeconds>(hoursIn * 3600);
+        CheckRun r = completedRun(sha(n), "test", 1, Conclusion::Failure, time);
+        r.prNumber = source.pr;
+        UpstreamCommit commit{r.upstreamSha, source.pr,     "", EventType::PullRequest,
+                              time,          "PR", source.author};
+        EXPECT_TRUE(m_cache->apply(SyncBatch{{}, {commit}, {r}, {}}));
+        const auto row = **m_cache->checkRunRowFor(r.checkRunId);
+        JobFailureLine l;
+        l.checkRunRow = row;
+        l.rulesHash = 42;
+        l.state = JobLineState::Matched;
+        l.rule = "pytest failed test";
+        l.cls = FailureClass::BackendBug;
+        l.line = 812;
+        const std::string id = "test/test_ops.py::TestOps::" + test;
+        l.text = "FAILED " + id + " - AssertionError: Tensor-likes are not close!";
+        l.captures = {id};
+        l.pickedAt = 5;
+        EXPECT_TRUE(m_cache->putJobFailureLine(l));
+        return row;
+    }
+
     std::int64_t finish(std::int64_t row, const Tests& tests, bool store)
     {
         if (!store)
@@ -336,6 +362,38 @@ TEST_F(SuggestTest, ATestThatErrsBecauseTheDeviceIsBusyIsInfraNotARegression)
     EXPECT_EQ(e.ruleClass, FailureClass::Infra);
     EXPECT_NE(s.why.find("device or resource busy"), std::string::npos) << s.why;
     EXPECT_TRUE(find(s, EvidenceKind::Concurrent)) << "attribution was looked at too";
+}
+
+TEST_F(SuggestTest, AJobWithoutResultsIsJudgedByTheTestItsLogNamesAndSoAreItsPeers)
+{
+    // Results for a few runs only (the test is known); the others are known
+    // from their logs' failure lines alone.
+    head(1, pr(101), 1, {{"test_a", P}, {"test_b", P}}, 1, Conclusion::Success);
+    loggedHead(2, pr(102), 2, "test_a");
+    head(3, pr(103), 3, {{"test_a", P}}, 1, Conclusion::Success);
+    loggedHead(4, pr(104), 4, "test_b"); // says nothing of test_a
+    loggedHead(5, pr(105), 5, "test_a");
+    head(6, pr(106), 6, {{"test_a", P}}, 1, Conclusion::Success);
+    const auto row = loggedHead(7, pr(200), 7, "test_a");
+    const Suggestion& s = only(suggest(row));
+    EXPECT_TRUE(s.target.isJob());
+    EXPECT_EQ(s.cls, FailureClass::Flaky) << s.why;
+    EXPECT_EQ(s.why, "job failed without test results; its log names "
+                     "test/test_ops.py::TestOps::test_a: fails on 2 of 5 other PRs' runs of this "
+                     "job within 24 h too, without a common start: flaky");
+    const Evidence* others = find(s, EvidenceKind::Concurrent);
+    ASSERT_TRUE(others);
+    EXPECT_EQ(others->failedCount, 2) << "PRs 102 and 105, by their logs";
+    EXPECT_EQ(others->passedCount, 3) << "PR 104's log says nothing of test_a";
+    EXPECT_TRUE(find(s, EvidenceKind::FailureLine));
+
+    // test_b: PR 104's log named it 4 h before.
+    const auto second = loggedHead(8, pr(300), 8, "test_b");
+    const Suggestion& b = only(suggest(second));
+    EXPECT_EQ(b.cls, FailureClass::Flaky) << b.why;
+    // A test no stored result ever named: the line's own class.
+    const auto unknown = loggedHead(9, pr(400), 9, "test_never_stored");
+    EXPECT_EQ(only(suggest(unknown)).cls, FailureClass::BackendBug);
 }
 
 TEST_F(SuggestTest, ThePreviousRunIsTheNewestAttemptOfTheNearestEarlierShaWithResults)

@@ -8,6 +8,8 @@
 #include "store/schema.h"
 #include "store/statement.h"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <unordered_map>
 
@@ -114,8 +116,37 @@ Result<JobTimeline> Cache::jobTimeline(std::int64_t jobId) const
     });
     if (!read)
         return read.error();
-    for (TimelineRun& r : out.runs)
+    // Runs without results: the test their failure line names, if it is one
+    // the cache knows (JobLineState::Matched = 0).
+    Statement lines(m_db, "SELECT l.check_run_row, l.captures FROM job_failure_line l"
+                          " JOIN check_run cr ON cr.id = l.check_run_row"
+                          " WHERE cr.job_id = ? AND l.state = 0");
+    lines.bind(1, jobId);
+    std::vector<std::pair<std::size_t, std::string>> named;
+    read = lines.forEachRow([&](const Statement& row) {
+        const auto it = byRow.find(row.int64(0));
+        if (it == byRow.end() || out.runs[it->second].hasResults)
+            return;
+        const auto captures = nlohmann::json::parse(row.text(1), nullptr, false);
+        if (captures.is_array() && !captures.empty() && captures[0].is_string()) {
+            std::string first = captures[0].get<std::string>();
+            if (first.find("::") != std::string::npos)
+                named.emplace_back(it->second, std::move(first));
+        }
+    });
+    if (!read)
+        return read.error();
+    for (const auto& [index, identity] : named) {
+        auto id = testIdOf(identity);
+        if (!id)
+            return id.error();
+        if (*id)
+            out.runs[index].named.push_back(**id);
+    }
+    for (TimelineRun& r : out.runs) {
         std::sort(r.failing.begin(), r.failing.end());
+        std::sort(r.named.begin(), r.named.end());
+    }
     return out;
 }
 

@@ -32,14 +32,20 @@ JobAttributor::JobAttributor(JobTimeline timeline, AttributionOptions options)
     const auto& runs = m_timeline.runs;
     for (TimelineIndex i = 0; i < runs.size(); ++i)
         m_byRow.emplace(runs[i].row, i);
-    // Attempts of one SHA are adjacent, ascending: the last with results wins.
-    for (TimelineIndex i = 0; i < runs.size(); ++i) {
-        if (!runs[i].hasResults)
-            continue;
-        if (!m_settled.empty() && runs[m_settled.back()].sha == runs[i].sha)
-            m_settled.back() = i;
-        else
-            m_settled.push_back(i);
+    // Attempts of one SHA are adjacent, ascending: the last with results
+    // wins, else the last whose log names a failing test.
+    for (TimelineIndex i = 0; i < runs.size();) {
+        std::optional<TimelineIndex> best;
+        TimelineIndex j = i;
+        for (; j < runs.size() && runs[j].sha == runs[i].sha; ++j) {
+            const bool better = runs[j].hasResults || (!runs[j].named.empty()
+                                                       && !(best && runs[*best].hasResults));
+            if (better)
+                best = j;
+        }
+        if (best)
+            m_settled.push_back(*best);
+        i = j;
     }
     m_settledOf.resize(runs.size());
     std::size_t p = 0;
@@ -83,10 +89,15 @@ std::int64_t JobAttributor::sourceKey(std::size_t settledPos) const
     return isNightly(run) ? -run.row : run.prNumber;
 }
 
-bool JobAttributor::fails(std::size_t settledPos, std::int64_t testId) const
+JobAttributor::Seen JobAttributor::seen(std::size_t settledPos, std::int64_t testId) const
 {
-    const auto& failing = m_timeline.runs[m_settled[settledPos]].failing;
-    return std::binary_search(failing.begin(), failing.end(), testId);
+    const TimelineRun& run = m_timeline.runs[m_settled[settledPos]];
+    if (run.hasResults)
+        return std::binary_search(run.failing.begin(), run.failing.end(), testId)
+                   ? Seen::Failed
+                   : Seen::NotFailed;
+    return std::binary_search(run.named.begin(), run.named.end(), testId) ? Seen::Failed
+                                                                          : Seen::Unknown;
 }
 
 // Another PR (by another author) or a nightly: what this head is compared with.
@@ -108,15 +119,13 @@ const JobAttributor::RunNeighbours& JobAttributor::neighbours(TimelineIndex run)
     const auto& runs = m_timeline.runs;
     const TimelineRun& here = runs[run];
     RunNeighbours n;
-    // This PR's (or the nightly series') nearest earlier settled run.
+    // This PR's (or the nightly series') earlier settled runs, nearest first.
     for (std::size_t p = m_settled.size(); p-- > 0;) {
         const TimelineRun& r = runs[m_settled[p]];
         if (r.time >= here.time || r.sha == here.sha)
             continue;
-        if (isNightly(here) ? isNightly(r) : r.prNumber == here.prNumber) {
-            n.previous = p;
-            break;
-        }
+        if (isNightly(here) ? isNightly(r) : r.prNumber == here.prNumber)
+            n.previous.push_back(p);
     }
     std::vector<std::pair<EpochSeconds, std::size_t>> near;
     for (std::size_t p = 0; p < m_settled.size(); ++p) {
@@ -166,8 +175,11 @@ void JobAttributor::findBreakages(std::int64_t testId, TestTrack& t) const
         std::set<std::int64_t> sources{sourceKey(start)};
         int lastFailed = 1;
         for (std::size_t p = start + 1; p < m_settled.size(); ++p) {
+            const Seen there = seen(p, testId);
+            if (there == Seen::Unknown)
+                continue;
             ++total;
-            if (fails(p, testId)) {
+            if (there == Seen::Failed) {
                 ++failed;
                 if (static_cast<double>(failed) >= m_options.brokenShare * total) {
                     last = p;
@@ -228,12 +240,19 @@ Attribution JobAttributor::attribute(TimelineIndex run, std::int64_t testId) con
     Attribution a;
 
     const RunNeighbours& n = neighbours(run);
-    if (n.previous) {
-        a.previous = m_settled[*n.previous];
-        a.previousFailed = fails(*n.previous, testId);
+    for (const std::size_t p : n.previous) {
+        const Seen there = seen(p, testId);
+        if (there == Seen::Unknown)
+            continue;
+        a.previous = m_settled[p];
+        a.previousFailed = there == Seen::Failed;
+        break;
     }
     for (const std::size_t p : n.near) {
-        const bool failed = fails(p, testId);
+        const Seen there = seen(p, testId);
+        if (there == Seen::Unknown)
+            continue;
+        const bool failed = there == Seen::Failed;
         (failed ? a.othersFailed : a.othersPassed) += 1;
         auto& list = failed ? a.failedOn : a.passedOn;
         if (list.size() < kListed)

@@ -305,7 +305,7 @@ private:
         return {};
     }
 
-    // Rule 3: the test's own message names an infra failure.
+    // Rule 2: the test's own message names an infra failure.
     static std::optional<Evidence> testLine(const StoredTestResult& result)
     {
         const Classifier* classifier = defaultTestClassifier();
@@ -412,21 +412,24 @@ private:
                 s.evidence.push_back(*lineEv);
         };
 
-        // Rule 2: a rerun passed.
+        // Rule 2: the test's own message is an infra failure (a device that
+        // was busy may well be free on the rerun: still infra, not flaky).
+        if (auto infra = testLine(result)) {
+            const std::string rule = infra->rule;
+            const std::string text = infra->text;
+            finish(FailureClass::Infra, 0.9, std::move(*infra),
+                   "its error matches rule '" + rule + "' (infra): " + text);
+            if (rerun)
+                s.evidence.push_back(*rerun);
+            return;
+        }
+        // Rule 3: a rerun passed.
         if (rerun) {
             const EvidenceRun& passed = *rerun->run;
             finish(FailureClass::Flaky, 0.95, *rerun,
                    "fails on attempt " + std::to_string(here.runAttempt) + ", passed on attempt "
                        + std::to_string(passed.runAttempt) + " of the same SHA ("
                        + here.sha.shortSha() + "): flaky");
-            return;
-        }
-        // Rule 3: the test's own message is an infra failure.
-        if (auto infra = testLine(result)) {
-            const std::string rule = infra->rule;
-            const std::string text = infra->text;
-            finish(FailureClass::Infra, 0.9, std::move(*infra),
-                   "its error matches rule '" + rule + "' (infra): " + text);
             return;
         }
         // Rule 4: attribution over the job's timeline.

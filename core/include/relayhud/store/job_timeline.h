@@ -25,6 +25,10 @@ struct TimelineRun {
     bool hasResults = false;    // stored test results
     // Tests (test_case ids) whose outcome is failed or error, ascending.
     std::vector<std::int64_t> failing;
+    // A run without stored results: the tests its job log's failure line
+    // names as failing (pytest's "FAILED file::Class::name"), ascending. What
+    // else it ran is not known.
+    std::vector<std::int64_t> named;
 };
 
 struct JobTimeline {

@@ -117,13 +117,20 @@ private:
 
     bool isNightly(const TimelineRun& run) const;
     std::int64_t sourceKey(std::size_t settledPos) const;
-    bool fails(std::size_t settledPos, std::int64_t testId) const;
+    // What a settled run says of a test: it failed, it did not, or (a run
+    // known only from its log's failure line) nothing.
+    enum class Seen : std::uint8_t { Failed, NotFailed, Unknown };
+    Seen seen(std::size_t settledPos, std::int64_t testId) const;
+    bool fails(std::size_t settledPos, std::int64_t testId) const
+    {
+        return seen(settledPos, testId) == Seen::Failed;
+    }
     const TestTrack& track(std::int64_t testId) const;
     void findBreakages(std::int64_t testId, TestTrack& track) const;
     bool isOther(const TimelineRun& here, const TimelineRun& other) const;
     // What every test of one run is compared with, found once per run.
     struct RunNeighbours {
-        std::optional<std::size_t> previous; // positions in m_settled
+        std::vector<std::size_t> previous;   // positions in m_settled: this PR's earlier, nearest first
         std::vector<std::size_t> near;       // other PRs' runs in the window, nearest first
         std::vector<std::size_t> further;    // ... and in the flaky window, outside the window
     };
@@ -132,8 +139,9 @@ private:
     JobTimeline m_timeline;
     AttributionOptions m_options;
     std::map<std::int64_t, TimelineIndex> m_byRow;
-    // Per SHA its newest attempt with stored results, oldest commit first:
-    // the runs that say what a head's outcome settled on.
+    // Per SHA its newest attempt with stored results (else, its newest
+    // attempt whose log names a failing test), oldest commit first: the runs
+    // that say what a head's outcome settled on.
     std::vector<TimelineIndex> m_settled;
     // Each run's SHA's position in m_settled; none when no attempt has results.
     std::vector<std::optional<std::size_t>> m_settledOf;

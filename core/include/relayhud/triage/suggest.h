@@ -10,11 +10,11 @@
 // Rules of evidence, in precedence order (the first that holds decides):
 //  1. outcome xpass-strict -> UnexpectedPass (a promote candidate for the
 //     config editor); outcome xfailed -> Expected.
-//  2. a failing test (failed/error) that passed on another attempt of the same
-//     SHA and job -> Flaky (a retry that passed is a flakiness signal).
-//  3. a failing test whose own message matches an infra rule (device busy or
+//  2. a failing test whose own message matches an infra rule (device busy or
 //     unavailable, host out of memory, network, disk full) -> Infra: a setup
-//     error is no one's regression.
+//     error is no one's regression, and not flaky when a rerun passed.
+//  3. a failing test (failed/error) that passed on another attempt of the same
+//     SHA and job -> Flaky (a retry that passed is a flakiness signal).
 //  4. attribution over the job's timeline (triage/attribution.h): this PR's
 //     regression (fails on its heads, not on the other PRs' runs of the job
 //     in the window; the push that brought it when its previous head passed),
