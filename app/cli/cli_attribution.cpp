@@ -29,9 +29,12 @@ struct Cause {
     FailureClass cls;
 };
 constexpr Cause kCauses[] = {
-    {"this_pr", FailureClass::Regression},  {"broken_trunk", FailureClass::PreExisting},
-    {"backend", FailureClass::BackendBug},  {"flaky", FailureClass::Flaky},
-    {"infra", FailureClass::Infra},         {"expected", FailureClass::Expected},
+    {"this_pr", FailureClass::Regression},
+    {"broken_trunk", FailureClass::PreExisting},
+    {"backend", FailureClass::BackendBug},
+    {"flaky", FailureClass::Flaky},
+    {"infra", FailureClass::Infra},
+    {"expected", FailureClass::Expected},
     {"unexpected_pass", FailureClass::UnexpectedPass},
 };
 
@@ -74,7 +77,8 @@ std::string ratio(std::size_t part, std::size_t whole)
     if (whole == 0)
         return "   -  ";
     std::ostringstream out;
-    out << std::fixed << std::setprecision(3) << static_cast<double>(part) / static_cast<double>(whole);
+    out << std::fixed << std::setprecision(3)
+        << static_cast<double>(part) / static_cast<double>(whole);
     return out.str();
 }
 

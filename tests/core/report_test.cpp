@@ -170,8 +170,9 @@ ReportInput sampleInput()
     regression.changeUrl = "https://github.com/pytorch/pytorch/pull/158200/files";
     in.failures.push_back(regression);
 
-    ClassifiedFailure broken = failure(FailureClass::PreExisting, "test/test_new.py::TestNew::test_a",
-                                       "9 runs of 7 PRs and nightlies fail it since ...");
+    ClassifiedFailure broken =
+        failure(FailureClass::PreExisting, "test/test_new.py::TestNew::test_a",
+                "9 runs of 7 PRs and nightlies fail it since ...");
     broken.line = "AssertionError: Tensor-likes are not close!";
     broken.culpritPr = 158100;
     broken.culpritUrl = "https://github.com/pytorch/pytorch/pull/158100/files";
@@ -191,8 +192,9 @@ ReportInput sampleInput()
     infra.group = "outage from 2026-12-01T10:00:00Z: Ascend/pytorch, intel/torch-xpu-ops";
     in.failures.push_back(infra);
 
-    ClassifiedFailure other = failure(FailureClass::Untriaged, "test/test_ops.py::TestOps::test_old",
-                                      "no other run of this job to compare");
+    ClassifiedFailure other =
+        failure(FailureClass::Untriaged, "test/test_ops.py::TestOps::test_old",
+                "no other run of this job to compare");
     in.failures.push_back(other);
     return in;
 }
@@ -224,9 +226,9 @@ TEST(ReportMarkdown, VerdictTableAndEverySection)
     const std::string range = "[0000000...1111111](<https://github.com/pytorch/pytorch/compare/"
                               + kBase + "..." + kHead + ">)";
     EXPECT_EQ(occurrences(md, range), 1u) << md;
-    EXPECT_NE(md.find("[files](<https://github.com/pytorch/pytorch/pull/158200/files>)<br>push "
-                      + range),
-              std::string::npos)
+    EXPECT_NE(
+        md.find("[files](<https://github.com/pytorch/pytorch/pull/158200/files>)<br>push " + range),
+        std::string::npos)
         << md;
     // The culprits overview and the row's first seen.
     const std::string culprit = "[#158100](<https://github.com/pytorch/pytorch/pull/158100/files>)";
@@ -577,8 +579,9 @@ TEST_F(ReportCacheTest, SuggestionsClassifyEachFailingCase)
 
     const std::string md = markdownReport(in);
     EXPECT_NE(md.find("### Caused by this PR (1)"), std::string::npos) << md;
-    EXPECT_NE(md.find("push [aaaa...bbbb](<https://github.com/pytorch/pytorch/compare/aaaa...bbbb>)"),
-              std::string::npos)
+    EXPECT_NE(
+        md.find("push [aaaa...bbbb](<https://github.com/pytorch/pytorch/compare/aaaa...bbbb>)"),
+        std::string::npos)
         << md;
     EXPECT_NE(md.find("### Already broken upstream (1)"), std::string::npos) << md;
     EXPECT_NE(md.find("### Others (2)"), std::string::npos) << md;

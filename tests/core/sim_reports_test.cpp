@@ -237,8 +237,8 @@ bool brokenTrunkAt(const SimRow& row, const std::map<std::string, EpochSeconds>&
             continue;
         if (run.eventType == EventType::PullRequest && run.prNumber == b.culpritPr)
             return true;
-        const bool mainBased = run.eventType == EventType::Nightly
-                               || branches.at(run.upstreamSha.value) == "main";
+        const bool mainBased =
+            run.eventType == EventType::Nightly || branches.at(run.upstreamSha.value) == "main";
         if (t >= b.mergedAt && t < b.fixedAt && mainBased && run.prNumber != b.fixPr)
             return true;
     }

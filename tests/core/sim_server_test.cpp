@@ -338,13 +338,14 @@ TEST_F(SimServerTest, PullRequestHasGitHubsShapeAndItsFate)
         if (p.number == s.culpritPr)
             truth = &p;
     ASSERT_NE(truth, nullptr);
-    for (const char* key : {"url", "id", "html_url", "number", "state", "title", "user",
-                            "created_at", "updated_at", "closed_at", "merged_at",
-                            "merge_commit_sha", "head", "base", "merged"})
+    for (const char* key :
+         {"url", "id", "html_url", "number", "state", "title", "user", "created_at", "updated_at",
+          "closed_at", "merged_at", "merge_commit_sha", "head", "base", "merged"})
         EXPECT_TRUE(pr.contains(key)) << key;
     EXPECT_EQ(pr["url"], s_server->githubApiUrl() + "/repos/pytorch/pytorch/pulls/"
                              + std::to_string(s.culpritPr));
-    EXPECT_EQ(pr["html_url"], "https://github.com/pytorch/pytorch/pull/" + std::to_string(s.culpritPr));
+    EXPECT_EQ(pr["html_url"],
+              "https://github.com/pytorch/pytorch/pull/" + std::to_string(s.culpritPr));
     EXPECT_EQ(pr["number"], s.culpritPr);
     EXPECT_EQ(pr["state"], "closed");
     EXPECT_EQ(pr["merged"], true);

@@ -142,7 +142,8 @@ TEST(SimTruth, EveryCauseOccursOnEachSeed)
         std::map<SimCause, int> causes;
         for (const SimTruthLine& line : groundTruth(d)) {
             ++causes[line.cause];
-            const bool culprit = line.cause == SimCause::ThisPr || line.cause == SimCause::BrokenTrunk;
+            const bool culprit =
+                line.cause == SimCause::ThisPr || line.cause == SimCause::BrokenTrunk;
             EXPECT_EQ(line.culpritPr != 0, culprit) << truthJsonLine(line);
         }
         for (SimCause c : {SimCause::ThisPr, SimCause::BrokenTrunk, SimCause::Backend,
@@ -163,9 +164,12 @@ TEST(SimTruth, LinesAreJsonWithTheFourFields)
 {
     const SimTruthLine line{CheckRunId{"41000000001"}, "test_ops.py::TestX::test_y",
                             SimCause::BrokenTrunk, 161346};
-    EXPECT_EQ(truthJsonLine(line), R"({"check_run_id":"41000000001","test":"test_ops.py::TestX::test_y","cause":"broken_trunk","culprit_pr":161346})");
+    EXPECT_EQ(
+        truthJsonLine(line),
+        R"({"check_run_id":"41000000001","test":"test_ops.py::TestX::test_y","cause":"broken_trunk","culprit_pr":161346})");
     const SimTruthLine job{CheckRunId{"7"}, "", SimCause::Infra, 0};
-    EXPECT_EQ(truthJsonLine(job), R"({"check_run_id":"7","test":"","cause":"infra","culprit_pr":null})");
+    EXPECT_EQ(truthJsonLine(job),
+              R"({"check_run_id":"7","test":"","cause":"infra","culprit_pr":null})");
 }
 
 const SimPullRequest* pull(std::int64_t number)
@@ -277,7 +281,8 @@ TEST(SimTruth, ANewTestExistsOnlyInItsPrsRunsAndFailsThere)
         if (row.run.downstreamRepo != story->backend || row.run.jobName != story->job
             || row.run.reported.artifactUrl.empty())
             continue;
-        const bool ours = row.run.prNumber == story->pr && row.run.eventType == EventType::PullRequest;
+        const bool ours =
+            row.run.prNumber == story->pr && row.run.eventType == EventType::PullRequest;
         const auto failing = artifacts().failingTests(row);
         const bool fails = std::find(failing.begin(), failing.end(), test) != failing.end();
         EXPECT_EQ(fails, ours) << row.run.checkRunId.value;

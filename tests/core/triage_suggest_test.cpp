@@ -79,8 +79,12 @@ protected:
         r.eventType = source.pr > 0 ? EventType::PullRequest : EventType::Nightly;
         const std::string title = source.pr > 0 ? "PR " + std::to_string(source.pr)
                                                 : "2026-12-03 nightly release (" + mainSha(n) + ")";
-        UpstreamCommit commit{r.upstreamSha, source.pr, source.pr > 0 ? "" : "nightly",
-                              r.eventType,   time,      title,
+        UpstreamCommit commit{r.upstreamSha,
+                              source.pr,
+                              source.pr > 0 ? "" : "nightly",
+                              r.eventType,
+                              time,
+                              title,
                               source.pr > 0 ? source.author : "pytorchbot"};
         EXPECT_TRUE(m_cache->apply(SyncBatch{{}, {commit}, {r}, {}}));
         auto row = m_cache->checkRunRowFor(r.checkRunId);
@@ -95,8 +99,8 @@ protected:
         const EpochSeconds time = 1'000'000 + static_cast<EpochSeconds>(hoursIn * 3600);
         CheckRun r = completedRun(sha(n), "test", 1, Conclusion::Failure, time);
         r.prNumber = source.pr;
-        UpstreamCommit commit{r.upstreamSha, source.pr,     "", EventType::PullRequest,
-                              time,          "PR", source.author};
+        UpstreamCommit commit{r.upstreamSha, source.pr, "",           EventType::PullRequest,
+                              time,          "PR",      source.author};
         EXPECT_TRUE(m_cache->apply(SyncBatch{{}, {commit}, {r}, {}}));
         const auto row = **m_cache->checkRunRowFor(r.checkRunId);
         JobFailureLine l;
@@ -122,8 +126,7 @@ protected:
         EXPECT_TRUE(writer);
         TestRunTotals totals;
         for (const auto& [name, outcome] : tests) {
-            EXPECT_TRUE(
-                (*writer)->add(makeCase("TestOps", name, outcome, message(name, outcome))));
+            EXPECT_TRUE((*writer)->add(makeCase("TestOps", name, outcome, message(name, outcome))));
             ++totals.outcomes[static_cast<std::size_t>(outcome)];
         }
         EXPECT_TRUE((*writer)->commit(totals));

@@ -297,7 +297,8 @@ TEST_F(VerdictSimTest, RegressionStoryRunsAreRed)
             || row.run.reported.status != RunStatus::Completed
             || row.run.eventType == EventType::Push)
             continue;
-        const bool own = row.run.eventType == EventType::PullRequest && row.run.prNumber == b.culpritPr;
+        const bool own =
+            row.run.eventType == EventType::PullRequest && row.run.prNumber == b.culpritPr;
         const bool mainBased = row.run.eventType == EventType::Nightly || commit->branch == "main";
         const bool window = commit->time >= b.mergedAt && commit->time < b.fixedAt && mainBased
                             && row.run.prNumber != b.fixPr;

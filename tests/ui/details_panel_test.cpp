@@ -82,8 +82,13 @@ TEST(RunLinks, NeverCompareTwoPrsHeadsAndNightliesCompareTheirMainCommits)
                                       1,
                                       "2026-12-02 nightly release (" + a + ")",
                                       "pytorchbot"};
-    nightly.commit = UpstreamCommit{nightly.run.upstreamSha, 0, "nightly", EventType::Nightly, 2,
-                                    "2026-12-03 nightly release (" + b + ")", "pytorchbot"};
+    nightly.commit = UpstreamCommit{nightly.run.upstreamSha,
+                                    0,
+                                    "nightly",
+                                    EventType::Nightly,
+                                    2,
+                                    "2026-12-03 nightly release (" + b + ")",
+                                    "pytorchbot"};
     EXPECT_EQ(runLinks(nightly, {}).compare.toString().toStdString(),
               "https://github.com/pytorch/pytorch/compare/" + a + "..." + b);
     nightly.commit->title = "free text the downstream chose";

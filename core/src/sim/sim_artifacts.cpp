@@ -99,7 +99,8 @@ struct SimArtifacts::Impl {
     const SimPrBreak* newTestOf(const SimRow& row) const
     {
         for (const SimPrBreak& b : data.stories.prBreaks) {
-            if (!b.newTest || row.run.prNumber != b.pr || row.run.eventType != EventType::PullRequest
+            if (!b.newTest || row.run.prNumber != b.pr
+                || row.run.eventType != EventType::PullRequest
                 || row.run.downstreamRepo != b.backend || row.run.workflow != b.workflow
                 || row.run.jobName != b.job)
                 continue;

@@ -43,7 +43,8 @@ std::string pickCase(SplitMix64& rng, const TestUniverse& u, const JobSpec& job,
 
 bool ordinaryFailure(StableOutcome o, FailureKind k)
 {
-    return o == StableOutcome::Pass && (k == FailureKind::Assertion || k == FailureKind::BackendError);
+    return o == StableOutcome::Pass
+           && (k == FailureKind::Assertion || k == FailureKind::BackendError);
 }
 
 class CauseStoryPlanner {
@@ -150,7 +151,8 @@ private:
         m_plan.causes.windows.push_back(WindowPlan{job, test, mergedAt, fixedAt,
                                                    SimCause::BrokenTrunk, culprit->number, true,
                                                    fix ? fix->number : 0});
-        SimBrokenTrunk story{culprit->number, mergedAt, fixedAt, fix ? fix->number : 0, {}, {}, {}, test};
+        SimBrokenTrunk story{
+            culprit->number, mergedAt, fixedAt, fix ? fix->number : 0, {}, {}, {}, test};
         nameJob(backends(), job, story.backend, story.workflow, story.job);
         SimStories& s = m_plan.stories;
         if (s.brokenTrunk.empty()) {
@@ -266,11 +268,10 @@ private:
         if (jobs.empty())
             return;
         const JobRef job = rng.pick(jobs);
-        std::string test = pickCase(rng, universeOf(job), jobSpecOf(backends(), job),
-                                    [](StableOutcome o, FailureKind k) {
-                                        return o == StableOutcome::Pass
-                                               && k == FailureKind::BackendError;
-                                    });
+        std::string test = pickCase(
+            rng, universeOf(job), jobSpecOf(backends(), job), [](StableOutcome o, FailureKind k) {
+                return o == StableOutcome::Pass && k == FailureKind::BackendError;
+            });
         if (test.empty())
             test = ordinaryTest(rng, job);
         const EpochSeconds from = at(0.2 + 0.25 * rng.unit());
@@ -299,16 +300,17 @@ private:
         busy.from = busyStart(rng);
         busy.until = busy.from + kHour;
         for (std::size_t c = 0; c < m_world.commits.size(); ++c)
-            if (m_world.commits[c].time >= busy.from - kHour && m_world.commits[c].time < busy.until)
+            if (m_world.commits[c].time >= busy.from - kHour
+                && m_world.commits[c].time < busy.until)
                 busy.commits.insert(c); // the backend runs them: the hour hits several PRs
         for (const JobRef& job : freeTestJobs(busy.backend)) {
             auto& pool = busy.pools[{job.workflow, job.job}];
             for (int k = 0; k < 8; ++k) {
-                std::string test = pickCase(rng, universeOf(job), jobSpecOf(backends(), job),
-                                            [](StableOutcome o, FailureKind kind) {
-                                                return o == StableOutcome::Pass
-                                                       && kind == FailureKind::SetupError;
-                                            });
+                std::string test =
+                    pickCase(rng, universeOf(job), jobSpecOf(backends(), job),
+                             [](StableOutcome o, FailureKind kind) {
+                                 return o == StableOutcome::Pass && kind == FailureKind::SetupError;
+                             });
                 if (!test.empty() && std::find(pool.begin(), pool.end(), test) == pool.end())
                     pool.push_back(std::move(test));
             }
@@ -367,10 +369,9 @@ private:
         const auto count = jobs.empty() ? 0 : rng.chance(0.3) ? 2 : 1;
         for (std::int64_t k = 0; k < count; ++k) {
             const JobRef job = rng.pick(jobs);
-            std::string test = pickCase(rng, universeOf(job), jobSpecOf(backends(), job),
-                                        [](StableOutcome o, FailureKind) {
-                                            return o == StableOutcome::XFail;
-                                        });
+            std::string test =
+                pickCase(rng, universeOf(job), jobSpecOf(backends(), job),
+                         [](StableOutcome o, FailureKind) { return o == StableOutcome::XFail; });
             if (test.empty())
                 continue;
             // Until the backend drops the xfail mark, a day or three later.

@@ -22,8 +22,8 @@ std::string_view simCauseName(SimCause cause)
 
 void addFailure(std::vector<CausedTest>& out, CausedTest t)
 {
-    const bool known = std::any_of(out.begin(), out.end(),
-                                   [&](const CausedTest& c) { return c.test == t.test; });
+    const bool known =
+        std::any_of(out.begin(), out.end(), [&](const CausedTest& c) { return c.test == t.test; });
     if (!known)
         out.push_back(std::move(t));
 }
@@ -77,7 +77,8 @@ void CausePlan::drawn(const JobRef& job, EpochSeconds attemptStart, SplitMix64& 
     const auto pool = busy.pools.find({job.workflow, job.job});
     if (pool == busy.pools.end() || pool->second.empty())
         return;
-    const auto count = rng.range(1, std::min<std::int64_t>(4, static_cast<std::int64_t>(pool->second.size())));
+    const auto count =
+        rng.range(1, std::min<std::int64_t>(4, static_cast<std::int64_t>(pool->second.size())));
     for (std::int64_t i = 0; i < count; ++i)
         addFailure(out, {rng.pick(pool->second), SimCause::Infra, 0, false});
 }

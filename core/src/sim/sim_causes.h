@@ -56,7 +56,7 @@ struct WindowPlan {
     EpochSeconds until = 0;
     SimCause cause = SimCause::Backend;
     std::int64_t culpritPr = 0;
-    bool mainOnly = false;  // broken trunk: main-based PR heads and nightlies only
+    bool mainOnly = false;   // broken trunk: main-based PR heads and nightlies only
     std::int64_t exempt = 0; // the fix PR: its heads carry the fix
 };
 
@@ -78,7 +78,8 @@ struct DeviceBusyPlan {
     EpochSeconds from = 0;
     EpochSeconds until = 0;
     std::set<std::size_t> commits; // the backend runs on these whatever its coverage
-    std::map<std::pair<std::size_t, std::size_t>, std::vector<std::string>> pools; // (workflow, job)
+    std::map<std::pair<std::size_t, std::size_t>, std::vector<std::string>>
+        pools; // (workflow, job)
 };
 
 // A test a PR adds upstream: a case of the job's universe no other run has.

@@ -1,7 +1,7 @@
 #pragma once
 // GitHub's REST API for Actions under {base}/api/v3: workflow runs, attempts,
-// jobs, job logs and artifacts; and pytorch/pytorch's pull requests. Token auth as GitHub does it (a wrong token is
-// refused everywhere, downloads need one), a primary rate limit per hour with
+// jobs, job logs and artifacts; and pytorch/pytorch's pull requests. Token auth as GitHub does it
+// (a wrong token is refused everywhere, downloads need one), a primary rate limit per hour with
 // X-RateLimit-* headers, strong ETags with 304s that cost nothing, and Link
 // pagination.
 #include "relayhud/sim/sim_server.h"

@@ -18,13 +18,14 @@ std::int64_t idOf(std::string_view text, std::int64_t base)
 Json user(const std::string& login)
 {
     const std::int64_t id = idOf(login, 1'000'000);
-    return Json{{"login", login},
-                {"id", id},
-                {"avatar_url", "https://avatars.githubusercontent.com/u/" + std::to_string(id) + "?v=4"},
-                {"url", "https://api.github.com/users/" + login},
-                {"html_url", kWeb + login},
-                {"type", "User"},
-                {"site_admin", false}};
+    return Json{
+        {"login", login},
+        {"id", id},
+        {"avatar_url", "https://avatars.githubusercontent.com/u/" + std::to_string(id) + "?v=4"},
+        {"url", "https://api.github.com/users/" + login},
+        {"html_url", kWeb + login},
+        {"type", "User"},
+        {"site_admin", false}};
 }
 
 Json repo(const std::string& fullName, const std::string& apiUrl, bool fork)
@@ -84,18 +85,16 @@ Json pullRequestJson(const SimPullRequest& pr, const std::string& apiUrl, EpochS
         {"closed_at", timeOrNull(pr.closedAt)},
         {"merged_at", timeOrNull(pr.mergedAt)},
         {"merge_commit_sha", pr.merged() ? Json(pr.mergeCommitSha.value) : Json(nullptr)},
-        {"head",
-         Json{{"label", pr.author + ":" + pr.headRef},
-              {"ref", pr.headRef},
-              {"sha", head ? head->sha.value : std::string()},
-              {"user", user(pr.author)},
-              {"repo", repo(fork, apiUrl, true)}}},
-        {"base",
-         Json{{"label", "pytorch:" + pr.baseRef},
-              {"ref", pr.baseRef},
-              {"sha", pr.baseSha.value},
-              {"user", user("pytorch")},
-              {"repo", repo(upstream, apiUrl, false)}}},
+        {"head", Json{{"label", pr.author + ":" + pr.headRef},
+                      {"ref", pr.headRef},
+                      {"sha", head ? head->sha.value : std::string()},
+                      {"user", user(pr.author)},
+                      {"repo", repo(fork, apiUrl, true)}}},
+        {"base", Json{{"label", "pytorch:" + pr.baseRef},
+                      {"ref", pr.baseRef},
+                      {"sha", pr.baseSha.value},
+                      {"user", user("pytorch")},
+                      {"repo", repo(upstream, apiUrl, false)}}},
         {"author_association", "CONTRIBUTOR"},
         {"draft", false},
         {"merged", pr.merged()},

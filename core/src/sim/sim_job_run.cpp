@@ -115,12 +115,11 @@ void addCase(JobRun& run, const CaseRef& ref, const std::vector<std::string>& fa
         c.result = failingResult(c.kind);
     }
     c.micros = durationMicros(universe, c);
-    const auto at = std::upper_bound(run.cases.begin(), run.cases.end(), c,
-                                     [](const JobCase& a, const JobCase& b) {
-                                         return std::tie(a.ref.generator, a.ref.first, a.ref.second)
-                                                < std::tie(b.ref.generator, b.ref.first,
-                                                           b.ref.second);
-                                     });
+    const auto at = std::upper_bound(
+        run.cases.begin(), run.cases.end(), c, [](const JobCase& a, const JobCase& b) {
+            return std::tie(a.ref.generator, a.ref.first, a.ref.second)
+                   < std::tie(b.ref.generator, b.ref.first, b.ref.second);
+        });
     run.cases.insert(at, c);
     run.totals.add(c);
 }

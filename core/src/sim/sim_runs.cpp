@@ -46,9 +46,9 @@ struct Attempt {
 // tests: the cause that weighs most (a deterministic one before noise).
 const CausedTest& weightiest(const std::vector<CausedTest>& failures)
 {
-    static constexpr SimCause kOrder[] = {SimCause::ThisPr, SimCause::BrokenTrunk,
+    static constexpr SimCause kOrder[] = {SimCause::ThisPr,  SimCause::BrokenTrunk,
                                           SimCause::Backend, SimCause::UnexpectedPass,
-                                          SimCause::Infra, SimCause::Flaky};
+                                          SimCause::Infra,   SimCause::Flaky};
     for (SimCause cause : kOrder)
         for (const CausedTest& f : failures)
             if (f.cause == cause)
@@ -190,8 +190,9 @@ private:
     RunEvent eventOf(const RunContext& ctx) const
     {
         const UpstreamCommit& c = m_commits[ctx.commit];
-        const bool mainBased =
-            ctx.commit < m_plan.causes.mainBased.size() ? m_plan.causes.mainBased[ctx.commit] : true;
+        const bool mainBased = ctx.commit < m_plan.causes.mainBased.size()
+                                   ? m_plan.causes.mainBased[ctx.commit]
+                                   : true;
         return RunEvent{ctx.commit, c.time, c.eventType, c.prNumber, mainBased};
     }
 
@@ -305,7 +306,8 @@ private:
         if (m_plan.dropsFile(ctx.backend, ctx.workflow, j, ctx.commit))
             return countsWithoutFile(universe, job, upstream);
         // A PR adding a test runs it besides upstream's.
-        t.total = upstream + (m_plan.causes.hasNewTest(ctx.backend, ctx.workflow, j, ctx.commit) ? 1 : 0);
+        t.total =
+            upstream + (m_plan.causes.hasNewTest(ctx.backend, ctx.workflow, j, ctx.commit) ? 1 : 0);
         t.skipped = m_tests.skippedAmong(backend, job, upstream) - a.xpassStrict();
         t.failed = static_cast<std::int64_t>(a.failures.size());
         t.passed = t.total - t.skipped - t.failed;
@@ -354,8 +356,8 @@ private:
         // difference from the real HUD, specs/hud-read-api.md S1) ciflow
         // tag pushes with their PR number.
         if (done && commit.eventType != EventType::Periodic)
-            out.truth = truthOf(ctx, j, a, out.uploadsArtifacts
-                                               && !backend.artifactExpired(a.end, m_config.now));
+            out.truth = truthOf(
+                ctx, j, a, out.uploadsArtifacts && !backend.artifactExpired(a.end, m_config.now));
         m_rows.push_back(std::move(out));
     }
 

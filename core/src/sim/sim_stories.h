@@ -17,7 +17,7 @@ namespace relayhud::sim {
 struct StoryPlan {
     SimStories stories; // names and SHAs, for the dataset
     CausePlan causes;
-    JobRef regression; // the first broken-trunk culprit's job
+    JobRef regression;                    // the first broken-trunk culprit's job
     std::size_t regressionCommit = kNone; // the culprit's first failing head
     JobRef flaky;
     std::set<std::size_t> outageCommits;

@@ -208,14 +208,12 @@ Result<std::vector<StoredTestResult>> Cache::testResults(std::int64_t testRunId,
                                                          const TestResultFilter& filter) const
 {
     // Only outcomes the triage index holds: read through it.
-    const bool triage = !filter.outcomes.empty()
-                        && std::all_of(filter.outcomes.begin(), filter.outcomes.end(),
-                                       [](TestOutcome o) {
-                                           return o == TestOutcome::Failed
-                                                  || o == TestOutcome::Error
-                                                  || o == TestOutcome::XFailed
-                                                  || o == TestOutcome::XPassStrict;
-                                       });
+    const bool triage =
+        !filter.outcomes.empty()
+        && std::all_of(filter.outcomes.begin(), filter.outcomes.end(), [](TestOutcome o) {
+               return o == TestOutcome::Failed || o == TestOutcome::Error
+                      || o == TestOutcome::XFailed || o == TestOutcome::XPassStrict;
+           });
     std::string sql =
         std::string("SELECT tc.id, tc.identity, tc.file, tc.class_name, tc.name, tc.base_name,"
                     " tc.marks, r.outcome, r.duration_us, r.retried, r.message_id,"

@@ -38,8 +38,8 @@ JobAttributor::JobAttributor(JobTimeline timeline, AttributionOptions options)
         std::optional<TimelineIndex> best;
         TimelineIndex j = i;
         for (; j < runs.size() && runs[j].sha == runs[i].sha; ++j) {
-            const bool better = runs[j].hasResults || (!runs[j].named.empty()
-                                                       && !(best && runs[*best].hasResults));
+            const bool better =
+                runs[j].hasResults || (!runs[j].named.empty() && !(best && runs[*best].hasResults));
             if (better)
                 best = j;
         }
@@ -93,9 +93,8 @@ JobAttributor::Seen JobAttributor::seen(std::size_t settledPos, std::int64_t tes
 {
     const TimelineRun& run = m_timeline.runs[m_settled[settledPos]];
     if (run.hasResults)
-        return std::binary_search(run.failing.begin(), run.failing.end(), testId)
-                   ? Seen::Failed
-                   : Seen::NotFailed;
+        return std::binary_search(run.failing.begin(), run.failing.end(), testId) ? Seen::Failed
+                                                                                  : Seen::NotFailed;
     return std::binary_search(run.named.begin(), run.named.end(), testId) ? Seen::Failed
                                                                           : Seen::Unknown;
 }
@@ -268,13 +267,13 @@ Attribution JobAttributor::attribute(TimelineIndex run, std::int64_t testId) con
         const bool culpritsHead = !isNightly(here) && b.culpritPr == here.prNumber
                                   && here.time <= ends
                                   && here.time >= begins - m_options.firstSeenSeconds;
-        const bool inside = pos ? (*pos >= b.first && *pos <= b.last)
-                                : (here.time >= begins && here.time <= ends);
+        const bool inside =
+            pos ? (*pos >= b.first && *pos <= b.last) : (here.time >= begins && here.time <= ends);
         if (!culpritsHead && !inside)
             continue;
         a.onset = m_settled[b.culpritPr != 0 ? b.spread : b.first];
-        a.firstSeen = b.firstSeen ? std::optional<TimelineIndex>(m_settled[*b.firstSeen])
-                                  : std::nullopt;
+        a.firstSeen =
+            b.firstSeen ? std::optional<TimelineIndex>(m_settled[*b.firstSeen]) : std::nullopt;
         a.culpritPr = b.culpritPr;
         a.brokenRuns = b.runs;
         a.brokenSources = b.sources;
@@ -306,10 +305,9 @@ Attribution JobAttributor::attribute(TimelineIndex run, std::int64_t testId) con
     // None in the window: do other PRs fail it now and then further away
     // (outside its breakages)?
     for (const std::size_t p : n.further) {
-        const bool inBreakage = std::any_of(t.breakages.begin(), t.breakages.end(),
-                                            [&](const Breakage& b) {
-                                                return p >= b.first && p <= b.last;
-                                            });
+        const bool inBreakage =
+            std::any_of(t.breakages.begin(), t.breakages.end(),
+                        [&](const Breakage& b) { return p >= b.first && p <= b.last; });
         if (!inBreakage && fails(p, testId))
             ++a.failedFurther;
     }
@@ -319,7 +317,7 @@ Attribution JobAttributor::attribute(TimelineIndex run, std::int64_t testId) con
         return a;
     }
     a.call = isNightly(here) ? AttributionCall::NightlyNew : AttributionCall::ThisPr;
-    a.confidence = a.othersPassed >= 3 ? (a.previous && !a.previousFailed ? 0.95 : 0.85)
+    a.confidence = a.othersPassed >= 3  ? (a.previous && !a.previousFailed ? 0.95 : 0.85)
                    : a.othersPassed > 0 ? 0.6
                                         : 0.4;
     return a;

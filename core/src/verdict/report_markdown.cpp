@@ -123,7 +123,8 @@ const SectionText& sectionText(ReportSection s)
          "every run started failing at once (the backend changed).",
          "| Job | Test | Class | Failure line | First seen | Why |\n|---|---|---|---|---|---|\n"},
         {"Flaky", "flaky", "flaky",
-         "Failed, then passed on a rerun of the same SHA, or other PRs' runs fail it now and then without a common start.",
+         "Failed, then passed on a rerun of the same SHA, or other PRs' runs fail it now and then "
+         "without a common start.",
          "| Job | Test | Passed on | Failure line | Why |\n|---|---|---|---|---|\n"},
         {"Infra", "infra", "infra",
          "The job failed for reasons outside the code under test (runner, network, storage).",
@@ -321,12 +322,12 @@ private:
         if (!culprits && s != ReportSection::Infra)
             return {};
         const auto groups =
-            culprits ? distinct(list,
-                                [](const ClassifiedFailure& f) {
-                                    return f.culpritPr > 0 ? std::to_string(f.culpritPr)
-                                                           : std::string();
-                                })
-                     : distinct(list, [](const ClassifiedFailure& f) { return f.group; });
+            culprits
+                ? distinct(list,
+                           [](const ClassifiedFailure& f) {
+                               return f.culpritPr > 0 ? std::to_string(f.culpritPr) : std::string();
+                           })
+                : distinct(list, [](const ClassifiedFailure& f) { return f.group; });
         std::string out;
         for (std::size_t i = 0; i < groups.size() && i < kRangesShown; ++i) {
             const ClassifiedFailure& f = *groups[i].first;

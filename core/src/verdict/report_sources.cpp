@@ -106,11 +106,11 @@ private:
                 f.culpritPr = e.culpritPr;
                 f.culpritUrl = e.pullUrl;
                 if (e.firstSeen)
-                    f.firstSeen = (e.firstSeen->prNumber > 0
-                                       ? "#" + std::to_string(e.firstSeen->prNumber)
-                                       : std::string("nightly"))
-                                  + " (" + e.firstSeen->sha.shortSha() + ") at "
-                                  + formatIso(e.firstSeen->dispatchedAt);
+                    f.firstSeen =
+                        (e.firstSeen->prNumber > 0 ? "#" + std::to_string(e.firstSeen->prNumber)
+                                                   : std::string("nightly"))
+                        + " (" + e.firstSeen->sha.shortSha() + ") at "
+                        + formatIso(e.firstSeen->dispatchedAt);
             } else if (e.kind == EvidenceKind::FailureLine && s.target.isJob()) {
                 f.line = e.text;
                 f.logLine = e.line;

@@ -55,8 +55,7 @@ RunLinks runLinks(const RunDetails& details, const QString& hudBaseUrl)
             run.upstreamRepo, triage::JobAttributor::nightlyMainSha(previous->title),
             triage::JobAttributor::nightlyMainSha(details.commit ? details.commit->title
                                                                  : std::string())));
-    else if (previous && run.eventType != EventType::Nightly
-             && previous->prNumber == run.prNumber)
+    else if (previous && run.eventType != EventType::Nightly && previous->prNumber == run.prNumber)
         links.compare =
             webUrl(triage::compareUrl(run.upstreamRepo, previous->sha, run.upstreamSha));
     if (run.prNumber > 0)

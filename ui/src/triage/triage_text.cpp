@@ -65,10 +65,10 @@ QString evidenceLine(const triage::Evidence& e)
     }
     case EvidenceKind::Baseline: {
         const bool nightly = e.run && e.run->prNumber == 0;
-        QString text = e.run ? (nightly ? tr("Previous nightly %1: %2")
-                                        : tr("This PR's previous head %1: %2"))
-                                   .arg(runText(*e.run), outcomeText(e.outcome))
-                             : tr("Previous run: %1").arg(outcomeText(e.outcome));
+        QString text =
+            e.run ? (nightly ? tr("Previous nightly %1: %2") : tr("This PR's previous head %1: %2"))
+                        .arg(runText(*e.run), outcomeText(e.outcome))
+                  : tr("Previous run: %1").arg(outcomeText(e.outcome));
         if (!e.compareUrl.empty())
             text += u" — " % toQString(e.compareUrl);
         return text;

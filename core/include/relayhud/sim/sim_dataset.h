@@ -40,8 +40,8 @@ struct SimPullRequest {
     std::string author;
     std::string title;
     std::string baseRef = "main";
-    Sha baseSha;                   // main when the PR was opened
-    std::string headRef;           // the branch on the author's fork
+    Sha baseSha;                    // main when the PR was opened
+    std::string headRef;            // the branch on the author's fork
     std::vector<SimPullHead> heads; // synchronize pushes, oldest first (ciflow pushes excluded)
     EpochSeconds createdAt = 0;
     EpochSeconds mergedAt = 0; // 0 = not merged

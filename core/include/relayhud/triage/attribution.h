@@ -130,9 +130,10 @@ private:
     bool isOther(const TimelineRun& here, const TimelineRun& other) const;
     // What every test of one run is compared with, found once per run.
     struct RunNeighbours {
-        std::vector<std::size_t> previous;   // positions in m_settled: this PR's earlier, nearest first
-        std::vector<std::size_t> near;       // other PRs' runs in the window, nearest first
-        std::vector<std::size_t> further;    // ... and in the flaky window, outside the window
+        std::vector<std::size_t>
+            previous;                  // positions in m_settled: this PR's earlier, nearest first
+        std::vector<std::size_t> near; // other PRs' runs in the window, nearest first
+        std::vector<std::size_t> further; // ... and in the flaky window, outside the window
     };
     const RunNeighbours& neighbours(TimelineIndex run) const;
 

@@ -20,9 +20,9 @@ namespace relayhud::ui {
 struct TestTriage {
     triage::FailureClass suggested = triage::FailureClass::Untriaged;
     double confidence = 0.0; // of the suggestion, 0..1
-    QString why;          // one sentence
-    QStringList evidence; // what was compared: runs, the failure line, the rule
-    QString group;        // the outage it belongs to; "" for none
+    QString why;             // one sentence
+    QStringList evidence;    // what was compared: runs, the failure line, the rule
+    QString group;           // the outage it belongs to; "" for none
     std::optional<TriageTag> tag;
 
     bool hasHuman() const { return tag && isTriagedClass(tag->cls); }
