@@ -74,7 +74,9 @@ void printEvidence(const Evidence& e, std::ostream& out)
         for (const EvidenceRun& run : e.passed)
             out << "\n      passed: " << describeRun(run) << prSuffix(run);
         break;
-    case EvidenceKind::NoBaseline: break;
+    case EvidenceKind::NoBaseline:
+        out << " no earlier head of this PR (or earlier nightly) ran this job with results";
+        break;
     case EvidenceKind::Breakage:
         if (e.run)
             out << " since " << formatIso(e.run->dispatchedAt) << ", " << e.brokenRuns

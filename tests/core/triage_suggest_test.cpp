@@ -213,8 +213,8 @@ TEST_F(SuggestTest, AFailureOnlyThisPrShowsIsItsRegressionBroughtByItsLastPush)
     EXPECT_EQ(previous->compareUrl,
               "https://github.com/pytorch/pytorch/compare/" + sha(20) + "..." + sha(21))
         << "a compare between two heads of one PR";
-    EXPECT_EQ(s.why, "fails here, on 0 of 5 other PRs' runs of this job within 24 h it fails on "
-                     "none; passed on this PR's previous head c000020: brought by the push of "
+    EXPECT_EQ(s.why, "fails here and on none of the 5 other PRs' runs of this job within 24 h"
+                     "; passed on this PR's previous head c000020: brought by the push of "
                      "c000021: this PR's regression");
     for (const Evidence& e : s.evidence)
         EXPECT_TRUE(e.compareUrl.empty() || e.kind == EvidenceKind::Baseline);
@@ -394,9 +394,16 @@ TEST_F(SuggestTest, AJobWithoutResultsIsJudgedByTheTestItsLogNamesAndSoAreItsPee
     const auto second = loggedHead(8, pr(300), 8, "test_b");
     const Suggestion& b = only(suggest(second));
     EXPECT_EQ(b.cls, FailureClass::Flaky) << b.why;
-    // A test no stored result ever named: the line's own class.
+    // A test no stored result ever named is still compared through the logs:
+    // no other PR's run fails it, so it is this PR's.
     const auto unknown = loggedHead(9, pr(400), 9, "test_never_stored");
-    EXPECT_EQ(only(suggest(unknown)).cls, FailureClass::BackendBug);
+    const Suggestion& u = only(suggest(unknown));
+    EXPECT_EQ(u.cls, FailureClass::Regression) << u.why;
+    const Evidence* peers = find(u, EvidenceKind::Concurrent);
+    ASSERT_TRUE(peers);
+    EXPECT_EQ(peers->failedCount, 0);
+    EXPECT_GT(peers->passedCount, 0);
+    EXPECT_FALSE(find(u, EvidenceKind::Rerun)) << "no result to rerun-match";
 }
 
 TEST_F(SuggestTest, ThePreviousRunIsTheNewestAttemptOfTheNearestEarlierShaWithResults)

@@ -29,7 +29,7 @@ set -e
 grep -q 'no check run with id 1' "$work/err" || fail "unknown check run: $(cat "$work/err")"
 GITHUB_TOKEN=ghs_relayhudSimulatorToken0000000000 AWS_ACCESS_KEY_ID=RELAYHUDSIMULATOR \
   AWS_SECRET_ACCESS_KEY=relayhud/simulator/secret \
-  cli artifacts --github-api "$api" --s3-endpoint "$s3" --days 30 --max-runs 60 >"$work/out" ||
+  cli artifacts --github-api "$api" --s3-endpoint "$s3" --days 30 --max-runs 300 >"$work/out" ||
   fail "artifacts: $(cat "$work/out")"
 cat "$work/out"
 grep -Eq '^read the job logs of [1-9][0-9]* failed runs: [1-9][0-9]* with a failure line' \
@@ -42,20 +42,46 @@ grep -Eq '^# [1-9][0-9]* suggestions for [1-9][0-9]* runs: ' "$work/all" || fail
 classes='regression|pre-existing|flaky|infra|backend bug|test or config|unexpected pass|untriaged'
 bad=$(grep -v '^#' "$work/all" | awk -F'\t' -v re="^($classes)\$" 'NF != 5 || $1 !~ re' | head -n3)
 [ -z "$bad" ] || fail "malformed lines: $bad"
-for cls in regression pre-existing infra; do
+for cls in regression pre-existing flaky infra; do
   grep -q "^$cls"$'\t' "$work/all" || fail "no $cls suggestion"
 done
 grep -q $'\t(job)\t' "$work/all" || fail "no job-level suggestion"
 if grep -q '^expected'$'\t' "$work/all"; then fail "--no-expected listed xfailed tests"; fi
 
-echo "== suggest --check-run ID --evidence: the why, the runs compared, the link"
-id=$(awk -F'\t' '$1 == "regression" { print $2; exit }' "$work/all")
+echo "== --format tsv: CLASS TAB CHECK_RUN_ID TAB TEST TAB WHY, the same classes"
+cli suggest --failed --no-expected --format tsv >"$work/tsv" || fail "suggest --format tsv"
+bad=$(awk -F'\t' 'NF != 4 || $1 !~ /^[a-z-]+$/ || $2 !~ /^[0-9]+$/' "$work/tsv" | head -n3)
+[ -z "$bad" ] || fail "malformed tsv lines: $bad"
+[ "$(grep -c . "$work/tsv")" -eq "$(grep -vc '^#' "$work/all")" ] || fail "tsv and text differ in count"
+for slug in regression pre-existing backend-bug flaky infra unexpected-pass; do
+  grep -q "^$slug"$'\t' "$work/tsv" || fail "no $slug in tsv"
+done
+
+echo "== a regression: compared with other PRs' runs of the job, never a compare across PRs"
+id=$(awk -F'\t' '$1 == "regression" && $5 ~ /^fails here and on none of the [1-9]/ { print $2; exit }' "$work/all")
+[ -n "$id" ] || fail "no regression judged against other PRs' runs"
 cli suggest --check-run "$id" --evidence >"$work/one" || fail "suggest --check-run $id"
-grep -Eq $'^regression\t'"$id"$'\t.*\tpassed on [0-9a-f]{7} \\(attempt [0-9]+\\), fails here: regression in [0-9a-f]{7}\\.\\.\\.[0-9a-f]{7}$' \
-  "$work/one" || fail "regression line: $(head -n3 "$work/one")"
-grep -Eq '^    baseline: .* passed https://github\.com/pytorch/pytorch/compare/[0-9a-f]{40}\.\.\.[0-9a-f]{40}$' \
-  "$work/one" || fail "no baseline evidence: $(head -n6 "$work/one")"
-id=$(awk -F'\t' '$1 == "infra" { print $2; exit }' "$work/all")
+grep -Eq $'^regression\t'"$id"$'\t.*\tfails here and on none of the [0-9]+ other PRs\' runs of this job within 24 h.*: this PR\'s regression$' \
+  "$work/one" || fail "regression line: $(grep -v '^expected\|^    outcome' "$work/one" | head -n3)"
+grep -Eq '^    other PRs: fails on 0 of [1-9][0-9]* runs within 24 h$' "$work/one" ||
+  fail "no other PRs' evidence: $(grep -v '^expected\|^    outcome' "$work/one" | head -n6)"
+grep -Eq '^      passed: .* on [0-9a-f]{7} \(attempt [0-9]+\) #[0-9]+$' "$work/one" ||
+  fail "the passing PRs are not listed: $(grep -v '^expected\|^    outcome' "$work/one" | head -n8)"
+# A compare link only ever joins two heads of one PR (previous head evidence).
+if grep -E 'compare/' "$work/one" | grep -vq '^    previous head: '; then
+  fail "a compare link outside the PR's own heads: $(grep compare/ "$work/one")"
+fi
+
+echo "== already broken upstream: the breakage, where it was first seen, the likely culprit"
+id=$(awk -F'\t' '$1 == "pre-existing" && $4 != "(job)" { print $2; exit }' "$work/all")
+cli suggest --check-run "$id" --evidence >"$work/pre" || fail "suggest --check-run $id"
+grep -Eq $'^pre-existing\t'"$id"$'\t.*\t[0-9]+ runs of [0-9]+ PRs and nightlies fail it since .*: already broken upstream' \
+  "$work/pre" || fail "pre-existing line: $(grep -v '^expected\|^    outcome' "$work/pre" | head -n3)"
+grep -Eq '^    breakage: since [0-9T:Z-]+, [0-9]+ runs of [0-9]+ PRs and nightlies; first seen .*; culprit #[0-9]+ https://github\.com/pytorch/pytorch/pull/[0-9]+/files$' \
+  "$work/pre" || fail "no breakage evidence: $(grep -v '^expected\|^    outcome' "$work/pre" | head -n6)"
+
+echo "== infra: the failure line's rule"
+id=$(awk -F'\t' '$1 == "infra" && $4 == "(job)" { print $2; exit }' "$work/all")
 cli suggest --check-run "$id" --evidence >"$work/infra" || fail "suggest --check-run $id"
 grep -Eq "^    failure line: line [0-9]+ rule '[^']+' \\(infra\\): " "$work/infra" ||
   fail "no failure line evidence: $(cat "$work/infra")"

@@ -137,11 +137,15 @@ Result<JobTimeline> Cache::jobTimeline(std::int64_t jobId) const
     if (!read)
         return read.error();
     for (const auto& [index, identity] : named) {
-        auto id = testIdOf(identity);
-        if (!id)
-            return id.error();
-        if (*id)
-            out.runs[index].named.push_back(**id);
+        auto known = out.namedIds.find(identity);
+        if (known == out.namedIds.end()) {
+            auto id = testIdOf(identity);
+            if (!id)
+                return id.error();
+            const auto own = -static_cast<std::int64_t>(out.namedIds.size()) - 1;
+            known = out.namedIds.emplace(identity, id->value_or(own)).first;
+        }
+        out.runs[index].named.push_back(known->second);
     }
     for (TimelineRun& r : out.runs) {
         std::sort(r.failing.begin(), r.failing.end());

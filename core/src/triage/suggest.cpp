@@ -352,13 +352,13 @@ private:
             // A PR's two heads, or two pushes of one branch, compare as they
             // are; nightly and periodic SHAs are nightly-branch commits (or
             // free text): their titles name the main commits to compare.
-            const bool viaTitles = facts.here.prNumber == 0
-                                   && facts.here.eventType != EventType::Push;
+            const bool viaTitles =
+                facts.here.prNumber == 0 && facts.here.eventType != EventType::Push;
             if (viaTitles) {
                 const TimelineRun& here = timeline.runs[*facts.index];
-                previous.compareUrl = compareUrl(timeline.upstreamRepo,
-                                                 JobAttributor::nightlyMainSha(before.title),
-                                                 JobAttributor::nightlyMainSha(here.title));
+                previous.compareUrl =
+                    compareUrl(timeline.upstreamRepo, JobAttributor::nightlyMainSha(before.title),
+                               JobAttributor::nightlyMainSha(here.title));
             } else {
                 previous.compareUrl = compareUrl(timeline.upstreamRepo, before.sha, facts.here.sha);
             }
@@ -433,18 +433,18 @@ private:
             return;
         }
         // Rule 4: attribution over the job's timeline.
-        const std::string others =
-            a ? std::to_string(a->othersFailed) + " of " + std::to_string(a->othersFailed + a->othersPassed)
-                    + " other PRs' runs of this job within "
-                    + hours(m_options.attribution.windowSeconds)
-              : std::string();
+        const std::string others = a ? std::to_string(a->othersFailed) + " of "
+                                           + std::to_string(a->othersFailed + a->othersPassed)
+                                           + " other PRs' runs of this job within "
+                                           + hours(m_options.attribution.windowSeconds)
+                                     : std::string();
         if (a && (a->othersFailed + a->othersPassed > 0 || a->previous || a->onset)) {
             switch (a->call) {
             case AttributionCall::ThisPr:
             case AttributionCall::Culprit:
                 finish(FailureClass::Regression, a->confidence,
                        a->call == AttributionCall::Culprit ? *breakage : concurrent,
-                       regressionWhy(*a, facts, others));
+                       regressionWhy(*a, facts));
                 return;
             case AttributionCall::BrokenTrunk:
                 finish(FailureClass::PreExisting, a->confidence, *breakage,
@@ -483,34 +483,38 @@ private:
         const std::string nothing = "no other run of this job to compare";
         if (lineEv && lineEv->kind == EvidenceKind::FailureLine
             && facts.line->cls != FailureClass::Unset && facts.line->cls != FailureClass::Infra) {
-            finish(facts.line->cls, 0.5, *lineEv, nothing + "; the job's " + lineWords(*facts.line));
+            finish(facts.line->cls, 0.5, *lineEv,
+                   nothing + "; the job's " + lineWords(*facts.line));
             return;
         }
         finish(FailureClass::Untriaged, 0.0, previous, nothing + ", and no rule names a class");
     }
 
-    std::string regressionWhy(const Attribution& a, const RunFacts& facts,
-                              const std::string& others) const
+    std::string regressionWhy(const Attribution& a, const RunFacts& facts) const
     {
         const JobTimeline& timeline = facts.attributor->timeline();
         std::string why;
         if (a.call == AttributionCall::Culprit) {
             const TimelineRun& onset = timeline.runs[*a.onset];
-            why = "this PR's heads fail it before anyone else's; since " + when(onset.time) + " "
+            why = "this PR's heads fail it before anyone else's; since " + when(onset.time) + ", "
                   + std::to_string(a.brokenRuns) + " runs of " + std::to_string(a.brokenSources)
                   + " PRs and nightlies fail it too (this PR merged?)";
         } else {
-            why = "fails here, on " + others + " it fails on none";
+            const int compared = a.othersFailed + a.othersPassed;
+            why = "fails here and on "
+                  + (a.othersFailed == 0 ? "none" : "only " + std::to_string(a.othersFailed))
+                  + " of the " + std::to_string(compared) + " other PRs' runs of this job within "
+                  + hours(m_options.attribution.windowSeconds);
             if (a.othersPassed == 0)
                 why = "fails here; no other PR's run of this job within "
                       + hours(m_options.attribution.windowSeconds) + " to compare";
         }
         if (a.previous) {
             const TimelineRun& before = timeline.runs[*a.previous];
-            why += a.previousFailed ? "; failing since this PR's head " + before.sha.shortSha()
-                                          + " or earlier"
-                                    : "; passed on this PR's previous head " + before.sha.shortSha()
-                                          + ": brought by the push of " + facts.here.sha.shortSha();
+            why += a.previousFailed
+                       ? "; failing since this PR's head " + before.sha.shortSha() + " or earlier"
+                       : "; passed on this PR's previous head " + before.sha.shortSha()
+                             + ": brought by the push of " + facts.here.sha.shortSha();
         }
         return why + ": this PR's regression";
     }
@@ -605,9 +609,13 @@ private:
         if (line.captures.empty() || line.captures.front().find("::") == std::string::npos)
             return std::nullopt;
         const std::string& identity = line.captures.front();
-        auto testId = m_cache.testIdOf(identity);
-        if (!testId || !*testId)
-            return std::nullopt; // never stored anywhere: nothing to compare
+        auto attributor = m_attributors.forRun(facts.here.checkRunRow);
+        if (!attributor)
+            return std::nullopt;
+        const auto& ids = (*attributor)->timeline().namedIds;
+        const auto testId = ids.find(identity);
+        if (testId == ids.end())
+            return std::nullopt;
         Suggestion s;
         s.target.checkRunRow = facts.here.checkRunRow;
         if (line.text.find("XPASS(strict)") != std::string::npos) {
@@ -620,15 +628,12 @@ private:
         }
         std::vector<std::optional<Evidence>> reruns(1);
         RunFacts named = facts;
-        if (!findReruns(named, {**testId}, reruns))
-            return std::nullopt;
-        auto attributor = m_attributors.forRun(facts.here.checkRunRow);
-        if (!attributor)
+        if (testId->second > 0 && !findReruns(named, {testId->second}, reruns))
             return std::nullopt;
         named.attributor = *attributor;
         named.index = named.attributor->indexOf(facts.here.checkRunRow);
         StoredTestResult result;
-        result.testId = **testId;
+        result.testId = testId->second;
         result.identity = identity;
         result.outcome = TestOutcome::Failed;
         result.message = line.text;

@@ -6,6 +6,7 @@
 #include "relayhud/model/types.h"
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -16,8 +17,8 @@ struct TimelineRun {
     Sha sha;
     std::int64_t prNumber = 0; // 0 for nightlies and pushes
     EventType eventType = EventType::PullRequest;
-    std::string author; // the PR's author (pr-info); "" when not known
-    std::string title;  // the commit's title: a nightly's names its main commit
+    std::string author;    // the PR's author (pr-info); "" when not known
+    std::string title;     // the commit's title: a nightly's names its main commit
     EpochSeconds time = 0; // the upstream commit's time (when it was dispatched)
     int attempt = 1;
     Conclusion conclusion = Conclusion::None;
@@ -39,6 +40,9 @@ struct JobTimeline {
     std::string upstreamRepo = "pytorch/pytorch";
     // Oldest commit first; attempts of one SHA together, ascending.
     std::vector<TimelineRun> runs;
+    // The tests the runs' failure lines name: identity -> test_case id, or a
+    // negative id of this timeline's own for a test no stored result names.
+    std::map<std::string, std::int64_t> namedIds;
 };
 
 } // namespace relayhud
