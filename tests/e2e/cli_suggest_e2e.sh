@@ -29,7 +29,7 @@ set -e
 grep -q 'no check run with id 1' "$work/err" || fail "unknown check run: $(cat "$work/err")"
 GITHUB_TOKEN=ghs_relayhudSimulatorToken0000000000 AWS_ACCESS_KEY_ID=RELAYHUDSIMULATOR \
   AWS_SECRET_ACCESS_KEY=relayhud/simulator/secret \
-  cli artifacts --github-api "$api" --s3-endpoint "$s3" --days 30 --max-runs 300 >"$work/out" ||
+  cli artifacts --github-api "$api" --s3-endpoint "$s3" --days 30 --max-runs 200 >"$work/out" ||
   fail "artifacts: $(cat "$work/out")"
 cat "$work/out"
 grep -Eq '^read the job logs of [1-9][0-9]* failed runs: [1-9][0-9]* with a failure line' \
