@@ -71,7 +71,7 @@ protected:
     // The same for a PR head or a nightly, `hoursIn` hours into the world.
     std::int64_t head(int n, const Source& source, double hoursIn, const Tests& tests,
                       int attempt = 1, Conclusion conclusion = Conclusion::Failure,
-                      const std::string& job = "test")
+                      const std::string& job = "test", bool store = true)
     {
         const EpochSeconds time = 1'000'000 + static_cast<EpochSeconds>(hoursIn * 3600);
         CheckRun r = completedRun(sha(n), job, attempt, conclusion, time);
@@ -89,7 +89,7 @@ protected:
         EXPECT_TRUE(m_cache->apply(SyncBatch{{}, {commit}, {r}, {}}));
         auto row = m_cache->checkRunRowFor(r.checkRunId);
         EXPECT_TRUE(row && *row);
-        return finish(row && *row ? **row : 0, tests, true);
+        return finish(row && *row ? **row : 0, tests, store);
     }
 
     // A PR head's failed run with no results, whose job log's failure line
@@ -404,6 +404,27 @@ TEST_F(SuggestTest, AJobWithoutResultsIsJudgedByTheTestItsLogNamesAndSoAreItsPee
     EXPECT_EQ(peers->failedCount, 0);
     EXPECT_GT(peers->passedCount, 0);
     EXPECT_FALSE(find(u, EvidenceKind::Rerun)) << "no result to rerun-match";
+}
+
+TEST_F(SuggestTest, AGreenRunWithoutResultsPassesEveryTest)
+{
+    // Where artifacts expired only the failures' logs are left; the green
+    // runs beside them still say pytest failed nothing. Without them the two
+    // logged failures would look like a breakage every run shares.
+    loggedHead(1, pr(101), 1, "test_a");
+    head(2, pr(102), 2, {}, 1, Conclusion::Success, "test", false);
+    head(3, pr(103), 3, {}, 1, Conclusion::Success, "test", false);
+    head(4, pr(104), 4, {}, 1, Conclusion::Success, "test", false);
+    loggedHead(5, pr(105), 5, "test_a");
+    head(6, pr(106), 6, {}, 1, Conclusion::Failure, "test", false); // says nothing
+    const auto row = loggedHead(7, pr(200), 7, "test_a");
+    const Suggestion& s = only(suggest(row));
+    EXPECT_EQ(s.cls, FailureClass::Flaky) << s.why;
+    const Evidence* others = find(s, EvidenceKind::Concurrent);
+    ASSERT_TRUE(others);
+    EXPECT_EQ(others->failedCount, 2) << "PRs 101 and 105, by their logs";
+    EXPECT_EQ(others->passedCount, 3) << "PRs 102-104 are green; 106 failed without a word";
+    EXPECT_FALSE(find(s, EvidenceKind::Breakage));
 }
 
 TEST_F(SuggestTest, ThePreviousRunIsTheNewestAttemptOfTheNearestEarlierShaWithResults)

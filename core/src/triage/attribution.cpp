@@ -33,14 +33,22 @@ JobAttributor::JobAttributor(JobTimeline timeline, AttributionOptions options)
     for (TimelineIndex i = 0; i < runs.size(); ++i)
         m_byRow.emplace(runs[i].row, i);
     // Attempts of one SHA are adjacent, ascending: the last with results
-    // wins, else the last whose log names a failing test.
+    // wins, else the last whose log names a failing test, else the last green
+    // one (its artifact expired or was never fetched: its conclusion still
+    // says pytest failed nothing, and without it only failures would be seen
+    // where artifacts expired).
+    const auto rank = [&runs](TimelineIndex k) {
+        if (runs[k].hasResults)
+            return 3;
+        if (!runs[k].named.empty())
+            return 2;
+        return runs[k].conclusion == Conclusion::Success ? 1 : 0;
+    };
     for (TimelineIndex i = 0; i < runs.size();) {
         std::optional<TimelineIndex> best;
         TimelineIndex j = i;
         for (; j < runs.size() && runs[j].sha == runs[i].sha; ++j) {
-            const bool better =
-                runs[j].hasResults || (!runs[j].named.empty() && !(best && runs[*best].hasResults));
-            if (better)
+            if (rank(j) > 0 && (!best || rank(j) >= rank(*best)))
                 best = j;
         }
         if (best)
@@ -95,8 +103,10 @@ JobAttributor::Seen JobAttributor::seen(std::size_t settledPos, std::int64_t tes
     if (run.hasResults)
         return std::binary_search(run.failing.begin(), run.failing.end(), testId) ? Seen::Failed
                                                                                   : Seen::NotFailed;
-    return std::binary_search(run.named.begin(), run.named.end(), testId) ? Seen::Failed
-                                                                          : Seen::Unknown;
+    if (std::binary_search(run.named.begin(), run.named.end(), testId))
+        return Seen::Failed;
+    return run.named.empty() && run.conclusion == Conclusion::Success ? Seen::NotFailed
+                                                                      : Seen::Unknown;
 }
 
 // Another PR (by another author) or a nightly: what this head is compared with.
