@@ -36,18 +36,20 @@ TEST(HistoryStrip, OneSquarePerPointOldestFirst)
 
 TEST(HistoryStrip, SummarySaysSinceWhenHowOftenAndWhetherNew)
 {
-    EXPECT_EQ(historySummaryText(test::history(1, {P, F, F})),
-              u"Failing since 5ba1001 (2 runs) · flip rate 50% · failed before too"_qs);
+    EXPECT_EQ(
+        historySummaryText(test::history(1, {P, F, F})),
+        u"Failing since 5ba1001 (2 runs) · flip rate 50% · the job's run before failed too"_qs);
     EXPECT_EQ(historySummaryText(test::history(1, {P, P, F})),
-              u"Failing since 5ba1002 (1 run) · flip rate 50% · new failure (passed on the "
-              u"previous SHA)"_qs);
+              u"Failing since 5ba1002 (1 run) · flip rate 50% · the job's run before, of any "
+              u"PR, passed"_qs);
     EXPECT_EQ(historySummaryText(test::history(1, {F, P, P, P})),
               u"Passing · 1 of 4 runs failed · flip rate 33%"_qs);
     EXPECT_EQ(historySummaryText(test::history(1, {P, std::nullopt})),
               u"Not in the latest run's results · no failures in 1 run"_qs);
     // A run without the test neither breaks nor extends the streak.
-    EXPECT_EQ(historySummaryText(test::history(1, {F, std::nullopt, F})),
-              u"Failing since 5ba1000 (2 runs) · flip rate 0% · failed before too"_qs);
+    EXPECT_EQ(
+        historySummaryText(test::history(1, {F, std::nullopt, F})),
+        u"Failing since 5ba1000 (2 runs) · flip rate 0% · the job's run before failed too"_qs);
     EXPECT_EQ(historySummaryText(TestHistory{}), QString());
 }
 

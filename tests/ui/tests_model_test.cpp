@@ -209,7 +209,9 @@ TEST(TestsModel, HistoriesGiveStripsAndBadges)
     EXPECT_EQ(static_cast<StripSquare>(squares[3]), StripSquare::Failing);
     EXPECT_EQ(failed.data(TestsModel::HistoryBadgeRole).toInt(),
               static_cast<int>(TestsModel::HistoryBadge::NewFailure));
-    EXPECT_TRUE(failed.data(Qt::ToolTipRole).toString().contains(u"new failure"_qs));
+    EXPECT_TRUE(failed.data(Qt::ToolTipRole)
+                    .toString()
+                    .contains(u"the job's run before, of any PR, passed"_qs));
     EXPECT_TRUE(model.indexOfTest(11, TestsModel::HistoryColumn)
                     .data(TestsModel::HistoryStripRole)
                     .toByteArray()

@@ -172,8 +172,8 @@ TEST(TestsPanel, ShowsCountsSelectsTheWorstFailureAndAsksForItsTexts)
     EXPECT_THAT(tracebacks, ElementsAre(QVariantList{qint64{101}}));
     EXPECT_THAT(histories, IsEmpty());
     EXPECT_EQ(panel.detailsView()->historySummary(),
-              u"Failing since 5ba1001 (1 run) · flip rate 100% · new failure (passed on the "
-              u"previous SHA)"_qs);
+              u"Failing since 5ba1001 (1 run) · flip rate 100% · the job's run before, of any "
+              u"PR, passed"_qs);
     EXPECT_EQ(panel.detailsView()->bodyText(),
               u"AssertionError: not close\n\nLoading traceback…"_qs);
     EXPECT_THAT(panel.model().index(0, 0).data(TestsModel::HistoryBadgeRole).toInt(),
@@ -207,8 +207,9 @@ TEST(TestsPanel, AsksForAMissingHistoryAndShowsItWhenItComes)
     panel.setHistory(test::history(3, {O(TestOutcome::Passed)})); // another test: table only
     EXPECT_EQ(panel.detailsView()->historySummary(), u"Loading history…"_qs);
     panel.setHistory(test::history(4, {O(TestOutcome::Error), O(TestOutcome::Error)}));
-    EXPECT_EQ(panel.detailsView()->historySummary(),
-              u"Failing since 5ba1000 (2 runs) · flip rate 0% · failed before too"_qs);
+    EXPECT_EQ(
+        panel.detailsView()->historySummary(),
+        u"Failing since 5ba1000 (2 runs) · flip rate 0% · the job's run before failed too"_qs);
     EXPECT_EQ(panel.detailsView()->historyStrip().history().points.size(), 2u);
     EXPECT_EQ(panel.model().indexOfTest(4).data(TestsModel::HistoryStripRole).toByteArray().size(),
               2);

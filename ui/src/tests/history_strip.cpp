@@ -131,9 +131,9 @@ QString historySummaryText(const TestHistory& history)
     if (summary.runs > 1)
         text += u" · " % tr("flip rate %1").arg(percent(summary.flipRate));
     if (summary.newFailure)
-        text += u" · " % tr("new failure (passed on the previous SHA)");
+        text += u" · " % tr("the job's run before, of any PR, passed");
     else if (summary.failedBefore)
-        text += u" · " % tr("failed before too");
+        text += u" · " % tr("the job's run before failed too");
     return text;
 }
 

@@ -76,9 +76,10 @@ QString badgeText(TestsModel::HistoryBadge badge)
 {
     switch (badge) {
     case TestsModel::HistoryBadge::NewFailure:
-        return TestsModel::tr("New failure: passed on the previous SHA");
+        return TestsModel::tr("The job's run before (any PR, in time order) passed it; the class "
+                              "says whose failure it is");
     case TestsModel::HistoryBadge::FailedBefore:
-        return TestsModel::tr("Failed before too: also failed on the previous SHA");
+        return TestsModel::tr("The job's run before (any PR, in time order) failed it too");
     case TestsModel::HistoryBadge::None: break;
     }
     return {};
