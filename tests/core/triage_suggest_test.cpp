@@ -255,6 +255,13 @@ TEST_F(SuggestTest, ABreakageEveryPrCarriesSinceACulpritPrIsPreExistingAndNamesT
         EXPECT_NE(c.why.find("this PR's heads fail it before anyone else's"), std::string::npos)
             << c.why;
     }
+    // A head of the culprit once every PR fails the test (it merged, then got
+    // a follow-up): trunk was already broken, by its own earlier heads.
+    const auto after = head(32, pr(300), 12, {{"test_a", F}});
+    const Suggestion& late = only(suggest(after));
+    EXPECT_EQ(late.cls, FailureClass::PreExisting) << late.why;
+    EXPECT_NE(late.why.find("likely by this PR's own earlier heads (merged?)"), std::string::npos)
+        << late.why;
 }
 
 TEST_F(SuggestTest, EveryRunFailingAtOnceWithNoPrFirstIsABackendBug)

@@ -269,13 +269,16 @@ Attribution JobAttributor::attribute(TimelineIndex run, std::int64_t testId) con
     }
 
     // Inside a breakage (between its first failure and its last), or one of
-    // the culprit's own heads before it spread.
+    // the culprit's own heads before it spread. A head of the culprit
+    // dispatched once everyone fails the test (the PR merged, then got a
+    // follow-up or a rerun) meets trunk already broken, by its own merge.
     const std::optional<std::size_t> pos = m_settledOf[run];
     for (const Breakage& b : t.breakages) {
         const EpochSeconds begins = runs[m_settled[b.first]].time;
         const EpochSeconds ends = runs[m_settled[b.last]].time;
+        const EpochSeconds spread = b.culpritPr != 0 ? runs[m_settled[b.spread]].time : ends;
         const bool culpritsHead = !isNightly(here) && b.culpritPr == here.prNumber
-                                  && here.time <= ends
+                                  && here.time < spread
                                   && here.time >= begins - m_options.firstSeenSeconds;
         const bool inside =
             pos ? (*pos >= b.first && *pos <= b.last) : (here.time >= begins && here.time <= ends);

@@ -449,7 +449,10 @@ private:
             case AttributionCall::BrokenTrunk:
                 finish(FailureClass::PreExisting, a->confidence, *breakage,
                        breakageWhy(*a, facts) + ": already broken upstream"
-                           + (a->culpritPr ? ", likely by #" + std::to_string(a->culpritPr) : ""));
+                           + (a->culpritPr == facts.here.prNumber
+                                  ? ", likely by this PR's own earlier heads (merged?)"
+                              : a->culpritPr ? ", likely by #" + std::to_string(a->culpritPr)
+                                             : ""));
                 return;
             case AttributionCall::Backend:
                 finish(FailureClass::BackendBug, a->confidence, *breakage,
