@@ -109,6 +109,10 @@ int runSync(const GlobalOptions& global, const std::vector<std::string>& args, s
         err << "warning: " << w << '\n';
     for (const auto& e : report->errors)
         err << "error: " << e << '\n';
+    for (const auto& w : report->workarounds)
+        out << "worked around: " << w << '\n';
+    if (const auto health = cachedRelayHealth(**cache))
+        out << health->summary() << '\n';
     out << "synced " << report->backends << " backends, " << report->runs << " check runs, "
         << report->commits << " commits (" << report->pages << " pages, "
         << report->pagesNotModified << " unchanged)\n";

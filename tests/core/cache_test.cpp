@@ -175,9 +175,12 @@ TEST(Cache, RoundTripsEveryField)
     run.reported.tests = TestCounts{50, 42, 3, 5};
     run.reported.artifactUrl =
         "https://github.com/torch-spyre/torch-spyre/actions/runs/900/artifacts";
-    run.trusted.level = Level::L3;
+    run.trusted.level = Level::L3; // a run's own level is the one verified at dispatch
+    run.trusted.levelAtDispatch = true;
     run.trusted.executionTimeSeconds = 601.25;
     run.eventType = EventType::Nightly;
+    run.reported.conclusion = Conclusion::None;
+    run.reported.conclusionText = "action_required";
     ASSERT_TRUE(cache->apply(SyncBatch{{}, {}, {run}, {}}));
     auto back = cache->checkRunsForSha(Sha{"a1"});
     ASSERT_EQ(back->size(), 1u);
@@ -363,4 +366,78 @@ TEST(Cache, TwoConnectionsWritingConcurrentlyDoNotCorruptIt)
     EXPECT_STREQ(reinterpret_cast<const char*>(sqlite3_column_text(st, 0)), "ok");
     sqlite3_finalize(st);
     sqlite3_close(db);
+}
+
+// Schema 5 rebuilds check_run (runs keyed by check_run_id too, R8): a cache
+// written by schema 4 keeps every run, its row id and the test runs that hang
+// off it. The schema-4 file is made from a current one by undoing step 5.
+TEST(Cache, UpgradeToSchema5KeepsRunsRowIdsAndTestRuns)
+{
+    TempDir dir;
+    const auto path = dir.file("v4.sqlite");
+    std::int64_t rowId = 0;
+    {
+        auto cache = openOk(path);
+        ASSERT_TRUE(cache);
+        ASSERT_TRUE(cache->apply(
+            SyncBatch{{},
+                      {makeCommit("aaa", 1'700'000'000)},
+                      {makeRun("aaa", "test", 1, RunStatus::Completed, Conclusion::Failure)},
+                      {}}));
+        auto runs = cache->checkRunsForSha(Sha{"aaa"});
+        ASSERT_TRUE(runs && runs->size() == 1u);
+        auto matrix = cache->loadMatrix(MatrixQuery{});
+        ASSERT_TRUE(matrix && !matrix->cells.empty());
+        rowId = matrix->cells[0].runRowId;
+        TestRunOrigin origin;
+        origin.checkRunRow = rowId;
+        ASSERT_TRUE(cache->recordTestRunState(origin, TestRunState::NoReports, "none"));
+    }
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+    const char* undo = R"sql(
+        PRAGMA foreign_keys = OFF;
+        BEGIN;
+        CREATE TABLE old_run AS SELECT * FROM check_run;
+        DROP TABLE check_run;
+        CREATE TABLE check_run (
+            id INTEGER PRIMARY KEY, commit_id INTEGER NOT NULL, job_id INTEGER NOT NULL,
+            run_id TEXT NOT NULL, run_attempt INTEGER NOT NULL,
+            check_run_id TEXT NOT NULL DEFAULT '', pr_number INTEGER NOT NULL DEFAULT 0,
+            event_type INTEGER NOT NULL DEFAULT 0,
+            upstream_repo TEXT NOT NULL DEFAULT 'pytorch/pytorch', status INTEGER NOT NULL,
+            conclusion INTEGER NOT NULL, started_at INTEGER, completed_at INTEGER,
+            tests_total INTEGER, tests_passed INTEGER, tests_failed INTEGER,
+            tests_skipped INTEGER, run_url TEXT NOT NULL DEFAULT '',
+            artifact_url TEXT NOT NULL DEFAULT '', level INTEGER NOT NULL DEFAULT 0,
+            queue_time REAL, execution_time REAL,
+            UNIQUE (commit_id, job_id, run_id, run_attempt));
+        INSERT INTO check_run SELECT id, commit_id, job_id, run_id, run_attempt, check_run_id,
+            pr_number, event_type, upstream_repo, status, conclusion, started_at, completed_at,
+            tests_total, tests_passed, tests_failed, tests_skipped, run_url, artifact_url, level,
+            queue_time, execution_time FROM old_run;
+        DROP TABLE old_run;
+        CREATE INDEX check_run_by_job ON check_run(job_id, commit_id);
+        CREATE INDEX check_run_by_check_run_id ON check_run(check_run_id);
+        ALTER TABLE backend DROP COLUMN listed;
+        DROP TABLE hud_answer;
+        PRAGMA user_version = 4;
+        COMMIT;)sql";
+    char* error = nullptr;
+    ASSERT_EQ(sqlite3_exec(db, undo, nullptr, nullptr, &error), SQLITE_OK) << error;
+    sqlite3_close(db);
+
+    auto cache = openOk(path);
+    ASSERT_TRUE(cache);
+    EXPECT_EQ(cache->schemaVersion(), 5);
+    auto run = cache->checkRun(rowId);
+    ASSERT_TRUE(run) << run.message();
+    EXPECT_EQ(run->jobName, "test");
+    EXPECT_EQ(cache->stats()->testRuns, 1);
+    // A second run at attempt 1 with its own check_run_id is now a row of its own.
+    CheckRun leg = makeRun("aaa", "test", 1, RunStatus::Completed, Conclusion::Success);
+    leg.checkRunId = CheckRunId{"7777"};
+    ASSERT_TRUE(cache->apply(SyncBatch{{}, {}, {leg}, {}}));
+    EXPECT_EQ(cache->stats()->checkRuns, 2);
+    EXPECT_EQ(cache->stats()->testRuns, 1);
 }

@@ -205,6 +205,7 @@ TEST(RowMapping, CommitsFromRunsTakeEarliestStartPerSha)
     EXPECT_EQ(commits[0].time, 300);
     EXPECT_EQ(commits[0].prNumber, 7);
     EXPECT_EQ(commits[1].eventType, EventType::Nightly);
-    EXPECT_EQ(commits[1].branch, "main");
+    // Nightlies test the nightly branch's HEAD, never main (hud-read-api.md R6).
+    EXPECT_EQ(commits[1].branch, "nightly");
     EXPECT_EQ(commits[1].time, 900);
 }

@@ -1,9 +1,11 @@
 #include "relayhud/hud/hud_client.h"
 
 #include "hud/json_fields.h"
+#include "net/body_summary.h"
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <set>
 
 namespace relayhud {
@@ -49,6 +51,18 @@ Result<const json*> expectArray(const json& doc, const std::string& url)
     return makeError("expected a JSON array of rows from " + url);
 }
 
+// The page unit is the PR: count every row's raw pr_number, read or not, so
+// a PR whose rows are all unreadable still counts and paging goes on (R13).
+std::size_t rawPrNumbers(const json& rows)
+{
+    std::set<std::int64_t> prs;
+    for (const auto& row : rows)
+        if (row.is_object())
+            if (auto pr = hud::intField(row, "pr_number", -1); pr)
+                prs.insert(*pr);
+    return prs.size();
+}
+
 Result<HudPage> mapRows(const json& doc, const std::string& url, const RowContext& context)
 {
     auto rows = expectArray(doc, url);
@@ -57,7 +71,6 @@ Result<HudPage> mapRows(const json& doc, const std::string& url, const RowContex
     HudPage page;
     page.url = url;
     page.rawRows = (*rows)->size();
-    std::set<std::int64_t> prs;
     for (std::size_t i = 0; i < (*rows)->size(); ++i) {
         auto run = mapCheckRunRow((**rows)[i], context);
         if (!run) {
@@ -65,14 +78,59 @@ Result<HudPage> mapRows(const json& doc, const std::string& url, const RowContex
                                     + " skipped: " + run.message());
             continue;
         }
-        prs.insert(run->prNumber);
         page.runs.push_back(std::move(run.value()));
     }
     if (page.runs.empty() && page.rawRows > 0)
         return makeError("none of the " + std::to_string(page.rawRows) + " rows from " + url
                          + " could be read: " + page.warnings.front());
-    page.prNumbers = prs.size();
+    page.prNumbers = rawPrNumbers(**rows);
     return page;
+}
+
+bool isSha(const std::string& text)
+{
+    return text.size() == 40 && std::all_of(text.begin(), text.end(), [](char c) {
+               return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+           });
+}
+
+// Asks `fetchOne` for `keys`, halving a batch the HUD answers 500 for until
+// the keys it cannot answer stand alone.
+template <class Row, class Key, class FetchOne>
+void bisectBatch(const std::vector<Key>& keys, FetchOne& fetchOne, BatchAnswer<Row, Key>& out)
+{
+    if (keys.empty())
+        return;
+    auto rows = fetchOne(keys);
+    if (!rows) {
+        out.errors.push_back(rows.message());
+        out.failed.insert(out.failed.end(), keys.begin(), keys.end());
+        return;
+    }
+    if (*rows) {
+        out.rows.insert(out.rows.end(), (*rows)->begin(), (*rows)->end());
+        return;
+    }
+    if (keys.size() == 1) {
+        out.failed.push_back(keys.front());
+        return;
+    }
+    const auto half = keys.begin() + static_cast<std::ptrdiff_t>(keys.size() / 2);
+    bisectBatch(std::vector<Key>(keys.begin(), half), fetchOne, out);
+    bisectBatch(std::vector<Key>(half, keys.end()), fetchOne, out);
+}
+
+template <class Row, class Key, class FetchOne>
+BatchAnswer<Row, Key> inBatchesOf50(const std::vector<Key>& keys, FetchOne fetchOne)
+{
+    BatchAnswer<Row, Key> out;
+    for (std::size_t start = 0; start < keys.size(); start += 50) {
+        const auto end = std::min(keys.size(), start + 50);
+        bisectBatch(std::vector<Key>(keys.begin() + static_cast<std::ptrdiff_t>(start),
+                                     keys.begin() + static_cast<std::ptrdiff_t>(end)),
+                    fetchOne, out);
+    }
+    return out;
 }
 
 } // namespace
@@ -87,36 +145,58 @@ std::string HudClient::queryUrl(const std::string& query, const std::string& par
     return m_baseUrl + "/api/clickhouse/" + query + "?parameters=" + urlEncode(parametersJson);
 }
 
-Result<HttpResponse> HudClient::fetch(const std::string& url, const std::string& etag)
+std::string hudServerErrorText(const HttpResponse& response, const std::string& what)
+{
+    std::string text = "the HUD answered " + std::to_string(response.status);
+    const std::string reason = response.status == 500   ? "Internal Server Error"
+                               : response.status == 502 ? "Bad Gateway"
+                                                        : "";
+    const std::string said = net::summarizeBody(response.body, response.header("content-type"));
+    if (!said.empty() && said != reason)
+        text += " (" + said + ")";
+    else if (!reason.empty())
+        text += " (" + reason + ")";
+    return text + " for " + what;
+}
+
+Result<HttpResponse> HudClient::fetch(const std::string& url, const std::string& etag,
+                                      bool serverErrorAsAnswer)
 {
     HttpRequest request{url, {{"Accept", "application/json"}}, etag};
+    request.serverErrorAsAnswer = serverErrorAsAnswer;
     return m_http.get(request);
 }
 
-Result<std::vector<Backend>> HudClient::allowlist()
+Result<AllowlistAnswer> HudClient::allowlist()
 {
     const std::string url = m_baseUrl + "/api/crcr/allowlist";
-    auto response = fetch(url, {});
+    auto response = fetch(url, {}, /*serverErrorAsAnswer=*/true);
     if (!response)
         return response.error();
+    if (response->status >= 500)
+        return makeError(hudServerErrorText(*response, "its allowlist"));
     auto doc = hud::parseJsonBody(response->body, url);
     if (!doc)
         return doc.error();
     auto backends = mapAllowlist(*doc);
     if (!backends)
         return makeError(url + ": " + backends.message());
-    return backends;
+    return AllowlistAnswer{std::move(*backends), response->header("x-cache") == "STALE"};
 }
 
 Result<HudPage> HudClient::fetchPage(const std::string& url, const std::string& etag,
-                                     const RowContext& context)
+                                     const RowContext& context, bool serverErrorAsAnswer)
 {
-    auto response = fetch(url, etag);
+    auto response = fetch(url, etag, serverErrorAsAnswer);
     if (!response)
         return response.error();
+    HudPage page;
+    page.url = url;
+    if (response->status >= 500) {
+        page.serverError = hudServerErrorText(*response, url);
+        return page;
+    }
     if (response->notModified()) {
-        HudPage page;
-        page.url = url;
         page.notModified = true;
         page.etag = etag;
         return page;
@@ -124,10 +204,12 @@ Result<HudPage> HudClient::fetchPage(const std::string& url, const std::string& 
     auto doc = hud::parseJsonBody(response->body, url);
     if (!doc)
         return doc.error();
-    auto page = mapRows(*doc, url, context);
-    if (page)
-        page->etag = response->header("etag");
-    return page;
+    auto mapped = mapRows(*doc, url, context);
+    if (mapped) {
+        mapped->etag = response->header("etag");
+        mapped->bodyBytes = response->body.size();
+    }
+    return mapped;
 }
 
 std::string HudClient::backendDashboardUrl(const std::string& repo, int days, int perPage,
@@ -144,52 +226,105 @@ std::string HudClient::nightlyDashboardUrl(const std::string& repo, int days) co
 }
 
 Result<HudPage> HudClient::backendDashboard(const std::string& repo, int days, int perPage,
-                                            int offset, const std::string& etag)
+                                            int offset, const std::string& etag,
+                                            bool serverErrorAsAnswer)
 {
     return fetchPage(backendDashboardUrl(repo, days, perPage, offset), etag,
-                     RowContext{repo, EventType::PullRequest, {}, 0});
+                     RowContext{repo, EventType::PullRequest, {}, 0}, serverErrorAsAnswer);
 }
 
 Result<HudPage> HudClient::nightlyDashboard(const std::string& repo, int days,
                                             const std::string& etag)
 {
-    return fetchPage(nightlyDashboardUrl(repo, days), etag,
-                     RowContext{repo, EventType::Nightly, {}, 0});
+    auto page = fetchPage(nightlyDashboardUrl(repo, days), etag,
+                          RowContext{repo, EventType::Nightly, {}, 0}, false);
+    return page;
 }
 
-Result<HudPage> HudClient::prResults(std::int64_t pr, const Sha& headSha)
+Result<json> HudClient::savedQuery(const std::string& query, const json& parameters)
 {
-    const json params{{"pr", pr}};
-    return fetchPage(queryUrl("crcr_pr_results", params.dump()), {},
-                     RowContext{{}, EventType::PullRequest, headSha, pr});
+    const auto url = queryUrl(query, parameters.dump());
+    auto response = fetch(url, {}, /*serverErrorAsAnswer=*/true);
+    if (!response)
+        return response.error();
+    if (response->status >= 500)
+        return makeError(hudServerErrorText(*response, query));
+    auto doc = hud::parseJsonBody(response->body, url);
+    if (!doc)
+        return doc.error();
+    if (!doc->is_array())
+        return makeError("expected a JSON array of rows from " + url);
+    return doc;
 }
 
-Result<std::vector<PrInfo>> HudClient::prInfo(const std::vector<std::int64_t>& prs)
+Result<std::optional<json>> HudClient::fetchBatch(const std::string& url)
 {
-    std::vector<PrInfo> out;
-    for (std::size_t start = 0; start < prs.size(); start += 50) {
+    auto response = fetch(url, {}, /*serverErrorAsAnswer=*/true);
+    if (!response)
+        return response.error();
+    if (response->status >= 500)
+        return std::optional<json>{};
+    auto doc = hud::parseJsonBody(response->body, url);
+    if (!doc)
+        return doc.error();
+    auto rows = expectArray(*doc, url);
+    if (!rows)
+        return rows.error();
+    return std::optional<json>{std::move(*doc)};
+}
+
+BatchAnswer<PrInfo, std::int64_t> HudClient::prInfo(const std::vector<std::int64_t>& prs)
+{
+    auto fetchOne =
+        [this](
+            const std::vector<std::int64_t>& batch) -> Result<std::optional<std::vector<PrInfo>>> {
         std::string list;
-        for (std::size_t i = start; i < std::min(prs.size(), start + 50); ++i)
-            list += (list.empty() ? "" : ",") + std::to_string(prs[i]);
-        const std::string url = m_baseUrl + "/api/crcr/pr-info?repo=pytorch%2Fpytorch&prs=" + list;
-        auto response = fetch(url, {});
-        if (!response)
-            return response.error();
-        auto doc = hud::parseJsonBody(response->body, url);
+        for (const auto pr : batch)
+            list += (list.empty() ? "" : ",") + std::to_string(pr);
+        auto doc = fetchBatch(m_baseUrl + "/api/crcr/pr-info?repo=pytorch%2Fpytorch&prs=" + list);
         if (!doc)
             return doc.error();
-        auto rows = expectArray(*doc, url);
-        if (!rows)
-            return rows.error();
-        for (const auto& row : **rows) {
+        if (!*doc)
+            return std::optional<std::vector<PrInfo>>{};
+        std::vector<PrInfo> out;
+        for (const auto& row : **doc) {
             auto number = hud::intField(row, "prNumber");
             auto title = hud::stringField(row, "title");
             auto author = hud::stringField(row, "author");
             if (number && title && author && *number > 0)
                 out.push_back(PrInfo{*number, *title, *author});
         }
-    }
-    return out;
+        return std::optional<std::vector<PrInfo>>{std::move(out)};
+    };
+    return inBatchesOf50<PrInfo>(prs, fetchOne);
+}
+
+BatchAnswer<CommitInfo, std::string> HudClient::commitInfo(const std::vector<std::string>& shas)
+{
+    std::vector<std::string> valid;
+    std::copy_if(shas.begin(), shas.end(), std::back_inserter(valid), isSha);
+    auto fetchOne = [this](const std::vector<std::string>& batch)
+        -> Result<std::optional<std::vector<CommitInfo>>> {
+        std::string list;
+        for (const auto& sha : batch)
+            list += (list.empty() ? "" : ",") + sha;
+        auto doc =
+            fetchBatch(m_baseUrl + "/api/crcr/commit-info?repo=pytorch%2Fpytorch&shas=" + list);
+        if (!doc)
+            return doc.error();
+        if (!*doc)
+            return std::optional<std::vector<CommitInfo>>{};
+        std::vector<CommitInfo> out;
+        for (const auto& row : **doc) {
+            auto sha = hud::stringField(row, "sha");
+            auto title = hud::stringField(row, "title");
+            auto author = hud::stringField(row, "author");
+            if (sha && title && author && isSha(*sha) && !title->empty())
+                out.push_back(CommitInfo{Sha{*sha}, *title, *author});
+        }
+        return std::optional<std::vector<CommitInfo>>{std::move(out)};
+    };
+    return inBatchesOf50<CommitInfo>(valid, fetchOne);
 }
 
 } // namespace relayhud

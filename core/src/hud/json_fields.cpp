@@ -1,5 +1,7 @@
 #include "hud/json_fields.h"
 
+#include "relayhud/util/time.h"
+
 #include <cctype>
 #include <charconv>
 #include <cmath>
@@ -91,6 +93,20 @@ Result<std::optional<double>> optDoubleField(const json& row, const char* name)
             return std::optional<double>{d};
     }
     return wrongType(name, *it, "a number");
+}
+
+Result<std::optional<std::int64_t>> optTimeField(const json& row, const char* name)
+{
+    auto text = stringField(row, name);
+    if (!text)
+        return text.error();
+    // The zero DateTime parses to nullopt too; only garbage is an error.
+    if (text->empty() || text->rfind("1970-01-01", 0) == 0)
+        return std::optional<std::int64_t>{};
+    if (auto t = parseTimestamp(*text))
+        return std::optional<std::int64_t>{*t};
+    return makeError(std::string("field '") + name
+                     + "' is not a timestamp: " + text->substr(0, 40));
 }
 
 Result<json> parseJsonBody(const std::string& body, const std::string& url)

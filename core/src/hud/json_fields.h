@@ -18,6 +18,8 @@ Result<std::string> stringField(const nlohmann::json& row, const char* name,
 Result<std::int64_t> intField(const nlohmann::json& row, const char* name,
                               std::int64_t fallback = 0);
 Result<std::optional<double>> optDoubleField(const nlohmann::json& row, const char* name);
+// A DateTime64 column: ISO text; empty, absent or the zero date is "not set".
+Result<std::optional<std::int64_t>> optTimeField(const nlohmann::json& row, const char* name);
 
 // Parses a whole HTTP body as JSON, with a short message for HTML pages and
 // truncated or invalid documents.

@@ -29,18 +29,7 @@ void take(R&& result, T& out, std::optional<Error>& error)
 
 Result<std::optional<EpochSeconds>> timeField(const json& row, const char* name)
 {
-    auto text = stringField(row, name);
-    if (!text)
-        return text.error();
-    if (text->empty())
-        return std::optional<EpochSeconds>{};
-    // The zero DateTime parses to nullopt too; only garbage is an error.
-    if (text->rfind("1970-01-01", 0) == 0)
-        return std::optional<EpochSeconds>{};
-    if (auto t = parseTimestamp(*text))
-        return std::optional<EpochSeconds>{*t};
-    return makeError(std::string("field '") + name
-                     + "' is not a timestamp: " + text->substr(0, 40));
+    return hud::optTimeField(row, name);
 }
 
 void readSelfReported(const json& row, SelfReported& rep, std::optional<Error>& error)
@@ -50,6 +39,10 @@ void readSelfReported(const json& row, SelfReported& rep, std::optional<Error>& 
     take(stringField(row, "conclusion"), conclusion, error);
     rep.status = runStatusFromString(status);
     rep.conclusion = conclusionFromString(conclusion);
+    // The downstream passes any text GitHub accepts (action.yml:20-27): keep
+    // what we have no member for, verbatim (R17).
+    if (rep.conclusion == Conclusion::None && !conclusion.empty())
+        rep.conclusionText = conclusion.substr(0, 64);
     if (rep.status == RunStatus::Unknown && rep.conclusion != Conclusion::None)
         rep.status = RunStatus::Completed;
     take(timeField(row, "started_at"), rep.startedAt, error);
@@ -163,8 +156,8 @@ std::vector<UpstreamCommit> commitsFromRuns(const std::vector<CheckRun>& runs)
             c.sha = run.upstreamSha;
             c.eventType = run.eventType;
             c.time = t;
-            if (run.eventType == EventType::Nightly || run.eventType == EventType::Periodic)
-                c.branch = "main";
+            if (run.eventType == EventType::Nightly)
+                c.branch = "nightly";
         }
         if (c.prNumber == 0)
             c.prNumber = run.prNumber;

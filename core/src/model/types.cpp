@@ -80,4 +80,22 @@ bool CheckRun::isStale(EpochSeconds now) const
            && now - *reported.startedAt > kStaleAfterSeconds;
 }
 
+std::optional<double> callbackDuration(std::optional<EpochSeconds> startedAt,
+                                       std::optional<EpochSeconds> completedAt)
+{
+    if (!startedAt || !completedAt || *completedAt <= *startedAt)
+        return std::nullopt;
+    return static_cast<double>(*completedAt - *startedAt);
+}
+
+bool isNewerRun(const RunRank& a, const RunRank& b)
+{
+    if (a.attempt != b.attempt)
+        return a.attempt > b.attempt;
+    const EpochSeconds sa = a.startedAt.value_or(0), sb = b.startedAt.value_or(0);
+    if (sa != sb)
+        return sa > sb;
+    return a.rowId > b.rowId;
+}
+
 } // namespace relayhud

@@ -266,6 +266,8 @@ bool Transfer::isAnswer(long status) const
         return true;
     if (!m_request.followRedirects && status >= 300 && status < 400)
         return true;
+    if (m_request.serverErrorAsAnswer && (status == 500 || status == 502))
+        return true;
     return m_request.statusAsAnswer && status >= 400 && status < 500 && status != 408
            && status != 429;
 }

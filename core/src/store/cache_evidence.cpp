@@ -3,6 +3,7 @@
 // tests, and the other infra failures nearby.
 #include "relayhud/store/cache.h"
 
+#include "store/run_order.h"
 #include "store/statement.h"
 
 #include <nlohmann/json.hpp>
@@ -146,7 +147,8 @@ Result<std::vector<std::int64_t>> Cache::otherAttemptRows(std::int64_t checkRunR
                       " JOIN check_run o ON o.job_id = cr.job_id AND o.commit_id = cr.commit_id"
                       " JOIN test_run tr ON tr.check_run_row = o.id"
                       " WHERE cr.id = ?1 AND o.id != cr.id AND tr.state = 0"
-                      " ORDER BY o.run_attempt DESC, o.id DESC");
+                      " ORDER BY "
+                          + store::newestRunFirstSql("o"));
     s.bind(1, checkRunRow);
     return collectIds(s);
 }

@@ -26,16 +26,18 @@ struct RunRow {
 
 void foldInto(MatrixCell& cell, const RunRow& r, const MatrixQuery& q)
 {
+    // Latest mode: the shown run always holds the highest attempt seen.
+    const RunRank here{r.attempt, r.started, r.id};
+    const RunRank shown{cell.attempts, cell.startedAt, cell.runRowId};
     const bool replace =
-        cell.empty()
-        || (q.latestAttemptOnly ? r.attempt > cell.attempts : r.attempt < cell.attempts);
+        cell.empty() || (q.latestAttemptOnly ? isNewerRun(here, shown) : r.attempt < cell.attempts);
     const int attempts = std::max<int>(cell.attempts, r.attempt);
     if (replace) {
         cell.runRowId = r.id;
         cell.status = r.status;
         cell.conclusion = r.conclusion;
         cell.durationSeconds =
-            r.started && r.completed ? static_cast<float>(*r.completed - *r.started) : 0.0f;
+            static_cast<float>(callbackDuration(r.started, r.completed).value_or(0));
         cell.startedAt = r.started.value_or(0);
         cell.flags = 0;
         if (r.status == RunStatus::InProgress && r.started

@@ -1,6 +1,7 @@
 // Cache queries that read: lists, single runs, and the run history of a cell.
 #include "relayhud/store/cache.h"
 
+#include "store/run_order.h"
 #include "store/statement.h"
 
 #include <sqlite3.h>
@@ -16,7 +17,7 @@ constexpr const char* kRunSelect =
     " cr.check_run_id, cr.run_id, cr.run_attempt, cr.status, cr.conclusion, cr.started_at,"
     " cr.completed_at, cr.tests_total, cr.tests_passed, cr.tests_failed, cr.tests_skipped,"
     " cr.run_url, cr.artifact_url, CASE WHEN cr.level != 0 THEN cr.level ELSE b.level END,"
-    " cr.queue_time, cr.execution_time"
+    " cr.queue_time, cr.execution_time, cr.level != 0, cr.conclusion_text"
     " FROM check_run cr JOIN job j ON j.id = cr.job_id JOIN backend b ON b.id = j.backend_id"
     " JOIN upstream_commit c ON c.id = cr.commit_id ";
 
@@ -53,6 +54,8 @@ CheckRun readRun(const Statement& s)
     run.trusted.level = enumAt<Level>(s, 20);
     run.trusted.queueTimeSeconds = s.optReal(21);
     run.trusted.executionTimeSeconds = s.optReal(22);
+    run.trusted.levelAtDispatch = s.integer(23) != 0;
+    run.reported.conclusionText = s.text(24);
     return run;
 }
 
@@ -79,9 +82,10 @@ std::vector<std::string> splitOncalls(const std::string& text)
 
 Result<std::vector<Backend>> Cache::backends() const
 {
-    Statement s(m_db, "SELECT repo, level, oncalls FROM backend ORDER BY repo");
+    Statement s(m_db, "SELECT repo, level, oncalls, listed FROM backend ORDER BY repo");
     return store::collectRows<Backend>(s, [](const Statement& st) {
-        return Backend{st.text(0), enumAt<Level>(st, 1), splitOncalls(st.text(2))};
+        return Backend{st.text(0), enumAt<Level>(st, 1), splitOncalls(st.text(2)),
+                       st.integer(3) != 0};
     });
 }
 
@@ -117,7 +121,8 @@ Result<std::vector<CheckRun>> Cache::attemptsOf(std::int64_t rowId) const
     Statement s(m_db, std::string(kRunSelect)
                           + "WHERE cr.commit_id = (SELECT commit_id FROM check_run WHERE id = ?1)"
                             " AND cr.job_id = (SELECT job_id FROM check_run WHERE id = ?1)"
-                            " ORDER BY cr.run_attempt DESC, cr.run_id DESC");
+                            " ORDER BY "
+                          + store::newestRunFirstSql("cr"));
     s.bind(1, rowId);
     return store::collectRows<CheckRun>(s, readRun);
 }

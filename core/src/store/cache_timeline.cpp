@@ -5,6 +5,7 @@
 
 #include "relayhud/junit/test_identity.h"
 #include "relayhud/util/hash.h"
+#include "store/run_order.h"
 #include "store/schema.h"
 #include "store/statement.h"
 
@@ -78,7 +79,8 @@ Result<JobTimeline> Cache::jobTimeline(std::int64_t jobId) const
                          " FROM check_run cr JOIN upstream_commit c ON c.id = cr.commit_id"
                          " LEFT JOIN test_run tr ON tr.check_run_row = cr.id"
                          " WHERE cr.job_id = ?"
-                         " ORDER BY c.time, c.sha, cr.run_attempt, cr.id");
+                         " ORDER BY c.time, c.sha, "
+                             + store::oldestRunFirstSql("cr"));
     runs.bind(1, jobId);
     std::unordered_map<std::int64_t, std::size_t> byRow;
     auto read = runs.forEachRow([&](const Statement& row) {

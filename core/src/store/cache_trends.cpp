@@ -2,6 +2,7 @@
 // the window's check runs joined with their job, backend, commit and test run.
 #include "relayhud/store/cache.h"
 
+#include "store/run_order.h"
 #include "store/statement.h"
 
 namespace relayhud {
@@ -12,7 +13,7 @@ namespace {
 
 // Newest attempt per (commit, job); a test run's executed count is every
 // stored outcome but skipped (xfailed tests ran, they failed as expected).
-constexpr const char* kTrendRunsSql =
+const std::string kTrendRunsSql =
     "SELECT cr.id, b.repo, j.workflow, j.name, c.sha, c.time, cr.run_attempt, cr.status,"
     " cr.conclusion, cr.started_at, cr.completed_at, cr.queue_time, cr.execution_time,"
     " cr.tests_total, cr.tests_passed, cr.tests_failed, cr.tests_skipped,"
@@ -24,9 +25,8 @@ constexpr const char* kTrendRunsSql =
     " LEFT JOIN test_run tr ON tr.check_run_row = cr.id"
     " WHERE c.time >= ?1 AND (?2 = 0 OR c.time < ?2) AND (?3 = '' OR b.repo = ?3)"
     " AND NOT EXISTS (SELECT 1 FROM check_run n WHERE n.commit_id = cr.commit_id"
-    "  AND n.job_id = cr.job_id AND (n.run_attempt > cr.run_attempt"
-    "  OR (n.run_attempt = cr.run_attempt AND n.id > cr.id)))"
-    " ORDER BY c.time, c.sha, b.repo, j.workflow, j.name";
+    "  AND n.job_id = cr.job_id AND "
+    + store::newerRunSql("n", "cr") + ") ORDER BY c.time, c.sha, b.repo, j.workflow, j.name";
 
 std::optional<TestCounts> readCounts(const Statement& s)
 {

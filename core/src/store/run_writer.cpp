@@ -4,8 +4,10 @@ namespace relayhud::store {
 namespace {
 
 constexpr const char* kUpsertBackend =
-    "INSERT INTO backend(repo, level, oncalls) VALUES (?1, ?2, ?3) ON CONFLICT(repo) DO UPDATE SET"
+    "INSERT INTO backend(repo, level, oncalls, listed) VALUES (?1, ?2, ?3, ?4)"
+    " ON CONFLICT(repo) DO UPDATE SET"
     " level = CASE WHEN excluded.level != 0 THEN excluded.level ELSE level END,"
+    " listed = excluded.listed,"
     " oncalls = CASE WHEN excluded.oncalls != '' THEN excluded.oncalls ELSE oncalls END";
 
 constexpr const char* kUpsertCommit =
@@ -22,12 +24,14 @@ constexpr const char* kUpsertRun =
     "INSERT INTO check_run(commit_id, job_id, run_id, run_attempt, check_run_id, pr_number, "
     "event_type,"
     " upstream_repo, status, conclusion, started_at, completed_at, tests_total, tests_passed,"
-    " tests_failed, tests_skipped, run_url, artifact_url, level, queue_time, execution_time)"
+    " tests_failed, tests_skipped, run_url, artifact_url, level, queue_time, execution_time,"
+    " conclusion_text)"
     " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, "
-    "?19, ?20, ?21)"
-    " ON CONFLICT(commit_id, job_id, run_id, run_attempt) DO UPDATE SET"
-    " check_run_id = excluded.check_run_id, pr_number = excluded.pr_number,"
+    "?19, ?20, ?21, ?22)"
+    " ON CONFLICT(commit_id, job_id, run_id, run_attempt, check_run_id) DO UPDATE SET"
+    " pr_number = excluded.pr_number,"
     " status = excluded.status, conclusion = excluded.conclusion,"
+    " conclusion_text = excluded.conclusion_text,"
     " started_at = coalesce(excluded.started_at, started_at),"
     " completed_at = coalesce(excluded.completed_at, completed_at),"
     " tests_total = coalesce(excluded.tests_total, tests_total),"
@@ -61,6 +65,7 @@ std::int64_t code(E value)
 
 RunWriter::RunWriter(sqlite3* db)
     : m_db(db), m_upsertBackend(db, kUpsertBackend),
+      m_insertBackend(db, "INSERT OR IGNORE INTO backend(repo, level) VALUES (?, ?)"),
       m_selectBackend(db, "SELECT id FROM backend WHERE repo = ?"),
       m_insertJob(db, "INSERT OR IGNORE INTO job(backend_id, workflow, name) VALUES (?, ?, ?)"),
       m_selectJob(db, "SELECT id FROM job WHERE backend_id = ? AND workflow = ? AND name = ?"),
@@ -88,7 +93,8 @@ Result<void> RunWriter::upsertBackend(const Backend& backend)
     m_upsertBackend.reset()
         .bind(1, backend.repo)
         .bind(2, code(backend.level))
-        .bind(3, joinOncalls(backend.oncalls));
+        .bind(3, joinOncalls(backend.oncalls))
+        .bind(4, backend.allowlisted ? 1 : 0);
     return m_upsertBackend.run();
 }
 
@@ -96,7 +102,9 @@ Result<std::int64_t> RunWriter::backendId(const std::string& repo, Level level)
 {
     if (auto it = m_backendIds.find(repo); it != m_backendIds.end())
         return it->second;
-    if (auto r = upsertBackend(Backend{repo, level, {}}); !r)
+    // A run names its backend; whether the allowlist lists it is the
+    // allowlist's (or crcr_summary's) to say: insert, never update, here.
+    if (auto r = m_insertBackend.reset().bind(1, repo).bind(2, code(level)).run(); !r)
         return r.error();
     auto id = idOf(m_selectBackend.reset().bind(1, repo));
     if (id)
@@ -188,7 +196,8 @@ Result<void> RunWriter::upsertRun(const CheckRun& run)
         .bind(18, run.reported.artifactUrl)
         .bind(19, code(run.trusted.level))
         .bind(20, run.trusted.queueTimeSeconds)
-        .bind(21, run.trusted.executionTimeSeconds);
+        .bind(21, run.trusted.executionTimeSeconds)
+        .bind(22, run.reported.conclusionText);
     return m_upsertRun.run();
 }
 

@@ -211,9 +211,84 @@ CREATE INDEX test_result_triage ON test_result(test_run_id, test_id)
     WHERE outcome IN (1, 2, 4, 5);
 )sql";
 
-constexpr std::array<const char*, 4> kMigrations{kVersion1, kVersion2, kVersion3, kVersion4};
+// Schema 5 (hud-read-api.md R3, R7, R8, R17):
+// - check_run is keyed by check_run_id too: a PR's closed/reopened
+//   re-dispatch (same SHA, new run) and matrix legs sharing a job name are
+//   distinct rows at attempt 1 (relay webhook/event_handler.py:22,419-440).
+//   SQLite cannot change a UNIQUE constraint in place: the table is rebuilt
+//   with foreign keys off (applyStep), keeping every row id.
+// - conclusion_text keeps a conclusion RelayHUD has no member for, verbatim.
+// - backend.listed = 0 for a repo that reports rows but is not (or no longer)
+//   at L2+ in the allowlist (the HUD finds those through crcr_summary).
+// - hud_answer keeps the HUD's aggregate answers (summaries, relay health)
+//   verbatim, for offline use.
+constexpr const char* kVersion5 = R"sql(
+CREATE TABLE check_run_v5 (
+    id              INTEGER PRIMARY KEY,
+    commit_id       INTEGER NOT NULL REFERENCES upstream_commit(id) ON DELETE CASCADE,
+    job_id          INTEGER NOT NULL REFERENCES job(id) ON DELETE CASCADE,
+    run_id          TEXT NOT NULL,
+    run_attempt     INTEGER NOT NULL,
+    check_run_id    TEXT NOT NULL DEFAULT '',
+    pr_number       INTEGER NOT NULL DEFAULT 0,
+    event_type      INTEGER NOT NULL DEFAULT 0,
+    upstream_repo   TEXT NOT NULL DEFAULT 'pytorch/pytorch',
+    status          INTEGER NOT NULL,
+    conclusion      INTEGER NOT NULL,
+    started_at      INTEGER,
+    completed_at    INTEGER,
+    tests_total     INTEGER,
+    tests_passed    INTEGER,
+    tests_failed    INTEGER,
+    tests_skipped   INTEGER,
+    run_url         TEXT NOT NULL DEFAULT '',
+    artifact_url    TEXT NOT NULL DEFAULT '',
+    level           INTEGER NOT NULL DEFAULT 0,
+    queue_time      REAL,
+    execution_time  REAL,
+    conclusion_text TEXT NOT NULL DEFAULT '',
+    UNIQUE (commit_id, job_id, run_id, run_attempt, check_run_id)
+);
+INSERT INTO check_run_v5(id, commit_id, job_id, run_id, run_attempt, check_run_id, pr_number,
+    event_type, upstream_repo, status, conclusion, started_at, completed_at, tests_total,
+    tests_passed, tests_failed, tests_skipped, run_url, artifact_url, level, queue_time,
+    execution_time)
+SELECT id, commit_id, job_id, run_id, run_attempt, check_run_id, pr_number, event_type,
+    upstream_repo, status, conclusion, started_at, completed_at, tests_total, tests_passed,
+    tests_failed, tests_skipped, run_url, artifact_url, level, queue_time, execution_time
+FROM check_run;
+DROP TABLE check_run;
+ALTER TABLE check_run_v5 RENAME TO check_run;
+CREATE INDEX check_run_by_job ON check_run(job_id, commit_id);
+CREATE INDEX check_run_by_check_run_id ON check_run(check_run_id);
+ALTER TABLE backend ADD COLUMN listed INTEGER NOT NULL DEFAULT 1;
+CREATE TABLE hud_answer (
+    query      TEXT NOT NULL,
+    params     TEXT NOT NULL,
+    body       TEXT NOT NULL,
+    fetched_at INTEGER NOT NULL,
+    PRIMARY KEY (query, params)
+);
+)sql";
 
-Result<void> applyStep(sqlite3* db, int version)
+constexpr std::array<const char*, 5> kMigrations{kVersion1, kVersion2, kVersion3, kVersion4,
+                                                 kVersion5};
+// Steps that rebuild a table others reference: run with foreign keys off, or
+// dropping the old table would cascade into its dependants' rows.
+constexpr int kRebuildingStep = 5;
+
+Result<void> expectNoForeignKeyViolation(sqlite3* db)
+{
+    Statement check(db, "PRAGMA foreign_key_check");
+    auto row = check.step();
+    if (!row)
+        return row.error();
+    if (*row)
+        return makeError("a row of " + check.text(0) + " lost its parent in the rebuild");
+    return {};
+}
+
+Result<void> applyStepInTransaction(sqlite3* db, int version)
 {
     if (auto r = exec(db, "BEGIN IMMEDIATE"); !r)
         return r;
@@ -222,6 +297,8 @@ Result<void> applyStep(sqlite3* db, int version)
     if (userVersion(db) >= version)
         return exec(db, "COMMIT");
     auto r = exec(db, kMigrations[static_cast<std::size_t>(version - 1)]);
+    if (r && version == kRebuildingStep)
+        r = expectNoForeignKeyViolation(db);
     if (r)
         r = exec(db, ("PRAGMA user_version = " + std::to_string(version)).c_str());
     if (r)
@@ -232,6 +309,18 @@ Result<void> applyStep(sqlite3* db, int version)
                          + r.message());
     }
     return {};
+}
+
+Result<void> applyStep(sqlite3* db, int version)
+{
+    // PRAGMA foreign_keys is a no-op inside a transaction: set it around one.
+    if (version != kRebuildingStep)
+        return applyStepInTransaction(db, version);
+    if (auto r = exec(db, "PRAGMA foreign_keys = OFF"); !r)
+        return r;
+    auto r = applyStepInTransaction(db, version);
+    auto on = exec(db, "PRAGMA foreign_keys = ON");
+    return r ? on : r;
 }
 
 } // namespace

@@ -3,6 +3,7 @@
 #include "relayhud/util/time.h"
 
 #include <algorithm>
+#include <charconv>
 #include <future>
 #include <map>
 #include <set>
@@ -10,7 +11,21 @@
 namespace relayhud {
 namespace {
 
+using nlohmann::json;
 using ValidatorMap = std::map<std::string, HttpValidator>;
+
+// crcr_nightly_dashboard ends in ORDER BY started_at DESC LIMIT 500 with only a
+// lower bound on started_at (test-infra @61a77570 torchci/clickhouse_queries/
+// crcr_nightly_dashboard/query.sql:24-43): narrowing `days` cannot reach older
+// rows, so a full answer means the oldest nightlies of the window are cut (R4).
+constexpr std::size_t kNightlyRowLimit = 500;
+// The HUD's nightly health card reads 14 days of the probe's nightlies (index.tsx:692-701).
+constexpr int kProbeNightlyDays = 14;
+// PRs per crcr_hud_results call: it returns every L3/L4 row of those PRs, all
+// attempts and backends, with no window.
+constexpr std::size_t kLevelBatch = 20;
+
+std::string perPageKey(const std::string& repo) { return "hud_per_page:" + repo; }
 
 // Everything fetched for one backend; applied as one batch or not at all.
 struct BackendFetch {
@@ -18,7 +33,11 @@ struct BackendFetch {
     SyncBatch batch;
     int pages = 0;
     int pagesNotModified = 0;
+    int perPage = 0;             // the page size that worked last
+    std::size_t largestBody = 0; // the biggest answer read, in bytes
     std::vector<std::string> warnings;
+    std::vector<std::string> workarounds;
+    std::optional<json> summary; // crcr_backend_summary's rows
     std::optional<std::string> error;
 };
 
@@ -29,6 +48,7 @@ std::int64_t absorb(BackendFetch& fetch, HudPage& page, const ValidatorMap& know
 {
     ++fetch.pages;
     fetch.warnings.insert(fetch.warnings.end(), page.warnings.begin(), page.warnings.end());
+    fetch.largestBody = std::max(fetch.largestBody, page.bodyBytes);
     if (page.notModified) {
         ++fetch.pagesNotModified;
         const auto it = known.find(page.url);
@@ -47,53 +67,224 @@ std::string etagFor(const ValidatorMap& known, const std::string& url)
     return it == known.end() ? std::string() : it->second.etag;
 }
 
-BackendFetch fetchBackend(HudClient& hud, const std::string& repo, const SyncOptions& options,
-                          const ValidatorMap& known, const std::atomic<bool>* cancel)
+// The dashboard pages of one backend, halving the page on a 500 or an
+// answer near the host's cap (R1).
+void fetchDashboard(HudClient& hud, BackendFetch& fetch, const SyncOptions& options,
+                    const ValidatorMap& known, int perPage, const std::atomic<bool>* cancel)
 {
-    BackendFetch fetch;
-    fetch.repo = repo;
+    int offset = 0;
     for (int page = 0; page < options.maxPages; ++page) {
         if (cancelled(cancel)) {
             fetch.error = "cancelled";
-            return fetch;
+            return;
         }
-        const int offset = page * options.perPage;
-        const auto url = hud.backendDashboardUrl(repo, options.days, options.perPage, offset);
-        auto answer =
-            hud.backendDashboard(repo, options.days, options.perPage, offset, etagFor(known, url));
+        const auto url = hud.backendDashboardUrl(fetch.repo, options.days, perPage, offset);
+        // At one PR a page cannot shrink: a 500 then is retried and reported.
+        auto answer = hud.backendDashboard(fetch.repo, options.days, perPage, offset,
+                                           etagFor(known, url), perPage > 1);
         if (!answer) {
-            fetch.error = repo + ": " + answer.message();
-            return fetch;
+            fetch.error = fetch.repo + ": " + answer.message();
+            return;
         }
-        if (absorb(fetch, *answer, known) < options.perPage)
-            break;
+        if (answer->serverError) {
+            const int smaller = std::max(1, perPage / 2);
+            fetch.workarounds.push_back(fetch.repo + ": " + *answer->serverError + " at "
+                                        + std::to_string(perPage)
+                                        + " PRs per page (over the "
+                                          "HUD's 4.5 MB answer cap?); asked "
+                                        + std::to_string(smaller) + " per page");
+            perPage = smaller;
+            --page;
+            continue;
+        }
+        fetch.perPage = perPage;
+        const auto items = absorb(fetch, *answer, known);
+        if (items < perPage)
+            return;
+        offset += perPage;
+        // Close to the cap: the next page of as many PRs may cross it.
+        if (answer->bodyBytes > kHudResponseCapBytes * 3 / 4 && perPage > 1) {
+            perPage = std::max(1, perPage / 2);
+            fetch.workarounds.push_back(fetch.repo + ": a page of "
+                                        + std::to_string(answer->bodyBytes)
+                                        + " bytes neared the HUD's 4.5 MB cap; asked "
+                                        + std::to_string(perPage) + " PRs per page");
+        }
     }
+    fetch.warnings.push_back(fetch.repo + ": stopped after " + std::to_string(options.maxPages)
+                             + " pages; older PRs were not read");
+}
+
+BackendFetch fetchBackend(HudClient& hud, const std::string& repo, const SyncOptions& options,
+                          const ValidatorMap& known, int perPage, const std::atomic<bool>* cancel)
+{
+    BackendFetch fetch;
+    fetch.repo = repo;
+    fetch.perPage = perPage;
+    fetchDashboard(hud, fetch, options, known, perPage, cancel);
+    if (fetch.error)
+        return fetch;
     const auto url = hud.nightlyDashboardUrl(repo, options.days);
     auto nightly = hud.nightlyDashboard(repo, options.days, etagFor(known, url));
     if (!nightly) {
         fetch.error = repo + " (nightly): " + nightly.message();
         return fetch;
     }
+    if (nightly->rawRows >= kNightlyRowLimit && !nightly->runs.empty()) {
+        EpochSeconds oldest = 0;
+        for (const auto& run : nightly->runs)
+            if (const auto t = run.reported.startedAt; t && (oldest == 0 || *t < oldest))
+                oldest = *t;
+        fetch.workarounds.push_back(
+            repo
+            + ": the HUD serves at most 500 nightly rows, newest first; nightlies started "
+              "before "
+            + formatIso(oldest)
+            + " are cut from its answer (those synced "
+              "earlier stay in the cache)");
+    }
     absorb(fetch, *nightly, known);
     fetch.batch.commits = commitsFromRuns(fetch.batch.runs);
+    if (options.fetchSummaries) {
+        auto summary =
+            hud.savedQuery("crcr_backend_summary", json{{"repo", repo}, {"days", options.days}});
+        if (summary)
+            fetch.summary = std::move(*summary);
+        else
+            fetch.warnings.push_back(repo + " (summary): " + summary.message());
+    }
     return fetch;
 }
 
-std::vector<std::string> targetsOf(const std::vector<Backend>& allowlist,
-                                   const SyncOptions& options)
+int rememberedPerPage(const Cache& cache, const std::string& repo, int fallback)
 {
-    if (!options.backends.empty())
-        return options.backends;
-    std::vector<std::string> out;
-    for (const auto& b : allowlist)
-        if (b.level >= Level::L2) // L1 repos are dispatched to but never report
-            out.push_back(b.repo);
-    return out;
+    auto stored = cache.meta(perPageKey(repo));
+    if (!stored || !*stored)
+        return fallback;
+    int value = 0;
+    const auto& text = **stored;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (ec != std::errc() || end != text.data() + text.size() || value < 1)
+        return fallback;
+    return std::min(value, fallback);
+}
+
+// The next sync starts from the size that worked, and grows back when the
+// answers were far below the cap.
+int nextPerPage(const BackendFetch& fetch, int most)
+{
+    if (fetch.largestBody > 0 && fetch.largestBody < kHudResponseCapBytes / 4)
+        return std::min(most, fetch.perPage * 2);
+    return std::min(most, fetch.perPage);
 }
 
 } // namespace
 
+std::string answerKey(const json& params) { return params.dump(); }
+
 HudSync::HudSync(HudClient& hud, Cache& cache) : m_hud(hud), m_cache(cache) {}
+
+void HudSync::keepAnswer(const std::string& query, const json& params, const json& rows)
+{
+    (void)m_cache.setHudAnswer(query, answerKey(params), rows.dump(), nowSeconds());
+}
+
+Result<std::vector<Backend>> HudSync::readAllowlist(SyncReport& result)
+{
+    auto allowlist = m_hud.allowlist();
+    if (allowlist) {
+        for (auto& b : allowlist->backends)
+            b.allowlisted = b.level >= Level::L2;
+        if (allowlist->stale)
+            result.workarounds.push_back(
+                "the HUD could not refresh the allowlist from GitHub and served its older copy "
+                "(X-Cache: STALE)");
+        if (auto r = m_cache.apply(SyncBatch{allowlist->backends, {}, {}, {}}); !r)
+            return r.error();
+        return std::move(allowlist->backends);
+    }
+    // The allowlist's failure leaves the query endpoints working (R2).
+    auto cached = m_cache.backends();
+    if (!cached || cached->empty())
+        return allowlist.error();
+    std::vector<Backend> known;
+    for (const auto& b : *cached)
+        if (b.allowlisted)
+            known.push_back(b);
+    if (known.empty())
+        return allowlist.error();
+    const auto since = m_cache.meta("last_sync");
+    result.workarounds.push_back("the allowlist failed (" + allowlist.message()
+                                 + "); used the cached one"
+                                 + (since && *since ? " from " + **since : std::string()));
+    return known;
+}
+
+std::vector<std::string> HudSync::addReportingRepos(const SyncOptions& options,
+                                                    std::vector<Backend>& backends,
+                                                    SyncReport& result)
+{
+    const json params{{"days", options.days}};
+    auto rows = m_hud.savedQuery("crcr_summary", params);
+    if (!rows) {
+        result.warnings.push_back("repos reporting outside the allowlist: " + rows.message());
+        return {};
+    }
+    keepAnswer("crcr_summary", params, *rows);
+    auto summaries = mapRepoSummaries(*rows);
+    if (!summaries) {
+        result.warnings.push_back(summaries.message());
+        return {};
+    }
+    std::set<std::string> listed;
+    for (const auto& b : backends)
+        if (b.allowlisted)
+            listed.insert(b.repo);
+    std::vector<Backend> found;
+    for (const auto& s : *summaries) {
+        if (listed.count(s.repo) || isProbeRepo(s.repo))
+            continue;
+        Backend b{s.repo, s.level, {}, false};
+        for (const auto& known : backends)
+            if (known.repo == s.repo) // at L1 in the allowlist: keep its on-calls
+                b.oncalls = known.oncalls;
+        found.push_back(b);
+        result.workarounds.push_back(s.repo
+                                     + " reports rows but is not at L2+ in the allowlist "
+                                       "(found through crcr_summary); synced");
+    }
+    if (found.empty())
+        return {};
+    if (auto r = m_cache.apply(SyncBatch{found, {}, {}, {}}); !r) {
+        result.warnings.push_back(r.message());
+        return {};
+    }
+    std::vector<std::string> repos;
+    for (auto& b : found) {
+        repos.push_back(b.repo);
+        auto it = std::find_if(backends.begin(), backends.end(),
+                               [&](const Backend& k) { return k.repo == b.repo; });
+        if (it != backends.end())
+            *it = b;
+        else
+            backends.push_back(b);
+    }
+    return repos;
+}
+
+void HudSync::fetchRelayHealth(SyncReport& result)
+{
+    const json prParams{{"count", kProbeHealthCount}};
+    if (auto rows = m_hud.savedQuery("crcr_health_last_prs", prParams))
+        keepAnswer("crcr_health_last_prs", prParams, *rows);
+    else
+        result.warnings.push_back("relay health: " + rows.message());
+    const json nightlyParams{{"repo", kProbeRepo}, {"days", kProbeNightlyDays}};
+    if (auto rows = m_hud.savedQuery("crcr_nightly_dashboard", nightlyParams))
+        keepAnswer("crcr_nightly_dashboard", nightlyParams, *rows);
+    else
+        result.warnings.push_back("relay health (nightly): " + rows.message());
+}
 
 Result<SyncReport> HudSync::run(const SyncOptions& options, const ProgressFn& progress,
                                 const std::atomic<bool>* cancel)
@@ -102,31 +293,44 @@ Result<SyncReport> HudSync::run(const SyncOptions& options, const ProgressFn& pr
         if (progress)
             progress(SyncProgress{std::move(phase), done, total});
     };
+    SyncReport result;
     report("allowlist", 0, 1);
-    auto allowlist = m_hud.allowlist();
-    if (!allowlist)
-        return allowlist.error();
-    if (auto r = m_cache.apply(SyncBatch{*allowlist, {}, {}, {}}); !r)
-        return r.error();
+    auto backends = readAllowlist(result);
+    if (!backends)
+        return backends.error();
+    std::vector<std::string> reporting;
+    if (options.backends.empty() && options.fetchSummaries)
+        reporting = addReportingRepos(options, *backends, result);
     auto stored = m_cache.validators();
     if (!stored)
         return stored.error();
     const ValidatorMap known(stored->begin(), stored->end());
 
-    const auto targets = targetsOf(*allowlist, options);
+    std::vector<std::string> targets = options.backends;
+    std::map<std::string, Level> levels;
+    for (const auto& b : *backends) {
+        levels[b.repo] = b.level;
+        // L1 repos are dispatched to but never report; the probe is relay health.
+        if (options.backends.empty() && b.allowlisted && !isProbeRepo(b.repo))
+            targets.push_back(b.repo);
+    }
+    targets.insert(targets.end(), reporting.begin(), reporting.end());
     // Fetch backends in parallel (each its own HTTP transfers); apply here, in order.
     std::vector<std::future<BackendFetch>> futures;
     for (const auto& repo : targets)
         futures.push_back(std::async(std::launch::async, fetchBackend, std::ref(m_hud), repo,
-                                     std::cref(options), std::cref(known), cancel));
-    SyncReport result;
+                                     std::cref(options), std::cref(known),
+                                     rememberedPerPage(m_cache, repo, options.perPage), cancel));
     std::set<std::string> shas;
+    std::set<std::int64_t> trustedPrs; // PRs of L3/L4 runs read now
     for (std::size_t i = 0; i < futures.size(); ++i) {
         BackendFetch fetch = futures[i].get();
         report(fetch.repo, static_cast<int>(i), static_cast<int>(targets.size()));
         result.pages += fetch.pages;
         result.pagesNotModified += fetch.pagesNotModified;
         result.warnings.insert(result.warnings.end(), fetch.warnings.begin(), fetch.warnings.end());
+        result.workarounds.insert(result.workarounds.end(), fetch.workarounds.begin(),
+                                  fetch.workarounds.end());
         if (fetch.error) {
             result.errors.push_back(*fetch.error);
             continue;
@@ -135,10 +339,19 @@ Result<SyncReport> HudSync::run(const SyncOptions& options, const ProgressFn& pr
             result.errors.push_back(fetch.repo + ": " + r.message());
             continue;
         }
+        (void)m_cache.setMeta(perPageKey(fetch.repo),
+                              std::to_string(nextPerPage(fetch, options.perPage)));
+        if (fetch.summary)
+            keepAnswer("crcr_backend_summary", json{{"repo", fetch.repo}, {"days", options.days}},
+                       *fetch.summary);
         ++result.backends;
         result.runs += static_cast<int>(fetch.batch.runs.size());
         for (const auto& c : fetch.batch.commits)
             shas.insert(c.sha.value);
+        if (levels[fetch.repo] >= Level::L3)
+            for (const auto& run : fetch.batch.runs)
+                if (run.prNumber > 0)
+                    trustedPrs.insert(run.prNumber);
     }
     result.commits = static_cast<int>(shas.size());
     report("done", static_cast<int>(targets.size()), static_cast<int>(targets.size()));
@@ -146,6 +359,10 @@ Result<SyncReport> HudSync::run(const SyncOptions& options, const ProgressFn& pr
         return makeError("sync cancelled");
     if (!targets.empty() && result.backends == 0)
         return makeError(result.errors.front());
+    if (options.fetchSummaries) {
+        fetchRelayHealth(result);
+        fetchDispatchLevels({trustedPrs.begin(), trustedPrs.end()}, result);
+    }
     if (options.fetchPrInfo)
         fetchTitles(result);
     (void)m_cache.setMeta("last_sync", formatIso(nowSeconds()));
@@ -153,18 +370,88 @@ Result<SyncReport> HudSync::run(const SyncOptions& options, const ProgressFn& pr
     return result;
 }
 
+void HudSync::fetchDispatchLevels(const std::vector<std::int64_t>& prs, SyncReport& result)
+{
+    // Newest PRs first, at most 500 a sync (25 calls).
+    std::vector<std::int64_t> wanted(prs.rbegin(), prs.rend());
+    if (wanted.size() > 500)
+        wanted.resize(500);
+    std::vector<DispatchLevel> levels;
+    for (std::size_t start = 0; start < wanted.size(); start += kLevelBatch) {
+        const auto end = std::min(wanted.size(), start + kLevelBatch);
+        const json params{{"prNums", std::vector<std::int64_t>(
+                                         wanted.begin() + static_cast<std::ptrdiff_t>(start),
+                                         wanted.begin() + static_cast<std::ptrdiff_t>(end))}};
+        auto rows = m_hud.savedQuery("crcr_hud_results", params);
+        if (!rows) {
+            result.warnings.push_back("dispatch-time levels: " + rows.message());
+            return;
+        }
+        auto mapped = mapRunLevels(*rows);
+        if (!mapped) {
+            result.warnings.push_back("dispatch-time levels: " + mapped.message());
+            return;
+        }
+        levels.insert(levels.end(), mapped->begin(), mapped->end());
+    }
+    if (auto r = m_cache.applyDispatchLevels(levels); !r)
+        result.warnings.push_back("dispatch-time levels: " + r.message());
+}
+
 void HudSync::fetchTitles(SyncReport& result)
 {
-    auto prs = m_cache.prNumbersWithoutTitle(500);
-    if (!prs || prs->empty())
-        return;
-    auto infos = m_hud.prInfo(*prs);
-    if (!infos) {
-        result.warnings.push_back("PR titles: " + infos.message());
-        return;
+    if (auto prs = m_cache.prNumbersWithoutTitle(500); prs && !prs->empty()) {
+        auto infos = m_hud.prInfo(*prs);
+        if (auto r = m_cache.applyPrInfo(infos.rows); !r)
+            result.warnings.push_back("PR titles: " + r.message());
+        for (const auto& e : infos.errors)
+            result.warnings.push_back("PR titles: " + e);
+        if (!infos.failed.empty()) {
+            std::string list;
+            for (const auto pr : infos.failed)
+                list += (list.empty() ? "#" : ", #") + std::to_string(pr);
+            result.workarounds.push_back("pr-info answered 500 for batches holding " + list
+                                         + "; asked the rest apart, every other title kept");
+        }
     }
-    if (auto r = m_cache.applyPrInfo(*infos); !r)
-        result.warnings.push_back("PR titles: " + r.message());
+    if (auto shas = m_cache.nightlyShasWithoutTitle(200); shas && !shas->empty()) {
+        auto infos = m_hud.commitInfo(*shas);
+        SyncBatch batch;
+        for (const auto& info : infos.rows)
+            batch.commits.push_back(UpstreamCommit{info.sha, 0, "nightly", EventType::Nightly, 0,
+                                                   info.title, info.author});
+        if (auto r = m_cache.apply(batch); !r)
+            result.warnings.push_back("nightly titles: " + r.message());
+        for (const auto& e : infos.errors)
+            result.warnings.push_back("nightly titles: " + e);
+    }
+}
+
+std::optional<RelayHealth> cachedRelayHealth(const Cache& cache)
+{
+    auto prs =
+        cache.hudAnswer("crcr_health_last_prs", answerKey(json{{"count", kProbeHealthCount}}));
+    auto nightly =
+        cache.hudAnswer("crcr_nightly_dashboard",
+                        answerKey(json{{"repo", kProbeRepo}, {"days", kProbeNightlyDays}}));
+    if ((!prs || !*prs) && (!nightly || !*nightly))
+        return std::nullopt;
+    std::vector<ProbePr> probePrs;
+    if (prs && *prs) {
+        const json doc = json::parse((*prs)->body, nullptr, false);
+        if (auto mapped = mapProbePrs(doc))
+            probePrs = std::move(*mapped);
+    }
+    std::vector<CheckRun> runs;
+    if (nightly && *nightly) {
+        const json doc = json::parse((*nightly)->body, nullptr, false);
+        const RowContext context{kProbeRepo, EventType::Nightly, {}, 0};
+        if (doc.is_array())
+            for (const auto& row : doc)
+                if (auto run = mapCheckRunRow(row, context))
+                    runs.push_back(std::move(*run));
+    }
+    return judgeRelayHealth(probePrs, runs);
 }
 
 } // namespace relayhud

@@ -1,26 +1,64 @@
 #pragma once
 // Client for the PyTorch HUD's read API (https://hud.pytorch.org), which the
-// simulator mirrors: /api/crcr/allowlist, /api/crcr/pr-info and the saved
-// ClickHouse queries under /api/clickhouse/<query>?parameters=<JSON>.
+// simulator mirrors: /api/crcr/allowlist, /api/crcr/pr-info,
+// /api/crcr/commit-info and the saved ClickHouse queries under
+// /api/clickhouse/<query>?parameters=<JSON>. How the real endpoints answer,
+// with citations into pytorch/test-infra: ../shared/specs/hud-read-api.md §0.
+#include "relayhud/hud/hud_summaries.h"
 #include "relayhud/hud/row_mapping.h"
 #include "relayhud/model/types.h"
 #include "relayhud/net/http_client.h"
 #include "relayhud/util/result.h"
 
+#include <nlohmann/json.hpp>
+
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace relayhud {
 
+// The HUD's host (Vercel) answers 500 FUNCTION_RESPONSE_PAYLOAD_TOO_LARGE to
+// a function response over 4.5 MB, on every try (test-infra torchci/README.md:9,75).
+inline constexpr std::size_t kHudResponseCapBytes = 4'500'000;
+
 // A page of rows plus what is needed to skip unchanged pages next time.
 struct HudPage {
     std::vector<CheckRun> runs;
     std::size_t rawRows = 0;   // rows in the answer (mapped or not)
-    std::size_t prNumbers = 0; // distinct PRs in the page (the page unit)
+    std::size_t prNumbers = 0; // distinct pr_number values among all rows, read or not (R13)
+    std::size_t bodyBytes = 0; // the decoded answer, to compare with kHudResponseCapBytes
     bool notModified = false;  // 304 against the stored ETag: runs is empty
     std::string etag;
     std::string url;
     std::vector<std::string> warnings; // rows skipped, with the reason
+    // Set when the HUD answered 500 (asked with serverErrorAsAnswer): the
+    // page holds nothing; the text says so in the HUD's words.
+    std::optional<std::string> serverError;
+};
+
+struct AllowlistAnswer {
+    std::vector<Backend> backends;
+    // X-Cache: STALE: the HUD could not refresh the list from GitHub and
+    // served its in-memory copy (test-infra pages/api/crcr/allowlist.ts:60-65).
+    bool stale = false;
+};
+
+// Answers of the batch lookups (pr-info, commit-info): one query for the whole
+// batch, so one bad key makes the HUD answer 500 for all of it
+// (pr-info.ts:45-77, commit-info.ts:44-78). The client halves such a batch
+// until the bad keys stand alone; every other row is kept.
+template <class Row, class Key>
+struct BatchAnswer {
+    std::vector<Row> rows;
+    std::vector<Key> failed; // keys the HUD could not answer even alone
+    std::vector<std::string> errors;
+};
+
+struct CommitInfo {
+    Sha sha;
+    std::string title;
+    std::string author;
 };
 
 class HudClient {
@@ -29,16 +67,27 @@ public:
 
     const std::string& baseUrl() const { return m_baseUrl; }
 
-    Result<std::vector<Backend>> allowlist();
-    // crcr_backend_dashboard pages over PR numbers (per_page PRs, offset).
+    // Err when the HUD answers 502 (its GitHub fetch failed with nothing
+    // cached), anything but a list, or nothing at all.
+    Result<AllowlistAnswer> allowlist();
+    // crcr_backend_dashboard pages over PR numbers (per_page PRs, offset). A
+    // 500 comes back as HudPage::serverError when serverErrorAsAnswer is set
+    // (the caller then asks for a smaller page), else as an Error after retries.
     Result<HudPage> backendDashboard(const std::string& repo, int days, int perPage, int offset,
-                                     const std::string& etag = {});
+                                     const std::string& etag = {},
+                                     bool serverErrorAsAnswer = false);
     Result<HudPage> nightlyDashboard(const std::string& repo, int days,
                                      const std::string& etag = {});
-    // crcr_pr_results has no SHA column: the caller names the PR's head SHA.
-    Result<HudPage> prResults(std::int64_t pr, const Sha& headSha);
-    // At most 50 PR numbers per call (the real endpoint's limit).
-    Result<std::vector<PrInfo>> prInfo(const std::vector<std::int64_t>& prs);
+    // pr-info, 50 PR numbers per call (the real endpoint's limit).
+    BatchAnswer<PrInfo, std::int64_t> prInfo(const std::vector<std::int64_t>& prs);
+    // commit-info on pytorch/pytorch (the only repository it answers for),
+    // 50 SHAs per call; keys that are not 40-hex SHAs are never sent (a
+    // malformed oid fails the whole GraphQL query) and come back as failed.
+    BatchAnswer<CommitInfo, std::string> commitInfo(const std::vector<std::string>& shas);
+
+    // A saved query's rows as the HUD sent them (for the summaries the cache
+    // keeps verbatim). Err on a 500 ("the HUD answered 500 ...") or non-list.
+    Result<nlohmann::json> savedQuery(const std::string& query, const nlohmann::json& parameters);
 
     std::string queryUrl(const std::string& query, const std::string& parametersJson) const;
     // The exact URLs the page calls fetch, to look up their stored ETags.
@@ -47,12 +96,20 @@ public:
     std::string nightlyDashboardUrl(const std::string& repo, int days) const;
 
 private:
-    Result<HttpResponse> fetch(const std::string& url, const std::string& etag);
+    Result<HttpResponse> fetch(const std::string& url, const std::string& etag,
+                               bool serverErrorAsAnswer = false);
     Result<HudPage> fetchPage(const std::string& url, const std::string& etag,
-                              const RowContext& context);
+                              const RowContext& context, bool serverErrorAsAnswer);
+    // One batch call; nullopt when the HUD answered 500 for the batch.
+    Result<std::optional<nlohmann::json>> fetchBatch(const std::string& url);
 
     HttpClient& m_http;
     std::string m_baseUrl;
 };
+
+// "the HUD answered 500 (Internal Server Error) for crcr_backend_dashboard":
+// the status and the HUD's own text, never "invalid JSON" for a plain-text
+// error page (hud-read-api.md R16).
+std::string hudServerErrorText(const HttpResponse& response, const std::string& what);
 
 } // namespace relayhud

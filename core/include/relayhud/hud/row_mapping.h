@@ -1,8 +1,9 @@
 #pragma once
-// Maps HUD JSON (crcr_workflow_job rows, allowlist) onto the model. The HUD
-// emits ClickHouse JSONEachRow values: numbers may come as strings
-// ("run_attempt": "2"), timestamps as ISO or "YYYY-MM-DD HH:MM:SS", and the
-// zero DateTime for "not set".
+// Maps HUD JSON (crcr_workflow_job rows, allowlist) onto the model. With the
+// HUD's ClickHouse settings integers come as JSON numbers and DateTime64(9)
+// as ISO text ("2026-05-04T20:48:28.123456000Z"), the zero date meaning "not
+// set" (test-infra torchci/lib/clickhouse.ts:50-60); quoted numbers and
+// "YYYY-MM-DD HH:MM:SS" are still read, harmlessly.
 #include "relayhud/model/types.h"
 #include "relayhud/util/result.h"
 
@@ -16,17 +17,20 @@ namespace relayhud {
 struct RowContext {
     std::string downstreamRepo; // crcr_backend_dashboard {repo}
     EventType eventType = EventType::PullRequest;
-    Sha sha; // crcr_pr_results has no SHA column
+    Sha sha; // for a query without a SHA column
     std::int64_t prNumber = 0;
 };
 
-// One row of crcr_backend_dashboard / crcr_nightly_dashboard / crcr_pr_results.
+// One row of crcr_backend_dashboard / crcr_nightly_dashboard.
 Result<CheckRun> mapCheckRunRow(const nlohmann::json& row, const RowContext& context);
 
 // GET /api/crcr/allowlist: {"L1": [{"repo": ..., "oncalls": [...]}], ...}
 Result<std::vector<Backend>> mapAllowlist(const nlohmann::json& doc);
 
 // Upstream commits implied by a set of runs: one per SHA, time = earliest start.
+// A nightly's "SHA" is the downstream's delivery-id: normally the tested
+// nightly-branch commit, but free text is possible (action.yml:28-35); its
+// branch is "nightly", never main (hud-read-api.md R6).
 std::vector<UpstreamCommit> commitsFromRuns(const std::vector<CheckRun>& runs);
 
 } // namespace relayhud

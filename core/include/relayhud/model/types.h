@@ -54,11 +54,42 @@ Conclusion conclusionFromString(std::string_view text);
 // have finalised them as timed_out.
 inline constexpr EpochSeconds kStaleAfterSeconds = 6 * 3600;
 
+// A run's wall time from its two callbacks, or nullopt when none is reported:
+// a nightly or periodic run sends its completed callback only, so started_at
+// == completed_at (test-infra .github/actions/cross-repo-ci-relay-callback/
+// report_callback.py:102-105; hud-read-api.md R5). Never 0 s for "unknown".
+std::optional<double> callbackDuration(std::optional<EpochSeconds> startedAt,
+                                       std::optional<EpochSeconds> completedAt);
+
+// Which of two runs of one (SHA, job) every view shows: the higher attempt;
+// at the same attempt (a PR's closed/reopened re-dispatch, matrix legs that
+// share a job name) the later start, then the later stored row. The HUD keeps
+// the newest too: its rows arrive started_at DESC and the first one wins
+// (test-infra pages/crcr/[org]/[repo].tsx:630-634; hud-read-api.md R8). The
+// store's SQL spells the same rule in store/run_order.h.
+struct RunRank {
+    int attempt = 1;
+    std::optional<EpochSeconds> startedAt;
+    std::int64_t rowId = 0;
+};
+bool isNewerRun(const RunRank& a, const RunRank& b);
+
 struct Backend {
     std::string repo; // "org/repo"
     Level level = Level::Unknown;
     std::vector<std::string> oncalls;
+    // At L2+ in the allowlist now. false: the repo reports rows but the
+    // allowlist does not (or no longer) list it at L2+; found through the
+    // HUD's crcr_summary, as the HUD's /crcr page finds it (hud-read-api.md R3).
+    bool allowlisted = true;
     bool operator==(const Backend&) const = default;
+};
+
+// The level the relay verified when it dispatched a run (crcr_hud_results).
+struct DispatchLevel {
+    CheckRunId checkRunId;
+    int runAttempt = 1;
+    Level level = Level::Unknown;
 };
 
 struct UpstreamCommit {
@@ -92,6 +123,7 @@ struct TestCounts {
 struct SelfReported {
     RunStatus status = RunStatus::Unknown;
     Conclusion conclusion = Conclusion::None;
+    std::string conclusionText; // as sent, when no Conclusion member names it (R17)
     std::optional<EpochSeconds> startedAt;
     std::optional<EpochSeconds> completedAt;
     std::optional<TestCounts> tests;
@@ -103,6 +135,10 @@ struct SelfReported {
 // What the relay measured or verified itself.
 struct Trusted {
     Level level = Level::Unknown;
+    // true: `level` is the one the relay verified when it dispatched this run
+    // (only crcr_hud_results returns it, for L3/L4 runs); false: it is the
+    // backend's allowlist level now (hud-read-api.md R7).
+    bool levelAtDispatch = false;
     std::optional<double> queueTimeSeconds;
     std::optional<double> executionTimeSeconds;
     bool operator==(const Trusted&) const = default;

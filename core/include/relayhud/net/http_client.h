@@ -61,6 +61,11 @@ struct HttpRequest {
     // true: a final 4xx other than 408/429 is an answer rather than an Error,
     // so the caller can tell 401 from 404 and read the body.
     bool statusAsAnswer = false;
+    // true: a final 500 or 502 is an answer, not retried, so the caller can
+    // change what it asks (a smaller page, a cached copy): the HUD's host
+    // answers 500 to every try of a response over its size cap, and its
+    // allowlist 502 until its GitHub fetch works again (hud-read-api.md R1, R2).
+    bool serverErrorAsAnswer = false;
     std::optional<AwsSigning> awsSigning = std::nullopt;
     std::optional<std::chrono::milliseconds> totalTimeout = std::nullopt; // overrides HttpOptions'
     std::optional<std::int64_t> maxBodyBytes = std::nullopt; // overrides HttpOptions'; 0: no limit

@@ -78,7 +78,7 @@ struct ArtifactQueueQuery {
 class Cache {
 public:
     // Current schema version (PRAGMA user_version after migrations).
-    static constexpr int kSchemaVersion = 4;
+    static constexpr int kSchemaVersion = 5;
 
     // Opens or creates the cache file and migrates it to kSchemaVersion.
     // ":memory:" gives a private in-memory cache (tests).
@@ -112,6 +112,21 @@ public:
     // PR numbers whose commits have no title yet (for /api/crcr/pr-info).
     Result<std::vector<std::int64_t>> prNumbersWithoutTitle(std::size_t limit) const;
     Result<void> applyPrInfo(const std::vector<PrInfo>& infos);
+    // Nightly "SHAs" without a commit title, newest first (for commit-info).
+    Result<std::vector<std::string>> nightlyShasWithoutTitle(std::size_t limit) const;
+    // The levels the relay verified at dispatch (crcr_hud_results), by
+    // check_run_id and attempt; runs not cached are ignored.
+    Result<void> applyDispatchLevels(const std::vector<DispatchLevel>& levels);
+    // The HUD's aggregate answers (crcr_summary, relay health, ...) verbatim,
+    // one per (query, parameters), the newest replacing the older.
+    struct HudAnswer {
+        std::string body;
+        EpochSeconds fetchedAt = 0;
+    };
+    Result<void> setHudAnswer(const std::string& query, const std::string& params,
+                              const std::string& body, EpochSeconds fetchedAt);
+    Result<std::optional<HudAnswer>> hudAnswer(const std::string& query,
+                                               const std::string& params) const;
 
     // Builds the SHA x job matrix: newest attempt per cell by default.
     Result<MatrixSnapshot> loadMatrix(const MatrixQuery& query) const;

@@ -1,14 +1,25 @@
 #pragma once
-// Pulls the HUD into the cache: the allowlist, then each followed backend's
-// dashboard pages (PRs) and nightly rows. One transaction per backend, so a
-// failure part-way leaves that backend's cached rows as they were; pages that
-// answer 304 to their stored ETag cost no parsing.
+// Pulls the HUD into the cache: the allowlist, then each backend's dashboard
+// pages (PRs) and nightly rows, then what the HUD knows around them (PR and
+// nightly titles, dispatch-time levels, summaries, the relay's health). One
+// transaction per backend, so a failure part-way leaves that backend's cached
+// rows as they were; pages that answer 304 to their stored ETag cost no parsing.
+//
+// It works around the real HUD's limits (../shared/specs/hud-read-api.md):
+// a dashboard page over the host's 4.5 MB cap answers 500 on every try, so
+// the page is halved (down to one PR) and the size that worked is remembered
+// per backend (R1); a failing allowlist falls back on the cached one (R2); a
+// batch lookup the HUD answers 500 for is bisected (R10); repos that report
+// without being at L2+ in the allowlist are found through crcr_summary (R3);
+// the relay's probe repo is read as relay health, not as a backend (R11).
 #include "relayhud/hud/hud_client.h"
+#include "relayhud/hud/hud_summaries.h"
 #include "relayhud/store/cache.h"
 #include "relayhud/util/result.h"
 
 #include <atomic>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,10 +27,12 @@ namespace relayhud {
 
 struct SyncOptions {
     int days = 14;
-    int perPage = 50;                  // PR numbers per crcr_backend_dashboard page
-    int maxPages = 200;                // safety bound
-    std::vector<std::string> backends; // empty: every backend at L2 and above
-    bool fetchPrInfo = true;           // PR titles and authors
+    int perPage = 50;                  // PR numbers per crcr_backend_dashboard page, at most
+    int maxPages = 2000;               // safety bound per backend
+    std::vector<std::string> backends; // empty: every backend at L2 and above, and every
+                                       // repo crcr_summary says reports
+    bool fetchPrInfo = true;           // PR titles and authors, nightly titles
+    bool fetchSummaries = true;        // crcr_summary, backend summaries, relay health, levels
 };
 
 struct SyncProgress {
@@ -33,9 +46,10 @@ struct SyncReport {
     int pages = 0;
     int pagesNotModified = 0;
     int runs = 0;
-    int commits = 0;                   // distinct upstream SHAs in the answers
-    std::vector<std::string> errors;   // per-backend failures; the rest still landed
-    std::vector<std::string> warnings; // rows skipped
+    int commits = 0;                      // distinct upstream SHAs in the answers
+    std::vector<std::string> errors;      // per-backend failures; the rest still landed
+    std::vector<std::string> warnings;    // rows skipped, lookups that failed
+    std::vector<std::string> workarounds; // HUD limits met and how they were worked around
 };
 
 class HudSync {
@@ -45,15 +59,30 @@ public:
     using ProgressFn = std::function<void(const SyncProgress&)>;
 
     // Err when nothing could be synced (the HUD is unreachable, the allowlist
-    // is garbage); per-backend failures are listed in SyncReport::errors.
+    // fails and none is cached); per-backend failures are listed in SyncReport::errors.
     Result<SyncReport> run(const SyncOptions& options, const ProgressFn& progress = {},
                            const std::atomic<bool>* cancel = nullptr);
 
 private:
+    Result<std::vector<Backend>> readAllowlist(SyncReport& result);
+    // Repos crcr_summary says report but the allowlist does not list at L2+.
+    std::vector<std::string> addReportingRepos(const SyncOptions& options,
+                                               std::vector<Backend>& backends, SyncReport& result);
+    void fetchRelayHealth(SyncReport& result);
     void fetchTitles(SyncReport& result);
+    void fetchDispatchLevels(const std::vector<std::int64_t>& prs, SyncReport& result);
+    void keepAnswer(const std::string& query, const nlohmann::json& params,
+                    const nlohmann::json& rows);
 
     HudClient& m_hud;
     Cache& m_cache;
 };
+
+// The relay's health as the HUD's /crcr cards judge it, from the answers the
+// last sync kept; nullopt when no sync has read them.
+std::optional<RelayHealth> cachedRelayHealth(const Cache& cache);
+
+// The cache's key for a kept answer's parameters (stable JSON text).
+std::string answerKey(const nlohmann::json& params);
 
 } // namespace relayhud

@@ -88,7 +88,7 @@ struct TimingPoint {
     Sha sha;
     EpochSeconds time = 0; // runTime()
     JobKey job;
-    std::optional<double> queueSeconds; // relay-measured
+    std::optional<double> queueSeconds; // relay-measured; first attempts only (R9)
     std::optional<double> executionSeconds;
 };
 

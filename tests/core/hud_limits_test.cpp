@@ -1,0 +1,655 @@
+// HudSync against the real HUD's limits (../shared/specs/hud-read-api.md R1-R17),
+// over real HTTP on loopback: a scripted HUD that answers with the saved
+// queries' real column lists (test-infra @61a77570 torchci/clickhouse_queries/
+// crcr_backend_dashboard/query.sql:1-22) and fails the way the real host does.
+#include "raw_http_server.h"
+#include "relayhud/hud/hud_summaries.h"
+#include "relayhud/sync/hud_sync.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <atomic>
+#include <map>
+#include <set>
+
+using namespace relayhud;
+using nlohmann::json;
+using relayhud::test::RawHttpServer;
+using relayhud::test::RawRequest;
+using relayhud::test::rawResponse;
+
+namespace {
+
+std::string percentDecode(const std::string& text)
+{
+    std::string out;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        if (text[i] == '%' && i + 2 < text.size()) {
+            out += static_cast<char>(std::stoi(text.substr(i + 1, 2), nullptr, 16));
+            i += 2;
+        } else {
+            out += text[i];
+        }
+    }
+    return out;
+}
+
+std::string queryValue(const std::string& target, const std::string& key)
+{
+    const auto q = target.find('?');
+    if (q == std::string::npos)
+        return {};
+    std::string rest = target.substr(q + 1);
+    std::size_t start = 0;
+    while (start <= rest.size()) {
+        const auto end = std::min(rest.find('&', start), rest.size());
+        const std::string pair = rest.substr(start, end - start);
+        if (pair.rfind(key + "=", 0) == 0)
+            return percentDecode(pair.substr(key.size() + 1));
+        start = end + 1;
+    }
+    return {};
+}
+
+std::string sha40(int n)
+{
+    char buf[41];
+    std::snprintf(buf, sizeof buf, "%040x", n);
+    return buf;
+}
+
+// One crcr_backend_dashboard row: exactly the query's 21 columns, in order.
+json dashboardRow(std::int64_t pr, const std::string& sha, const std::string& job,
+                  const std::string& checkRunId, const std::string& runId, int attempt,
+                  const std::string& conclusion, const std::string& started)
+{
+    json row = json::object();
+    row["upstream_repo"] = "pytorch/pytorch";
+    row["pr_number"] = pr;
+    row["pytorch_head_sha"] = sha;
+    row["workflow_name"] = "ci";
+    row["job_name"] = job;
+    row["check_run_id"] = checkRunId;
+    row["run_id"] = runId;
+    row["run_attempt"] = attempt;
+    row["status"] = "completed";
+    row["conclusion"] = conclusion;
+    row["started_at"] = started;
+    row["completed_at"] = "2026-12-01T11:00:00.123456000Z";
+    row["duration_seconds"] = 600;
+    row["total_tests"] = 10;
+    row["passed_tests"] = 10;
+    row["failed_tests"] = 0;
+    row["skipped_tests"] = 0;
+    row["workflow_run_url"] = "https://github.com/acme/spyre/actions/runs/" + runId;
+    row["artifact_url"] = "";
+    row["queue_time"] = 12.5;
+    row["execution_time"] = 600.25;
+    return row;
+}
+
+// A scripted HUD: `prs` PRs of acme/spyre with `rowsPerPr` rows each; the
+// host's 500 above `capBytes`; faults switched on by the test.
+class ScriptedHud {
+public:
+    int prs = 60;
+    int rowsPerPr = 3;
+    std::size_t capBytes = kHudResponseCapBytes;
+    std::atomic<int> allowlistAnswers{0};
+    int allowlistFailAfter = -1; // -1: never; else 502 after this many answers
+    bool allowlistStale = false;
+    std::set<std::int64_t> prInfoFail;
+    json extraAllowlist = json::array();
+    json summaryRows = json::array();
+    json healthRows = json::array();
+    json probeNightlyRows = json::array();
+    json hudResultsRows = json::array();
+    std::vector<json> extraRows; // appended to the dashboard's rows (any PR)
+    std::vector<json> nightlyRows;
+
+    std::string answer(const RawRequest& r)
+    {
+        const std::string path = r.target.substr(0, r.target.find('?'));
+        if (path == "/api/crcr/allowlist")
+            return allowlist();
+        if (path == "/api/crcr/pr-info")
+            return prInfo(queryValue(r.target, "prs"));
+        if (path == "/api/crcr/commit-info")
+            return commitInfo(queryValue(r.target, "shas"));
+        const std::string prefix = "/api/clickhouse/";
+        if (path.rfind(prefix, 0) == 0)
+            return query(path.substr(prefix.size()), queryValue(r.target, "parameters"));
+        return rawResponse(404, "Not Found", {{"Content-Type", "text/html"}},
+                           "<html><title>404: This page could not be found</title></html>");
+    }
+
+private:
+    static std::string ok(const json& body, std::vector<std::pair<std::string, std::string>> h = {})
+    {
+        h.emplace_back("Content-Type", "application/json; charset=utf-8");
+        return rawResponse(200, "OK", h, body.dump());
+    }
+    // Next.js's answer to anything a saved query throws (hud-read-api.md §0).
+    static std::string internalError()
+    {
+        return rawResponse(500, "Internal Server Error", {{"Content-Type", "text/plain"}},
+                           "Internal Server Error");
+    }
+
+    std::string allowlist()
+    {
+        const int n = allowlistAnswers++;
+        json doc{{"L1", json::array()},
+                 {"L2", json::array({{{"repo", "acme/spyre"}, {"oncalls", {"alice"}}}})},
+                 {"L3", json::array()},
+                 {"L4", json::array()}};
+        for (const auto& e : extraAllowlist)
+            doc[e["level"].get<std::string>()].push_back(
+                {{"repo", e["repo"]}, {"oncalls", json::array()}});
+        if (allowlistFailAfter >= 0 && n >= allowlistFailAfter) {
+            if (allowlistStale)
+                return ok(doc, {{"X-Cache", "STALE"}});
+            return rawResponse(502, "Bad Gateway", {{"Content-Type", "application/json"}},
+                               R"({"error":"Failed to fetch allowlist from GitHub: 503"})");
+        }
+        return ok(doc, {{"X-Cache", "MISS"}});
+    }
+
+    std::string prInfo(const std::string& list)
+    {
+        json out = json::array();
+        std::size_t start = 0;
+        while (start < list.size()) {
+            const auto end = std::min(list.find(',', start), list.size());
+            const std::int64_t pr = std::stoll(list.substr(start, end - start));
+            if (prInfoFail.count(pr)) // one GraphQL query for the batch (pr-info.ts:45-77)
+                return rawResponse(500, "Internal Server Error",
+                                   {{"Content-Type", "application/json"}},
+                                   R"({"error":"Failed to fetch PR info"})");
+            out.push_back(
+                {{"prNumber", pr}, {"title", "PR " + std::to_string(pr)}, {"author", "dev"}});
+            start = end + 1;
+        }
+        return ok(out);
+    }
+
+    std::string commitInfo(const std::string& list)
+    {
+        json out = json::array();
+        std::size_t start = 0;
+        while (start < list.size()) {
+            const auto end = std::min(list.find(',', start), list.size());
+            const std::string sha = list.substr(start, end - start);
+            if (sha.size() != 40) // a malformed oid fails the one GraphQL query
+                return rawResponse(500, "Internal Server Error",
+                                   {{"Content-Type", "application/json"}},
+                                   R"({"error":"Failed to fetch commit info"})");
+            out.push_back({{"sha", sha},
+                           {"title", "2026-12-01 nightly release (" + sha40(4242) + ")"},
+                           {"author", "pytorchbot"}});
+            start = end + 1;
+        }
+        return ok(out);
+    }
+
+    std::string query(const std::string& name, const std::string& parameters)
+    {
+        const json p = json::parse(parameters, nullptr, false);
+        if (p.is_discarded())
+            return internalError();
+        json rows = json::array();
+        if (name == "crcr_backend_dashboard") {
+            const int perPage = p.at("per_page").get<int>(), offset = p.at("offset").get<int>();
+            for (int pr = prs - offset; pr > std::max(0, prs - offset - perPage); --pr)
+                for (int k = 0; k < rowsPerPr; ++k)
+                    rows.push_back(dashboardRow(100000 + pr, sha40(pr), "job " + std::to_string(k),
+                                                std::to_string(pr * 100 + k),
+                                                std::to_string(pr * 1000), 1, "success",
+                                                "2026-12-01T10:00:00.654321000Z"));
+            if (offset == 0)
+                for (const auto& row : extraRows)
+                    rows.push_back(row);
+        } else if (name == "crcr_nightly_dashboard") {
+            rows = p.at("repo") == kProbeRepo ? probeNightlyRows : json(nightlyRows);
+        } else if (name == "crcr_summary") {
+            rows = summaryRows;
+        } else if (name == "crcr_backend_summary") {
+            rows = json::array({{{"successes", 1},
+                                 {"failures", 0},
+                                 {"timed_out", 0},
+                                 {"total_jobs", 1},
+                                 {"pass_rate", 1},
+                                 {"total_prs", 1},
+                                 {"avg_queue_time_s", 12.5},
+                                 {"avg_exec_time_s", 600.25},
+                                 {"timeout_rate", 0}}});
+        } else if (name == "crcr_health_last_prs") {
+            rows = healthRows;
+        } else if (name == "crcr_hud_results") {
+            rows = hudResultsRows;
+        } else {
+            return internalError(); // readFileSync of an unknown query throws
+        }
+        const std::string body = rows.dump();
+        if (body.size() > capBytes) // Vercel: FUNCTION_RESPONSE_PAYLOAD_TOO_LARGE
+            return internalError();
+        return rawResponse(200, "OK", {{"Content-Type", "application/json; charset=utf-8"}}, body);
+    }
+};
+
+class HudLimitsTest : public ::testing::Test {
+protected:
+    void SetUp() override
+    {
+        m_server = std::make_unique<RawHttpServer>(
+            [this](const RawRequest& r) { return m_hud.answer(r); });
+        auto cache = Cache::open(":memory:");
+        ASSERT_TRUE(cache) << cache.message();
+        m_cache = std::move(cache.value());
+        HttpOptions options;
+        options.retry.baseDelay = std::chrono::milliseconds(5);
+        options.retry.maxDelay = std::chrono::milliseconds(20);
+        m_http = std::make_unique<HttpClient>(options);
+        m_client = std::make_unique<HudClient>(*m_http, m_server->url(""));
+    }
+
+    Result<SyncReport> sync(int perPage = 50)
+    {
+        HudSync sync(*m_client, *m_cache);
+        SyncOptions options;
+        options.days = 30;
+        options.perPage = perPage;
+        return sync.run(options);
+    }
+
+    std::vector<int> dashboardPageSizes() const
+    {
+        std::vector<int> out;
+        for (const auto& r : m_server->requests())
+            if (r.target.find("crcr_backend_dashboard") != std::string::npos)
+                out.push_back(
+                    json::parse(queryValue(r.target, "parameters")).at("per_page").get<int>());
+        return out;
+    }
+
+    static bool mentions(const std::vector<std::string>& lines, const std::string& text)
+    {
+        for (const auto& l : lines)
+            if (l.find(text) != std::string::npos)
+                return true;
+        return false;
+    }
+
+    ScriptedHud m_hud;
+    std::unique_ptr<RawHttpServer> m_server;
+    std::unique_ptr<Cache> m_cache;
+    std::unique_ptr<HttpClient> m_http;
+    std::unique_ptr<HudClient> m_client;
+};
+
+} // namespace
+
+// R1: a page over the host's cap answers 500 on every try; the sync halves it
+// down to what fits, gets every row, and starts from that size next time.
+TEST_F(HudLimitsTest, APageOverTheCapIsHalvedUntilItFitsAndEveryRowLands)
+{
+    m_hud.prs = 60;
+    m_hud.rowsPerPr = 3;
+    m_hud.capBytes = 12 * 3 * 700; // about 12 PRs' rows
+    auto report = sync();
+    ASSERT_TRUE(report) << report.message();
+    EXPECT_TRUE(report->errors.empty()) << report->errors.front();
+    EXPECT_EQ(m_cache->stats()->checkRuns, 180);
+    EXPECT_TRUE(mentions(report->workarounds, "the HUD answered 500 (Internal Server Error)"))
+        << (report->workarounds.empty() ? "" : report->workarounds.front());
+    const auto sizes = dashboardPageSizes();
+    ASSERT_GE(sizes.size(), 4u);
+    EXPECT_EQ(sizes[0], 50);
+    EXPECT_EQ(sizes[1], 25);
+    EXPECT_LT(sizes.back(), 25);
+    // Each too-large page is asked once: no retries of a deterministic 500.
+    EXPECT_EQ(std::count(sizes.begin(), sizes.end(), 50), 1);
+
+    const auto before = sizes.size();
+    auto again = sync();
+    ASSERT_TRUE(again) << again.message();
+    const auto second = dashboardPageSizes();
+    ASSERT_GT(second.size(), before);
+    EXPECT_LT(second[before], 25) << "the second sync starts from the size that worked";
+    EXPECT_EQ(m_cache->stats()->checkRuns, 180);
+}
+
+// R1 at the real cap: 50 PRs of ~130 rows cross 4.5 MB.
+TEST_F(HudLimitsTest, ABusyBackendSyncsUnderTheRealCap)
+{
+    m_hud.prs = 70;
+    m_hud.rowsPerPr = 130;
+    auto report = sync();
+    ASSERT_TRUE(report) << report.message();
+    EXPECT_TRUE(report->errors.empty()) << report->errors.front();
+    EXPECT_EQ(m_cache->stats()->checkRuns, 70 * 130);
+    EXPECT_FALSE(report->workarounds.empty());
+}
+
+// At one PR per page a 500 is retried as any server error, then reported.
+TEST_F(HudLimitsTest, APrTooLargeEvenAloneIsAnErrorNotALoop)
+{
+    m_hud.capBytes = 100;
+    auto report = sync();
+    ASSERT_FALSE(report);
+    EXPECT_NE(report.message().find("HTTP 500"), std::string::npos) << report.message();
+    EXPECT_LT(dashboardPageSizes().size(), 12u);
+}
+
+// R2: the allowlist's 502 leaves the queries working: use the cached one.
+TEST_F(HudLimitsTest, AFailingAllowlistFallsBackOnTheCachedOne)
+{
+    m_hud.allowlistFailAfter = 1;
+    ASSERT_TRUE(sync());
+    const auto runs = m_cache->stats()->checkRuns;
+    auto report = sync();
+    ASSERT_TRUE(report) << report.message();
+    EXPECT_EQ(report->backends, 1);
+    EXPECT_EQ(m_cache->stats()->checkRuns, runs);
+    EXPECT_TRUE(mentions(report->workarounds, "the allowlist failed"));
+    EXPECT_TRUE(mentions(report->workarounds, "the HUD answered 502"));
+    EXPECT_TRUE(mentions(report->workarounds, "Failed to fetch allowlist from GitHub: 503"));
+    const auto allowlistTries = m_hud.allowlistAnswers.load();
+    EXPECT_EQ(allowlistTries, 2) << "a 502 is not retried";
+}
+
+TEST_F(HudLimitsTest, AFailingAllowlistWithNothingCachedFailsTheSync)
+{
+    m_hud.allowlistFailAfter = 0;
+    auto report = sync();
+    ASSERT_FALSE(report);
+    EXPECT_NE(report.message().find("the HUD answered 502"), std::string::npos) << report.message();
+}
+
+TEST_F(HudLimitsTest, AStaleAllowlistIsUsedAndSaidSo)
+{
+    m_hud.allowlistFailAfter = 0;
+    m_hud.allowlistStale = true;
+    auto report = sync();
+    ASSERT_TRUE(report) << report.message();
+    EXPECT_TRUE(mentions(report->workarounds, "X-Cache: STALE"));
+    EXPECT_EQ(report->backends, 1);
+}
+
+// R10: pr-info answers 500 for a whole batch holding one bad number.
+TEST_F(HudLimitsTest, APrInfoBatchThatFailsIsBisectedAndOtherTitlesKept)
+{
+    m_hud.prs = 60;
+    m_hud.prInfoFail = {100013};
+    auto report = sync();
+    ASSERT_TRUE(report) << report.message();
+    auto missing = m_cache->prNumbersWithoutTitle(100);
+    ASSERT_TRUE(missing);
+    EXPECT_EQ(*missing, std::vector<std::int64_t>{100013});
+    EXPECT_TRUE(mentions(report->workarounds, "#100013"));
+}
+
+// R13: the page unit is the PR among all rows, read or not.
+TEST_F(HudLimitsTest, APrWhoseRowsCannotBeReadStillCountsForPaging)
+{
+    m_hud.prs = 40;
+    // PR 100040 (first of page 0) gets an impossible attempt on every row.
+    m_hud.rowsPerPr = 1;
+    m_hud.extraRows.push_back(dashboardRow(100040, sha40(40), "job 0", "4000", "40000", 5000,
+                                           "success", "2026-12-01T10:00:00.000000000Z"));
+    auto report = sync(20);
+    ASSERT_TRUE(report) << report.message();
+    EXPECT_EQ(m_cache->stats()->checkRuns, 40);
+}
+
+// R3 and R11: repos that report off the allowlist are synced and labelled;
+// the probe repo is relay health, never a backend.
+TEST_F(HudLimitsTest, ReportingReposAreFoundAndTheProbeIsRelayHealth)
+{
+    m_hud.extraAllowlist = json::array({{{"repo", kProbeRepo}, {"level", "L2"}}});
+    m_hud.summaryRows = json::array({{{"repo", "acme/spyre"},
+                                      {"downstream_repo_level", "L2"},
+                                      {"successes", 3},
+                                      {"failures", 0},
+                                      {"timed_out", 0},
+                                      {"total", 3},
+                                      {"pass_rate", 1},
+                                      {"avg_duration_s", 600},
+                                      {"last_run", "2026-12-01T10:00:00.000000000Z"}},
+                                     {{"repo", "other/npu"},
+                                      {"downstream_repo_level", "L3"},
+                                      {"successes", 1},
+                                      {"failures", 1},
+                                      {"timed_out", 0},
+                                      {"total", 2},
+                                      {"pass_rate", 0.5},
+                                      {"avg_duration_s", 60},
+                                      {"last_run", "2026-12-01T10:00:00.000000000Z"}},
+                                     {{"repo", kProbeRepo},
+                                      {"downstream_repo_level", "L2"},
+                                      {"successes", 4},
+                                      {"failures", 0},
+                                      {"timed_out", 0},
+                                      {"total", 4},
+                                      {"pass_rate", 1},
+                                      {"avg_duration_s", 60},
+                                      {"last_run", "2026-12-01T10:00:00.000000000Z"}}});
+    m_hud.healthRows = json::array({{{"pr_number", 7},
+                                     {"last_run", "2026-12-01T10:00:00.000000000Z"},
+                                     {"successes", 4},
+                                     {"total", 4},
+                                     {"pass_rate", 1}},
+                                    {{"pr_number", 6},
+                                     {"last_run", "2026-11-30T10:00:00.000000000Z"},
+                                     {"successes", 3},
+                                     {"total", 4},
+                                     {"pass_rate", 0.75}}});
+    auto report = sync();
+    ASSERT_TRUE(report) << report.message();
+    auto backends = m_cache->backends();
+    ASSERT_TRUE(backends);
+    std::map<std::string, Backend> byRepo;
+    for (const auto& b : *backends)
+        byRepo[b.repo] = b;
+    ASSERT_TRUE(byRepo.count("other/npu"));
+    EXPECT_FALSE(byRepo["other/npu"].allowlisted);
+    EXPECT_EQ(byRepo["other/npu"].level, Level::L3);
+    EXPECT_TRUE(byRepo["acme/spyre"].allowlisted);
+    EXPECT_EQ(report->backends, 2);
+    EXPECT_TRUE(mentions(report->workarounds, "other/npu reports rows but is not at L2+"));
+    for (const auto& r : m_server->requests()) {
+        const bool dashboard = r.target.find("crcr_backend_dashboard") != std::string::npos;
+        EXPECT_FALSE(dashboard && r.target.find("crcr-test") != std::string::npos)
+            << "the probe repo is not synced as a backend";
+    }
+    auto health = cachedRelayHealth(*m_cache);
+    ASSERT_TRUE(health);
+    EXPECT_EQ(health->prs, HealthState::Degraded);
+    EXPECT_EQ(health->prsPassed, 1);
+    EXPECT_EQ(health->prsJudged, 2);
+    EXPECT_EQ(health->nightlies, HealthState::NoData);
+    EXPECT_EQ(health->overall(), HealthState::Degraded);
+}
+
+// R4: a full nightly answer (500 rows) cuts the oldest nightlies: said.
+TEST_F(HudLimitsTest, AFullNightlyAnswerSaysHistoryIsCut)
+{
+    for (int i = 0; i < 500; ++i) {
+        json row = dashboardRow(0, sha40(9000 + i / 10), "nightly " + std::to_string(i % 10),
+                                std::to_string(90000 + i), std::to_string(9000 + i), 1, "success",
+                                "2026-11-20T10:00:00.000000000Z");
+        row.erase("pr_number"); // the nightly query's 20 columns
+        m_hud.nightlyRows.push_back(row);
+    }
+    auto report = sync();
+    ASSERT_TRUE(report) << report.message();
+    EXPECT_TRUE(mentions(report->workarounds, "at most 500 nightly rows"));
+    // Nightly commits are nightly-branch commits, titled through commit-info.
+    auto commits = m_cache->commits();
+    ASSERT_TRUE(commits);
+    int nightlies = 0;
+    for (const auto& c : *commits) {
+        if (c.eventType == EventType::Nightly) {
+            ++nightlies;
+            EXPECT_EQ(c.branch, "nightly");
+            EXPECT_EQ(c.title, "2026-12-01 nightly release (" + sha40(4242) + ")");
+        }
+    }
+    EXPECT_EQ(nightlies, 50);
+}
+
+// R6: a nightly key that is not a SHA is never sent to commit-info (one
+// malformed oid would fail the whole batch).
+TEST_F(HudLimitsTest, FreeTextNightlyKeysAreNotLookedUp)
+{
+    json row = dashboardRow(0, "nightly-2026-12-01", "nightly", "1", "2", 1, "success",
+                            "2026-12-01T10:00:00.000000000Z");
+    m_hud.nightlyRows.push_back(row);
+    json real = dashboardRow(0, sha40(77), "nightly", "3", "4", 1, "success",
+                             "2026-12-01T10:00:00.000000000Z");
+    m_hud.nightlyRows.push_back(real);
+    auto report = sync();
+    ASSERT_TRUE(report) << report.message();
+    EXPECT_FALSE(mentions(report->warnings, "nightly titles"));
+    for (const auto& r : m_server->requests())
+        EXPECT_EQ(r.target.find("nightly-2026"), std::string::npos) << r.target;
+    auto commits = m_cache->commits();
+    ASSERT_TRUE(commits);
+    for (const auto& c : *commits)
+        EXPECT_TRUE(c.sha.value != sha40(77) || !c.title.empty());
+}
+
+// R7: only crcr_hud_results says the level a run was dispatched at.
+TEST_F(HudLimitsTest, DispatchLevelsComeFromCrcrHudResultsOnly)
+{
+    m_hud.extraAllowlist = json::array({{{"repo", "acme/spyre"}, {"level", "L3"}}});
+    m_hud.hudResultsRows =
+        json::array({{{"pr_number", 100060},
+                      {"pytorch_head_sha", sha40(60)},
+                      {"downstream_repo", "acme/spyre"},
+                      {"downstream_repo_level", "L4"},
+                      {"workflow_name", "ci"},
+                      {"job_name", "job 0"},
+                      {"check_run_id", "6000"},
+                      {"run_id", "60000"},
+                      {"run_attempt", 1},
+                      {"status", "completed"},
+                      {"conclusion", "success"},
+                      {"workflow_run_url", "https://github.com/acme/spyre/actions/runs/60000"},
+                      {"duration_seconds", 600},
+                      {"failed_tests_json", ""}}});
+    auto report = sync();
+    ASSERT_TRUE(report) << report.message();
+    auto runs = m_cache->checkRunsForSha(Sha{sha40(60)});
+    ASSERT_TRUE(runs);
+    int verified = 0, now = 0;
+    for (const auto& r : *runs) {
+        if (r.trusted.levelAtDispatch) {
+            ++verified;
+            EXPECT_EQ(r.trusted.level, Level::L4);
+        } else {
+            ++now;
+        }
+    }
+    EXPECT_EQ(verified, 1);
+    EXPECT_EQ(now, 2);
+}
+
+// R8: a closed/reopened re-dispatch and legs sharing a job name are rows of
+// their own; the newest (latest start) is the one the matrix shows.
+TEST_F(HudLimitsTest, RunsAtTheSameAttemptAreKeptApartAndTheNewestIsShown)
+{
+    m_hud.prs = 1;
+    m_hud.rowsPerPr = 1;
+    m_hud.extraRows.push_back(dashboardRow(100001, sha40(1), "job 0", "777", "5555", 1, "failure",
+                                           "2026-12-01T12:00:00.000000000Z"));
+    m_hud.extraRows.push_back(dashboardRow(100001, sha40(1), "job 0", "778", "5555", 1,
+                                           "action_required", "2026-12-01T09:00:00.000000000Z"));
+    auto report = sync();
+    ASSERT_TRUE(report) << report.message();
+    EXPECT_EQ(m_cache->stats()->checkRuns, 3);
+    auto matrix = m_cache->loadMatrix(MatrixQuery{});
+    ASSERT_TRUE(matrix) << matrix.message();
+    ASSERT_EQ(matrix->rows.size(), 1u);
+    ASSERT_EQ(matrix->columns.size(), 1u);
+    const MatrixCell& cell = matrix->cells[0];
+    auto shown = m_cache->checkRun(cell.runRowId);
+    ASSERT_TRUE(shown);
+    EXPECT_EQ(shown->checkRunId.value, "777") << "the latest start wins a tie of attempts";
+    // R17: a conclusion RelayHUD has no member for is kept verbatim.
+    bool verbatim = false;
+    auto all = m_cache->checkRunsForSha(Sha{sha40(1)});
+    ASSERT_TRUE(all);
+    for (const auto& r : *all)
+        verbatim |= r.reported.conclusionText == "action_required"
+                    && r.reported.conclusion == Conclusion::None;
+    EXPECT_TRUE(verbatim);
+}
+
+// R16: the HUD's plain-text 500 is named as such, not as invalid JSON.
+TEST_F(HudLimitsTest, AQueryErrorSaysTheHudAnswered500)
+{
+    auto rows = m_client->savedQuery("no_such_query", json::object());
+    ASSERT_FALSE(rows);
+    EXPECT_EQ(rows.message(), "the HUD answered 500 (Internal Server Error) for no_such_query");
+}
+
+TEST(RunOrder, NewestRunIsTheHighestAttemptThenTheLatestStartThenTheLatestRow)
+{
+    EXPECT_TRUE(isNewerRun({2, 100, 1}, {1, 200, 2}));
+    EXPECT_TRUE(isNewerRun({1, 200, 1}, {1, 100, 2}));
+    EXPECT_TRUE(isNewerRun({1, 100, 3}, {1, 100, 2}));
+    EXPECT_FALSE(isNewerRun({1, std::nullopt, 3}, {1, 100, 2}));
+    EXPECT_FALSE(isNewerRun({1, 100, 2}, {1, 100, 2}));
+}
+
+TEST(RelayHealth, JudgedAsTheHudsCardsJudgeIt)
+{
+    // index.tsx: PRs all at pass_rate 1 -> Healthy; nightly SHAs whose every
+    // job completed as intended (xfail failed, xcancel cancelled, xtimeout timed out).
+    EXPECT_TRUE(isExpectedProbeOutcome("test-xfail", Conclusion::Failure));
+    EXPECT_TRUE(isExpectedProbeOutcome("test-xcancel", Conclusion::Cancelled));
+    EXPECT_TRUE(isExpectedProbeOutcome("test-xtimeout", Conclusion::TimedOut));
+    EXPECT_FALSE(isExpectedProbeOutcome("test-xfail", Conclusion::Cancelled));
+    EXPECT_FALSE(isExpectedProbeOutcome("test-xFail", Conclusion::Failure));
+    EXPECT_TRUE(isExpectedProbeOutcome("test", Conclusion::Success));
+
+    auto nightly = [](const std::string& sha, const std::string& job, Conclusion c,
+                      EpochSeconds t) {
+        CheckRun r;
+        r.upstreamSha = Sha{sha};
+        r.jobName = job;
+        r.reported.status = RunStatus::Completed;
+        r.reported.conclusion = c;
+        r.reported.startedAt = t;
+        return r;
+    };
+    std::vector<CheckRun> runs;
+    // Six SHAs: the oldest (failed) falls outside the newest five.
+    runs.push_back(nightly("s0", "build", Conclusion::Failure, 100));
+    for (int i = 1; i <= 5; ++i) {
+        runs.push_back(
+            nightly("s" + std::to_string(i), "xfail-probe", Conclusion::Failure, 100 + i));
+        runs.push_back(nightly("s" + std::to_string(i), "build", Conclusion::Success, 100 + i));
+    }
+    RelayHealth h = judgeRelayHealth({ProbePr{1, 10, 4, 4, 1.0}}, runs);
+    EXPECT_EQ(h.prs, HealthState::Healthy);
+    EXPECT_EQ(h.nightlies, HealthState::Healthy);
+    EXPECT_EQ(h.nightliesJudged, 5);
+    EXPECT_EQ(h.summary(), "relay healthy: 1/1 probe PRs, 5/5 probe nightlies as expected");
+    runs.push_back(nightly("s5", "xcancel-probe", Conclusion::Failure, 105));
+    h = judgeRelayHealth({}, runs);
+    EXPECT_EQ(h.prs, HealthState::NoData);
+    EXPECT_EQ(h.nightlies, HealthState::Degraded);
+    EXPECT_EQ(h.nightliesPassed, 4);
+    EXPECT_EQ(h.overall(), HealthState::Degraded);
+    EXPECT_EQ(judgeRelayHealth({}, {}).overall(), HealthState::NoData);
+}
+
+TEST(CallbackDuration, ANightlysSingleCallbackReportsNoDuration)
+{
+    EXPECT_EQ(callbackDuration(100, 100), std::nullopt);
+    EXPECT_EQ(callbackDuration(std::nullopt, 100), std::nullopt);
+    EXPECT_EQ(callbackDuration(100, 160), 60.0);
+}
