@@ -95,6 +95,51 @@ TEST(RunLinks, NeverCompareTwoPrsHeadsAndNightliesCompareTheirMainCommits)
     EXPECT_TRUE(runLinks(nightly, {}).compare.isEmpty()) << "no main commit named: no link";
 }
 
+// R18: the job's page as the HUD's "Show log" builds it; a nightly's HUD page
+// with ?event=nightly. R5, R6, R7: a nightly's one callback, its SHA, its level.
+TEST(RunDetailsPanel, ANightlyShowsItsJobLinkNoDurationAndItsMainCommit)
+{
+    RunDetails details = sampleDetails();
+    CheckRun& run = details.run;
+    run.eventType = EventType::Nightly;
+    run.prNumber = 0;
+    run.runAttempt = 1;
+    run.checkRunId = CheckRunId{"123456"};
+    run.reported.runUrl = "https://github.com/torch-spyre/torch-spyre/actions/runs/99";
+    run.reported.startedAt = run.reported.completedAt;
+    run.trusted = Trusted{Level::L4, true, std::nullopt, std::nullopt};
+    details.previous.reset();
+    details.commit = UpstreamCommit{run.upstreamSha,
+                                    0,
+                                    "nightly",
+                                    EventType::Nightly,
+                                    1,
+                                    "2026-12-01 nightly release "
+                                    "(2222222ccccccccccccccccccccccccccccccccc)",
+                                    ""};
+    const RunLinks links = runLinks(details, QStringLiteral("https://hud.pytorch.org"));
+    EXPECT_EQ(
+        links.run.toString(),
+        QStringLiteral("https://github.com/torch-spyre/torch-spyre/actions/runs/99/job/123456"));
+    EXPECT_EQ(links.hudPage.toString(),
+              QStringLiteral("https://hud.pytorch.org/crcr/torch-spyre/torch-spyre?event=nightly"));
+    RunDetailsPanel panel;
+    panel.showDetails(details, links);
+    EXPECT_EQ(panel.fieldText(RunDetailsPanel::DurationField),
+              QStringLiteral("not reported (one callback, no start time)"));
+    EXPECT_EQ(panel.fieldText(RunDetailsPanel::LevelField),
+              QStringLiteral("L4 (verified by the relay at dispatch)"));
+    EXPECT_EQ(panel.fieldText(RunDetailsPanel::ShaField),
+              QStringLiteral("1111111aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa (nightly branch, cut from "
+                             "main 2222222)"));
+    run.upstreamSha = Sha{"nightly-2026-12-01"};
+    EXPECT_TRUE(runLinks(details, {}).compare.isEmpty());
+    panel.showDetails(details, runLinks(details, {}));
+    EXPECT_EQ(
+        panel.fieldText(RunDetailsPanel::ShaField),
+        QStringLiteral("nightly-2026-12-01 (as the downstream reported it; not a commit SHA)"));
+}
+
 TEST(RunLinks, NonWebUrlsFromCiAreDropped)
 {
     const RunLinks links = runLinks(sampleDetails(), QStringLiteral("https://hud.pytorch.org"));
@@ -120,11 +165,15 @@ TEST(RunDetailsPanel, ShowsRunFieldsAsPlainText)
     EXPECT_EQ(panel.fieldText(RunDetailsPanel::JobField), job);
     EXPECT_EQ(panel.fieldText(RunDetailsPanel::BackendField),
               QStringLiteral("torch-spyre/torch-spyre"));
-    EXPECT_EQ(panel.fieldText(RunDetailsPanel::LevelField), QStringLiteral("L4"));
+    // No crcr_hud_results level for this run: the backend's allowlist level now (R7).
+    EXPECT_EQ(panel.fieldText(RunDetailsPanel::LevelField),
+              QStringLiteral("L4 (allowlist level now)"));
     EXPECT_EQ(panel.fieldText(RunDetailsPanel::ConclusionField), QStringLiteral("failure"));
     EXPECT_EQ(panel.fieldText(RunDetailsPanel::PrField), QStringLiteral("#4242"));
     EXPECT_EQ(panel.fieldText(RunDetailsPanel::DurationField), QStringLiteral("1h 02m"));
-    EXPECT_EQ(panel.fieldText(RunDetailsPanel::QueueTimeField), QStringLiteral("42s"));
+    // Attempt 2: the relay measured its queue time from the first dispatch (R9).
+    EXPECT_EQ(panel.fieldText(RunDetailsPanel::QueueTimeField),
+              QStringLiteral("42s since the first dispatch (not this attempt's wait)"));
     EXPECT_EQ(panel.fieldText(RunDetailsPanel::TestsField),
               QStringLiteral("42 passed · 3 failed · 5 skipped · 50 total"));
     EXPECT_EQ(

@@ -162,7 +162,21 @@ void MainWindow::onSyncSucceeded(const SyncOutcome& outcome)
     QString summary = tr("Synced %1 backends, %2 runs").arg(r.backends).arg(r.runs);
     if (!r.errors.empty())
         summary += tr(" · %n backend(s) failed", nullptr, static_cast<int>(r.errors.size()));
-    m_status->showSynced(outcome.finishedAt, summary);
+    QStringList notes;
+    for (const auto& w : r.workarounds)
+        notes << toQString(w);
+    if (!notes.isEmpty())
+        summary += tr(" · worked around %n HUD limit(s)", nullptr, static_cast<int>(notes.size()));
+    m_status->showSynced(outcome.finishedAt, summary,
+                         notes.isEmpty() ? QString() : summary % u"\n\n" % notes.join(u'\n'));
+    if (outcome.relayHealth)
+        m_status->showRelayHealth(
+            static_cast<int>(outcome.relayHealth->overall()),
+            tr("relay %1").arg(toQString(toString(outcome.relayHealth->overall()))),
+            toQString(outcome.relayHealth->summary())
+                % tr("\n(from the relay's probe repo %1, as the HUD's /crcr "
+                     "page judges it)")
+                      .arg(QString::fromLatin1(kProbeRepo)));
     reloadMatrix();
     emit syncSucceeded();
 }

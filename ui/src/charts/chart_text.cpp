@@ -49,8 +49,18 @@ QString noCounts()
 }
 QString noDurations() { return tr("No data: no finished runs with a duration in this window."); }
 
-QString passRateByCommitTitle() { return tr("Pass rate per upstream commit"); }
-QString passRateByDayTitle() { return tr("Pass rate per day"); }
+// RelayHUD's definition (the newest attempt per job, skipped and neutral left
+// out) is not the HUD's (every attempt, cancelled in the denominator; its
+// crcr_summary/query.sql:31-32): the title says which it is (R12).
+QString passRateByCommitTitle()
+{
+    return tr("Pass rate per upstream commit (newest attempt per job; the HUD counts every "
+              "attempt)");
+}
+QString passRateByDayTitle()
+{
+    return tr("Pass rate per day (newest attempt per job; the HUD counts every attempt)");
+}
 QString passRateAxis() { return tr("Runs passed"); }
 QString seriesLeftOut(int shown, int total)
 {

@@ -4,7 +4,11 @@
 #include "relayhud/triage/suggest.h"
 #include "relayhud/ui/format.h"
 
+#include <algorithm>
+
 namespace relayhud::ui {
+
+using namespace Qt::StringLiterals;
 
 Result<RunDetails> loadRunDetails(const Cache& cache, std::int64_t rowId)
 {
@@ -40,13 +44,22 @@ RunLinks runLinks(const RunDetails& details, const QString& hudBaseUrl)
     const CheckRun& run = details.run;
     const QString upstream = toQString(run.upstreamRepo);
     RunLinks links;
-    links.run = webUrl(run.reported.runUrl);
+    // The job's page, as the HUD's "Show log" builds it: workflow_run_url +
+    // "/job/" + check_run_id (test-infra pages/crcr/[org]/[repo].tsx:382-387; R18).
+    const bool numericJob = !run.checkRunId.value.empty()
+                            && std::all_of(run.checkRunId.value.begin(), run.checkRunId.value.end(),
+                                           [](char c) { return c >= '0' && c <= '9'; });
+    links.run = webUrl(numericJob && !run.reported.runUrl.empty()
+                           ? run.reported.runUrl + "/job/" + run.checkRunId.value
+                           : run.reported.runUrl);
     links.artifacts = webUrl(run.reported.artifactUrl);
     QString base = hudBaseUrl;
     while (base.endsWith(u'/'))
         base.chop(1);
     if (!base.isEmpty() && !run.downstreamRepo.empty())
-        links.hudPage = QUrl(base % u"/crcr/" % toQString(run.downstreamRepo));
+        links.hudPage =
+            QUrl(base % u"/crcr/" % toQString(run.downstreamRepo)
+                 % (run.eventType == EventType::Nightly ? u"?event=nightly"_s : QString()));
     // Two heads of one PR, or the main commits two nightlies were cut from;
     // never two different PRs' heads (PR heads are no linear history).
     const std::optional<UpstreamCommit>& previous = details.previous;
@@ -72,9 +85,7 @@ bool isWebUrl(const QUrl& url)
 
 std::optional<double> runDuration(const CheckRun& run)
 {
-    if (!run.reported.startedAt || !run.reported.completedAt)
-        return std::nullopt;
-    return static_cast<double>(*run.reported.completedAt - *run.reported.startedAt);
+    return callbackDuration(run.reported.startedAt, run.reported.completedAt);
 }
 
 } // namespace relayhud::ui

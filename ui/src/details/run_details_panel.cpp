@@ -1,5 +1,6 @@
 #include "relayhud/ui/details/run_details_panel.h"
 
+#include "relayhud/triage/attribution.h"
 #include "relayhud/ui/details/attempts_model.h"
 #include "relayhud/ui/details/link_label.h"
 #include "relayhud/ui/details/state_delegate.h"
@@ -15,6 +16,8 @@
 #include <QScrollArea>
 #include <QStackedWidget>
 #include <QTableView>
+
+#include <algorithm>
 
 namespace relayhud::ui {
 
@@ -44,6 +47,31 @@ QString testsSummary(const CheckRun& run)
 QString seconds(const std::optional<double>& value)
 {
     return value ? formatDuration(value) : RunDetailsPanel::tr("not measured");
+}
+
+bool isFullSha(const std::string& text)
+{
+    return text.size() == 40 && std::all_of(text.begin(), text.end(), [](char c) {
+               return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+           });
+}
+
+// A nightly's "SHA" is the downstream's delivery-id: normally the nightly
+// branch's commit, whose title names the main commit it was cut from; it may
+// be free text (test-infra cross-repo-ci-relay-callback/action.yml:28-35; R6).
+QString shaText(const RunDetails& details)
+{
+    const CheckRun& run = details.run;
+    const QString sha = toQString(run.upstreamSha.value);
+    if (run.eventType != EventType::Nightly)
+        return sha;
+    if (!isFullSha(run.upstreamSha.value))
+        return RunDetailsPanel::tr("%1 (as the downstream reported it; not a commit SHA)").arg(sha);
+    const Sha main = triage::JobAttributor::nightlyMainSha(details.commit ? details.commit->title
+                                                                          : std::string());
+    return main.empty() ? RunDetailsPanel::tr("%1 (nightly branch; main commit not known)").arg(sha)
+                        : RunDetailsPanel::tr("%1 (nightly branch, cut from main %2)")
+                              .arg(sha, toQString(main.shortSha()));
 }
 
 } // namespace
@@ -256,10 +284,16 @@ void RunDetailsPanel::fillRun(const RunDetails& details)
                                .arg(run.runAttempt)
                                .arg(std::max<std::size_t>(1, details.attempts.size())));
     setField(BackendField, toQString(run.downstreamRepo));
-    setField(LevelField, levelLabel(details.level));
+    // Only crcr_hud_results says the level the relay verified at dispatch
+    // (L3/L4 runs); otherwise it is the backend's allowlist level now (R7).
+    setField(LevelField,
+             details.level == Level::Unknown ? QString()
+             : run.trusted.levelAtDispatch
+                 ? tr("%1 (verified by the relay at dispatch)").arg(levelLabel(details.level))
+                 : tr("%1 (allowlist level now)").arg(levelLabel(details.level)));
     setField(WorkflowField, toQString(run.workflow));
     setField(JobField, toQString(run.jobName));
-    setField(ShaField, toQString(run.upstreamSha.value));
+    setField(ShaField, shaText(details));
     setField(PrField, run.prNumber > 0 ? u"#" % QString::number(run.prNumber) : QString());
     setField(EventField, toQString(toString(run.eventType)));
     setField(BranchField, details.commit ? toQString(details.commit->branch) : QString());
@@ -268,7 +302,10 @@ void RunDetailsPanel::fillRun(const RunDetails& details)
 void RunDetailsPanel::fillSelfReported(const CheckRun& run)
 {
     setField(StatusField, toQString(toString(run.reported.status)));
-    setField(ConclusionField, toQString(toString(run.reported.conclusion)));
+    setField(ConclusionField, run.reported.conclusionText.empty()
+                                  ? toQString(toString(run.reported.conclusion))
+                                  : tr("\"%1\" (as reported; not a conclusion RelayHUD knows)")
+                                        .arg(toQString(run.reported.conclusionText)));
     setField(TestsField, testsSummary(run));
 }
 
@@ -276,8 +313,16 @@ void RunDetailsPanel::fillTiming(const CheckRun& run)
 {
     setField(StartedField, formatLongTime(run.reported.startedAt));
     setField(CompletedField, formatLongTime(run.reported.completedAt));
-    setField(DurationField, formatDuration(runDuration(run)));
-    setField(QueueTimeField, seconds(run.trusted.queueTimeSeconds));
+    setField(DurationField, runDuration(run) ? formatDuration(runDuration(run))
+                            : run.reported.completedAt
+                                ? tr("not reported (one callback, no start time)")
+                                : formatDuration(std::nullopt));
+    // The relay measures a rerun's queue time from the first dispatch (its
+    // README: "use run_attempt to decide if trustworthy"; R9).
+    setField(QueueTimeField, run.runAttempt >= 2 && run.trusted.queueTimeSeconds
+                                 ? tr("%1 since the first dispatch (not this attempt's wait)")
+                                       .arg(seconds(run.trusted.queueTimeSeconds))
+                                 : seconds(run.trusted.queueTimeSeconds));
     setField(ExecutionTimeField, seconds(run.trusted.executionTimeSeconds));
 }
 

@@ -163,10 +163,10 @@ QString MatrixModel::cellDescription(int row, int column) const
     if (commit.prNumber > 0)
         text += u"  #" % QString::number(commit.prNumber);
     if (!cell.empty()) {
-        text +=
-            u"\nstarted " % formatLongTime(cell.startedAt) % u"\nduration "
-            % formatDuration(cell.durationSeconds > 0 ? std::optional<double>(cell.durationSeconds)
-                                                      : std::nullopt);
+        text += u"\nstarted " % formatLongTime(cell.startedAt) % u"\nduration "
+                % (cell.durationSeconds > 0              ? formatDuration(cell.durationSeconds)
+                   : cell.status == RunStatus::Completed ? tr("not reported")
+                                                         : tr("not finished"));
     }
     return text;
 }

@@ -13,7 +13,7 @@ namespace relayhud::ui {
 SyncStatusWidget::SyncStatusWidget(QWidget* parent)
     : QWidget(parent), m_state(new ElidedLabel(Qt::ElideRight, this)),
       m_progress(new QProgressBar(this)), m_lastSync(new QLabel(this)),
-      m_cache(new ElidedLabel(Qt::ElideMiddle, this))
+      m_relayHealth(new QLabel(this)), m_cache(new ElidedLabel(Qt::ElideMiddle, this))
 {
     m_lastSync->setTextFormat(Qt::PlainText);
     m_state->setAutoToolTip(false);
@@ -31,8 +31,11 @@ SyncStatusWidget::SyncStatusWidget(QWidget* parent)
     layout->setSpacing(12);
     layout->addWidget(m_state, 1);
     layout->addWidget(m_progress);
+    layout->addWidget(m_relayHealth);
     layout->addWidget(m_lastSync);
     layout->addWidget(m_cache);
+    m_relayHealth->setTextFormat(Qt::RichText);
+    m_relayHealth->hide();
     setState(tr("Not synced yet"));
 }
 
@@ -51,12 +54,12 @@ void SyncStatusWidget::showSyncing(const QString& phase, int done, int total)
     setState(total > 0 ? what % QStringLiteral("  %1/%2").arg(done).arg(total) : what);
 }
 
-void SyncStatusWidget::showSynced(qint64 finishedAt, const QString& summary)
+void SyncStatusWidget::showSynced(qint64 finishedAt, const QString& summary, const QString& toolTip)
 {
     m_offline = false;
     m_progress->hide();
     m_lastSyncAt = finishedAt;
-    setState(summary);
+    setState(summary, toolTip);
     m_lastSync->setText(lastSyncText());
 }
 
@@ -69,6 +72,23 @@ void SyncStatusWidget::showOffline(const QString& reason, int retryInSeconds)
     const QString firstLine = reason.section(u'\n', 0, 0);
     setState(tr("offline — %1 (%2; showing the cache)").arg(firstLine, retry), reason);
     m_lastSync->setText(lastSyncText());
+}
+
+void SyncStatusWidget::showRelayHealth(int state, const QString& word, const QString& toolTip)
+{
+    if (word.isEmpty()) {
+        m_relayHealth->hide();
+        return;
+    }
+    // HealthState: 0 no data (grey), 1 healthy (green), 2 degraded (amber),
+    // the HUD card's colours, readable on light and dark palettes.
+    const QString colour = state == 1   ? QStringLiteral("#2e9d3a")
+                           : state == 2 ? QStringLiteral("#e07b00")
+                                        : QStringLiteral("#8a8a8a");
+    m_relayHealth->setText(QStringLiteral("<span style=\"color:%1\">\u25CF</span> %2")
+                               .arg(colour, word.toHtmlEscaped()));
+    m_relayHealth->setToolTip(plainToolTip(toolTip));
+    m_relayHealth->show();
 }
 
 void SyncStatusWidget::showLastSync(qint64 finishedAt)

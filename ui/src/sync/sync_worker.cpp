@@ -59,6 +59,7 @@ void SyncWorker::run(const SyncRequest& request)
     if (report) {
         outcome.ok = true;
         outcome.report = std::move(*report);
+        outcome.relayHealth = cachedRelayHealth(*m_cache);
     } else {
         outcome.error = toQString(report.message());
     }

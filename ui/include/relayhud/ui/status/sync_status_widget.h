@@ -17,7 +17,10 @@ public:
     explicit SyncStatusWidget(QWidget* parent = nullptr);
 
     void showSyncing(const QString& phase, int done, int total);
-    void showSynced(qint64 finishedAt, const QString& summary);
+    void showSynced(qint64 finishedAt, const QString& summary, const QString& toolTip = {});
+    // The relay's health as the HUD's /crcr cards judge it from its probe repo
+    // (a dot and a word; the counts in the tooltip). Empty text hides it.
+    void showRelayHealth(int state, const QString& word, const QString& toolTip);
     void showOffline(const QString& reason, int retryInSeconds);
     void showLastSync(qint64 finishedAt); // from the cache, before any sync
     // A note that is not about the HUD's reachability (test results, imports).
@@ -34,6 +37,7 @@ private:
     ElidedLabel* m_state;
     QProgressBar* m_progress;
     QLabel* m_lastSync;
+    QLabel* m_relayHealth;
     ElidedLabel* m_cache;
     qint64 m_lastSyncAt = 0;
     bool m_offline = false;

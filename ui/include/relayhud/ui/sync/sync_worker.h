@@ -13,6 +13,7 @@
 
 #include <atomic>
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace relayhud {
@@ -36,8 +37,9 @@ struct SyncRequest {
 
 struct SyncOutcome {
     bool ok = false;
-    QString error;     // when !ok: why nothing could be synced
-    SyncReport report; // when ok; per-backend errors inside
+    std::optional<RelayHealth> relayHealth; // from the answers this sync kept
+    QString error;                          // when !ok: why nothing could be synced
+    SyncReport report;                      // when ok; per-backend errors inside
     qint64 finishedAt = 0;
 };
 
