@@ -106,6 +106,8 @@ public:
     json probeNightlyRows = json::array();
     json hudResultsRows = json::array();
     std::vector<json> extraRows; // appended to the dashboard's rows (any PR)
+    int newPrAfterPages = -1;    // a PR gets its first run after this many dashboard pages
+    std::atomic<int> dashboardPages{0};
     std::vector<json> nightlyRows;
 
     std::string answer(const RawRequest& r)
@@ -200,6 +202,8 @@ private:
             return internalError();
         json rows = json::array();
         if (name == "crcr_backend_dashboard") {
+            if (dashboardPages++ == newPrAfterPages)
+                ++prs; // the newest PR sorts first: every later page shifts by one
             const int perPage = p.at("per_page").get<int>(), offset = p.at("offset").get<int>();
             for (int pr = prs - offset; pr > std::max(0, prs - offset - perPage); --pr)
                 for (int k = 0; k < rowsPerPr; ++k)
@@ -401,6 +405,18 @@ TEST_F(HudLimitsTest, APrWhoseRowsCannotBeReadStillCountsForPaging)
     auto report = sync(20);
     ASSERT_TRUE(report) << report.message();
     EXPECT_EQ(m_cache->stats()->checkRuns, 40);
+}
+
+// R14: offset pages over a live ordering; a PR that moves to the front while
+// later pages are read is caught by reading page 0 again.
+TEST_F(HudLimitsTest, APrThatJumpsToTheFrontMidSyncIsNotMissed)
+{
+    m_hud.prs = 30;
+    m_hud.rowsPerPr = 1;
+    m_hud.newPrAfterPages = 1;
+    auto report = sync(10);
+    ASSERT_TRUE(report) << report.message();
+    EXPECT_EQ(m_cache->stats()->checkRuns, 31);
 }
 
 // R3 and R11: repos that report off the allowlist are synced and labelled;

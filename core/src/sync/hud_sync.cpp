@@ -73,6 +73,7 @@ void fetchDashboard(HudClient& hud, BackendFetch& fetch, const SyncOptions& opti
                     const ValidatorMap& known, int perPage, const std::atomic<bool>* cancel)
 {
     int offset = 0;
+    std::optional<std::pair<int, std::string>> first; // page 0's size and ETag
     for (int page = 0; page < options.maxPages; ++page) {
         if (cancelled(cancel)) {
             fetch.error = "cancelled";
@@ -90,17 +91,19 @@ void fetchDashboard(HudClient& hud, BackendFetch& fetch, const SyncOptions& opti
             const int smaller = std::max(1, perPage / 2);
             fetch.workarounds.push_back(fetch.repo + ": " + *answer->serverError + " at "
                                         + std::to_string(perPage)
-                                        + " PRs per page (over the "
-                                          "HUD's 4.5 MB answer cap?); asked "
+                                        + " PRs per page (over the HUD's 4.5 MB answer cap?); "
+                                          "asked "
                                         + std::to_string(smaller) + " per page");
             perPage = smaller;
             --page;
             continue;
         }
+        if (!first)
+            first.emplace(perPage, answer->etag.empty() ? etagFor(known, url) : answer->etag);
         fetch.perPage = perPage;
         const auto items = absorb(fetch, *answer, known);
         if (items < perPage)
-            return;
+            break;
         offset += perPage;
         // Close to the cap: the next page of as many PRs may cross it.
         if (answer->bodyBytes > kHudResponseCapBytes * 3 / 4 && perPage > 1) {
@@ -110,9 +113,20 @@ void fetchDashboard(HudClient& hud, BackendFetch& fetch, const SyncOptions& opti
                                         + " bytes neared the HUD's 4.5 MB cap; asked "
                                         + std::to_string(perPage) + " PRs per page");
         }
+        if (page + 1 == options.maxPages)
+            fetch.warnings.push_back(fetch.repo + ": stopped after "
+                                     + std::to_string(options.maxPages)
+                                     + " pages; older PRs were not read");
     }
-    fetch.warnings.push_back(fetch.repo + ": stopped after " + std::to_string(options.maxPages)
-                             + " pages; older PRs were not read");
+    // Pages are offsets into a live ordering (max(started_at) DESC): a PR
+    // that got a run while later pages were read moved to the front and
+    // past the reader (R14). Page 0 again, conditionally, catches it.
+    if (first && fetch.pages > 1 && !cancelled(cancel)) {
+        auto again =
+            hud.backendDashboard(fetch.repo, options.days, first->first, 0, first->second, false);
+        if (again && !again->serverError && !again->notModified)
+            absorb(fetch, *again, known);
+    }
 }
 
 BackendFetch fetchBackend(HudClient& hud, const std::string& repo, const SyncOptions& options,
