@@ -53,11 +53,12 @@ void foldInto(MatrixCell& cell, const RunRow& r, const MatrixQuery& q)
 
 Result<std::vector<MatrixColumn>> loadColumns(sqlite3* db)
 {
-    Statement s(db, "SELECT j.id, b.repo, b.level, j.workflow, j.name FROM job j JOIN backend b ON "
-                    "b.id = j.backend_id");
+    Statement s(db, "SELECT j.id, b.repo, b.level, j.workflow, j.name, b.listed FROM job j"
+                    " JOIN backend b ON b.id = j.backend_id");
     auto loaded = store::collectRows<MatrixColumn>(s, [](const Statement& row) {
-        return MatrixColumn{row.text(1), static_cast<Level>(row.integer(2)), row.text(3),
-                            row.text(4), row.int64(0)};
+        return MatrixColumn{row.text(1),  static_cast<Level>(row.integer(2)),
+                            row.text(3),  row.text(4),
+                            row.int64(0), row.integer(5) != 0};
     });
     if (!loaded)
         return loaded;

@@ -91,8 +91,11 @@ QVariant MatrixModel::columnData(const MatrixColumn& column, int role) const
     case Qt::DisplayRole:
     case JobRole: return toQString(column.job);
     case Qt::ToolTipRole:
-        return plainToolTip(toQString(column.backend) % u"  " % levelLabel(column.level) % u"\n"
-                            % toQString(column.workflow) % u"\n" % toQString(column.job));
+        return plainToolTip(toQString(column.backend) % u"  " % levelLabel(column.level)
+                            % (column.allowlisted
+                                   ? QString()
+                                   : tr("  (reports, but is not at L2+ in the allowlist)"))
+                            % u"\n" % toQString(column.workflow) % u"\n" % toQString(column.job));
     case BackendRole: return toQString(column.backend);
     case LevelRole: return static_cast<int>(column.level);
     case WorkflowRole: return toQString(column.workflow);

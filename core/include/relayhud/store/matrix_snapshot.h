@@ -22,6 +22,7 @@ struct MatrixColumn {
     std::string workflow;
     std::string job;
     std::int64_t jobId = 0;
+    bool allowlisted = true; // false: reports, but not at L2+ in the allowlist (Backend)
 };
 
 struct MatrixCell {
