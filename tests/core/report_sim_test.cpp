@@ -180,10 +180,13 @@ TEST_F(ReportSimTest, TheCulpritCausedItAndThePrsItBrokeSayAlreadyBrokenUpstream
     // A later PR's head, after the merge: already broken upstream.
     Sha later;
     for (const sim::SimRow& row : s_data->rows) {
+        // Only PR rows carry an upstream commit's SHA (a push row has the
+        // delivery GUID, a nightly may have free text).
+        if (row.run.eventType != EventType::PullRequest)
+            continue;
         const EpochSeconds t = commitTime(row.run.upstreamSha);
         if (isRegressionJob(row.run) && row.run.prNumber != story.culpritPr
-            && row.run.eventType == EventType::PullRequest && t > story.mergedAt + 6 * 3600
-            && t < story.fixedAt && !s_truth->reports(row).empty()
+            && t > story.mergedAt + 6 * 3600 && t < story.fixedAt && !s_truth->reports(row).empty()
             && std::find(s_truth->failingTests(row).begin(), s_truth->failingTests(row).end(),
                          story.test)
                    != s_truth->failingTests(row).end())

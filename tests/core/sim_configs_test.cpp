@@ -43,8 +43,9 @@ TEST(SimConfigs, OneConfigPerReportingBackend)
 {
     const auto configs = outcomeConfigs(smallWorld());
     std::size_t reporting = 0;
+    // The relay's probe repo reports no test counts: it has no outcome config.
     for (const Backend& b : smallWorld().backends)
-        if (b.level != Level::L1) {
+        if (b.level != Level::L1 && b.repo != "pytorch/crcr-test") {
             ++reporting;
             ASSERT_EQ(configs.count(b.repo), 1U) << b.repo;
             EXPECT_EQ(configs.at(b.repo).find("test_suite_config:\n  labels: [trunk]\n  files:\n"),

@@ -47,8 +47,7 @@ bool inHiddenStory(const SimRow& row)
     const SimStories& s = data().stories;
     return row.run.downstreamRepo == s.hiddenFailureBackend && row.run.jobName == s.hiddenFailureJob
            && row.run.workflow == s.hiddenFailureWorkflow
-           && std::count(s.hiddenFailureShas.begin(), s.hiddenFailureShas.end(),
-                         row.run.upstreamSha);
+           && std::count(s.hiddenFailureShas.begin(), s.hiddenFailureShas.end(), row.testedSha);
 }
 
 // Every `step`-th row with test counts per backend, so each store is covered.
@@ -231,14 +230,14 @@ bool brokenTrunkAt(const SimRow& row, const std::map<std::string, EpochSeconds>&
                    const std::map<std::string, std::string>& branches)
 {
     const CheckRun& run = row.run;
-    const EpochSeconds t = times.at(run.upstreamSha.value);
+    const EpochSeconds t = times.at(row.testedSha.value);
     for (const SimBrokenTrunk& b : data().stories.brokenTrunk) {
         if (b.job != run.jobName || b.backend != run.downstreamRepo)
             continue;
         if (run.eventType == EventType::PullRequest && run.prNumber == b.culpritPr)
             return true;
         const bool mainBased =
-            run.eventType == EventType::Nightly || branches.at(run.upstreamSha.value) == "main";
+            run.eventType == EventType::Nightly || branches.at(row.testedSha.value) == "main";
         if (t >= b.mergedAt && t < b.fixedAt && mainBased && run.prNumber != b.fixPr)
             return true;
     }

@@ -35,7 +35,7 @@ bool isOutageRow(const SimStories& s, const CheckRun& run)
 {
     return std::find(s.outageShas.begin(), s.outageShas.end(), run.upstreamSha)
                != s.outageShas.end()
-           && inList(s.outageBackends, run.downstreamRepo)
+           && inList(s.outageBackends, run.downstreamRepo) && run.runAttempt == 1
            && run.reported.conclusion == Conclusion::Failure;
 }
 

@@ -47,8 +47,7 @@ ArtifactIndex::ArtifactIndex(const SimDataset& dataset)
     for (const SimRow& row : dataset.rows) {
         m_jobs.emplace(row.run.checkRunId.value, &row);
         addRun(row);
-        m_runs.at({row.run.downstreamRepo, row.run.runId}).commit =
-            commits.at(row.run.upstreamSha.value);
+        m_runs.at({row.run.downstreamRepo, row.run.runId}).commit = commits.at(row.testedSha.value);
         if (const BackendSpec* spec = backend(row.run.downstreamRepo); spec && uploaded(row))
             addArtifact(row, *spec, nextArtifact);
     }
@@ -132,7 +131,7 @@ const BackendSpec* ArtifactIndex::backend(std::string_view repo) const
 const JobSpec* ArtifactIndex::jobSpec(const SimRow& row) const
 {
     const BackendSpec* spec = backend(row.run.downstreamRepo);
-    return spec ? findJob(*spec, row.run.workflow, row.run.jobName) : nullptr;
+    return spec ? findJob(*spec, row.run.workflow, row.specJob) : nullptr;
 }
 
 const std::vector<const WorkflowRun*>& ArtifactIndex::runsOf(const std::string& repo) const

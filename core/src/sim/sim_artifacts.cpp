@@ -63,7 +63,7 @@ struct SimArtifacts::Impl {
         const BackendSpec* backend = findBackend(catalog, row.run.downstreamRepo);
         if (!backend)
             return {};
-        return {backend, findJob(*backend, row.run.workflow, row.run.jobName)};
+        return {backend, findJob(*backend, row.run.workflow, row.specJob)};
     }
 
     bool hidesFailures(const SimRow& row) const
@@ -73,14 +73,14 @@ struct SimArtifacts::Impl {
         return row.run.downstreamRepo == s.hiddenFailureBackend
                && row.run.workflow == s.hiddenFailureWorkflow
                && row.run.jobName == s.hiddenFailureJob
-               && std::find(shas.begin(), shas.end(), row.run.upstreamSha) != shas.end();
+               && std::find(shas.begin(), shas.end(), row.testedSha) != shas.end();
     }
 
     std::size_t commitIndex(const SimRow& row) const
     {
         const auto& commits = data.commits;
         const auto it = std::find_if(commits.begin(), commits.end(), [&](const UpstreamCommit& c) {
-            return c.sha == row.run.upstreamSha;
+            return c.sha == row.testedSha;
         });
         return static_cast<std::size_t>(it - commits.begin());
     }
@@ -92,7 +92,7 @@ struct SimArtifacts::Impl {
         return row.run.downstreamRepo == s.incompleteGreenBackend
                && row.run.workflow == s.incompleteGreenWorkflow
                && row.run.jobName == s.incompleteGreenJob
-               && std::find(shas.begin(), shas.end(), row.run.upstreamSha) != shas.end();
+               && std::find(shas.begin(), shas.end(), row.testedSha) != shas.end();
     }
 
     // The PR's new test: the story, when this row runs it.
@@ -105,7 +105,7 @@ struct SimArtifacts::Impl {
                 || row.run.jobName != b.job)
                 continue;
             const auto& shas = b.failingShas;
-            if (std::find(shas.begin(), shas.end(), row.run.upstreamSha) != shas.end())
+            if (std::find(shas.begin(), shas.end(), row.testedSha) != shas.end())
                 return &b;
         }
         return nullptr;

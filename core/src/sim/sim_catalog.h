@@ -32,11 +32,10 @@ struct WorkflowSpec {
 
 struct BackendSpec {
     Backend backend;
-    std::string device;    // "spyre", "npu", ... (failing test names use it)
-    std::string sdk;       // environment.sdk
-    double coverage = 1.0; // share of upstream PR/push events it runs on
-    bool nightly = false;  // runs a scheduled nightly against the nightly SHA
-    bool runUrlWithAttempts = true;
+    std::string device;         // "spyre", "npu", ... (failing test names use it)
+    std::string sdk;            // environment.sdk
+    double coverage = 1.0;      // share of upstream PR/push events it runs on
+    bool nightly = false;       // runs a scheduled nightly against the nightly SHA
     double artifactShare = 0.0; // share of completed test jobs that upload artifacts
     double failRate = 0.03;     // spontaneous test-job failures
     std::vector<WorkflowSpec> workflows;
@@ -46,7 +45,25 @@ struct BackendSpec {
     // for an out-of-tree PrivateUse1 backend, "XPU" for an in-tree device.
     std::string classSuffix = "PRIVATEUSE1";
 
-    bool reports() const { return backend.level != Level::L1; }
+    // The relay's own probe repo (pytorch/crcr-test): jobs named *xfail*,
+    // *xcancel*, *xtimeout* fail / cancel / time out as meant, the others pass.
+    bool probe = false;
+    // Not part of any story (new backends must not move the stories' picks).
+    bool storyFree = false;
+    // The level the relay dispatched at, when the allowlist no longer says so.
+    Level dispatchLevel = Level::Unknown;
+    bool listed = true;              // the allowlist lists it (at backend.level)
+    int removedDaysAgo = 0;          // > 0: dispatched to until this many days before now
+    bool nightlyKeyFreeText = false; // its nightly delivery-id is not a SHA
+    // Matrix legs reporting without `job-name`: they all send github.job,
+    // this name (action.yml job-name input), with their own check_run_id.
+    std::string sharedTestJobName{};
+
+    Level rowLevel() const
+    {
+        return dispatchLevel != Level::Unknown ? dispatchLevel : backend.level;
+    }
+    bool reports() const { return rowLevel() != Level::L1; }
     std::size_t jobCount() const;
     // A job's GitHub artifact, uploaded when it completed, is past its
     // retention at `now` (the GitHub API then answers it expired).

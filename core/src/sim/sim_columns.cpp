@@ -10,9 +10,9 @@
 namespace relayhud::sim {
 namespace {
 
-Json optionalTime(const std::optional<EpochSeconds>& t)
+Json optionalTime(const std::optional<EpochSeconds>& t, int micros)
 {
-    return t ? clickhouseIso(*t) : std::string(kZeroDateTime);
+    return t ? clickhouseIso(*t, micros) : std::string(kZeroDateTime);
 }
 
 Json nullableFloat(const std::optional<double>& v) { return v ? float64(*v) : Json(nullptr); }
@@ -43,8 +43,12 @@ const std::map<std::string_view, Getter>& getters()
         {"status", [](const SimRow& r) -> Json { return wireStatus(r.run.reported.status); }},
         {"conclusion",
          [](const SimRow& r) -> Json { return wireConclusion(r.run.reported.conclusion); }},
-        {"started_at", [](const SimRow& r) { return optionalTime(r.run.reported.startedAt); }},
-        {"completed_at", [](const SimRow& r) { return optionalTime(r.run.reported.completedAt); }},
+        {"started_at",
+         [](const SimRow& r) { return optionalTime(r.run.reported.startedAt, r.startedMicros); }},
+        {"completed_at",
+         [](const SimRow& r) {
+             return optionalTime(r.run.reported.completedAt, r.completedMicros);
+         }},
         {"duration_seconds", [](const SimRow& r) -> Json { return durationSeconds(r); }},
         {"total_tests", [](const SimRow& r) -> Json { return counts(r).total; }},
         {"passed_tests", [](const SimRow& r) -> Json { return counts(r).passed; }},
@@ -56,13 +60,13 @@ const std::map<std::string_view, Getter>& getters()
          [](const SimRow& r) { return nullableFloat(r.run.trusted.queueTimeSeconds); }},
         {"execution_time",
          [](const SimRow& r) { return nullableFloat(r.run.trusted.executionTimeSeconds); }},
-        {"failed_tests_json", [](const SimRow& r) -> Json { return r.failedTestsJson; }},
-        {"environment", [](const SimRow& r) -> Json { return r.environmentJson; }},
+        // Never written by the HUD (crcrUtils.ts extractDynamoRecord sets
+        // neither; pytorch/test-infra @61a77570), so both hold the column
+        // DEFAULT '' (clickhouse_db_schema/default.crcr_workflow_job/schema.sql).
+        {"failed_tests_json", [](const SimRow&) -> Json { return ""; }},
+        {"environment", [](const SimRow&) -> Json { return ""; }},
         {"downstream_repo_level",
          [](const SimRow& r) -> Json { return wireLevel(r.run.trusted.level); }},
-        // Triage verdicts are written by the HUD's own triage, which the
-        // simulator does not run: always the column default.
-        {"triage_verdict_json", [](const SimRow&) -> Json { return ""; }},
     };
     return table;
 }

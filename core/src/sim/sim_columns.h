@@ -16,7 +16,7 @@ using Json = nlohmann::ordered_json;
 class ColumnSet {
 public:
     // A SELECT list: comma-separated crcr_workflow_job columns (the ALIAS
-    // duration_seconds and triage_verdict_json included). An unknown name is
+    // duration_seconds included). An unknown name is
     // a programming error: it throws std::logic_error.
     explicit ColumnSet(std::string_view selectList);
     Json row(const SimRow& row) const;

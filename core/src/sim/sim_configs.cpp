@@ -309,7 +309,8 @@ std::map<std::string, std::string> outcomeConfigs(const SimDataset& dataset)
     std::map<std::string, std::string> out;
     TestCatalog tests(dataset.config.seed);
     for (const BackendSpec& spec : backendCatalog(dataset.config.jobsScale)) {
-        if (!spec.reports())
+        // The probe reports no test counts; a repo off the allowlist has none.
+        if (!spec.reports() || spec.probe || !spec.listed)
             continue;
         const BackendSurvey survey = surveyBackend(spec, tests, dataset.commits.size());
         out[spec.backend.repo] = ConfigWriter(spec, survey).write(dataset.config.seed);

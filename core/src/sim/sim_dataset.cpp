@@ -28,9 +28,9 @@ bool startsBefore(const PendingRow& a, const PendingRow& b)
     const CheckRun& x = a.row.run;
     const CheckRun& y = b.row.run;
     return std::tie(*x.reported.startedAt, x.downstreamRepo, x.upstreamSha, x.workflow, x.jobName,
-                    x.runAttempt)
+                    a.row.specJob, x.runAttempt, a.dispatch)
            < std::tie(*y.reported.startedAt, y.downstreamRepo, y.upstreamSha, y.workflow, y.jobName,
-                      y.runAttempt);
+                      b.row.specJob, y.runAttempt, b.dispatch);
 }
 
 // GitHub ids grow with time: run ids per workflow run (shared by its
@@ -52,9 +52,10 @@ public:
         run.checkRunId = CheckRunId{std::to_string(m_nextCheck)};
         const std::string runUrl =
             "https://github.com/" + run.downstreamRepo + "/actions/runs/" + run.runId;
-        run.reported.runUrl = spec.runUrlWithAttempts
-                                  ? runUrl + "/attempts/" + std::to_string(run.runAttempt)
-                                  : runUrl;
+        // The action always sends ${server_url}/${repository}/actions/runs/${run_id}
+        // (pytorch/test-infra .github/actions/cross-repo-ci-relay-callback/
+        // action.yml:97 @61a77570), never /attempts/N.
+        run.reported.runUrl = runUrl;
         if (p.uploadsArtifacts)
             run.reported.artifactUrl = artifactUrlFor(spec, run);
     }
@@ -62,7 +63,7 @@ public:
 private:
     std::string runIdFor(const PendingRow& p)
     {
-        const auto key = std::make_tuple(p.backend, p.commit, p.workflow);
+        const auto key = std::make_tuple(p.backend, p.commit, p.workflow, p.dispatch);
         auto it = m_runIds.find(key);
         if (it != m_runIds.end())
             return it->second;
@@ -73,7 +74,7 @@ private:
     SplitMix64 m_rng;
     std::int64_t m_nextRun;
     std::int64_t m_nextCheck;
-    std::map<std::tuple<std::size_t, std::size_t, std::size_t>, std::string> m_runIds;
+    std::map<std::tuple<std::size_t, std::size_t, std::size_t, int>, std::string> m_runIds;
 };
 
 } // namespace
@@ -87,7 +88,8 @@ SimDataset buildDataset(const SimConfig& config)
     out.config.jobsScale = std::max(1, config.jobsScale);
     const auto catalog = backendCatalog(out.config.jobsScale);
     for (const auto& spec : catalog)
-        out.backends.push_back(spec.backend);
+        if (spec.listed)
+            out.backends.push_back(spec.backend);
     out.commits = buildCommits(out.config);
     out.pulls = buildPulls(out.config, out.commits);
     TestCatalog tests(out.config.seed);

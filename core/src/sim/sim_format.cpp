@@ -1,5 +1,6 @@
 #include "sim_format.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <ctime>
@@ -17,12 +18,13 @@ std::tm utc(EpochSeconds t)
 
 } // namespace
 
-std::string clickhouseIso(EpochSeconds t)
+std::string clickhouseIso(EpochSeconds t, int micros)
 {
     const std::tm tm = utc(t);
     char buf[128];
-    std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d.000000000Z", tm.tm_year + 1900,
-                  tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
+    std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d.%06d000Z", tm.tm_year + 1900,
+                  tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
+                  std::clamp(micros, 0, 999999));
     return buf;
 }
 

@@ -11,8 +11,9 @@
 
 namespace relayhud::sim {
 
-// DateTime64(9): "2026-05-04T20:48:28.000000000Z".
-std::string clickhouseIso(EpochSeconds t);
+// DateTime64(9): "2026-05-04T20:48:28.123456000Z" (the callbacks send
+// microseconds, so the last three digits are always 0).
+std::string clickhouseIso(EpochSeconds t, int micros = 0);
 // The zero DateTime64(9) that an unfinished row carries as completed_at.
 inline constexpr std::string_view kZeroDateTime = "1970-01-01T00:00:00.000000000Z";
 // "2026-05-04"

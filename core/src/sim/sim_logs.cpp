@@ -208,7 +208,6 @@ void upload(LogWriter& log, const LogContext& ctx)
 
 void writeStep(LogWriter& log, const LogContext& ctx, const StepPlan& step)
 {
-    const CheckRun& run = ctx.row->run;
     switch (step.kind) {
     case StepKind::SetUp: return setUp(log, ctx);
     case StepKind::Containers: return infra(log, ctx, step);
@@ -216,14 +215,14 @@ void writeStep(LogWriter& log, const LogContext& ctx, const StepPlan& step)
         return checkout(log, ctx, ctx.backend->backend.repo, ctx.downstreamSha, "",
                         "Merge pull request");
     case StepKind::CheckoutPyTorch:
-        return checkout(log, ctx, "pytorch/pytorch", run.upstreamSha.value, "pytorch",
+        return checkout(log, ctx, "pytorch/pytorch", ctx.row->testedSha.value, "pytorch",
                         "upstream head");
     case StepKind::Python:
         group(log, "Run actions/setup-python@v5", {"with:", "  python-version: 3.11"});
         return log.line("Successfully set up CPython (3.11.13)");
     case StepKind::Install:
         command(log, "pip install dist/*.whl", {});
-        return log.line("Successfully installed torch-2.9.0a0+git" + run.upstreamSha.shortSha());
+        return log.line("Successfully installed torch-2.9.0a0+git" + ctx.row->testedSha.shortSha());
     case StepKind::Build: return build(log, ctx, step);
     case StepKind::Tests: return tests(log, ctx, step);
     case StepKind::Upload: return upload(log, ctx);

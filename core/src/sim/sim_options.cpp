@@ -88,6 +88,34 @@ const std::map<std::string, Setter>& valueFlags()
          [](SimOptions& o, const std::string& f, const std::string& v) {
              return assign(o.faults.dropRate, f, v, 0.0, 1.0, "a rate in 0..1");
          }},
+        {"--max-response-bytes",
+         [](SimOptions& o, const std::string& f, const std::string& v) {
+             return assign<std::uint64_t>(o.faults.maxResponseBytes, f, v, 0, UINT64_MAX,
+                                          "a byte count (0 = no cap)");
+         }},
+        {"--allowlist-fail-after",
+         [](SimOptions& o, const std::string& f, const std::string& v) {
+             return assign(o.faults.allowlistFailAfter, f, v, 0, 1000000000, "a request count");
+         }},
+        {"--allowlist-stale-after",
+         [](SimOptions& o, const std::string& f, const std::string& v) {
+             return assign(o.faults.allowlistStaleAfter, f, v, 0, 1000000000, "a request count");
+         }},
+        {"--pr-info-fail",
+         [](SimOptions& o, const std::string& f, const std::string& v) -> Result<void> {
+             std::size_t start = 0;
+             while (start <= v.size()) {
+                 const std::size_t comma = std::min(v.find(',', start), v.size());
+                 std::int64_t pr = 0;
+                 auto ok = assign<std::int64_t>(pr, f, v.substr(start, comma - start), 1, INT64_MAX,
+                                                "PR numbers (repeatable, or a comma list)");
+                 if (!ok)
+                     return ok;
+                 o.faults.prInfoFail.push_back(pr);
+                 start = comma + 1;
+             }
+             return {};
+         }},
         {"--github-token",
          [](SimOptions& o, const std::string& f, const std::string& v) {
              return assignText(o.stores.githubToken, f, v);
@@ -201,6 +229,18 @@ std::string simUsage()
            "  --truncate-rate R      cut a share R of 200 bodies in half\n"
            "  --drop-rate R          close a share R of connections without answering\n"
            "  --html-errors          send injected errors as an HTML page, as a proxy does\n"
+           "real HUD failures:\n"
+           "  --max-response-bytes N  answer 500 FUNCTION_RESPONSE_PAYLOAD_TOO_LARGE (as\n"
+           "                         Vercel does above 4.5 MB: use 4500000) for any HUD\n"
+           "                         answer whose uncompressed body exceeds N bytes\n"
+           "  --allowlist-fail-after N  the allowlist answers N GETs, then 502\n"
+           "                         {\"error\": \"Failed to fetch allowlist from GitHub: 503\"}\n"
+           "                         (its GitHub fetch fails, nothing cached)\n"
+           "  --allowlist-stale-after N  the allowlist answers N GETs, then 200 with\n"
+           "                         X-Cache: STALE (fetch fails, the cached copy is served)\n"
+           "  --pr-info-fail PR      pr-info answers 500 {\"error\": \"Failed to fetch PR info\"}\n"
+           "                         to any batch holding PR (repeatable or a comma list;\n"
+           "                         unknown PR numbers always do)\n"
            "artifact stores:\n"
            "  --github-token T       token the GitHub API accepts for downloads\n"
            "                         (default ghs_relayhudSimulatorToken0000000000)\n"

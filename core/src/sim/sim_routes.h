@@ -1,10 +1,12 @@
 #pragma once
 // The HUD read API's route table: /api/crcr/allowlist, /api/crcr/pr-info,
 // /api/crcr/commit-info and /api/clickhouse/<query>. Pure functions of the
-// request and the dataset: no sockets, no faults (see sim_faults.h).
+// request, the dataset and the route-level faults the request is handed
+// (RouteFaults); no sockets (transport faults: sim_faults.h).
 #include "relayhud/sim/sim_dataset.h"
 #include "sim_queries.h"
 
+#include <cstdint>
 #include <map>
 #include <string>
 #include <string_view>
@@ -14,7 +16,16 @@
 
 namespace relayhud::sim {
 
+// What the allowlist's GitHub raw fetch does for this request.
+enum class AllowlistFetch : std::uint8_t { Ok, Fails, FailsWithCache };
+
+struct RouteFaults {
+    AllowlistFetch allowlist = AllowlistFetch::Ok;
+    std::vector<std::int64_t> prInfoFail;
+};
+
 struct ApiRequest {
+    std::string method = "GET";
     std::string path;
     std::map<std::string, std::string> params; // decoded query string; first value wins
 };
@@ -30,16 +41,25 @@ struct ApiResponse {
     std::vector<std::pair<std::string, std::string>> headers;
 };
 
-// {"error": message}, the shape every torchci API route answers errors with.
+// {"error": message}, the shape the /api/crcr/* routes answer errors with.
 ApiResponse jsonError(int status, const std::string& message);
+// What Next.js answers when an API route throws (api-resolver.ts sendError).
+ApiResponse internalServerError();
+// Next.js's 404 page for a path no route serves.
+ApiResponse nextNotFound();
+// Vercel's answer to a function whose response body is over its cap.
+ApiResponse payloadTooLarge();
 
 class SimRoutes {
 public:
     explicit SimRoutes(const SimDataset& dataset);
-    ApiResponse handle(const ApiRequest& request) const;
+    ApiResponse handle(const ApiRequest& request, const RouteFaults& faults = {}) const;
+    // /api/clickhouse/ answers depend on the request alone (cacheable).
+    static bool isQuery(std::string_view path);
 
 private:
-    using Handler = ApiResponse (SimRoutes::*)(const ApiRequest&, std::string_view rest) const;
+    using Handler = ApiResponse (SimRoutes::*)(const ApiRequest&, std::string_view rest,
+                                               const RouteFaults& faults) const;
     struct Route {
         std::string_view path;
         bool prefix = false; // path is a prefix; the rest is passed on
@@ -47,15 +67,19 @@ private:
     };
     static const std::vector<Route>& routes();
 
-    ApiResponse allowlist(const ApiRequest& request, std::string_view rest) const;
-    ApiResponse clickhouse(const ApiRequest& request, std::string_view query) const;
-    ApiResponse prInfo(const ApiRequest& request, std::string_view rest) const;
-    ApiResponse commitInfo(const ApiRequest& request, std::string_view rest) const;
+    ApiResponse allowlist(const ApiRequest& request, std::string_view rest,
+                          const RouteFaults& faults) const;
+    ApiResponse clickhouse(const ApiRequest& request, std::string_view query,
+                           const RouteFaults& faults) const;
+    ApiResponse prInfo(const ApiRequest& request, std::string_view rest,
+                       const RouteFaults& faults) const;
+    ApiResponse commitInfo(const ApiRequest& request, std::string_view rest,
+                           const RouteFaults& faults) const;
 
     const SimDataset& m_data;
     SimQueries m_queries;
     std::unordered_map<std::string, const UpstreamCommit*> m_commitsBySha;
-    std::unordered_map<std::int64_t, const UpstreamCommit*> m_prOpeners; // a PR's first commit
+    std::unordered_map<std::int64_t, const SimPullRequest*> m_pulls;
 };
 
 } // namespace relayhud::sim

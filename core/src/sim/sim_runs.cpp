@@ -16,13 +16,23 @@ namespace {
 
 constexpr EpochSeconds kNever = std::numeric_limits<EpochSeconds>::max();
 constexpr int kMaxAttempts = 3;
+// The relay's zombie sweeper (pytorch/test-infra aws/lambda/cross_repo_ci_relay/
+// callback/cleanup_handler.py, utils/config.py ZOMBIE_TIMEOUT_SECONDS @61a77570)
+// marks a job timed_out once it has been in_progress for 6 h. It runs from an
+// EventBridge cron whose period is not in the repository: assumed 15 min.
+constexpr EpochSeconds kZombieTimeout = 6 * 3600;
+constexpr EpochSeconds kSweepPeriod = 15 * 60;
+// A job's timeout-minutes: GitHub cancels it, and its `if: always()` report
+// step says cancelled (nightlies, which have no in_progress to sweep).
+constexpr EpochSeconds kJobTimeout = 4 * 3600;
 
 // One execution of a job (attempt n of its workflow run).
 struct Attempt {
     int number = 1;
     EpochSeconds start = 0;
     EpochSeconds end = 0;
-    bool zombie = false;      // never reports completion
+    bool zombie = false;      // never reports completion, and the sweeper missed it
+    bool swept = false;       // never reported completion: the sweeper timed it out
     bool reportsTests = true; // infra failures and cancellations report no counts
     Conclusion conclusion = Conclusion::Success;
     std::vector<CausedTest> failures; // each failing test with its cause
@@ -65,13 +75,16 @@ struct RunContext {
     bool outage = false;
     SplitMix64 rng{0};
     EpochSeconds cancelAt = kNever;
+    int redispatch = 0; // 0: the head's own dispatch; 1: its PR closed; 2: reopened
 };
 
 double millis(double seconds) { return std::round(seconds * 1000.0) / 1000.0; }
 
-std::string deliveryId(std::uint64_t seed, std::size_t commit)
+std::string deliveryId(std::uint64_t seed, std::size_t commit, int dispatch)
 {
-    SplitMix64 rng(mixSeed({seed, 0xDE11ULL, commit}));
+    SplitMix64 rng(dispatch == 0
+                       ? mixSeed({seed, 0xDE11ULL, commit})
+                       : mixSeed({seed, 0xDE11ULL, commit, static_cast<std::uint64_t>(dispatch)}));
     const std::string hex = rng.hex(32);
     return hex.substr(0, 8) + "-" + hex.substr(8, 4) + "-" + hex.substr(12, 4) + "-"
            + hex.substr(16, 4) + "-" + hex.substr(20);
@@ -103,6 +116,10 @@ private:
 
     bool runsOn(std::size_t b, std::size_t c, SplitMix64& rng) const
     {
+        const BackendSpec& spec = m_backends[b];
+        if (spec.removedDaysAgo > 0
+            && m_commits[c].time >= m_config.now - spec.removedDaysAgo * EpochSeconds{86400})
+            return false; // no longer in the allowlist: the relay stopped dispatching
         if (m_commits[c].eventType == EventType::Nightly)
             return m_backends[b].nightly;
         return m_plan.forcesRun(b, c) || rng.chance(m_backends[b].coverage);
@@ -126,6 +143,55 @@ private:
                            SplitMix64(rng.next())};
             generateWorkflow(ctx);
         }
+        if (const EpochSeconds closed = closedAt(c); closed != 0) {
+            // The relay dispatches the PR's `closed` and `reopened` actions too
+            // (webhook/event_handler.py:22, pytorch/test-infra @61a77570): the
+            // same head SHA, a new delivery, new workflow runs at attempt 1.
+            const EpochSeconds reopened = closed + rng.range(5 * 60, 90 * 60);
+            for (int d = 1; d <= 2; ++d)
+                for (std::size_t w = 0; w < m_backends[b].workflows.size(); ++w) {
+                    RunContext ctx{b,
+                                   c,
+                                   w,
+                                   (d == 1 ? closed : reopened) + delay,
+                                   false,
+                                   false,
+                                   SplitMix64(rng.next())};
+                    ctx.redispatch = d;
+                    generateWorkflow(ctx);
+                }
+        }
+    }
+
+    // A few PR heads are closed and reopened some hours later (0 = not).
+    // Drawn from a stream of their own; story commits and PRs are left alone.
+    EpochSeconds closedAt(std::size_t c) const
+    {
+        const UpstreamCommit& commit = m_commits[c];
+        if (commit.eventType != EventType::PullRequest || m_plan.outageCommits.count(c) != 0
+            || m_plan.hiddenCommits.count(c) != 0 || m_plan.incompleteCommits.count(c) != 0
+            || c == m_plan.cancelledCommit || c == m_plan.zombieCommit
+            || c == m_plan.regressionCommit || storyPr(commit.prNumber))
+            return 0;
+        SplitMix64 rng(mixSeed({m_config.seed, 0xC105EDULL, c}));
+        if (!rng.chance(0.04))
+            return 0;
+        const EpochSeconds at = commit.time + rng.range(2 * 3600, 20 * 3600);
+        return at < m_config.now ? at : 0;
+    }
+
+    bool storyPr(std::int64_t pr) const
+    {
+        const SimStories& s = m_plan.stories;
+        if (pr == s.culpritPr)
+            return true;
+        for (const SimBrokenTrunk& b : s.brokenTrunk)
+            if (pr == b.culpritPr || pr == b.fixPr)
+                return true;
+        for (const SimPrBreak& b : s.prBreaks)
+            if (pr == b.pr)
+                return true;
+        return false;
     }
 
     // The build job runs first; test legs start when it is done.
@@ -172,7 +238,7 @@ private:
     double rerunChance(const RunContext& ctx, const Attempt& a) const
     {
         if (a.conclusion == Conclusion::Success || a.zombie || ctx.cancelled
-            || a.conclusion == Conclusion::TimedOut)
+            || a.conclusion == Conclusion::TimedOut || m_backends[ctx.backend].probe)
             return 0.0;
         if (ctx.outage && a.number == 1)
             return 0.6;
@@ -215,9 +281,11 @@ private:
                 cancel(a, ctx.cancelAt);
         } else if (ctx.outage)
             failOnInfrastructure(ctx, a);
-        else if (m_plan.zombieCommit == ctx.commit
+        else if (m_plan.zombieCommit == ctx.commit && ctx.redispatch == 0
                  && m_plan.zombie.is(ctx.backend, ctx.workflow, j))
             a.zombie = true;
+        else if (m_backends[ctx.backend].probe)
+            probeOutcome(ctx, j, a);
         else
             decideOutcome(ctx, j, a);
         if (m_plan.dropsFile(ctx.backend, ctx.workflow, j, ctx.commit))
@@ -250,6 +318,27 @@ private:
         a.reportsTests = false;
     }
 
+    // pytorch/crcr-test's probes do what their names say. A PR probe that
+    // should time out never reports completion, so the sweeper times it out;
+    // a nightly one (no in_progress to sweep) reports timed_out itself.
+    void probeOutcome(const RunContext& ctx, std::size_t j, Attempt& a) const
+    {
+        const std::string& name = workflowSpec(ctx).jobs[j].name;
+        a.reportsTests = false;
+        if (name.find("xfail") != std::string::npos)
+            a.conclusion = Conclusion::Failure;
+        else if (name.find("xcancel") != std::string::npos)
+            a.conclusion = Conclusion::Cancelled;
+        else if (name.find("xtimeout") != std::string::npos) {
+            a.conclusion = Conclusion::TimedOut;
+            if (!nightly(ctx)) {
+                a.swept = true;
+                const EpochSeconds due = a.start + kZombieTimeout;
+                a.end = (due + kSweepPeriod - 1) / kSweepPeriod * kSweepPeriod;
+            }
+        }
+    }
+
     // Every failing test has its cause: the standing ones (this PR, broken
     // trunk, the backend, a strict XPASS) hold on each attempt; flaky tests and
     // the device-busy hour are drawn per attempt. A job with none may time out.
@@ -269,9 +358,18 @@ private:
             a.failures = std::move(failures);
         } else if (a.number == 1 && !m_plan.causes.isCulpritJob(ctx.backend, ctx.workflow, j)
                    && ctx.rng.chance(0.006)) {
-            a.conclusion = Conclusion::TimedOut;
-            a.end = a.start + 4 * 3600; // the job's timeout-minutes
             a.reportsTests = false;
+            if (nightly(ctx)) {
+                a.conclusion = Conclusion::Cancelled;
+                a.end = a.start + kJobTimeout;
+            } else {
+                // Its runner is lost: no completed callback ever comes, and the
+                // sweeper's first pass after 6 h in_progress times it out.
+                a.conclusion = Conclusion::TimedOut;
+                a.swept = true;
+                const EpochSeconds due = a.start + kZombieTimeout;
+                a.end = (due + kSweepPeriod - 1) / kSweepPeriod * kSweepPeriod;
+            }
         }
     }
 
@@ -287,6 +385,11 @@ private:
         a.start = prev.end + ctx.rng.range(10 * 60, 90 * 60);
         a.end = a.start + duration(ctx, job);
         a.reportsTests = job.kind == JobKind::Test;
+        // The relay measures every in_progress callback's queue_time from the
+        // original dispatch (callback_handler.py:177-182 @61a77570), so a
+        // rerun carries hours.
+        a.queueTime = millis(static_cast<double>(a.start - ctx.dispatch)
+                             + static_cast<double>(micros(ctx, j, a.number, 3)) / 1e6);
         decideOutcome(ctx, j, a);
         return a;
     }
@@ -332,6 +435,28 @@ private:
         return t;
     }
 
+    // Sub-second digits of the callbacks' wall-clock times: a hash, so the
+    // draws of everything else stay as they were.
+    int micros(const RunContext& ctx, std::size_t j, int attempt, std::uint64_t which) const
+    {
+        SplitMix64 rng(mixSeed({m_config.seed, 0x05ECULL, ctx.backend, ctx.commit, ctx.workflow, j,
+                                static_cast<std::uint64_t>(attempt), which}));
+        return static_cast<int>(rng.below(1000000));
+    }
+
+    // What the relay dispatched and the HUD keyed the row by: the webhook's
+    // delivery GUID; for a nightly, the downstream's delivery-id input (the
+    // nightly SHA, or free text for a backend that sends something else).
+    std::string deliveryOf(const RunContext& ctx) const
+    {
+        const UpstreamCommit& commit = m_commits[ctx.commit];
+        if (!nightly(ctx))
+            return deliveryId(m_config.seed, ctx.commit, ctx.redispatch);
+        if (m_backends[ctx.backend].nightlyKeyFreeText)
+            return "nightly-" + isoDate(commit.time);
+        return commit.sha.value;
+    }
+
     void emit(RunContext& ctx, std::size_t j, const Attempt& a)
     {
         const bool done = !a.zombie && a.end <= m_config.now;
@@ -340,11 +465,13 @@ private:
             return;
         const BackendSpec& backend = m_backends[ctx.backend];
         const UpstreamCommit& commit = m_commits[ctx.commit];
-        PendingRow out{SimRow{}, ctx.backend, ctx.commit, ctx.workflow, false, {}};
+        PendingRow out{SimRow{}, ctx.backend, ctx.commit, ctx.workflow, ctx.redispatch, false, {}};
         out.row.run = checkRun(ctx, j, a, done);
-        out.row.deliveryId =
-            nightly(ctx) ? commit.sha.value : deliveryId(m_config.seed, ctx.commit);
+        out.row.testedSha = commit.sha;
+        out.row.specJob = workflowSpec(ctx).jobs[j].name;
+        out.row.deliveryId = deliveryOf(ctx);
         out.row.eventTypeText = std::string(wireEventType(commit.eventType));
+        storeAsTheHudDoes(ctx, j, a, out.row);
         if (done && !a.failures.empty())
             out.row.failedTestsJson = nlohmann::json(a.failedTests()).dump();
         out.row.environmentJson =
@@ -352,10 +479,11 @@ private:
         const bool uploads = ctx.rng.chance(backend.artifactShare) || hidesFailures(ctx, j)
                              || m_plan.dropsFile(ctx.backend, ctx.workflow, j, ctx.commit);
         out.uploadsArtifacts = done && out.row.run.reported.tests && uploads;
-        // Every row its HUD API serves: PR heads, nightlies, and (a known
-        // difference from the real HUD, specs/hud-read-api.md S1) ciflow
-        // tag pushes with their PR number.
-        if (done && commit.eventType != EventType::Periodic)
+        // Every row its HUD API serves: PR heads and nightlies (push rows
+        // have pr_number 0 and no row query returns them).
+        if (done && !backend.probe
+            && (commit.eventType == EventType::PullRequest
+                || commit.eventType == EventType::Nightly))
             out.truth = truthOf(
                 ctx, j, a, out.uploadsArtifacts && !backend.artifactExpired(a.end, m_config.now));
         m_rows.push_back(std::move(out));
@@ -385,6 +513,39 @@ private:
         return out;
     }
 
+    // pytorch/test-infra torchci/lib/crcr/crcrUtils.ts extractDynamoRecord
+    // (@61a77570): pr_number = pull_request?.number ?? 0 and pytorch_head_sha
+    // = pull_request.head.sha ?? payload.head_sha ?? delivery_id. A push
+    // payload (ciflow tags included) has no pull_request and no head_sha; a
+    // nightly's self-report sets head_sha = delivery-id (report_callback.py).
+    // Timestamps are the callbacks' wall clock with microseconds
+    // (report_callback.py:86); a nightly sends one completed callback, so
+    // started_at == completed_at, and bypasses the state machine, so queue
+    // and execution time are null (callback_handler.py:255-288). The sweeper
+    // writes completed_at in whole seconds (cleanup_handler.py:222).
+    void storeAsTheHudDoes(const RunContext& ctx, std::size_t j, const Attempt& a,
+                           SimRow& row) const
+    {
+        CheckRun& run = row.run;
+        row.startedMicros = micros(ctx, j, a.number, 1);
+        row.completedMicros = a.swept ? 0 : micros(ctx, j, a.number, 2);
+        if (m_commits[ctx.commit].eventType == EventType::Push) {
+            run.prNumber = 0;
+            run.upstreamSha = Sha{row.deliveryId};
+        }
+        if (nightly(ctx)) {
+            run.upstreamSha = Sha{row.deliveryId};
+            run.reported.startedAt = run.reported.completedAt;
+            row.startedMicros = row.completedMicros;
+            run.trusted.queueTimeSeconds.reset();
+            run.trusted.executionTimeSeconds.reset();
+        }
+        if (a.swept && run.trusted.executionTimeSeconds)
+            run.trusted.executionTimeSeconds =
+                millis(static_cast<double>(a.end - a.start)
+                       - static_cast<double>(row.startedMicros) / 1e6);
+    }
+
     // The row as the HUD holds it at `now`; GitHub ids and URLs come later.
     CheckRun checkRun(RunContext& ctx, std::size_t j, const Attempt& a, bool done)
     {
@@ -395,12 +556,14 @@ private:
         run.prNumber = commit.prNumber;
         run.eventType = commit.eventType;
         run.workflow = workflowSpec(ctx).name;
-        run.jobName = workflowSpec(ctx).jobs[j].name;
+        const JobSpec& spec = workflowSpec(ctx).jobs[j];
+        const std::string& shared = m_backends[ctx.backend].sharedTestJobName;
+        run.jobName = spec.kind == JobKind::Test && !shared.empty() ? shared : spec.name;
         run.runAttempt = a.number;
         run.reported.status = done ? RunStatus::Completed : RunStatus::InProgress;
         run.reported.conclusion = done ? a.conclusion : Conclusion::None;
         run.reported.startedAt = a.start;
-        run.trusted.level = m_backends[ctx.backend].backend.level;
+        run.trusted.level = m_backends[ctx.backend].rowLevel();
         run.trusted.queueTimeSeconds = a.queueTime;
         if (!done)
             return run;

@@ -19,6 +19,7 @@ struct PendingRow {
     std::size_t backend = 0; // with commit and workflow: the workflow run
     std::size_t commit = 0;
     std::size_t workflow = 0;
+    int dispatch = 0; // 0: the head's own dispatch; 1, 2: its PR closed, reopened
     bool uploadsArtifacts = false;
     std::vector<SimTruthLine> truth; // check run ids are filled in with the row's
 };

@@ -32,6 +32,7 @@ constexpr std::size_t kMaxCachedAnswers = 4096;
 ApiRequest toApiRequest(const httplib::Request& req)
 {
     ApiRequest out;
+    out.method = req.method;
     out.path = req.path;
     for (const auto& [key, value] : req.params)
         out.params.emplace(key, value); // emplace keeps the first of repeated keys
@@ -94,14 +95,22 @@ struct SimServer::Impl {
           artifactRoutes(dataset, storeSettings, clock, base)
     {
         injector.configure(faults);
-        server.Get(".*", [this](const httplib::Request& req, httplib::Response& res) {
+        const auto serve = [this](const httplib::Request& req, httplib::Response& res) {
             handle(req, res);
-        });
+        };
+        server.Get(".*", serve);
+        // Only so the allowlist can answer them 405 (allowlist.ts); every
+        // other route treats them as it treats a GET.
+        server.Post(".*", serve);
+        server.Put(".*", serve);
+        server.Patch(".*", serve);
+        server.Delete(".*", serve);
     }
 
     void handle(const httplib::Request& req, httplib::Response& res);
-    ApiResponse answer(const ApiRequest& request);
-    ApiResponse hudAnswer(const httplib::Request& req);
+    ApiResponse answer(const ApiRequest& request, const FaultConfig& faults);
+    RouteFaults routeFaults(const ApiRequest& request, const FaultConfig& faults);
+    ApiResponse hudAnswer(const httplib::Request& req, const FaultConfig& faults);
     void rebaseArtifactUrls();
 
     SimDataset dataset;
@@ -114,16 +123,38 @@ struct SimServer::Impl {
     httplib::Server server;
     std::thread thread;
     std::atomic<std::uint64_t> requests{0};
+    std::atomic<std::int64_t> allowlistGets{0};
     int port = -1;
     bool stopped = false;
     std::mutex cacheMutex;
     std::unordered_map<std::string, ApiResponse> cache;
 };
 
-// The dataset never changes, so an answer computed once serves every later
-// identical request (benchmarks hammer the same pages).
-ApiResponse SimServer::Impl::answer(const ApiRequest& request)
+// The allowlist's fetch from GitHub fails once it has answered N GETs.
+RouteFaults SimServer::Impl::routeFaults(const ApiRequest& request, const FaultConfig& faults)
 {
+    RouteFaults out;
+    out.prInfoFail = faults.prInfoFail;
+    if (request.path == "/api/crcr/allowlist" && request.method == "GET") {
+        const std::int64_t served = allowlistGets++;
+        const auto after = [served](int n) { return n >= 0 && served >= n; };
+        const bool fails = after(faults.allowlistFailAfter);
+        const bool stale = after(faults.allowlistStaleAfter);
+        if (fails && (!stale || faults.allowlistFailAfter <= faults.allowlistStaleAfter))
+            out.allowlist = AllowlistFetch::Fails;
+        else if (stale)
+            out.allowlist = AllowlistFetch::FailsWithCache;
+    }
+    return out;
+}
+
+// The dataset never changes, so a query answer computed once serves every
+// later identical request (benchmarks hammer the same pages). The
+// /api/crcr/* answers depend on faults and counters: never cached.
+ApiResponse SimServer::Impl::answer(const ApiRequest& request, const FaultConfig& faults)
+{
+    if (!SimRoutes::isQuery(request.path))
+        return routes.handle(request, routeFaults(request, faults));
     const std::string key = cacheKey(request);
     {
         std::lock_guard lock(cacheMutex);
@@ -139,9 +170,12 @@ ApiResponse SimServer::Impl::answer(const ApiRequest& request)
 }
 
 // HUD answers carry a strong ETag of the full body; If-None-Match gets 304.
-ApiResponse SimServer::Impl::hudAnswer(const httplib::Request& req)
+// A body over the Vercel cap never leaves the function.
+ApiResponse SimServer::Impl::hudAnswer(const httplib::Request& req, const FaultConfig& faults)
 {
-    ApiResponse out = answer(toApiRequest(req));
+    ApiResponse out = answer(toApiRequest(req), faults);
+    if (faults.maxResponseBytes > 0 && out.body.size() > faults.maxResponseBytes)
+        return payloadTooLarge();
     if (out.status != 200)
         return out;
     const std::string etag = quotedHash(out.body);
@@ -168,8 +202,8 @@ void SimServer::Impl::handle(const httplib::Request& req, httplib::Response& res
         write(res, faultResponse(fault, faults.htmlErrors));
         return;
     }
-    ApiResponse out =
-        ArtifactRoutes::owns(req.path) ? artifactRoutes.handle(toSimRequest(req)) : hudAnswer(req);
+    ApiResponse out = ArtifactRoutes::owns(req.path) ? artifactRoutes.handle(toSimRequest(req))
+                                                     : hudAnswer(req, faults);
     // A cut made on the way keeps the headers (the ETag of the full answer
     // too): a client that stores it for a body it could not parse is told 304.
     if (out.status == 200 && fault == FaultKind::Truncate)

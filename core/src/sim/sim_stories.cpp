@@ -18,7 +18,7 @@ std::vector<std::size_t> reporting(const std::vector<BackendSpec>& backends,
     std::vector<std::size_t> out;
     for (std::size_t i = 0; i < backends.size(); ++i) {
         const bool skip = std::find(excluded.begin(), excluded.end(), i) != excluded.end();
-        if (backends[i].reports() && !skip)
+        if (backends[i].reports() && !backends[i].storyFree && !skip)
             out.push_back(i);
     }
     return out;
@@ -34,11 +34,13 @@ JobRef pickTestJob(SplitMix64& rng, const std::vector<BackendSpec>& backends, st
     return JobRef{backend, 0, tests.empty() ? 0 : rng.pick(tests)};
 }
 
-// Index of the first PR/push commit at or after `from` (nightlies are skipped).
+// Index of the first PR head at or after `from`. Nightlies and pushes are
+// skipped: a push row is stored with pr_number 0 and the delivery GUID as its
+// SHA, so no row query serves it (crcrUtils.ts).
 std::size_t eventAtOrAfter(const std::vector<UpstreamCommit>& commits, std::size_t from)
 {
     for (std::size_t i = from; i < commits.size(); ++i)
-        if (commits[i].eventType != EventType::Nightly)
+        if (commits[i].eventType == EventType::PullRequest)
             return i;
     return kNone;
 }
@@ -205,7 +207,7 @@ private:
         std::size_t fallback = kNone;
         for (std::size_t i = 0; i < m_commits.size(); ++i) {
             const EpochSeconds age = m_config.now - m_commits[i].time;
-            if (m_commits[i].eventType == EventType::Nightly || taken(i) || age < 7 * kHour)
+            if (m_commits[i].eventType != EventType::PullRequest || taken(i) || age < 7 * kHour)
                 continue;
             fallback = i;
             if (age >= 8 * kHour && age <= 20 * kHour)

@@ -21,12 +21,26 @@ struct SimConfig {
 // One row of default.crcr_workflow_job, as the HUD stores it. Rows are
 // "as of" SimConfig::now: a job still running at that instant is
 // in_progress (no conclusion, no completed_at), one not started yet is absent.
+//
+// `run` holds what the HUD stored (crcrUtils.ts extractDynamoRecord,
+// pytorch/test-infra torchci/lib/crcr/crcrUtils.ts @61a77570): a push's
+// pr_number is 0 and its pytorch_head_sha is the delivery GUID; a nightly's
+// is the downstream's free-text delivery-id. `testedSha` is the upstream
+// commit the downstream really checked out (the simulator's own knowledge,
+// used for its artifacts and logs; no query serves it).
 struct SimRow {
     CheckRun run;
+    Sha testedSha;
+    std::string specJob; // the job's unique name in its workflow (run.jobName may be shared)
     std::string deliveryId;
     std::string eventTypeText;   // "pull_request", "push", "nightly", "periodic"
-    std::string failedTestsJson; // "" or a JSON array of pytest node ids
-    std::string environmentJson; // {"sdk": ..., "device": ...}
+    std::string failedTestsJson; // the simulator's record of the failing pytest node ids ("" or a
+                                 // JSON array); never served: the HUD never writes the column
+    std::string environmentJson; // {"sdk": ..., "device": ...}; never written by the HUD either
+    // Sub-second parts of started_at / completed_at (microseconds, as the
+    // callback's datetime.now().isoformat() sends them).
+    int startedMicros = 0;
+    int completedMicros = 0;
 };
 
 // A pull request of pytorch/pytorch as GitHub's `pulls/{n}` shows it.

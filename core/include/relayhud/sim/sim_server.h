@@ -3,7 +3,10 @@
 // tests: serves the HUD read API from a SimDataset with the real shapes, and
 // injects faults on request. Every 200 carries a strong ETag (a hash of the
 // uncompressed body) and If-None-Match gets 304; JSON is gzipped when the
-// client accepts gzip (never brotli).
+// client accepts gzip (never brotli). Errors are the real HUD's: every
+// /api/clickhouse failure is Next.js's 500 text/plain "Internal Server
+// Error", an unknown route is Next.js's HTML 404, and {"error": ...} JSON
+// comes only from /api/crcr/* as their handlers send it.
 //
 // Beside the HUD it plays the downstream artifact stores (sim_artifacts.h):
 //   {base}/api/v3  GitHub's REST API (GitHub Enterprise style): workflow runs,
@@ -17,6 +20,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace relayhud::sim {
 
@@ -31,6 +35,19 @@ struct FaultConfig {
     double dropRate = 0.0;     // share of connections closed without an answer
     bool htmlErrors = false;   // injected 429/500 come as an HTML page, as a proxy sends
     std::uint64_t seed = 1;
+    // Vercel's cap on a function's response body (4.5 MB on the real HUD):
+    // a HUD answer whose uncompressed body is larger becomes a 500
+    // FUNCTION_RESPONSE_PAYLOAD_TOO_LARGE. 0 = no cap.
+    std::uint64_t maxResponseBytes = 0;
+    // /api/crcr/allowlist answers normally this many times, then as when the
+    // GitHub raw fetch fails: 502 {"error": ...} on an instance with nothing
+    // cached (allowlistFailAfter), or 200 + X-Cache: STALE with the last data
+    // (allowlistStaleAfter). -1 = never. When both are set, the smaller wins.
+    int allowlistFailAfter = -1;
+    int allowlistStaleAfter = -1;
+    // PR numbers whose GraphQL lookup fails: any pr-info batch holding one
+    // answers 500 for the whole batch (pr-info.ts runs one query).
+    std::vector<std::int64_t> prInfoFail{};
 };
 
 // Credentials and limits of the simulated stores.
