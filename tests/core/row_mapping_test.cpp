@@ -118,7 +118,8 @@ TEST(RowMapping, PrResultsRowsTakeTheShaFromTheContext)
     json row = minimalRow();
     row.erase("pytorch_head_sha");
     row["downstream_repo"] = "vllm-project/vllm";
-    auto run = mapCheckRunRow(row, RowContext{{}, EventType::PullRequest, Sha{"feed"}, 99});
+    auto run = mapCheckRunRow(
+        row, RowContext{{}, EventType::PullRequest, Sha{"feed"}, 99, "crcr_pr_results"});
     ASSERT_TRUE(run) << run.message();
     EXPECT_EQ(run->upstreamSha.value, "feed");
     EXPECT_EQ(run->prNumber, 99);

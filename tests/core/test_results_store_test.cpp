@@ -102,6 +102,8 @@ TEST(TestResultsSchema, AVersion1CacheMigratesInPlaceKeepingItsRows)
     execSql(path, "DROP TABLE test_result; DROP TABLE test_run; DROP TABLE test_message;"
                   " DROP TABLE test_case; DROP INDEX check_run_by_check_run_id;"
                   " DROP TABLE triage_tag; DROP TABLE job_failure_line;"
+                  " ALTER TABLE backend DROP COLUMN listed; DROP TABLE hud_answer;"
+                  " ALTER TABLE check_run DROP COLUMN conclusion_text;"
                   " PRAGMA user_version = 1;");
     ASSERT_EQ(queryInt(path, "PRAGMA user_version"), 1);
     auto cache = openCacheOk(path);

@@ -5,6 +5,7 @@
 work=$(mktemp -d)
 sim_pid=""
 cleanup() {
+  [ -n "${keep_outputs:-}" ] && cp "$work"/*.out "$keep_outputs"/ 2>/dev/null || true
   [ -n "$sim_pid" ] && kill "$sim_pid" 2>/dev/null || true
   rm -rf "$work"
 }

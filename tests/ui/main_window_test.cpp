@@ -121,8 +121,9 @@ TEST_F(MainWindowTest, SelectingACellShowsItsRun)
     EXPECT_EQ(panel.fieldText(RunDetailsPanel::JobField),
               failing.data(MatrixModel::JobRole).toString());
     EXPECT_EQ(panel.fieldText(RunDetailsPanel::ConclusionField), QStringLiteral("failure"));
+    // The job's page, as the HUD's "Show log" builds it (R18).
     EXPECT_EQ(panel.linkUrl(RunDetailsPanel::RunLink).toString(),
-              QString::fromStdString(run->reported.runUrl));
+              QString::fromStdString(run->reported.runUrl + "/job/" + run->checkRunId.value));
     EXPECT_EQ(panel.fieldText(RunDetailsPanel::ShaField),
               failing.data(MatrixModel::ShaRole).toString());
 }

@@ -146,7 +146,8 @@ TEST_F(TestResultsFlow, ShowInLogOpensTheJobsLogAtTheTestsFailure)
     EXPECT_TRUE(resolved.takeFirst().at(1).toBool());
 
     // The line it landed on tells that test's failure: pytest's section
-    // header "____ Class.test ____" or its FAILED line.
+    // header "____ Class.test ____", its FAILED line, or for a test that
+    // errored at setup its ERROR line.
     auto log = LogFile::open(logWindow->viewer()->filePath().toStdString());
     ASSERT_TRUE(log) << log.message();
     (*log)->waitForIndex();
@@ -155,7 +156,8 @@ TEST_F(TestResultsFlow, ShowInLogOpensTheJobsLogAtTheTestsFailure)
     const std::string method = identity.substr(identity.rfind("::") + 2);
     EXPECT_NE(line->bytes.find(method), std::string::npos) << line->bytes;
     EXPECT_TRUE(line->bytes.find("____") != std::string::npos
-                || line->bytes.find("FAILED") != std::string::npos)
+                || line->bytes.find("FAILED") != std::string::npos
+                || line->bytes.find("ERROR") != std::string::npos)
         << line->bytes;
     test::keepPicture(*logWindow, QStringLiteral("show-in-log.png"));
 

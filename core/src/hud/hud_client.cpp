@@ -151,7 +151,13 @@ std::string hudServerErrorText(const HttpResponse& response, const std::string& 
     const std::string reason = response.status == 500   ? "Internal Server Error"
                                : response.status == 502 ? "Bad Gateway"
                                                         : "";
-    const std::string said = net::summarizeBody(response.body, response.header("content-type"));
+    // The HUD's own routes answer {"error": "..."}; Next.js and Vercel plain text.
+    std::string said;
+    const json doc = json::parse(response.body, nullptr, false);
+    if (doc.is_object() && doc.contains("error") && doc["error"].is_string())
+        said = net::summarizeBody(doc["error"].get<std::string>(), "text/plain");
+    else
+        said = net::summarizeBody(response.body, response.header("content-type"));
     if (!said.empty() && said != reason)
         text += " (" + said + ")";
     else if (!reason.empty())
@@ -193,7 +199,7 @@ Result<HudPage> HudClient::fetchPage(const std::string& url, const std::string& 
     HudPage page;
     page.url = url;
     if (response->status >= 500) {
-        page.serverError = hudServerErrorText(*response, url);
+        page.serverError = hudServerErrorText(*response, context.query);
         return page;
     }
     if (response->notModified()) {
@@ -230,14 +236,16 @@ Result<HudPage> HudClient::backendDashboard(const std::string& repo, int days, i
                                             bool serverErrorAsAnswer)
 {
     return fetchPage(backendDashboardUrl(repo, days, perPage, offset), etag,
-                     RowContext{repo, EventType::PullRequest, {}, 0}, serverErrorAsAnswer);
+                     RowContext{repo, EventType::PullRequest, {}, 0, "crcr_backend_dashboard"},
+                     serverErrorAsAnswer);
 }
 
 Result<HudPage> HudClient::nightlyDashboard(const std::string& repo, int days,
                                             const std::string& etag)
 {
-    auto page = fetchPage(nightlyDashboardUrl(repo, days), etag,
-                          RowContext{repo, EventType::Nightly, {}, 0}, false);
+    auto page =
+        fetchPage(nightlyDashboardUrl(repo, days), etag,
+                  RowContext{repo, EventType::Nightly, {}, 0, "crcr_nightly_dashboard"}, false);
     return page;
 }
 

@@ -459,7 +459,7 @@ std::optional<RelayHealth> cachedRelayHealth(const Cache& cache)
     std::vector<CheckRun> runs;
     if (nightly && *nightly) {
         const json doc = json::parse((*nightly)->body, nullptr, false);
-        const RowContext context{kProbeRepo, EventType::Nightly, {}, 0};
+        const RowContext context{kProbeRepo, EventType::Nightly, {}, 0, "crcr_nightly_dashboard"};
         if (doc.is_array())
             for (const auto& row : doc)
                 if (auto run = mapCheckRunRow(row, context))

@@ -19,6 +19,7 @@ struct RowContext {
     EventType eventType = EventType::PullRequest;
     Sha sha; // for a query without a SHA column
     std::int64_t prNumber = 0;
+    std::string query = {}; // the saved query's name, for messages
 };
 
 // One row of crcr_backend_dashboard / crcr_nightly_dashboard.
