@@ -228,6 +228,15 @@ private:
                                  {"avg_queue_time_s", 12.5},
                                  {"avg_exec_time_s", 600.25},
                                  {"timeout_rate", 0}}});
+        } else if (name == "crcr_success_rate") {
+            rows = json::array({{{"day", "2026-12-01"},
+                                 {"repo", "acme/spyre"},
+                                 {"successes", p.at("event_type") == "push" ? 4 : 1},
+                                 {"failures", 0},
+                                 {"timed_out", 0},
+                                 {"total", p.at("event_type") == "push" ? 4 : 1}}});
+        } else if (name == "crcr_nightly_summary") {
+            rows = json::array();
         } else if (name == "crcr_health_last_prs") {
             rows = healthRows;
         } else if (name == "crcr_hud_results") {
@@ -604,6 +613,25 @@ TEST_F(HudLimitsTest, RunsAtTheSameAttemptAreKeptApartAndTheNewestIsShown)
     EXPECT_TRUE(verbatim);
 }
 
+// The HUD's own aggregates are kept verbatim for offline views; pushes and
+// periodic runs appear only in crcr_success_rate (hud-read-api.md §1b, §4).
+TEST_F(HudLimitsTest, TheHudsAggregatesAreKeptVerbatim)
+{
+    auto report = sync();
+    ASSERT_TRUE(report) << report.message();
+    EXPECT_FALSE(mentions(report->warnings, "crcr_success_rate"));
+    auto push = m_cache->hudAnswer("crcr_success_rate",
+                                   answerKey(json{{"days", 30}, {"event_type", "push"}}));
+    ASSERT_TRUE(push && *push);
+    EXPECT_EQ(json::parse((*push)->body).at(0).at("total"), 4);
+    auto summary = m_cache->hudAnswer("crcr_backend_summary",
+                                      answerKey(json{{"repo", "acme/spyre"}, {"days", 30}}));
+    ASSERT_TRUE(summary && *summary);
+    EXPECT_EQ(json::parse((*summary)->body).at(0).at("avg_queue_time_s"), 12.5);
+    auto nightly = m_cache->hudAnswer("crcr_nightly_summary", answerKey(json{{"days", 30}}));
+    EXPECT_TRUE(nightly && *nightly);
+}
+
 // R16: the HUD's plain-text 500 is named as such, not as invalid JSON.
 TEST_F(HudLimitsTest, AQueryErrorSaysTheHudAnswered500)
 {
@@ -662,6 +690,12 @@ TEST(RelayHealth, JudgedAsTheHudsCardsJudgeIt)
     EXPECT_EQ(h.nightliesPassed, 4);
     EXPECT_EQ(h.overall(), HealthState::Degraded);
     EXPECT_EQ(judgeRelayHealth({}, {}).overall(), HealthState::NoData);
+}
+
+TEST(ShortSha, AFreeTextNightlyKeyIsShownWhole)
+{
+    EXPECT_EQ((Sha{"1704654d1fe11703b0dc47c99bc5e2459126a575"}.shortSha()), "1704654");
+    EXPECT_EQ((Sha{"nightly-2026-12-01"}.shortSha()), "nightly-2026-12-01");
 }
 
 TEST(CallbackDuration, ANightlysSingleCallbackReportsNoDuration)

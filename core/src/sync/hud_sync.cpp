@@ -286,6 +286,23 @@ std::vector<std::string> HudSync::addReportingRepos(const SyncOptions& options,
     return repos;
 }
 
+void HudSync::fetchAggregates(const SyncOptions& options, SyncReport& result)
+{
+    // The HUD's own daily and per-repo counts, kept for the views that show
+    // them beside ours. crcr_success_rate is the only place push and
+    // periodic runs appear at all (hud-read-api.md §1b, §4).
+    std::vector<std::pair<std::string, json>> asks{
+        {"crcr_nightly_summary", json{{"days", options.days}}}};
+    for (const char* event : {"pull_request", "nightly", "push", "periodic"})
+        asks.emplace_back("crcr_success_rate", json{{"days", options.days}, {"event_type", event}});
+    for (const auto& [query, params] : asks) {
+        if (auto rows = m_hud.savedQuery(query, params))
+            keepAnswer(query, params, *rows);
+        else
+            result.warnings.push_back(query + ": " + rows.message());
+    }
+}
+
 void HudSync::fetchRelayHealth(SyncReport& result)
 {
     const json prParams{{"count", kProbeHealthCount}};
@@ -375,6 +392,7 @@ Result<SyncReport> HudSync::run(const SyncOptions& options, const ProgressFn& pr
         return makeError(result.errors.front());
     if (options.fetchSummaries) {
         fetchRelayHealth(result);
+        fetchAggregates(options, result);
         fetchDispatchLevels({trustedPrs.begin(), trustedPrs.end()}, result);
     }
     if (options.fetchPrInfo)

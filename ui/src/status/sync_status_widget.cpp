@@ -91,6 +91,15 @@ void SyncStatusWidget::showRelayHealth(int state, const QString& word, const QSt
     m_relayHealth->show();
 }
 
+QString SyncStatusWidget::relayHealthText() const
+{
+    return m_relayHealth->isVisible() || !m_relayHealth->isHidden()
+               ? m_relayHealth->text() % u'\n' % m_relayHealth->toolTip()
+               : QString();
+}
+
+QString SyncStatusWidget::stateToolTip() const { return m_state->toolTip(); }
+
 void SyncStatusWidget::showLastSync(qint64 finishedAt)
 {
     m_lastSyncAt = finishedAt;

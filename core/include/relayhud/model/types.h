@@ -17,7 +17,13 @@ using EpochSeconds = std::int64_t;
 // Strong types where mixing is a bug.
 struct Sha {
     std::string value;
-    std::string shortSha() const { return value.substr(0, 7); }
+    // 7 characters of a hex SHA; other text whole (a nightly's "SHA" is the
+    // downstream's free-text delivery-id, e.g. "nightly-2026-12-01": R6).
+    std::string shortSha() const
+    {
+        const bool hex = value.find_first_not_of("0123456789abcdef") == std::string::npos;
+        return hex ? value.substr(0, 7) : value;
+    }
     bool empty() const { return value.empty(); }
     auto operator<=>(const Sha&) const = default;
 };

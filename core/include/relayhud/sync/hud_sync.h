@@ -69,6 +69,7 @@ private:
     std::vector<std::string> addReportingRepos(const SyncOptions& options,
                                                std::vector<Backend>& backends, SyncReport& result);
     void fetchRelayHealth(SyncReport& result);
+    void fetchAggregates(const SyncOptions& options, SyncReport& result);
     void fetchTitles(SyncReport& result);
     void fetchDispatchLevels(const std::vector<std::int64_t>& prs, SyncReport& result);
     void keepAnswer(const std::string& query, const nlohmann::json& params,

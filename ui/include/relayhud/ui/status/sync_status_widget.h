@@ -28,6 +28,8 @@ public:
     void setCachePath(const QString& path);
 
     QString stateText() const;
+    QString stateToolTip() const;
+    QString relayHealthText() const; // "" when hidden
     bool isOffline() const { return m_offline; }
 
 private:
