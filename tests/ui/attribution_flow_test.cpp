@@ -8,7 +8,6 @@
 #include "relayhud/sim/sim_server.h"
 #include "relayhud/store/cache.h"
 #include "relayhud/sync/artifact_sync.h"
-#include "relayhud/ui/app/dark_palette.h"
 #include "relayhud/ui/main_window.h"
 #include "relayhud/ui/matrix/matrix_filter_proxy.h"
 #include "relayhud/ui/matrix/matrix_model.h"
@@ -22,7 +21,6 @@
 #include <QApplication>
 #include <QItemSelectionModel>
 #include <QSignalSpy>
-#include <QStyle>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -144,19 +142,7 @@ protected:
         return panel.triageOf(**id);
     }
 
-    static void pictures(QWidget& window, const QString& name)
-    {
-        test::keepPicture(window, name + QStringLiteral(".png"));
-        if (qEnvironmentVariableIsEmpty("RELAYHUD_UI_SHOTS"))
-            return;
-        const QPalette palette = QApplication::palette();
-        const QString style = QApplication::style()->name();
-        applyDarkPalette(*qApp);
-        QApplication::processEvents();
-        test::keepPicture(window, name + QStringLiteral("_dark.png"));
-        QApplication::setPalette(palette);
-        QApplication::setStyle(style);
-    }
+    static void pictures(QWidget& window, const QString& name) { test::keepPictures(window, name); }
 
     sim::SimServer m_server{world()};
     QTemporaryDir m_dir;

@@ -6,7 +6,6 @@
 // (../shared/specs/hud-read-api.md R5, R6, R11). With RELAYHUD_UI_SHOTS=DIR
 // it keeps pictures, in light and dark.
 #include "relayhud/hud/hud_summaries.h"
-#include "relayhud/ui/app/dark_palette.h"
 #include "relayhud/ui/details/run_details_panel.h"
 #include "relayhud/ui/main_window.h"
 #include "relayhud/ui/matrix/matrix_filter_proxy.h"
@@ -20,7 +19,6 @@
 #include <QApplication>
 #include <QItemSelectionModel>
 #include <QSignalSpy>
-#include <QStyle>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -31,24 +29,6 @@
 using namespace relayhud;
 using namespace relayhud::ui;
 using namespace relayhud::ui::testing;
-
-namespace {
-
-void pictures(QWidget& window, const QString& name)
-{
-    test::keepPicture(window, name + QStringLiteral(".png"));
-    if (qEnvironmentVariableIsEmpty("RELAYHUD_UI_SHOTS"))
-        return;
-    const QPalette palette = QApplication::palette();
-    const QString style = QApplication::style()->name();
-    applyDarkPalette(*qApp);
-    QApplication::processEvents();
-    test::keepPicture(window, name + QStringLiteral("_dark.png"));
-    QApplication::setPalette(palette);
-    QApplication::setStyle(style);
-}
-
-} // namespace
 
 TEST(HudDataFlow, RelayHealthInTheStatusBarAndANightlysOwnTimesAndCommit)
 {
@@ -105,5 +85,5 @@ TEST(HudDataFlow, RelayHealthInTheStatusBarAndANightlysOwnTimesAndCommit)
         << panel.fieldText(RunDetailsPanel::LevelField).toStdString();
     EXPECT_TRUE(panel.fieldText(RunDetailsPanel::QueueTimeField).contains(u"not measured"))
         << panel.fieldText(RunDetailsPanel::QueueTimeField).toStdString();
-    pictures(window, QStringLiteral("hud-data-nightly"));
+    test::keepPictures(window, QStringLiteral("hud-data-nightly"));
 }

@@ -1,5 +1,9 @@
 #include "test_support.h"
 
+#include "relayhud/ui/app/dark_palette.h"
+
+#include <QApplication>
+#include <QStyle>
 #include <QWidget>
 
 namespace relayhud::ui::test {
@@ -46,6 +50,20 @@ void keepPicture(QWidget& widget, const QString& name)
     const QString dir = qEnvironmentVariable("RELAYHUD_UI_SHOTS");
     if (!dir.isEmpty())
         widget.grab().save(dir + u'/' + name);
+}
+
+void keepPictures(QWidget& widget, const QString& name)
+{
+    keepPicture(widget, name + QStringLiteral(".png"));
+    if (qEnvironmentVariableIsEmpty("RELAYHUD_UI_SHOTS"))
+        return;
+    const QPalette palette = QApplication::palette();
+    const QString style = QApplication::style()->name();
+    applyDarkPalette(*qApp);
+    QApplication::processEvents();
+    keepPicture(widget, name + QStringLiteral("_dark.png"));
+    QApplication::setPalette(palette);
+    QApplication::setStyle(style);
 }
 
 UpstreamCommit commit(const std::string& sha, EpochSeconds time, std::int64_t pr,

@@ -32,6 +32,8 @@ private:
 // With RELAYHUD_UI_SHOTS=DIR set, saves a picture of `widget` there, for
 // looking at the views as a user would.
 void keepPicture(QWidget& widget, const QString& name);
+// keepPicture as `name`.png, then again in the dark palette as `name`_dark.png.
+void keepPictures(QWidget& widget, const QString& name);
 
 UpstreamCommit commit(const std::string& sha, EpochSeconds time, std::int64_t pr = 0,
                       const std::string& branch = "main", EventType event = EventType::PullRequest);

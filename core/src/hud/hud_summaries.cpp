@@ -12,20 +12,10 @@ using hud::intField;
 using hud::optDoubleField;
 using hud::optTimeField;
 using hud::stringField;
+using hud::take;
 using nlohmann::json;
 
 namespace {
-
-template <class T, class R>
-void take(R&& result, T& out, std::optional<Error>& error)
-{
-    if (error)
-        return;
-    if (result)
-        out = std::move(result.value());
-    else
-        error = result.error();
-}
 
 // Maps each row of a saved query's answer with `read`; the first bad row
 // fails the whole answer with its number (these answers are small aggregates).

@@ -21,6 +21,18 @@ Result<std::optional<double>> optDoubleField(const nlohmann::json& row, const ch
 // A DateTime64 column: ISO text; empty, absent or the zero date is "not set".
 Result<std::optional<std::int64_t>> optTimeField(const nlohmann::json& row, const char* name);
 
+// Reads a field into `out`, or keeps the first error in `error`.
+template <class T, class R>
+void take(R&& result, T& out, std::optional<Error>& error)
+{
+    if (error)
+        return;
+    if (result)
+        out = std::move(result.value());
+    else
+        error = result.error();
+}
+
 // Parses a whole HTTP body as JSON, with a short message for HTML pages and
 // truncated or invalid documents.
 Result<nlohmann::json> parseJsonBody(const std::string& body, const std::string& url);

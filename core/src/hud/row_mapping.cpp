@@ -11,21 +11,10 @@ namespace relayhud {
 using hud::intField;
 using hud::optDoubleField;
 using hud::stringField;
+using hud::take;
 using nlohmann::json;
 
 namespace {
-
-// Reads a field into `out`, or records the first error in `error`.
-template <class T, class R>
-void take(R&& result, T& out, std::optional<Error>& error)
-{
-    if (error)
-        return;
-    if (result)
-        out = std::move(result.value());
-    else
-        error = result.error();
-}
 
 Result<std::optional<EpochSeconds>> timeField(const json& row, const char* name)
 {
