@@ -78,6 +78,15 @@ SimRequest toSimRequest(const httplib::Request& req)
     return out;
 }
 
+// httplib encodes text answers on its own (brotli at quality 11 when the
+// client accepts br). Neither S3, GitHub's log storage nor the HUD's error
+// pages do: they serve the stored bytes. Only the JSON the server gzips itself
+// (as the HUD's host does) goes out encoded. Same non-const object as above.
+void serveBodiesAsStored(const httplib::Request& req)
+{
+    const_cast<httplib::Request&>(req).headers.erase("Accept-Encoding");
+}
+
 void write(httplib::Response& res, const ApiResponse& answer)
 {
     res.status = answer.status;
@@ -199,6 +208,7 @@ void SimServer::Impl::handle(const httplib::Request& req, httplib::Response& res
         fault = FaultKind::Error; // no socket to cut: fail loudly instead
     }
     if (fault == FaultKind::TooMany || fault == FaultKind::Error) {
+        serveBodiesAsStored(req);
         write(res, faultResponse(fault, faults.htmlErrors));
         return;
     }
@@ -215,6 +225,7 @@ void SimServer::Impl::handle(const httplib::Request& req, httplib::Response& res
             out.headers.emplace_back("Content-Encoding", "gzip");
         }
     }
+    serveBodiesAsStored(req);
     write(res, out);
 }
 
