@@ -21,10 +21,12 @@
 #include <QCloseEvent>
 #include <QCoreApplication>
 #include <QDockWidget>
+#include <QGuiApplication>
 #include <QHeaderView>
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QScreen>
 #include <QSettings>
 #include <QSignalBlocker>
 #include <QStatusBar>
@@ -33,6 +35,8 @@
 #include <QUndoStack>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace relayhud::ui {
 
 namespace {
@@ -40,6 +44,13 @@ namespace {
 const QString kGeometry = QStringLiteral("window/geometry");
 const QString kState = QStringLiteral("window/state");
 const QString kAttemptsHeader = QStringLiteral("window/attemptsHeader");
+// 2: the docks moved right of the matrix (issue 17); older layouts are not
+// restored over it.
+constexpr int kLayoutVersion = 2;
+// The dock column before a cell is selected, and the share of the window it
+// grows to when one is (unless the user sized it).
+constexpr int kCompactDockWidth = 380;
+constexpr double kOpenDockShare = 0.36;
 
 } // namespace
 
@@ -64,7 +75,7 @@ MainWindow::MainWindow(SessionConfig config, QWidget* parent)
     buildStatusBar();
     buildMenus();
     setAcceptDrops(true);
-    resize(1400, 860);
+    sizeToScreen();
     restoreWindowState();
 
     connect(m_loader, &SnapshotLoader::loaded, this, &MainWindow::onSnapshot);
@@ -150,7 +161,6 @@ void MainWindow::buildDock()
     m_detailsDock->setWidget(m_details);
     m_detailsDock->setMinimumWidth(300);
     addDockWidget(Qt::RightDockWidgetArea, m_detailsDock);
-    resizeDocks({m_detailsDock}, {440}, Qt::Horizontal);
     connect(m_details, &RunDetailsPanel::linkActivated, this, &openWebUrl);
 }
 
@@ -239,13 +249,56 @@ void MainWindow::showAbout()
             .arg(QCoreApplication::applicationVersion().toHtmlEscaped()));
 }
 
+// First start: the screen's working area, maximized; the matrix is the
+// product's face and takes what the docks do not.
+void MainWindow::sizeToScreen()
+{
+    const QScreen* screen = QGuiApplication::primaryScreen();
+    const QSize area = screen ? screen->availableGeometry().size() : QSize(1400, 860);
+    resize(area.boundedTo(QSize(2560, 1600)).expandedTo(QSize(900, 600)));
+    // Sessions that keep no window state (tests, screenshots) keep a plain size.
+    if (m_config.persistWindow && screen && area.width() >= 1200)
+        setWindowState(windowState() | Qt::WindowMaximized);
+}
+
+void MainWindow::showEvent(QShowEvent* event)
+{
+    QMainWindow::showEvent(event);
+    if (!m_dockSizesSet) {
+        m_dockSizesSet = true;
+        if (!m_layoutRestored)
+            applyDefaultDockSizes(kCompactDockWidth);
+    }
+}
+
+void MainWindow::applyDefaultDockSizes(int width)
+{
+    resizeDocks({m_detailsDock}, {width}, Qt::Horizontal);
+    const int column = std::max(400, height() - 120);
+    resizeDocks({m_detailsDock, m_testsDock}, {column * 9 / 20, column * 11 / 20}, Qt::Vertical);
+}
+
+// The docks start compact; the first selected cell opens them to a third of
+// the window, unless the user has already sized them.
+void MainWindow::growDocksForSelection()
+{
+    if (m_docksGrown || m_layoutRestored)
+        return;
+    m_docksGrown = true;
+    if (m_detailsDock->isFloating() || m_detailsDock->width() > kCompactDockWidth + 8)
+        return;
+    const int wanted = std::clamp(static_cast<int>(width() * kOpenDockShare), kCompactDockWidth,
+                                  std::max(kCompactDockWidth, width() - 700));
+    resizeDocks({m_detailsDock}, {wanted}, Qt::Horizontal);
+}
+
 void MainWindow::restoreWindowState()
 {
     if (!m_config.persistWindow)
         return;
     QSettings store;
     restoreGeometry(store.value(kGeometry).toByteArray());
-    restoreState(store.value(kState).toByteArray());
+    m_layoutRestored = restoreState(store.value(kState).toByteArray(), kLayoutVersion);
     m_details->attemptsView()->horizontalHeader()->restoreState(
         store.value(kAttemptsHeader).toByteArray());
 }
@@ -255,7 +308,7 @@ void MainWindow::saveWindowState() const
     QSettings store;
     if (m_config.persistWindow) {
         store.setValue(kGeometry, saveGeometry());
-        store.setValue(kState, saveState());
+        store.setValue(kState, saveState(kLayoutVersion));
         store.setValue(kAttemptsHeader, m_details->attemptsView()->horizontalHeader()->saveState());
     }
     if (m_config.persistSettings)

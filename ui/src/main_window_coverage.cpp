@@ -27,7 +27,7 @@ void MainWindow::buildCoverageDock()
     m_coverageDock = new QDockWidget(tr("Coverage"), this);
     m_coverageDock->setObjectName(QStringLiteral("coverageDock"));
     m_coverageDock->setWidget(m_coverage);
-    addDockWidget(Qt::BottomDockWidgetArea, m_coverageDock);
+    addDockWidget(Qt::RightDockWidgetArea, m_coverageDock);
     tabifyDockWidget(m_testsDock, m_coverageDock);
     m_testsDock->raise();
     connect(m_coverage, &CoveragePanel::missingTestActivated, this,
@@ -51,7 +51,7 @@ void MainWindow::buildChartsDock()
     m_chartsDock = new QDockWidget(tr("Charts"), this);
     m_chartsDock->setObjectName(QStringLiteral("chartsDock"));
     m_chartsDock->setWidget(m_charts);
-    addDockWidget(Qt::BottomDockWidgetArea, m_chartsDock);
+    addDockWidget(Qt::RightDockWidgetArea, m_chartsDock);
     tabifyDockWidget(m_testsDock, m_chartsDock);
     m_testsDock->raise();
     connect(m_charts, &ChartsPanel::commitActivated, this, &MainWindow::selectCommit);

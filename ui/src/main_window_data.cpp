@@ -199,6 +199,7 @@ void MainWindow::onCurrentChanged(const QModelIndex& current)
         m_testsPanel->setMessage(tr("Select a cell to see its tests."));
         return;
     }
+    growDocksForSelection();
     const auto rowId = current.data(MatrixModel::RunRowIdRole).toLongLong();
     m_shownRowId = rowId;
     if (rowId != m_testsRowId)

@@ -30,8 +30,10 @@ void MainWindow::buildTestsDock()
     m_testsDock = new QDockWidget(tr("Tests"), this);
     m_testsDock->setObjectName(QStringLiteral("testsDock"));
     m_testsDock->setWidget(m_testsPanel);
-    addDockWidget(Qt::BottomDockWidgetArea, m_testsDock);
-    resizeDocks({m_testsDock}, {380}, Qt::Vertical);
+    // Below the run details, right of the matrix: the matrix keeps the
+    // window's full height (MainWindow::applyDefaultDockSizes).
+    addDockWidget(Qt::RightDockWidgetArea, m_testsDock);
+    splitDockWidget(m_detailsDock, m_testsDock, Qt::Vertical);
     m_testsPanel->setMessage(tr("Select a cell to see its tests."));
 }
 

@@ -225,7 +225,7 @@ void MainWindow::buildClustersDock()
     m_clustersDock = new QDockWidget(tr("Clusters"), this);
     m_clustersDock->setObjectName(QStringLiteral("clustersDock"));
     m_clustersDock->setWidget(m_clustersPanel);
-    addDockWidget(Qt::BottomDockWidgetArea, m_clustersDock);
+    addDockWidget(Qt::RightDockWidgetArea, m_clustersDock);
     tabifyDockWidget(m_testsDock, m_clustersDock);
     m_testsDock->raise();
     connect(m_clustersPanel, &ClustersPanel::tagRequested, this,

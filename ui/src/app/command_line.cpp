@@ -3,6 +3,8 @@
 #include <QCommandLineParser>
 #include <QCoreApplication>
 
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 namespace relayhud::ui {
@@ -45,6 +47,11 @@ LaunchOptions parseCommandLine(const QCoreApplication& app)
         QStringLiteral("screenshot"),
         QCoreApplication::translate("relayhud", "Demo, then save a screenshot to FILE and exit."),
         QStringLiteral("FILE"));
+    const QCommandLineOption size(
+        QStringLiteral("size"),
+        QCoreApplication::translate("relayhud",
+                                    "The screenshot's size (default 1920x1080, a full-HD screen)."),
+        QStringLiteral("WxH"));
     const QCommandLineOption simulator(
         QStringLiteral("simulator"),
         QCoreApplication::translate("relayhud", "The relayhud-sim executable to run."),
@@ -55,7 +62,8 @@ LaunchOptions parseCommandLine(const QCoreApplication& app)
         QStringLiteral("exit-after-paint"),
         QCoreApplication::translate(
             "relayhud", "Exit once the matrix from the cache is painted (cold-start benchmark)."));
-    parser.addOptions({cache, hud, demo, selfTest, screenshot, simulator, dark, exitAfterPaint});
+    parser.addOptions(
+        {cache, hud, demo, selfTest, screenshot, size, simulator, dark, exitAfterPaint});
     parser.addPositionalArgument(
         QStringLiteral("PATH"),
         QCoreApplication::translate("relayhud",
@@ -70,6 +78,17 @@ LaunchOptions parseCommandLine(const QCoreApplication& app)
     options.cachePath = parser.value(cache);
     options.hudUrl = parser.value(hud);
     options.screenshotPath = parser.value(screenshot);
+    if (parser.isSet(size)) {
+        const QStringList parts = parser.value(size).split(u'x');
+        const int w = parts.size() == 2 ? parts[0].toInt() : 0;
+        const int h = parts.size() == 2 ? parts[1].toInt() : 0;
+        if (w < 320 || h < 240 || w > 8192 || h > 8192) {
+            std::fprintf(stderr, "relayhud: --size wants WxH, e.g. 1366x768 (got '%s')\n",
+                         qPrintable(parser.value(size)));
+            std::exit(2);
+        }
+        options.screenshotSize = QSize(w, h);
+    }
     options.simulator = parser.value(simulator);
     options.dark = parser.isSet(dark);
     options.exitAfterPaint = parser.isSet(exitAfterPaint);

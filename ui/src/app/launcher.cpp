@@ -137,8 +137,9 @@ void Launcher::onSimulatorFailed(const QString& reason)
 void Launcher::createWindow(const SessionConfig& config)
 {
     m_window = std::make_unique<MainWindow>(config);
+    // Offscreen, a window the size of the screen it pictures (--size).
     if (m_options.mode == LaunchOptions::Mode::Screenshot)
-        m_window->resize(1600, 900);
+        m_window->resize(m_options.screenshotSize);
     m_window->show();
 }
 

@@ -65,11 +65,12 @@ void ChartsPanel::buildControls()
     m_overBox->addItem(tr("per day"), static_cast<int>(PassRateOver::Days));
     m_backendBox = new QComboBox(this);
     m_backendBox->addItem(tr("All backends"), QString());
-    m_backendBox->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_backendBox->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_backendBox->setMinimumContentsLength(12);
     m_jobBox = new QComboBox(this);
     m_jobBox->addItem(tr("All jobs"));
-    m_jobBox->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    m_jobBox->setMinimumContentsLength(16);
+    m_jobBox->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_jobBox->setMinimumContentsLength(12);
     m_daysBox = new QSpinBox(this);
     m_daysBox->setRange(1, 365);
     m_daysBox->setValue(kDefaultDays);
@@ -77,14 +78,21 @@ void ChartsPanel::buildControls()
     m_daysBox->setSuffix(tr(" days"));
     m_exportButton = new QPushButton(tr("Export PNG…"), this);
 
-    auto* bar = new QHBoxLayout;
-    bar->addWidget(m_kindBox);
-    bar->addWidget(m_overBox);
-    bar->addWidget(m_backendBox);
-    bar->addWidget(m_jobBox);
-    bar->addWidget(m_daysBox);
-    bar->addStretch(1);
-    bar->addWidget(m_exportButton);
+    // Two rows: the panel shares the dock column beside the matrix.
+    auto* what = new QHBoxLayout;
+    what->addWidget(m_kindBox);
+    what->addWidget(m_overBox);
+    what->addStretch(1);
+    what->addWidget(m_exportButton);
+    auto* which = new QHBoxLayout;
+    which->addWidget(m_backendBox);
+    which->addWidget(m_jobBox);
+    which->addWidget(m_daysBox);
+    which->addStretch(1);
+    auto* bar = new QVBoxLayout;
+    bar->setSpacing(4);
+    bar->addLayout(what);
+    bar->addLayout(which);
 
     m_view = new QChartView(this);
     m_view->setRenderHint(QPainter::Antialiasing);

@@ -3,6 +3,7 @@
 #include "relayhud/model/types.h"
 #include "relayhud/ui/format.h"
 #include "relayhud/ui/matrix/matrix_filter_proxy.h"
+#include "relayhud/ui/matrix/matrix_key.h"
 #include "relayhud/ui/matrix/matrix_model.h"
 
 #include <QCheckBox>
@@ -22,7 +23,7 @@ namespace relayhud::ui {
 FilterBar::FilterBar(MatrixFilterProxy& proxy, QWidget* parent)
     : QWidget(parent), m_proxy(proxy), m_backendButton(new QPushButton(this)),
       m_backendMenu(new QMenu(this)), m_branch(new QComboBox(this)), m_event(new QComboBox(this)),
-      m_text(new QLineEdit(this)), m_hideGreen(new QCheckBox(tr("Hide all-green columns"), this)),
+      m_text(new QLineEdit(this)), m_hideGreen(new QCheckBox(tr("Hide green"), this)),
       m_counts(new QLabel(this))
 {
     buildLayout();
@@ -49,14 +50,15 @@ void FilterBar::buildLayout()
     m_backendButton->setToolTip(tr("Show only the jobs of these backends"));
     m_branch->addItem(tr("All branches"), QString());
     m_branch->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_branch->setMinimumContentsLength(16);
+    m_branch->setMinimumContentsLength(10);
     m_event->addItem(tr("All events"), -1);
     for (EventType type :
          {EventType::PullRequest, EventType::Push, EventType::Nightly, EventType::Periodic})
         m_event->addItem(toQString(toString(type)), static_cast<int>(type));
     m_text->setPlaceholderText(tr("Filter: SHA, #PR or job text"));
     m_text->setClearButtonEnabled(true);
-    m_text->setMinimumWidth(220);
+    m_text->setMinimumWidth(160);
+    m_hideGreen->setToolTip(tr("Hide the job columns whose every shown cell is green"));
     m_counts->setForegroundRole(QPalette::PlaceholderText);
 
     auto* layout = new QHBoxLayout(this);
@@ -68,6 +70,7 @@ void FilterBar::buildLayout()
     layout->addWidget(m_text, 1);
     layout->addWidget(m_hideGreen);
     layout->addWidget(m_counts);
+    layout->addWidget(new MatrixKeyButton(this));
 }
 
 void FilterBar::refreshChoices()
@@ -169,11 +172,13 @@ void FilterBar::updateCounts()
     const QAbstractItemModel* source = m_proxy.sourceModel();
     if (!source)
         return;
-    m_counts->setText(tr("%1/%2 commits · %3/%4 jobs")
-                          .arg(m_proxy.rowCount())
-                          .arg(source->rowCount())
-                          .arg(m_proxy.columnCount())
-                          .arg(source->columnCount()));
+    // "of N" only when the filters hide some: the bar stays narrow.
+    const auto count = [](int shown, int all) {
+        return shown == all ? QString::number(all) : tr("%1 of %2").arg(shown).arg(all);
+    };
+    m_counts->setText(tr("%1 commits · %2 jobs")
+                          .arg(count(m_proxy.rowCount(), source->rowCount()),
+                               count(m_proxy.columnCount(), source->columnCount())));
 }
 
 } // namespace relayhud::ui

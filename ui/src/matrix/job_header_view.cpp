@@ -4,6 +4,7 @@
 #include "relayhud/ui/format.h"
 #include "relayhud/ui/matrix/backend_groups.h"
 #include "relayhud/ui/matrix/cell_style.h"
+#include "relayhud/ui/matrix/job_label.h"
 #include "relayhud/ui/matrix/level_badge.h"
 #include "relayhud/ui/matrix/matrix_model.h"
 
@@ -18,8 +19,10 @@ namespace relayhud::ui {
 
 namespace {
 
-constexpr int kMinLabelHeight = 84; // room for the corner's legend
-constexpr int kMaxLabelHeight = 230;
+// The corner above the commit fields holds their titles only (the glyph key
+// is in the filter bar): the header is as tall as its longest short label.
+constexpr int kMinLabelHeight = 40;
+constexpr int kMaxLabelHeight = 160;
 constexpr int kLabelPadding = 8;
 
 } // namespace
@@ -47,9 +50,8 @@ int JobHeaderView::labelHeight() const
     const QFontMetrics metrics(labelFont());
     int widest = 0;
     for (int column = 0; column < count(); ++column)
-        widest = std::max(widest, metrics.horizontalAdvance(
-                                      model()->headerData(column, Qt::Horizontal).toString()));
-    return std::clamp(widest + 2 * kLabelPadding, kMinLabelHeight, kMaxLabelHeight);
+        widest = std::max(widest, metrics.horizontalAdvance(labelText(column)));
+    return std::clamp(widest + 2 * kLabelPadding + 2, kMinLabelHeight, kMaxLabelHeight);
 }
 
 QSize JobHeaderView::sizeHint() const
@@ -81,9 +83,7 @@ void JobHeaderView::paintSection(QPainter* painter, const QRect& rect, int logic
 
     painter->save();
     painter->setFont(labelFont());
-    const QString text = model()->headerData(logicalIndex, Qt::Horizontal).toString();
-    // Shard numbers come first in "test (config, shard, shards, runner)":
-    // keep the start, drop the runner's tail.
+    const QString text = labelText(logicalIndex);
     const QString elided =
         painter->fontMetrics().elidedText(text, Qt::ElideRight, label.height() - 2 * kLabelPadding);
     painter->translate(label.left(), label.bottom());
@@ -145,6 +145,27 @@ QString JobHeaderView::bandName(const QFontMetrics& metrics, const QString& back
     return metrics.elidedText(repo, Qt::ElideRight, width);
 }
 
+QString JobHeaderView::labelText(int logicalIndex) const
+{
+    return parseJobLabel(model()->headerData(logicalIndex, Qt::Horizontal).toString()).compact;
+}
+
+QString JobHeaderView::labelToolTip(int logicalIndex) const
+{
+    const QString job = model()->headerData(logicalIndex, Qt::Horizontal).toString();
+    const JobLabel label = parseJobLabel(job);
+    QString text = job;
+    const QString workflow =
+        model()->headerData(logicalIndex, Qt::Horizontal, MatrixModel::WorkflowRole).toString();
+    if (!workflow.isEmpty())
+        text = workflow % u" / " % job;
+    if (!label.runner.isEmpty())
+        text += u"\n" % tr("runner: %1").arg(label.runner);
+    if (label.shards > 1)
+        text += u"\n" % tr("shard %1 of %2").arg(label.shard).arg(label.shards);
+    return plainToolTip(text);
+}
+
 QString JobHeaderView::bandToolTip(int logicalIndex) const
 {
     const auto groups = backendGroups(*model(), logicalIndex, logicalIndex);
@@ -160,8 +181,10 @@ bool JobHeaderView::viewportEvent(QEvent* event)
     if (event->type() == QEvent::ToolTip && model()) {
         auto* help = static_cast<QHelpEvent*>(event);
         const int logical = logicalIndexAt(help->pos());
-        if (logical >= 0 && help->pos().y() < kBandHeight) {
-            QToolTip::showText(help->globalPos(), bandToolTip(logical), this);
+        if (logical >= 0) {
+            QToolTip::showText(
+                help->globalPos(),
+                help->pos().y() < kBandHeight ? bandToolTip(logical) : labelToolTip(logical), this);
             return true;
         }
     }

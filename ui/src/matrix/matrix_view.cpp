@@ -38,6 +38,22 @@ MatrixView::MatrixView(QWidget* parent)
         m_corner->installEventFilter(this);
 }
 
+void MatrixView::setModel(QAbstractItemModel* model)
+{
+    if (this->model())
+        disconnect(this->model(), nullptr, this, nullptr);
+    QTableView::setModel(model);
+    if (!model)
+        return;
+    // The header is as tall as its longest label (JobHeaderView::sizeHint);
+    // columns and names arrive with each merged snapshot.
+    for (auto signal : {&QAbstractItemModel::columnsInserted, &QAbstractItemModel::columnsRemoved})
+        connect(model, signal, this, &MatrixView::updateGeometries);
+    connect(model, &QAbstractItemModel::headerDataChanged, this, &MatrixView::updateGeometries);
+    connect(model, &QAbstractItemModel::modelReset, this, &MatrixView::updateGeometries);
+    connect(model, &QAbstractItemModel::layoutChanged, this, &MatrixView::updateGeometries);
+}
+
 void MatrixView::keyPressEvent(QKeyEvent* event)
 {
     const bool enter = event->key() == Qt::Key_Return || event->key() == Qt::Key_Enter;

@@ -95,12 +95,14 @@ TestsCountsBar::TestsCountsBar(QWidget* parent)
     for (TestOutcome outcome : kButtonOrder)
         row->addWidget(m_buttons[static_cast<std::size_t>(outcome)]);
     row->addStretch(1);
-    row->addSpacing(12);
-    row->addWidget(m_selfReported);
+    // The backend's own claim on a line of its own: the bar fits the narrow
+    // dock column beside the matrix.
+    m_selfReported->setWordWrap(true);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 2, 6, 2);
     layout->setSpacing(2);
     layout->addLayout(row);
+    layout->addWidget(m_selfReported);
     layout->addWidget(m_mismatches);
     layout->addWidget(m_warnings);
     setCounts(std::nullopt, std::nullopt);

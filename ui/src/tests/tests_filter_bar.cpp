@@ -8,6 +8,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QSignalBlocker>
+#include <QVBoxLayout>
 
 namespace relayhud::ui {
 
@@ -37,7 +38,7 @@ QComboBox* choiceCombo(QWidget* parent, const QString& anyText, const QString& t
     combo->addItem(anyText, QString());
     combo->setToolTip(toolTip);
     combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    combo->setMinimumContentsLength(10);
+    combo->setMinimumContentsLength(8);
     return combo;
 }
 
@@ -64,22 +65,29 @@ void TestsFilterBar::buildLayout()
     m_text->setToolTip(tr("Every word must occur in the test's identity or its message, in any "
                           "case"));
     m_text->setClearButtonEnabled(true);
-    m_text->setMinimumWidth(200);
-    m_file->setMinimumContentsLength(16);
+    m_text->setMinimumWidth(140);
+    m_file->setMinimumContentsLength(10);
     m_grouping->addItem(tr("No grouping"), static_cast<int>(TestsModel::Grouping::None));
     m_grouping->addItem(tr("Group by file"), static_cast<int>(TestsModel::Grouping::File));
     m_grouping->addItem(tr("Group by class"), static_cast<int>(TestsModel::Grouping::Class));
     m_shown->setForegroundRole(QPalette::PlaceholderText);
     m_shown->setTextFormat(Qt::PlainText);
-    auto* layout = new QHBoxLayout(this);
+    // Two rows: the bar fits the dock column beside the matrix.
+    auto* text = new QHBoxLayout;
+    text->setSpacing(6);
+    text->addWidget(m_text, 1);
+    text->addWidget(m_shown);
+    auto* choices = new QHBoxLayout;
+    choices->setSpacing(6);
+    choices->addWidget(m_file, 1);
+    choices->addWidget(m_op, 1);
+    choices->addWidget(m_dtype, 1);
+    choices->addWidget(m_grouping);
+    auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 2, 6, 2);
-    layout->setSpacing(6);
-    layout->addWidget(m_text, 1);
-    layout->addWidget(m_file);
-    layout->addWidget(m_op);
-    layout->addWidget(m_dtype);
-    layout->addWidget(m_grouping);
-    layout->addWidget(m_shown);
+    layout->setSpacing(3);
+    layout->addLayout(text);
+    layout->addLayout(choices);
 }
 
 void TestsFilterBar::setChoices(const TestsIndex& index)

@@ -132,12 +132,17 @@ QWidget* TestsPanel::buildTable()
     return page;
 }
 
-// A wide, short panel (the bottom dock) puts the details beside the table so
-// the table keeps enough rows; a tall one puts them below.
+// A wide, short panel (a bottom dock, a report window) puts the details beside
+// the table so the table keeps enough rows; a tall or narrow one (the dock
+// column beside the matrix) puts them below. Never beside when narrow: side
+// by side needs more width than the column has, and asking for it would
+// widen the window.
 void TestsPanel::resizeEvent(QResizeEvent* event)
 {
     QWidget::resizeEvent(event);
-    const Qt::Orientation wanted = width() > 2 * height() ? Qt::Horizontal : Qt::Vertical;
+    constexpr int kSideBySideWidth = 1000;
+    const Qt::Orientation wanted =
+        width() > 2 * height() && width() >= kSideBySideWidth ? Qt::Horizontal : Qt::Vertical;
     if (m_splitter->orientation() == wanted)
         return;
     m_splitter->setOrientation(wanted);

@@ -137,6 +137,7 @@ signals:
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    void showEvent(QShowEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
 
@@ -168,6 +169,9 @@ private:
     void buildMenus();
     void buildFileMenu();
     void buildViewMenu();
+    void sizeToScreen();
+    void applyDefaultDockSizes(int width);
+    void growDocksForSelection();
     void restoreWindowState();
     void saveWindowState() const;
 
@@ -218,6 +222,9 @@ private:
     ChartsPanel* m_charts = nullptr;
     QDockWidget* m_chartsDock = nullptr;
     bool m_chartsStale = true;
+    bool m_layoutRestored = false; // a saved dock layout was applied
+    bool m_dockSizesSet = false;
+    bool m_docksGrown = false;
     std::optional<TriageTarget> m_testsBase; // the shown run, as a triage target
     qint64 m_testsLoad = 0;
     std::int64_t m_testsRowId = 0;

@@ -1,6 +1,7 @@
 #pragma once
 // relayhud's command line: normal use with optional --cache/--hud overrides,
 // --demo, --self-test, --screenshot FILE, --dark, --help and --version.
+#include <QSize>
 #include <QString>
 #include <QStringList>
 
@@ -11,11 +12,12 @@ namespace relayhud::ui {
 struct LaunchOptions {
     enum class Mode { Normal, Demo, SelfTest, Screenshot };
     Mode mode = Mode::Normal;
-    QString cachePath;           // --cache
-    QString hudUrl;              // --hud
-    QString screenshotPath;      // --screenshot
-    QString simulator;           // --simulator (default: relayhud-sim next to relayhud)
-    bool dark = false;           // --dark
+    QString cachePath;                // --cache
+    QString hudUrl;                   // --hud
+    QString screenshotPath;           // --screenshot
+    QSize screenshotSize{1920, 1080}; // --size
+    QString simulator;                // --simulator (default: relayhud-sim next to relayhud)
+    bool dark = false;                // --dark
     bool exitAfterPaint = false; // --exit-after-paint: print the time to a painted matrix, exit
     QStringList openPaths;       // reports, archives, folders or logs to open at start
 };

@@ -1,7 +1,8 @@
 #pragma once
 // The matrix's two-tier column header: a band per backend (name and level
-// badge, coloured per backend) over job names drawn rotated, so that long
-// names like "test (default, 1, 3, linux.spyre.1)" fit narrow columns.
+// badge, coloured per backend) over short job labels drawn rotated
+// ("test (default, 1, 3, linux.spyre.1)" reads "default 1/3"; job_label.h),
+// the full name, runner and shard in the tooltip.
 #include <QHeaderView>
 
 namespace relayhud::ui {
@@ -26,6 +27,9 @@ private:
     void paintBands(QPainter& painter) const;
     void paintBand(QPainter& painter, const QRect& band, const QString& backend, int level) const;
     QString bandToolTip(int logicalIndex) const;
+    // The short label ("default 1/4") and the full name, runner and shard.
+    QString labelText(int logicalIndex) const;
+    QString labelToolTip(int logicalIndex) const;
     bool isCurrentColumn(int logicalIndex) const;
 };
 

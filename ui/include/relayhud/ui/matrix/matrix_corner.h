@@ -1,6 +1,7 @@
 #pragma once
-// The matrix's top-left corner: a legend of the cell glyphs above the titles
-// of the commit fields.
+// The matrix's top-left corner: the titles of the commit fields. The glyph
+// key is a popup of the filter bar (matrix_key.h), so the corner stays as
+// short as the job labels.
 class QPainter;
 class QPalette;
 class QRect;

@@ -12,6 +12,8 @@ class MatrixView : public QTableView {
     Q_OBJECT
 public:
     explicit MatrixView(QWidget* parent = nullptr);
+    // Also re-measures the job header when its labels change.
+    void setModel(QAbstractItemModel* model) override;
 
     // Shown in place of the matrix while it has no cells.
     void setEmptyText(const QString& text);

@@ -1,0 +1,181 @@
+// The window an on-call keeps open all day (issue 17): on a full-HD screen the
+// matrix shows at least 35 upstream commits without scrolling, on first start
+// and after a cell is selected (the docks open beside it, not below), and the
+// job headers are short labels with the full name in the tooltip.
+#include "relayhud/hud/hud_summaries.h"
+#include "relayhud/sim/sim_dataset.h"
+#include "relayhud/store/cache.h"
+#include "relayhud/ui/details/run_details_panel.h"
+#include "relayhud/ui/main_window.h"
+#include "relayhud/ui/matrix/job_label.h"
+#include "relayhud/ui/matrix/matrix_model.h"
+#include "relayhud/ui/matrix/matrix_view.h"
+
+#include "test_support.h"
+
+#include <QHeaderView>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <gtest/gtest.h>
+
+using namespace relayhud;
+using namespace relayhud::ui;
+
+namespace {
+
+constexpr int kWaitMs = 30000;
+// A 1920x1080 screen less a title bar and a desktop panel.
+const QSize kFullHdWindow(1920, 1080 - 60);
+constexpr int kWantedRows = 35;
+
+// Rows of the matrix wholly inside its viewport.
+int visibleRows(const MatrixView& view)
+{
+    const int height = view.viewport()->height();
+    int rows = 0;
+    for (int r = 0; r < view.model()->rowCount(); ++r) {
+        const int top = view.rowViewportPosition(r);
+        if (top >= 0 && top + view.rowHeight(r) <= height)
+            ++rows;
+    }
+    return rows;
+}
+
+class WindowLayoutTest : public ::testing::Test {
+protected:
+    void SetUp() override
+    {
+        // The demo's data: relayhud --demo runs the simulator with seed 1.
+        sim::SimConfig config;
+        config.seed = 1;
+        const sim::SimDataset data = sim::buildDataset(config);
+        m_cachePath = m_dir.filePath(QStringLiteral("cache.sqlite"));
+        auto cache = Cache::open(m_cachePath.toStdString());
+        ASSERT_TRUE(cache) << cache.message();
+        // As the HUD sync stores it: never the relay's probe repo.
+        SyncBatch batch{{}, data.commits, {}, {}};
+        for (const Backend& backend : data.backends)
+            if (backend.repo != kProbeRepo)
+                batch.backends.push_back(backend);
+        for (const auto& row : data.rows)
+            if (row.run.downstreamRepo != kProbeRepo)
+                batch.runs.push_back(row.run);
+        ASSERT_TRUE((*cache)->apply(batch));
+    }
+
+    SessionConfig session() const
+    {
+        SessionConfig config;
+        config.settings.cachePath = m_cachePath;
+        config.settings.hudUrl = QStringLiteral("http://127.0.0.1:9");
+        config.persistWindow = false;
+        config.persistSettings = false;
+        config.syncOnStart = false;
+        config.sessionCredentials = Credentials{};
+        return config;
+    }
+
+    QTemporaryDir m_dir;
+    QString m_cachePath;
+};
+
+TEST_F(WindowLayoutTest, AFullHdWindowShowsAtLeast35CommitsBeforeAndAfterASelection)
+{
+    MainWindow window(session());
+    window.resize(kFullHdWindow);
+    window.show();
+    ASSERT_TRUE(QTest::qWaitFor([&] { return window.matrixModel().rowCount() > 0; }, kWaitMs));
+    ASSERT_GT(window.matrixModel().rowCount(), kWantedRows) << "the demo has too few commits";
+    QTest::qWait(50); // layouts settle
+    const int before = visibleRows(*window.matrixView());
+    EXPECT_GE(before, kWantedRows);
+
+    ASSERT_TRUE(window.selectInterestingCell());
+    ASSERT_TRUE(QTest::qWaitFor([&] { return window.detailsPanel()->hasDetails(); }, kWaitMs));
+    QTest::qWait(50);
+    const int after = visibleRows(*window.matrixView());
+    EXPECT_GE(after, kWantedRows);
+    // The docks opened beside the matrix: it kept its height.
+    EXPECT_EQ(after, before);
+    EXPECT_GT(window.matrixView()->width(), kFullHdWindow.width() / 2);
+    std::printf("[ measured ] %d commit rows visible before a selection, %d after\n", before,
+                after);
+    test::keepPictures(window, QStringLiteral("window_1920x1080"));
+
+    window.resize(1366, 768 - 60);
+    QTest::qWait(50);
+    EXPECT_GE(window.width(), 1366) << "the window's minimum width exceeds a 1366 px screen";
+    EXPECT_LE(window.width(), 1366) << "the window's minimum width exceeds a 1366 px screen";
+    std::printf("[ measured ] %d commit rows visible at 1366x708\n",
+                visibleRows(*window.matrixView()));
+    test::keepPictures(window, QStringLiteral("window_1366x768"));
+}
+
+TEST_F(WindowLayoutTest, JobHeadersAreShortAndNoTallerThanTheirLabels)
+{
+    MainWindow window(session());
+    window.resize(kFullHdWindow);
+    window.show();
+    ASSERT_TRUE(QTest::qWaitFor([&] { return window.matrixModel().rowCount() > 0; }, kWaitMs));
+    const QHeaderView* header = window.matrixView()->horizontalHeader();
+    // Band (22 px) plus the longest short label: far below the 252 px that
+    // rotated full names took.
+    EXPECT_LT(header->height(), 160);
+    int sharded = 0;
+    for (int c = 0; c < window.matrixModel().columnCount(); ++c) {
+        const QString job = window.matrixModel().headerData(c, Qt::Horizontal).toString();
+        const JobLabel label = parseJobLabel(job);
+        EXPECT_FALSE(label.compact.contains(u',')) << job.toStdString();
+        sharded += label.shards > 1 ? 1 : 0;
+    }
+    EXPECT_GT(sharded, 0);
+}
+
+TEST(JobLabel, PyTorchShardsReadConfigAndShard)
+{
+    const JobLabel npu = parseJobLabel(QStringLiteral("test (default, 1, 4, linux.arm64.npu.2)"));
+    EXPECT_EQ(npu.compact, QStringLiteral("default 1/4"));
+    EXPECT_EQ(npu.runner, QStringLiteral("linux.arm64.npu.2"));
+    EXPECT_EQ(npu.shard, 1);
+    EXPECT_EQ(npu.shards, 4);
+    EXPECT_EQ(npu.groupName, QStringLiteral("default"));
+    // Shards of one job share a family; other configs, runners or shard
+    // counts do not.
+    const JobLabel second =
+        parseJobLabel(QStringLiteral("test (default, 2, 4, linux.arm64.npu.2)"));
+    EXPECT_EQ(second.family, npu.family);
+    EXPECT_NE(parseJobLabel(QStringLiteral("test (default, 2, 4, linux.x86)")).family, npu.family);
+    EXPECT_NE(parseJobLabel(QStringLiteral("test (dynamo, 2, 4, linux.arm64.npu.2)")).family,
+              npu.family);
+    // One shard: no fraction, no family.
+    const JobLabel single = parseJobLabel(QStringLiteral("test (distributed, 1, 1, mlu590.x8)"));
+    EXPECT_EQ(single.compact, QStringLiteral("distributed"));
+    EXPECT_TRUE(single.family.isEmpty());
+    // Another job name keeps its name.
+    EXPECT_EQ(parseJobLabel(QStringLiteral("inductor (cuda, 2, 3, a100)")).compact,
+              QStringLiteral("inductor cuda 2/3"));
+}
+
+TEST(JobLabel, OtherNamesStayWholeAndNumericSuffixesFormTheHudsFamilies)
+{
+    EXPECT_EQ(parseJobLabel(QStringLiteral("build")).compact, QStringLiteral("build"));
+    EXPECT_TRUE(parseJobLabel(QStringLiteral("build")).family.isEmpty());
+    // Not shards: a third field that is not a count, a shard past the count.
+    EXPECT_EQ(parseJobLabel(QStringLiteral("test (a, b, c)")).compact,
+              QStringLiteral("test (a, b, c)"));
+    EXPECT_EQ(parseJobLabel(QStringLiteral("test (default, 5, 4, x)")).compact,
+              QStringLiteral("test (default, 5, 4, x)"));
+    EXPECT_EQ(parseJobLabel(QStringLiteral("lint (ruff)")).compact, QStringLiteral("lint (ruff)"));
+    // The HUD's rule (detectGroups in torchci/pages/crcr/[org]/[repo].tsx):
+    // /^(.+[-_])(\d+)$/, the group named by the prefix less its separator.
+    const JobLabel suffix = parseJobLabel(QStringLiteral("npu-test-3"));
+    EXPECT_EQ(suffix.compact, QStringLiteral("npu-test-3"));
+    EXPECT_EQ(suffix.family, QStringLiteral("npu-test-"));
+    EXPECT_EQ(suffix.groupName, QStringLiteral("npu-test"));
+    EXPECT_EQ(suffix.shard, 3);
+    EXPECT_EQ(parseJobLabel(QStringLiteral("shard_12")).family, QStringLiteral("shard_"));
+    EXPECT_TRUE(parseJobLabel(QStringLiteral("test3")).family.isEmpty());
+}
+
+} // namespace
