@@ -16,6 +16,8 @@ packages=(
   libcpp-httplib-dev libssl-dev
   # tests, benchmarks (yaml-cpp: the config bench's reference), headless GUI checks
   libgtest-dev libgmock-dev libbenchmark-dev libyaml-cpp-dev xvfb xauth fonts-dejavu-core
+  # a private session bus for the desktop-notification smoke test (dbus-run-session)
+  dbus-daemon
   # CI checks and packaging: formatting, .desktop/AppStream validation, CPack's
   # .deb generator (dpkg-shlibdeps from dpkg-dev; `file` finds the ELF binaries)
   clang-format desktop-file-utils appstream dpkg-dev file

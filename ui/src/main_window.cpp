@@ -73,6 +73,7 @@ MainWindow::MainWindow(SessionConfig config, QWidget* parent)
     buildChartsDock();
     buildClustersDock();
     buildStatusBar();
+    buildWatch();
     buildMenus();
     setAcceptDrops(true);
     sizeToScreen();
@@ -176,6 +177,7 @@ void MainWindow::buildMenus()
     buildFileMenu();
     buildTriageMenus();
     buildViewMenu();
+    buildWatchMenu();
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About RelayHUD"), this, &MainWindow::showAbout);
 }

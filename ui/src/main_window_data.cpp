@@ -17,6 +17,7 @@
 #include "relayhud/ui/status/sync_status_widget.h"
 #include "relayhud/ui/sync/snapshot_loader.h"
 #include "relayhud/ui/sync/sync_controller.h"
+#include "relayhud/ui/watch/watch_controller.h"
 #include "relayhud/ui/tests/tests_panel.h"
 #include "relayhud/ui/triage/triage_controller.h"
 #include "relayhud/util/time.h"
@@ -147,6 +148,7 @@ void MainWindow::updateEmptyText()
 
 void MainWindow::onSnapshot(const std::shared_ptr<MatrixSnapshot>& snapshot)
 {
+    watchSnapshot(*snapshot);
     m_model->merge(std::move(*snapshot));
     updateEmptyText();
     m_filterBar->refreshChoices();
@@ -169,6 +171,10 @@ void MainWindow::onSyncSucceeded(const SyncOutcome& outcome)
         summary += tr(" · worked around %n HUD limit(s)", nullptr, static_cast<int>(notes.size()));
     m_status->showSynced(outcome.finishedAt, summary,
                          notes.isEmpty() ? QString() : summary % u"\n\n" % notes.join(u'\n'));
+    m_watchPending = true;
+    if (outcome.relayHealth)
+        watchRelayHealth(static_cast<int>(outcome.relayHealth->overall()),
+                         toQString(outcome.relayHealth->summary()));
     if (outcome.relayHealth)
         m_status->showRelayHealth(
             static_cast<int>(outcome.relayHealth->overall()),
@@ -202,6 +208,8 @@ void MainWindow::onCurrentChanged(const QModelIndex& current)
     growDocksForSelection();
     const auto rowId = current.data(MatrixModel::RunRowIdRole).toLongLong();
     m_shownRowId = rowId;
+    m_watch->visited(rowId);
+    updateWatchActions();
     if (rowId != m_testsRowId)
         showTestsFor(rowId);
     if (rowId != m_coverage->rowId())

@@ -21,7 +21,21 @@ void CellDelegate::paint(QPainter* painter, const QStyleOptionViewItem& option,
         painter->drawPixmap(tile.topLeft(),
                             tilePixmap(state, attempts, triage, verdict, tile.size(),
                                        option.palette, painter->device()->devicePixelRatioF()));
+    if (index.data(MatrixModel::UnseenRole).toBool())
+        paintUnseenMark(*painter, tile, option.palette);
     paintFocus(*painter, option.rect, option);
+}
+
+// Changed on a followed item since the user last looked: a dot in the
+// top-left corner, in the highlight colour, ringed so it shows on any tile.
+void CellDelegate::paintUnseenMark(QPainter& painter, const QRect& tile, const QPalette& palette)
+{
+    painter.save();
+    painter.setRenderHint(QPainter::Antialiasing);
+    painter.setPen(QPen(palette.color(QPalette::Base), 1.2));
+    painter.setBrush(palette.color(QPalette::Highlight));
+    painter.drawEllipse(QRectF(tile.left() + 0.5, tile.top() + 0.5, 7, 7));
+    painter.restore();
 }
 
 const QPixmap& CellDelegate::tilePixmap(int state, int attempts, int triage, int verdict,

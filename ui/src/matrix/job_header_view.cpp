@@ -49,9 +49,15 @@ int JobHeaderView::labelHeight() const
         return kMinLabelHeight;
     const QFontMetrics metrics(labelFont());
     int widest = 0;
-    for (int column = 0; column < count(); ++column)
+    bool starred = false; // room above the labels for the followed star
+    for (int column = 0; column < count(); ++column) {
         widest = std::max(widest, metrics.horizontalAdvance(labelText(column)));
-    return std::clamp(widest + 2 * kLabelPadding + 2, kMinLabelHeight, kMaxLabelHeight);
+        starred = starred
+                  || (model()->headerData(column, Qt::Horizontal, MatrixModel::FollowedRole).toInt()
+                      & MatrixModel::FollowedJob);
+    }
+    return std::clamp(widest + 2 * kLabelPadding + 2 + (starred ? 12 : 0), kMinLabelHeight,
+                      kMaxLabelHeight);
 }
 
 QSize JobHeaderView::sizeHint() const
@@ -81,11 +87,14 @@ void JobHeaderView::paintSection(QPainter* painter, const QRect& rect, int logic
     painter->drawLine(label.topRight(), label.bottomRight());
     painter->drawLine(label.bottomLeft(), label.bottomRight());
 
+    const int followed =
+        model()->headerData(logicalIndex, Qt::Horizontal, MatrixModel::FollowedRole).toInt();
     painter->save();
     painter->setFont(labelFont());
     const QString text = labelText(logicalIndex);
-    const QString elided =
-        painter->fontMetrics().elidedText(text, Qt::ElideRight, label.height() - 2 * kLabelPadding);
+    const int room =
+        label.height() - 2 * kLabelPadding - (followed & MatrixModel::FollowedJob ? 12 : 0);
+    const QString elided = painter->fontMetrics().elidedText(text, Qt::ElideRight, room);
     painter->translate(label.left(), label.bottom());
     painter->rotate(-90);
     // In rotated coordinates x runs up the column and y runs right.
@@ -93,6 +102,12 @@ void JobHeaderView::paintSection(QPainter* painter, const QRect& rect, int logic
     painter->setPen(pal.color(QPalette::WindowText));
     painter->drawText(textRect, Qt::AlignLeft | Qt::AlignVCenter, elided);
     painter->restore();
+    if (followed & MatrixModel::FollowedJob) {
+        // Followed (watch): a star above the label.
+        painter->setPen(pal.color(QPalette::Link));
+        painter->drawText(QRect(label.left(), label.top() + 1, label.width(), 14),
+                          Qt::AlignHCenter | Qt::AlignTop, QStringLiteral("★"));
+    }
 }
 
 void JobHeaderView::paintEvent(QPaintEvent* event)
@@ -131,6 +146,11 @@ void JobHeaderView::paintBand(QPainter& painter, const QRect& band, const QStrin
         const QRect badgeRect = paintLevelBadge(painter, visible, badge, palette());
         visible.setLeft(badgeRect.right() + 5);
     }
+    if (followedBackend(band)) {
+        painter.setPen(palette().color(QPalette::Link));
+        painter.drawText(visible, Qt::AlignLeft | Qt::AlignVCenter, QStringLiteral("★"));
+        visible.setLeft(visible.left() + painter.fontMetrics().horizontalAdvance(u'★') + 3);
+    }
     const QString name = bandName(painter.fontMetrics(), backend, visible.width());
     painter.setPen(palette().color(QPalette::WindowText));
     painter.drawText(visible, Qt::AlignLeft | Qt::AlignVCenter, name);
@@ -143,6 +163,14 @@ QString JobHeaderView::bandName(const QFontMetrics& metrics, const QString& back
     // "org/repo" does not fit: the repo alone usually tells backends apart.
     const QString repo = backend.section(u'/', -1);
     return metrics.elidedText(repo, Qt::ElideRight, width);
+}
+
+bool JobHeaderView::followedBackend(const QRect& band) const
+{
+    const int logical = logicalIndexAt(band.left() + 1);
+    return logical >= 0
+           && (model()->headerData(logical, Qt::Horizontal, MatrixModel::FollowedRole).toInt()
+               & MatrixModel::FollowedBackend);
 }
 
 QString JobHeaderView::labelText(int logicalIndex) const

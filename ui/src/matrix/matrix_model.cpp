@@ -1,4 +1,5 @@
 #include "relayhud/ui/matrix/matrix_model.h"
+#include "relayhud/ui/watch/watch_list.h"
 
 #include "relayhud/ui/format.h"
 #include "relayhud/ui/matrix/cell_state.h"
@@ -66,6 +67,7 @@ QVariant MatrixModel::cellData(const MatrixCell& cell, int role) const
     case RetriedRole: return cell.has(MatrixCell::Retried) || cell.attempts > 1;
     case StaleRole: return cell.has(MatrixCell::Stale);
     case HasArtifactsRole: return cell.has(MatrixCell::HasArtifacts);
+    case UnseenRole: return !cell.empty() && m_unseen.contains(cell.runRowId);
     case TriageRole:
         return static_cast<int>(cell.has(MatrixCell::Triaged)     ? TriageMark::Triaged
                                 : cell.has(MatrixCell::Untriaged) ? TriageMark::Untriaged
@@ -88,6 +90,14 @@ QVariant MatrixModel::cellData(const MatrixCell& cell, int role) const
 QVariant MatrixModel::columnData(const MatrixColumn& column, int role) const
 {
     switch (role) {
+    case FollowedRole: {
+        const QString backend = toQString(column.backend);
+        return (m_followed.contains(
+                    jobKey(backend, toQString(column.workflow), toQString(column.job)))
+                    ? FollowedJob
+                    : 0)
+               | (m_followed.contains(backendKey(backend)) ? FollowedBackend : 0);
+    }
     case Qt::DisplayRole:
     case JobRole: return toQString(column.job);
     case Qt::ToolTipRole:
@@ -108,6 +118,7 @@ QVariant MatrixModel::columnData(const MatrixColumn& column, int role) const
 QVariant MatrixModel::commitData(const UpstreamCommit& commit, int role) const
 {
     switch (role) {
+    case FollowedRole: return commit.prNumber > 0 && m_followed.contains(prKey(commit.prNumber));
     case Qt::DisplayRole:
     case ShortShaRole: return toQString(commit.sha.shortSha());
     case ShaRole: return toQString(commit.sha.value);
@@ -172,6 +183,26 @@ QString MatrixModel::cellDescription(int row, int column) const
                                                          : tr("not finished"));
     }
     return text;
+}
+
+void MatrixModel::setUnseen(const QSet<qint64>& runs)
+{
+    if (runs == m_unseen)
+        return;
+    m_unseen = runs;
+    if (rowCount() > 0 && columnCount() > 0)
+        emit dataChanged(index(0, 0), index(rowCount() - 1, columnCount() - 1), {UnseenRole});
+}
+
+void MatrixModel::setFollowed(const QSet<QString>& keys)
+{
+    if (keys == m_followed)
+        return;
+    m_followed = keys;
+    if (columnCount() > 0)
+        emit headerDataChanged(Qt::Horizontal, 0, columnCount() - 1);
+    if (rowCount() > 0)
+        emit headerDataChanged(Qt::Vertical, 0, rowCount() - 1);
 }
 
 } // namespace relayhud::ui

@@ -27,6 +27,10 @@ const QString kPolicy = QStringLiteral("artifacts/fetch");
 const QString kRuleFiles = QStringLiteral("triage/ruleFiles");
 const QString kOutcomeConfigs = QStringLiteral("coverage/outcomeConfigs");
 const QString kShrinkPercent = QStringLiteral("coverage/shrinkPercent");
+const QString kFollowed = QStringLiteral("watch/followed");
+const QString kMuted = QStringLiteral("watch/muted");
+const QString kQuietFrom = QStringLiteral("watch/quietFrom");
+const QString kQuietTo = QStringLiteral("watch/quietTo");
 
 // Stored as words, not enum numbers, so the file stays readable and an
 // unknown word falls back to the default.
@@ -96,6 +100,10 @@ AppSettings loadSettings(QSettings& store)
         if (!it.value().toString().isEmpty())
             s.outcomeConfigs.insert(it.key(), it.value().toString());
     s.shrinkPercent = std::clamp(store.value(kShrinkPercent, s.shrinkPercent).toInt(), 0, 100);
+    s.followed = store.value(kFollowed).toStringList();
+    s.muted = store.value(kMuted).toStringList();
+    s.quietFrom = std::clamp(store.value(kQuietFrom, -1).toInt(), -1, 23);
+    s.quietTo = std::clamp(store.value(kQuietTo, -1).toInt(), -1, 23);
     return s;
 }
 
@@ -118,6 +126,10 @@ void saveSettings(QSettings& store, const AppSettings& s)
         configs.insert(it.key(), it.value());
     store.setValue(kOutcomeConfigs, configs);
     store.setValue(kShrinkPercent, s.shrinkPercent);
+    store.setValue(kFollowed, s.followed);
+    store.setValue(kMuted, s.muted);
+    store.setValue(kQuietFrom, s.quietFrom);
+    store.setValue(kQuietTo, s.quietTo);
 }
 
 verdict::VerdictSources verdictSources(const AppSettings& settings)

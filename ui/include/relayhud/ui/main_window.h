@@ -14,6 +14,7 @@
 #include <optional>
 
 class QAction;
+class QSystemTrayIcon;
 class QTabBar;
 class QDockWidget;
 class QTimer;
@@ -40,6 +41,7 @@ class TriageController;
 class ClustersPanel;
 class CoveragePanel;
 class ChartsPanel;
+class WatchController;
 struct TriageEdit;
 class ConfigEditorWindow;
 struct TriageRequest;
@@ -114,6 +116,11 @@ public:
     // Makes the commit's first run current (clearing filters that hide it);
     // false when the matrix does not have it.
     bool selectCommit(const QString& sha);
+    // Watch and notify: followed items, notifications, unseen changes.
+    WatchController* watch() const { return m_watch; }
+    // Makes the cell of this run (a cache row id) current, clearing filters
+    // that hide it; false when the matrix does not have it.
+    bool selectRunRow(qint64 runRowId);
     // A mandatory test that did not run: its entry in the config editor.
     bool openMissingMandatoryTest(const QString& configPath, const QString& name, int line);
 
@@ -169,6 +176,14 @@ private:
     void buildMenus();
     void buildFileMenu();
     void buildViewMenu();
+    enum class WatchTarget { Job, Backend, Pr, Followed };
+    void buildWatch();
+    void buildWatchMenu();
+    QString currentWatchKey(WatchTarget target) const;
+    void updateWatchActions();
+    void showQuietHoursDialog();
+    void watchSnapshot(const MatrixSnapshot& next);
+    void watchRelayHealth(int state, const QString& summary);
     void sizeToScreen();
     void applyDefaultDockSizes(int width);
     void growDocksForSelection();
@@ -222,6 +237,15 @@ private:
     ChartsPanel* m_charts = nullptr;
     QDockWidget* m_chartsDock = nullptr;
     bool m_chartsStale = true;
+    WatchController* m_watch = nullptr;
+    QSystemTrayIcon* m_tray = nullptr;
+    QAction* m_followJobAction = nullptr;
+    QAction* m_followBackendAction = nullptr;
+    QAction* m_followPrAction = nullptr;
+    QAction* m_muteAction = nullptr;
+    bool m_watchPending = false; // the next snapshot follows a sync
+    QString m_relayDegraded;     // non-empty: this sync's relay health got worse
+    int m_lastRelayHealth = -1;
     bool m_layoutRestored = false; // a saved dock layout was applied
     bool m_dockSizesSet = false;
     bool m_docksGrown = false;

@@ -27,6 +27,7 @@ public:
     static void paintVerdictMark(QPainter& painter, const QRect& tile, int verdict,
                                  const QPalette& palette);
     static void paintTriagedMark(QPainter& painter, const QRect& tile, const QColor& color);
+    static void paintUnseenMark(QPainter& painter, const QRect& tile, const QPalette& palette);
 
 private:
     const QPixmap& tilePixmap(int state, int attempts, int triage, int verdict, const QSize& size,

@@ -29,6 +29,7 @@ private:
     QString bandToolTip(int logicalIndex) const;
     // The short label ("default 1/4") and the full name, runner and shard.
     QString labelText(int logicalIndex) const;
+    bool followedBackend(const QRect& band) const;
     QString labelToolTip(int logicalIndex) const;
     bool isCurrentColumn(int logicalIndex) const;
 };

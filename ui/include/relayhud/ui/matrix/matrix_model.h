@@ -9,6 +9,7 @@
 #include "relayhud/store/matrix_snapshot.h"
 
 #include <QAbstractTableModel>
+#include <QSet>
 
 #include <cstdint>
 
@@ -42,7 +43,13 @@ public:
         EventTypeRole,   // int(EventType)
         CommitTimeRole,  // qint64 epoch seconds
         CommitTitleRole, // QString
+        // Watch (watch/watch_list.h): a cell that changed on a followed item
+        // since the user last looked (bool); a header that is followed: a
+        // column's int(Followed) bits, a row's bool (its PR).
+        UnseenRole,
+        FollowedRole,
     };
+    enum Followed { FollowedJob = 1, FollowedBackend = 2 };
     // Failed cells: whether people have classed every failure.
     enum class TriageMark { None, Untriaged, Triaged };
     // Self-reported greens whose evidence was examined: what the verdict
@@ -65,6 +72,9 @@ public:
     void merge(MatrixSnapshot next);
 
     const MatrixSnapshot& snapshot() const { return m_snapshot; }
+    // The watch marks: changed cells (by run row id) and followed item keys.
+    void setUnseen(const QSet<qint64>& runs);
+    void setFollowed(const QSet<QString>& keys);
     const UpstreamCommit* commitAt(int row) const;
     const MatrixColumn* columnAt(int column) const;
 
@@ -91,6 +101,8 @@ private:
     void spliceColumns(int at, const std::vector<MatrixColumn>& columns);
 
     MatrixSnapshot m_snapshot;
+    QSet<qint64> m_unseen;
+    QSet<QString> m_followed;
 };
 
 } // namespace relayhud::ui

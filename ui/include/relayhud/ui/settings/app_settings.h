@@ -34,6 +34,12 @@ struct AppSettings {
     // may shrink against the previous run before a green is incomplete.
     QMap<QString, QString> outcomeConfigs;
     int shrinkPercent = 10;
+    // Watch and notify (watch/watch_list.h): followed and muted item keys,
+    // and local quiet hours [quietFrom, quietTo), -1 for none.
+    QStringList followed;
+    QStringList muted;
+    int quietFrom = -1;
+    int quietTo = -1;
 
     QString effectiveCachePath() const;
     bool operator==(const AppSettings&) const = default;
