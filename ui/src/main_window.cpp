@@ -29,6 +29,7 @@
 #include <QScreen>
 #include <QSettings>
 #include <QSignalBlocker>
+#include <QStackedWidget>
 #include <QStatusBar>
 #include <QTabBar>
 #include <QTableView>
@@ -74,6 +75,7 @@ MainWindow::MainWindow(SessionConfig config, QWidget* parent)
     buildClustersDock();
     buildStatusBar();
     buildWatch();
+    buildBackendsView();
     buildMenus();
     setAcceptDrops(true);
     sizeToScreen();
@@ -134,19 +136,30 @@ void MainWindow::buildCentral()
     m_viewTabs->setTabToolTip(2, tr("Commits aimed at release/* branches, where the data says "
                                     "which branch a commit targets (the PyTorch HUD has no release "
                                     "view)"));
-    connect(m_viewTabs, &QTabBar::currentChanged, this,
-            [this](int index) { m_proxy->setCommitView(static_cast<CommitView>(index)); });
+    connect(m_viewTabs, &QTabBar::currentChanged, this, [this](int index) {
+        // The last tab is the backends overview, in the matrix's place.
+        if (index == kBackendsTab) {
+            m_centralStack->setCurrentIndex(1);
+            reloadBackends();
+            return;
+        }
+        m_centralStack->setCurrentIndex(0);
+        m_proxy->setCommitView(static_cast<CommitView>(index));
+    });
     connect(m_proxy, &MatrixFilterProxy::filtersChanged, this, [this] {
         const QSignalBlocker blocker(m_viewTabs);
         m_viewTabs->setCurrentIndex(static_cast<int>(m_proxy->filters().view));
+        m_centralStack->setCurrentIndex(0);
     });
     connect(m_model, &MatrixModel::merged, this, &MainWindow::updateViewCounts);
     m_view = new MatrixView(central);
     m_view->setModel(m_proxy);
     m_view->setFrameShape(QFrame::NoFrame);
+    m_centralStack = new QStackedWidget(central);
+    m_centralStack->addWidget(m_view);
     layout->addWidget(m_filterBar);
     layout->addWidget(m_viewTabs);
-    layout->addWidget(m_view, 1);
+    layout->addWidget(m_centralStack, 1);
     setCentralWidget(central);
     connect(m_view->selectionModel(), &QItemSelectionModel::currentChanged, this,
             [this](const QModelIndex& current) { onCurrentChanged(current); });
@@ -235,6 +248,9 @@ void MainWindow::buildViewMenu()
     view->addAction(m_detailsDock->toggleViewAction());
     view->addAction(m_testsDock->toggleViewAction());
     view->addAction(m_coverageDock->toggleViewAction());
+    QAction* backends =
+        view->addAction(tr("&Backends overview"), this, &MainWindow::showBackendsOverview);
+    backends->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_B));
     QAction* charts = m_chartsDock->toggleViewAction();
     charts->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_H));
     view->addAction(charts);

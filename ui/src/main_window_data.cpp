@@ -17,9 +17,9 @@
 #include "relayhud/ui/status/sync_status_widget.h"
 #include "relayhud/ui/sync/snapshot_loader.h"
 #include "relayhud/ui/sync/sync_controller.h"
-#include "relayhud/ui/watch/watch_controller.h"
 #include "relayhud/ui/tests/tests_panel.h"
 #include "relayhud/ui/triage/triage_controller.h"
+#include "relayhud/ui/watch/watch_controller.h"
 #include "relayhud/util/time.h"
 
 #include <QDir>
@@ -172,6 +172,8 @@ void MainWindow::onSyncSucceeded(const SyncOutcome& outcome)
     m_status->showSynced(outcome.finishedAt, summary,
                          notes.isEmpty() ? QString() : summary % u"\n\n" % notes.join(u'\n'));
     m_watchPending = true;
+    m_backendsStale = true;
+    reloadBackends();
     if (outcome.relayHealth)
         watchRelayHealth(static_cast<int>(outcome.relayHealth->overall()),
                          toQString(outcome.relayHealth->summary()));

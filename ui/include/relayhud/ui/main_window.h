@@ -14,6 +14,7 @@
 #include <optional>
 
 class QAction;
+class QStackedWidget;
 class QSystemTrayIcon;
 class QTabBar;
 class QDockWidget;
@@ -42,6 +43,7 @@ class ClustersPanel;
 class CoveragePanel;
 class ChartsPanel;
 class WatchController;
+class BackendsPanel;
 struct TriageEdit;
 class ConfigEditorWindow;
 struct TriageRequest;
@@ -118,6 +120,11 @@ public:
     bool selectCommit(const QString& sha);
     // Watch and notify: followed items, notifications, unseen changes.
     WatchController* watch() const { return m_watch; }
+    BackendsPanel* backendsPanel() const { return m_backends; }
+    // Shows the backends overview in the matrix's place (its view tab).
+    void showBackendsOverview();
+    // Re-reads the backends overview (worker) if it can be seen.
+    void reloadBackends();
     // Makes the cell of this run (a cache row id) current, clearing filters
     // that hide it; false when the matrix does not have it.
     bool selectRunRow(qint64 runRowId);
@@ -178,6 +185,7 @@ private:
     void buildViewMenu();
     enum class WatchTarget { Job, Backend, Pr, Followed };
     void buildWatch();
+    void buildBackendsView();
     void buildWatchMenu();
     QString currentWatchKey(WatchTarget target) const;
     void updateWatchActions();
@@ -238,6 +246,10 @@ private:
     QDockWidget* m_chartsDock = nullptr;
     bool m_chartsStale = true;
     WatchController* m_watch = nullptr;
+    BackendsPanel* m_backends = nullptr;
+    QStackedWidget* m_centralStack = nullptr; // the matrix, or the backends overview
+    static constexpr int kBackendsTab = 3;
+    bool m_backendsStale = true;
     QSystemTrayIcon* m_tray = nullptr;
     QAction* m_followJobAction = nullptr;
     QAction* m_followBackendAction = nullptr;

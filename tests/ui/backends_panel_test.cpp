@@ -1,0 +1,90 @@
+// The backends overview (issue 17) after a real sync from the simulator: one
+// row per backend, worst first, the HUD's pass rate beside ours, the relay's
+// health card from its probe repo; activating a row shows that backend's
+// columns in the matrix.
+#include "relayhud/sim/sim_dataset.h"
+#include "relayhud/sim/sim_server.h"
+#include "relayhud/ui/backends/backends_panel.h"
+#include "relayhud/ui/main_window.h"
+#include "relayhud/ui/matrix/matrix_filter_proxy.h"
+#include "relayhud/ui/matrix/matrix_model.h"
+
+#include "test_support.h"
+
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeWidget>
+
+#include <gtest/gtest.h>
+
+using namespace relayhud;
+using namespace relayhud::ui;
+
+namespace {
+
+constexpr int kWaitMs = 60000;
+
+TEST(BackendsPanelFlow, AfterASyncEveryBackendHasARowWorstFirstWithTheHudsRateAndOurs)
+{
+    sim::SimConfig config;
+    config.seed = 3;
+    config.commits = 40;
+    sim::SimServer server(sim::buildDataset(config));
+    ASSERT_GT(server.start(0), 0);
+    QTemporaryDir dir;
+    SessionConfig session;
+    session.settings.cachePath = dir.filePath(QStringLiteral("cache.sqlite"));
+    session.settings.hudUrl = QString::fromStdString(server.baseUrl());
+    session.settings.historyDays = 30;
+    session.settings.artifactPolicy = ArtifactPolicy::OnDemand;
+    session.persistWindow = false;
+    session.persistSettings = false;
+    session.sessionCredentials = Credentials{};
+    MainWindow window(session);
+    window.resize(1920, 1020);
+    window.show();
+    QSignalSpy synced(&window, &MainWindow::syncSucceeded);
+    ASSERT_TRUE(synced.wait(kWaitMs));
+
+    BackendsPanel* panel = window.backendsPanel();
+    QSignalSpy loaded(panel, &BackendsPanel::loaded);
+    ASSERT_TRUE(QTest::qWaitFor([&] { return window.matrixModel().rowCount() > 0; }, kWaitMs));
+    window.showBackendsOverview();
+    ASSERT_TRUE(loaded.wait(kWaitMs));
+    EXPECT_TRUE(panel->isVisible());
+    QTreeWidget* table = panel->table();
+    ASSERT_GT(table->topLevelItemCount(), 3);
+    // The probe repo is the relay's, not a backend.
+    for (int i = 0; i < table->topLevelItemCount(); ++i)
+        EXPECT_NE(table->topLevelItem(i)->text(1).toStdString(), std::string(kProbeRepo));
+    // The HUD answered crcr_summary for the synced window: its rate shows.
+    int hudRates = 0;
+    for (int i = 0; i < table->topLevelItemCount(); ++i)
+        hudRates += table->topLevelItem(i)->text(3).endsWith(u'%') ? 1 : 0;
+    EXPECT_GT(hudRates, 0);
+    // Worst first, by our pass rate.
+    const BackendsData data = BackendsPanel::read(session.settings.cachePath, 30);
+    ASSERT_TRUE(data.error.isEmpty()) << data.error.toStdString();
+    for (std::size_t i = 1; i < data.backends.size(); ++i) {
+        if (data.backends[i].passRate && data.backends[i - 1].passRate) {
+            EXPECT_LE(*data.backends[i - 1].passRate, *data.backends[i].passRate);
+        }
+    }
+    ASSERT_TRUE(data.relay.has_value());
+    EXPECT_TRUE(panel->relayText().contains(QStringLiteral("Relay")));
+    EXPECT_FALSE(panel->relayText().contains(QStringLiteral("not reported")));
+    test::keepPictures(window, QStringLiteral("backends_overview_1920x1080"));
+
+    // Activating the worst backend shows only its columns.
+    const QString worst = table->topLevelItem(0)->data(1, Qt::UserRole).toString();
+    emit table->itemActivated(table->topLevelItem(0), 1);
+    EXPECT_EQ(window.filterProxy().filters().backends, QSet<QString>{worst});
+    EXPECT_FALSE(panel->isVisible()); // back to the matrix
+    const QAbstractItemModel& shown = window.filterProxy();
+    ASSERT_GT(shown.columnCount(), 0);
+    for (int c = 0; c < shown.columnCount(); ++c)
+        EXPECT_EQ(shown.headerData(c, Qt::Horizontal, MatrixModel::BackendRole).toString(), worst);
+}
+
+} // namespace

@@ -1,0 +1,61 @@
+#pragma once
+// The backends overview (issue 17): the relay's health from its probe repo,
+// then one row per backend, worst first: level, the HUD's pass rate and ours
+// (labelled), failures, runs, duration, the relay's queue and execution times
+// (first attempts), timeouts, last run, on-calls, followed or not.
+// Activating a row shows that backend's columns in the matrix. Loads on a
+// worker from the cache file; nothing here reads SQLite on the GUI thread.
+#include "relayhud/hud/hud_summaries.h"
+#include "relayhud/verdict/backend_overview.h"
+
+#include <QSet>
+#include <QWidget>
+
+#include <memory>
+#include <optional>
+
+class QLabel;
+class QTreeWidget;
+
+namespace relayhud::ui {
+
+struct BackendsData {
+    std::vector<verdict::BackendOverview> backends;
+    std::optional<RelayHealth> relay;
+    bool hudAnswered = false; // crcr_summary was cached for this window
+    QString error;
+};
+
+class BackendsPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit BackendsPanel(QWidget* parent = nullptr);
+
+    // Reads `cachePath` on a worker: the runs of the last `days` days.
+    void load(const QString& cachePath, int days);
+    void setFollowed(const QSet<QString>& keys);
+    bool isLoading() const { return m_loading; }
+    QTreeWidget* table() const { return m_table; }
+    QString relayText() const;
+
+    // The worker's part, public for tests.
+    static BackendsData read(const QString& cachePath, int days);
+
+signals:
+    void backendActivated(const QString& repo);
+    void loaded(int backends);
+
+private:
+    void showLoaded(const BackendsData& got);
+    void fillRelay(const BackendsData& got);
+
+    QLabel* m_relay;
+    QLabel* m_note;
+    QTreeWidget* m_table;
+    QSet<QString> m_followed;
+    std::shared_ptr<const BackendsData> m_data;
+    quint64 m_request = 0;
+    bool m_loading = false;
+};
+
+} // namespace relayhud::ui

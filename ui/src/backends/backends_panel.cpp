@@ -1,0 +1,243 @@
+#include "relayhud/ui/backends/backends_panel.h"
+
+#include "relayhud/store/cache.h"
+#include "relayhud/sync/hud_sync.h"
+#include "relayhud/ui/format.h"
+#include "relayhud/ui/watch/watch_list.h"
+
+#include <QDateTime>
+#include <QHeaderView>
+#include <QLabel>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+#include <QtConcurrent>
+
+#include <nlohmann/json.hpp>
+
+namespace relayhud::ui {
+
+namespace {
+
+enum Column {
+    FollowedColumn,
+    BackendColumn,
+    LevelColumn,
+    HudRateColumn,
+    OurRateColumn,
+    FailuresColumn,
+    RunsColumn,
+    DurationColumn,
+    QueueColumn,
+    ExecutionColumn,
+    TimeoutColumn,
+    LastRunColumn,
+    OncallColumn,
+    ColumnCount
+};
+
+QString percent(std::optional<double> rate)
+{
+    return rate ? QStringLiteral("%1 %").arg(*rate * 100.0, 0, 'f', 1) : QStringLiteral("—");
+}
+
+QString healthColor(HealthState state)
+{
+    switch (state) {
+    case HealthState::Healthy: return QStringLiteral("#2e7d32");
+    case HealthState::Degraded: return QStringLiteral("#c62828");
+    case HealthState::NoData: break;
+    }
+    return QStringLiteral("#808080");
+}
+
+} // namespace
+
+BackendsPanel::BackendsPanel(QWidget* parent)
+    : QWidget(parent), m_relay(new QLabel(this)), m_note(new QLabel(this)),
+      m_table(new QTreeWidget(this))
+{
+    setObjectName(QStringLiteral("backendsPanel"));
+    m_relay->setObjectName(QStringLiteral("relayHealthCard"));
+    m_relay->setTextFormat(Qt::RichText);
+    m_relay->setWordWrap(true);
+    m_relay->setFrameShape(QFrame::StyledPanel);
+    m_relay->setMargin(6);
+    m_note->setWordWrap(true);
+    m_note->setForegroundRole(QPalette::PlaceholderText);
+    m_table->setObjectName(QStringLiteral("backendsTable"));
+    m_table->setRootIsDecorated(false);
+    m_table->setAlternatingRowColors(true);
+    m_table->setUniformRowHeights(true);
+    m_table->setSortingEnabled(false); // worst first, as computed
+    m_table->setColumnCount(ColumnCount);
+    m_table->setHeaderLabels({QStringLiteral("★"), tr("Backend"), tr("Level"), tr("Pass (HUD)"),
+                              tr("Pass (ours)"), tr("Failures"), tr("Runs"), tr("Duration"),
+                              tr("Queue"), tr("Execution"), tr("Timeouts"), tr("Last run"),
+                              tr("On-call")});
+    const QStringList tips{
+        tr("Followed (Watch menu)"),
+        tr("The downstream repository"),
+        tr("Its level in the relay's allowlist"),
+        tr("The HUD's pass rate (crcr_summary): successes over every completed PR run of "
+           "the window, cancelled included, every attempt counted — as the HUD's /crcr "
+           "page shows it, at the last sync"),
+        tr("RelayHUD's pass rate: successes over finished runs with a verdict (success, "
+           "failure, cancelled, timed out), the newest attempt of each job on each "
+           "upstream commit"),
+        tr("Failed or timed-out runs (newest attempts)"),
+        tr("Runs in the window (newest attempt of each job on each commit)"),
+        tr("Average duration, as the backend reported it (started .. completed)"),
+        tr("Average queue time measured by the relay (trusted), first attempts only"),
+        tr("Average execution time measured by the relay (trusted), first attempts only"),
+        tr("Share of finished runs that timed out (the relay's 6 h sweep included)"),
+        tr("When its last finished run ended"),
+        tr("On-calls named in the allowlist")};
+    for (int c = 0; c < ColumnCount; ++c)
+        m_table->headerItem()->setToolTip(c, tips.value(c));
+    m_table->header()->setStretchLastSection(true);
+    m_table->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    connect(m_table, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem* item) {
+        emit backendActivated(item->data(BackendColumn, Qt::UserRole).toString());
+    });
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->setSpacing(4);
+    layout->addWidget(m_relay);
+    layout->addWidget(m_table, 1);
+    layout->addWidget(m_note);
+    m_relay->setText(tr("Relay health: not known yet"));
+}
+
+BackendsData BackendsPanel::read(const QString& cachePath, int days)
+{
+    BackendsData got;
+    auto cache = Cache::open(cachePath.toStdString());
+    if (!cache) {
+        got.error = toQString(cache.message());
+        return got;
+    }
+    const Cache& c = **cache;
+    auto backends = c.backends();
+    TrendRunQuery query;
+    query.since = QDateTime::currentSecsSinceEpoch() - static_cast<qint64>(days) * 86400;
+    auto runs = c.trendRuns(query);
+    if (!backends || !runs) {
+        got.error = toQString(!backends ? backends.message() : runs.message());
+        return got;
+    }
+    std::vector<RepoSummary> hud;
+    // The answer the last sync kept for this window (HudSync::addReportingRepos).
+    auto answer = c.hudAnswer("crcr_summary", answerKey(nlohmann::json{{"days", days}}));
+    if (answer && *answer) {
+        const auto doc = nlohmann::json::parse((*answer)->body, nullptr, false);
+        if (auto mapped = mapRepoSummaries(doc)) {
+            hud = std::move(*mapped);
+            got.hudAnswered = true;
+        }
+    }
+    std::vector<Backend> shown;
+    for (const Backend& b : *backends)
+        if (b.repo != kProbeRepo)
+            shown.push_back(b);
+    std::vector<TrendRun> kept;
+    for (TrendRun& r : *runs)
+        if (r.repo != kProbeRepo)
+            kept.push_back(std::move(r));
+    got.backends = verdict::backendOverviews(shown, kept, hud);
+    got.relay = cachedRelayHealth(c);
+    return got;
+}
+
+void BackendsPanel::load(const QString& cachePath, int days)
+{
+    const quint64 request = ++m_request;
+    m_loading = true;
+    QtConcurrent::run(&BackendsPanel::read, cachePath, days)
+        .then(this, [this, request](const BackendsData& got) {
+            if (request != m_request)
+                return;
+            m_loading = false;
+            showLoaded(got);
+        });
+}
+
+void BackendsPanel::setFollowed(const QSet<QString>& keys)
+{
+    m_followed = keys;
+    for (int i = 0; i < m_table->topLevelItemCount(); ++i) {
+        QTreeWidgetItem* item = m_table->topLevelItem(i);
+        const QString repo = item->data(BackendColumn, Qt::UserRole).toString();
+        item->setText(FollowedColumn,
+                      m_followed.contains(backendKey(repo)) ? QStringLiteral("★") : QString());
+    }
+}
+
+QString BackendsPanel::relayText() const { return m_relay->text(); }
+
+void BackendsPanel::fillRelay(const BackendsData& got)
+{
+    if (!got.relay) {
+        m_relay->setText(tr("<b>Relay health</b>: not reported yet (the HUD's probe repo %1 has "
+                            "not been synced)")
+                             .arg(QString::fromLatin1(kProbeRepo)));
+        return;
+    }
+    const RelayHealth& h = *got.relay;
+    m_relay->setText(
+        tr("<span style='color:%1'>●</span> <b>Relay %2</b> — %3<br><small>From the relay's "
+           "probe repo %4: its last PRs and nightlies, judged as the HUD's /crcr page "
+           "does.</small>")
+            .arg(healthColor(h.overall()), toQString(toString(h.overall())).toHtmlEscaped(),
+                 toQString(h.summary()).toHtmlEscaped(), QString::fromLatin1(kProbeRepo)));
+}
+
+void BackendsPanel::showLoaded(const BackendsData& got)
+{
+    m_table->clear();
+    fillRelay(got);
+    if (!got.error.isEmpty()) {
+        m_note->setText(tr("Cannot read the cache: %1").arg(got.error));
+        emit loaded(0);
+        return;
+    }
+    for (const verdict::BackendOverview& b : got.backends) {
+        auto* item = new QTreeWidgetItem(m_table);
+        const QString repo = toQString(b.repo);
+        item->setData(BackendColumn, Qt::UserRole, repo);
+        item->setText(FollowedColumn,
+                      m_followed.contains(backendKey(repo)) ? QStringLiteral("★") : QString());
+        item->setText(BackendColumn, b.allowlisted ? repo : repo + tr(" (not in the allowlist)"));
+        item->setText(LevelColumn, levelLabel(b.level));
+        item->setText(HudRateColumn, b.hudPassRate ? percent(b.hudPassRate) : tr("not reported"));
+        item->setText(OurRateColumn, percent(b.passRate));
+        item->setText(FailuresColumn, QString::number(b.failed));
+        item->setText(RunsColumn,
+                      b.running > 0 ? tr("%1 (+%2 running)").arg(b.runs - b.running).arg(b.running)
+                                    : QString::number(b.runs));
+        item->setText(DurationColumn, b.avgDurationSeconds ? formatDuration(b.avgDurationSeconds)
+                                                           : tr("not reported"));
+        item->setText(QueueColumn, formatDuration(b.avgQueueSeconds));
+        item->setText(ExecutionColumn, formatDuration(b.avgExecutionSeconds));
+        item->setText(TimeoutColumn, b.completed ? percent(b.timeoutRate()) : QStringLiteral("—"));
+        item->setText(LastRunColumn, b.lastRun ? formatShortTime(*b.lastRun) : tr("none"));
+        QStringList oncalls;
+        for (const std::string& o : b.oncalls)
+            oncalls << toQString(o);
+        item->setText(OncallColumn, oncalls.join(QStringLiteral(", ")));
+        for (int c : {HudRateColumn, OurRateColumn, FailuresColumn, RunsColumn, DurationColumn,
+                      QueueColumn, ExecutionColumn, TimeoutColumn})
+            item->setTextAlignment(c, Qt::AlignRight | Qt::AlignVCenter);
+        item->setToolTip(BackendColumn,
+                         tr("%1\nDouble-click or Enter: its columns in the matrix").arg(repo));
+        if (b.passRate && *b.passRate < 0.8)
+            item->setForeground(OurRateColumn, QColor(0xc6, 0x28, 0x28));
+    }
+    m_note->setText(got.hudAnswered
+                        ? tr("Worst first. Pass (HUD) is the HUD's own number; Pass (ours) counts "
+                             "the newest attempt per job and commit. Hover the headers.")
+                        : tr("Worst first. The HUD's own pass rates are not known for this window "
+                             "yet (sync first)."));
+    emit loaded(static_cast<int>(got.backends.size()));
+}
+
+} // namespace relayhud::ui
