@@ -4,12 +4,14 @@
 // test under "caused by this PR" with the PR's files; a PR it broke lists it
 // under "already broken upstream", first seen on the culprit; no compare link
 // joins two different PRs' heads. The flaky story's test, failed on attempt 1
-// and passed on the rerun, must be under flaky.
+// and passed on the rerun, must be under flaky. A PR head with every job
+// that ran on it and a handful of failures reads in 40 lines (issue 17).
 #include "relayhud/junit/junit_reader.h"
 #include "relayhud/sim/sim_artifacts.h"
 #include "relayhud/store/cache.h"
 #include "relayhud/verdict/report.h"
 
+#include "report_shape.h"
 #include "test_results_fixtures.h"
 
 #include <gtest/gtest.h>
@@ -17,10 +19,16 @@
 #include <algorithm>
 #include <iostream>
 #include <map>
+#include <memory>
+#include <set>
 
 namespace relayhud::verdict {
 namespace {
 
+using test::bodyBeforeDetails;
+using test::firstContentLine;
+using test::markdownLines;
+using test::withoutDetails;
 using triage::FailureClass;
 
 // A fixed "now": which attempts of the flaky job have results moves with
@@ -43,6 +51,19 @@ std::string sectionText(const std::string& md, const std::string& title)
     return md.substr(start, end == std::string::npos ? std::string::npos : end - start);
 }
 
+// The heading of each section of the Markdown report.
+std::string sectionTitle(ReportSection section)
+{
+    switch (section) {
+    case ReportSection::Regression: return "Caused by this PR";
+    case ReportSection::Broken: return "Already broken upstream";
+    case ReportSection::Flaky: return "Flaky";
+    case ReportSection::Infra: return "Infra";
+    case ReportSection::Other: return "Others";
+    }
+    return {};
+}
+
 class ReportSimTest : public ::testing::Test {
 protected:
     static void SetUpTestSuite()
@@ -55,7 +76,7 @@ protected:
         ASSERT_TRUE(s_cache->apply(SyncBatch{s_data->backends, s_data->commits, {}, {}}));
         for (const sim::SimRow& row : s_data->rows)
             if (isRegressionJob(row.run) || isFlakyJob(row.run) || isHiddenFailureJob(row.run))
-                store(row);
+                store(*s_cache, row);
     }
     static void TearDownTestSuite()
     {
@@ -83,15 +104,15 @@ protected:
     }
 
     // The row, and the test results of its reports when it has any.
-    static void store(const sim::SimRow& row)
+    static void store(Cache& cache, const sim::SimRow& row)
     {
-        ASSERT_TRUE(s_cache->apply(SyncBatch{{}, {}, {row.run}, {}}));
+        ASSERT_TRUE(cache.apply(SyncBatch{{}, {}, {row.run}, {}}));
         const std::vector<sim::SimReport> reports = s_truth->reports(row);
         if (reports.empty())
             return;
-        auto id = s_cache->checkRunRowFor(row.run.checkRunId);
+        auto id = cache.checkRunRowFor(row.run.checkRunId);
         ASSERT_TRUE(id && *id) << row.run.checkRunId.value;
-        auto writer = s_cache->beginTestRun({**id, TestRunSource::Artifacts, "sim", ""});
+        auto writer = cache.beginTestRun({**id, TestRunSource::Artifacts, "sim", ""});
         ASSERT_TRUE(writer) << writer.message();
         TestRunTotals totals;
         for (const sim::SimReport& report : reports) {
@@ -115,15 +136,41 @@ protected:
         return 0;
     }
 
-    // The report input with every job's failures, as the CLI builds it.
-    static ReportInput report(const Sha& sha)
+    // The first PR head, by commit time, whose runs fail a handful of tests
+    // (2 to 8 by the simulator's truth, which leaves out xfails that failed
+    // as expected) on at least 5 backends.
+    static Sha handfulSha()
     {
-        auto input = loadReportInput(*s_cache, sha, std::nullopt, {});
+        std::map<Sha, std::vector<const sim::SimRow*>> rowsOf;
+        for (const sim::SimRow& row : s_data->rows)
+            if (row.run.eventType == EventType::PullRequest)
+                rowsOf[row.run.upstreamSha].push_back(&row);
+        std::vector<UpstreamCommit> commits = s_data->commits;
+        std::sort(commits.begin(), commits.end(),
+                  [](const UpstreamCommit& a, const UpstreamCommit& b) { return a.time < b.time; });
+        for (const UpstreamCommit& c : commits) {
+            std::set<std::string> backends;
+            std::size_t failing = 0;
+            for (const sim::SimRow* row : rowsOf[c.sha]) {
+                backends.insert(row->run.downstreamRepo);
+                failing += s_truth->failingTests(*row).size();
+            }
+            if (failing >= 2 && failing <= 8 && backends.size() >= 5)
+                return c.sha;
+        }
+        return {};
+    }
+
+    // The report input with every job's failures, as the CLI builds it.
+    static ReportInput report(const Sha& sha) { return report(*s_cache, sha); }
+    static ReportInput report(const Cache& cache, const Sha& sha)
+    {
+        auto input = loadReportInput(cache, sha, std::nullopt, {});
         EXPECT_TRUE(input) << input.message();
         if (!input)
             return {};
         for (const RunVerdict& job : input->jobs) {
-            auto failures = failuresFromResults(*s_cache, job);
+            auto failures = failuresFromResults(cache, job);
             EXPECT_TRUE(failures) << failures.message();
             if (failures)
                 input->failures.insert(input->failures.end(), failures->begin(), failures->end());
@@ -277,6 +324,145 @@ TEST_F(ReportSimTest, ASelfReportedGreenDoesNotHideItsFailingTests)
                   << triage::failureClassName(f->cls) << ", " << reportSectionName(sectionOf(*f))
                   << "\n";
     }
+}
+
+// Issue 17: a report that fits a PR comment. A PR's head with every job
+// that ran on it, as a sync and an artifact fetch leave them: most are
+// greens that no config verifies, a handful of tests fail, and thousands of
+// xfails fail as expected. The failures lead (the expected ones last, under
+// the others' fold); each backend's greens are one line with counts; every
+// job's row is still there inside <details>; and before the first fold, as
+// with every fold closed, the report is 40 lines at most.
+TEST_F(ReportSimTest, AShaWithAHandfulOfFailuresLeadsWithThemInFortyLines)
+{
+    const Sha sha = handfulSha();
+    ASSERT_FALSE(sha.empty()) << "the dataset has no PR head with a handful of failures";
+    std::unique_ptr<Cache> cache = relayhud::testing::openCacheOk(":memory:");
+    ASSERT_TRUE(cache->apply(SyncBatch{s_data->backends, s_data->commits, {}, {}}));
+    for (const sim::SimRow& row : s_data->rows)
+        if (row.run.upstreamSha == sha)
+            store(*cache, row);
+    const ReportInput in = report(*cache, sha);
+    std::map<std::string, std::size_t> greens; // by backend
+    for (const RunVerdict& job : in.jobs)
+        greens[job.run.downstreamRepo] +=
+            job.verdict == Verdict::VerifiedGreen || isUnverifiedGreen(job.verdict);
+    auto isExpected = [](const ClassifiedFailure& f) { return f.cls == FailureClass::Expected; };
+    const auto expected =
+        static_cast<std::size_t>(std::count_if(in.failures.begin(), in.failures.end(), isExpected));
+    // A typical SHA: a score of jobs over several backends, a handful failing.
+    ASSERT_GE(in.jobs.size(), 15u);
+    ASSERT_GE(greens.size(), 4u);
+    ASSERT_GE(in.failures.size() - expected, 2u);
+    ASSERT_LE(in.failures.size() - expected, 8u);
+
+    const std::string md = markdownReport(in);
+    const std::string body = bodyBeforeDetails(md);
+    const std::string closed = withoutDetails(md);
+    const std::vector<std::string> lines = markdownLines(closed);
+    std::cout << "[ measured ] " << in.jobs.size() << " jobs on " << greens.size() << " backends, "
+              << in.failures.size() - expected << " failures and " << expected
+              << " expected xfails: " << markdownLines(body).size() << " lines before <details>, "
+              << lines.size() << " with the folds closed, " << markdownLines(md).size()
+              << " in all\n";
+    EXPECT_LE(markdownLines(body).size(), 40u) << body;
+    EXPECT_LE(lines.size(), 40u) << closed;
+    EXPECT_LE(md.size(), kCommentLimit);
+
+    // The first content is the first failure of the first section (of the
+    // others, the first that is not expected).
+    const ClassifiedFailure* first = nullptr;
+    for (int s = 0; s <= static_cast<int>(ReportSection::Other) && !first; ++s)
+        for (const ClassifiedFailure& f : in.failures)
+            if (sectionOf(f) == static_cast<ReportSection>(s) && (!first || isExpected(*first))) {
+                first = &f;
+                if (!isExpected(f))
+                    break;
+            }
+    ASSERT_NE(first, nullptr);
+    const std::string lead = firstContentLine(md);
+    EXPECT_TRUE(lead.starts_with("| ")) << body;
+    EXPECT_NE(lead.find(first->test.empty() ? "(the job)" : markdownCode(first->test)),
+              std::string::npos)
+        << lead;
+    EXPECT_EQ(lead.find("green"), std::string::npos) << lead;
+    // Every failure but the expected is shown under its section.
+    std::map<ReportSection, std::size_t> bySection;
+    for (const ClassifiedFailure& f : in.failures) {
+        ++bySection[sectionOf(f)];
+        if (!isExpected(f) && !f.test.empty()) {
+            EXPECT_NE(sectionText(md, sectionTitle(sectionOf(f))).find(markdownCode(f.test)),
+                      std::string::npos)
+                << f.test << "\n"
+                << body;
+        }
+    }
+    for (const auto& [section, n] : bySection)
+        std::cout << "[ measured ] " << reportSectionName(section) << ": " << n << "\n";
+    if (expected > 0) {
+        EXPECT_NE(closed.find("<details><summary>" + std::to_string(bySection[ReportSection::Other])
+                              + " others, " + std::to_string(expected)
+                              + " expected (xfail)</summary>"),
+                  std::string::npos)
+            << closed;
+    }
+
+    // Each backend's greens: one line with the count, which the counts by
+    // verdict and reason add up to; no job row in the body.
+    for (const auto& [backend, n] : greens) {
+        const std::string head = "- **" + escapeMarkdown(backend) + "**: ";
+        std::vector<std::string> found;
+        for (const std::string& line : lines) {
+            EXPECT_FALSE(line.starts_with("| " + escapeMarkdown(backend) + " |")) << line;
+            if (line.starts_with(head))
+                found.push_back(line.substr(head.size()));
+        }
+        ASSERT_EQ(found.size(), 1u) << backend << "\n" << closed;
+        const std::string& line = found.front();
+        if (n == 0) {
+            EXPECT_TRUE(line.starts_with("no green")) << line;
+            continue;
+        }
+        ASSERT_TRUE(line.starts_with(std::to_string(n) + " green (")) << line;
+        // "(9 unverifiable: no outcome config; 3 verified)": its closing
+        // parenthesis, past any inside a reason ("no test results (expired)").
+        const std::size_t open = line.find('(');
+        std::size_t close = open;
+        for (int depth = 0; close < line.size(); ++close)
+            if (line[close] == '(')
+                ++depth;
+            else if (line[close] == ')' && --depth == 0)
+                break;
+        // Each group counts its jobs; an unverified one says why.
+        std::size_t sum = 0;
+        for (std::size_t at = open + 1; at < close;) {
+            const std::size_t next = std::min(line.find("; ", at), close);
+            const std::string group = line.substr(at, next - at);
+            sum += std::stoul(group);
+            if (group.find(" verified") == std::string::npos) {
+                EXPECT_NE(group.find(": "), std::string::npos) << line;
+            }
+            at = next < close ? next + 2 : close;
+        }
+        EXPECT_EQ(sum, n) << line;
+    }
+
+    // The full per-job table, inside <details>.
+    const std::size_t at =
+        md.find("<details><summary>All " + std::to_string(in.jobs.size()) + " jobs: ");
+    ASSERT_NE(at, std::string::npos) << closed;
+    const std::string table = md.substr(at, md.find("</details>", at) - at);
+    EXPECT_NE(table.find("| Backend | Job | Verdict | Reasons | Tests | Links |"),
+              std::string::npos);
+    for (const RunVerdict& job : in.jobs)
+        EXPECT_NE(table.find("| " + escapeMarkdown(job.run.downstreamRepo) + " | "
+                             + escapeMarkdown(job.run.workflow + " / " + job.run.jobName)),
+                  std::string::npos)
+            << job.run.jobName;
+    std::size_t rows = 0;
+    for (const std::string& line : markdownLines(table))
+        rows += line.starts_with("| ") && !line.starts_with("| Backend |");
+    EXPECT_EQ(rows, in.jobs.size());
 }
 
 } // namespace

@@ -1,8 +1,10 @@
 // The reports: escaping of hostile text, RFC 4180 quoting, the Markdown
-// sections (verdict table, regressions with their compare link, new
-// failures, flaky, infra, others, folding), the 65,536-byte cap against huge
-// and multibyte input, the CSV's class columns, and the failures over a real
-// cache (a person's tag over the suggestion engine).
+// sections (regressions with their compare link, already broken, flaky,
+// infra, others, folding), the failures leading and the greens one line per
+// backend with the verdict table folded (issue 17), the 65,536-byte cap
+// against huge and multibyte input, the CSV's class columns, and the
+// failures over a real cache (a person's tag over the suggestion engine).
+#include "report_shape.h"
 #include "test_results_fixtures.h"
 #include "verdict_test_support.h"
 
@@ -232,8 +234,9 @@ TEST(ReportMarkdown, VerdictTableAndEverySection)
         << md;
     // The culprits overview and the row's first seen.
     const std::string culprit = "[#158100](<https://github.com/pytorch/pytorch/pull/158100/files>)";
-    EXPECT_NE(md.find("Likely broken by:\n\n- " + culprit + ": 1 failure"), std::string::npos)
-        << md;
+    // A lone failure's row names its culprit and outage: no overview.
+    EXPECT_EQ(md.find("Likely broken by:"), std::string::npos) << md;
+    EXPECT_EQ(md.find("Outages:"), std::string::npos) << md;
     EXPECT_NE(md.find("| pre-existing (suggested) | `AssertionError: Tensor-likes are not close!` "
                       "| \\#158100 (abc1234) at 2026-12-01T09:00:00Z<br>likely "
                       + culprit + " |"),
@@ -253,13 +256,134 @@ TEST(ReportMarkdown, VerdictTableAndEverySection)
                       "from 2026-12-01T10:00:00Z: Ascend/pytorch, intel/torch-xpu-ops |"),
               std::string::npos)
         << md;
-    EXPECT_NE(md.find("- outage from 2026-12-01T10:00:00Z"), std::string::npos);
-    EXPECT_EQ(md.find("<details>"), std::string::npos); // short lists stay open
+    // Short lists stay open: the first fold is the job table, after every section.
+    EXPECT_GT(md.find("<details><summary>All 2 jobs: "), md.find("### Others (1)")) << md;
+    EXPECT_EQ(occurrences(md, "<details>"), 2u) << md; // the job table and the legend
     EXPECT_NE(
         md.find("[log](<https://github.com/torch-spyre/torch-spyre/actions/runs/42/job/9001>)"),
         std::string::npos);
     EXPECT_EQ(occurrences(md, "| Backend | Job | Verdict | Reasons | Tests | Links |"), 1u);
     expectWholeRows(md);
+}
+
+// Issue 17: a SHA's report led with 26 rows of "green, unverifiable". The
+// failures come first; each backend's greens are one line, counted by how
+// far they are verified and why not; the job rows are folded below.
+TEST(ReportMarkdown, FailuresLeadAndGreensAreOneLinePerBackend)
+{
+    ReportInput in = sampleInput();
+    auto add = [&](const std::string& repo, Verdict verdict, const std::string& shortReason) {
+        RunVerdict job = jobVerdict(static_cast<std::int64_t>(in.jobs.size()) + 1, repo, verdict,
+                                    {"the reason of job " + std::to_string(in.jobs.size() + 1)});
+        job.shortReason = shortReason;
+        job.run.jobName = "test (default, " + std::to_string(in.jobs.size() + 1) + ", 30)";
+        in.jobs.push_back(job);
+    };
+    for (int i = 0; i < 9; ++i)
+        add("openmlu/torch-mlu", Verdict::GreenUnverifiable, "no outcome config");
+    for (int i = 0; i < 3; ++i)
+        add("openmlu/torch-mlu", Verdict::VerifiedGreen, "");
+    add("Ascend/pytorch", Verdict::GreenUnverifiable, "no test results (expired)");
+    add("Ascend/pytorch", Verdict::GreenUnverifiable, "no test results (expired)");
+    add("Ascend/pytorch", Verdict::GreenUnverifiable, "no outcome config");
+    add("Ascend/pytorch", Verdict::GreenIncomplete, "mandatory tests did not run");
+    add("Ascend/pytorch", Verdict::GreenDisputed, "tests fail in the artifacts");
+    add("Ascend/pytorch", Verdict::Pending, "");
+    add("intel/torch-xpu-ops", Verdict::Inconclusive, "");
+    const std::string md = markdownReport(in);
+
+    EXPECT_EQ(firstContentLine(md).rfind(
+                  "| Ascend/pytorch<br>CI / test (default, 1, 1) (attempt 2) [log]", 0),
+              0u)
+        << md;
+    EXPECT_TRUE(md.starts_with("## RelayHUD report: [pytorch/pytorch@1111111]"
+                               "(<https://github.com/pytorch/pytorch/commit/"
+                               + kHead + ">)\n### Caused by this PR (1)\n| Job |"))
+        << md;
+    const std::string body = bodyBeforeDetails(md);
+    EXPECT_NE(
+        body.find("\n### Jobs by backend\n"
+                  "- **torch-spyre/torch-spyre**: 1 green (1 verified)\n"
+                  "- **Ascend/pytorch**: 5 green (1 disputed: tests fail in the artifacts; "
+                  "1 incomplete: mandatory tests did not run; 3 unverifiable: 2 no test "
+                  "results (expired), 1 no outcome config) · 1 red · 1 pending\n"
+                  "- **openmlu/torch-mlu**: 12 green (9 unverifiable: no outcome config; 3 "
+                  "verified)\n"
+                  "- **intel/torch-xpu-ops**: no green · 1 inconclusive\n\n"
+                  "21 jobs · ✅ 4 verified green · ⚠️ 1 green, incomplete · ❔ 12 green, "
+                  "unverifiable · ❗ 1 green, disputed · ❌ 1 red · ⚪ 1 inconclusive · ⏳ 1 "
+                  "pending\\\nFailures: 1 failure caused by this PR · 1 already broken · "
+                  "1 flaky · 1 infra · 1 other\n\n"),
+        std::string::npos)
+        << body;
+    // The sections lead, in their order; no job row is in the body.
+    EXPECT_LT(body.find("### Others (1)"), body.find("### Jobs by backend")) << body;
+    EXPECT_EQ(body.find("the reason of job"), std::string::npos) << body;
+    EXPECT_EQ(body.find("| Backend | Job | Verdict |"), std::string::npos) << body;
+    EXPECT_EQ(body.find("Fails on this PR's heads"), std::string::npos) << body;
+    // Five sections of one failure, four backends.
+    EXPECT_EQ(markdownLines(body).size(), 35u) << body;
+    // + the two folds' summaries and a blank between them
+    EXPECT_EQ(markdownLines(withoutDetails(md)).size(), 38u) << md;
+
+    // Every job's row, folded.
+    const std::string folded = md.substr(body.size());
+    EXPECT_TRUE(folded.starts_with("<details><summary>All 21 jobs: verdicts, reasons, tests and "
+                                   "links</summary>\n\n| Backend | Job | Verdict |"))
+        << folded;
+    for (const RunVerdict& job : in.jobs)
+        EXPECT_EQ(
+            occurrences(folded, "| " + job.run.downstreamRepo + " | "
+                                    + escapeMarkdown(job.run.workflow + " / " + job.run.jobName)),
+            1u)
+            << job.run.jobName;
+    EXPECT_NE(folded.find("| ❔ green, unverifiable | the reason of job 3 |"), std::string::npos);
+    // What each section means, and what a verified green is, folded last.
+    const std::size_t legend = folded.find("<details><summary>How to read this report</summary>");
+    ASSERT_NE(legend, std::string::npos) << folded;
+    EXPECT_NE(folded.find("- **Caused by this PR**: Fails on this PR's heads", legend),
+              std::string::npos);
+    EXPECT_NE(folded.find("A green is verified only when the artifacts and the backend's outcome "
+                          "config back it.",
+                          legend),
+              std::string::npos);
+    expectWholeRows(md);
+}
+
+TEST(ReportMarkdown, AReportWithoutFailuresSaysSoFirst)
+{
+    ReportInput in = sampleInput();
+    in.failures.clear();
+    in.jobs.resize(1);
+    const std::string md = markdownReport(in);
+    EXPECT_EQ(firstContentLine(md), "No failing test or job.") << md;
+    EXPECT_NE(md.find("- **torch-spyre/torch-spyre**: 1 green (1 verified)\n\n1 job · ✅ 1 "
+                      "verified green\n\n"),
+              std::string::npos)
+        << md;
+}
+
+TEST(ReportMarkdown, OverviewsSumUpSectionsOfSeveralFailures)
+{
+    ReportInput in = sampleInput();
+    ClassifiedFailure broken = in.failures[1];
+    broken.test += "_2";
+    broken.culpritPr = 158200;
+    broken.culpritUrl = "https://github.com/pytorch/pytorch/pull/158200/files";
+    in.failures.push_back(broken);
+    ClassifiedFailure infra = in.failures[3];
+    infra.checkRunRow = 1;
+    in.failures.push_back(infra);
+    const std::string md = markdownReport(in);
+    EXPECT_NE(md.find("|\n\nLikely broken by: [#158100](<https://github.com/pytorch/pytorch/pull/"
+                      "158100/files>) (1 failure) · [#158200](<https://github.com/pytorch/"
+                      "pytorch/pull/158200/files>) (1 failure)\n\n### Flaky (1)\n"),
+              std::string::npos)
+        << md;
+    EXPECT_NE(md.find("|\n\nOutages: outage from 2026-12-01T10:00:00Z: Ascend/pytorch, "
+                      "intel/torch-xpu-ops (2 failures)\n\n### Others (1)\n"),
+              std::string::npos)
+        << md;
 }
 
 TEST(ReportMarkdown, TaggedFailuresNameTheirAuthorAndBug)
@@ -290,7 +414,12 @@ TEST(ReportMarkdown, LongListsFoldAndSayWhereTheRestIs)
     EXPECT_NE(md.find("<details><summary>13 already broken</summary>\n\n| Job |"),
               std::string::npos)
         << md;
-    EXPECT_EQ(occurrences(md, "</details>"), 1u); // the one regression stays open
+    // The one regression stays open; the job table and the legend are always folded.
+    EXPECT_EQ(occurrences(md, "</details>"), 3u);
+    EXPECT_NE(md.find("\n</details>\n\nLikely broken by: [#158100](<https://github.com/pytorch/"
+                      "pytorch/pull/158100/files>) (13 failures)\n\n"),
+              std::string::npos)
+        << md;
     ReportOptions capped;
     capped.maxRows = 5;
     const std::string short5 = markdownReport(in, capped);
@@ -299,6 +428,38 @@ TEST(ReportMarkdown, LongListsFoldAndSayWhereTheRestIs)
               std::string::npos)
         << short5;
     EXPECT_EQ(occurrences(short5, "| pre-existing (suggested) |"), 5u);
+}
+
+// A SHA's runs hold thousands of xfails that failed as expected: the other
+// failures come first, so a capped list still shows them.
+TEST(ReportMarkdown, ExpectedXfailsComeLastAmongTheOthers)
+{
+    ReportInput in = sampleInput();
+    for (int i = 0; i < 12; ++i) {
+        ClassifiedFailure f = failure(FailureClass::Expected,
+                                      "test/test_ops.py::TestOps::test_xfail_" + std::to_string(i),
+                                      "fails as its xfail mark expects");
+        in.failures.insert(in.failures.begin() + 4, f); // before the untriaged one
+    }
+    ReportOptions capped;
+    capped.maxRows = 5;
+    const std::string md = markdownReport(in, capped);
+    EXPECT_NE(md.find("### Others (13)\n<details><summary>13 others, 12 expected (xfail)</summary>"
+                      "\n\n| Job | Test | Class | Failure line | Why |\n|---|---|---|---|---|\n"
+                      "| Ascend/pytorch<br>CI / test (default, 1, 1) (attempt 2) [log]"
+                      "(<https://github.com/Ascend/pytorch/actions/runs/42/job/9001>) | "
+                      "`test/test_ops.py::TestOps::test_old` | untriaged (suggested) |"),
+              std::string::npos)
+        << md;
+    EXPECT_EQ(occurrences(md, "| expected (suggested) |"), 4u);
+    EXPECT_NE(md.find("Failures: 1 failure caused by this PR · 1 already broken · 1 flaky · 1 "
+                      "infra · 13 others (12 expected)\n"),
+              std::string::npos)
+        << md;
+    EXPECT_NE(md.find("… 8 more not shown"), std::string::npos);
+    // The CSV keeps its order: every failure after its job, as given.
+    const std::string csv = csvReport(in);
+    EXPECT_LT(csv.find("test_xfail_11,"), csv.find("test_old,"));
 }
 
 TEST(ReportMarkdown, LinksFromCiAreDroppedUnlessPlainHttp)

@@ -21,6 +21,7 @@ TEST(Verdict, HonestCompleteGreenIsVerified)
     in.previousExecuted = 6;
     const RunVerdict v = computeVerdict(in, results);
     EXPECT_EQ(v.verdict, Verdict::VerifiedGreen) << joined(v.reasons);
+    EXPECT_EQ(v.shortReason, "");
     for (const ConsistencyCheck& c : v.checks)
         EXPECT_EQ(c.state, CheckState::Pass) << checkKindName(c.kind) << ": " << c.sentence;
     ASSERT_TRUE(v.configCoverage);
@@ -78,6 +79,7 @@ TEST(Verdict, MissingMandatoryTestMakesGreenIncomplete)
     EXPECT_EQ(v.configCoverage->bucket(Bucket::MandatorySuccess).missing, 1);
     EXPECT_NE(v.reasons.front().find("1 mandatory_success test did not run"), std::string::npos)
         << v.reasons.front();
+    EXPECT_EQ(v.shortReason, "mandatory tests did not run");
 }
 
 TEST(Verdict, MandatoryTestThatOnlySkippedDidNotRun)
@@ -105,6 +107,7 @@ TEST(Verdict, SelfReportedCountsThatDisagreeAreDisputed)
     EXPECT_EQ(checkOf(v, CheckKind::Counts).state, CheckState::Fail);
     EXPECT_NE(checkOf(v, CheckKind::Counts).sentence.find("0 failed"), std::string::npos);
     EXPECT_NE(joined(v.reasons).find("1 test fails in the artifacts"), std::string::npos);
+    EXPECT_EQ(v.shortReason, "tests fail in the artifacts"); // the first of three reasons
     EXPECT_EQ(v.configCoverage->mandatoryNotPassed.size(), 1u);
 }
 
@@ -116,6 +119,7 @@ TEST(Verdict, CountsDisagreeingWithoutFailuresAreDisputed)
     in.run.reported.tests->passed += 100;
     const RunVerdict v = computeVerdict(in, results);
     EXPECT_EQ(v.verdict, Verdict::GreenDisputed);
+    EXPECT_EQ(v.shortReason, "counts differ from the artifacts'");
 }
 
 TEST(Verdict, WrongTestedShaIsDisputed)
@@ -126,6 +130,7 @@ TEST(Verdict, WrongTestedShaIsDisputed)
     const RunVerdict v = computeVerdict(in, results);
     EXPECT_EQ(v.verdict, Verdict::GreenDisputed);
     EXPECT_EQ(checkOf(v, CheckKind::TestedSha).state, CheckState::Fail);
+    EXPECT_EQ(v.shortReason, "tested another SHA");
 }
 
 TEST(Verdict, StrictXfailThatPassedIsDisputed)
@@ -137,6 +142,7 @@ TEST(Verdict, StrictXfailThatPassedIsDisputed)
     ASSERT_EQ(v.configCoverage->strictXpassed.size(), 1u);
     EXPECT_EQ(v.configCoverage->strictXpassed[0], results[5].identity);
     EXPECT_EQ(v.configCoverage->bucket(Bucket::XfailStrict).unexpected, 1);
+    EXPECT_EQ(v.shortReason, "xfail_strict tests passed");
 }
 
 TEST(Verdict, NoArtifactsIsUnverifiable)
@@ -148,6 +154,7 @@ TEST(Verdict, NoArtifactsIsUnverifiable)
     EXPECT_EQ(v.verdict, Verdict::GreenUnverifiable);
     EXPECT_EQ(checkOf(v, CheckKind::Artifacts).state, CheckState::Fail);
     EXPECT_NE(v.reasons.front().find("not been fetched"), std::string::npos) << v.reasons.front();
+    EXPECT_EQ(v.shortReason, "artifacts not fetched");
     EXPECT_FALSE(v.configCoverage);
 }
 
@@ -163,6 +170,7 @@ TEST(Verdict, ExpiredNoReportsAndFailedFetchesAreUnverifiable)
         EXPECT_EQ(v.verdict, Verdict::GreenUnverifiable) << testRunStateName(state);
         EXPECT_NE(v.reasons.front().find(testRunStateName(state)), std::string::npos)
             << v.reasons.front();
+        EXPECT_EQ(v.shortReason, std::string("no test results (") + testRunStateName(state) + ")");
         EXPECT_EQ(checkOf(v, CheckKind::Counts).state, CheckState::NotCheckable);
     }
 }
@@ -174,6 +182,7 @@ TEST(Verdict, StoredRunWithoutCasesIsUnverifiable)
     const RunVerdict v = computeVerdict(in, {});
     EXPECT_EQ(v.verdict, Verdict::GreenUnverifiable);
     EXPECT_NE(v.reasons.front().find("no test case"), std::string::npos);
+    EXPECT_EQ(v.shortReason, "no test case in the artifacts");
 }
 
 TEST(Verdict, NoConfigIsUnverifiableNeverVerified)
@@ -185,6 +194,7 @@ TEST(Verdict, NoConfigIsUnverifiableNeverVerified)
     EXPECT_EQ(v.verdict, Verdict::GreenUnverifiable);
     EXPECT_NE(joined(v.reasons).find("no outcome config is set for torch-spyre/torch-spyre"),
               std::string::npos);
+    EXPECT_EQ(v.shortReason, "no outcome config");
     EXPECT_FALSE(v.configCoverage);
     EXPECT_FALSE(v.coverage.ops.empty()); // op x dtype coverage needs no config
 }
@@ -214,6 +224,7 @@ TEST(Verdict, ConfigThatDoesNotParseIsUnverifiable)
         const RunVerdict v = computeVerdict(in, results);
         EXPECT_EQ(v.verdict, Verdict::GreenUnverifiable) << c.source;
         EXPECT_NE(joined(v.reasons).find("does not parse"), std::string::npos);
+        EXPECT_EQ(v.shortReason, "outcome config does not parse");
     }
 }
 
@@ -234,6 +245,7 @@ TEST(Verdict, TestsTheConfigDoesNotKnowAreUnverifiable)
         results.push_back(c.extra);
         const RunVerdict v = computeVerdict(inputFor(results), results);
         EXPECT_EQ(v.verdict, Verdict::GreenUnverifiable) << c.why;
+        EXPECT_EQ(v.shortReason, "tests the config does not account for");
         ASSERT_EQ(v.configCoverage->unknown.size(), 1u) << c.why;
         EXPECT_EQ(v.configCoverage->unknown[0].identity, c.extra.identity);
         EXPECT_NE(v.configCoverage->unknown[0].why.find(c.why), std::string::npos)
@@ -265,6 +277,7 @@ TEST(Verdict, ShrinkingExecutedSetWithoutConfigChangeIsIncomplete)
     in.previousExecuted = 10; // 6 now: 40% fewer
     RunVerdict v = computeVerdict(in, results);
     EXPECT_EQ(v.verdict, Verdict::GreenIncomplete);
+    EXPECT_EQ(v.shortReason, "executed set shrank");
     EXPECT_NE(checkOf(v, CheckKind::ExecutedSet).sentence.find("shrank 40%"), std::string::npos)
         << checkOf(v, CheckKind::ExecutedSet).sentence;
     in.configChanged = true;
@@ -289,6 +302,7 @@ TEST(Verdict, RedCarriesTheArtifactCounts)
     EXPECT_EQ(v.verdict, Verdict::Red);
     EXPECT_EQ(v.reasons.front(),
               "failure: 1 failed, 1 errors, 0 strict xpasses of 6 cases (artifacts)");
+    EXPECT_EQ(v.shortReason, ""); // only an unverified green has one
 }
 
 TEST(Verdict, RedWithoutArtifactsUsesSelfReportedCounts)

@@ -32,7 +32,7 @@ std::pair<std::string, std::string> Document::frame(std::size_t index, std::size
     const Table& t = m_parts[index];
     if (t.total == 0)
         return {t.intro, {}};
-    const bool folded = !t.summary.empty() && t.total > options.openListLimit;
+    const bool folded = !t.summary.empty() && (t.alwaysFolded || t.total > options.openListLimit);
     std::string before = t.intro;
     if (folded)
         before += "<details><summary>" + t.summary + "</summary>\n\n";

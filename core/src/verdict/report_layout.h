@@ -14,6 +14,7 @@ namespace relayhud::verdict::layout {
 struct Table {
     std::string intro;             // heading and text before the table; always written
     std::string summary;           // the <details> summary when the list is long; "" never folds
+    bool alwaysFolded = false;     // in <details> (given a summary) however short the list
     std::string head;              // header row and separator row
     std::vector<std::string> rows; // one "| ... |\n" each
     // Rows in the list: those past rows.size() (beyond maxRows, so never

@@ -1,12 +1,16 @@
-// The Markdown report: a summary, the per-job verdict table, then the
-// failures by section (regressions with their upstream compare link, new
-// failures with their failure line, flaky with the passing rerun, infra with
-// its outage, others) and what unverified greens are missing. Long lists fold
-// into <details>; the whole fits a GitHub comment (report_layout.h).
+// The Markdown report, in the order a PR author or a backend's on-call acts
+// on it: the failures by section first (caused by this PR with its files and
+// push, already broken upstream with the likely culprit, flaky with the
+// passing rerun, infra with its outage, others), then one line per backend
+// for its greens and other jobs, then folded: the per-job verdict table,
+// what unverified greens are missing, and what the sections mean. Long lists
+// fold into <details>; the whole fits a GitHub comment (report_layout.h).
+#include "report_backends.h"
 #include "report_layout.h"
 
 #include "relayhud/verdict/report.h"
 
+#include <algorithm>
 #include <array>
 #include <map>
 
@@ -148,26 +152,59 @@ public:
             m_jobs.emplace(job.checkRunRow, &job);
         for (const ClassifiedFailure& f : in.failures)
             m_sections[static_cast<std::size_t>(sectionOf(f))].push_back(&f);
+        // A SHA's runs hold thousands of xfails that failed as expected:
+        // the others a reader must look at come before them.
+        auto& others = m_sections[static_cast<std::size_t>(ReportSection::Other)];
+        std::stable_sort(others.begin(), others.end(),
+                         [](const ClassifiedFailure* a, const ClassifiedFailure* b) {
+                             return isExpected(*a) < isExpected(*b);
+                         });
     }
 
     std::string write()
     {
-        header();
-        jobTable();
+        title();
         for (std::size_t s = 0; s < m_sections.size(); ++s)
             section(static_cast<ReportSection>(s));
+        if (m_in.failures.empty())
+            m_doc.text("No failing test or job.\n\n");
+        backends();
+        jobTable();
         unverifiedGreens();
+        legend();
         return m_doc.render(m_options);
     }
 
 private:
-    void header()
+    void title()
     {
         const Sha& sha = m_in.sha;
         const std::string url = "https://github.com/" + m_in.upstreamRepo + "/commit/" + sha.value;
         const std::string label = esc(m_in.upstreamRepo) + "@" + esc(sha.shortSha());
-        std::string out = "## RelayHUD report: " + (linkable(url) ? link(label, url) : label)
-                          + "\n\n" + plural(m_in.jobs.size(), "job", "jobs");
+        m_doc.text("## RelayHUD report: " + (linkable(url) ? link(label, url) : label) + "\n");
+    }
+
+    // One line per backend (its greens counted, not listed), then the
+    // totals: the per-job rows are folded further down.
+    void backends()
+    {
+        if (m_in.jobs.empty())
+            return;
+        layout::Table list;
+        list.intro = "### Jobs by backend\n";
+        for (const BackendSummary& b : backendSummaries(m_in.jobs))
+            list.rows.push_back("- **" + esc(b.backend) + "**: " + escapeMarkdown(b.text) + "\n");
+        list.fullList = m_csvCommand;
+        list.capped = false; // every backend, unless the comment cannot hold them
+        m_doc.table(std::move(list));
+        m_doc.text(totals());
+    }
+
+    // "26 jobs · ✅ 3 verified green · ...", and the failures by section on
+    // a second line of the same paragraph (a hard line break).
+    std::string totals() const
+    {
+        std::string out = plural(m_in.jobs.size(), "job", "jobs");
         std::map<Verdict, int> counts;
         for (const RunVerdict& job : m_in.jobs)
             ++counts[job.verdict];
@@ -177,20 +214,24 @@ private:
         std::string failures;
         for (std::size_t s = 0; s < m_sections.size(); ++s) {
             const SectionText& text = sectionText(static_cast<ReportSection>(s));
-            if (!m_sections[s].empty())
-                failures += (failures.empty() ? "" : " · ")
-                            + plural(m_sections[s].size(), text.one, text.many);
+            if (m_sections[s].empty())
+                continue;
+            failures +=
+                (failures.empty() ? "" : " · ") + plural(m_sections[s].size(), text.one, text.many);
+            if (const std::size_t expected = expectedCount(m_sections[s]))
+                failures += " (" + std::to_string(expected) + " expected)";
         }
         if (!failures.empty())
-            out += "\n\nFailures: " + failures;
-        out += "\n\nA green is verified only when the artifacts and the backend's outcome config "
-               "back it.\n\n";
-        m_doc.text(std::move(out));
+            out += "\\\nFailures: " + failures;
+        return out + "\n\n";
     }
 
     void jobTable()
     {
         layout::Table table;
+        table.summary = "All " + plural(m_in.jobs.size(), "job", "jobs")
+                        + ": verdicts, reasons, tests and links";
+        table.alwaysFolded = true;
         table.head = "| Backend | Job | Verdict | Reasons | Tests | Links |\n"
                      "|---|---|---|---|---|---|\n";
         for (const RunVerdict& job : m_in.jobs)
@@ -314,12 +355,13 @@ private:
         return out;
     }
 
-    // The likely culprits (already broken) or outages (infra) above the
-    // table, so they show even when the table is trimmed.
+    // The likely culprits (already broken) or outages (infra) in one line
+    // under the table, so they show even when the table is trimmed. Not for
+    // a lone failure: its row names them.
     std::string overview(ReportSection s, const std::vector<const ClassifiedFailure*>& list) const
     {
         const bool culprits = s == ReportSection::Broken;
-        if (!culprits && s != ReportSection::Infra)
+        if ((!culprits && s != ReportSection::Infra) || list.size() < 2)
             return {};
         const auto groups =
             culprits
@@ -335,12 +377,12 @@ private:
             const std::string what = !culprits                ? esc(f.group)
                                      : linkable(f.culpritUrl) ? link(number, f.culpritUrl)
                                                               : number;
-            out += "- " + what + ": " + plural(groups[i].second, "failure", "failures") + "\n";
+            out += (out.empty() ? "" : " · ") + what + " ("
+                   + plural(groups[i].second, "failure", "failures") + ")";
         }
         if (groups.size() > kRangesShown)
-            out += "- and " + std::to_string(groups.size() - kRangesShown) + " more\n";
-        return out.empty() ? out
-                           : (culprits ? "Likely broken by:\n\n" : "Outages:\n\n") + out + "\n";
+            out += " · and " + std::to_string(groups.size() - kRangesShown) + " more";
+        return out.empty() ? out : (culprits ? "Likely broken by: " : "Outages: ") + out + "\n\n";
     }
 
     void section(ReportSection s)
@@ -350,9 +392,13 @@ private:
             return;
         const SectionText& text = sectionText(s);
         layout::Table table;
-        table.intro = "### " + std::string(text.title) + " (" + std::to_string(list.size())
-                      + ")\n\n" + text.intro + "\n\n" + overview(s, list);
+        // The heading, then the rows: what the section means is in the legend.
+        // No blank lines after a heading, here and above: a report is read
+        // where lines are scarce (issue 17), and headings need none.
+        table.intro = "### " + std::string(text.title) + " (" + std::to_string(list.size()) + ")\n";
         table.summary = plural(list.size(), text.one, text.many);
+        if (const std::size_t expected = expectedCount(list))
+            table.summary += ", " + std::to_string(expected) + " expected (xfail)";
         table.head = text.head;
         // Rows past maxRows would never show: count them, don't build them.
         for (std::size_t i = 0; i < list.size() && i < m_options.maxRows; ++i)
@@ -360,6 +406,23 @@ private:
         table.total = list.size();
         table.fullList = m_csvCommand;
         m_doc.table(std::move(table));
+        if (std::string groups = overview(s, list); !groups.empty())
+            m_doc.text(std::move(groups));
+    }
+
+    // What each section present means and what a verified green is: read
+    // once, so folded at the end, not repeated above every table.
+    void legend()
+    {
+        std::string out = "<details><summary>How to read this report</summary>\n\n";
+        for (std::size_t s = 0; s < m_sections.size(); ++s)
+            if (!m_sections[s].empty()) {
+                const SectionText& text = sectionText(static_cast<ReportSection>(s));
+                out += "- **" + std::string(text.title) + "**: " + text.intro + "\n";
+            }
+        out += "\nA green is verified only when the artifacts and the backend's outcome config "
+               "back it.\n\n</details>\n";
+        m_doc.text(std::move(out));
     }
 
     void unverifiedGreens()
@@ -388,6 +451,17 @@ private:
             table.fullList = code("relayhud-cli verdict --check-run " + job.run.checkRunId.value);
             m_doc.table(std::move(table));
         }
+    }
+
+    static bool isExpected(const ClassifiedFailure& f)
+    {
+        return f.cls == triage::FailureClass::Expected;
+    }
+
+    static std::size_t expectedCount(const std::vector<const ClassifiedFailure*>& list)
+    {
+        return static_cast<std::size_t>(std::count_if(
+            list.begin(), list.end(), [](const ClassifiedFailure* f) { return isExpected(*f); }));
     }
 
     const ReportInput& m_in;

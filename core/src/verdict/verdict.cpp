@@ -181,56 +181,72 @@ std::string redReason(const VerdictInput& in)
     return conclusion + " (no test counts)";
 }
 
-// Rules 3b-3g: the reasons of every rule that applies, and the verdict of
-// the first.
+// Why a green has no stored results, in a few words.
+std::string noResultsGist(const VerdictInput& in)
+{
+    if (!in.testRun)
+        return in.run.reported.artifactUrl.empty() ? "no artifacts" : "artifacts not fetched";
+    if (in.testRun->state != TestRunState::Stored)
+        return std::string("no test results (") + testRunStateName(in.testRun->state) + ")";
+    return "no test case in the artifacts";
+}
+
+// Rules 3b-3g: the reasons of every rule that applies, and the verdict and
+// short reason of the first.
 void judgeGreen(const VerdictInput& in, RunVerdict& v)
 {
     std::optional<Verdict> first;
-    auto flag = [&](Verdict verdict, std::string reason) {
-        if (!first)
+    auto flag = [&](Verdict verdict, std::string gist, std::string reason) {
+        if (!first) {
             first = verdict;
+            v.shortReason = std::move(gist);
+        }
         v.reasons.push_back(std::move(reason));
     };
     if (!hasStoredResults(in) || failed(v, CheckKind::Artifacts)) {
-        flag(Verdict::GreenUnverifiable, "self-reported green without test results: "
-                                             + check(v, CheckKind::Artifacts).sentence);
+        flag(Verdict::GreenUnverifiable, noResultsGist(in),
+             "self-reported green without test results: "
+                 + check(v, CheckKind::Artifacts).sentence);
     } else {
         const std::int64_t failing = failingCases(in.testRun->totals);
         if (failing > 0)
-            flag(Verdict::GreenDisputed, "self-reported green, but "
-                                             + plural(failing, "test fails", "tests fail")
-                                             + " in the artifacts");
+            flag(Verdict::GreenDisputed, "tests fail in the artifacts",
+                 "self-reported green, but " + plural(failing, "test fails", "tests fail")
+                     + " in the artifacts");
         if (failed(v, CheckKind::Counts))
-            flag(Verdict::GreenDisputed,
+            flag(Verdict::GreenDisputed, "counts differ from the artifacts'",
                  "the counts disagree: " + check(v, CheckKind::Counts).sentence);
     }
     if (failed(v, CheckKind::TestedSha))
-        flag(Verdict::GreenDisputed, check(v, CheckKind::TestedSha).sentence);
+        flag(Verdict::GreenDisputed, "tested another SHA", check(v, CheckKind::TestedSha).sentence);
     if (failed(v, CheckKind::Config))
-        flag(Verdict::GreenUnverifiable, check(v, CheckKind::Config).sentence);
+        flag(Verdict::GreenUnverifiable,
+             in.config.source.empty() ? "no outcome config" : "outcome config does not parse",
+             check(v, CheckKind::Config).sentence);
     if (const std::optional<ConfigCoverage>& c = v.configCoverage) {
         if (!c->mandatoryNotPassed.empty())
-            flag(Verdict::GreenDisputed,
+            flag(Verdict::GreenDisputed, "mandatory tests did not pass",
                  plural(static_cast<std::int64_t>(c->mandatoryNotPassed.size()),
                         "mandatory_success test", "mandatory_success tests")
                      + " did not pass");
         if (!c->strictXpassed.empty())
-            flag(Verdict::GreenDisputed, plural(static_cast<std::int64_t>(c->strictXpassed.size()),
-                                                "xfail_strict test", "xfail_strict tests")
-                                             + " passed (promote them)");
+            flag(Verdict::GreenDisputed, "xfail_strict tests passed",
+                 plural(static_cast<std::int64_t>(c->strictXpassed.size()), "xfail_strict test",
+                        "xfail_strict tests")
+                     + " passed (promote them)");
         if (!c->unknown.empty())
-            flag(Verdict::GreenUnverifiable,
+            flag(Verdict::GreenUnverifiable, "tests the config does not account for",
                  plural(static_cast<std::int64_t>(c->unknown.size()), "test", "tests")
                      + " ran that the config does not account for (first: "
                      + c->unknown.front().identity + ": " + c->unknown.front().why + ")");
         if (!c->mandatoryNotRun.empty())
-            flag(Verdict::GreenIncomplete,
+            flag(Verdict::GreenIncomplete, "mandatory tests did not run",
                  plural(static_cast<std::int64_t>(c->mandatoryNotRun.size()),
                         "mandatory_success test", "mandatory_success tests")
                      + " did not run (first: " + c->mandatoryNotRun.front().name + ")");
     }
     if (failed(v, CheckKind::ExecutedSet))
-        flag(Verdict::GreenIncomplete,
+        flag(Verdict::GreenIncomplete, "executed set shrank",
              "the executed set shrank: " + check(v, CheckKind::ExecutedSet).sentence);
     v.verdict = first.value_or(Verdict::VerifiedGreen);
     if (!first)

@@ -190,6 +190,11 @@ struct RunVerdict {
     std::int64_t checkRunRow = 0; // set by verdictForRun
     Verdict verdict = Verdict::GreenUnverifiable;
     std::vector<std::string> reasons;
+    // An unverified green's verdict reason (the first of `reasons`) in a few
+    // words, the same for every job it applies to ("no outcome config",
+    // "mandatory tests did not run"), so a report can count jobs by it. ""
+    // for a verified green and every other verdict.
+    std::string shortReason;
     std::vector<ConsistencyCheck> checks;
     std::optional<TestRunInfo> testRun;
     std::int64_t executed = 0; // cases in the artifacts that were not pytest.skip'ped
