@@ -62,6 +62,7 @@ MainWindow::MainWindow(SessionConfig config, QWidget* parent)
     buildChartsDock();
     buildClustersDock();
     buildStatusBar();
+    buildLinks();
     buildMenus();
     setAcceptDrops(true);
     resize(1400, 860);
@@ -219,6 +220,7 @@ void MainWindow::buildViewMenu()
         m_filterBar->textEdit()->selectAll();
     });
     find->setShortcut(QKeySequence::Find);
+    view->addAction(m_jumpAction); // Ctrl+K
     view->addSeparator();
     view->addAction(m_detailsDock->toggleViewAction());
     view->addAction(m_testsDock->toggleViewAction());
