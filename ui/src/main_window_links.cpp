@@ -155,7 +155,9 @@ void MainWindow::selectPendingTest(std::int64_t rowId, bool loaded)
                               .arg(m_testsPanel->messageText()));
     if (!m_testsPanel->selectIdentity(test))
         return reportLink(link, false,
-                          tr("Showing the run, but %1 is not among its tests").arg(test));
+                          tr("Showing the run, but %1 is not among its tests (or the tests "
+                             "filter hides it)")
+                              .arg(test));
     reportLink(link, true, tr("Showing %1 in its run").arg(test));
 }
 
@@ -289,7 +291,9 @@ bool MainWindow::jumpTo(const JumpEntry& entry)
     m_testsDock->show();
     m_testsDock->raise();
     if (!m_testsPanel->selectIdentity(entry.test)) {
-        m_status->showMessage(tr("%1 is not in the shown run").arg(entry.test));
+        m_status->showMessage(
+            tr("%1 is not among the shown run's tests (or the tests filter hides it)")
+                .arg(entry.test));
         return false;
     }
     m_testsPanel->view()->setFocus();

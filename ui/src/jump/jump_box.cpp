@@ -134,7 +134,7 @@ JumpBox::JumpBox(QWidget* window)
 {
     setObjectName(QStringLiteral("jumpBox"));
     setFrameShape(QFrame::NoFrame);
-    setAttribute(Qt::WA_TranslucentBackground); // paintEvent draws the rounded panel
+    // No autofill: paintEvent draws the rounded panel, its corners show through.
     // Lifted off the matrix below it, in light and dark palettes alike.
     auto* shadow = new QGraphicsDropShadowEffect(this);
     shadow->setBlurRadius(24);
