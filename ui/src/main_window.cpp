@@ -74,6 +74,7 @@ MainWindow::MainWindow(SessionConfig config, QWidget* parent)
     buildChartsDock();
     buildClustersDock();
     buildStatusBar();
+    buildLinks();
     buildWatch();
     buildBackendsView();
     buildMenus();
@@ -244,6 +245,7 @@ void MainWindow::buildViewMenu()
         m_filterBar->textEdit()->selectAll();
     });
     find->setShortcut(QKeySequence::Find);
+    view->addAction(m_jumpAction); // Ctrl+K
     view->addSeparator();
     view->addAction(m_detailsDock->toggleViewAction());
     view->addAction(m_testsDock->toggleViewAction());

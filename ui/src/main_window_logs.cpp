@@ -3,6 +3,7 @@
 // paths from the command line and drops to reports or logs.
 #include "relayhud/ui/main_window.h"
 
+#include "relayhud/ui/links/app_link.h"
 #include "relayhud/ui/logs/log_link.h"
 #include "relayhud/ui/logs/log_viewer.h"
 #include "relayhud/ui/logs/log_window.h"
@@ -83,6 +84,10 @@ void MainWindow::openPaths(const QStringList& paths)
     QStringList reports;
     for (const QString& path : paths) {
         if (!QFileInfo::exists(path)) {
+            if (isAppLink(path)) { // relayhud://sha/…, pr/…, run/…
+                openLink(path);
+                continue;
+            }
             if (const auto link = parseLogLink(path)) {
                 auto* window = openLog(link->path);
                 window->openLink(*link);

@@ -2,6 +2,7 @@
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
+#include <QUrl>
 
 #include <cstdio>
 #include <cstdlib>
@@ -66,11 +67,14 @@ LaunchOptions parseCommandLine(const QCoreApplication& app)
         {cache, hud, demo, selfTest, screenshot, size, simulator, dark, exitAfterPaint});
     parser.addPositionalArgument(
         QStringLiteral("PATH"),
-        QCoreApplication::translate("relayhud",
-                                    "JUnit reports, artifact archives (.zip, .tar.gz) or folders "
-                                    "to open; any other file opens as a log (.txt, .log, .gz), "
-                                    "also as PATH:LINE, PATH:FIRST-LAST or a relayhud://log link. "
-                                    "No server needed."),
+        QCoreApplication::translate(
+            "relayhud",
+            "JUnit reports, artifact archives (.zip, .tar.gz) or folders "
+            "to open; any other file opens as a log (.txt, .log, .gz), "
+            "also as PATH:LINE, PATH:FIRST-LAST or a relayhud://log link. "
+            "No server needed. relayhud://sha/SHA, relayhud://pr/N and "
+            "relayhud://run/CHECK_RUN_ID[?test=TEST] select that place in the matrix; "
+            "a running instance with the same cache receives them instead of a second window."),
         QStringLiteral("[PATH...]"));
     parser.process(app);
 
@@ -92,7 +96,11 @@ LaunchOptions parseCommandLine(const QCoreApplication& app)
     options.simulator = parser.value(simulator);
     options.dark = parser.isSet(dark);
     options.exitAfterPaint = parser.isSet(exitAfterPaint);
-    options.openPaths = parser.positionalArguments();
+    // The desktop's %U hands files over as file:// URLs.
+    for (const QString& argument : parser.positionalArguments())
+        options.openPaths << (argument.startsWith(u"file://", Qt::CaseInsensitive)
+                                  ? QUrl(argument).toLocalFile()
+                                  : argument);
     if (parser.isSet(selfTest))
         options.mode = LaunchOptions::Mode::SelfTest;
     else if (parser.isSet(screenshot))

@@ -1,11 +1,14 @@
 #include "relayhud/ui/app/launcher.h"
 
 #include "relayhud/ui/app/demo_simulator.h"
+#include "relayhud/ui/app/instance_channel.h"
 #include "relayhud/ui/details/run_details_panel.h"
+#include "relayhud/ui/logs/log_link.h"
 #include "relayhud/ui/main_window.h"
 #include "relayhud/ui/matrix/matrix_view.h"
 
 #include <QApplication>
+#include <QFileInfo>
 #include <QMessageBox>
 #include <QSettings>
 
@@ -32,6 +35,7 @@ Launcher::~Launcher()
 {
     m_window.reset();
     m_simulator.reset();
+    m_channel.reset();
 }
 
 bool Launcher::headless() const
@@ -61,12 +65,76 @@ void Launcher::startNormal()
     if (m_options.exitAfterPaint) {
         config.persistWindow = false;
         config.syncOnStart = false;
+        openNormalWindow(config); // a measurement: never another instance's
+        return;
     }
+    // One window per cache: hand the arguments to the instance showing it.
+    m_channel = std::make_unique<InstanceChannel>(
+        InstanceChannel::serverNameFor(config.settings.effectiveCachePath()));
+    connect(m_channel.get(), &InstanceChannel::forwarded, this, [this] {
+        std::fprintf(stderr, "relayhud: the running instance took the arguments\n");
+        exitLater(0);
+    });
+    connect(m_channel.get(), &InstanceChannel::alone, this, [this, config](const QString&) {
+        if (!m_channel->listen())
+            std::fprintf(stderr,
+                         "relayhud: links from other instances will not reach this one: "
+                         "%s\n",
+                         qPrintable(m_channel->errorString()));
+        connect(m_channel.get(), &InstanceChannel::received, this, &Launcher::onForwardedArguments);
+        openNormalWindow(config);
+    });
+    m_channel->forward(forwardable(m_options.openPaths));
+}
+
+void Launcher::openNormalWindow(const SessionConfig& config)
+{
     createWindow(config);
     if (m_options.exitAfterPaint)
         connect(m_window.get(), &MainWindow::matrixRefreshed, this,
                 [this](int rows, int) { exitAfterFirstPaint(rows); });
+    connect(m_window.get(), &MainWindow::linkOpened, this,
+            [](const QString& link, bool found, const QString& message) {
+                std::fprintf(stderr, "relayhud: %s: %s%s\n", qPrintable(link),
+                             found ? "" : "not opened: ", qPrintable(message));
+            });
     m_window->openPaths(m_options.openPaths);
+}
+
+// Another `relayhud` with the same cache: raise the window and open its links
+// and files here.
+void Launcher::onForwardedArguments(const QStringList& arguments)
+{
+    if (!m_window)
+        return;
+    if (m_window->isMinimized())
+        m_window->showNormal();
+    m_window->show();
+    m_window->raise();
+    m_window->activateWindow();
+    m_window->openPaths(arguments);
+}
+
+QStringList Launcher::forwardable(const QStringList& arguments)
+{
+    QStringList out;
+    for (const QString& argument : arguments) {
+        const QFileInfo file(argument);
+        if (file.exists()) {
+            out << file.absoluteFilePath();
+            continue;
+        }
+        // PATH:LINE or PATH:FIRST-LAST of a file here.
+        auto lines = parseLogLink(argument);
+        if (lines && !argument.startsWith(u"relayhud:", Qt::CaseInsensitive)
+            && QFileInfo::exists(lines->path)) {
+            lines->path = QFileInfo(lines->path).absoluteFilePath();
+            out << logLinkPlain(*lines);
+            continue;
+        }
+        out << argument;
+    }
+    return out;
 }
 
 // The first matrix built from the cache, painted synchronously: what a user

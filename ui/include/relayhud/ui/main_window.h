@@ -52,6 +52,9 @@ class LogWindow;
 struct SyncOutcome;
 struct ArtifactSyncOutcome;
 struct TestsPanelData;
+class JumpBox;
+struct JumpEntry;
+struct AppLink;
 
 struct SessionConfig {
     AppSettings settings;
@@ -130,6 +133,21 @@ public:
     bool selectRunRow(qint64 runRowId);
     // A mandatory test that did not run: its entry in the config editor.
     bool openMissingMandatoryTest(const QString& configPath, const QString& name, int line);
+    // relayhud://sha/<sha>, pr/<n> or run/<check_run_id>[?test=<identity>]:
+    // selects that place once the first matrix has loaded; linkOpened (and the
+    // status bar) says what was found, or why nothing was.
+    void openLink(const QString& link);
+    // Ctrl+K: the jump box over the matrix in memory, shown and focused.
+    JumpBox* showJumpBox();
+    // Moves the selection to a jump box entry; false (with a status message)
+    // when the matrix or the shown run no longer has it.
+    bool jumpTo(const JumpEntry& entry);
+    // The relayhud:// link that "Copy link" puts on the clipboard for a
+    // matrix cell (proxy index), a commit row, or a test of the shown run;
+    // empty when there is nothing to link to.
+    QString cellLink(const QModelIndex& index) const;
+    QString commitLink(int proxyRow) const;
+    QString testLink(const QString& identity) const;
 
 signals:
     void matrixRefreshed(int rows, int columns);
@@ -148,6 +166,8 @@ signals:
     void triageImported(const QString& error);
     // The Clusters dock received new clusters.
     void clustersShown(int clusters);
+    // A relayhud:// link was acted on: `found` false with the reason.
+    void linkOpened(const QString& link, bool found, const QString& message);
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -221,6 +241,18 @@ private:
     void showRunDetails(std::int64_t rowId, const QModelIndex& sourceIndex);
     void updateEmptyText();
 
+    // Links and keys (main_window_links.cpp).
+    void buildLinks();
+    void actOnLink(const QString& text);
+    void actOnRunLink(const QString& text, const AppLink& link);
+    bool selectSourceCell(int row, int column);
+    bool jumpToColumn(const JumpEntry& entry);
+    void selectPendingTest(std::int64_t rowId, bool loaded);
+    void reportLink(const QString& link, bool found, const QString& message);
+    void showCellMenu(const QPoint& pos);
+    void showCommitMenu(const QPoint& pos);
+    void showTestMenu(const QPoint& pos);
+
     SessionConfig m_config;
     std::unique_ptr<Cache> m_cache; // GUI thread: one run's details by row id
     MatrixModel* m_model;
@@ -276,6 +308,13 @@ private:
     QAction* m_firstAttemptAction = nullptr;
     std::int64_t m_shownRowId = 0;
     QString m_lastSyncError;
+    QStringList m_pendingLinks; // until the first matrix has loaded
+    bool m_matrixLoaded = false;
+    QString m_pendingTest; // a run link's ?test=, selected when its run's tests show
+    QString m_pendingTestLink;
+    std::int64_t m_pendingTestRowId = 0;
+    QAction* m_jumpAction = nullptr;
+    JumpBox* m_jumpBox = nullptr;
 };
 
 } // namespace relayhud::ui

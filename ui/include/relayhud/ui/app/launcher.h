@@ -1,7 +1,9 @@
 #pragma once
 // Turns LaunchOptions into a session: the normal window, the demo against a
 // child simulator, the offscreen self-test, or a screenshot. Ends the event
-// loop with an exit code for the headless modes.
+// loop with an exit code for the headless modes. A normal start first offers
+// its arguments to an instance already showing the same cache (exit 0 once
+// it took them) and otherwise becomes that instance.
 #include "relayhud/ui/app/command_line.h"
 
 #include <QElapsedTimer>
@@ -13,6 +15,7 @@
 namespace relayhud::ui {
 
 class DemoSimulator;
+class InstanceChannel;
 class MainWindow;
 struct SessionConfig;
 
@@ -27,8 +30,14 @@ public:
 
     static constexpr int kHeadlessTimeoutMs = 30000;
 
+    // Arguments as another process can read them: files as absolute paths
+    // (it has its own working directory), links and anything else as given.
+    static QStringList forwardable(const QStringList& arguments);
+
 private:
     void startNormal();
+    void openNormalWindow(const SessionConfig& config);
+    void onForwardedArguments(const QStringList& arguments);
     void startSimulator();
     void onSimulatorReady(const QString& baseUrl);
     void onSimulatorFailed(const QString& reason);
@@ -46,6 +55,7 @@ private:
     LaunchOptions m_options;
     std::unique_ptr<MainWindow> m_window;
     std::unique_ptr<DemoSimulator> m_simulator;
+    std::unique_ptr<InstanceChannel> m_channel;
     QTimer m_deadline;
     QElapsedTimer m_sinceStart;
     bool m_synced = false;

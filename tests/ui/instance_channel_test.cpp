@@ -1,0 +1,163 @@
+// One instance per cache: a second process's arguments reach the running one
+// over the local socket; with none running it says so; a socket file left by
+// a crashed instance is taken over; a live one is not; junk is dropped.
+#include "relayhud/ui/app/instance_channel.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QLocalSocket>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QtEndian>
+
+#include <gmock/gmock.h>
+
+#include <cstring>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+using namespace relayhud::ui;
+
+namespace {
+
+constexpr int kWaitMs = 5000;
+
+// What a crashed instance leaves: a socket file nothing accepts on.
+bool leaveStaleSocket(const QString& path)
+{
+    const QByteArray name = QFile::encodeName(path);
+    sockaddr_un address{};
+    address.sun_family = AF_UNIX;
+    if (static_cast<std::size_t>(name.size()) >= sizeof address.sun_path)
+        return false;
+    std::memcpy(address.sun_path, name.constData(), static_cast<std::size_t>(name.size()));
+    const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
+    const bool bound =
+        fd >= 0 && ::bind(fd, reinterpret_cast<const sockaddr*>(&address), sizeof address) == 0
+        && ::listen(fd, 1) == 0;
+    if (fd >= 0)
+        ::close(fd); // no unlink: the file stays, as after a crash
+    return bound && QFileInfo::exists(path);
+}
+
+class InstanceChannelTest : public ::testing::Test {
+protected:
+    QString socketPath() const { return m_dir.filePath(QStringLiteral("instance.sock")); }
+    QTemporaryDir m_dir;
+};
+
+} // namespace
+
+TEST_F(InstanceChannelTest, ASecondInstanceHandsItsArgumentsToTheFirst)
+{
+    InstanceChannel first(socketPath());
+    ASSERT_TRUE(first.listen()) << first.errorString().toStdString();
+    QSignalSpy received(&first, &InstanceChannel::received);
+
+    InstanceChannel second(socketPath());
+    QSignalSpy forwarded(&second, &InstanceChannel::forwarded);
+    QSignalSpy alone(&second, &InstanceChannel::alone);
+    const QStringList arguments{QStringLiteral("relayhud://run/41000000123"),
+                                QStringLiteral("/tmp/a log with spaces.txt:12"),
+                                QStringLiteral("ünïcode")};
+    second.forward(arguments);
+
+    ASSERT_TRUE(forwarded.wait(kWaitMs));
+    EXPECT_EQ(alone.count(), 0);
+    ASSERT_EQ(received.count(), 1);
+    EXPECT_EQ(received.first().first().toStringList(), arguments);
+}
+
+TEST_F(InstanceChannelTest, WithNoInstanceRunningTheSenderIsAlone)
+{
+    InstanceChannel lone(socketPath());
+    QSignalSpy alone(&lone, &InstanceChannel::alone);
+    QSignalSpy forwarded(&lone, &InstanceChannel::forwarded);
+    lone.forward({QStringLiteral("relayhud://pr/1")});
+    ASSERT_TRUE(alone.count() > 0 || alone.wait(kWaitMs));
+    EXPECT_EQ(forwarded.count(), 0);
+    EXPECT_FALSE(alone.first().first().toString().isEmpty());
+}
+
+TEST_F(InstanceChannelTest, AStaleSocketFromACrashIsRemovedAndTakenOver)
+{
+    ASSERT_TRUE(leaveStaleSocket(socketPath()));
+
+    InstanceChannel restarted(socketPath());
+    QSignalSpy alone(&restarted, &InstanceChannel::alone);
+    restarted.forward({QStringLiteral("relayhud://run/1")});
+    ASSERT_TRUE(alone.count() > 0 || alone.wait(kWaitMs));
+    ASSERT_TRUE(restarted.listen()) << restarted.errorString().toStdString();
+    EXPECT_TRUE(restarted.isListening());
+
+    // And it now receives what the next one sends.
+    QSignalSpy received(&restarted, &InstanceChannel::received);
+    InstanceChannel next(socketPath());
+    QSignalSpy forwarded(&next, &InstanceChannel::forwarded);
+    next.forward({QStringLiteral("relayhud://sha/1a2b3c4")});
+    ASSERT_TRUE(forwarded.wait(kWaitMs));
+    ASSERT_EQ(received.count(), 1);
+    EXPECT_EQ(received.first().first().toStringList(),
+              QStringList{QStringLiteral("relayhud://sha/1a2b3c4")});
+}
+
+TEST_F(InstanceChannelTest, ALiveInstanceIsNeverDisplaced)
+{
+    InstanceChannel first(socketPath());
+    ASSERT_TRUE(first.listen());
+    InstanceChannel intruder(socketPath());
+    EXPECT_FALSE(intruder.listen());
+    EXPECT_THAT(intruder.errorString().toStdString(), ::testing::HasSubstr("another instance"));
+
+    QSignalSpy received(&first, &InstanceChannel::received);
+    InstanceChannel sender(socketPath());
+    QSignalSpy forwarded(&sender, &InstanceChannel::forwarded);
+    sender.forward({});
+    ASSERT_TRUE(forwarded.wait(kWaitMs));
+    EXPECT_EQ(received.count(), 1);
+}
+
+TEST_F(InstanceChannelTest, OversizedOrMalformedMessagesAreDropped)
+{
+    InstanceChannel first(socketPath());
+    ASSERT_TRUE(first.listen());
+    QSignalSpy received(&first, &InstanceChannel::received);
+    const auto send = [&](const QByteArray& bytes) {
+        QLocalSocket socket;
+        socket.connectToServer(socketPath());
+        EXPECT_TRUE(socket.waitForConnected(kWaitMs));
+        socket.write(bytes);
+        socket.flush();
+        // The instance hangs up without an answer.
+        EXPECT_TRUE(QTest::qWaitFor(
+            [&] { return socket.state() == QLocalSocket::UnconnectedState; }, kWaitMs));
+        EXPECT_EQ(socket.bytesAvailable(), 0);
+    };
+    QByteArray huge(4, '\0');
+    qToBigEndian(static_cast<quint32>(InstanceChannel::kMaxMessageBytes + 1), huge.data());
+    send(huge);
+    const QByteArray object = "{\"a\":1}";
+    QByteArray notAList(4, '\0');
+    qToBigEndian(static_cast<quint32>(object.size()), notAList.data());
+    send(notAList + object);
+    EXPECT_EQ(received.count(), 0);
+}
+
+TEST(InstanceChannelName, OnePerCacheAndUser)
+{
+    const QByteArray saved = qgetenv("XDG_RUNTIME_DIR");
+    QTemporaryDir runtime;
+    qputenv("XDG_RUNTIME_DIR", QFile::encodeName(runtime.path()));
+    const QString a = InstanceChannel::serverNameFor(QStringLiteral("/home/me/a.sqlite"));
+    EXPECT_EQ(a, InstanceChannel::serverNameFor(QStringLiteral("/home/me/./a.sqlite")));
+    EXPECT_NE(a, InstanceChannel::serverNameFor(QStringLiteral("/home/me/b.sqlite")));
+    EXPECT_TRUE(a.startsWith(runtime.path() + QStringLiteral("/relayhud-"))) << a.toStdString();
+    qunsetenv("XDG_RUNTIME_DIR");
+    const QString fallback = InstanceChannel::serverNameFor(QStringLiteral("/home/me/a.sqlite"));
+    EXPECT_TRUE(fallback.startsWith(QStringLiteral("relayhud-%1-").arg(::getuid())))
+        << fallback.toStdString();
+    if (!saved.isEmpty())
+        qputenv("XDG_RUNTIME_DIR", saved);
+}

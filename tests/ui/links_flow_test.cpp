@@ -1,0 +1,410 @@
+// Links and keys in a main window over a real cache: relayhud:// links select
+// their place once the matrix has loaded (or say why not), a second instance's
+// link arrives over the local socket, "Copy link" writes links that lead back,
+// and Ctrl+K jumps to a PR and to a job.
+#include "relayhud/sim/sim_dataset.h"
+#include "relayhud/store/cache.h"
+#include "relayhud/ui/app/instance_channel.h"
+#include "relayhud/ui/jump/jump_box.h"
+#include "relayhud/ui/jump/jump_model.h"
+#include "relayhud/ui/links/app_link.h"
+#include "relayhud/ui/main_window.h"
+#include "relayhud/ui/matrix/commit_header_view.h"
+#include "relayhud/ui/matrix/matrix_filter_proxy.h"
+#include "relayhud/ui/matrix/matrix_model.h"
+#include "relayhud/ui/matrix/matrix_view.h"
+#include "relayhud/ui/status/sync_status_widget.h"
+#include "relayhud/ui/tests/tests_model.h"
+#include "relayhud/ui/tests/tests_panel.h"
+
+#include "test_support.h"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QLineEdit>
+#include <QListView>
+#include <QMenu>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTimer>
+
+#include <gmock/gmock.h>
+
+#include <map>
+
+using namespace relayhud;
+using namespace relayhud::ui;
+using ::testing::HasSubstr;
+
+namespace {
+
+constexpr int kWaitMs = 30000;
+
+SessionConfig offlineSession(const QString& cachePath)
+{
+    SessionConfig config;
+    config.settings.cachePath = cachePath;
+    config.settings.hudUrl = QStringLiteral("http://127.0.0.1:1");
+    config.settings.historyDays = 30;
+    config.settings.githubApiUrl = config.settings.hudUrl + QStringLiteral("/api/v3");
+    config.settings.s3Endpoint = config.settings.hudUrl + QStringLiteral("/s3");
+    config.settings.artifactPolicy = ArtifactPolicy::OnDemand;
+    config.persistWindow = false;
+    config.persistSettings = false;
+    config.syncOnStart = false;
+    config.sessionCredentials = Credentials{};
+    return config;
+}
+
+// The same job of the same commit, run twice: GitHub gives each attempt its
+// own check run id.
+struct Retried {
+    CheckRun first;
+    CheckRun newest;
+};
+
+std::optional<Retried> retriedRun(const sim::SimDataset& data)
+{
+    std::map<std::tuple<std::string, std::string, std::string, std::string>, Retried> byJob;
+    for (const auto& row : data.rows) {
+        const CheckRun& r = row.run;
+        auto [it, added] = byJob.try_emplace(
+            {r.downstreamRepo, r.workflow, r.jobName, r.upstreamSha.value}, Retried{r, r});
+        if (r.runAttempt < it->second.first.runAttempt)
+            it->second.first = r;
+        if (r.runAttempt > it->second.newest.runAttempt)
+            it->second.newest = r;
+    }
+    for (const auto& [key, runs] : byJob)
+        if (runs.newest.runAttempt > runs.first.runAttempt)
+            return runs;
+    return std::nullopt;
+}
+
+QString runLink(const CheckRun& run, const QString& test = {})
+{
+    return runLinkUrl(run.checkRunId, test);
+}
+
+class LinksFlow : public ::testing::Test {
+protected:
+    void SetUp() override
+    {
+        sim::SimConfig config;
+        config.seed = 3;
+        config.commits = 40;
+        m_data = sim::buildDataset(config);
+        m_cachePath = m_dir.filePath(QStringLiteral("cache.sqlite"));
+        auto cache = Cache::open(m_cachePath.toStdString());
+        ASSERT_TRUE(cache) << cache.message();
+        SyncBatch batch;
+        batch.backends = m_data.backends;
+        batch.commits = m_data.commits;
+        for (const auto& row : m_data.rows)
+            batch.runs.push_back(row.run);
+        ASSERT_TRUE((*cache)->apply(batch));
+        m_cache = std::move(*cache);
+    }
+
+    std::int64_t rowOf(const CheckRun& run) const
+    {
+        auto row = m_cache->checkRunRowFor(run.checkRunId);
+        return row && *row ? **row : 0;
+    }
+
+    // Two tests stored for `run`, as an artifact fetch would store them.
+    void storeTests(const CheckRun& run)
+    {
+        auto writer = m_cache->beginTestRun({rowOf(run), TestRunSource::Artifacts, "junit", "u"});
+        ASSERT_TRUE(writer) << writer.message();
+        TestRunTotals totals;
+        for (const char* name : {"test_add_float16", "test_mul_float32"}) {
+            TestCaseResult c;
+            c.file = "test/test_ops.py";
+            c.className = "TestOps";
+            c.name = name;
+            c.identity = c.file + "::TestOps::" + c.name;
+            c.baseName = "TestOps::" + c.name;
+            ASSERT_TRUE((*writer)->add(c));
+            ++totals.outcomes[static_cast<std::size_t>(c.outcome)];
+        }
+        ASSERT_TRUE((*writer)->commit(totals));
+    }
+
+    std::unique_ptr<MainWindow> window()
+    {
+        auto w = std::make_unique<MainWindow>(offlineSession(m_cachePath));
+        w->resize(1400, 860);
+        return w;
+    }
+
+    QTemporaryDir m_dir;
+    QString m_cachePath;
+    sim::SimDataset m_data;
+    std::unique_ptr<Cache> m_cache;
+};
+
+// The link's outcome: (found, message).
+std::pair<bool, QString> outcomeOf(QSignalSpy& spy)
+{
+    EXPECT_TRUE(spy.count() > 0 || spy.wait(kWaitMs));
+    if (spy.isEmpty())
+        return {false, QStringLiteral("(no linkOpened)")};
+    const QList<QVariant> args = spy.takeFirst();
+    return {args.at(1).toBool(), args.at(2).toString()};
+}
+
+} // namespace
+
+TEST_F(LinksFlow, ARunLinkSelectsTheCellOfItsNewestAttemptAfterTheFirstLoad)
+{
+    const auto retried = retriedRun(m_data);
+    ASSERT_TRUE(retried) << "the simulated world has no retried job";
+    auto w = window();
+    QSignalSpy opened(w.get(), &MainWindow::linkOpened);
+    // Given before the matrix has loaded: acted on once it has.
+    w->openPaths({runLink(retried->first)});
+    EXPECT_EQ(opened.count(), 0);
+
+    const auto [found, message] = outcomeOf(opened);
+    ASSERT_TRUE(found) << message.toStdString();
+    const QModelIndex current = w->matrixView()->currentIndex();
+    ASSERT_TRUE(current.isValid());
+    EXPECT_EQ(current.data(MatrixModel::RunRowIdRole).toLongLong(), rowOf(retried->newest));
+    EXPECT_EQ(current.data(MatrixModel::ShaRole).toString(),
+              QString::fromStdString(retried->first.upstreamSha.value));
+    EXPECT_EQ(current.data(MatrixModel::JobRole).toString(),
+              QString::fromStdString(retried->first.jobName));
+    EXPECT_THAT(w->syncStatus()->stateText().toStdString(), HasSubstr("Showing"));
+}
+
+TEST_F(LinksFlow, ShaAndPullRequestLinksSelectTheirRow)
+{
+    auto w = window();
+    QSignalSpy opened(w.get(), &MainWindow::linkOpened);
+    QSignalSpy refreshed(w.get(), &MainWindow::matrixRefreshed);
+    ASSERT_TRUE(refreshed.wait(kWaitMs));
+    const MatrixSnapshot& snap = w->matrixModel().snapshot();
+    ASSERT_GT(snap.rows.size(), 3u);
+    const UpstreamCommit& commit = snap.rows[3];
+
+    w->openLink(QStringLiteral("relayhud://sha/")
+                + QString::fromStdString(commit.sha.value).left(12));
+    auto [found, message] = outcomeOf(opened);
+    ASSERT_TRUE(found) << message.toStdString();
+    EXPECT_EQ(w->matrixView()->currentIndex().data(MatrixModel::ShaRole).toString(),
+              QString::fromStdString(commit.sha.value));
+
+    const UpstreamCommit* head = nullptr; // the newest head of the first PR listed
+    for (const UpstreamCommit& c : snap.rows)
+        if (c.prNumber > 0 && (!head || (c.prNumber == head->prNumber && c.time > head->time)))
+            head = &c;
+    ASSERT_NE(head, nullptr);
+    w->openLink(pullRequestLinkUrl(head->prNumber));
+    std::tie(found, message) = outcomeOf(opened);
+    ASSERT_TRUE(found) << message.toStdString();
+    EXPECT_EQ(w->matrixView()->currentIndex().data(MatrixModel::ShaRole).toString(),
+              QString::fromStdString(head->sha.value));
+}
+
+TEST_F(LinksFlow, LinksToWhatTheCacheLacksSaySoInTheStatusBar)
+{
+    auto w = window();
+    QSignalSpy opened(w.get(), &MainWindow::linkOpened);
+    w->openLink(QStringLiteral("relayhud://run/99999999999999"));
+    auto [found, message] = outcomeOf(opened);
+    EXPECT_FALSE(found);
+    EXPECT_THAT(message.toStdString(), HasSubstr("Check run 99999999999999 is not in the cache"));
+    EXPECT_EQ(w->syncStatus()->stateText(), message);
+
+    w->openLink(QStringLiteral("relayhud://pr/987654321"));
+    std::tie(found, message) = outcomeOf(opened);
+    EXPECT_FALSE(found);
+    EXPECT_THAT(message.toStdString(), HasSubstr("PR #987654321 has no commit"));
+
+    w->openLink(QStringLiteral("relayhud://run/not-a-number"));
+    std::tie(found, message) = outcomeOf(opened);
+    EXPECT_FALSE(found);
+    EXPECT_THAT(message.toStdString(), HasSubstr("Cannot open relayhud://run/not-a-number"));
+    EXPECT_EQ(w->syncStatus()->stateText(), message);
+}
+
+TEST_F(LinksFlow, ARunLinkWithATestSelectsThatTestInTheTestsPanel)
+{
+    const auto retried = retriedRun(m_data);
+    ASSERT_TRUE(retried);
+    storeTests(retried->newest);
+    const QString wanted = QStringLiteral("test/test_ops.py::TestOps::test_mul_float32");
+    auto w = window();
+    QSignalSpy opened(w.get(), &MainWindow::linkOpened);
+    w->openLink(runLink(retried->newest, wanted));
+    auto [found, message] = outcomeOf(opened);
+    ASSERT_TRUE(found) << message.toStdString();
+    const QModelIndex test =
+        w->testsPanel()->model().indexOfTest(w->testsPanel()->selectedTestId());
+    EXPECT_EQ(test.data(TestsModel::IdentityRole).toString(), wanted);
+
+    // The same run again, its tests already on screen; a test it does not have.
+    w->openLink(runLink(retried->newest, QStringLiteral("test/test_ops.py::TestOps::nope")));
+    std::tie(found, message) = outcomeOf(opened);
+    EXPECT_FALSE(found);
+    EXPECT_THAT(message.toStdString(), HasSubstr("TestOps::nope is not among its tests"));
+}
+
+TEST_F(LinksFlow, ASecondInstanceForwardsItsLinkToTheFirst)
+{
+    const auto retried = retriedRun(m_data);
+    ASSERT_TRUE(retried);
+    auto w = window();
+    QSignalSpy refreshed(w.get(), &MainWindow::matrixRefreshed);
+    ASSERT_TRUE(refreshed.wait(kWaitMs));
+    const QString name = m_dir.filePath(QStringLiteral("relayhud.sock"));
+    // The first instance, as the launcher wires it.
+    InstanceChannel first(name);
+    ASSERT_TRUE(first.listen()) << first.errorString().toStdString();
+    QObject::connect(&first, &InstanceChannel::received, w.get(),
+                     [&](const QStringList& arguments) { w->openPaths(arguments); });
+    QSignalSpy opened(w.get(), &MainWindow::linkOpened);
+
+    InstanceChannel second(name);
+    QSignalSpy forwarded(&second, &InstanceChannel::forwarded);
+    second.forward({runLink(retried->first)});
+    ASSERT_TRUE(forwarded.wait(kWaitMs));
+
+    const auto [found, message] = outcomeOf(opened);
+    ASSERT_TRUE(found) << message.toStdString();
+    EXPECT_EQ(w->matrixView()->currentIndex().data(MatrixModel::RunRowIdRole).toLongLong(),
+              rowOf(retried->newest));
+}
+
+TEST_F(LinksFlow, CopyLinkOnACellACommitAndATestLeadsBack)
+{
+    const auto retried = retriedRun(m_data);
+    ASSERT_TRUE(retried);
+    storeTests(retried->newest);
+    auto w = window();
+    w->show();
+    QSignalSpy opened(w.get(), &MainWindow::linkOpened);
+    w->openLink(runLink(retried->first));
+    ASSERT_TRUE(outcomeOf(opened).first);
+    MatrixView* view = w->matrixView();
+    const QModelIndex cell = view->currentIndex();
+
+    // The cell's menu, as a right click opens it.
+    QString chosen;
+    QTimer::singleShot(0, [&] {
+        auto* menu = qobject_cast<QMenu*>(QApplication::activePopupWidget());
+        ASSERT_NE(menu, nullptr);
+        for (QAction* action : menu->actions())
+            if (action->text() == QStringLiteral("Copy link")) {
+                chosen = action->text();
+                action->trigger();
+            }
+        menu->close();
+    });
+    emit view->customContextMenuRequested(view->visualRect(cell).center());
+    EXPECT_EQ(chosen, QStringLiteral("Copy link"));
+    // The newest attempt's id: the run the cell shows.
+    EXPECT_EQ(QGuiApplication::clipboard()->text(), runLink(retried->newest));
+
+    EXPECT_EQ(w->commitLink(cell.row()),
+              QStringLiteral("relayhud://sha/")
+                  + QString::fromStdString(retried->first.upstreamSha.value));
+    ASSERT_TRUE(QTest::qWaitFor([&] { return w->testsPanel()->isShowingTable(); }, kWaitMs));
+    const QString identity = QStringLiteral("test/test_ops.py::TestOps::test_add_float16");
+    EXPECT_EQ(w->testLink(identity), runLink(retried->newest, identity));
+
+    // Each leads back to its place.
+    const QString link = w->testLink(identity);
+    w->matrixView()->selectionModel()->clearCurrentIndex();
+    w->openLink(link);
+    const auto [found, message] = outcomeOf(opened);
+    ASSERT_TRUE(found) << message.toStdString();
+    EXPECT_EQ(view->currentIndex(), cell);
+}
+
+TEST_F(LinksFlow, CtrlKJumpsToAPullRequestAndToAJob)
+{
+    auto w = window();
+    QSignalSpy refreshed(w.get(), &MainWindow::matrixRefreshed);
+    w->show();
+    w->activateWindow();
+    ASSERT_TRUE(QTest::qWaitForWindowActive(w.get()));
+    ASSERT_TRUE(refreshed.count() > 0 || refreshed.wait(kWaitMs));
+    const MatrixSnapshot& snap = w->matrixModel().snapshot();
+    // The PR with the most heads, and its newest.
+    std::map<std::int64_t, const UpstreamCommit*> newest;
+    std::map<std::int64_t, int> heads;
+    for (const UpstreamCommit& c : snap.rows)
+        if (c.prNumber > 0) {
+            ++heads[c.prNumber];
+            if (!newest[c.prNumber] || c.time > newest[c.prNumber]->time)
+                newest[c.prNumber] = &c;
+        }
+    ASSERT_FALSE(heads.empty());
+    const auto pr = std::max_element(heads.begin(), heads.end(), [](auto& a, auto& b) {
+                        return a.second < b.second;
+                    })->first;
+
+    QTest::keyClick(w.get(), Qt::Key_K, Qt::ControlModifier);
+    auto* box = w->findChild<JumpBox*>(QStringLiteral("jumpBox"));
+    ASSERT_NE(box, nullptr);
+    ASSERT_TRUE(box->isVisible());
+    EXPECT_TRUE(box->edit()->hasFocus());
+    const QString number = QString::number(pr);
+    QTest::keyClicks(box->edit(), QStringLiteral("#") + number.left(number.size() - 2));
+    EXPECT_GT(box->model().rowCount(), 1);
+    test::keepPictures(*w, QStringLiteral("jump-box"));
+    QTest::keyClicks(box->edit(), number.right(2));
+    ASSERT_GT(box->model().rowCount(), 0);
+    EXPECT_EQ(box->model().entry(0)->kind, JumpEntry::Kind::PullRequest);
+    QTest::keyClick(box->edit(), Qt::Key_Return);
+    EXPECT_FALSE(box->isVisible());
+    EXPECT_EQ(w->matrixView()->currentIndex().data(MatrixModel::ShaRole).toString(),
+              QString::fromStdString(newest[pr]->sha.value));
+
+    // A job by a few characters of its name: its column, on the newest row
+    // that ran it.
+    // The last column whose first 6 characters few other jobs share.
+    const auto sharing = [&](const QString& part) {
+        return std::count_if(snap.columns.begin(), snap.columns.end(), [&](const auto& c) {
+            return QString::fromStdString(c.job).contains(part, Qt::CaseInsensitive);
+        });
+    };
+    auto job = snap.columns.rbegin();
+    while (job != snap.columns.rend() && sharing(QString::fromStdString(job->job).left(6)) > 8)
+        ++job;
+    ASSERT_NE(job, snap.columns.rend());
+    QTest::keyClick(w.get(), Qt::Key_K, Qt::ControlModifier);
+    ASSERT_TRUE(box->isVisible());
+    EXPECT_TRUE(box->edit()->text().isEmpty());
+    QTest::keyClicks(box->edit(), QString::fromStdString(job->job).left(6));
+    int row = 0;
+    while (row < box->model().rowCount()
+           && !(box->model().entry(row)->kind == JumpEntry::Kind::Job
+                && box->model().entry(row)->backend == QString::fromStdString(job->backend)
+                && box->model().entry(row)->job == QString::fromStdString(job->job)
+                && box->model().entry(row)->workflow == QString::fromStdString(job->workflow)))
+        ++row;
+    ASSERT_LT(row, box->model().rowCount()) << "the job is not among the matches";
+    for (int i = 0; i < row; ++i)
+        QTest::keyClick(box->edit(), Qt::Key_Down);
+    QTest::keyClick(box->edit(), Qt::Key_Enter);
+    const QModelIndex current = w->matrixView()->currentIndex();
+    EXPECT_EQ(current.data(MatrixModel::JobRole).toString(), QString::fromStdString(job->job));
+    EXPECT_EQ(current.data(MatrixModel::BackendRole).toString(),
+              QString::fromStdString(job->backend));
+    EXPECT_NE(current.data(MatrixModel::RunRowIdRole).toLongLong(), 0);
+    for (int r = 0; r < current.row(); ++r) // no newer row ran it
+        EXPECT_EQ(current.siblingAtRow(r).data(MatrixModel::RunRowIdRole).toLongLong(), 0);
+
+    // Nothing to match: the box says so and Enter moves nothing.
+    QTest::keyClick(w.get(), Qt::Key_K, Qt::ControlModifier);
+    QTest::keyClicks(box->edit(), QStringLiteral("zzzzqqq"));
+    EXPECT_EQ(box->model().rowCount(), 0);
+    EXPECT_THAT(box->noteText().toStdString(), HasSubstr("Nothing matches"));
+    QTest::keyClick(box->edit(), Qt::Key_Escape);
+    EXPECT_FALSE(box->isVisible());
+    EXPECT_EQ(w->matrixView()->currentIndex(), current);
+}

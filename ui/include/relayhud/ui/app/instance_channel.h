@@ -1,0 +1,65 @@
+#pragma once
+// One window per cache and user: a second `relayhud` (a link clicked in a
+// browser, a path from a shell) hands its arguments to the running instance
+// over a local socket and exits, and the running one raises its window and
+// opens them. The socket's name comes from the cache path, so two caches
+// still run side by side.
+//
+// The message is a 4-byte big-endian length and a JSON array of strings (at
+// most kMaxMessageBytes); the running instance answers one byte once it has
+// taken them, so the sender knows before it exits.
+#include <QObject>
+#include <QString>
+#include <QStringList>
+
+class QLocalServer;
+class QLocalSocket;
+class QTimer;
+
+namespace relayhud::ui {
+
+class InstanceChannel : public QObject {
+    Q_OBJECT
+public:
+    explicit InstanceChannel(QString serverName, QObject* parent = nullptr);
+    ~InstanceChannel() override;
+
+    // This user's socket for the instance that shows `cachePath`: in
+    // $XDG_RUNTIME_DIR when set (private to the user), else a name with the
+    // user id that QLocalServer places in the temporary directory.
+    static QString serverNameFor(const QString& cachePath);
+    const QString& serverName() const { return m_name; }
+
+    // Asks a running instance to take `arguments`: forwarded() once it has
+    // them, alone(why) when none takes them within `timeoutMs`. Needs an
+    // event loop.
+    void forward(const QStringList& arguments, int timeoutMs = 3000);
+
+    // Becomes the instance others forward to. A socket file left by a crashed
+    // instance (nothing accepts on it) is removed first; a live one is left
+    // alone. False, with errorString(), when it cannot listen.
+    bool listen();
+    bool isListening() const;
+    QString errorString() const { return m_error; }
+
+    static constexpr qint64 kMaxMessageBytes = 1 << 20;
+
+signals:
+    void forwarded();
+    void alone(const QString& why);
+    void received(const QStringList& arguments);
+
+private:
+    void finishForward(bool taken, const QString& why);
+    void onNewConnection();
+    void readMessage(QLocalSocket* socket);
+
+    QString m_name;
+    QLocalServer* m_server = nullptr;
+    QLocalSocket* m_client = nullptr;
+    QTimer* m_clientTimeout = nullptr;
+    QString m_error;
+    bool m_forwardDone = false;
+};
+
+} // namespace relayhud::ui
