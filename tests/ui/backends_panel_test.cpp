@@ -9,6 +9,7 @@
 #include "relayhud/ui/matrix/matrix_filter_proxy.h"
 #include "relayhud/ui/matrix/matrix_model.h"
 
+#include "sim_session.h"
 #include "test_support.h"
 
 #include <QSignalSpy>
@@ -33,14 +34,8 @@ TEST(BackendsPanelFlow, AfterASyncEveryBackendHasARowWorstFirstWithTheHudsRateAn
     sim::SimServer server(sim::buildDataset(config));
     ASSERT_GT(server.start(0), 0);
     QTemporaryDir dir;
-    SessionConfig session;
-    session.settings.cachePath = dir.filePath(QStringLiteral("cache.sqlite"));
-    session.settings.hudUrl = QString::fromStdString(server.baseUrl());
-    session.settings.historyDays = 30;
-    session.settings.artifactPolicy = ArtifactPolicy::OnDemand;
-    session.persistWindow = false;
-    session.persistSettings = false;
-    session.sessionCredentials = Credentials{};
+    const SessionConfig session = ui::testing::simSession(
+        server, dir.filePath(QStringLiteral("cache.sqlite")), Credentials{});
     MainWindow window(session);
     window.resize(1920, 1020);
     window.show();

@@ -12,6 +12,7 @@
 #include "relayhud/ui/watch/watch_controller.h"
 #include "relayhud/ui/watch/watch_list.h"
 
+#include "sim_session.h"
 #include "test_support.h"
 
 #include <QDBusConnection>
@@ -200,15 +201,8 @@ TEST(WatchFlow, AFollowedJobsNewFailureRaisesOneNotificationThatSelectsItsCell)
     sim::SimServer server{sim::SimDataset(data)};
     ASSERT_GT(server.start(0), 0);
 
-    SessionConfig session;
-    session.settings.cachePath = cachePath;
-    session.settings.hudUrl = QString::fromStdString(server.baseUrl());
-    session.settings.historyDays = 30;
-    session.settings.artifactPolicy = ArtifactPolicy::OnDemand;
-    session.persistWindow = false;
-    session.persistSettings = false;
+    SessionConfig session = ui::testing::simSession(server, cachePath, Credentials{});
     session.syncOnStart = false;
-    session.sessionCredentials = Credentials{};
     MainWindow window(session);
     auto* fake = new FakeNotifier;
     window.watch()->setNotifier(fake);
