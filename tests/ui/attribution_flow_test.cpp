@@ -102,19 +102,8 @@ protected:
         QSignalSpy synced(window.get(), &MainWindow::syncSucceeded);
         EXPECT_TRUE(synced.wait(kWaitMs));
         EXPECT_TRUE(QTest::qWaitFor([&] { return window->matrixModel().rowCount() > 0; }, kWaitMs));
-        const QAbstractItemModel& model = window->filterProxy();
-        QModelIndex cell;
-        for (int r = 0; r < model.rowCount() && !cell.isValid(); ++r)
-            for (int c = 0; c < model.columnCount(); ++c) {
-                const QModelIndex index = model.index(r, c);
-                if (index.data(MatrixModel::ShaRole).toString().toStdString() == sha.value
-                    && index.data(MatrixModel::JobRole).toString().toStdString() == story().job
-                    && index.data(MatrixModel::BackendRole).toString().toStdString()
-                           == story().backend) {
-                    cell = index;
-                    break;
-                }
-            }
+        const QModelIndex cell = test::jobCell(window->matrixModel(), window->filterProxy(),
+                                               sha.value, story().backend, story().job);
         EXPECT_TRUE(cell.isValid()) << sha.value;
         if (!cell.isValid())
             return window;

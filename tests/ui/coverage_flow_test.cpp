@@ -117,23 +117,7 @@ protected:
     static QModelIndex cellOf(MainWindow& window, const Sha& sha, const std::string& backend,
                               const std::string& job)
     {
-        const QAbstractItemModel& m = window.filterProxy();
-        for (int r = 0; r < m.rowCount(); ++r) {
-            if (m.headerData(r, Qt::Vertical, MatrixModel::ShaRole).toString().toStdString()
-                != sha.value)
-                continue;
-            for (int c = 0; c < m.columnCount(); ++c)
-                if (m.headerData(c, Qt::Horizontal, MatrixModel::BackendRole)
-                            .toString()
-                            .toStdString()
-                        == backend
-                    && m.headerData(c, Qt::Horizontal, MatrixModel::JobRole)
-                               .toString()
-                               .toStdString()
-                           == job)
-                    return m.index(r, c);
-        }
-        return {};
+        return test::jobCell(window.matrixModel(), window.filterProxy(), sha.value, backend, job);
     }
 
     sim::SimServer m_server{dataset()};
@@ -299,7 +283,8 @@ TEST_F(CoverageFlow, TheHiddenFailureIsDisputedAndTheViewsShowNightliesAndReleas
     }
     EXPECT_LT(shown.columnCount(), window->matrixModel().columnCount())
         << "jobs that never run on a schedule are left out";
-    EXPECT_TRUE(views->tabText(1).contains(QString::number(shown.rowCount())));
+    EXPECT_TRUE(views->tabText(static_cast<int>(CommitView::Scheduled))
+                    .contains(QString::number(shown.rowCount())));
     test::keepPicture(*window, QStringLiteral("view-nightly.png"));
 
     // The HUD's rows do not say which branch a PR targets: no commit is known

@@ -17,6 +17,7 @@
 #include "relayhud/ui/tests/tests_model.h"
 #include "relayhud/ui/tests/tests_panel.h"
 
+#include "sim_session.h"
 #include "test_support.h"
 
 #include <QApplication>
@@ -35,27 +36,12 @@
 
 using namespace relayhud;
 using namespace relayhud::ui;
+using relayhud::ui::testing::offlineSession;
 using ::testing::HasSubstr;
 
 namespace {
 
 constexpr int kWaitMs = 30000;
-
-SessionConfig offlineSession(const QString& cachePath)
-{
-    SessionConfig config;
-    config.settings.cachePath = cachePath;
-    config.settings.hudUrl = QStringLiteral("http://127.0.0.1:1");
-    config.settings.historyDays = 30;
-    config.settings.githubApiUrl = config.settings.hudUrl + QStringLiteral("/api/v3");
-    config.settings.s3Endpoint = config.settings.hudUrl + QStringLiteral("/s3");
-    config.settings.artifactPolicy = ArtifactPolicy::OnDemand;
-    config.persistWindow = false;
-    config.persistSettings = false;
-    config.syncOnStart = false;
-    config.sessionCredentials = Credentials{};
-    return config;
-}
 
 // The same job of the same commit, run twice: GitHub gives each attempt its
 // own check run id.

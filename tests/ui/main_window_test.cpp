@@ -12,6 +12,7 @@
 #include "relayhud/ui/matrix/matrix_view.h"
 #include "relayhud/ui/status/sync_status_widget.h"
 
+#include "sim_session.h"
 #include "test_support.h"
 
 #include <QDockWidget>
@@ -23,6 +24,8 @@
 
 using namespace relayhud;
 using namespace relayhud::ui;
+using relayhud::ui::testing::fillCache;
+using relayhud::ui::testing::offlineSession;
 
 namespace {
 
@@ -34,37 +37,6 @@ sim::SimDataset smallDataset()
     config.seed = 3;
     config.commits = 40;
     return sim::buildDataset(config);
-}
-
-void fillCache(const std::string& path, const sim::SimDataset& data)
-{
-    auto cache = Cache::open(path);
-    ASSERT_TRUE(cache) << cache.message();
-    SyncBatch batch;
-    batch.backends = data.backends;
-    batch.commits = data.commits;
-    for (const auto& row : data.rows)
-        batch.runs.push_back(row.run);
-    auto applied = (*cache)->apply(batch);
-    ASSERT_TRUE(applied) << applied.message();
-}
-
-SessionConfig offlineSession(const QString& cachePath, const QString& hudUrl, bool syncOnStart)
-{
-    SessionConfig config;
-    config.settings.cachePath = cachePath;
-    config.settings.hudUrl = hudUrl;
-    config.settings.historyDays = 30;
-    config.persistWindow = false;
-    config.persistSettings = false;
-    config.syncOnStart = syncOnStart;
-    // The artifact stores are the simulator's too, and never the keychain:
-    // no test reaches the network or the desktop's secrets.
-    config.settings.githubApiUrl = hudUrl + QStringLiteral("/api/v3");
-    config.settings.s3Endpoint = hudUrl + QStringLiteral("/s3");
-    config.settings.artifactPolicy = ArtifactPolicy::OnDemand;
-    config.sessionCredentials = Credentials{};
-    return config;
 }
 
 // Waits until a snapshot with rows has been merged.

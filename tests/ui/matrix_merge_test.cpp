@@ -10,6 +10,7 @@
 #include <gmock/gmock.h>
 
 #include <random>
+#include <set>
 
 using namespace relayhud;
 using namespace relayhud::ui;
@@ -180,6 +181,7 @@ TEST(MatrixMerge, RandomSequencesAlwaysEndEqualToTheSnapshot)
 {
     std::mt19937 rng(42);
     MatrixModel model;
+    model.setShardGrouping(false); // "job-N": the model would fold them (shard_groups.h)
     CheckedModel checked(&model);
     for (int round = 0; round < 60; ++round) {
         std::vector<UpstreamCommit> rows;
@@ -204,6 +206,71 @@ TEST(MatrixMerge, RandomSequencesAlwaysEndEqualToTheSnapshot)
         expectModelEquals(model, snap);
         if (::testing::Test::HasFailure())
             FAIL() << "round " << round;
+    }
+    EXPECT_THAT(checked.warnings(), ::testing::IsEmpty());
+}
+
+// The same, with what the model derives from the commits: PR rows (some
+// expanded), shard groups (some open), switched on and off between merges.
+// The model always ends equal to the derived picture, with no tester warning.
+TEST(MatrixMerge, RandomSequencesWithPullRequestRowsAndShardGroups)
+{
+    std::mt19937 rng(7);
+    MatrixModel model;
+    CheckedModel checked(&model);
+    std::set<std::int64_t> expandedPrs;
+    QSet<QString> openGroups;
+    for (int round = 0; round < 80; ++round) {
+        std::vector<UpstreamCommit> rows;
+        for (int i = 0; i < 14; ++i)
+            if (rng() % 3 != 0)
+                rows.push_back(commit("sha-" + std::to_string(i), 1000 - i * 10,
+                                      static_cast<std::int64_t>(rng() % 5)));
+        std::vector<MatrixColumn> columns;
+        for (int j = 0; j < 10; ++j)
+            if (rng() % 4 != 0)
+                columns.push_back(
+                    column(j < 5 ? "org/a" : "org/b", "shard-" + std::to_string(j % 5), j + 1));
+        auto snap = snapshot(rows, columns);
+        for (auto& c : snap.cells)
+            if (rng() % 2) {
+                c = cell(rng() % 3 ? Conclusion::Success : Conclusion::Failure,
+                         static_cast<std::int64_t>(rng() % 1000 + 1));
+                c.startedAt = static_cast<EpochSeconds>(rng() % 2000);
+            }
+        const bool prs = rng() % 2 == 0;
+        const bool grouping = rng() % 4 != 0;
+        if (rng() % 2)
+            expandedPrs.insert(static_cast<std::int64_t>(rng() % 5));
+        // Flip view and grouping before or after the merge.
+        if (rng() % 2) {
+            model.merge(snap);
+            model.setPullRequestView(prs);
+            model.setShardGrouping(grouping);
+        } else {
+            model.setShardGrouping(grouping);
+            model.setPullRequestView(prs);
+            model.merge(snap);
+        }
+        for (const std::int64_t pr : expandedPrs)
+            model.setExpanded(pr, true);
+        if (rng() % 3 == 0 && !expandedPrs.empty()) {
+            model.setExpanded(*expandedPrs.begin(), false);
+            expandedPrs.erase(expandedPrs.begin());
+        }
+        const MatrixSnapshot base = prs ? pullRequestMatrix(snap, expandedPrs).matrix : snap;
+        const ShardMatrix derived = groupShards(base, openGroups);
+        if (grouping && rng() % 2 && !derived.columns.empty()) {
+            const QString family = derived.columns[rng() % derived.columns.size()].family;
+            if (!family.isEmpty()) {
+                openGroups.insert(family);
+                model.setShardGroupExpanded(family, true);
+            }
+        }
+        const MatrixSnapshot expected = grouping ? groupShards(base, openGroups).matrix : base;
+        expectModelEquals(model, expected);
+        if (::testing::Test::HasFailure())
+            FAIL() << "round " << round << " prs " << prs << " grouping " << grouping;
     }
     EXPECT_THAT(checked.warnings(), ::testing::IsEmpty());
 }

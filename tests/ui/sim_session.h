@@ -4,12 +4,17 @@
 // and how to find a failed cell with artifacts.
 #include "relayhud/sim/sim_dataset.h"
 #include "relayhud/sim/sim_server.h"
+#include "relayhud/store/cache.h"
 #include "relayhud/ui/main_window.h"
 #include "relayhud/ui/matrix/cell_state.h"
 #include "relayhud/ui/matrix/matrix_model.h"
 
 #include <QAbstractItemModel>
 #include <QString>
+
+#include <gtest/gtest.h>
+
+#include <string>
 
 namespace relayhud::ui::testing {
 
@@ -38,6 +43,42 @@ inline SessionConfig simSession(const sim::SimServer& server, const QString& cac
     config.persistSettings = false;
     config.sessionCredentials = std::move(credentials);
     return config;
+}
+
+// A session on a cache that was filled beforehand (fillCache): the HUD and
+// the artifact stores at `hudUrl` (by default nothing listens there), never
+// the keychain, no sync at start unless asked.
+inline SessionConfig offlineSession(const QString& cachePath,
+                                    const QString& hudUrl = QStringLiteral("http://127.0.0.1:1"),
+                                    bool syncOnStart = false)
+{
+    SessionConfig config;
+    config.settings.cachePath = cachePath;
+    config.settings.hudUrl = hudUrl;
+    config.settings.historyDays = 30;
+    config.persistWindow = false;
+    config.persistSettings = false;
+    config.syncOnStart = syncOnStart;
+    config.settings.githubApiUrl = hudUrl + QStringLiteral("/api/v3");
+    config.settings.s3Endpoint = hudUrl + QStringLiteral("/s3");
+    config.settings.artifactPolicy = ArtifactPolicy::OnDemand;
+    config.sessionCredentials = Credentials{};
+    return config;
+}
+
+// The dataset's backends, commits and runs in a cache at `path`, as a HUD
+// sync stores them.
+inline void fillCache(const std::string& path, const sim::SimDataset& data)
+{
+    auto cache = Cache::open(path);
+    ASSERT_TRUE(cache) << cache.message();
+    SyncBatch batch;
+    batch.backends = data.backends;
+    batch.commits = data.commits;
+    for (const auto& row : data.rows)
+        batch.runs.push_back(row.run);
+    auto applied = (*cache)->apply(batch);
+    ASSERT_TRUE(applied) << applied.message();
 }
 
 inline Credentials simCredentials(const sim::SimServer& server)

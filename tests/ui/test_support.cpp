@@ -1,6 +1,7 @@
 #include "test_support.h"
 
 #include "relayhud/ui/app/dark_palette.h"
+#include "relayhud/ui/matrix/matrix_model.h"
 
 #include <QApplication>
 #include <QStyle>
@@ -76,6 +77,29 @@ UpstreamCommit commit(const std::string& sha, EpochSeconds time, std::int64_t pr
     c.branch = branch;
     c.eventType = event;
     return c;
+}
+
+QModelIndex jobCell(MatrixModel& model, const QAbstractItemModel& shown, const std::string& sha,
+                    const std::string& backend, const std::string& job)
+{
+    for (const MatrixColumn& c : model.commits().columns)
+        if (c.backend == backend && c.job == job)
+            model.revealJob(c.backend, c.workflow, c.job);
+    for (int r = 0; r < shown.rowCount(); ++r) {
+        if (shown.headerData(r, Qt::Vertical, MatrixModel::ShaRole).toString().toStdString() != sha)
+            continue;
+        for (int c = 0; c < shown.columnCount(); ++c)
+            if (shown.headerData(c, Qt::Horizontal, MatrixModel::BackendRole)
+                        .toString()
+                        .toStdString()
+                    == backend
+                && shown.headerData(c, Qt::Horizontal, MatrixModel::JobRole)
+                           .toString()
+                           .toStdString()
+                       == job)
+                return shown.index(r, c);
+    }
+    return {};
 }
 
 MatrixColumn column(const std::string& backend, const std::string& job, std::int64_t jobId,

@@ -6,13 +6,25 @@
 #include <QAbstractItemModelTester>
 #include <QStringList>
 
+class QAbstractItemModel;
+class QModelIndex;
 class QWidget;
 
 #include <memory>
 #include <string>
 #include <vector>
 
+namespace relayhud::ui {
+class MatrixModel;
+}
+
 namespace relayhud::ui::test {
+
+// The cell of `job` (of `backend`) on `sha` in `shown` (a view of `model`),
+// opening the shard group it is folded into as a click on the group would;
+// invalid when the matrix has no such cell.
+QModelIndex jobCell(MatrixModel& model, const QAbstractItemModel& shown, const std::string& sha,
+                    const std::string& backend, const std::string& job);
 
 // Runs QAbstractItemModelTester in Warning mode and collects what it says
 // (category qt.modeltest), so a test can assert that it said nothing.

@@ -223,24 +223,30 @@ TEST(WatchFlow, AFollowedJobsNewFailureRaisesOneNotificationThatSelectsItsCell)
     EXPECT_TRUE(notice.title.contains(QStringLiteral("new failure"))) << notice.title.toStdString();
     EXPECT_GT(window.watch()->unseen().size(), 0);
 
-    // The held-back run is among the marked cells, and the notice's run is a
-    // failure of the followed job.
-    QModelIndex heldCell;
+    // The held-back run is among the marked cells (and so is the shard group
+    // it is folded into), and the notice's run is a failure of the followed job.
     const QAbstractItemModel& model = *window.matrixView()->model();
-    for (int r = 0; r < model.rowCount() && !heldCell.isValid(); ++r)
+    int folded = 0;
+    for (int r = 0; r < model.rowCount(); ++r)
         for (int c = 0; c < model.columnCount(); ++c) {
             const QModelIndex index = model.index(r, c);
             if (index.data(MatrixModel::ShaRole).toString().toStdString() == run.upstreamSha.value
-                && index.data(MatrixModel::JobRole).toString().toStdString() == run.jobName
-                && index.data(MatrixModel::BackendRole).toString().toStdString()
-                       == run.downstreamRepo) {
-                heldCell = index;
-                break;
+                && model.headerData(c, Qt::Horizontal, MatrixModel::ShardMembersRole).toInt() > 0
+                && index.data(Qt::ToolTipRole)
+                       .toString()
+                       .contains(QString::fromStdString(run.jobName))) {
+                EXPECT_TRUE(index.data(MatrixModel::UnseenRole).toBool());
+                ++folded;
             }
         }
+    test::keepPictures(window, QStringLiteral("watch_unseen_marks"));
+    const QModelIndex heldCell = test::jobCell(window.matrixModel(), model, run.upstreamSha.value,
+                                               run.downstreamRepo, run.jobName);
     ASSERT_TRUE(heldCell.isValid());
     EXPECT_TRUE(heldCell.data(MatrixModel::UnseenRole).toBool());
-    test::keepPictures(window, QStringLiteral("watch_unseen_marks"));
+    if (folded > 0)
+        window.matrixModel().setShardGroupExpanded(
+            heldCell.data(MatrixModel::ShardFamilyRole).toString(), false);
 
     fake->click(notice.runRowId);
     const QModelIndex current = window.matrixView()->currentIndex();

@@ -4,7 +4,9 @@
 #include "relayhud/store/cache.h"
 #include "relayhud/ui/details/link_label.h"
 #include "relayhud/ui/details/run_details_panel.h"
+#include "relayhud/ui/matrix/commit_header_view.h"
 #include "relayhud/ui/matrix/filter_bar.h"
+#include "relayhud/ui/matrix/job_header_view.h"
 #include "relayhud/ui/matrix/matrix_filter_proxy.h"
 #include "relayhud/ui/matrix/matrix_model.h"
 #include "relayhud/ui/matrix/matrix_view.h"
@@ -123,18 +125,25 @@ void MainWindow::buildCentral()
     auto* layout = new QVBoxLayout(central);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
+    m_model->setShardGrouping(m_config.settings.groupShards);
     m_filterBar = new FilterBar(*m_proxy, central);
     m_viewTabs = new QTabBar(central);
     m_viewTabs->setObjectName(QStringLiteral("commitViews"));
     m_viewTabs->setDrawBase(false);
     m_viewTabs->setExpanding(false);
+    // One tab per CommitView, in its order, then the backends overview.
     m_viewTabs->addTab(tr("All commits"));
+    m_viewTabs->addTab(tr("Pull requests"));
     m_viewTabs->addTab(tr("Nightly && periodic"));
     m_viewTabs->addTab(tr("Release branches"));
     m_viewTabs->setTabToolTip(0, tr("Every upstream commit the backends ran on"));
-    m_viewTabs->setTabToolTip(1, tr("Scheduled downstream runs (nightly, periodic): one row per "
+    m_viewTabs->setTabToolTip(1, tr("One row per upstream pull request: its newest head, and each "
+                                    "job's latest run across its heads, as the PyTorch HUD's "
+                                    "per-backend page shows it, across backends. Click a PR's "
+                                    "heads to see the earlier ones."));
+    m_viewTabs->setTabToolTip(2, tr("Scheduled downstream runs (nightly, periodic): one row per "
                                     "upstream SHA they tested"));
-    m_viewTabs->setTabToolTip(2, tr("Commits aimed at release/* branches, where the data says "
+    m_viewTabs->setTabToolTip(3, tr("Commits aimed at release/* branches, where the data says "
                                     "which branch a commit targets (the PyTorch HUD has no release "
                                     "view)"));
     connect(m_viewTabs, &QTabBar::currentChanged, this, [this](int index) {
@@ -156,6 +165,13 @@ void MainWindow::buildCentral()
     m_view = new MatrixView(central);
     m_view->setModel(m_proxy);
     m_view->setFrameShape(QFrame::NoFrame);
+    connect(m_view->commitHeader(), &CommitHeaderView::pullRequestToggled, this,
+            [this](int row) { togglePullRequestHeads(row); });
+    connect(m_view->jobHeader(), &JobHeaderView::shardGroupToggled, this, [this](int column) {
+        const QString family =
+            m_proxy->headerData(column, Qt::Horizontal, MatrixModel::ShardFamilyRole).toString();
+        m_model->setShardGroupExpanded(family, !m_model->isShardGroupExpanded(family));
+    });
     m_centralStack = new QStackedWidget(central);
     m_centralStack->addWidget(m_view);
     layout->addWidget(m_filterBar);
@@ -236,6 +252,15 @@ void MainWindow::buildViewMenu()
     connect(m_firstAttemptAction, &QAction::toggled, this, [this](bool first) {
         m_config.settings.showFirstAttempt = first;
         reloadMatrix();
+    });
+    QAction* shards = view->addAction(tr("&Group shards into one column"));
+    shards->setCheckable(true);
+    shards->setChecked(m_config.settings.groupShards);
+    shards->setStatusTip(tr("A job's shards share one column showing the worst status, as the "
+                            "PyTorch HUD groups them; click a group's label to open it"));
+    connect(shards, &QAction::toggled, this, [this](bool on) {
+        m_config.settings.groupShards = on;
+        m_model->setShardGrouping(on);
     });
     QAction* reset =
         view->addAction(tr("&Reset filters"), m_proxy, &MatrixFilterProxy::resetFilters);

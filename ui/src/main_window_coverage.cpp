@@ -76,6 +76,7 @@ void MainWindow::buildChartsDock()
 
 bool MainWindow::selectCommit(const QString& sha)
 {
+    revealCommit(sha);
     for (int pass = 0; pass < 2; ++pass) {
         for (int row = 0; row < m_proxy->rowCount(); ++row) {
             if (m_proxy->headerData(row, Qt::Vertical, MatrixModel::ShaRole).toString() != sha)
@@ -98,6 +99,26 @@ bool MainWindow::selectCommit(const QString& sha)
     }
     m_status->showMessage(tr("Commit %1 is not in the matrix").arg(sha.left(7)));
     return false;
+}
+
+void MainWindow::togglePullRequestHeads(int proxyRow)
+{
+    const qint64 pr =
+        m_proxy->headerData(proxyRow, Qt::Vertical, MatrixModel::PrNumberRole).toLongLong();
+    if (pr > 0)
+        m_model->setExpanded(pr, !m_model->isExpanded(pr));
+}
+
+void MainWindow::revealCommit(const QString& sha)
+{
+    if (!m_model->pullRequestView())
+        return;
+    for (const UpstreamCommit& commit : m_model->snapshot().rows)
+        if (toQString(commit.sha.value) == sha)
+            return; // shown already
+    for (const UpstreamCommit& commit : m_model->commits().rows)
+        if (commit.prNumber > 0 && toQString(commit.sha.value) == sha)
+            return m_model->setExpanded(commit.prNumber, true);
 }
 
 void MainWindow::applyCoverageSettings()
@@ -146,10 +167,16 @@ QString MainWindow::configPathForRun(std::int64_t rowId) const
 
 void MainWindow::updateViewCounts()
 {
+    const MatrixSnapshot& commits = m_model->commits();
     m_viewTabs->setTabText(
-        1, tr("Nightly && periodic (%1)").arg(m_proxy->rowsInView(CommitView::Scheduled)));
+        static_cast<int>(CommitView::PullRequests),
+        tr("Pull requests (%1)").arg(rowsInView(commits, CommitView::PullRequests)));
     m_viewTabs->setTabText(
-        2, tr("Release branches (%1)").arg(m_proxy->rowsInView(CommitView::Release)));
+        static_cast<int>(CommitView::Scheduled),
+        tr("Nightly && periodic (%1)").arg(rowsInView(commits, CommitView::Scheduled)));
+    m_viewTabs->setTabText(
+        static_cast<int>(CommitView::Release),
+        tr("Release branches (%1)").arg(rowsInView(commits, CommitView::Release)));
 }
 
 } // namespace relayhud::ui

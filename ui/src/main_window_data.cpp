@@ -126,12 +126,12 @@ void MainWindow::updateEmptyText()
     QString text;
     if (m_model->rowCount() > 0 && m_proxy->rowCount() == 0
         && m_proxy->filters().view == CommitView::Release
-        && m_proxy->rowsInView(CommitView::Release) == 0)
+        && rowsInView(m_model->commits(), CommitView::Release) == 0)
         text = tr("No commit is known to aim at a release/* branch: the HUD's rows do not say "
                   "which branch a pull request targets.");
     else if (m_model->rowCount() > 0 && m_proxy->rowCount() == 0
              && m_proxy->filters().view == CommitView::Scheduled
-             && m_proxy->rowsInView(CommitView::Scheduled) == 0)
+             && rowsInView(m_model->commits(), CommitView::Scheduled) == 0)
         text = tr("No nightly or periodic run in the cache yet.");
     else if (m_model->rowCount() > 0 && m_proxy->rowCount() == 0)
         text = tr("No commit matches the filters.");
@@ -237,7 +237,9 @@ void MainWindow::showRunDetails(std::int64_t rowId, const QModelIndex& sourceInd
         m_details->showMessage(tr("Cannot read this run: %1").arg(toQString(details.message())));
         return;
     }
-    if (const UpstreamCommit* commit = m_model->commitAt(sourceIndex.row()))
+    // A PR row's cell may hold a run of an earlier head: that head is its commit.
+    if (const UpstreamCommit* commit =
+            m_model->runCommitAt(sourceIndex.row(), sourceIndex.column()))
         details->commit = *commit;
     if (details->level == Level::Unknown)
         if (const MatrixColumn* column = m_model->columnAt(sourceIndex.column()))

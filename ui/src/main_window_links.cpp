@@ -96,10 +96,10 @@ void MainWindow::actOnLink(const QString& text)
         return reportLink(text, false, tr("Cannot open %1").arg(toQString(parsed.message())));
     if (parsed->kind == AppLink::Kind::Run)
         return actOnRunLink(text, *parsed);
-    const auto target = resolveCommitLink(*parsed, m_model->snapshot());
+    const auto target = resolveCommitLink(*parsed, m_model->commits());
     if (!target)
         return reportLink(text, false, toQString(target.message()));
-    const auto& commit = m_model->snapshot().rows[static_cast<std::size_t>(target->row)];
+    const auto& commit = m_model->commits().rows[static_cast<std::size_t>(target->row)];
     if (!selectCommit(toQString(commit.sha.value)))
         return reportLink(text, false, m_status->stateText());
     reportLink(text, true, tr("Showing %1").arg(target->what));
@@ -122,7 +122,21 @@ void MainWindow::actOnRunLink(const QString& text, const AppLink& link)
     if (!row)
         return reportLink(text, false,
                           tr("Cannot open %1: %2").arg(text, toQString(row.message())));
-    const auto target = resolveRunLink(link, run, m_model->snapshot());
+    if (run) {
+        revealCommit(toQString(run->upstreamSha.value));
+        m_model->revealJob(run->downstreamRepo, run->workflow, run->jobName);
+    }
+    auto target = resolveRunLink(link, run, m_model->snapshot());
+    if (target && m_model->pullRequestView()
+        && m_model->snapshot()
+                   .cell(static_cast<std::size_t>(target->row),
+                         static_cast<std::size_t>(target->column))
+                   .runRowId
+               != **row) {
+        // The PR's row shows a later run of the job: the run is in the commits.
+        m_proxy->setCommitView(CommitView::All);
+        target = resolveRunLink(link, run, m_model->snapshot());
+    }
     if (!target)
         return reportLink(text, false, toQString(target.message()));
     if (!selectSourceCell(target->row, target->column))
@@ -271,7 +285,7 @@ JumpBox* MainWindow::showJumpBox()
         connect(m_jumpBox, &JumpBox::chosen, this, [this](const JumpEntry& e) { jumpTo(e); });
     }
     JumpIndex index;
-    index.setMatrix(m_model->snapshot());
+    index.setMatrix(m_model->commits());
     if (m_testsRowId != 0 && m_testsPanel->isShowingTable())
         index.setTests(m_testsPanel->model().results());
     m_jumpBox->setIndex(std::move(index));
@@ -305,6 +319,9 @@ bool MainWindow::jumpTo(const JumpEntry& entry)
 bool MainWindow::jumpToColumn(const JumpEntry& entry)
 {
     const bool job = entry.kind == JumpEntry::Kind::Job;
+    if (job)
+        m_model->revealJob(entry.backend.toStdString(), entry.workflow.toStdString(),
+                           entry.job.toStdString());
     const auto header = [this](int column, int role) {
         return m_proxy->headerData(column, Qt::Horizontal, role).toString();
     };

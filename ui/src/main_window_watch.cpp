@@ -190,6 +190,7 @@ void MainWindow::showQuietHoursDialog()
 // The cell of this run (a cache row id), clearing filters that hide it.
 bool MainWindow::selectRunRow(qint64 runRowId)
 {
+    m_model->revealRun(runRowId); // its shard group, if folded
     for (int pass = 0; pass < 2; ++pass) {
         for (int row = 0; row < m_proxy->rowCount(); ++row)
             for (int column = 0; column < m_proxy->columnCount(); ++column) {
@@ -217,9 +218,9 @@ void MainWindow::watchSnapshot(const MatrixSnapshot& next)
         return;
     m_watchPending = false;
     // The first picture is the baseline: nothing is "new" against nothing.
-    if (m_model->rowCount() == 0)
+    if (m_model->commits().rows.empty())
         return;
-    m_watch->compare(m_model->snapshot(), next, m_relayDegraded);
+    m_watch->compare(m_model->commits(), next, m_relayDegraded);
     m_relayDegraded.clear();
 }
 

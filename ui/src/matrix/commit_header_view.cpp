@@ -8,8 +8,10 @@
 #include <QAbstractItemView>
 #include <QEvent>
 #include <QFontDatabase>
+#include <QMouseEvent>
 #include <QPainter>
 
+#include <algorithm>
 #include <numeric>
 
 namespace relayhud::ui {
@@ -44,7 +46,42 @@ CommitHeaderView::CommitHeaderView(QWidget* parent) : QHeaderView(Qt::Vertical, 
     setMinimumSectionSize(16);
     setSectionsClickable(false);
     setHighlightSections(false);
+    setMouseTracking(true); // the hand over PR rows that expand
     computeWidths();
+}
+
+int CommitHeaderView::rowKind(int logicalIndex) const
+{
+    return model()
+               ? model()->headerData(logicalIndex, Qt::Vertical, MatrixModel::RowKindRole).toInt()
+               : 0;
+}
+
+bool CommitHeaderView::isExpandable(int logicalIndex) const
+{
+    return logicalIndex >= 0
+           && rowKind(logicalIndex) == static_cast<int>(MatrixModel::RowKind::PullRequest)
+           && model()->headerData(logicalIndex, Qt::Vertical, MatrixModel::HeadsRole).toInt() > 1;
+}
+
+void CommitHeaderView::mousePressEvent(QMouseEvent* event)
+{
+    const int row = logicalIndexAt(event->position().toPoint());
+    if (event->button() == Qt::LeftButton && isExpandable(row)) {
+        emit pullRequestToggled(row);
+        event->accept();
+        return;
+    }
+    QHeaderView::mousePressEvent(event);
+}
+
+void CommitHeaderView::mouseMoveEvent(QMouseEvent* event)
+{
+    if (isExpandable(logicalIndexAt(event->position().toPoint())))
+        viewport()->setCursor(Qt::PointingHandCursor);
+    else
+        viewport()->unsetCursor();
+    QHeaderView::mouseMoveEvent(event);
 }
 
 QString CommitHeaderView::fieldTitle(Field field)
@@ -67,7 +104,9 @@ void CommitHeaderView::computeWidths()
     m_widths[ShaField] = mono.horizontalAdvance(QStringLiteral("0000000"));
     m_widths[PrField] = metrics.horizontalAdvance(QStringLiteral("#000000"));
     m_widths[BranchField] = metrics.horizontalAdvance(QStringLiteral("viable/strict"));
-    m_widths[EventField] = metrics.horizontalAdvance(QStringLiteral("periodic"));
+    m_widths[EventField] = std::max({metrics.horizontalAdvance(QStringLiteral("periodic")),
+                                     metrics.horizontalAdvance(tr("▾ %1 heads").arg(10)),
+                                     metrics.horizontalAdvance(tr("earlier head"))});
     m_widths[TimeField] = metrics.horizontalAdvance(QStringLiteral("May 30 20:48"));
     for (int& width : m_widths)
         width += 2 * kFieldPadding;
@@ -114,6 +153,12 @@ void CommitHeaderView::paintSection(QPainter* painter, const QRect& rect, int lo
     painter->fillRect(rect, rowBackground(logicalIndex));
     painter->setPen(palette().color(QPalette::Mid));
     painter->drawLine(rect.topRight(), rect.bottomRight());
+    if (rowKind(logicalIndex) == static_cast<int>(MatrixModel::RowKind::EarlierHead)) {
+        // A branch off the PR's row above: the heads hang from it.
+        const int x = rect.left() + kFieldPadding / 2;
+        painter->drawLine(x, rect.top(), x, rect.bottom());
+        painter->drawLine(x, rect.center().y(), x + kFieldPadding / 2, rect.center().y());
+    }
     const auto rects = fieldRects(rect);
     for (int field = 0; field < FieldCount; ++field)
         paintField(*painter, rects[static_cast<std::size_t>(field)], static_cast<Field>(field),
@@ -124,8 +169,10 @@ void CommitHeaderView::paintField(QPainter& painter, const QRect& rect, Field fi
                                   int logicalIndex) const
 {
     const QAbstractItemModel* m = model();
-    const QColor text = palette().color(QPalette::Text);
     const QColor muted = palette().color(QPalette::PlaceholderText);
+    const int kind = rowKind(logicalIndex);
+    const bool earlierHead = kind == static_cast<int>(MatrixModel::RowKind::EarlierHead);
+    const QColor text = earlierHead ? muted : palette().color(QPalette::Text);
     QString value;
     QColor color = muted;
     Qt::Alignment align = Qt::AlignLeft | Qt::AlignVCenter;
@@ -139,7 +186,7 @@ void CommitHeaderView::paintField(QPainter& painter, const QRect& rect, Field fi
     case PrField: {
         const qint64 pr =
             m->headerData(logicalIndex, Qt::Vertical, MatrixModel::PrNumberRole).toLongLong();
-        value = pr > 0 ? u"#" % QString::number(pr) : QString();
+        value = pr > 0 && !earlierHead ? u"#" % QString::number(pr) : QString();
         if (pr > 0 && m->headerData(logicalIndex, Qt::Vertical, MatrixModel::FollowedRole).toBool())
             value = u"★ " % value; // followed (watch)
         color = palette().color(QPalette::Link);
@@ -152,8 +199,20 @@ void CommitHeaderView::paintField(QPainter& painter, const QRect& rect, Field fi
         color = text;
         break;
     case EventField:
-        value = eventTypeLabel(static_cast<EventType>(
-            m->headerData(logicalIndex, Qt::Vertical, MatrixModel::EventTypeRole).toInt()));
+        if (kind == static_cast<int>(MatrixModel::RowKind::PullRequest)) {
+            // The pull-request view: its heads, which a click shows.
+            const int heads =
+                m->headerData(logicalIndex, Qt::Vertical, MatrixModel::HeadsRole).toInt();
+            const bool open =
+                m->headerData(logicalIndex, Qt::Vertical, MatrixModel::ExpandedRole).toBool();
+            value = heads > 1 ? (open ? u"▾ " : u"▸ ") % tr("%1 heads").arg(heads) : tr("1 head");
+            color = heads > 1 ? palette().color(QPalette::Link) : muted;
+        } else if (earlierHead) {
+            value = tr("earlier head");
+        } else {
+            value = eventTypeLabel(static_cast<EventType>(
+                m->headerData(logicalIndex, Qt::Vertical, MatrixModel::EventTypeRole).toInt()));
+        }
         break;
     case TimeField:
         value = formatShortTime(

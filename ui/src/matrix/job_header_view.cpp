@@ -10,6 +10,7 @@
 
 #include <QAbstractItemView>
 #include <QHelpEvent>
+#include <QMouseEvent>
 #include <QPainter>
 #include <QToolTip>
 
@@ -34,6 +35,38 @@ JobHeaderView::JobHeaderView(QWidget* parent) : QHeaderView(Qt::Horizontal, pare
     setMinimumSectionSize(16);
     setSectionsClickable(false);
     setHighlightSections(false);
+    setMouseTracking(true); // the hand over shard groups' labels
+}
+
+bool JobHeaderView::inShardGroup(int logicalIndex) const
+{
+    return logicalIndex >= 0 && model()
+           && !model()
+                   ->headerData(logicalIndex, Qt::Horizontal, MatrixModel::ShardFamilyRole)
+                   .toString()
+                   .isEmpty();
+}
+
+void JobHeaderView::mousePressEvent(QMouseEvent* event)
+{
+    const QPoint pos = event->position().toPoint();
+    const int column = logicalIndexAt(pos);
+    if (event->button() == Qt::LeftButton && pos.y() >= kBandHeight && inShardGroup(column)) {
+        emit shardGroupToggled(column);
+        event->accept();
+        return;
+    }
+    QHeaderView::mousePressEvent(event);
+}
+
+void JobHeaderView::mouseMoveEvent(QMouseEvent* event)
+{
+    const QPoint pos = event->position().toPoint();
+    if (pos.y() >= kBandHeight && inShardGroup(logicalIndexAt(pos)))
+        viewport()->setCursor(Qt::PointingHandCursor);
+    else
+        viewport()->unsetCursor();
+    QHeaderView::mouseMoveEvent(event);
 }
 
 QFont JobHeaderView::labelFont() const
@@ -86,6 +119,10 @@ void JobHeaderView::paintSection(QPainter* painter, const QRect& rect, int logic
     painter->setPen(pal.color(QPalette::Mid));
     painter->drawLine(label.topRight(), label.bottomRight());
     painter->drawLine(label.bottomLeft(), label.bottomRight());
+    if (model()->headerData(logicalIndex, Qt::Horizontal, MatrixModel::ShardExpandedRole).toBool())
+        // A shown shard: a line over its group's labels, which a click folds.
+        painter->fillRect(QRect(label.left(), label.top() + 1, label.width(), 2),
+                          pal.color(QPalette::Link));
 
     const int followed =
         model()->headerData(logicalIndex, Qt::Horizontal, MatrixModel::FollowedRole).toInt();
@@ -99,7 +136,11 @@ void JobHeaderView::paintSection(QPainter* painter, const QRect& rect, int logic
     painter->rotate(-90);
     // In rotated coordinates x runs up the column and y runs right.
     const QRect textRect(kLabelPadding, 0, label.height() - 2 * kLabelPadding, label.width());
-    painter->setPen(pal.color(QPalette::WindowText));
+    // A folded shard group reads as a link: a click opens it.
+    const bool folded =
+        model()->headerData(logicalIndex, Qt::Horizontal, MatrixModel::ShardMembersRole).toInt()
+        > 0;
+    painter->setPen(pal.color(folded ? QPalette::Link : QPalette::WindowText));
     painter->drawText(textRect, Qt::AlignLeft | Qt::AlignVCenter, elided);
     painter->restore();
     if (followed & MatrixModel::FollowedJob) {
@@ -175,6 +216,13 @@ bool JobHeaderView::followedBackend(const QRect& band) const
 
 QString JobHeaderView::labelText(int logicalIndex) const
 {
+    const int members =
+        model()->headerData(logicalIndex, Qt::Horizontal, MatrixModel::ShardMembersRole).toInt();
+    if (members > 0)
+        return model()
+                   ->headerData(logicalIndex, Qt::Horizontal, MatrixModel::ShardGroupNameRole)
+                   .toString()
+               % u" ×" % QString::number(members);
     return parseJobLabel(model()->headerData(logicalIndex, Qt::Horizontal).toString()).compact;
 }
 
@@ -189,8 +237,24 @@ QString JobHeaderView::labelToolTip(int logicalIndex) const
         text = workflow % u" / " % job;
     if (!label.runner.isEmpty())
         text += u"\n" % tr("runner: %1").arg(label.runner);
+    const int members =
+        model()->headerData(logicalIndex, Qt::Horizontal, MatrixModel::ShardMembersRole).toInt();
+    if (members > 0)
+        return plainToolTip(
+            tr("%1: %2 shards in one column, showing the worst status (failure, then "
+               "cancelled, then unfinished), as the PyTorch HUD groups shards.\nClick to show "
+               "them one by one.")
+                .arg(workflow.isEmpty() ? label.groupName
+                                        : workflow % u" / "
+                                              % model()
+                                                    ->headerData(logicalIndex, Qt::Horizontal,
+                                                                 MatrixModel::ShardGroupNameRole)
+                                                    .toString())
+                .arg(members));
     if (label.shards > 1)
         text += u"\n" % tr("shard %1 of %2").arg(label.shard).arg(label.shards);
+    if (inShardGroup(logicalIndex))
+        text += u"\n" % tr("Click to fold the shards into one column.");
     return plainToolTip(text);
 }
 

@@ -1,7 +1,9 @@
 #include "relayhud/ui/matrix/matrix_filter_proxy.h"
 
+#include "relayhud/ui/format.h"
 #include "relayhud/ui/matrix/cell_state.h"
 #include "relayhud/ui/matrix/matrix_model.h"
+#include "relayhud/ui/matrix/pull_request_rows.h"
 
 #include <algorithm>
 
@@ -28,6 +30,32 @@ bool isReleaseBranch(const QString& branch)
     return branch.startsWith(u"release/") || branch.startsWith(u"refs/heads/release/");
 }
 
+bool commitInView(int eventType, qint64 prNumber, const QString& branch, CommitView view)
+{
+    switch (view) {
+    case CommitView::All: return true;
+    case CommitView::PullRequests: return prNumber > 0; // as the HUD's PR matrix
+    case CommitView::Scheduled: {
+        const auto type = static_cast<EventType>(eventType);
+        return type == EventType::Nightly || type == EventType::Periodic;
+    }
+    case CommitView::Release: return isReleaseBranch(branch);
+    }
+    return true;
+}
+
+int rowsInView(const MatrixSnapshot& commits, CommitView view)
+{
+    if (view == CommitView::PullRequests)
+        return countPullRequests(commits);
+    int count = 0;
+    for (const UpstreamCommit& c : commits.rows)
+        count += commitInView(static_cast<int>(c.eventType), c.prNumber, toQString(c.branch), view)
+                     ? 1
+                     : 0;
+    return count;
+}
+
 MatrixFilterProxy::MatrixFilterProxy(QObject* parent) : QSortFilterProxyModel(parent) {}
 
 void MatrixFilterProxy::setSourceModel(QAbstractItemModel* model)
@@ -38,6 +66,8 @@ void MatrixFilterProxy::setSourceModel(QAbstractItemModel* model)
     QSortFilterProxyModel::setSourceModel(model);
     if (!model)
         return;
+    if (auto* matrix = qobject_cast<MatrixModel*>(model))
+        matrix->setPullRequestView(m_filters.view == CommitView::PullRequests);
     // Greenness of a column depends on its cells and on which rows pass, so
     // re-check columns whenever cells or rows change.
     auto& c = m_sourceConnections;
@@ -97,28 +127,11 @@ void MatrixFilterProxy::setCommitView(CommitView view)
 bool MatrixFilterProxy::rowInView(int sourceRow, CommitView view) const
 {
     const QAbstractItemModel* m = sourceModel();
-    switch (view) {
-    case CommitView::All: return true;
-    case CommitView::Scheduled: {
-        const auto type = static_cast<EventType>(
-            m->headerData(sourceRow, Qt::Vertical, MatrixModel::EventTypeRole).toInt());
-        return type == EventType::Nightly || type == EventType::Periodic;
-    }
-    case CommitView::Release:
-        return isReleaseBranch(
-            m->headerData(sourceRow, Qt::Vertical, MatrixModel::BranchRole).toString());
-    }
-    return true;
-}
-
-int MatrixFilterProxy::rowsInView(CommitView view) const
-{
-    if (!sourceModel())
-        return 0;
-    int count = 0;
-    for (int row = 0; row < sourceModel()->rowCount(); ++row)
-        count += rowInView(row, view) ? 1 : 0;
-    return count;
+    return view == CommitView::All
+           || commitInView(
+               m->headerData(sourceRow, Qt::Vertical, MatrixModel::EventTypeRole).toInt(),
+               m->headerData(sourceRow, Qt::Vertical, MatrixModel::PrNumberRole).toLongLong(),
+               m->headerData(sourceRow, Qt::Vertical, MatrixModel::BranchRole).toString(), view);
 }
 
 void MatrixFilterProxy::setText(const QString& text)
@@ -143,6 +156,9 @@ void MatrixFilterProxy::apply(const MatrixFilters& next)
         return;
     m_filters = next;
     m_term = parseText(next.text);
+    // The pull-request view's rows are the model's own (one per PR).
+    if (auto* matrix = qobject_cast<MatrixModel*>(sourceModel()))
+        matrix->setPullRequestView(next.view == CommitView::PullRequests);
     invalidateFilter();
     emit filtersChanged();
 }

@@ -32,6 +32,38 @@ const UpstreamCommit* MatrixModel::commitAt(int row) const
     return &m_snapshot.rows[static_cast<std::size_t>(row)];
 }
 
+const PullRequestRow* MatrixModel::rowGroup(const UpstreamCommit& commit) const
+{
+    if (m_rowGroups.isEmpty())
+        return nullptr;
+    const auto it = m_rowGroups.constFind(toQString(commit.sha.value));
+    return it == m_rowGroups.cend() ? nullptr : &*it;
+}
+
+const ShardColumn* MatrixModel::shardColumn(const MatrixColumn& column) const
+{
+    if (m_shardColumns.empty())
+        return nullptr;
+    const auto it = m_shardColumns.find(matrixColumnKey(column));
+    return it == m_shardColumns.end() ? nullptr : &it->second;
+}
+
+const UpstreamCommit* MatrixModel::runCommitAt(int row, int column) const
+{
+    const UpstreamCommit* commit = commitAt(row);
+    if (!commit || column < 0 || column >= columnCount())
+        return commit;
+    const auto& cell =
+        m_snapshot.cell(static_cast<std::size_t>(row), static_cast<std::size_t>(column));
+    const QString carried = cell.empty() ? QString() : m_carried.value(cell.runRowId);
+    if (carried.isEmpty())
+        return commit;
+    for (const UpstreamCommit& head : m_commits.rows)
+        if (toQString(head.sha.value) == carried)
+            return &head;
+    return commit;
+}
+
 const MatrixColumn* MatrixModel::columnAt(int column) const
 {
     if (column < 0 || column >= columnCount())
@@ -49,9 +81,22 @@ QVariant MatrixModel::data(const QModelIndex& index, int role) const
         return plainToolTip(cellDescription(index.row(), index.column()));
     if (role == Qt::AccessibleTextRole)
         return cellDescription(index.row(), index.column());
-    if (role >= BackendRole && role <= JobIdRole)
+    if ((role >= BackendRole && role <= JobIdRole)
+        || (role >= ShardMembersRole && role <= ShardExpandedRole))
         return columnData(m_snapshot.columns[column], role);
-    if (role >= ShaRole && role <= CommitTitleRole)
+    if (role == UnseenRole)
+        if (const ShardColumn* shard = shardColumn(m_snapshot.columns[column]);
+            shard && !shard->memberColumns.empty()) {
+            // A collapsed group: any member that changed.
+            for (const int member : shard->memberColumns) {
+                const auto& c = m_ungrouped.cell(row, static_cast<std::size_t>(member));
+                if (!c.empty() && m_unseen.contains(c.runRowId))
+                    return true;
+            }
+            return false;
+        }
+    if ((role >= ShaRole && role <= CommitTitleRole)
+        || (role >= RowKindRole && role <= ExpandedRole))
         return commitData(m_snapshot.rows[row], role);
     return cellData(m_snapshot.cell(row, column), role);
 }
@@ -68,6 +113,7 @@ QVariant MatrixModel::cellData(const MatrixCell& cell, int role) const
     case StaleRole: return cell.has(MatrixCell::Stale);
     case HasArtifactsRole: return cell.has(MatrixCell::HasArtifacts);
     case UnseenRole: return !cell.empty() && m_unseen.contains(cell.runRowId);
+    case CarriedFromRole: return cell.empty() ? QString() : m_carried.value(cell.runRowId);
     case TriageRole:
         return static_cast<int>(cell.has(MatrixCell::Triaged)     ? TriageMark::Triaged
                                 : cell.has(MatrixCell::Untriaged) ? TriageMark::Untriaged
@@ -106,6 +152,22 @@ QVariant MatrixModel::columnData(const MatrixColumn& column, int role) const
                                    ? QString()
                                    : tr("  (reports, but is not at L2+ in the allowlist)"))
                             % u"\n" % toQString(column.workflow) % u"\n" % toQString(column.job));
+    case ShardMembersRole: {
+        const ShardColumn* shard = shardColumn(column);
+        return shard && !shard->memberColumns.empty() ? shard->members : 0;
+    }
+    case ShardFamilyRole: {
+        const ShardColumn* shard = shardColumn(column);
+        return shard ? shard->family : QString();
+    }
+    case ShardGroupNameRole: {
+        const ShardColumn* shard = shardColumn(column);
+        return shard ? shard->groupName : QString();
+    }
+    case ShardExpandedRole: {
+        const ShardColumn* shard = shardColumn(column);
+        return shard && shard->expanded;
+    }
     case BackendRole: return toQString(column.backend);
     case LevelRole: return static_cast<int>(column.level);
     case WorkflowRole: return toQString(column.workflow);
@@ -127,6 +189,21 @@ QVariant MatrixModel::commitData(const UpstreamCommit& commit, int role) const
     case EventTypeRole: return static_cast<int>(commit.eventType);
     case CommitTimeRole: return QVariant::fromValue<qint64>(commit.time);
     case CommitTitleRole: return toQString(commit.title);
+    case RowKindRole: {
+        const PullRequestRow* group = rowGroup(commit);
+        return static_cast<int>(!group ? RowKind::Commit
+                                : group->kind == PullRequestRow::Kind::Latest
+                                    ? RowKind::PullRequest
+                                    : RowKind::EarlierHead);
+    }
+    case HeadsRole: {
+        const PullRequestRow* group = rowGroup(commit);
+        return group ? group->heads : 0;
+    }
+    case ExpandedRole: {
+        const PullRequestRow* group = rowGroup(commit);
+        return group && group->expanded;
+    }
     case Qt::ToolTipRole: {
         QString text = toQString(commit.sha.value);
         if (commit.prNumber > 0)
@@ -135,6 +212,14 @@ QVariant MatrixModel::commitData(const UpstreamCommit& commit, int role) const
             text += u"\nby " % toQString(commit.author);
         text += u"\n" % eventTypeLabel(commit.eventType) % u" · " % toQString(commit.branch)
                 % u" · " % formatLongTime(commit.time);
+        if (const PullRequestRow* group = rowGroup(commit))
+            text += group->kind == PullRequestRow::Kind::EarlierHead
+                        ? tr("\nAn earlier head of #%1").arg(group->prNumber)
+                    : group->heads > 1
+                        ? tr("\nThe newest of the PR's %1 heads; each job shows its latest run "
+                             "across them, and the time is the PR's latest activity")
+                              .arg(group->heads)
+                        : tr("\nThe PR's only head");
         return plainToolTip(text);
     }
     default: break;
@@ -158,6 +243,8 @@ QString MatrixModel::cellDescription(int row, int column) const
     const auto& job = m_snapshot.columns[static_cast<std::size_t>(column)];
     const auto& cell =
         m_snapshot.cell(static_cast<std::size_t>(row), static_cast<std::size_t>(column));
+    if (const ShardColumn* shard = shardColumn(job); shard && !shard->memberColumns.empty())
+        return shardGroupDescription(row, *shard);
     QString text = cellStateText(cellStateOf(cell));
     if (!cell.empty() && cell.attempts > 0)
         text += QStringLiteral("  ·  attempts: %1").arg(cell.attempts);
@@ -176,12 +263,41 @@ QString MatrixModel::cellDescription(int row, int column) const
             % toQString(commit.sha.shortSha());
     if (commit.prNumber > 0)
         text += u"  #" % QString::number(commit.prNumber);
+    if (const QString head = cell.empty() ? QString() : m_carried.value(cell.runRowId);
+        !head.isEmpty())
+        text += tr("\nran on an earlier head, %1; it is this job's latest run in the PR")
+                    .arg(head.left(7));
     if (!cell.empty()) {
         text += u"\nstarted " % formatLongTime(cell.startedAt) % u"\nduration "
                 % (cell.durationSeconds > 0              ? formatDuration(cell.durationSeconds)
                    : cell.status == RunStatus::Completed ? tr("not reported")
                                                          : tr("not finished"));
     }
+    return text;
+}
+
+// A collapsed group's cell: its worst state, then each member's.
+QString MatrixModel::shardGroupDescription(int row, const ShardColumn& shard) const
+{
+    const auto r = static_cast<std::size_t>(row);
+    const auto& commit = m_snapshot.rows[r];
+    const MatrixCell worst = worstMember(m_ungrouped, r, shard.memberColumns);
+    const auto& first = m_ungrouped.columns[static_cast<std::size_t>(shard.memberColumns.front())];
+    QString text = tr("%1: %2 (the worst of %3 shards)")
+                       .arg(shard.groupName, cellStateText(cellStateOf(worst)))
+                       .arg(shard.members);
+    if (worst.has(MatrixCell::Untriaged))
+        text += tr("  ·  untriaged failures");
+    text += u"\n" % toQString(first.backend) % u"  " % levelLabel(first.level) % u"\n"
+            % toQString(first.workflow) % u"\n" % toQString(commit.sha.shortSha());
+    if (commit.prNumber > 0)
+        text += u"  #" % QString::number(commit.prNumber);
+    for (const int member : shard.memberColumns) {
+        const auto m = static_cast<std::size_t>(member);
+        text += u"\n  " % toQString(m_ungrouped.columns[m].job) % u": "
+                % cellStateText(cellStateOf(m_ungrouped.cell(r, m)));
+    }
+    text += tr("\nClick the column's header to show the shards one by one.");
     return text;
 }
 

@@ -2,6 +2,8 @@
 // finest-grained model signals, so views keep selection and scroll position.
 #include "relayhud/ui/matrix/matrix_model.h"
 
+#include "relayhud/ui/format.h"
+
 #include <algorithm>
 #include <numeric>
 #include <string>
@@ -13,10 +15,7 @@ namespace {
 
 std::string rowKey(const UpstreamCommit& commit) { return commit.sha.value; }
 
-std::string columnKey(const MatrixColumn& column)
-{
-    return column.backend + '\x1f' + column.workflow + '\x1f' + column.job;
-}
+std::string columnKey(const MatrixColumn& column) { return matrixColumnKey(column); }
 
 template <class T, class KeyFn>
 std::unordered_map<std::string, int> positions(const std::vector<T>& items, KeyFn key)
@@ -74,14 +73,123 @@ std::vector<int> sortedOrder(const std::vector<int>& target)
 
 } // namespace
 
+std::string matrixColumnKey(const MatrixColumn& column)
+{
+    return column.backend + '\x1f' + column.workflow + '\x1f' + column.job;
+}
+
 void MatrixModel::merge(MatrixSnapshot next)
+{
+    m_commits = std::move(next);
+    present();
+}
+
+void MatrixModel::setPullRequestView(bool on)
+{
+    if (on == m_pullRequestView)
+        return;
+    m_pullRequestView = on;
+    present();
+}
+
+void MatrixModel::setExpanded(qint64 pr, bool expanded)
+{
+    if (expanded == isExpanded(pr))
+        return;
+    if (expanded)
+        m_expanded.insert(pr);
+    else
+        m_expanded.erase(pr);
+    if (m_pullRequestView)
+        present();
+}
+
+void MatrixModel::setShardGrouping(bool on)
+{
+    if (on == m_shardGrouping)
+        return;
+    m_shardGrouping = on;
+    present();
+}
+
+void MatrixModel::setShardGroupExpanded(const QString& family, bool expanded)
+{
+    if (expanded == isShardGroupExpanded(family))
+        return;
+    if (expanded)
+        m_expandedGroups.insert(family);
+    else
+        m_expandedGroups.remove(family);
+    if (m_shardGrouping)
+        present();
+}
+
+void MatrixModel::revealJob(const std::string& backend, const std::string& workflow,
+                            const std::string& job)
+{
+    if (!m_shardGrouping)
+        return;
+    for (const auto& [key, shard] : m_shardColumns)
+        for (const int member : shard.memberColumns) {
+            const MatrixColumn& c = m_ungrouped.columns[static_cast<std::size_t>(member)];
+            if (c.backend == backend && c.workflow == workflow && c.job == job)
+                return setShardGroupExpanded(shard.family, true);
+        }
+}
+
+void MatrixModel::revealRun(qint64 runRowId)
+{
+    const std::size_t width = m_ungrouped.columns.size();
+    for (std::size_t i = 0; runRowId != 0 && i < m_ungrouped.cells.size(); ++i)
+        if (m_ungrouped.cells[i].runRowId == runRowId) {
+            const MatrixColumn& c = m_ungrouped.columns[i % width];
+            return revealJob(c.backend, c.workflow, c.job);
+        }
+}
+
+// The commits, or their PR rows, become what the model shows, their shards
+// grouped.
+void MatrixModel::present()
+{
+    const QHash<QString, PullRequestRow> groupsBefore = m_rowGroups;
+    const auto shardsBefore = m_shardColumns;
+    m_rowGroups.clear();
+    m_carried.clear();
+    if (!m_pullRequestView) {
+        m_ungrouped = m_commits;
+    } else {
+        PullRequestMatrix prs = pullRequestMatrix(m_commits, m_expanded);
+        for (std::size_t r = 0; r < prs.rows.size(); ++r)
+            m_rowGroups.insert(toQString(prs.matrix.rows[r].sha.value), prs.rows[r]);
+        for (const auto& [run, sha] : prs.carried)
+            m_carried.insert(run, toQString(sha));
+        m_ungrouped = std::move(prs.matrix);
+    }
+    m_shardColumns.clear();
+    if (!m_shardGrouping) {
+        show(m_ungrouped);
+    } else {
+        ShardMatrix grouped = groupShards(m_ungrouped, m_expandedGroups);
+        for (std::size_t c = 0; c < grouped.columns.size(); ++c)
+            if (!grouped.columns[c].family.isEmpty())
+                m_shardColumns.emplace(matrixColumnKey(grouped.matrix.columns[c]),
+                                       std::move(grouped.columns[c]));
+        show(std::move(grouped.matrix));
+    }
+    if (m_rowGroups != groupsBefore && rowCount() > 0)
+        emit headerDataChanged(Qt::Vertical, 0, rowCount() - 1);
+    if (m_shardColumns != shardsBefore && columnCount() > 0)
+        emit headerDataChanged(Qt::Horizontal, 0, columnCount() - 1);
+    emit merged();
+}
+
+void MatrixModel::show(MatrixSnapshot next)
 {
     removeVanished(next);
     reorderSurvivors(next);
     insertNewRows(next);
     insertNewColumns(next);
     takeOver(std::move(next));
-    emit merged();
 }
 
 void MatrixModel::removeVanished(const MatrixSnapshot& next)

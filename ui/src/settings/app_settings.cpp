@@ -19,6 +19,7 @@ const QString kInterval = QStringLiteral("sync/intervalMinutes");
 const QString kDays = QStringLiteral("sync/historyDays");
 const QString kHideGreen = QStringLiteral("view/hideAllGreen");
 const QString kFirstAttempt = QStringLiteral("view/showFirstAttempt");
+const QString kGroupShards = QStringLiteral("view/groupShards");
 
 const QString kGithubApi = QStringLiteral("artifacts/githubApiUrl");
 const QString kS3Endpoint = QStringLiteral("artifacts/s3Endpoint");
@@ -90,6 +91,7 @@ AppSettings loadSettings(QSettings& store)
     s.historyDays = std::clamp(store.value(kDays, s.historyDays).toInt(), 1, 365);
     s.hideAllGreen = store.value(kHideGreen, false).toBool();
     s.showFirstAttempt = store.value(kFirstAttempt, false).toBool();
+    s.groupShards = store.value(kGroupShards, true).toBool();
     s.githubApiUrl = store.value(kGithubApi, s.githubApiUrl).toString();
     s.s3Endpoint = store.value(kS3Endpoint).toString();
     s.s3Region = store.value(kS3Region, s.s3Region).toString();
@@ -116,6 +118,7 @@ void saveSettings(QSettings& store, const AppSettings& s)
     store.setValue(kDays, s.historyDays);
     store.setValue(kHideGreen, s.hideAllGreen);
     store.setValue(kFirstAttempt, s.showFirstAttempt);
+    store.setValue(kGroupShards, s.groupShards);
     store.setValue(kGithubApi, s.githubApiUrl);
     store.setValue(kS3Endpoint, s.s3Endpoint);
     store.setValue(kS3Region, s.s3Region);

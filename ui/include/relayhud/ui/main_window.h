@@ -247,6 +247,10 @@ private:
     void actOnRunLink(const QString& text, const AppLink& link);
     bool selectSourceCell(int row, int column);
     bool jumpToColumn(const JumpEntry& entry);
+    // The pull-request view: show or hide a PR row's earlier heads; and
+    // show the PR's earlier heads when `sha` is one of them.
+    void togglePullRequestHeads(int proxyRow);
+    void revealCommit(const QString& sha);
     void selectPendingTest(std::int64_t rowId, bool loaded);
     void reportLink(const QString& link, bool found, const QString& message);
     void showCellMenu(const QPoint& pos);
@@ -280,7 +284,7 @@ private:
     WatchController* m_watch = nullptr;
     BackendsPanel* m_backends = nullptr;
     QStackedWidget* m_centralStack = nullptr; // the matrix, or the backends overview
-    static constexpr int kBackendsTab = 3;
+    static constexpr int kBackendsTab = 4;    // after the CommitView tabs
     bool m_backendsStale = true;
     QSystemTrayIcon* m_tray = nullptr;
     QAction* m_followJobAction = nullptr;

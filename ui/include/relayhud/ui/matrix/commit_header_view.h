@@ -1,7 +1,9 @@
 #pragma once
 // The matrix's row header: the commit behind each row (short SHA, PR,
 // branch, event type, time) in aligned fields. Being a header, it stays in
-// place while the jobs scroll sideways.
+// place while the jobs scroll sideways. In the pull-request view a PR's row
+// says how many heads it has, and a click on it shows or hides the earlier
+// ones, drawn beneath it as its branches.
 #include <QHeaderView>
 
 #include <array>
@@ -20,11 +22,19 @@ public:
     std::array<QRect, FieldCount> fieldRects(const QRect& row) const;
     static QString fieldTitle(Field field);
 
+signals:
+    // A PR row with earlier heads was clicked: show or hide them.
+    void pullRequestToggled(int logicalIndex);
+
 protected:
     void paintSection(QPainter* painter, const QRect& rect, int logicalIndex) const override;
     void changeEvent(QEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
 
 private:
+    bool isExpandable(int logicalIndex) const;
+    int rowKind(int logicalIndex) const;
     void computeWidths();
     void paintField(QPainter& painter, const QRect& rect, Field field, int logicalIndex) const;
     QColor rowBackground(int logicalIndex) const;

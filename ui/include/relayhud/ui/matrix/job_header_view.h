@@ -2,7 +2,10 @@
 // The matrix's two-tier column header: a band per backend (name and level
 // badge, coloured per backend) over short job labels drawn rotated
 // ("test (default, 1, 3, linux.spyre.1)" reads "default 1/3"; job_label.h),
-// the full name, runner and shard in the tooltip.
+// the full name, runner and shard in the tooltip. A shard group's column
+// reads "default ×4" in the link colour; a click on its label shows the
+// shards one by one, a click on one of them (marked by a line over the
+// group) folds them again.
 #include <QHeaderView>
 
 namespace relayhud::ui {
@@ -15,10 +18,16 @@ public:
     static constexpr int kBandHeight = 22;
     QSize sizeHint() const override;
 
+signals:
+    // The label of a shard group's column, or of one of its shown shards.
+    void shardGroupToggled(int logicalIndex);
+
 protected:
     void paintSection(QPainter* painter, const QRect& rect, int logicalIndex) const override;
     void paintEvent(QPaintEvent* event) override;
     bool viewportEvent(QEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
 
 private:
     QFont labelFont() const;
@@ -32,6 +41,7 @@ private:
     bool followedBackend(const QRect& band) const;
     QString labelToolTip(int logicalIndex) const;
     bool isCurrentColumn(int logicalIndex) const;
+    bool inShardGroup(int logicalIndex) const;
 };
 
 } // namespace relayhud::ui

@@ -1,6 +1,8 @@
 #pragma once
 // Filters over the matrix: rows by view, branch, event type and SHA/PR text;
 // columns by backend, job text and "hide all-green columns".
+#include "relayhud/store/matrix_snapshot.h"
+
 #include <QSet>
 #include <QSortFilterProxyModel>
 
@@ -9,14 +11,21 @@
 
 namespace relayhud::ui {
 
-// Which commits the matrix is about: all of them, the scheduled runs
-// (nightly and periodic, one row per upstream SHA they ran on), or the
-// commits aimed at release/* branches. The last two also hide the jobs that
-// never ran on those commits.
-enum class CommitView { All, Scheduled, Release };
+// Which commits the matrix is about: all of them, pull requests (one row per
+// PR; the model shows its rows: MatrixModel::setPullRequestView), the
+// scheduled runs (nightly and periodic, one row per upstream SHA they ran
+// on), or the commits aimed at release/* branches. All but the first also
+// hide the jobs that never ran on those rows. The order is the view tabs'.
+enum class CommitView { All, PullRequests, Scheduled, Release };
 
 // "release/2.10", "refs/heads/release/2.10": a release branch.
 bool isReleaseBranch(const QString& branch);
+
+// Whether a commit belongs to a view's rows.
+bool commitInView(int eventType, qint64 prNumber, const QString& branch, CommitView view);
+// The rows a view of these commits has, whatever the filters say (PRs for
+// the pull-request view).
+int rowsInView(const MatrixSnapshot& commits, CommitView view);
 
 struct MatrixFilters {
     CommitView view = CommitView::All;
@@ -41,8 +50,6 @@ public:
     void setBranch(const QString& branch);
     void setEventType(int eventType);
     void setCommitView(CommitView view);
-    // Source rows the view would show, whatever the other filters say.
-    int rowsInView(CommitView view) const;
     void setText(const QString& text);
     void setHideAllGreen(bool hide);
     void resetFilters();

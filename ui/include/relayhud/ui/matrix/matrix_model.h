@@ -1,19 +1,31 @@
 #pragma once
 // The SHA x job matrix as a table model over a MatrixSnapshot. Rows are
 // upstream commits (newest first, described by the vertical header), columns
-// are jobs grouped by backend (described by the horizontal header).
+// are jobs grouped by backend (described by the horizontal header). In the
+// pull-request view rows are PRs instead, each optionally followed by its
+// earlier heads (matrix/pull_request_rows.h). The shards of a job share one
+// column showing the worst status until expanded (matrix/shard_groups.h).
 //
 // merge() refreshes from a new snapshot with row/column removals and
 // insertions plus dataChanged, never a model reset, so that selection and
-// scroll position survive a sync.
+// scroll position survive a sync; switching views and expanding a PR move
+// to the new rows the same way.
 #include "relayhud/store/matrix_snapshot.h"
+#include "relayhud/ui/matrix/pull_request_rows.h"
+#include "relayhud/ui/matrix/shard_groups.h"
 
 #include <QAbstractTableModel>
+#include <QHash>
 #include <QSet>
 
 #include <cstdint>
+#include <string>
+#include <unordered_map>
 
 namespace relayhud::ui {
+
+// A job column's identity across snapshots (backend, workflow, job).
+std::string matrixColumnKey(const MatrixColumn& column);
 
 class MatrixModel : public QAbstractTableModel {
     Q_OBJECT
@@ -48,7 +60,23 @@ public:
         // column's int(Followed) bits, a row's bool (its PR).
         UnseenRole,
         FollowedRole,
+        // Pull-request view. Rows: int(RowKind), the PR's heads (int), and
+        // whether its earlier heads are shown (bool). Cells of a PR's row: the
+        // SHA of the earlier head their run is on (QString; empty when on
+        // the newest head).
+        RowKindRole,
+        HeadsRole,
+        ExpandedRole,
+        CarriedFromRole,
+        // Shard groups (columns): the members a collapsed group's column
+        // stands for (int, 0 for any other column), its family key and name
+        // (QString, "" outside a group), and whether a group is expanded.
+        ShardMembersRole,
+        ShardFamilyRole,
+        ShardGroupNameRole,
+        ShardExpandedRole,
     };
+    enum class RowKind { Commit, PullRequest, EarlierHead };
     enum Followed { FollowedJob = 1, FollowedBackend = 2 };
     // Failed cells: whether people have classed every failure.
     enum class TriageMark { None, Untriaged, Triaged };
@@ -69,9 +97,32 @@ public:
     // Brings the model to `next`: removes vanished rows and columns, inserts
     // new ones in place, reorders survivors with a layout change if needed,
     // and reports changed cells and headers.
+    // `next` is the commits matrix; the model shows it, or its PR rows.
     void merge(MatrixSnapshot next);
 
+    // What the model shows (rows may be PRs) and the commits it came from.
     const MatrixSnapshot& snapshot() const { return m_snapshot; }
+    const MatrixSnapshot& commits() const { return m_commits; }
+
+    // The pull-request view, and which PRs show their earlier heads.
+    void setPullRequestView(bool on);
+    bool pullRequestView() const { return m_pullRequestView; }
+    void setExpanded(qint64 pr, bool expanded);
+    bool isExpanded(qint64 pr) const { return m_expanded.count(pr) > 0; }
+    // Shard groups: on or off, and which families show their members.
+    void setShardGrouping(bool on);
+    bool shardGrouping() const { return m_shardGrouping; }
+    void setShardGroupExpanded(const QString& family, bool expanded);
+    bool isShardGroupExpanded(const QString& family) const
+    {
+        return m_expandedGroups.contains(family);
+    }
+    // Expands the group a job, or a run's job, is in, so that its column shows.
+    void revealJob(const std::string& backend, const std::string& workflow, const std::string& job);
+    void revealRun(qint64 runRowId);
+    // The commit a cell's run is on: its row's, or (a PR's row) the earlier
+    // head's it came from.
+    const UpstreamCommit* runCommitAt(int row, int column) const;
     // The watch marks: changed cells (by run row id) and followed item keys.
     void setUnseen(const QSet<qint64>& runs);
     void setFollowed(const QSet<QString>& keys);
@@ -79,10 +130,16 @@ public:
     const MatrixColumn* columnAt(int column) const;
 
 signals:
-    // After every merge(), once the model matches the new snapshot.
+    // After every merge() and view change, once the model matches.
     void merged();
 
 private:
+    void present();
+    void show(MatrixSnapshot next);
+    const PullRequestRow* rowGroup(const UpstreamCommit& commit) const;
+    const ShardColumn* shardColumn(const MatrixColumn& column) const;
+    QString shardGroupDescription(int row, const ShardColumn& shard) const;
+
     QVariant cellData(const MatrixCell& cell, int role) const;
     QVariant columnData(const MatrixColumn& column, int role) const;
     QVariant commitData(const UpstreamCommit& commit, int role) const;
@@ -100,7 +157,16 @@ private:
     void spliceRows(int at, const std::vector<UpstreamCommit>& rows);
     void spliceColumns(int at, const std::vector<MatrixColumn>& columns);
 
-    MatrixSnapshot m_snapshot;
+    MatrixSnapshot m_snapshot; // shown
+    MatrixSnapshot m_commits;  // as merged
+    bool m_pullRequestView = false;
+    std::set<std::int64_t> m_expanded;
+    QHash<QString, PullRequestRow> m_rowGroups; // by SHA, pull-request view only
+    QHash<qint64, QString> m_carried;           // run row id -> SHA of its head
+    bool m_shardGrouping = true;
+    QSet<QString> m_expandedGroups;
+    MatrixSnapshot m_ungrouped; // rows as shown, every job its own column
+    std::unordered_map<std::string, ShardColumn> m_shardColumns; // by column key
     QSet<qint64> m_unseen;
     QSet<QString> m_followed;
 };

@@ -21,6 +21,7 @@ struct AppSettings {
     int historyDays = 14;
     bool hideAllGreen = false;
     bool showFirstAttempt = false;
+    bool groupShards = true; // a job's shards in one column (matrix/shard_groups.h)
     // Artifact stores (tokens are not here: see credential_store.h).
     QString githubApiUrl = QStringLiteral("https://api.github.com");
     QString s3Endpoint; // empty: AWS for the region
