@@ -349,3 +349,25 @@ TEST_F(PullRequestFlow, ThePullRequestsTabShowsOneRowPerPrAndAClickShowsItsEarli
     tabs->setCurrentIndex(static_cast<int>(CommitView::All));
     EXPECT_EQ(proxy.rowCount(), static_cast<int>(model.commits().rows.size()));
 }
+
+TEST_F(PullRequestFlow, TheWindowReopensInTheViewItWasLeftIn)
+{
+    SessionConfig session = ui::testing::offlineSession(m_cachePath);
+    session.persistWindow = true; // QSettings in the tests' own place (test_main.cpp)
+    {
+        MainWindow w(session);
+        EXPECT_FALSE(w.showView(QStringLiteral("nope")));
+        ASSERT_TRUE(w.showView(QStringLiteral("prs")));
+        EXPECT_TRUE(w.matrixModel().pullRequestView());
+        w.close();
+    }
+    {
+        MainWindow w(session);
+        EXPECT_EQ(w.commitViewTabs()->currentIndex(), static_cast<int>(CommitView::PullRequests));
+        EXPECT_TRUE(w.matrixModel().pullRequestView());
+        ASSERT_TRUE(w.showView(QStringLiteral("backends")));
+        EXPECT_EQ(w.commitViewTabs()->currentIndex(), 4);
+        ASSERT_TRUE(w.showView(QStringLiteral("commits")));
+        w.close(); // leaves the shared test settings as a fresh start finds them
+    }
+}

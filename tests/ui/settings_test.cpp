@@ -37,6 +37,7 @@ TEST(AppSettings, RoundTripThroughQSettings)
     s.syncIntervalMinutes = 7;
     s.historyDays = 3;
     s.hideAllGreen = true;
+    s.groupShards = false;
     saveSettings(store, s);
     EXPECT_EQ(loadSettings(store), s);
 }

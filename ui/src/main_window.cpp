@@ -46,6 +46,7 @@ namespace {
 
 const QString kGeometry = QStringLiteral("window/geometry");
 const QString kState = QStringLiteral("window/state");
+const QString kView = QStringLiteral("window/view");
 const QString kAttemptsHeader = QStringLiteral("window/attemptsHeader");
 // 2: the docks moved right of the matrix (issue 17); older layouts are not
 // restored over it.
@@ -337,6 +338,22 @@ void MainWindow::growDocksForSelection()
     resizeDocks({m_detailsDock}, {wanted}, Qt::Horizontal);
 }
 
+QStringList MainWindow::viewNames()
+{
+    // The view tabs' order: CommitView's, then the backends overview.
+    return {QStringLiteral("commits"), QStringLiteral("prs"), QStringLiteral("nightly"),
+            QStringLiteral("release"), QStringLiteral("backends")};
+}
+
+bool MainWindow::showView(const QString& name)
+{
+    const int tab = static_cast<int>(viewNames().indexOf(name));
+    if (tab < 0)
+        return false;
+    m_viewTabs->setCurrentIndex(tab);
+    return true;
+}
+
 void MainWindow::restoreWindowState()
 {
     if (!m_config.persistWindow)
@@ -346,6 +363,7 @@ void MainWindow::restoreWindowState()
     m_layoutRestored = restoreState(store.value(kState).toByteArray(), kLayoutVersion);
     m_details->attemptsView()->horizontalHeader()->restoreState(
         store.value(kAttemptsHeader).toByteArray());
+    showView(store.value(kView).toString()); // the view the user left
 }
 
 void MainWindow::saveWindowState() const
@@ -355,6 +373,7 @@ void MainWindow::saveWindowState() const
         store.setValue(kGeometry, saveGeometry());
         store.setValue(kState, saveState(kLayoutVersion));
         store.setValue(kAttemptsHeader, m_details->attemptsView()->horizontalHeader()->saveState());
+        store.setValue(kView, viewNames().value(m_viewTabs->currentIndex()));
     }
     if (m_config.persistSettings)
         saveSettings(store, m_config.settings);

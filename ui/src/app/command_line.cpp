@@ -1,5 +1,7 @@
 #include "relayhud/ui/app/command_line.h"
 
+#include "relayhud/ui/main_window.h"
+
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QUrl>
@@ -57,6 +59,12 @@ LaunchOptions parseCommandLine(const QCoreApplication& app)
         QStringLiteral("simulator"),
         QCoreApplication::translate("relayhud", "The relayhud-sim executable to run."),
         QStringLiteral("PATH"));
+    const QCommandLineOption view(
+        QStringLiteral("view"),
+        QCoreApplication::translate("relayhud",
+                                    "Start in this view: commits, prs, nightly, release or "
+                                    "backends (default: the one last left)."),
+        QStringLiteral("NAME"));
     const QCommandLineOption dark(QStringLiteral("dark"),
                                   QCoreApplication::translate("relayhud", "Use a dark palette."));
     const QCommandLineOption exitAfterPaint(
@@ -64,7 +72,7 @@ LaunchOptions parseCommandLine(const QCoreApplication& app)
         QCoreApplication::translate(
             "relayhud", "Exit once the matrix from the cache is painted (cold-start benchmark)."));
     parser.addOptions(
-        {cache, hud, demo, selfTest, screenshot, size, simulator, dark, exitAfterPaint});
+        {cache, hud, demo, selfTest, screenshot, size, simulator, view, dark, exitAfterPaint});
     parser.addPositionalArgument(
         QStringLiteral("PATH"),
         QCoreApplication::translate(
@@ -92,6 +100,13 @@ LaunchOptions parseCommandLine(const QCoreApplication& app)
             std::exit(2);
         }
         options.screenshotSize = QSize(w, h);
+    }
+    options.view = parser.value(view);
+    if (parser.isSet(view) && !MainWindow::viewNames().contains(options.view)) {
+        std::fprintf(stderr, "relayhud: --view wants one of %s (got '%s')\n",
+                     qPrintable(MainWindow::viewNames().join(QStringLiteral(", "))),
+                     qPrintable(options.view));
+        std::exit(2);
     }
     options.simulator = parser.value(simulator);
     options.dark = parser.isSet(dark);

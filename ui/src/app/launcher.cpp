@@ -208,6 +208,8 @@ void Launcher::createWindow(const SessionConfig& config)
     // Offscreen, a window the size of the screen it pictures (--size).
     if (m_options.mode == LaunchOptions::Mode::Screenshot)
         m_window->resize(m_options.screenshotSize);
+    if (!m_options.view.isEmpty())
+        m_window->showView(m_options.view);
     m_window->show();
 }
 

@@ -126,6 +126,10 @@ public:
     BackendsPanel* backendsPanel() const { return m_backends; }
     // Shows the backends overview in the matrix's place (its view tab).
     void showBackendsOverview();
+    // The view tabs by name ("commits", "prs", "nightly", "release",
+    // "backends"); the window reopens in the one it was left in.
+    static QStringList viewNames();
+    bool showView(const QString& name);
     // Re-reads the backends overview (worker) if it can be seen.
     void reloadBackends();
     // Makes the cell of this run (a cache row id) current, clearing filters

@@ -18,6 +18,7 @@ struct LaunchOptions {
     QSize screenshotSize{1920, 1080}; // --size
     QString simulator;                // --simulator (default: relayhud-sim next to relayhud)
     bool dark = false;                // --dark
+    QString view;                     // --view: a MainWindow::viewNames() entry
     bool exitAfterPaint = false; // --exit-after-paint: print the time to a painted matrix, exit
     QStringList openPaths;       // reports, archives, folders or logs to open at start
 };
