@@ -14,6 +14,7 @@
 #include "relayhud/ui/matrix/matrix_view.h"
 #include "relayhud/ui/tests/test_details_view.h"
 #include "relayhud/ui/tests/tests_panel.h"
+#include "relayhud/ui/watch/attributed_failures.h"
 
 #include "sim_session.h"
 #include "test_support.h"
@@ -26,6 +27,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <csignal>
 #include <map>
 #include <memory>
@@ -190,4 +192,63 @@ TEST_F(AttributionFlow, TheCulpritsOwnHeadSaysItIsThisPrsRegression)
         triage->why.contains(QStringLiteral("this PR's heads fail it before anyone else's")))
         << triage->why.toStdString();
     pictures(*window, QStringLiteral("attribution_culprit"));
+}
+
+// The evidence behind a followed failure's second notification (watch and
+// notify), read from the same cache as the window reads it: the culprit's own
+// head is its regression; a later PR's failure is already broken upstream,
+// likely by the culprit. Both name the culprit.
+TEST_F(AttributionFlow, TheEvidenceAttributesFollowedFailuresToTheCulprit)
+{
+    const sim::SimDataset& data = m_server.dataset();
+    auto cache = Cache::open(m_cachePath.toStdString());
+    ASSERT_TRUE(cache) << cache.message();
+    const auto rowOf = [&](const CheckRun& run) -> std::int64_t {
+        auto row = (*cache)->checkRunRowFor(run.checkRunId);
+        return row && *row ? **row : 0;
+    };
+    QHash<qint64, WatchEvent> awaited;
+    const auto await = [&](const CheckRun& run) {
+        WatchEvent e;
+        e.runRowId = rowOf(run);
+        e.pr = run.prNumber;
+        e.sha = QString::fromStdString(run.upstreamSha.value);
+        e.backend = QString::fromStdString(run.downstreamRepo);
+        e.job = QString::fromStdString(run.jobName);
+        awaited.insert(e.runRowId, e);
+        return e.runRowId;
+    };
+    qint64 culpritRun = 0, laterRun = 0;
+    for (const sim::SimRow& row : data.rows)
+        if (row.run.upstreamSha == data.stories.regressionFirstBadSha
+            && row.run.downstreamRepo == story().backend && row.run.jobName == story().job)
+            culpritRun = await(row.run);
+    // The last PR head the culprit broke whose run of the job failed the test.
+    for (const sim::SimTruthLine& line : data.truth)
+        if (line.cause == sim::SimCause::BrokenTrunk && line.test == story().test)
+            for (const sim::SimRow& row : data.rows)
+                if (row.run.checkRunId == line.checkRunId
+                    && row.run.eventType == EventType::PullRequest)
+                    laterRun = await(row.run);
+    ASSERT_NE(culpritRun, 0);
+    ASSERT_NE(laterRun, 0);
+    const std::vector<std::int64_t> runs{culpritRun, laterRun};
+    auto suggestions = triage::suggestForRuns(**cache, runs);
+    ASSERT_TRUE(suggestions) << suggestions.message();
+    const std::vector<AttributedFailure> got = attributedFailures(*suggestions, awaited);
+    const auto of = [&](qint64 run) {
+        return std::find_if(got.begin(), got.end(),
+                            [run](const AttributedFailure& f) { return f.event.runRowId == run; });
+    };
+    ASSERT_NE(of(culpritRun), got.end());
+    EXPECT_TRUE(of(culpritRun)->ownRegression);
+    EXPECT_EQ(of(culpritRun)->culpritPr, story().culpritPr);
+    EXPECT_TRUE(of(culpritRun)->test.endsWith(QString::fromStdString(story().test)))
+        << of(culpritRun)->test.toStdString();
+    ASSERT_NE(of(laterRun), got.end());
+    EXPECT_FALSE(of(laterRun)->ownRegression);
+    EXPECT_EQ(of(laterRun)->culpritPr, story().culpritPr);
+    const Notice notice = noticeForAttributions(got);
+    EXPECT_TRUE(notice.title.contains(QStringLiteral("#%1").arg(story().culpritPr)))
+        << notice.title.toStdString();
 }

@@ -8,6 +8,7 @@
 #include "relayhud/ui/main_window.h"
 #include "relayhud/ui/matrix/matrix_model.h"
 #include "relayhud/ui/matrix/matrix_view.h"
+#include "relayhud/ui/watch/attributed_failures.h"
 #include "relayhud/ui/watch/notifier.h"
 #include "relayhud/ui/watch/watch_controller.h"
 #include "relayhud/ui/watch/watch_list.h"
@@ -160,6 +161,109 @@ TEST(WatchController, QuietHoursMarkButHoldTheNotificationBack)
     EXPECT_TRUE(status[0][0].toString().startsWith(QStringLiteral("quiet hours")));
     watch.visited(9);
     EXPECT_TRUE(watch.unseen().isEmpty());
+}
+
+triage::Suggestion suggestion(qint64 run, triage::FailureClass cls, const std::string& test,
+                              std::int64_t culprit = 0)
+{
+    triage::Suggestion s;
+    s.target.checkRunRow = run;
+    s.target.testId = test.empty() ? 0 : 1;
+    s.target.identity = test;
+    s.cls = cls;
+    if (culprit > 0) {
+        triage::Evidence breakage;
+        breakage.kind = triage::EvidenceKind::Breakage;
+        breakage.culpritPr = culprit;
+        s.evidence.push_back(breakage);
+    }
+    return s;
+}
+
+WatchEvent failureOn(qint64 run, qint64 pr)
+{
+    WatchEvent e;
+    e.runRowId = run;
+    e.pr = pr;
+    e.sha = QStringLiteral("a1b2c3d4e5");
+    e.backend = QStringLiteral("org/npu");
+    e.job = QStringLiteral("test (default, 1, 2, npu)");
+    return e;
+}
+
+TEST(AttributedFailures, OwnRegressionsAndUpstreamBreakagesNameTheirPrAndNothingElseDoes)
+{
+    QHash<qint64, WatchEvent> awaited;
+    awaited.insert(1, failureOn(1, 101)); // its own regression
+    awaited.insert(2, failureOn(2, 102)); // broken upstream by #101
+    awaited.insert(3, failureOn(3, 103)); // flaky
+    awaited.insert(4, failureOn(4, 0));   // a nightly's regression: no PR to name
+    WatchEvent muted = failureOn(5, 105);
+    muted.notify = false;
+    awaited.insert(5, muted);
+    using triage::FailureClass;
+    const std::vector<triage::Suggestion> suggestions{
+        suggestion(1, FailureClass::Regression, "test/test_ops.py::TestOps::test_add"),
+        suggestion(1, FailureClass::Regression, "test/test_ops.py::TestOps::test_mul"),
+        suggestion(2, FailureClass::PreExisting, "test/test_ops.py::TestOps::test_add", 101),
+        suggestion(2, FailureClass::PreExisting, "test/test_ops.py::TestOps::test_old"),
+        suggestion(3, FailureClass::Flaky, "test/test_ops.py::TestOps::test_add"),
+        suggestion(4, FailureClass::Regression, "test/test_ops.py::TestOps::test_add"),
+        suggestion(5, FailureClass::Regression, "test/test_ops.py::TestOps::test_add"),
+        suggestion(9, FailureClass::Regression, "not awaited")};
+    const std::vector<AttributedFailure> got = attributedFailures(suggestions, awaited);
+    ASSERT_EQ(got.size(), 2u) << "one per run and culprit";
+    EXPECT_TRUE(got[0].ownRegression);
+    EXPECT_EQ(got[0].culpritPr, 101);
+    EXPECT_EQ(got[0].test, QStringLiteral("test/test_ops.py::TestOps::test_add"));
+    EXPECT_FALSE(got[1].ownRegression);
+    EXPECT_EQ(got[1].event.pr, 102);
+    EXPECT_EQ(got[1].culpritPr, 101);
+
+    const Notice notice = noticeForAttributions(got);
+    EXPECT_EQ(notice.items, 2);
+    EXPECT_EQ(notice.runRowId, 1);
+    EXPECT_EQ(notice.title, QStringLiteral("RelayHUD: failure attributed to #101"));
+    EXPECT_EQ(notice.body, QStringLiteral("#101's regression: test_add (npu default 1/2)\n"
+                                          "#102: test_add already broken upstream, likely by "
+                                          "#101 (npu default 1/2)"));
+    EXPECT_EQ(noticeForAttributions({}).items, 0);
+}
+
+TEST(WatchController, NewFailuresAwaitTheirEvidenceAndWhatItAttributesIsOneMoreNotice)
+{
+    WatchController watch;
+    auto* fake = new FakeNotifier;
+    watch.setNotifier(fake);
+    watch.setList(following({kJob}));
+    watch.setClock([] { return QTime(12, 0); });
+    MatrixSnapshot before = twoJobs();
+    MatrixSnapshot after = before;
+    test::setCell(after, 0, 0, test::cell(Conclusion::Failure, 9));
+    test::setCell(after, 0, 1, test::cell(Conclusion::Failure, 10)); // not followed
+    watch.compare(before, after, {});
+    ASSERT_EQ(fake->shown.size(), 1u);
+    ASSERT_TRUE(watch.awaitsEvidence());
+    const QHash<qint64, WatchEvent> awaited = watch.takeAwaitingEvidence();
+    EXPECT_EQ(awaited.keys(), QList<qint64>{9});
+    EXPECT_EQ(awaited.value(9).pr, 11);
+    EXPECT_FALSE(watch.awaitsEvidence()) << "taken once";
+
+    watch.attributionsArrived({});
+    EXPECT_EQ(fake->shown.size(), 1u) << "nothing attributed, nothing said";
+    const std::vector<AttributedFailure> attributed = attributedFailures(
+        {suggestion(9, triage::FailureClass::Regression, "t.py::T::test_x")}, awaited);
+    watch.attributionsArrived(attributed);
+    ASSERT_EQ(fake->shown.size(), 2u);
+    EXPECT_EQ(fake->shown.back().title, QStringLiteral("RelayHUD: failure attributed to #11"));
+    EXPECT_EQ(fake->shown.back().runRowId, 9);
+
+    WatchList quiet = following({kJob});
+    quiet.quietFrom = 0;
+    quiet.quietTo = 23;
+    watch.setList(quiet);
+    watch.attributionsArrived(attributed);
+    EXPECT_EQ(fake->shown.size(), 2u) << "quiet hours hold it back";
 }
 
 // A followed job's new failure after a real sync (the simulator over loopback

@@ -134,6 +134,7 @@ void MainWindow::onTestsLoaded(const std::shared_ptr<const TestsPanelData>& load
 
 void MainWindow::onArtifactsSynced(const ArtifactSyncOutcome& outcome)
 {
+    attributeAwaitedFailures(); // with what this pass fetched
     if (!outcome.ok) {
         m_status->showMessage(tr("Test results: %1").arg(outcome.error));
         return;

@@ -4,11 +4,14 @@
 #include "relayhud/ui/main_window.h"
 
 #include "relayhud/hud/hud_summaries.h"
+#include "relayhud/store/cache.h"
+#include "relayhud/triage/suggest.h"
 #include "relayhud/ui/format.h"
 #include "relayhud/ui/matrix/matrix_filter_proxy.h"
 #include "relayhud/ui/matrix/matrix_model.h"
 #include "relayhud/ui/matrix/matrix_view.h"
 #include "relayhud/ui/status/sync_status_widget.h"
+#include "relayhud/ui/watch/attributed_failures.h"
 #include "relayhud/ui/watch/notifier.h"
 #include "relayhud/ui/watch/watch_controller.h"
 
@@ -19,6 +22,7 @@
 #include <QMenuBar>
 #include <QSpinBox>
 #include <QSystemTrayIcon>
+#include <QtConcurrent>
 
 #include <algorithm>
 
@@ -209,6 +213,42 @@ bool MainWindow::selectRunRow(qint64 runRowId)
     }
     m_status->showMessage(tr("That run is no longer in the matrix"));
     return false;
+}
+
+namespace {
+
+struct Evidence {
+    std::vector<triage::Suggestion> suggestions;
+    QString error;
+};
+
+// A worker's read: its own connection to the cache.
+Evidence readEvidence(const QString& cachePath, const std::vector<std::int64_t>& runs)
+{
+    auto cache = Cache::open(cachePath.toStdString());
+    if (!cache)
+        return {{}, toQString(cache.message())};
+    auto suggestions = triage::suggestForRuns(**cache, runs);
+    if (!suggestions)
+        return {{}, toQString(suggestions.message())};
+    return {std::move(*suggestions), {}};
+}
+
+} // namespace
+
+void MainWindow::attributeAwaitedFailures()
+{
+    if (!m_watch->awaitsEvidence())
+        return;
+    const QHash<qint64, WatchEvent> awaited = m_watch->takeAwaitingEvidence();
+    const std::vector<std::int64_t> runs(awaited.keyBegin(), awaited.keyEnd());
+    QtConcurrent::run(&readEvidence, m_config.settings.effectiveCachePath(), runs)
+        .then(this, [this, awaited](const Evidence& evidence) {
+            if (!evidence.error.isEmpty())
+                return m_status->showMessage(
+                    tr("Cannot read the evidence on followed failures: %1").arg(evidence.error));
+            m_watch->attributionsArrived(attributedFailures(evidence.suggestions, awaited));
+        });
 }
 
 // Called with each snapshot: after a sync, what is new on followed items.

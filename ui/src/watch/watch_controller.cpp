@@ -7,6 +7,8 @@
 #include <QPainter>
 #include <QSystemTrayIcon>
 
+#include <utility>
+
 namespace relayhud::ui {
 
 namespace {
@@ -100,7 +102,24 @@ void WatchController::compare(const MatrixSnapshot& before, const MatrixSnapshot
         emit unseenChanged(m_unseen);
         updateTray();
     }
-    const Notice notice = noticeFor(events, m_list.followed.isEmpty() ? QString() : relayDegraded);
+    for (const WatchEvent& e : events)
+        if (e.kind == WatchEventKind::NewFailure && e.notify)
+            m_awaiting.insert(e.runRowId, e);
+    notify(noticeFor(events, m_list.followed.isEmpty() ? QString() : relayDegraded));
+}
+
+QHash<qint64, WatchEvent> WatchController::takeAwaitingEvidence()
+{
+    return std::exchange(m_awaiting, {});
+}
+
+void WatchController::attributionsArrived(const std::vector<AttributedFailure>& failures)
+{
+    notify(noticeForAttributions(failures));
+}
+
+void WatchController::notify(const Notice& notice)
+{
     if (notice.items == 0)
         return;
     if (m_list.inQuietHours(m_clock())) {

@@ -216,6 +216,9 @@ private:
     void showQuietHoursDialog();
     void watchSnapshot(const MatrixSnapshot& next);
     void watchRelayHealth(int state, const QString& summary);
+    // After an artifact pass: the evidence on the followed items' new
+    // failures (worker); what it attributes to a PR is notified.
+    void attributeAwaitedFailures();
     void sizeToScreen();
     void applyDefaultDockSizes(int width);
     void growDocksForSelection();

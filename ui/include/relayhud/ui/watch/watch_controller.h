@@ -3,8 +3,10 @@
 // notification; the matrix marks changed cells until they are visited; a
 // tray icon counts them. Quiet hours hold notifications back (cells are still
 // marked); a muted item is marked and never notified.
+#include "relayhud/ui/watch/attributed_failures.h"
 #include "relayhud/ui/watch/watch_list.h"
 
+#include <QHash>
 #include <QObject>
 #include <QPointer>
 #include <QSet>
@@ -39,6 +41,13 @@ public:
     // non-empty when relay health got worse with this sync.
     void compare(const MatrixSnapshot& before, const MatrixSnapshot& after,
                  const QString& relayDegraded);
+    // New failures on followed items wait for their test results, for the
+    // evidence that may attribute them to a PR (attributed_failures.h): the
+    // runs to read once an artifact pass ends, taken once.
+    QHash<qint64, WatchEvent> takeAwaitingEvidence();
+    bool awaitsEvidence() const { return !m_awaiting.isEmpty(); }
+    // What the evidence attributed: one more notification (none when empty).
+    void attributionsArrived(const std::vector<AttributedFailure>& failures);
     // The user looked at this run's cell.
     void visited(qint64 runRowId);
     const QSet<qint64>& unseen() const { return m_unseen; }
@@ -53,11 +62,13 @@ signals:
 
 private:
     void updateTray();
+    void notify(const Notice& notice);
 
     WatchList m_list;
     Notifier* m_notifier = nullptr;
     QPointer<QSystemTrayIcon> m_tray;
     QSet<qint64> m_unseen;
+    QHash<qint64, WatchEvent> m_awaiting; // run row id -> its new failure
     int m_noticesShown = 0;
     std::function<QTime()> m_clock;
 };
