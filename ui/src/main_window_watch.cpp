@@ -132,12 +132,15 @@ QString MainWindow::currentWatchKey(WatchTarget target) const
     const QString job = jobKey(backend, current.data(MatrixModel::WorkflowRole).toString(),
                                current.data(MatrixModel::JobRole).toString());
     const qint64 pr = current.data(MatrixModel::PrNumberRole).toLongLong();
+    // A folded shard group stands for several jobs: open it to follow one.
+    const bool group = current.data(MatrixModel::ShardMembersRole).toInt() > 0;
     switch (target) {
-    case WatchTarget::Job: return job;
+    case WatchTarget::Job: return group ? QString() : job;
     case WatchTarget::Backend: return backendKey(backend);
     case WatchTarget::Pr: return pr > 0 ? prKey(pr) : QString();
     case WatchTarget::Followed:
-        for (const QString& key : {job, pr > 0 ? prKey(pr) : QString(), backendKey(backend)})
+        for (const QString& key :
+             {group ? QString() : job, pr > 0 ? prKey(pr) : QString(), backendKey(backend)})
             if (!key.isEmpty() && m_watch->list().isFollowed(key))
                 return key;
         return {};
@@ -158,6 +161,10 @@ void MainWindow::updateWatchActions()
             && (target == WatchTarget::Followed ? list.muted.contains(key) : list.isFollowed(key)));
     };
     set(m_followJobAction, WatchTarget::Job);
+    m_followJobAction->setStatusTip(
+        m_view->currentIndex().data(MatrixModel::ShardMembersRole).toInt() > 0
+            ? tr("A shard group: click its label to show the shards, then follow one")
+            : QString());
     set(m_followBackendAction, WatchTarget::Backend);
     set(m_followPrAction, WatchTarget::Pr);
     set(m_muteAction, WatchTarget::Followed);
