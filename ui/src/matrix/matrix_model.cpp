@@ -48,6 +48,17 @@ const ShardColumn* MatrixModel::shardColumn(const MatrixColumn& column) const
     return it == m_shardColumns.end() ? nullptr : &it->second;
 }
 
+// A folded shard group's column, where its members' cells can be read: in
+// the middle of a merge the rows shown may not be the new ones yet.
+const ShardColumn* MatrixModel::foldedGroupAt(std::size_t row, std::size_t column) const
+{
+    const ShardColumn* shard = shardColumn(m_snapshot.columns[column]);
+    if (!shard || shard->memberColumns.empty() || row >= m_ungrouped.rows.size()
+        || m_ungrouped.rows[row].sha != m_snapshot.rows[row].sha)
+        return nullptr;
+    return shard;
+}
+
 const UpstreamCommit* MatrixModel::runCommitAt(int row, int column) const
 {
     const UpstreamCommit* commit = commitAt(row);
@@ -85,8 +96,7 @@ QVariant MatrixModel::data(const QModelIndex& index, int role) const
         || (role >= ShardMembersRole && role <= ShardExpandedRole))
         return columnData(m_snapshot.columns[column], role);
     if (role == UnseenRole)
-        if (const ShardColumn* shard = shardColumn(m_snapshot.columns[column]);
-            shard && !shard->memberColumns.empty()) {
+        if (const ShardColumn* shard = foldedGroupAt(row, column)) {
             // A collapsed group: any member that changed.
             for (const int member : shard->memberColumns) {
                 const auto& c = m_ungrouped.cell(row, static_cast<std::size_t>(member));
@@ -243,7 +253,8 @@ QString MatrixModel::cellDescription(int row, int column) const
     const auto& job = m_snapshot.columns[static_cast<std::size_t>(column)];
     const auto& cell =
         m_snapshot.cell(static_cast<std::size_t>(row), static_cast<std::size_t>(column));
-    if (const ShardColumn* shard = shardColumn(job); shard && !shard->memberColumns.empty())
+    if (const ShardColumn* shard =
+            foldedGroupAt(static_cast<std::size_t>(row), static_cast<std::size_t>(column)))
         return shardGroupDescription(row, *shard);
     QString text = cellStateText(cellStateOf(cell));
     if (!cell.empty() && cell.attempts > 0)

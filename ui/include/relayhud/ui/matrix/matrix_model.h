@@ -138,6 +138,7 @@ private:
     void show(MatrixSnapshot next);
     const PullRequestRow* rowGroup(const UpstreamCommit& commit) const;
     const ShardColumn* shardColumn(const MatrixColumn& column) const;
+    const ShardColumn* foldedGroupAt(std::size_t row, std::size_t column) const;
     QString shardGroupDescription(int row, const ShardColumn& shard) const;
 
     QVariant cellData(const MatrixCell& cell, int role) const;
