@@ -13,6 +13,7 @@
 #include "sim_session.h"
 #include "test_support.h"
 
+#include <QAction>
 #include <QSignalSpy>
 #include <QTabBar>
 #include <QTemporaryDir>
@@ -322,6 +323,19 @@ TEST_F(PullRequestFlow, ThePullRequestsTabShowsOneRowPerPrAndAClickShowsItsEarli
     EXPECT_EQ(proxy.headerData(row + 1, Qt::Vertical, MatrixModel::RowKindRole).toInt(),
               static_cast<int>(MatrixModel::RowKind::EarlierHead));
     keepPictures(w, QStringLiteral("pull-requests-window"));
+    // View › Show or hide the PR's earlier heads (H) folds them again from
+    // one of the heads, and opens them from the PR's row.
+    QAction* toggleHeads = nullptr;
+    for (QAction* action : w.findChildren<QAction*>())
+        if (action->shortcut() == QKeySequence(Qt::Key_H))
+            toggleHeads = action;
+    ASSERT_NE(toggleHeads, nullptr);
+    w.matrixView()->setCurrentIndex(proxy.index(row + 1, 0));
+    toggleHeads->trigger();
+    EXPECT_EQ(proxy.rowCount(), static_cast<int>(heads.size()));
+    w.matrixView()->setCurrentIndex(proxy.index(row, 0));
+    toggleHeads->trigger();
+    EXPECT_EQ(proxy.rowCount(), static_cast<int>(heads.size()) + multi->second - 1);
 
     // Selecting an earlier head's commit (a Ctrl+K or a link) in the view of
     // another PR's rows expands that PR.

@@ -263,6 +263,18 @@ void MainWindow::buildViewMenu()
         m_config.settings.groupShards = on;
         m_model->setShardGrouping(on);
     });
+    QAction* heads = view->addAction(tr("Show or hide the PR's earlier &heads"), this, [this] {
+        if (m_view->currentIndex().isValid())
+            togglePullRequestHeads(m_view->currentIndex().row());
+    });
+    heads->setShortcut(QKeySequence(Qt::Key_H));
+    heads->setStatusTip(tr("In the Pull requests view: the current PR's earlier heads"));
+    QAction* group = view->addAction(tr("Open or fold the shard &group"), this, [this] {
+        const QString family = m_view->currentIndex().data(MatrixModel::ShardFamilyRole).toString();
+        if (!family.isEmpty())
+            m_model->setShardGroupExpanded(family, !m_model->isShardGroupExpanded(family));
+    });
+    group->setShortcut(QKeySequence(Qt::Key_G));
     QAction* reset =
         view->addAction(tr("&Reset filters"), m_proxy, &MatrixFilterProxy::resetFilters);
     reset->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));

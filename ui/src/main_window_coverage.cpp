@@ -103,9 +103,12 @@ bool MainWindow::selectCommit(const QString& sha)
 
 void MainWindow::togglePullRequestHeads(int proxyRow)
 {
-    const qint64 pr =
-        m_proxy->headerData(proxyRow, Qt::Vertical, MatrixModel::PrNumberRole).toLongLong();
-    if (pr > 0)
+    const auto row = [&](int role) { return m_proxy->headerData(proxyRow, Qt::Vertical, role); };
+    const qint64 pr = row(MatrixModel::PrNumberRole).toLongLong();
+    // A PR's row, or one of its earlier heads under it.
+    if (pr > 0
+        && row(MatrixModel::RowKindRole).toInt() != static_cast<int>(MatrixModel::RowKind::Commit)
+        && row(MatrixModel::HeadsRole).toInt() > 1)
         m_model->setExpanded(pr, !m_model->isExpanded(pr));
 }
 

@@ -124,9 +124,13 @@ void MainWindow::reloadMatrix()
 void MainWindow::updateEmptyText()
 {
     QString text;
-    if (m_model->rowCount() > 0 && m_proxy->rowCount() == 0
-        && m_proxy->filters().view == CommitView::Release
-        && rowsInView(m_model->commits(), CommitView::Release) == 0)
+    if (m_model->rowCount() == 0 && !m_model->commits().rows.empty()
+        && m_proxy->filters().view == CommitView::PullRequests)
+        text = tr("No pull request in the cache yet: only pushes and scheduled runs, which carry "
+                  "no PR number.");
+    else if (m_model->rowCount() > 0 && m_proxy->rowCount() == 0
+             && m_proxy->filters().view == CommitView::Release
+             && rowsInView(m_model->commits(), CommitView::Release) == 0)
         text = tr("No commit is known to aim at a release/* branch: the HUD's rows do not say "
                   "which branch a pull request targets.");
     else if (m_model->rowCount() > 0 && m_proxy->rowCount() == 0

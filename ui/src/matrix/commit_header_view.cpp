@@ -187,7 +187,8 @@ void CommitHeaderView::paintField(QPainter& painter, const QRect& rect, Field fi
         const qint64 pr =
             m->headerData(logicalIndex, Qt::Vertical, MatrixModel::PrNumberRole).toLongLong();
         value = pr > 0 && !earlierHead ? u"#" % QString::number(pr) : QString();
-        if (pr > 0 && m->headerData(logicalIndex, Qt::Vertical, MatrixModel::FollowedRole).toBool())
+        if (pr > 0 && !earlierHead
+            && m->headerData(logicalIndex, Qt::Vertical, MatrixModel::FollowedRole).toBool())
             value = u"★ " % value; // followed (watch)
         color = palette().color(QPalette::Link);
         align = Qt::AlignRight | Qt::AlignVCenter;
