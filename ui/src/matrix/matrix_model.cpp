@@ -53,8 +53,8 @@ const ShardColumn* MatrixModel::shardColumn(const MatrixColumn& column) const
 const ShardColumn* MatrixModel::foldedGroupAt(std::size_t row, std::size_t column) const
 {
     const ShardColumn* shard = shardColumn(m_snapshot.columns[column]);
-    if (!shard || shard->memberColumns.empty() || row >= m_ungrouped.rows.size()
-        || m_ungrouped.rows[row].sha != m_snapshot.rows[row].sha)
+    if (!shard || shard->memberColumns.empty() || row >= ungrouped().rows.size()
+        || ungrouped().rows[row].sha != m_snapshot.rows[row].sha)
         return nullptr;
     return shard;
 }
@@ -99,7 +99,7 @@ QVariant MatrixModel::data(const QModelIndex& index, int role) const
         if (const ShardColumn* shard = foldedGroupAt(row, column)) {
             // A collapsed group: any member that changed.
             for (const int member : shard->memberColumns) {
-                const auto& c = m_ungrouped.cell(row, static_cast<std::size_t>(member));
+                const auto& c = ungrouped().cell(row, static_cast<std::size_t>(member));
                 if (!c.empty() && m_unseen.contains(c.runRowId))
                     return true;
             }
@@ -292,8 +292,8 @@ QString MatrixModel::shardGroupDescription(int row, const ShardColumn& shard) co
 {
     const auto r = static_cast<std::size_t>(row);
     const auto& commit = m_snapshot.rows[r];
-    const MatrixCell worst = worstMember(m_ungrouped, r, shard.memberColumns);
-    const auto& first = m_ungrouped.columns[static_cast<std::size_t>(shard.memberColumns.front())];
+    const MatrixCell worst = worstMember(ungrouped(), r, shard.memberColumns);
+    const auto& first = ungrouped().columns[static_cast<std::size_t>(shard.memberColumns.front())];
     QString text = tr("%1: %2 (the worst of %3 shards)")
                        .arg(shard.groupName, cellStateText(cellStateOf(worst)))
                        .arg(shard.members);
@@ -305,8 +305,8 @@ QString MatrixModel::shardGroupDescription(int row, const ShardColumn& shard) co
         text += u"  #" % QString::number(commit.prNumber);
     for (const int member : shard.memberColumns) {
         const auto m = static_cast<std::size_t>(member);
-        text += u"\n  " % toQString(m_ungrouped.columns[m].job) % u": "
-                % cellStateText(cellStateOf(m_ungrouped.cell(r, m)));
+        text += u"\n  " % toQString(ungrouped().columns[m].job) % u": "
+                % cellStateText(cellStateOf(ungrouped().cell(r, m)));
     }
     text += tr("\nClick the column's header to show the shards one by one.");
     return text;

@@ -131,7 +131,7 @@ void MatrixModel::revealJob(const std::string& backend, const std::string& workf
         return;
     for (const auto& [key, shard] : m_shardColumns)
         for (const int member : shard.memberColumns) {
-            const MatrixColumn& c = m_ungrouped.columns[static_cast<std::size_t>(member)];
+            const MatrixColumn& c = ungrouped().columns[static_cast<std::size_t>(member)];
             if (c.backend == backend && c.workflow == workflow && c.job == job)
                 return setShardGroupExpanded(shard.family, true);
         }
@@ -139,10 +139,10 @@ void MatrixModel::revealJob(const std::string& backend, const std::string& workf
 
 void MatrixModel::revealRun(qint64 runRowId)
 {
-    const std::size_t width = m_ungrouped.columns.size();
-    for (std::size_t i = 0; runRowId != 0 && i < m_ungrouped.cells.size(); ++i)
-        if (m_ungrouped.cells[i].runRowId == runRowId) {
-            const MatrixColumn& c = m_ungrouped.columns[i % width];
+    const std::size_t width = ungrouped().columns.size();
+    for (std::size_t i = 0; runRowId != 0 && i < ungrouped().cells.size(); ++i)
+        if (ungrouped().cells[i].runRowId == runRowId) {
+            const MatrixColumn& c = ungrouped().columns[i % width];
             return revealJob(c.backend, c.workflow, c.job);
         }
 }
@@ -155,21 +155,20 @@ void MatrixModel::present()
     const auto shardsBefore = m_shardColumns;
     m_rowGroups.clear();
     m_carried.clear();
-    if (!m_pullRequestView) {
-        m_ungrouped = m_commits;
-    } else {
+    m_pullRequests = {};
+    if (m_pullRequestView) {
         PullRequestMatrix prs = pullRequestMatrix(m_commits, m_expanded);
         for (std::size_t r = 0; r < prs.rows.size(); ++r)
             m_rowGroups.insert(toQString(prs.matrix.rows[r].sha.value), prs.rows[r]);
         for (const auto& [run, sha] : prs.carried)
             m_carried.insert(run, toQString(sha));
-        m_ungrouped = std::move(prs.matrix);
+        m_pullRequests = std::move(prs.matrix);
     }
     m_shardColumns.clear();
     if (!m_shardGrouping) {
-        show(m_ungrouped);
+        show(ungrouped());
     } else {
-        ShardMatrix grouped = groupShards(m_ungrouped, m_expandedGroups);
+        ShardMatrix grouped = groupShards(ungrouped(), m_expandedGroups);
         for (std::size_t c = 0; c < grouped.columns.size(); ++c)
             if (!grouped.columns[c].family.isEmpty())
                 m_shardColumns.emplace(matrixColumnKey(grouped.matrix.columns[c]),

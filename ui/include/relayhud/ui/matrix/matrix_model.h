@@ -166,7 +166,12 @@ private:
     QHash<qint64, QString> m_carried;           // run row id -> SHA of its head
     bool m_shardGrouping = true;
     QSet<QString> m_expandedGroups;
-    MatrixSnapshot m_ungrouped; // rows as shown, every job its own column
+    MatrixSnapshot m_pullRequests; // the pull-request view's rows, before grouping
+    // The rows as shown, every job its own column: the commits, or the PR rows.
+    const MatrixSnapshot& ungrouped() const
+    {
+        return m_pullRequestView ? m_pullRequests : m_commits;
+    }
     std::unordered_map<std::string, ShardColumn> m_shardColumns; // by column key
     QSet<qint64> m_unseen;
     QSet<QString> m_followed;
