@@ -3,7 +3,9 @@
 // (pytorch/test-infra torchci/pages/crcr/[org]/[repo].tsx buildMatrix(),
 // @61a77570), but across backends; earlier heads under an expanded PR; the
 // model, proxy, header and main window that show it.
+#include "relayhud/ui/details/run_details_panel.h"
 #include "relayhud/ui/main_window.h"
+#include "relayhud/ui/matrix/cell_state.h"
 #include "relayhud/ui/matrix/commit_header_view.h"
 #include "relayhud/ui/matrix/matrix_filter_proxy.h"
 #include "relayhud/ui/matrix/matrix_model.h"
@@ -384,4 +386,52 @@ TEST_F(PullRequestFlow, TheWindowReopensInTheViewItWasLeftIn)
         ASSERT_TRUE(w.showView(QStringLiteral("commits")));
         w.close(); // leaves the shared test settings as a fresh start finds them
     }
+}
+
+// Opening a folded shard group (G, or a click on its label) keeps the cell on
+// the run it showed, its worst shard's; the run details follow. Folding it
+// again comes back to the group's cell.
+TEST_F(PullRequestFlow, OpeningAShardGroupKeepsTheCellOnTheRunItShowed)
+{
+    MainWindow w(ui::testing::offlineSession(m_cachePath));
+    w.resize(1600, 900);
+    QSignalSpy refreshed(&w, &MainWindow::matrixRefreshed);
+    ASSERT_TRUE(refreshed.wait(30000));
+    MatrixFilterProxy& proxy = w.filterProxy();
+    // A folded group's cell whose worst shard is not the group's first.
+    QModelIndex cell;
+    for (int r = 0; r < proxy.rowCount() && !cell.isValid(); ++r)
+        for (int c = 0; c < proxy.columnCount(); ++c) {
+            const QModelIndex index = proxy.index(r, c);
+            if (proxy.headerData(c, Qt::Horizontal, MatrixModel::ShardMembersRole).toInt() > 0
+                && index.data(MatrixModel::CellStateRole).toInt()
+                       == static_cast<int>(CellState::Failure)
+                && !index.data(Qt::ToolTipRole)
+                        .toString()
+                        .contains(index.data(MatrixModel::JobRole).toString() + u": failure")) {
+                cell = index;
+                break;
+            }
+        }
+    ASSERT_TRUE(cell.isValid()) << "the simulator fails a later shard somewhere";
+    const qint64 run = cell.data(MatrixModel::RunRowIdRole).toLongLong();
+    w.matrixView()->setCurrentIndex(cell);
+    QAction* group = nullptr;
+    for (QAction* action : w.findChildren<QAction*>())
+        if (action->shortcut() == QKeySequence(Qt::Key_G))
+            group = action;
+    ASSERT_NE(group, nullptr);
+    group->trigger();
+    const QModelIndex opened = w.matrixView()->currentIndex();
+    EXPECT_EQ(opened.data(MatrixModel::RunRowIdRole).toLongLong(), run);
+    EXPECT_NE(opened.column(), cell.column()) << "on the worst shard's own column";
+    EXPECT_TRUE(opened.data(MatrixModel::ShardExpandedRole).toBool());
+    EXPECT_EQ(w.detailsPanel()->titleText(), opened.data(MatrixModel::JobRole).toString());
+    group->trigger();
+    EXPECT_EQ(w.matrixView()->currentIndex().data(MatrixModel::RunRowIdRole).toLongLong(), run);
+    EXPECT_GT(proxy
+                  .headerData(w.matrixView()->currentIndex().column(), Qt::Horizontal,
+                              MatrixModel::ShardMembersRole)
+                  .toInt(),
+              0);
 }

@@ -169,9 +169,8 @@ void MainWindow::buildCentral()
     connect(m_view->commitHeader(), &CommitHeaderView::pullRequestToggled, this,
             [this](int row) { togglePullRequestHeads(row); });
     connect(m_view->jobHeader(), &JobHeaderView::shardGroupToggled, this, [this](int column) {
-        const QString family =
-            m_proxy->headerData(column, Qt::Horizontal, MatrixModel::ShardFamilyRole).toString();
-        m_model->setShardGroupExpanded(family, !m_model->isShardGroupExpanded(family));
+        toggleShardGroup(
+            m_proxy->headerData(column, Qt::Horizontal, MatrixModel::ShardFamilyRole).toString());
     });
     m_centralStack = new QStackedWidget(central);
     m_centralStack->addWidget(m_view);
@@ -270,9 +269,7 @@ void MainWindow::buildViewMenu()
     heads->setShortcut(QKeySequence(Qt::Key_H));
     heads->setStatusTip(tr("In the Pull requests view: the current PR's earlier heads"));
     QAction* group = view->addAction(tr("Open or fold the shard &group"), this, [this] {
-        const QString family = m_view->currentIndex().data(MatrixModel::ShardFamilyRole).toString();
-        if (!family.isEmpty())
-            m_model->setShardGroupExpanded(family, !m_model->isShardGroupExpanded(family));
+        toggleShardGroup(m_view->currentIndex().data(MatrixModel::ShardFamilyRole).toString());
     });
     group->setShortcut(QKeySequence(Qt::Key_G));
     QAction* reset =

@@ -258,6 +258,13 @@ private:
     // show the PR's earlier heads when `sha` is one of them.
     void togglePullRequestHeads(int proxyRow);
     void revealCommit(const QString& sha);
+    void toggleShardGroup(const QString& family);
+    struct CurrentRun {
+        qint64 run = 0;
+        QString sha; // its row's
+    };
+    CurrentRun currentRun() const;
+    void keepCurrentOn(const CurrentRun& before);
     void selectPendingTest(std::int64_t rowId, bool loaded);
     void reportLink(const QString& link, bool found, const QString& message);
     void showCellMenu(const QPoint& pos);
