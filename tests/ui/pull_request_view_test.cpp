@@ -222,6 +222,11 @@ TEST(PullRequestModel, ExpandingInsertsTheEarlierHeadsAndASyncKeepsThemExpanded)
               static_cast<int>(MatrixModel::RowKind::EarlierHead));
     EXPECT_EQ(proxy.headerData(1, Qt::Vertical, MatrixModel::ShortShaRole).toString(),
               QStringLiteral("b7b7b7b"));
+    // The lint run is carried into the PR's row, and is its own on its head's.
+    EXPECT_EQ(proxy.index(0, 1).data(MatrixModel::CarriedFromRole).toString(),
+              QStringLiteral("b7b7b7b7"));
+    EXPECT_EQ(proxy.index(1, 1).data(MatrixModel::RunRowIdRole).toLongLong(), 12);
+    EXPECT_EQ(proxy.index(1, 1).data(MatrixModel::CarriedFromRole).toString(), QString());
 
     // A sync brings a fourth head: it becomes the PR's row, the old newest
     // head an earlier one, still expanded.

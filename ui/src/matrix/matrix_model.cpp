@@ -59,14 +59,22 @@ const ShardColumn* MatrixModel::foldedGroupAt(std::size_t row, std::size_t colum
     return shard;
 }
 
+// The earlier head a PR row's cell ran on; "" on the row's own head (an
+// expanded PR's earlier heads show their own runs).
+QString MatrixModel::carriedFrom(std::size_t row, std::size_t column) const
+{
+    const MatrixCell& cell = m_snapshot.cell(row, column);
+    const QString head = cell.empty() ? QString() : m_carried.value(cell.runRowId);
+    return head == toQString(m_snapshot.rows[row].sha.value) ? QString() : head;
+}
+
 const UpstreamCommit* MatrixModel::runCommitAt(int row, int column) const
 {
     const UpstreamCommit* commit = commitAt(row);
     if (!commit || column < 0 || column >= columnCount())
         return commit;
-    const auto& cell =
-        m_snapshot.cell(static_cast<std::size_t>(row), static_cast<std::size_t>(column));
-    const QString carried = cell.empty() ? QString() : m_carried.value(cell.runRowId);
+    const QString carried =
+        carriedFrom(static_cast<std::size_t>(row), static_cast<std::size_t>(column));
     if (carried.isEmpty())
         return commit;
     for (const UpstreamCommit& head : m_commits.rows)
@@ -95,6 +103,8 @@ QVariant MatrixModel::data(const QModelIndex& index, int role) const
     if ((role >= BackendRole && role <= JobIdRole)
         || (role >= ShardMembersRole && role <= ShardExpandedRole))
         return columnData(m_snapshot.columns[column], role);
+    if (role == CarriedFromRole)
+        return carriedFrom(row, column);
     if (role == UnseenRole)
         if (const ShardColumn* shard = foldedGroupAt(row, column)) {
             // A collapsed group: any member that changed.
@@ -123,7 +133,6 @@ QVariant MatrixModel::cellData(const MatrixCell& cell, int role) const
     case StaleRole: return cell.has(MatrixCell::Stale);
     case HasArtifactsRole: return cell.has(MatrixCell::HasArtifacts);
     case UnseenRole: return !cell.empty() && m_unseen.contains(cell.runRowId);
-    case CarriedFromRole: return cell.empty() ? QString() : m_carried.value(cell.runRowId);
     case TriageRole:
         return static_cast<int>(cell.has(MatrixCell::Triaged)     ? TriageMark::Triaged
                                 : cell.has(MatrixCell::Untriaged) ? TriageMark::Untriaged
@@ -274,7 +283,8 @@ QString MatrixModel::cellDescription(int row, int column) const
             % toQString(commit.sha.shortSha());
     if (commit.prNumber > 0)
         text += u"  #" % QString::number(commit.prNumber);
-    if (const QString head = cell.empty() ? QString() : m_carried.value(cell.runRowId);
+    if (const QString head =
+            carriedFrom(static_cast<std::size_t>(row), static_cast<std::size_t>(column));
         !head.isEmpty())
         text += tr("\nran on an earlier head, %1; it is this job's latest run in the PR")
                     .arg(head.left(7));

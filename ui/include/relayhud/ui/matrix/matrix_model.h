@@ -139,6 +139,7 @@ private:
     const PullRequestRow* rowGroup(const UpstreamCommit& commit) const;
     const ShardColumn* shardColumn(const MatrixColumn& column) const;
     const ShardColumn* foldedGroupAt(std::size_t row, std::size_t column) const;
+    QString carriedFrom(std::size_t row, std::size_t column) const;
     QString shardGroupDescription(int row, const ShardColumn& shard) const;
 
     QVariant cellData(const MatrixCell& cell, int role) const;
