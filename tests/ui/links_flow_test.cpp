@@ -77,19 +77,11 @@ class LinksFlow : public ::testing::Test {
 protected:
     void SetUp() override
     {
-        sim::SimConfig config;
-        config.seed = 3;
-        config.commits = 40;
-        m_data = sim::buildDataset(config);
+        m_data = ui::testing::dataset();
         m_cachePath = m_dir.filePath(QStringLiteral("cache.sqlite"));
+        ui::testing::fillCache(m_cachePath.toStdString(), m_data);
         auto cache = Cache::open(m_cachePath.toStdString());
         ASSERT_TRUE(cache) << cache.message();
-        SyncBatch batch;
-        batch.backends = m_data.backends;
-        batch.commits = m_data.commits;
-        for (const auto& row : m_data.rows)
-            batch.runs.push_back(row.run);
-        ASSERT_TRUE((*cache)->apply(batch));
         m_cache = std::move(*cache);
     }
 
