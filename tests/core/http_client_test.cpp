@@ -255,6 +255,38 @@ TEST_F(HttpClientTest, HonoursRetryAfterOn429)
     EXPECT_GE(since(start), 950ms);
 }
 
+// A server pacing its clients (429 with Retry-After) is waited through past
+// maxAttempts, up to maxPacedAttempts: clients retrying together may land on
+// its limit again.
+TEST_F(HttpClientTest, RateLimitsAreWaitedThroughPastTheAttemptsForErrors)
+{
+    std::atomic<int> calls{0};
+    m_server.http().Get("/paced", [&](const httplib::Request&, httplib::Response& res) {
+        if (++calls <= 5) {
+            res.status = 429;
+            res.set_header("Retry-After", "0");
+        } else {
+            res.set_content("ok", "text/plain");
+        }
+    });
+    m_server.http().Get("/closed", [&](const httplib::Request&, httplib::Response& res) {
+        res.status = 429;
+        res.set_header("Retry-After", "0");
+    });
+    m_server.start();
+    HttpOptions options = fastOptions(); // maxAttempts 3
+    options.retry.maxPacedAttempts = 7;
+    HttpClient client(options);
+    const auto response = client.get({m_server.url("/paced"), {}, {}});
+    ASSERT_TRUE(response.ok()) << response.message();
+    EXPECT_EQ(response->attempts, 6);
+    const auto closed = client.get({m_server.url("/closed"), {}, {}});
+    ASSERT_FALSE(closed.ok());
+    EXPECT_NE(closed.message().find("HTTP 429"), std::string::npos) << closed.message();
+    EXPECT_NE(closed.message().find("gave up after 7 attempts"), std::string::npos)
+        << closed.message();
+}
+
 TEST_F(HttpClientTest, ConditionalRequestGetsNotModified)
 {
     m_server.http().Get("/etag", [](const httplib::Request& req, httplib::Response& res) {

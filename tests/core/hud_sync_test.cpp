@@ -151,7 +151,7 @@ TEST_F(HudSyncTest, RateLimitsAreRetriedThrough)
     m_server->setFaults(faults);
     auto report = sync();
     ASSERT_TRUE(report) << report.message();
-    EXPECT_TRUE(report->errors.empty());
+    EXPECT_TRUE(report->errors.empty()) << report->errors.front();
     EXPECT_GE(cachedRuns(), 2000);
 }
 

@@ -77,7 +77,9 @@ bool isCancelled(const std::atomic<bool>* cancel) { return cancel && cancel->loa
 
 bool shouldRetry(const AttemptOutcome& outcome, int attempt, const RetryPolicy& policy)
 {
-    return !outcome.result.ok() && outcome.retryable && attempt < policy.maxAttempts;
+    const int limit = outcome.retryAfter ? std::max(policy.maxAttempts, policy.maxPacedAttempts)
+                                         : policy.maxAttempts;
+    return !outcome.result.ok() && outcome.retryable && attempt < limit;
 }
 
 Result<HttpResponse> finalResult(AttemptOutcome&& outcome, int attempts)

@@ -27,6 +27,10 @@ struct RetryPolicy {
     std::chrono::milliseconds baseDelay{250}; // doubled per retry, with jitter
     std::chrono::milliseconds maxDelay{8000};
     std::chrono::milliseconds maxRetryAfter{60000}; // cap on a server's Retry-After
+    // Attempts while the server paces us (429 or 503 with Retry-After): it
+    // is not failing, it asks us to come back, and clients retrying together
+    // may land on its limit again; those answers do not spend maxAttempts.
+    int maxPacedAttempts = 10;
 };
 
 struct HttpOptions {
