@@ -32,6 +32,7 @@
 
 #include <gmock/gmock.h>
 
+#include <algorithm>
 #include <map>
 
 using namespace relayhud;
@@ -164,8 +165,17 @@ TEST_F(LinksFlow, ShaAndPullRequestLinksSelectTheirRow)
     QSignalSpy refreshed(w.get(), &MainWindow::matrixRefreshed);
     ASSERT_TRUE(refreshed.wait(kWaitMs));
     const MatrixSnapshot& snap = w->matrixModel().snapshot();
-    ASSERT_GT(snap.rows.size(), 3u);
-    const UpstreamCommit& commit = snap.rows[3];
+    // A commit below the top whose key is a SHA (a nightly's may be its
+    // delivery id, "nightly-2026-12-04", which 12 characters do not pick).
+    const auto isSha = [](const UpstreamCommit& c) {
+        return c.sha.value.size() == 40
+               && c.sha.value.find_first_not_of("0123456789abcdef") == std::string::npos;
+    };
+    const auto below =
+        std::find_if(snap.rows.begin() + std::min<std::ptrdiff_t>(3, std::ssize(snap.rows)),
+                     snap.rows.end(), isSha);
+    ASSERT_NE(below, snap.rows.end());
+    const UpstreamCommit& commit = *below;
 
     w->openLink(QStringLiteral("relayhud://sha/")
                 + QString::fromStdString(commit.sha.value).left(12));
