@@ -16,6 +16,7 @@
 #include "test_support.h"
 
 #include <QAction>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTabBar>
 #include <QTemporaryDir>
@@ -23,6 +24,7 @@
 
 #include <gmock/gmock.h>
 
+#include <algorithm>
 #include <map>
 
 using namespace relayhud;
@@ -439,4 +441,108 @@ TEST_F(PullRequestFlow, OpeningAShardGroupKeepsTheCellOnTheRunItShowed)
                               MatrixModel::ShardMembersRole)
                   .toInt(),
               0);
+}
+
+// A sync that brings a job's other shards folds the job into a new group:
+// a cell selected on a green shard, whose group's cell would show another
+// shard's failure, keeps its run (the group opens rather than take the cell
+// away) and the panels stay on it. A group the user folds again stays
+// folded through later syncs, the cell on the group's.
+TEST(MatrixSync, ACellWhoseJobASyncFoldsIntoAShardGroupKeepsItsRunAndTheGroupOpens)
+{
+    const sim::SimDataset data = ui::testing::dataset();
+    // A parenthesised first shard, "test (CONFIG, 1, N, RUNNER)", that
+    // passed where another shard of its job failed.
+    const QRegularExpression firstShard(QStringLiteral(R"(^(.+ \([^,]+, )1, \d+(, [^)]*)?\)$)"));
+    const sim::SimRow* chosen = nullptr;
+    QString prefix;
+    const auto sibling = [&](const CheckRun& run) {
+        return run.downstreamRepo == chosen->run.downstreamRepo
+               && run.workflow == chosen->run.workflow && run.jobName != chosen->run.jobName
+               && QString::fromStdString(run.jobName).startsWith(prefix);
+    };
+    const auto siblingFailed = [&] {
+        return std::any_of(data.rows.begin(), data.rows.end(), [&](const sim::SimRow& row) {
+            return sibling(row.run) && row.run.upstreamSha == chosen->run.upstreamSha
+                   && row.run.reported.conclusion == Conclusion::Failure;
+        });
+    };
+    for (const sim::SimRow& row : data.rows) {
+        const auto match = firstShard.match(QString::fromStdString(row.run.jobName));
+        if (!match.hasMatch() || row.run.reported.conclusion != Conclusion::Success)
+            continue;
+        chosen = &row;
+        prefix = match.captured(1);
+        if (siblingFailed())
+            break;
+        chosen = nullptr;
+    }
+    ASSERT_NE(chosen, nullptr) << "the simulator fails one shard of a job where another passed";
+    QTemporaryDir dir;
+    const std::string path = dir.filePath(QStringLiteral("cache.sqlite")).toStdString();
+    SyncBatch first{data.backends, data.commits, {}, {}};
+    SyncBatch later{data.backends, data.commits, {}, {}};
+    for (const sim::SimRow& row : data.rows)
+        (sibling(row.run) ? later : first).runs.push_back(row.run);
+    ASSERT_FALSE(later.runs.empty());
+    auto cache = Cache::open(path);
+    ASSERT_TRUE(cache) << cache.message();
+    ASSERT_TRUE((*cache)->apply(first));
+
+    MainWindow w(ui::testing::offlineSession(QString::fromStdString(path)));
+    w.resize(1600, 900);
+    QSignalSpy refreshed(&w, &MainWindow::matrixRefreshed);
+    ASSERT_TRUE(refreshed.wait(30000));
+    w.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
+    MatrixFilterProxy& proxy = w.filterProxy();
+    const QModelIndex cell = jobCell(w.matrixModel(), proxy, chosen->run.upstreamSha.value,
+                                     chosen->run.downstreamRepo, chosen->run.jobName);
+    ASSERT_TRUE(cell.isValid());
+    EXPECT_EQ(proxy.headerData(cell.column(), Qt::Horizontal, MatrixModel::ShardFamilyRole),
+              QString())
+        << "one shard alone is no group";
+    const qint64 run = cell.data(MatrixModel::RunRowIdRole).toLongLong();
+    w.matrixView()->setCurrentIndex(cell);
+    const QString job = QString::fromStdString(chosen->run.jobName);
+    ASSERT_EQ(w.detailsPanel()->titleText(), job);
+
+    ASSERT_TRUE((*cache)->apply(later));
+    w.reloadMatrix();
+    ASSERT_TRUE(refreshed.wait(30000));
+    const QModelIndex kept = w.matrixView()->currentIndex();
+    ASSERT_TRUE(kept.isValid()) << "the sync took the cell away";
+    EXPECT_EQ(kept.data(MatrixModel::RunRowIdRole).toLongLong(), run);
+    EXPECT_EQ(kept.data(MatrixModel::JobRole).toString(), job);
+    const QString family =
+        proxy.headerData(kept.column(), Qt::Horizontal, MatrixModel::ShardFamilyRole).toString();
+    EXPECT_FALSE(family.isEmpty()) << "the job is in a group now";
+    EXPECT_TRUE(
+        proxy.headerData(kept.column(), Qt::Horizontal, MatrixModel::ShardExpandedRole).toBool());
+    EXPECT_EQ(w.detailsPanel()->titleText(), job);
+
+    // G folds the group: the cell goes to the group's, and stays there
+    // through the next sync.
+    QAction* group = nullptr;
+    for (QAction* action : w.findChildren<QAction*>())
+        if (action->shortcut() == QKeySequence(Qt::Key_G))
+            group = action;
+    ASSERT_NE(group, nullptr);
+    group->trigger();
+    const auto onFoldedGroup = [&] {
+        const QModelIndex current = w.matrixView()->currentIndex();
+        return current.isValid()
+               && proxy.headerData(current.column(), Qt::Horizontal, MatrixModel::ShardMembersRole)
+                          .toInt()
+                      > 1
+               && proxy.headerData(current.column(), Qt::Horizontal, MatrixModel::ShardFamilyRole)
+                      == family
+               && current.data(MatrixModel::ShaRole).toString()
+                      == QString::fromStdString(chosen->run.upstreamSha.value);
+    };
+    EXPECT_TRUE(onFoldedGroup());
+    w.reloadMatrix();
+    ASSERT_TRUE(refreshed.wait(30000));
+    EXPECT_FALSE(w.matrixModel().isShardGroupExpanded(family));
+    EXPECT_TRUE(onFoldedGroup());
 }

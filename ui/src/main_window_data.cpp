@@ -153,12 +153,11 @@ void MainWindow::updateEmptyText()
 void MainWindow::onSnapshot(const std::shared_ptr<MatrixSnapshot>& snapshot)
 {
     watchSnapshot(*snapshot);
-    m_model->merge(std::move(*snapshot));
+    // A sync never takes the cell away: a job whose other shards just
+    // arrived opens its new group rather than fold the cell into it.
+    changeKeepingCurrent([&] { m_model->merge(std::move(*snapshot)); }, true);
     updateEmptyText();
     m_filterBar->refreshChoices();
-    const QModelIndex current = m_view->currentIndex();
-    if (current.isValid() && current.data(MatrixModel::RunRowIdRole).toLongLong() != m_shownRowId)
-        onCurrentChanged(current);
     emit matrixRefreshed(m_model->rowCount(), m_model->columnCount());
 }
 
@@ -203,6 +202,8 @@ void MainWindow::onSyncFailed(const QString& reason, int retryInSeconds)
 
 void MainWindow::onCurrentChanged(const QModelIndex& current)
 {
+    if (m_keepingCurrent)
+        return; // changeKeepingCurrent() puts the cell back, then the panels follow
     if (!current.isValid()) {
         m_shownRowId = 0;
         m_coverage->setMessage(tr("Select a cell to see what its run covered."));

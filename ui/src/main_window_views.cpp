@@ -8,6 +8,8 @@
 #include "relayhud/ui/matrix/matrix_model.h"
 #include "relayhud/ui/matrix/matrix_view.h"
 
+#include <QScopedValueRollback>
+
 namespace relayhud::ui {
 
 void MainWindow::togglePullRequestHeads(int proxyRow)
@@ -19,51 +21,107 @@ void MainWindow::togglePullRequestHeads(int proxyRow)
         || row(MatrixModel::RowKindRole).toInt() == static_cast<int>(MatrixModel::RowKind::Commit)
         || row(MatrixModel::HeadsRole).toInt() < 2)
         return;
-    const CurrentRun before = currentRun();
-    m_model->setExpanded(pr, !m_model->isExpanded(pr));
-    keepCurrentOn(before);
+    changeKeepingCurrent([&] { m_model->setExpanded(pr, !m_model->isExpanded(pr)); }, false);
 }
 
 void MainWindow::toggleShardGroup(const QString& family)
 {
     if (family.isEmpty())
         return;
-    const CurrentRun before = currentRun();
-    m_model->setShardGroupExpanded(family, !m_model->isShardGroupExpanded(family));
-    keepCurrentOn(before);
+    changeKeepingCurrent(
+        [&] { m_model->setShardGroupExpanded(family, !m_model->isShardGroupExpanded(family)); },
+        false);
 }
 
 MainWindow::CurrentRun MainWindow::currentRun() const
 {
     const QModelIndex current = m_view->currentIndex();
-    return {current.data(MatrixModel::RunRowIdRole).toLongLong(),
-            current.data(MatrixModel::ShaRole).toString()};
+    CurrentRun at;
+    if (!current.isValid())
+        return at;
+    at.cell = true;
+    at.run = current.data(MatrixModel::RunRowIdRole).toLongLong();
+    at.sha = current.data(MatrixModel::ShaRole).toString();
+    if (m_model->pullRequestView())
+        at.pr = m_proxy->headerData(current.row(), Qt::Vertical, MatrixModel::PrNumberRole)
+                    .toLongLong();
+    if (const MatrixColumn* column = m_model->columnAt(m_proxy->mapToSource(current).column()))
+        at.column = matrixColumnKey(*column);
+    const auto header = [&](int role) {
+        return m_proxy->headerData(current.column(), Qt::Horizontal, role);
+    };
+    at.group = header(MatrixModel::ShardMembersRole).toInt() > 0;
+    at.family = header(MatrixModel::ShardFamilyRole).toString();
+    return at;
 }
 
-// After rows or columns opened or folded: the current cell stays on the run
-// it showed where that run still has a cell (a folded group's cell is its
-// worst shard's run), on its commit's row; else the panels follow whatever
-// cell is current now.
-void MainWindow::keepCurrentOn(const CurrentRun& before)
+// Where `before`'s cell is now, best first: its run on its commit's row (a
+// folded group's cell is its worst shard's run); its job on its commit's row
+// (a retry replaced the run), or the folded group it went into; the same on
+// its PR's row (a new head replaced the row). Invalid when none is shown.
+QModelIndex MainWindow::findCurrent(const CurrentRun& before) const
 {
-    const auto runAt = [this](int row, int column) {
-        return m_proxy->index(row, column).data(MatrixModel::RunRowIdRole).toLongLong();
+    std::vector<int> columns; // proxy columns showing before's job, then its folded group
+    int folded = -1;
+    for (int c = 0; c < m_proxy->columnCount() && m_proxy->rowCount() > 0; ++c) {
+        const MatrixColumn* column =
+            m_model->columnAt(m_proxy->mapToSource(m_proxy->index(0, c)).column());
+        if (column && matrixColumnKey(*column) == before.column)
+            columns.push_back(c);
+        else if (!before.family.isEmpty()
+                 && m_proxy->headerData(c, Qt::Horizontal, MatrixModel::ShardMembersRole).toInt()
+                        > 0
+                 && m_proxy->headerData(c, Qt::Horizontal, MatrixModel::ShardFamilyRole)
+                        == before.family)
+            folded = c;
+    }
+    if (folded >= 0)
+        columns.push_back(folded);
+    const auto rowWhere = [&](int role, const QVariant& value) {
+        for (int row = 0; row < m_proxy->rowCount(); ++row)
+            if (m_proxy->headerData(row, Qt::Vertical, role) == value)
+                return row;
+        return -1;
     };
-    const QModelIndex current = m_view->currentIndex();
-    if (before.run != 0
-        && (!current.isValid() || runAt(current.row(), current.column()) != before.run)) {
-        for (int row = 0; row < m_proxy->rowCount(); ++row) {
-            if (m_proxy->headerData(row, Qt::Vertical, MatrixModel::ShaRole).toString()
-                != before.sha)
-                continue;
-            for (int column = 0; column < m_proxy->columnCount(); ++column)
-                if (runAt(row, column) == before.run)
-                    return m_view->selectionModel()->setCurrentIndex(
-                        m_proxy->index(row, column), QItemSelectionModel::ClearAndSelect);
+    const int shaRow = rowWhere(MatrixModel::ShaRole, before.sha);
+    if (shaRow >= 0 && before.run != 0)
+        for (int c = 0; c < m_proxy->columnCount(); ++c)
+            if (m_proxy->index(shaRow, c).data(MatrixModel::RunRowIdRole).toLongLong()
+                == before.run)
+                return m_proxy->index(shaRow, c);
+    if (columns.empty())
+        return {};
+    if (shaRow >= 0)
+        return m_proxy->index(shaRow, columns.front());
+    const int prRow = before.pr > 0 ? rowWhere(MatrixModel::PrNumberRole, before.pr) : -1;
+    return prRow >= 0 ? m_proxy->index(prRow, columns.front()) : QModelIndex();
+}
+
+// Runs `change` (a merge, opening or folding rows or columns) with the
+// panels held, then puts the current cell back where findCurrent() finds
+// it, else leaves it where the views left it; the panels then follow once.
+// With `revealFolded`, a job's cell whose run `change` folded into a shard
+// group opens that group; a folded group's cell stays on its group.
+void MainWindow::changeKeepingCurrent(const std::function<void()>& change, bool revealFolded)
+{
+    const CurrentRun before = currentRun();
+    {
+        const QScopedValueRollback<bool> quiet(m_keepingCurrent, true);
+        change();
+        QModelIndex found = before.cell ? findCurrent(before) : QModelIndex();
+        const bool lost =
+            !found.isValid() || found.data(MatrixModel::RunRowIdRole).toLongLong() != before.run;
+        if (revealFolded && before.cell && !before.group && before.run != 0 && lost) {
+            m_model->revealRun(before.run);
+            if (const QModelIndex again = findCurrent(before); again.isValid())
+                found = again;
         }
+        if (found.isValid() && found != m_view->currentIndex())
+            m_view->selectionModel()->setCurrentIndex(found, QItemSelectionModel::ClearAndSelect);
     }
     const QModelIndex now = m_view->currentIndex();
-    if (now.isValid() && now.data(MatrixModel::RunRowIdRole).toLongLong() != m_shownRowId)
+    if (now.isValid() ? now.data(MatrixModel::RunRowIdRole).toLongLong() != m_shownRowId
+                      : before.cell)
         onCurrentChanged(now);
 }
 

@@ -10,6 +10,7 @@
 #include <QMainWindow>
 #include <QPointer>
 
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -259,12 +260,20 @@ private:
     void togglePullRequestHeads(int proxyRow);
     void revealCommit(const QString& sha);
     void toggleShardGroup(const QString& family);
+    // The current cell by what it shows, to find it again after the
+    // model's rows or columns changed under it (main_window_views.cpp).
     struct CurrentRun {
+        bool cell = false; // a cell was current
         qint64 run = 0;
-        QString sha; // its row's
+        QString sha;        // its row's
+        qint64 pr = 0;      // its row's PR, in the pull-request view
+        std::string column; // matrixColumnKey of its column (a folded group's own)
+        bool group = false; // a folded shard group's cell
+        QString family;     // its shard group's, "" outside one
     };
     CurrentRun currentRun() const;
-    void keepCurrentOn(const CurrentRun& before);
+    void changeKeepingCurrent(const std::function<void()>& change, bool revealFolded);
+    QModelIndex findCurrent(const CurrentRun& before) const;
     void selectPendingTest(std::int64_t rowId, bool loaded);
     void reportLink(const QString& link, bool found, const QString& message);
     void showCellMenu(const QPoint& pos);
@@ -325,6 +334,7 @@ private:
     QAction* m_hideGreenAction = nullptr;
     QAction* m_firstAttemptAction = nullptr;
     std::int64_t m_shownRowId = 0;
+    bool m_keepingCurrent = false; // the panels wait while the model changes under the cell
     QString m_lastSyncError;
     QStringList m_pendingLinks; // until the first matrix has loaded
     bool m_matrixLoaded = false;
