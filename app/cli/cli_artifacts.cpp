@@ -6,7 +6,7 @@
 #include "cli_support.h"
 
 #include "relayhud/artifacts/artifact_store.h"
-#include "relayhud/artifacts/content_cache.h"
+#include "relayhud/store/content_cache.h"
 #include "relayhud/sync/artifact_sync.h"
 #include "relayhud/util/paths.h"
 

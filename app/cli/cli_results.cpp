@@ -3,8 +3,8 @@
 #include "cli_commands.h"
 #include "cli_support.h"
 
-#include "relayhud/artifacts/content_cache.h"
 #include "relayhud/results/report_import.h"
+#include "relayhud/store/content_cache.h"
 #include "relayhud/util/paths.h"
 
 #include <cstdio>

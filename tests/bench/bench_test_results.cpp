@@ -6,9 +6,9 @@
 #include "bench_sections.h"
 #include "bench_util.h"
 
-#include "relayhud/artifacts/content_cache.h"
 #include "relayhud/junit/junit_reader.h"
 #include "relayhud/store/cache.h"
+#include "relayhud/store/content_cache.h"
 
 #include <algorithm>
 #include <array>

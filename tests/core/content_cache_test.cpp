@@ -1,4 +1,4 @@
-#include "relayhud/artifacts/content_cache.h"
+#include "relayhud/store/content_cache.h"
 
 #include <gtest/gtest.h>
 

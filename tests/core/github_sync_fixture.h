@@ -2,9 +2,9 @@
 // The fixture of the sync tests that talk to FakeGitHub: a scratch cache and
 // content cache, a fast-retrying HTTP client, and a fetcher holding a token.
 #include "relayhud/artifacts/artifact_store.h"
-#include "relayhud/artifacts/content_cache.h"
 #include "relayhud/net/http_client.h"
 #include "relayhud/store/cache.h"
+#include "relayhud/store/content_cache.h"
 
 #include "artifact_test_support.h"
 #include "test_results_fixtures.h"

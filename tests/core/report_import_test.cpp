@@ -1,8 +1,9 @@
 // importReports: every corpus report, reports inside zips and tarballs (built
 // here with libarchive's writer), folders, and hostile input, stored into a
 // real SQLite cache.
-#include "relayhud/artifacts/content_cache.h"
+#include "relayhud/artifacts/report_names.h"
 #include "relayhud/results/report_import.h"
+#include "relayhud/store/content_cache.h"
 #include "test_results_fixtures.h"
 
 #include <archive.h>

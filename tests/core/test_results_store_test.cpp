@@ -1,7 +1,7 @@
 // Test results in the SQLite cache: schema v2 migration, TestRunWriter, the
 // test-run reads, the artifact queue and the stats. Real SQLite files.
-#include "relayhud/artifacts/content_cache.h"
 #include "relayhud/store/cache.h"
+#include "relayhud/store/content_cache.h"
 #include "relayhud/util/time.h"
 #include "test_results_fixtures.h"
 

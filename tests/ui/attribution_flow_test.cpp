@@ -4,9 +4,9 @@
 // test as already broken upstream, likely by the culprit (with its files);
 // the culprit's own head shows it as the PR's regression. With
 // RELAYHUD_UI_SHOTS=DIR it keeps pictures of both, in light and dark.
-#include "relayhud/artifacts/content_cache.h"
 #include "relayhud/sim/sim_server.h"
 #include "relayhud/store/cache.h"
+#include "relayhud/store/content_cache.h"
 #include "relayhud/sync/artifact_sync.h"
 #include "relayhud/ui/main_window.h"
 #include "relayhud/ui/matrix/matrix_filter_proxy.h"

@@ -2,8 +2,8 @@
 
 #include "artifacts/archive_source.h"
 #include "artifacts/archive_walker.h"
-#include "artifacts/file_ops.h"
 #include "artifacts/file_tree_sink.h"
+#include "relayhud/util/file_ops.h"
 
 #include <algorithm>
 #include <cerrno>

@@ -1,7 +1,7 @@
 // locateArtifacts: which store an artifact_url names (artifacts/artifact_store.h).
 #include "relayhud/artifacts/artifact_store.h"
 
-#include "net/failure_text.h"
+#include "relayhud/net/failure_text.h"
 
 #include <algorithm>
 #include <cctype>

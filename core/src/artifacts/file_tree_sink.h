@@ -2,8 +2,8 @@
 // Writes extracted entries under a root folder without ever following a
 // link: every folder is opened with O_NOFOLLOW relative to its parent's
 // descriptor, and each file is written to a temp name, fsynced and renamed.
-#include "artifacts/file_ops.h"
 #include "relayhud/artifacts/archive_reader.h"
+#include "relayhud/util/file_ops.h"
 
 #include <string>
 

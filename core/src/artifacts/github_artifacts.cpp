@@ -1,8 +1,8 @@
 // GitHub Actions artifacts of a run and job logs (artifacts/stores.h).
 #include "artifacts/stores.h"
 
-#include "github/github_api.h"
-#include "github/signed_download.h"
+#include "artifacts/github_api.h"
+#include "artifacts/signed_download.h"
 
 #include <algorithm>
 #include <cctype>

@@ -2,7 +2,7 @@
 #include "artifacts/stores.h"
 
 #include "artifacts/blob_download.h"
-#include "relayhud/results/report_import.h"
+#include "relayhud/artifacts/report_names.h"
 
 #include <algorithm>
 #include <filesystem>

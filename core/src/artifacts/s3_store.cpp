@@ -3,7 +3,7 @@
 #include "artifacts/stores.h"
 
 #include "artifacts/blob_download.h"
-#include "relayhud/results/report_import.h"
+#include "relayhud/artifacts/report_names.h"
 
 #include <pugixml.hpp>
 

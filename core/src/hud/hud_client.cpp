@@ -1,7 +1,7 @@
 #include "relayhud/hud/hud_client.h"
 
 #include "hud/json_fields.h"
-#include "net/body_summary.h"
+#include "relayhud/net/body_summary.h"
 
 #include <nlohmann/json.hpp>
 

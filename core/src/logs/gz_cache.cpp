@@ -1,7 +1,7 @@
 #include "logs/gz_cache.h"
 
-#include "artifacts/file_ops.h"
-#include "artifacts/sha256.h"
+#include "relayhud/util/file_ops.h"
+#include "relayhud/util/sha256.h"
 
 #include <cerrno>
 #include <filesystem>

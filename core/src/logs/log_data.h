@@ -1,9 +1,9 @@
 #pragma once
 // What a LogFile holds: the open file, its line index and the indexer. The
 // search and the landmark scanner read through it.
-#include "artifacts/file_ops.h"
 #include "logs/line_index.h"
 #include "relayhud/logs/log_file.h"
+#include "relayhud/util/file_ops.h"
 
 #include <condition_variable>
 #include <cstdint>

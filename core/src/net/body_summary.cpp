@@ -1,4 +1,4 @@
-#include "net/body_summary.h"
+#include "relayhud/net/body_summary.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,6 +1,6 @@
-#include "net/failure_text.h"
+#include "relayhud/net/failure_text.h"
 
-#include "net/body_summary.h"
+#include "relayhud/net/body_summary.h"
 
 #include <algorithm>
 #include <cerrno>

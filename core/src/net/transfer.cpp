@@ -1,6 +1,6 @@
 #include "net/transfer.h"
 
-#include "net/failure_text.h"
+#include "relayhud/net/failure_text.h"
 
 #include <algorithm>
 #include <cctype>

@@ -1,5 +1,7 @@
 #include "results/report_files.h"
 
+#include "relayhud/artifacts/report_names.h"
+
 #include <algorithm>
 #include <filesystem>
 
@@ -9,19 +11,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-bool endsWithNoCase(const std::string& text, std::string_view suffix)
-{
-    if (text.size() < suffix.size())
-        return false;
-    return std::equal(suffix.begin(), suffix.end(), text.end() - static_cast<long>(suffix.size()),
-                      [](char a, char b) {
-                          const auto lower = [](char c) {
-                              return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
-                          };
-                          return lower(a) == lower(b);
-                      });
-}
-
 std::string folderName(const fs::path& folder)
 {
     const fs::path clean = folder.lexically_normal();
@@ -30,20 +19,6 @@ std::string folderName(const fs::path& folder)
 }
 
 } // namespace
-
-FileKind kindOf(const std::string& path)
-{
-    if (endsWithNoCase(path, ".xml"))
-        return FileKind::Report;
-    if (endsWithNoCase(path, ".xml.gz"))
-        return FileKind::GzipReport;
-    for (std::string_view suffix : {".zip", ".tar", ".tar.gz", ".tgz"})
-        if (endsWithNoCase(path, suffix))
-            return FileKind::Archive;
-    return FileKind::Other;
-}
-
-bool isGzipReportName(const std::string& path) { return endsWithNoCase(path, ".xml.gz"); }
 
 std::string fileName(const std::string& path)
 {
@@ -78,7 +53,7 @@ FolderListing listReportFiles(const std::string& folder)
             listing.warnings.push_back(prefix + relative + ": a symlink; not followed");
             continue;
         }
-        if (entry.is_regular_file(statError) && kindOf(relative) != FileKind::Other)
+        if (entry.is_regular_file(statError) && isImportableName(relative))
             listing.files.push_back({entry.path().string(), prefix + relative});
     }
     if (ec)

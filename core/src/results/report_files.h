@@ -8,12 +8,8 @@
 
 namespace relayhud::results {
 
-enum class FileKind { Report, GzipReport, Archive, Other };
 enum class PathKind { File, Folder };
 
-// By the name's ending, ignoring ASCII case: .xml, .xml.gz, .zip/.tar/.tar.gz/.tgz.
-FileKind kindOf(const std::string& path);
-bool isGzipReportName(const std::string& path);
 std::string fileName(const std::string& path);
 
 // A file or a folder (symlinks named here are followed: the user chose

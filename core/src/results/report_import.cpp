@@ -2,14 +2,13 @@
 // TestRunWriter (results/report_import.h).
 #include "relayhud/results/report_import.h"
 
+#include "relayhud/artifacts/report_names.h"
 #include "results/report_files.h"
 
 #include <algorithm>
 
 namespace relayhud {
 namespace {
-
-using results::FileKind;
 
 std::string plural(std::size_t n, const char* word)
 {
@@ -60,7 +59,7 @@ public:
 
 private:
     Result<void> importFolder(const std::string& folder);
-    Result<void> importFile(const std::string& path, const std::string& name, FileKind kind);
+    Result<void> importFile(const std::string& path, const std::string& name, ReportFileKind kind);
     Result<void> importArchive(const ArchiveReader& reader, const std::string& name,
                                bool singleReport);
     JunitReadOptions readOptions();
@@ -98,7 +97,7 @@ public:
     Result<void> endFile() override
     {
         const std::string name = m_single ? m_archiveName : m_archiveName + ":" + m_path;
-        if (results::isGzipReportName(m_path))
+        if (reportFileKind(m_path) == ReportFileKind::GzipReport)
             return m_importer.importArchiveBytes(std::move(m_bytes), name);
         return m_importer.importBuffer(m_bytes, name);
     }
@@ -202,11 +201,12 @@ Result<void> Importer::importArchive(const ArchiveReader& reader, const std::str
     return {};
 }
 
-Result<void> Importer::importFile(const std::string& path, const std::string& name, FileKind kind)
+Result<void> Importer::importFile(const std::string& path, const std::string& name,
+                                  ReportFileKind kind)
 {
     if (auto r = checkFatal(); !r)
         return r;
-    if (kind == FileKind::Report || kind == FileKind::Other) {
+    if (kind == ReportFileKind::Report || kind == ReportFileKind::Other) {
         const std::int64_t before = m_writer.casesAdded();
         auto report = readJunitFile(path, readOptions());
         // The reader names the file by its path; the summary names it `name`.
@@ -215,7 +215,7 @@ Result<void> Importer::importFile(const std::string& path, const std::string& na
         return finishReport(std::move(report), name, before);
     }
     auto reader = ArchiveReader::fromFile(path, m_options.limits);
-    return importArchive(reader, name, kind == FileKind::GzipReport);
+    return importArchive(reader, name, kind == ReportFileKind::GzipReport);
 }
 
 Result<void> Importer::importFolder(const std::string& folder)
@@ -226,7 +226,7 @@ Result<void> Importer::importFolder(const std::string& folder)
     if (listing.files.empty())
         warn(folder + ": no JUnit reports or archives of them in this folder");
     for (const auto& file : listing.files)
-        if (auto r = importFile(file.path, file.name, results::kindOf(file.path)); !r)
+        if (auto r = importFile(file.path, file.name, reportFileKind(file.path)); !r)
             return r;
     return {};
 }
@@ -240,7 +240,7 @@ Result<void> Importer::importPath(const std::string& path)
     }
     if (*what == results::PathKind::Folder)
         return importFolder(path);
-    return importFile(path, results::fileName(path), results::kindOf(path));
+    return importFile(path, results::fileName(path), reportFileKind(path));
 }
 
 std::string nothingImported(const std::vector<std::string>& paths,
@@ -271,11 +271,6 @@ Result<ImportSummary> importReports(const std::vector<std::string>& paths, TestR
     if (summary.reports.empty())
         return makeError(nothingImported(paths, summary.warnings));
     return summary;
-}
-
-bool isImportableName(const std::string& fileName)
-{
-    return results::kindOf(fileName) != results::FileKind::Other;
 }
 
 } // namespace relayhud

@@ -6,8 +6,8 @@
 #include "store/statement.h"
 
 #include "relayhud/junit/test_identity.h"
-#include "relayhud/triage/cluster.h"
 #include "relayhud/util/hash.h"
+#include "relayhud/util/message_text.h"
 
 #include <algorithm>
 #include <limits>
@@ -469,7 +469,7 @@ Result<std::vector<FailureRecord>> Cache::failuresForClustering(const FailureQue
         f.checkRunRow = row.int64(6);
         f.test = row.isNull(7) ? testIdentity(row.text(8), row.text(9), row.text(10)) : row.text(7);
         f.outcome = static_cast<TestOutcome>(row.integer(11));
-        f.reason = std::string(triage::firstMeaningfulLine(row.text(12)));
+        f.reason = std::string(firstMeaningfulLine(row.text(12)));
         out.push_back(std::move(f));
     });
     if (!r)

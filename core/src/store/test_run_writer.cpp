@@ -2,7 +2,7 @@
 // store/test_run_writer.h), tuned for 100,000 cases per report.
 #include "relayhud/store/test_run_writer.h"
 
-#include "relayhud/artifacts/content_cache.h"
+#include "relayhud/store/content_cache.h"
 #include "relayhud/util/time.h"
 #include "store/test_run_writer_state.h"
 

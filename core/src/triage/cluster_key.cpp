@@ -309,28 +309,6 @@ bool placeholderAt(std::string_view text, std::size_t& i, std::size_t& pathsFrom
 
 } // namespace
 
-std::string_view firstMeaningfulLine(std::string_view message)
-{
-    std::size_t start = 0;
-    while (start < message.size()) {
-        std::size_t end = message.find('\n', start);
-        if (end == std::string_view::npos)
-            end = message.size();
-        std::string_view line = message.substr(start, end - start);
-        while (!line.empty() && (isSpace(line.front())))
-            line.remove_prefix(1);
-        while (!line.empty() && (isSpace(line.back())))
-            line.remove_suffix(1);
-        bool says = false;
-        for (const char c : line)
-            says = says || isWord(c);
-        if (says && line != "Traceback (most recent call last):")
-            return line;
-        start = end + 1;
-    }
-    return {};
-}
-
 void clusterKeyInto(std::string_view reason, std::string& out)
 {
     out.clear();

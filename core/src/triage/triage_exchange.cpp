@@ -2,7 +2,7 @@
 // every field checked before the merge touches the cache.
 #include "relayhud/triage/triage_exchange.h"
 
-#include "artifacts/file_ops.h"
+#include "relayhud/util/file_ops.h"
 
 #include "relayhud/store/cache.h"
 #include "relayhud/util/time.h"

@@ -1,9 +1,9 @@
 #include "relayhud/ui/results/test_results_worker.h"
 
-#include "relayhud/artifacts/content_cache.h"
 #include "relayhud/net/http_client.h"
 #include "relayhud/results/report_import.h"
 #include "relayhud/store/cache.h"
+#include "relayhud/store/content_cache.h"
 #include "relayhud/sync/artifact_sync.h"
 #include "relayhud/triage/suggest.h"
 #include "relayhud/util/paths.h"

@@ -1,9 +1,9 @@
 #include "relayhud/ui/sync/sync_worker.h"
 
-#include "relayhud/artifacts/content_cache.h"
 #include "relayhud/hud/hud_client.h"
 #include "relayhud/net/http_client.h"
 #include "relayhud/store/cache.h"
+#include "relayhud/store/content_cache.h"
 #include "relayhud/util/paths.h"
 #include "relayhud/util/time.h"
 

@@ -16,8 +16,8 @@
 // the OS keychain; they are never written to the cache, settings or a log
 // line, and never sent to a host other than the one they are for (a redirect
 // to a signed URL goes without them).
-#include "relayhud/artifacts/content_cache.h"
 #include "relayhud/net/http_client.h"
+#include "relayhud/store/content_cache.h"
 #include "relayhud/util/result.h"
 
 #include <atomic>

@@ -3,6 +3,8 @@
 // relay reports. Trusted (relay-measured) and self-reported (downstream CI's
 // own claim) fields are kept in separate structs so that no view can mix them
 // up by accident.
+#include "relayhud/util/time.h" // EpochSeconds
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -10,9 +12,6 @@
 #include <vector>
 
 namespace relayhud {
-
-// Seconds since the Unix epoch, UTC.
-using EpochSeconds = std::int64_t;
 
 // Strong types where mixing is a bug.
 struct Sha {

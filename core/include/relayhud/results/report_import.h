@@ -43,7 +43,4 @@ struct ImportSummary {
 Result<ImportSummary> importReports(const std::vector<std::string>& paths, TestRunWriter& writer,
                                     const ImportOptions& options = {});
 
-// True for names importReports reads: .xml, .xml.gz, .zip, .tar, .tar.gz, .tgz.
-bool isImportableName(const std::string& fileName);
-
 } // namespace relayhud

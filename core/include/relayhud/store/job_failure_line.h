@@ -3,8 +3,8 @@
 // (schema v3): picked from the job's GitHub log by triage::Classifier during
 // artifact sync, and read by triage/suggest.h as evidence. One row per check
 // run; a rule set with another hash picks again.
+#include "relayhud/model/failure_class.h"
 #include "relayhud/model/types.h"
-#include "relayhud/triage/failure_class.h"
 
 #include <cstdint>
 #include <string>

@@ -16,8 +16,8 @@
 // (TriageProgress) and the failing tests that clustering reads
 // (FailureRecord, triage/cluster.h).
 #include "relayhud/junit/test_result.h"
+#include "relayhud/model/failure_class.h"
 #include "relayhud/model/types.h"
-#include "relayhud/triage/failure_class.h"
 
 #include <cstdint>
 #include <optional>

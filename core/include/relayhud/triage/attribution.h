@@ -20,9 +20,9 @@
 //
 // A JobAttributor holds one job's timeline (store/job_timeline.h) and answers
 // for any of its runs and tests; it is cheap to ask many times.
+#include "relayhud/model/failure_class.h"
 #include "relayhud/model/types.h"
 #include "relayhud/store/job_timeline.h"
-#include "relayhud/triage/failure_class.h"
 
 #include <cstdint>
 #include <map>

@@ -13,9 +13,11 @@
 //   <TIME>  timestamps: "2026-05-04T20:48:28.123Z", "2026-05-04 20:48:28"
 // and collapses runs of white space. One pass over the reason, no regex:
 // it runs over 100,000 reasons (relayhud-bench "clusters").
+#include "relayhud/model/failure_class.h"
 #include "relayhud/model/types.h"
 #include "relayhud/store/triage_tags.h"
-#include "relayhud/triage/failure_class.h"
+
+#include "relayhud/util/message_text.h"
 
 #include <cstddef>
 #include <string>
@@ -24,10 +26,7 @@
 
 namespace relayhud::triage {
 
-// The first line of a message that says something: blank lines, lines of
-// punctuation only ("----", "====") and a bare "Traceback (most recent call
-// last):" are skipped; the line is trimmed. "" when there is none.
-std::string_view firstMeaningfulLine(std::string_view message);
+using relayhud::firstMeaningfulLine; // util/message_text.h
 
 // The key of a reason (firstMeaningfulLine() of it is taken first).
 std::string clusterKey(std::string_view reason);

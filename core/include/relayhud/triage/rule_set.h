@@ -13,7 +13,7 @@
 // loses only the [[rule]] table it sits in. A duplicate name is reported but
 // the rule is kept, as pytorch's classifier keeps it (its own ruleset.toml
 // has duplicates): the first has priority and both can match.
-#include "relayhud/triage/failure_class.h"
+#include "relayhud/model/failure_class.h"
 #include "relayhud/util/result.h"
 
 #include <cstddef>

@@ -37,9 +37,9 @@
 // one PR, or the main commits of two nightlies: a compare between two
 // different PRs' heads means nothing.
 #include "relayhud/junit/test_result.h"
+#include "relayhud/model/failure_class.h"
 #include "relayhud/model/types.h"
 #include "relayhud/triage/attribution.h"
-#include "relayhud/triage/failure_class.h"
 #include "relayhud/util/result.h"
 
 #include <cstdint>

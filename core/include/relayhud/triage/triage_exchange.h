@@ -12,9 +12,9 @@
 // ("backend bug", "untriaged", ...). An import is checked whole before
 // anything is written, and written in one transaction: a bad file changes
 // nothing and its error names the field and the tag's index.
+#include "relayhud/model/failure_class.h"
 #include "relayhud/model/types.h"
 #include "relayhud/store/triage_tags.h"
-#include "relayhud/triage/failure_class.h"
 #include "relayhud/util/result.h"
 
 #include <cstddef>

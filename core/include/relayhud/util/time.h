@@ -1,11 +1,13 @@
 #pragma once
-#include "relayhud/model/types.h"
-
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 
 namespace relayhud {
+
+// Seconds since the Unix epoch, UTC.
+using EpochSeconds = std::int64_t;
 
 // Parses the timestamp shapes the HUD and GitHub emit, always UTC:
 // "2026-05-04T20:48:28Z", "2026-05-04T20:48:28.000000000Z" (ClickHouse iso),

@@ -8,7 +8,7 @@
 // Failures come in as a plain list (ClassifiedFailure): failuresFromResults()
 // fills it from the cache, a person's triage tag over the suggestion engine's
 // class (triage/suggest.h), so the report says what the HUD's triage says.
-#include "relayhud/triage/failure_class.h"
+#include "relayhud/model/failure_class.h"
 #include "relayhud/verdict/verdict.h"
 
 #include <cstdint>

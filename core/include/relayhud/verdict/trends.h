@@ -5,8 +5,8 @@
 // job, and duration per job. Every function reads TrendRuns
 // (Cache::trendRuns: the newest attempt of each job on each upstream SHA);
 // only the failure classes need the cache again (tags and suggestions).
+#include "relayhud/model/failure_class.h"
 #include "relayhud/store/trend_runs.h"
-#include "relayhud/triage/failure_class.h"
 #include "relayhud/util/result.h"
 
 #include <cstdint>

@@ -2,7 +2,7 @@
 // "Tag…": one dialog for the class, a note and a bug link of one failure, a
 // selection or a cluster. Opens with the current tag (when all targets share
 // one) so a second look edits rather than retypes.
-#include "relayhud/triage/failure_class.h"
+#include "relayhud/model/failure_class.h"
 
 #include <QDialog>
 #include <QString>

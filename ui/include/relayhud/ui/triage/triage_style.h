@@ -3,7 +3,7 @@
 // chip beside the outcome; the label always goes with it, so the meaning never
 // rests on colour alone), and the one key that sets each class in keyboard
 // triage (Treeherder's habit: one keystroke per verdict).
-#include "relayhud/triage/failure_class.h"
+#include "relayhud/model/failure_class.h"
 
 #include <QColor>
 #include <QString>

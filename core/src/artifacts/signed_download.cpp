@@ -1,7 +1,7 @@
-#include "github/signed_download.h"
+#include "artifacts/signed_download.h"
 
 #include "artifacts/blob_download.h"
-#include "net/body_summary.h"
+#include "relayhud/net/body_summary.h"
 
 #include <algorithm>
 #include <cctype>

@@ -1,6 +1,6 @@
-#include "artifacts/sha256.h"
+#include "relayhud/util/sha256.h"
 
-#include "artifacts/file_ops.h"
+#include "relayhud/util/file_ops.h"
 
 #include <openssl/evp.h>
 

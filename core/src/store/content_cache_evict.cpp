@@ -1,9 +1,9 @@
 // ContentCache's accounting: a scan of the blob folders is the only size
 // index, so no counter can drift when several processes share the cache.
-#include "relayhud/artifacts/content_cache.h"
+#include "relayhud/store/content_cache.h"
 
-#include "artifacts/file_ops.h"
-#include "artifacts/sha256.h"
+#include "relayhud/util/file_ops.h"
+#include "relayhud/util/sha256.h"
 
 #include <algorithm>
 #include <cerrno>

@@ -1,4 +1,4 @@
-#include "artifacts/file_ops.h"
+#include "relayhud/util/file_ops.h"
 
 #include <atomic>
 #include <cerrno>

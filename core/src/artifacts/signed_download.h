@@ -5,7 +5,7 @@
 // must never reach the storage host). A signed URL that expired before use
 // is asked for again once.
 #include "artifacts/fetch_context.h"
-#include "github/github_api.h"
+#include "artifacts/github_api.h"
 
 #include <optional>
 #include <string>

@@ -1,7 +1,7 @@
-#include "github/github_api.h"
+#include "artifacts/github_api.h"
 
 #include "artifacts/blob_download.h"
-#include "net/body_summary.h"
+#include "relayhud/net/body_summary.h"
 
 #include <nlohmann/json.hpp>
 

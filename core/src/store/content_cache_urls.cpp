@@ -1,9 +1,9 @@
 // ContentCache's URL index: one small JSON file per URL, named by the URL's
 // hash so any URL (query strings, signatures) maps to a safe file name.
-#include "relayhud/artifacts/content_cache.h"
+#include "relayhud/store/content_cache.h"
 
-#include "artifacts/file_ops.h"
-#include "artifacts/sha256.h"
+#include "relayhud/util/file_ops.h"
+#include "relayhud/util/sha256.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,8 +1,8 @@
-#include "relayhud/artifacts/content_cache.h"
+#include "relayhud/store/content_cache.h"
 
-#include "artifacts/file_ops.h"
-#include "artifacts/sha256.h"
+#include "relayhud/util/file_ops.h"
 #include "relayhud/util/paths.h"
+#include "relayhud/util/sha256.h"
 
 #include <cerrno>
 #include <filesystem>

@@ -1,4 +1,4 @@
-#include "relayhud/triage/failure_class.h"
+#include "relayhud/model/failure_class.h"
 
 #include <algorithm>
 #include <array>
