@@ -275,6 +275,15 @@ TEST(PullRequestModel, TheHeaderSaysHowManyHeadsAndAClickExpandsThem)
     keepPictures(view, QStringLiteral("pull-requests-expanded"));
 }
 
+// The window's action that `key` triggers; nullptr when none.
+static QAction* actionWithShortcut(MainWindow& w, Qt::Key key)
+{
+    for (QAction* action : w.findChildren<QAction*>())
+        if (action->shortcut() == QKeySequence(key))
+            return action;
+    return nullptr;
+}
+
 // A main window over a cache filled from the simulator's data: the tab, the
 // PR rows, a click on a PR's heads, and a commit link to an earlier head.
 class PullRequestFlow : public ::testing::Test {
@@ -334,10 +343,7 @@ TEST_F(PullRequestFlow, ThePullRequestsTabShowsOneRowPerPrAndAClickShowsItsEarli
     keepPictures(w, QStringLiteral("pull-requests-window"));
     // View › Show or hide the PR's earlier heads (H) folds them again from
     // one of the heads, and opens them from the PR's row.
-    QAction* toggleHeads = nullptr;
-    for (QAction* action : w.findChildren<QAction*>())
-        if (action->shortcut() == QKeySequence(Qt::Key_H))
-            toggleHeads = action;
+    QAction* toggleHeads = actionWithShortcut(w, Qt::Key_H);
     ASSERT_NE(toggleHeads, nullptr);
     w.matrixView()->setCurrentIndex(proxy.index(row + 1, 0));
     toggleHeads->trigger();
@@ -423,10 +429,7 @@ TEST_F(PullRequestFlow, OpeningAShardGroupKeepsTheCellOnTheRunItShowed)
     ASSERT_TRUE(cell.isValid()) << "the simulator fails a later shard somewhere";
     const qint64 run = cell.data(MatrixModel::RunRowIdRole).toLongLong();
     w.matrixView()->setCurrentIndex(cell);
-    QAction* group = nullptr;
-    for (QAction* action : w.findChildren<QAction*>())
-        if (action->shortcut() == QKeySequence(Qt::Key_G))
-            group = action;
+    QAction* group = actionWithShortcut(w, Qt::Key_G);
     ASSERT_NE(group, nullptr);
     group->trigger();
     const QModelIndex opened = w.matrixView()->currentIndex();
@@ -523,10 +526,7 @@ TEST(MatrixSync, ACellWhoseJobASyncFoldsIntoAShardGroupKeepsItsRunAndTheGroupOpe
 
     // G folds the group: the cell goes to the group's, and stays there
     // through the next sync.
-    QAction* group = nullptr;
-    for (QAction* action : w.findChildren<QAction*>())
-        if (action->shortcut() == QKeySequence(Qt::Key_G))
-            group = action;
+    QAction* group = actionWithShortcut(w, Qt::Key_G);
     ASSERT_NE(group, nullptr);
     group->trigger();
     const auto onFoldedGroup = [&] {
