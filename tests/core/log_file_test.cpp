@@ -196,9 +196,17 @@ TEST(LogFile, LinesAreReadableWhileIndexing)
     LogOpenOptions options;
     options.indexThreads = 1;
     options.onProgress = [&](const IndexProgress& p) {
-        LogFile* f = raw.load();
-        if (p.finished || !f || p.lineCount == 0)
+        if (p.finished || p.lineCount == 0)
             return;
+        // open() returns before the index is done but may return after the
+        // first chunks are reported; hold the indexing thread until the
+        // pointer is published, so a fast machine cannot index the whole
+        // file before any check runs.
+        LogFile* f = raw.load();
+        while (!f) {
+            std::this_thread::yield();
+            f = raw.load();
+        }
         // Called on the indexing thread, so the index is mid-way for sure.
         auto lines = f->lines(LineNumber{p.lineCount - 1}, 1);
         if (!lines.ok() || lines->size() != 1 || lines->front().bytes != expected[p.lineCount - 1])
