@@ -14,9 +14,6 @@ namespace {
 
 using triage::FailureClass;
 
-constexpr const char* kClassNames = "regression, pre-existing, flaky, infra, backend bug, "
-                                    "test or config, expected, unexpected pass, untriaged";
-
 std::string envOr(const char* name, std::string fallback)
 {
     const char* value = std::getenv(name);
@@ -77,8 +74,8 @@ int runSet(Cache& cache, const std::vector<std::string>& args, std::ostream& out
     const auto cls = triage::parseTagClass(flags.get("class"));
     if (!cls)
         return fail(err,
-                    "triage set: unknown class '" + flags.get("class") + "' (one of " + kClassNames
-                        + ")",
+                    "triage set: unknown class '" + flags.get("class") + "' (one of "
+                        + triage::tagClassNames() + ")",
                     2);
     const CheckRunId checkRun{flags.get("check-run")};
     auto row = cache.checkRunRowFor(checkRun);

@@ -3,6 +3,7 @@
 #include "store/run_writer.h"
 #include "store/schema.h"
 #include "store/statement.h"
+#include "store/transaction.h"
 
 #include <sqlite3.h>
 
@@ -63,14 +64,12 @@ int Cache::schemaVersion() const { return store::userVersion(m_db); }
 
 Result<void> Cache::apply(const SyncBatch& batch)
 {
-    if (auto r = store::exec(m_db, "BEGIN IMMEDIATE"); !r)
+    auto transaction = store::Transaction::begin(m_db);
+    if (!transaction)
+        return transaction.error();
+    if (auto r = applyInTransaction(batch); !r)
         return r;
-    auto result = applyInTransaction(batch);
-    if (result)
-        result = store::exec(m_db, "COMMIT");
-    if (!result)
-        (void)store::exec(m_db, "ROLLBACK");
-    return result;
+    return transaction->commit();
 }
 
 Result<void> Cache::applyInTransaction(const SyncBatch& batch)
@@ -142,22 +141,18 @@ Result<std::vector<std::int64_t>> Cache::prNumbersWithoutTitle(std::size_t limit
 
 Result<void> Cache::applyPrInfo(const std::vector<PrInfo>& infos)
 {
-    if (auto r = store::exec(m_db, "BEGIN IMMEDIATE"); !r)
-        return r;
+    auto transaction = store::Transaction::begin(m_db);
+    if (!transaction)
+        return transaction.error();
     Statement s(
         m_db,
         "UPDATE upstream_commit SET title = ?2, author = ?3 WHERE pr_number = ?1 AND ?2 != ''");
-    Result<void> result;
     for (const auto& info : infos) {
-        result = s.reset().bind(1, info.prNumber).bind(2, info.title).bind(3, info.author).run();
-        if (!result)
-            break;
+        auto r = s.reset().bind(1, info.prNumber).bind(2, info.title).bind(3, info.author).run();
+        if (!r)
+            return r;
     }
-    if (result)
-        result = store::exec(m_db, "COMMIT");
-    if (!result)
-        (void)store::exec(m_db, "ROLLBACK");
-    return result;
+    return transaction->commit();
 }
 
 Result<std::optional<std::string>> Cache::meta(const std::string& key) const

@@ -15,12 +15,11 @@ using store::Statement;
 namespace {
 
 // Conclusion: Failure = 2, Cancelled = 3, TimedOut = 4 (model/types.h);
-// RunStatus::Completed = 3; TestRunState::Stored = 0; FailureClass::Infra = 4;
+// RunStatus::Completed = 3; TestRunState::Stored = 0;
 // JobLineState: Matched = 0, FetchFailed = 3.
 constexpr const char* kFailedConclusion = "cr.conclusion IN (2, 3, 4)";
 static_assert(static_cast<int>(Conclusion::Failure) == 2
               && static_cast<int>(Conclusion::TimedOut) == 4);
-static_assert(static_cast<int>(triage::FailureClass::Infra) == 4);
 static_assert(static_cast<int>(JobLineState::FetchFailed) == 3);
 
 std::string capturesJson(const std::vector<std::string>& captures)
@@ -68,7 +67,7 @@ Result<void> Cache::putJobFailureLine(const JobFailureLine& line)
         .bind(2, static_cast<std::int64_t>(line.rulesHash))
         .bind(3, static_cast<int>(line.state))
         .bind(4, line.rule)
-        .bind(5, static_cast<int>(line.cls))
+        .bind(5, triage::storedClass(line.cls))
         .bind(6, static_cast<std::int64_t>(line.line))
         .bind(7, line.text)
         .bind(8, capturesJson(line.captures))
@@ -95,7 +94,7 @@ Result<std::optional<JobFailureLine>> Cache::jobFailureLine(std::int64_t checkRu
     line.rulesHash = static_cast<std::uint64_t>(s.int64(0));
     line.state = static_cast<JobLineState>(s.integer(1));
     line.rule = s.text(2);
-    line.cls = static_cast<triage::FailureClass>(s.integer(3));
+    line.cls = triage::classFromStored(s.int64(3));
     line.line = static_cast<std::uint64_t>(s.int64(4));
     line.text = s.text(5);
     line.captures = parseCaptures(s.text(6));
@@ -180,14 +179,16 @@ Result<std::vector<std::int64_t>> Cache::infraPeerRows(std::int64_t checkRunRow,
 {
     // A run without a start time groups by SHA only.
     Statement s(m_db, "SELECT o.id FROM check_run cr"
-                      " JOIN job_failure_line l ON l.state = 0 AND l.class = 4"
+                      " JOIN job_failure_line l ON l.state = 0 AND l.class = ?3"
                       " JOIN check_run o ON o.id = l.check_run_row"
                       " WHERE cr.id = ?1 AND o.id != cr.id AND o.conclusion IN (2, 3, 4)"
                       " AND (o.commit_id = cr.commit_id OR abs(o.started_at - cr.started_at) <= ?2)"
                       " AND NOT EXISTS (SELECT 1 FROM test_run t WHERE t.check_run_row = o.id"
                       "                 AND t.state = 0 AND t.failed + t.errors > 0)"
                       " ORDER BY o.started_at, o.id");
-    s.bind(1, checkRunRow).bind(2, windowSeconds);
+    s.bind(1, checkRunRow)
+        .bind(2, windowSeconds)
+        .bind(3, triage::storedClass(triage::FailureClass::Infra));
     return collectIds(s);
 }
 

@@ -3,6 +3,7 @@
 #include "relayhud/store/cache.h"
 
 #include "store/statement.h"
+#include "store/transaction.h"
 
 namespace relayhud {
 
@@ -19,27 +20,23 @@ Result<std::vector<std::string>> Cache::nightlyShasWithoutTitle(std::size_t limi
 
 Result<void> Cache::applyDispatchLevels(const std::vector<DispatchLevel>& levels)
 {
-    if (auto r = store::exec(m_db, "BEGIN IMMEDIATE"); !r)
-        return r;
+    auto transaction = store::Transaction::begin(m_db);
+    if (!transaction)
+        return transaction.error();
     Statement s(m_db, "UPDATE check_run SET level = ?3"
                       " WHERE check_run_id = ?1 AND run_attempt = ?2 AND ?3 != 0");
-    Result<void> result;
     for (const auto& l : levels) {
         if (l.checkRunId.value.empty())
             continue;
-        result = s.reset()
+        auto r = s.reset()
                      .bind(1, l.checkRunId.value)
                      .bind(2, l.runAttempt)
                      .bind(3, static_cast<std::int64_t>(l.level))
                      .run();
-        if (!result)
-            break;
+        if (!r)
+            return r;
     }
-    if (result)
-        result = store::exec(m_db, "COMMIT");
-    if (!result)
-        (void)store::exec(m_db, "ROLLBACK");
-    return result;
+    return transaction->commit();
 }
 
 Result<void> Cache::setHudAnswer(const std::string& query, const std::string& params,

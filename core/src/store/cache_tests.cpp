@@ -5,6 +5,7 @@
 #include "store/schema.h"
 #include "store/statement.h"
 #include "store/test_run_writer_state.h"
+#include "store/transaction.h"
 
 #include "relayhud/junit/test_identity.h"
 #include "relayhud/util/time.h"
@@ -166,15 +167,14 @@ Result<std::int64_t> Cache::recordTestRunState(const TestRunOrigin& origin, Test
 {
     if (state == TestRunState::Stored)
         return makeError("internal error: a stored test run is written with beginTestRun()");
-    if (auto r = store::exec(m_db, "BEGIN IMMEDIATE"); !r)
-        return r.error();
+    auto transaction = store::Transaction::begin(m_db);
+    if (!transaction)
+        return transaction.error();
     auto result = replaceWithState(m_db, origin, state, message);
     if (result)
-        result = store::exec(m_db, "COMMIT");
-    if (!result) {
-        (void)store::exec(m_db, "ROLLBACK");
+        result = transaction->commit();
+    if (!result)
         return makeError("could not record the test run: " + result.message());
-    }
     return sqlite3_last_insert_rowid(m_db);
 }
 

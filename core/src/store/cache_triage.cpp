@@ -4,6 +4,7 @@
 #include "relayhud/store/cache.h"
 
 #include "store/statement.h"
+#include "store/transaction.h"
 
 #include "relayhud/junit/test_identity.h"
 #include "relayhud/util/hash.h"
@@ -41,7 +42,7 @@ TriageTag readTag(const Statement& s)
 {
     TriageTag tag;
     tag.target = {s.text(0), s.text(1), s.text(2), Sha{s.text(3)}, s.integer(4), s.text(5)};
-    tag.cls = static_cast<FailureClass>(s.integer(6));
+    tag.cls = triage::classFromStored(s.int64(6));
     tag.note = s.text(7);
     tag.bugUrl = s.text(8);
     tag.author = s.text(9);
@@ -74,7 +75,7 @@ Result<void> checkTag(const TriageTag& tag)
                          + ")");
     if (t.attempt < 1)
         return makeError("a triage tag's attempt starts at 1 (" + describe(t) + ")");
-    if (tag.cls == FailureClass::Unset || tag.cls > FailureClass::Untriaged)
+    if (tag.cls == FailureClass::Unset || !triage::isKnownClass(tag.cls))
         return makeError("a triage tag needs a class (" + describe(t) + ")");
     return {};
 }
@@ -88,35 +89,6 @@ Result<std::optional<TriageTag>> findTag(Statement& select, const TriageTarget& 
         return std::optional<TriageTag>{};
     return std::optional<TriageTag>{readTag(select)};
 }
-
-class Transaction {
-public:
-    explicit Transaction(sqlite3* db) : m_db(db) {}
-    ~Transaction()
-    {
-        if (m_open)
-            (void)store::exec(m_db, "ROLLBACK");
-    }
-    Transaction(const Transaction&) = delete;
-    Transaction& operator=(const Transaction&) = delete;
-
-    Result<void> begin()
-    {
-        auto r = store::exec(m_db, "BEGIN IMMEDIATE");
-        m_open = r.ok();
-        return r;
-    }
-    Result<void> commit()
-    {
-        auto r = store::exec(m_db, "COMMIT");
-        m_open = !r.ok();
-        return r;
-    }
-
-private:
-    sqlite3* m_db;
-    bool m_open = false;
-};
 
 Statement selectStatement(sqlite3* db)
 {
@@ -137,7 +109,7 @@ Statement upsertStatement(sqlite3* db)
 Result<void> upsert(Statement& s, const TriageTag& tag)
 {
     return bindTarget(s, tag.target)
-        .bind(7, static_cast<int>(tag.cls))
+        .bind(7, triage::storedClass(tag.cls))
         .bind(8, tag.note)
         .bind(9, tag.bugUrl)
         .bind(10, tag.author)
@@ -193,13 +165,13 @@ Cache::setTriageTags(const std::vector<TriageTag>& tags)
     for (const TriageTag& tag : tags)
         if (auto r = checkTag(tag); !r)
             return r.error();
-    Transaction transaction(m_db);
-    if (auto r = transaction.begin(); !r)
-        return makeError("could not store the triage tags: " + r.message());
+    auto transaction = store::Transaction::begin(m_db);
+    if (!transaction)
+        return makeError("could not store the triage tags: " + transaction.message());
     auto before = setInTransaction(m_db, tags);
     if (!before)
         return makeError("could not store the triage tags: " + before.message());
-    if (auto r = transaction.commit(); !r)
+    if (auto r = transaction->commit(); !r)
         return makeError("could not store the triage tags: " + r.message());
     return before;
 }
@@ -210,12 +182,12 @@ Result<void> Cache::restoreTriageTags(const std::vector<TriageTarget>& targets,
     if (targets.size() != previous.size())
         return makeError("internal error: an undo of " + std::to_string(targets.size())
                          + " triage tags holds " + std::to_string(previous.size()));
-    Transaction transaction(m_db);
-    if (auto r = transaction.begin(); !r)
-        return makeError("could not undo the triage tags: " + r.message());
+    auto transaction = store::Transaction::begin(m_db);
+    if (!transaction)
+        return makeError("could not undo the triage tags: " + transaction.message());
     if (auto r = restoreInTransaction(m_db, targets, previous); !r)
         return makeError("could not undo the triage tags: " + r.message());
-    if (auto r = transaction.commit(); !r)
+    if (auto r = transaction->commit(); !r)
         return makeError("could not undo the triage tags: " + r.message());
     return {};
 }
@@ -337,13 +309,11 @@ constexpr const char* kProgressTags =
     " JOIN triage_tag t ON t.sha = c.sha"
     " JOIN backend b ON b.repo = t.repo"
     " JOIN job j ON j.backend_id = b.id AND j.workflow = t.workflow AND j.name = t.job"
-    " LEFT JOIN check_run cr ON t.test != '' AND t.class NOT IN (0, 9)"
+    " LEFT JOIN check_run cr ON t.test != '' AND t.class NOT IN (?2, ?3)"
     " AND cr.job_id = j.id AND cr.commit_id = c.id AND cr.run_attempt = t.attempt"
     " LEFT JOIN test_run tr ON tr.check_run_row = cr.id AND tr.state = 0"
     " LEFT JOIN test_case tc ON tr.id IS NOT NULL AND tc.key = relayhud_fnv1a(t.test)"
     " LEFT JOIN test_result r ON r.test_run_id = tr.id AND r.test_id = tc.id";
-static_assert(static_cast<int>(FailureClass::Unset) == 0
-              && static_cast<int>(FailureClass::Untriaged) == 9);
 
 // Where a run is: commit, job, attempt.
 struct RunPlace {
@@ -376,7 +346,7 @@ bool failingMatch(const Statement& row, const std::string& test)
 void addTag(TriageProgress& p, const Statement& row)
 {
     const std::string test = row.text(3);
-    const auto cls = static_cast<FailureClass>(row.integer(4));
+    const auto cls = triage::classFromStored(row.int64(4));
     if (test.empty())
         p.jobClass = cls;
     else if (isTriagedClass(cls) && p.triagedTests < p.failingTests && failingMatch(row, test))
@@ -422,6 +392,9 @@ Cache::triageProgress(const std::vector<std::int64_t>& checkRunRows) const
     if (auto r = registerFnv1a(m_db); !r)
         return r.error();
     Statement tags(m_db, kProgressTags);
+    // ?2, ?3: the classes that are no triage (isTriagedClass).
+    tags.bind(2, triage::storedClass(FailureClass::Unset))
+        .bind(3, triage::storedClass(FailureClass::Untriaged));
     read = tags.bind(1, jsonList(commits)).forEachRow([&](const Statement& row) {
         const auto at = slotAt.find(RunPlace{row.int64(0), row.int64(1), row.integer(2)});
         if (at != slotAt.end())

@@ -1,6 +1,7 @@
 #include "store/schema.h"
 
 #include "store/statement.h"
+#include "store/transaction.h"
 
 #include <array>
 #include <string>
@@ -290,21 +291,21 @@ Result<void> expectNoForeignKeyViolation(sqlite3* db)
 
 Result<void> applyStepInTransaction(sqlite3* db, int version)
 {
-    if (auto r = exec(db, "BEGIN IMMEDIATE"); !r)
-        return r;
+    auto transaction = Transaction::begin(db);
+    if (!transaction)
+        return transaction.error();
     // Another connection may have taken this step while we waited for the
     // write lock (two threads opening a new cache at once): read again.
     if (userVersion(db) >= version)
-        return exec(db, "COMMIT");
+        return transaction->commit();
     auto r = exec(db, kMigrations[static_cast<std::size_t>(version - 1)]);
     if (r && version == kRebuildingStep)
         r = expectNoForeignKeyViolation(db);
     if (r)
         r = exec(db, ("PRAGMA user_version = " + std::to_string(version)).c_str());
     if (r)
-        r = exec(db, "COMMIT");
+        r = transaction->commit();
     if (!r) {
-        (void)exec(db, "ROLLBACK");
         return makeError("could not upgrade the cache to schema " + std::to_string(version) + ": "
                          + r.message());
     }

@@ -96,12 +96,7 @@ Result<void> openRun(TestRunWriterState& s)
     return prepareStatements(s);
 }
 
-void rollback(TestRunWriterState& s)
-{
-    if (s.open)
-        (void)exec(s.db, "ROLLBACK");
-    s.open = false;
-}
+void rollback(TestRunWriterState& s) { s.transaction.reset(); }
 
 std::string warningsJson(const TestRunWriterState& s)
 {
@@ -150,9 +145,10 @@ Result<std::unique_ptr<TestRunWriterState>> startTestRun(sqlite3* db, const Test
     state->db = db;
     state->origin = origin;
     state->fullTexts = fullTexts;
-    if (auto r = exec(db, "BEGIN IMMEDIATE"); !r)
-        return r.error();
-    state->open = true;
+    auto transaction = Transaction::begin(db);
+    if (!transaction)
+        return transaction.error();
+    state->transaction.emplace(std::move(*transaction));
     if (auto r = openRun(*state); !r) {
         rollback(*state);
         return r.error();
@@ -172,7 +168,7 @@ TestRunWriter::~TestRunWriter() { store::rollback(*m_state); }
 Result<void> TestRunWriter::add(const TestCaseResult& testCase)
 {
     auto& s = *m_state;
-    if (!s.open)
+    if (!s.transaction)
         return makeError("internal error: the test run is already committed or rolled back");
     ++s.casesAdded;
     return store::queueCase(s, testCase);
@@ -197,7 +193,7 @@ void TestRunWriter::addWarning(std::string warning)
 Result<std::int64_t> TestRunWriter::commit(const TestRunTotals& totals)
 {
     auto& s = *m_state;
-    if (!s.open)
+    if (!s.transaction)
         return makeError("internal error: the test run is already committed or rolled back");
     auto r = s.batch->flush(s.tally);
     if (r)
@@ -205,12 +201,10 @@ Result<std::int64_t> TestRunWriter::commit(const TestRunTotals& totals)
     if (r)
         r = store::linkToCheckRun(s);
     if (r)
-        r = store::exec(s.db, "COMMIT");
-    if (!r) {
-        store::rollback(s);
+        r = s.transaction->commit();
+    s.transaction.reset();
+    if (!r)
         return makeError("could not store the test results: " + r.message());
-    }
-    s.open = false;
     return s.testRunId;
 }
 

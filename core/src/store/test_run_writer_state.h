@@ -5,10 +5,12 @@
 #include "store/message_store.h"
 #include "store/result_batch.h"
 #include "store/statement.h"
+#include "store/transaction.h"
 
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,7 +21,7 @@ struct TestRunWriterState {
     TestRunOrigin origin;
     ContentCache* fullTexts = nullptr;
     std::int64_t testRunId = 0;
-    bool open = false; // the transaction is ours to commit or roll back
+    std::optional<Transaction> transaction; // ours to commit; rolled back otherwise
 
     std::unique_ptr<MessageStore> messages;
     std::unique_ptr<ResultBatch> batch; // the cases not yet written

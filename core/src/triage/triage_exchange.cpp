@@ -10,7 +10,6 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <array>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -23,20 +22,6 @@ namespace relayhud::triage {
 using nlohmann::json;
 
 namespace {
-
-constexpr std::array kTagClasses{
-    FailureClass::Regression, FailureClass::PreExisting,    FailureClass::Flaky,
-    FailureClass::Infra,      FailureClass::BackendBug,     FailureClass::TestOrConfig,
-    FailureClass::Expected,   FailureClass::UnexpectedPass, FailureClass::Untriaged,
-};
-
-std::string classNames()
-{
-    std::string list;
-    for (const FailureClass c : kTagClasses)
-        list += (list.empty() ? "\"" : ", \"") + std::string(failureClassName(c)) + "\"";
-    return list;
-}
 
 json tagJson(const TriageTag& tag)
 {
@@ -85,7 +70,8 @@ public:
             return r.error();
         const auto parsed = parseTagClass(cls);
         if (!parsed)
-            return fail("\"class\": unknown class \"" + cls + "\" (one of " + classNames() + ")");
+            return fail("\"class\": unknown class \"" + cls + "\" (one of " + tagClassNames(true)
+                        + ")");
         tag.cls = *parsed;
         const auto ms = parseTimeMs(time);
         if (!ms)
@@ -186,27 +172,6 @@ Result<void> checkHeader(const json& doc)
 }
 
 } // namespace
-
-std::optional<FailureClass> parseTagClass(std::string_view text)
-{
-    // Lower case, '-' and '_' read as spaces: on both sides, since
-    // "pre-existing" has a '-' of its own.
-    auto normalised = [](std::string_view name) {
-        std::string out(name);
-        for (char& c : out) {
-            if (c == '-' || c == '_')
-                c = ' ';
-            else if (c >= 'A' && c <= 'Z')
-                c = static_cast<char>(c - 'A' + 'a');
-        }
-        return out;
-    };
-    const std::string name = normalised(text);
-    for (const FailureClass c : kTagClasses)
-        if (name == normalised(failureClassName(c)))
-            return c;
-    return std::nullopt;
-}
 
 std::string formatTimeMs(std::int64_t epochMs)
 {

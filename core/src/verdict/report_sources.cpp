@@ -170,24 +170,9 @@ const char* reportSectionName(ReportSection section)
     return "?";
 }
 
-// Caused by this PR (its regression), already broken upstream or in the
-// backend (pre-existing, backend bug), flaky, infra; the rest (not
-// attributed, test or config, expected, unexpected passes) last.
 ReportSection sectionOf(const ClassifiedFailure& failure)
 {
-    switch (failure.cls) {
-    case FailureClass::Regression: return ReportSection::Regression;
-    case FailureClass::PreExisting:
-    case FailureClass::BackendBug: return ReportSection::Broken;
-    case FailureClass::Flaky: return ReportSection::Flaky;
-    case FailureClass::Infra: return ReportSection::Infra;
-    case FailureClass::Expected:
-    case FailureClass::UnexpectedPass:
-    case FailureClass::Unset:
-    case FailureClass::TestOrConfig:
-    case FailureClass::Untriaged: break;
-    }
-    return ReportSection::Other;
+    return triage::failureClassInfo(failure.cls).section;
 }
 
 Result<std::vector<ClassifiedFailure>> failuresFromResults(const Cache& cache,

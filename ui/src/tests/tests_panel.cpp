@@ -415,8 +415,9 @@ void TestsPanel::connectTriageKeys()
     };
     key(QKeySequence(Qt::Key_J), [this] { selectNextUntriaged(true); });
     key(QKeySequence(Qt::Key_K), [this] { selectNextUntriaged(false); });
-    for (triage::FailureClass cls : kTriageClasses)
-        key(QKeySequence(QString(*classKey(cls))), [this, cls] { triageSelection(cls); });
+    for (triage::FailureClass cls : triageClasses())
+        if (const auto classKeyOf = classKey(cls))
+            key(QKeySequence(QString(*classKeyOf)), [this, cls] { triageSelection(cls); });
     key(QKeySequence(QString(kClearTriageKey)),
         [this] { triageSelection(triage::FailureClass::Untriaged); });
     key(QKeySequence(Qt::SHIFT | Qt::Key_T), [this] { showTagDialog(false); });

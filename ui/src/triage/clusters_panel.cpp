@@ -150,8 +150,11 @@ ClustersPanel::ClustersPanel(QWidget* parent)
     layout->addWidget(splitter, 1);
     connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             &ClustersPanel::showMembers);
-    for (triage::FailureClass cls : kTriageClasses) {
-        auto* key = new QShortcut(QKeySequence(QString(*classKey(cls))), m_view);
+    for (triage::FailureClass cls : triageClasses()) {
+        const auto classKeyOf = classKey(cls);
+        if (!classKeyOf)
+            continue;
+        auto* key = new QShortcut(QKeySequence(QString(*classKeyOf)), m_view);
         key->setContext(Qt::WidgetShortcut);
         connect(key, &QShortcut::activated, this, [this, cls] { tagSelected(cls); });
     }

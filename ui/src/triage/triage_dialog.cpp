@@ -22,9 +22,11 @@ TriageDialog::TriageDialog(const QString& subject, const TriageEdit& initial, QW
       m_buttons(new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this))
 {
     setWindowTitle(tr("Tag %1").arg(subject));
-    for (FailureClass cls : kTriageClasses)
-        m_class->addItem(tr("%1  (%2)").arg(classLabel(cls), QString(*classKey(cls))),
+    for (FailureClass cls : triageClasses()) {
+        const auto key = classKey(cls);
+        m_class->addItem(key ? tr("%1  (%2)").arg(classLabel(cls), QString(*key)) : classLabel(cls),
                          static_cast<int>(cls));
+    }
     m_class->addItem(tr("Untriaged (clear the tag)  (%1)").arg(QString(kClearTriageKey)),
                      static_cast<int>(FailureClass::Untriaged));
     for (int i = 0; i < m_class->count(); ++i)
@@ -95,8 +97,9 @@ TriageShortcutsDialog::TriageShortcutsDialog(QWidget* parent) : QDialog(parent)
         form->addRow(key, text);
     };
     add(QStringLiteral("j / k"), tr("Next / previous untriaged failure"));
-    for (FailureClass cls : kTriageClasses)
-        add(QString(*classKey(cls)), tr("%1: %2").arg(classLabel(cls), classDescription(cls)));
+    for (FailureClass cls : triageClasses())
+        if (const auto classKeyOf = classKey(cls))
+            add(QString(*classKeyOf), tr("%1: %2").arg(classLabel(cls), classDescription(cls)));
     add(QString(kClearTriageKey), tr("Clear the tag (back to the suggestion)"));
     add(QStringLiteral("T"), tr("Tag with a note and a bug link…"));
     add(tr("Enter"), tr("Open the job's log at the failure line"));

@@ -8,6 +8,8 @@
 #include <QPainter>
 #include <QPalette>
 
+#include <array>
+
 namespace relayhud::ui {
 
 using triage::FailureClass;
@@ -16,78 +18,90 @@ namespace {
 
 QString tr(const char* text) { return QCoreApplication::translate("FailureClass", text); }
 
+// How each class looks and is typed: its label and one line on what it
+// means (translated), the key that sets it, and its chip colour on a light
+// and on a dark palette. Core's table (model/failure_class.cpp) says which
+// classes exist; a class missing here shows by its model name in grey.
 struct ClassLook {
+    FailureClass cls;
+    const char* label;
+    const char* description;
     QChar key;
-    QColor light; // chip fill on a light palette
-    QColor dark;  // on a dark one
+    QRgb light; // chip fill on a light palette
+    QRgb dark;  // on a dark one
 };
 
-ClassLook lookOf(FailureClass cls)
+// clang-format off
+constexpr std::array kLooks{
+    ClassLook{FailureClass::Regression, QT_TRANSLATE_NOOP("FailureClass", "Regression"),
+              QT_TRANSLATE_NOOP("FailureClass", "Caused by this PR: fails on its heads, not on other PRs' runs of the job"),
+              u'r', 0xd63b3b, 0xc24a4a},
+    ClassLook{FailureClass::PreExisting, QT_TRANSLATE_NOOP("FailureClass", "Pre-existing"),
+              QT_TRANSLATE_NOOP("FailureClass", "Already broken upstream: most PRs' runs of the job fail it since a breakage"),
+              u'p', 0xb87a1e, 0xa8742a},
+    ClassLook{FailureClass::Flaky, QT_TRANSLATE_NOOP("FailureClass", "Flaky"),
+              QT_TRANSLATE_NOOP("FailureClass", "Passed on a rerun, or other PRs fail it now and then"),
+              u'f', 0x8e5bc9, 0x8662b8},
+    ClassLook{FailureClass::Infra, QT_TRANSLATE_NOOP("FailureClass", "Infra"),
+              QT_TRANSLATE_NOOP("FailureClass", "The runner, network, disk or service failed, not a test"),
+              u'i', 0x4a6fb5, 0x4f74b0},
+    ClassLook{FailureClass::BackendBug, QT_TRANSLATE_NOOP("FailureClass", "Backend bug"),
+              QT_TRANSLATE_NOOP("FailureClass", "A bug in the backend itself: every run started failing it at once"),
+              u'b', 0xc24e8a, 0xb05586},
+    ClassLook{FailureClass::TestOrConfig, QT_TRANSLATE_NOOP("FailureClass", "Test or config"),
+              QT_TRANSLATE_NOOP("FailureClass", "The test or the outcome config is wrong"),
+              u't', 0x2f8f8a, 0x348883},
+    ClassLook{FailureClass::Expected, QT_TRANSLATE_NOOP("FailureClass", "Expected"),
+              QT_TRANSLATE_NOOP("FailureClass", "An xfail that failed, as declared"),
+              u'e', 0x7b848c, 0x6c747c},
+    ClassLook{FailureClass::UnexpectedPass, QT_TRANSLATE_NOOP("FailureClass", "Unexpected pass"),
+              QT_TRANSLATE_NOOP("FailureClass", "An xfail_strict test that passed: a promote candidate"),
+              u'u', 0x3e9a4b, 0x3f8e4a},
+};
+// clang-format on
+
+constexpr QRgb kNeutralLight = 0x9aa0a6;
+constexpr QRgb kNeutralDark = 0x80868c;
+
+const ClassLook* lookOf(FailureClass cls)
 {
-    switch (cls) {
-    case FailureClass::Regression:
-        return {u'r', QColor(0xd6, 0x3b, 0x3b), QColor(0xc2, 0x4a, 0x4a)};
-    case FailureClass::PreExisting:
-        return {u'p', QColor(0xb8, 0x7a, 0x1e), QColor(0xa8, 0x74, 0x2a)};
-    case FailureClass::Flaky: return {u'f', QColor(0x8e, 0x5b, 0xc9), QColor(0x86, 0x62, 0xb8)};
-    case FailureClass::Infra: return {u'i', QColor(0x4a, 0x6f, 0xb5), QColor(0x4f, 0x74, 0xb0)};
-    case FailureClass::BackendBug:
-        return {u'b', QColor(0xc2, 0x4e, 0x8a), QColor(0xb0, 0x55, 0x86)};
-    case FailureClass::TestOrConfig:
-        return {u't', QColor(0x2f, 0x8f, 0x8a), QColor(0x34, 0x88, 0x83)};
-    case FailureClass::Expected: return {u'e', QColor(0x7b, 0x84, 0x8c), QColor(0x6c, 0x74, 0x7c)};
-    case FailureClass::UnexpectedPass:
-        return {u'u', QColor(0x3e, 0x9a, 0x4b), QColor(0x3f, 0x8e, 0x4a)};
-    case FailureClass::Unset:
-    case FailureClass::Untriaged: break;
-    }
-    return {QChar(), QColor(0x9a, 0xa0, 0xa6), QColor(0x80, 0x86, 0x8c)};
+    for (const ClassLook& look : kLooks)
+        if (look.cls == cls)
+            return &look;
+    return nullptr;
 }
 
 } // namespace
 
+const std::vector<FailureClass>& triageClasses()
+{
+    static const std::vector<FailureClass> classes = triage::taggableClasses();
+    return classes;
+}
+
 QString classLabel(FailureClass cls)
 {
-    switch (cls) {
-    case FailureClass::Regression: return tr("Regression");
-    case FailureClass::PreExisting: return tr("Pre-existing");
-    case FailureClass::Flaky: return tr("Flaky");
-    case FailureClass::Infra: return tr("Infra");
-    case FailureClass::BackendBug: return tr("Backend bug");
-    case FailureClass::TestOrConfig: return tr("Test or config");
-    case FailureClass::Expected: return tr("Expected");
-    case FailureClass::UnexpectedPass: return tr("Unexpected pass");
-    case FailureClass::Unset:
-    case FailureClass::Untriaged: break;
-    }
-    return tr("Untriaged");
+    if (const ClassLook* look = lookOf(cls))
+        return tr(look->label);
+    if (cls == FailureClass::Unset || cls == FailureClass::Untriaged || !triage::isKnownClass(cls))
+        return tr("Untriaged");
+    // A class core knows and this table does not: its model name, capitalised.
+    QString name = QString::fromUtf8(triage::failureClassName(cls));
+    name[0] = name[0].toUpper();
+    return name;
 }
 
 QString classDescription(FailureClass cls)
 {
-    switch (cls) {
-    case FailureClass::Regression:
-        return tr("Caused by this PR: fails on its heads, not on other PRs' runs of the job");
-    case FailureClass::PreExisting:
-        return tr("Already broken upstream: most PRs' runs of the job fail it since a breakage");
-    case FailureClass::Flaky: return tr("Passed on a rerun, or other PRs fail it now and then");
-    case FailureClass::Infra: return tr("The runner, network, disk or service failed, not a test");
-    case FailureClass::BackendBug:
-        return tr("A bug in the backend itself: every run started failing it at once");
-    case FailureClass::TestOrConfig: return tr("The test or the outcome config is wrong");
-    case FailureClass::Expected: return tr("An xfail that failed, as declared");
-    case FailureClass::UnexpectedPass:
-        return tr("An xfail_strict test that passed: a promote candidate");
-    case FailureClass::Unset:
-    case FailureClass::Untriaged: break;
-    }
+    if (const ClassLook* look = lookOf(cls))
+        return tr(look->description);
     return tr("No class yet");
 }
 
 std::optional<QChar> classKey(FailureClass cls)
 {
-    const QChar key = lookOf(cls).key;
-    return key.isNull() ? std::nullopt : std::optional<QChar>(key);
+    const ClassLook* look = lookOf(cls);
+    return look != nullptr && !look->key.isNull() ? std::optional<QChar>(look->key) : std::nullopt;
 }
 
 std::optional<FailureClass> classForKey(QChar key)
@@ -95,9 +109,9 @@ std::optional<FailureClass> classForKey(QChar key)
     const QChar lower = key.toLower();
     if (lower == kClearTriageKey)
         return FailureClass::Untriaged;
-    for (FailureClass cls : kTriageClasses)
-        if (lookOf(cls).key == lower)
-            return cls;
+    for (const ClassLook& look : kLooks)
+        if (look.key == lower && triage::failureClassInfo(look.cls).taggable)
+            return look.cls;
     return std::nullopt;
 }
 
@@ -109,8 +123,11 @@ QString tagTimeText(std::int64_t timeMs)
 
 QColor classColor(FailureClass cls, const QPalette& palette)
 {
-    const ClassLook look = lookOf(cls);
-    return isDarkPalette(palette) ? look.dark : look.light;
+    const ClassLook* look = lookOf(cls);
+    const bool dark = isDarkPalette(palette);
+    if (look == nullptr)
+        return QColor::fromRgb(dark ? kNeutralDark : kNeutralLight);
+    return QColor::fromRgb(dark ? look->dark : look->light);
 }
 
 int paintClassChip(QPainter& painter, const QRect& box, FailureClass cls, bool human,

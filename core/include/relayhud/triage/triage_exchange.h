@@ -35,10 +35,6 @@ inline constexpr int kExchangeVersion = 1;
 // Larger files are refused unread: a year of a busy team's tags is a few MB.
 inline constexpr std::size_t kMaxExchangeBytes = 64u << 20;
 
-// A human class by name: failureClassName()'s names, case-insensitive, '-'
-// and '_' read as spaces ("backend-bug", "Pre_Existing"). Unset is no name.
-std::optional<FailureClass> parseTagClass(std::string_view text);
-
 // "2026-05-04T20:48:28.123Z" and back. Parsing takes that shape, with or
 // without the milliseconds; nullopt otherwise.
 std::string formatTimeMs(std::int64_t epochMs);

@@ -23,10 +23,9 @@ class Cache;
 
 namespace relayhud::verdict {
 
-// Where a failure goes in the Markdown report, in this order.
-// As a PR author and a backend on-call read it: caused by this PR, already
-// broken upstream (or in the backend), flaky, infra, and the rest.
-enum class ReportSection : std::uint8_t { Regression, Broken, Flaky, Infra, Other };
+// Where a failure goes in the Markdown report, in this order: its class's
+// section (model/failure_class.h).
+using triage::ReportSection;
 const char* reportSectionName(ReportSection section); // "this PR", "broken upstream", ...
 
 struct ClassifiedFailure {

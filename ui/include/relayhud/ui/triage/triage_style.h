@@ -8,9 +8,9 @@
 #include <QColor>
 #include <QString>
 
-#include <array>
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 class QPainter;
 class QPalette;
@@ -18,14 +18,12 @@ class QRect;
 
 namespace relayhud::ui {
 
-// The classes a human can set, in menu order.
-inline constexpr std::array<triage::FailureClass, 8> kTriageClasses{
-    triage::FailureClass::Regression, triage::FailureClass::PreExisting,
-    triage::FailureClass::Flaky,      triage::FailureClass::Infra,
-    triage::FailureClass::BackendBug, triage::FailureClass::TestOrConfig,
-    triage::FailureClass::Expected,   triage::FailureClass::UnexpectedPass};
+// The classes a human can set, in menu order (triage::taggableClasses()).
+const std::vector<triage::FailureClass>& triageClasses();
 
 // "Regression", "Pre-existing", "Backend bug", ...; "Untriaged" for Unset too.
+// A class without a row in the look table (triage_style.cpp) shows its
+// model name in a neutral grey with no key.
 QString classLabel(triage::FailureClass cls);
 // One line on what the class means, for tooltips and the shortcut sheet.
 QString classDescription(triage::FailureClass cls);
