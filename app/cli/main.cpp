@@ -1,129 +1,212 @@
 // relayhud-cli: the headless face of RelayHUD (sync, artifacts, matrix, stats,
-// import, tests, grep, classify, config).
+// import, tests, grep, classify, config, verdict, report, triage, suggest).
+//
+// The commands are one table: a command is its name, its handler and its
+// usage lines; `--help` prints every usage, `help COMMAND` one, and the
+// dispatcher finds the handler by name. A new command is a row here and its
+// handler (cli_commands.h).
 #include "cli_commands.h"
 
+#include <array>
 #include <iostream>
 #include <string>
+#include <string_view>
 #include <vector>
+
+#ifndef RELAYHUD_VERSION
+#error "RELAYHUD_VERSION comes from the project's version in CMakeLists.txt"
+#endif
 
 namespace {
 
-constexpr const char* kUsage =
-    "usage: relayhud-cli [--cache FILE] <command> [options]\n"
-    "\n"
-    "commands:\n"
-    "  sync --hud URL [--days N] [--per-page N] [--backend ORG/REPO]...\n"
-    "                      fetch the HUD's CRCR results into the cache\n"
-    "  artifacts [--runs failed|all] [--days N] [--max-runs N] [--parallel N]\n"
-    "            [--github-api URL] [--s3-endpoint URL] [--s3-region R]\n"
-    "                      fetch the test results (JUnit artifacts) of finished runs\n"
-    "                      in the cache, each run once; tokens from GITHUB_TOKEN (or\n"
-    "                      GH_TOKEN) and AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY\n"
-    "            [--rules FILE]...\n"
-    "                      then read the GitHub job logs of failed runs and keep each\n"
-    "                      one's failure line (default rules, then these files)\n"
-    "  matrix [--format text|tsv] [--limit N]\n"
-    "                      print the upstream SHA x job matrix from the cache\n"
-    "  stats               print the number of backends, commits, check runs, test runs\n"
-    "                      and test results\n"
-    "  import PATH...      store JUnit reports (.xml, .xml.gz), archives of them (.zip,\n"
-    "                      .tar, .tar.gz, .tgz) or folders of both as one test run\n"
-    "  tests (--check-run ID | --test-run N) [--outcome O]... [--limit N]\n"
-    "                      list the stored test results of a check run (its GitHub id,\n"
-    "                      as the HUD shows it) or of an import; O is passed, failed,\n"
-    "                      error, skipped, xfailed or xpass-strict\n"
-    "  grep [-F] [-i] [-c] [-n] [-A N] [-B N] [-C N] PATTERN FILE\n"
-    "                      search a log (plain or .gz) with the log viewer's engine and\n"
-    "                      grep's output; PATTERN is an RE2 regex, or a literal with -F\n"
-    "  classify LOG [--rules FILE]...\n"
-    "                      print the line that explains a failed job's log: LINE, the\n"
-    "                      rule's name and its captures (TAB-separated), or 'no match';\n"
-    "                      rules in pytorch's ruleset.toml format, the built-in defaults\n"
-    "                      when none are given\n"
-    "  classify-accuracy [--rules FILE]... [--min PERCENT] DIR\n"
-    "                      classify every marked fixture in DIR (#=MATCH=# lines) and\n"
-    "                      print ok/MISS per file and the agreement; exit 1 under --min\n"
-    "  config explain CONFIG... TEST [--op OP] [--dtype DTYPE] [--test-type T]\n"
-    "                 [--format text|tsv]\n"
-    "                      the outcome torch-spyre's framework gives a test (the report's\n"
-    "                      FILE.py::ClassPRIVATEUSE1::variant, or a base Class::method\n"
-    "                      with --op/--dtype) and each step that decides it; several\n"
-    "                      CONFIGs are merged as run_test.sh merges them; tsv prints\n"
-    "                      MODE<TAB>LINE<TAB>REASON (MODE mandatory_success, xfail,\n"
-    "                      xfail_strict, skip, dropped or cannot_judge)\n"
-    "  config explain CONFIG... --stdin\n"
-    "                      the same for every line TEST[<TAB>OP[<TAB>TEST_TYPE]] of stdin:\n"
-    "                      TEST<TAB>MODE<TAB>LINE<TAB>REASON\n"
-    "  config validate CONFIG [--known]\n"
-    "                      print a config's findings with line:column: what the framework\n"
-    "                      refuses (errors), listings that never match or never decide\n"
-    "                      (warnings); --known also regexes that match no test the cache\n"
-    "                      knows\n"
-    "  config promote|demote CONFIG TEST --reason TEXT [--evidence TEXT] [--dry-run]\n"
-    "                 [--demote-to xfail|xfail_strict]\n"
-    "  config set-mode CONFIG TEST MODE --reason TEXT [--evidence TEXT] [--dry-run]\n"
-    "                      move a test's method between mandatory_success, xfail,\n"
-    "                      xfail_strict and skip with a minimal diff, proved with the\n"
-    "                      framework's rules; --dry-run prints it and writes nothing\n"
-    "  config suggest CONFIG [--runs N] [--repo ORG/REPO] [--demote-to M] [--apply] [--dry-run]\n"
-    "                      promotions (a method the config runs as xfail whose every\n"
-    "                      variant passed in each of a job's last N runs, default 10) and\n"
-    "                      demotions to xfail (mandatory_success that failed in each) from\n"
-    "                      the cache, with the runs as evidence; --dry-run prints the diff\n"
-    "                      of applying them all, --apply writes it\n"
-    "  verdict --check-run ID [--config REPO=PATH]...\n"
-    "                      what a green covered: the verdict from the artifacts and the\n"
-    "                      backend's outcome config, its reasons and checks, the config's\n"
-    "                      buckets and op x dtype coverage\n"
-    "  report --sha SHA [--check-run ID] [--format md|csv] [--config REPO=PATH]...\n"
-    "                      the verdicts and failures of an upstream SHA's jobs, as\n"
-    "                      Markdown for a PR comment or CSV\n"
-    "  triage set --check-run ID [--test IDENTITY] --class CLASS [--note T] [--bug URL]\n"
-    "             [--author NAME]\n"
-    "                      tag a failed job (or one of its tests, file::Class::name) with\n"
-    "                      a class; 'untriaged' clears it; author from $RELAYHUD_AUTHOR,\n"
-    "                      then $USER\n"
-    "  triage list [--sha SHA]...\n"
-    "                      print the stored tags\n"
-    "  triage export FILE [--sha SHA]...\n"
-    "                      write the tags as a relayhud-triage JSON file\n"
-    "  triage import FILE  merge a triage file into the cache (newest wins per failure)\n"
-    "                      and print what changed and the conflicts\n"
-    "  triage clusters [--limit N] [--shas N] [--members N]\n"
-    "                      group the failing tests of the N newest SHAs (default 100) by\n"
-    "                      their normalised reason, largest first (default 20 shown),\n"
-    "                      with the check run id and test of up to N members each\n"
-    "  suggest (--check-run ID | --sha SHA | --failed) [--days N] [--limit N]\n"
-    "          [--no-expected] [--evidence] [--format text|tsv]\n"
-    "                      the automatic class of each failure (regression = this PR's,\n"
-    "                      pre-existing = broken upstream, backend bug, flaky, infra, ...)\n"
-    "                      with why: CLASS, check run id, job, test ('(job)' for the job\n"
-    "                      itself) and the reason, TAB-separated; --failed takes every\n"
-    "                      failed run (of the last N days), --evidence adds the other\n"
-    "                      PRs' runs, the PR's previous head, the breakage and the line;\n"
-    "                      tsv: CLASS, CHECK_RUN_ID, TEST ('' for the job), WHY\n"
-    "  attribution-accuracy --truth FILE [--window-hours N]\n"
-    "                      the classes of every failure in the cache against a world's\n"
-    "                      known causes (relayhud-sim --write-truth): precision and\n"
-    "                      recall per cause, accuracy and the confusion matrix\n"
-    "\n"
+using namespace relayhud::cli;
+
+using Handler = int (*)(const GlobalOptions&, const std::vector<std::string>&, std::ostream&,
+                        std::ostream&);
+
+struct Command {
+    std::string_view name;
+    Handler run;
+    std::string_view usage; // as --help prints it, each line ending in '\n'
+};
+
+// In --help order.
+// clang-format off
+constexpr std::array kCommands{
+    Command{"sync", runSync,
+         "  sync --hud URL [--days N] [--per-page N] [--backend ORG/REPO]...\n"
+         "                      fetch the HUD's CRCR results into the cache\n"},
+    Command{"artifacts", runArtifacts,
+         "  artifacts [--runs failed|all] [--days N] [--max-runs N] [--parallel N]\n"
+         "            [--github-api URL] [--s3-endpoint URL] [--s3-region R]\n"
+         "                      fetch the test results (JUnit artifacts) of finished runs\n"
+         "                      in the cache, each run once; tokens from GITHUB_TOKEN (or\n"
+         "                      GH_TOKEN) and AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY\n"
+         "            [--rules FILE]...\n"
+         "                      then read the GitHub job logs of failed runs and keep each\n"
+         "                      one's failure line (default rules, then these files)\n"},
+    Command{"matrix", runMatrix,
+         "  matrix [--format text|tsv] [--limit N]\n"
+         "                      print the upstream SHA x job matrix from the cache\n"},
+    Command{"stats", runStats,
+         "  stats               print the number of backends, commits, check runs, test runs\n"
+         "                      and test results\n"},
+    Command{"import", runImport,
+         "  import PATH...      store JUnit reports (.xml, .xml.gz), archives of them (.zip,\n"
+         "                      .tar, .tar.gz, .tgz) or folders of both as one test run\n"},
+    Command{"tests", runTests,
+         "  tests (--check-run ID | --test-run N) [--outcome O]... [--limit N]\n"
+         "                      list the stored test results of a check run (its GitHub id,\n"
+         "                      as the HUD shows it) or of an import; O is passed, failed,\n"
+         "                      error, skipped, xfailed or xpass-strict\n"},
+    Command{"grep", runGrep,
+         "  grep [-F] [-i] [-c] [-n] [-A N] [-B N] [-C N] PATTERN FILE\n"
+         "                      search a log (plain or .gz) with the log viewer's engine and\n"
+         "                      grep's output; PATTERN is an RE2 regex, or a literal with -F\n"},
+    Command{"classify", runClassify,
+         "  classify LOG [--rules FILE]...\n"
+         "                      print the line that explains a failed job's log: LINE, the\n"
+         "                      rule's name and its captures (TAB-separated), or 'no match';\n"
+         "                      rules in pytorch's ruleset.toml format, the built-in defaults\n"
+         "                      when none are given\n"},
+    Command{"classify-accuracy", runClassifyAccuracy,
+         "  classify-accuracy [--rules FILE]... [--min PERCENT] DIR\n"
+         "                      classify every marked fixture in DIR (#=MATCH=# lines) and\n"
+         "                      print ok/MISS per file and the agreement; exit 1 under --min\n"},
+    Command{"config", runConfig,
+         "  config explain CONFIG... TEST [--op OP] [--dtype DTYPE] [--test-type T]\n"
+         "                 [--format text|tsv]\n"
+         "                      the outcome torch-spyre's framework gives a test (the report's\n"
+         "                      FILE.py::ClassPRIVATEUSE1::variant, or a base Class::method\n"
+         "                      with --op/--dtype) and each step that decides it; several\n"
+         "                      CONFIGs are merged as run_test.sh merges them; tsv prints\n"
+         "                      MODE<TAB>LINE<TAB>REASON (MODE mandatory_success, xfail,\n"
+         "                      xfail_strict, skip, dropped or cannot_judge)\n"
+         "  config explain CONFIG... --stdin\n"
+         "                      the same for every line TEST[<TAB>OP[<TAB>TEST_TYPE]] of stdin:\n"
+         "                      TEST<TAB>MODE<TAB>LINE<TAB>REASON\n"
+         "  config validate CONFIG [--known]\n"
+         "                      print a config's findings with line:column: what the framework\n"
+         "                      refuses (errors), listings that never match or never decide\n"
+         "                      (warnings); --known also regexes that match no test the cache\n"
+         "                      knows\n"
+         "  config promote|demote CONFIG TEST --reason TEXT [--evidence TEXT] [--dry-run]\n"
+         "                 [--demote-to xfail|xfail_strict]\n"
+         "  config set-mode CONFIG TEST MODE --reason TEXT [--evidence TEXT] [--dry-run]\n"
+         "                      move a test's method between mandatory_success, xfail,\n"
+         "                      xfail_strict and skip with a minimal diff, proved with the\n"
+         "                      framework's rules; --dry-run prints it and writes nothing\n"
+         "  config suggest CONFIG [--runs N] [--repo ORG/REPO] [--demote-to M] [--apply] [--dry-run]\n"
+         "                      promotions (a method the config runs as xfail whose every\n"
+         "                      variant passed in each of a job's last N runs, default 10) and\n"
+         "                      demotions to xfail (mandatory_success that failed in each) from\n"
+         "                      the cache, with the runs as evidence; --dry-run prints the diff\n"
+         "                      of applying them all, --apply writes it\n"},
+    Command{"verdict", runVerdict,
+         "  verdict --check-run ID [--config REPO=PATH]...\n"
+         "                      what a green covered: the verdict from the artifacts and the\n"
+         "                      backend's outcome config, its reasons and checks, the config's\n"
+         "                      buckets and op x dtype coverage\n"},
+    Command{"report", runReport,
+         "  report --sha SHA [--check-run ID] [--format md|csv] [--config REPO=PATH]...\n"
+         "                      the verdicts and failures of an upstream SHA's jobs, as\n"
+         "                      Markdown for a PR comment or CSV\n"},
+    Command{"triage", runTriage,
+         "  triage set --check-run ID [--test IDENTITY] --class CLASS [--note T] [--bug URL]\n"
+         "             [--author NAME]\n"
+         "                      tag a failed job (or one of its tests, file::Class::name) with\n"
+         "                      a class; 'untriaged' clears it; author from $RELAYHUD_AUTHOR,\n"
+         "                      then $USER\n"
+         "  triage list [--sha SHA]...\n"
+         "                      print the stored tags\n"
+         "  triage export FILE [--sha SHA]...\n"
+         "                      write the tags as a relayhud-triage JSON file\n"
+         "  triage import FILE  merge a triage file into the cache (newest wins per failure)\n"
+         "                      and print what changed and the conflicts\n"
+         "  triage clusters [--limit N] [--shas N] [--members N]\n"
+         "                      group the failing tests of the N newest SHAs (default 100) by\n"
+         "                      their normalised reason, largest first (default 20 shown),\n"
+         "                      with the check run id and test of up to N members each\n"},
+    Command{"suggest", runSuggest,
+         "  suggest (--check-run ID | --sha SHA | --failed) [--days N] [--limit N]\n"
+         "          [--no-expected] [--evidence] [--format text|tsv]\n"
+         "                      the automatic class of each failure (regression = this PR's,\n"
+         "                      pre-existing = broken upstream, backend bug, flaky, infra, ...)\n"
+         "                      with why: CLASS, check run id, job, test ('(job)' for the job\n"
+         "                      itself) and the reason, TAB-separated; --failed takes every\n"
+         "                      failed run (of the last N days), --evidence adds the other\n"
+         "                      PRs' runs, the PR's previous head, the breakage and the line;\n"
+         "                      tsv: CLASS, CHECK_RUN_ID, TEST ('' for the job), WHY\n"},
+    Command{"attribution-accuracy", runAttributionAccuracy,
+         "  attribution-accuracy --truth FILE [--window-hours N]\n"
+         "                      the classes of every failure in the cache against a world's\n"
+         "                      known causes (relayhud-sim --write-truth): precision and\n"
+         "                      recall per cause, accuracy and the confusion matrix\n"},
+};
+// clang-format on
+
+constexpr std::string_view kUsageHead = "usage: relayhud-cli [--cache FILE] <command> [options]\n"
+                                        "       relayhud-cli help [COMMAND]\n"
+                                        "\n"
+                                        "commands:\n";
+constexpr std::string_view kUsageFoot =
     "The cache defaults to $XDG_CACHE_HOME/relayhud/relayhud.sqlite.\n";
+
+const Command* findCommand(std::string_view name)
+{
+    for (const Command& command : kCommands)
+        if (command.name == name)
+            return &command;
+    return nullptr;
+}
+
+void printUsage(std::ostream& out)
+{
+    out << kUsageHead;
+    for (const Command& command : kCommands)
+        out << command.usage;
+    out << kUsageFoot;
+}
+
+std::string commandNames()
+{
+    std::string names;
+    for (const Command& command : kCommands)
+        names += (names.empty() ? "" : ", ") + std::string(command.name);
+    return names;
+}
+
+// help [COMMAND]: every usage, or one command's.
+int runHelp(const std::vector<std::string>& args)
+{
+    if (args.empty()) {
+        printUsage(std::cout);
+        return 0;
+    }
+    const Command* command = findCommand(args.front());
+    if (command == nullptr || args.size() > 1) {
+        std::cerr << "relayhud-cli: help: no command '" << args.front() << "' (one of "
+                  << commandNames() << ")\n";
+        return 2;
+    }
+    std::cout << "usage: relayhud-cli [--cache FILE] <command> [options]\n\n" << command->usage;
+    return 0;
+}
 
 } // namespace
 
 int main(int argc, char** argv)
 {
-    using namespace relayhud::cli;
     GlobalOptions global;
     std::vector<std::string> args(argv + 1, argv + argc);
     std::size_t i = 0;
     for (; i < args.size() && args[i].rfind("--", 0) == 0; ++i) {
         if (args[i] == "--help" || args[i] == "-h") {
-            std::cout << kUsage;
+            printUsage(std::cout);
             return 0;
         }
         if (args[i] == "--version") {
-            std::cout << "relayhud-cli 0.1.0\n";
+            std::cout << "relayhud-cli " << RELAYHUD_VERSION << "\n";
             return 0;
         }
         if (args[i] == "--cache" && i + 1 < args.size()) {
@@ -137,42 +220,16 @@ int main(int argc, char** argv)
         std::cerr << "relayhud-cli: no command given (try --help)\n";
         return 2;
     }
-    const std::string command = args[i];
+    const std::string& name = args[i];
     const std::vector<std::string> rest(args.begin() + static_cast<std::ptrdiff_t>(i) + 1,
                                         args.end());
-    if (command == "sync")
-        return runSync(global, rest, std::cout, std::cerr);
-    if (command == "matrix")
-        return runMatrix(global, rest, std::cout, std::cerr);
-    if (command == "stats")
-        return runStats(global, rest, std::cout, std::cerr);
-    if (command == "artifacts")
-        return runArtifacts(global, rest, std::cout, std::cerr);
-    if (command == "import")
-        return runImport(global, rest, std::cout, std::cerr);
-    if (command == "tests")
-        return runTests(global, rest, std::cout, std::cerr);
-    if (command == "grep")
-        return runGrep(global, rest, std::cout, std::cerr);
-    if (command == "classify")
-        return runClassify(global, rest, std::cout, std::cerr);
-    if (command == "classify-accuracy")
-        return runClassifyAccuracy(global, rest, std::cout, std::cerr);
-    if (command == "config")
-        return runConfig(global, rest, std::cout, std::cerr);
-    // Verdicts and reports (issue 7).
-    if (command == "verdict")
-        return runVerdict(global, rest, std::cout, std::cerr);
-    if (command == "report")
-        return runReport(global, rest, std::cout, std::cerr);
-    // Human triage (issue 5).
-    if (command == "triage")
-        return runTriage(global, rest, std::cout, std::cerr);
-    // Automatic failure classes (issue 5).
-    if (command == "suggest")
-        return runSuggest(global, rest, std::cout, std::cerr);
-    if (command == "attribution-accuracy")
-        return runAttributionAccuracy(global, rest, std::cout, std::cerr);
-    std::cerr << "relayhud-cli: unknown command '" << command << "' (try --help)\n";
-    return 2;
+    if (name == "help")
+        return runHelp(rest);
+    const Command* command = findCommand(name);
+    if (command == nullptr) {
+        std::cerr << "relayhud-cli: unknown command '" << name << "' (one of " << commandNames()
+                  << "; try --help)\n";
+        return 2;
+    }
+    return command->run(global, rest, std::cout, std::cerr);
 }

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # End to end: the real relayhud-sim and relayhud-cli binaries over loopback HTTP.
-# usage: cli_sim_e2e.sh BIN_DIR
+# usage: cli_sim_e2e.sh BIN_DIR VERSION
 set -euo pipefail
 bin=$1
+version=$2
 source "$(dirname "${BASH_SOURCE[0]}")/sim_support.sh"
 
 cli() { "$bin/relayhud-cli" --cache "$work/cache.sqlite" "$@"; }
@@ -10,7 +11,21 @@ stat_of() { cli stats | awk -v k="$1" '$1 == k { print $2 }'; }
 
 echo "== smoke: --help and --version of each binary"
 "$bin/relayhud-cli" --help >"$work/h1" && grep -q 'usage: relayhud-cli' "$work/h1" || fail "cli --help"
-"$bin/relayhud-cli" --version >"$work/h2" && grep -q 'relayhud-cli' "$work/h2" || fail "cli --version"
+[ "$("$bin/relayhud-cli" --version)" = "relayhud-cli $version" ] || fail "cli --version is not the project's $version"
+# Every command of the table has its usage in --help and under help COMMAND.
+for command in sync artifacts matrix stats import tests grep classify classify-accuracy config \
+    verdict report triage suggest attribution-accuracy; do
+    grep -q "^  $command " "$work/h1" || fail "--help lacks $command"
+    "$bin/relayhud-cli" help "$command" >"$work/h4" || fail "help $command"
+    grep -q "^  $command " "$work/h4" || fail "help $command prints no usage"
+done
+[ "$("$bin/relayhud-cli" help config | grep -c '^  ')" -gt 5 ] || fail "help config is cut"
+"$bin/relayhud-cli" help grep >"$work/h5"
+! grep -q '^  sync ' "$work/h5" || fail "help grep prints other commands"
+set +e
+"$bin/relayhud-cli" help frobnicate 2>"$work/err"; rc=$?
+set -e
+[ $rc -eq 2 ] && grep -q "no command 'frobnicate' (one of sync, artifacts" "$work/err" || fail "help of an unknown command: exit $rc, $(cat "$work/err")"
 "$bin/relayhud-sim" --help >"$work/h3" && grep -qi 'usage' "$work/h3" || fail "sim --help"
 
 echo "== bad arguments exit 2 with one line"
