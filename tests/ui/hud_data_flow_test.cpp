@@ -75,7 +75,8 @@ TEST(HudDataFlow, RelayHealthInTheStatusBarAndANightlysOwnTimesAndCommit)
     window.matrixView()->selectionModel()->setCurrentIndex(nightly,
                                                            QItemSelectionModel::ClearAndSelect);
     RunDetailsPanel& panel = *window.detailsPanel();
-    ASSERT_TRUE(QTest::qWaitFor([&] { return panel.hasDetails(); }, kWaitMs));
+    const auto nightlyRow = nightly.data(MatrixModel::RunRowIdRole).toLongLong();
+    ASSERT_TRUE(QTest::qWaitFor([&] { return panel.shownRowId() == nightlyRow; }, kWaitMs));
     EXPECT_EQ(panel.fieldText(RunDetailsPanel::DurationField),
               QStringLiteral("not reported (one callback, no start time)"));
     EXPECT_TRUE(

@@ -436,6 +436,7 @@ TEST_F(PullRequestFlow, OpeningAShardGroupKeepsTheCellOnTheRunItShowed)
     EXPECT_EQ(opened.data(MatrixModel::RunRowIdRole).toLongLong(), run);
     EXPECT_NE(opened.column(), cell.column()) << "on the worst shard's own column";
     EXPECT_TRUE(opened.data(MatrixModel::ShardExpandedRole).toBool());
+    EXPECT_TRUE(QTest::qWaitFor([&] { return w.detailsPanel()->shownRowId() == run; }, 10000));
     EXPECT_EQ(w.detailsPanel()->titleText(), opened.data(MatrixModel::JobRole).toString());
     group->trigger();
     EXPECT_EQ(w.matrixView()->currentIndex().data(MatrixModel::RunRowIdRole).toLongLong(), run);
@@ -508,6 +509,7 @@ TEST(MatrixSync, ACellWhoseJobASyncFoldsIntoAShardGroupKeepsItsRunAndTheGroupOpe
     const qint64 run = cell.data(MatrixModel::RunRowIdRole).toLongLong();
     w.matrixView()->setCurrentIndex(cell);
     const QString job = QString::fromStdString(chosen->run.jobName);
+    ASSERT_TRUE(QTest::qWaitFor([&] { return w.detailsPanel()->shownRowId() == run; }, 10000));
     ASSERT_EQ(w.detailsPanel()->titleText(), job);
 
     ASSERT_TRUE((*cache)->apply(later));

@@ -92,7 +92,9 @@ TEST_F(WindowLayoutTest, AFullHdWindowShowsAtLeast35CommitsBeforeAndAfterASelect
     EXPECT_GE(before, kWantedRows);
 
     ASSERT_TRUE(window.selectInterestingCell());
-    ASSERT_TRUE(QTest::qWaitFor([&] { return window.detailsPanel()->hasDetails(); }, kWaitMs));
+    const auto selected = window.matrixView()->currentIndex().data(MatrixModel::RunRowIdRole);
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] { return window.detailsPanel()->shownRowId() == selected.toLongLong(); }, kWaitMs));
     QTest::qWait(50);
     const int after = visibleRows(*window.matrixView());
     EXPECT_GE(after, kWantedRows);

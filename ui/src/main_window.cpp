@@ -3,6 +3,7 @@
 
 #include "relayhud/store/cache.h"
 #include "relayhud/ui/details/link_label.h"
+#include "relayhud/ui/details/run_details_loader.h"
 #include "relayhud/ui/details/run_details_panel.h"
 #include "relayhud/ui/matrix/commit_header_view.h"
 #include "relayhud/ui/matrix/filter_bar.h"
@@ -193,6 +194,13 @@ void MainWindow::buildDock()
     m_detailsDock->setMinimumWidth(300);
     addDockWidget(Qt::RightDockWidgetArea, m_detailsDock);
     connect(m_details, &RunDetailsPanel::linkActivated, this, &openWebUrl);
+    m_detailsLoader = new RunDetailsLoader(this);
+    connect(m_detailsLoader, &RunDetailsLoader::loaded, this, &MainWindow::onRunDetailsLoaded);
+    connect(m_detailsLoader, &RunDetailsLoader::failed, this,
+            [this](std::int64_t rowId, const QString& message) {
+                if (rowId == m_shownRowId)
+                    m_details->showMessage(tr("Cannot read this run: %1").arg(message));
+            });
 }
 
 void MainWindow::buildStatusBar()

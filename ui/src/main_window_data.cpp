@@ -4,6 +4,7 @@
 #include "relayhud/store/cache.h"
 #include "relayhud/ui/coverage/coverage_panel.h"
 #include "relayhud/ui/details/run_details.h"
+#include "relayhud/ui/details/run_details_loader.h"
 #include "relayhud/ui/details/run_details_panel.h"
 #include "relayhud/ui/format.h"
 #include "relayhud/ui/matrix/cell_state.h"
@@ -36,6 +37,7 @@ void MainWindow::openCache()
     QDir().mkpath(QFileInfo(path).absolutePath());
     m_status->setCachePath(path);
     m_loader->setCachePath(path.toStdString());
+    m_detailsLoader->setCachePath(path.toStdString());
     auto opened = Cache::open(path.toStdString());
     if (!opened) {
         m_cache.reset();
@@ -233,23 +235,28 @@ void MainWindow::onCurrentChanged(const QModelIndex& current)
 
 void MainWindow::showRunDetails(std::int64_t rowId, const QModelIndex& sourceIndex)
 {
-    if (!m_cache) {
-        m_details->showMessage(tr("The cache is not open."));
-        return;
-    }
-    auto details = loadRunDetails(*m_cache, rowId);
-    if (!details) {
-        m_details->showMessage(tr("Cannot read this run: %1").arg(toQString(details.message())));
-        return;
-    }
+    // Taken now: by the time the read is back, a sync may have moved the cell.
+    m_detailsContext = {};
     // A PR row's cell may hold a run of an earlier head: that head is its commit.
     if (const UpstreamCommit* commit =
             m_model->runCommitAt(sourceIndex.row(), sourceIndex.column()))
-        details->commit = *commit;
-    if (details->level == Level::Unknown)
-        if (const MatrixColumn* column = m_model->columnAt(sourceIndex.column()))
-            details->level = column->level;
-    m_details->showDetails(*details, runLinks(*details, m_config.settings.hudUrl));
+        m_detailsContext.commit = *commit;
+    if (const MatrixColumn* column = m_model->columnAt(sourceIndex.column()))
+        m_detailsContext.level = column->level;
+    m_detailsLoader->load(rowId);
+}
+
+void MainWindow::onRunDetailsLoaded(const RunDetails& loaded)
+{
+    if (loaded.rowId != m_shownRowId)
+        return; // the user moved on
+    RunDetails details = loaded;
+    if (m_detailsContext.commit)
+        details.commit = m_detailsContext.commit;
+    if (details.level == Level::Unknown)
+        details.level = m_detailsContext.level;
+    m_details->showDetails(details, runLinks(details, m_config.settings.hudUrl));
+    emit runDetailsShown(details.rowId);
 }
 
 void MainWindow::onCellActivated(const QModelIndex& index)

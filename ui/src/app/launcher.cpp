@@ -245,11 +245,16 @@ void Launcher::shootWhenTestsShown()
 }
 
 // Selecting a failed cell must show its run and, from its artifacts, its
-// failing tests: the path a user takes first.
+// failing tests: the path a user takes first. Both arrive from workers, in
+// either order.
 void Launcher::finishSelfTest(int rows, int columns)
 {
+    auto passIfDone = [this] {
+        if (m_selfTestTestsOk && m_selfTestDetailsOk)
+            exitLater(0);
+    };
     connect(m_window.get(), &MainWindow::testsShown, this,
-            [this, rows, columns](std::int64_t, int tests, int failing, int histories) {
+            [this, rows, columns, passIfDone](std::int64_t, int tests, int failing, int histories) {
                 if (tests == 0 || failing == 0 || histories == 0)
                     return fail(tr("the failed cell showed %1 tests, %2 failing, %3 histories")
                                     .arg(tests)
@@ -260,13 +265,18 @@ void Launcher::finishSelfTest(int rows, int columns)
                             rows, columns, tests, failing, histories,
                             static_cast<long long>(m_sinceStart.elapsed()));
                 std::fflush(stdout);
-                exitLater(0);
+                m_selfTestTestsOk = true;
+                passIfDone();
             });
+    connect(m_window.get(), &MainWindow::runDetailsShown, this, [this, passIfDone] {
+        if (m_window->detailsPanel()->titleText().isEmpty())
+            return fail(tr("selecting a cell did not show its run's details"));
+        m_selfTestDetailsOk = true;
+        passIfDone();
+    });
     m_deadline.start(kHeadlessTimeoutMs);
     if (!m_window->selectInterestingCell())
         return fail(tr("the matrix has rows but no runs"));
-    if (!m_window->detailsPanel()->hasDetails() || m_window->detailsPanel()->titleText().isEmpty())
-        return fail(tr("selecting a cell did not show its run's details"));
 }
 
 void Launcher::finishScreenshot()

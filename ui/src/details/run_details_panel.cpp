@@ -260,6 +260,7 @@ void RunDetailsPanel::setField(Field field, const QString& text)
 
 void RunDetailsPanel::showDetails(const RunDetails& details, const RunLinks& links)
 {
+    m_shownRowId = details.rowId;
     fillRun(details);
     fillSelfReported(details.run);
     fillTiming(details.run);

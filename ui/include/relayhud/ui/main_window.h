@@ -33,6 +33,8 @@ class MatrixFilterProxy;
 class MatrixModel;
 class MatrixView;
 class RunDetailsPanel;
+class RunDetailsLoader;
+struct RunDetails;
 class SnapshotLoader;
 class SyncController;
 class SyncStatusWidget;
@@ -161,6 +163,8 @@ signals:
     // The tests panel received a run's results: how many, how many failing,
     // and how many of those have a history strip.
     void testsShown(std::int64_t runRowId, int tests, int failing, int histories);
+    // The details panel shows the selected cell's run (read off the GUI thread).
+    void runDetailsShown(std::int64_t runRowId);
     void reportOpened(ReportWindow* window);
     void reportFailed(const QString& reason);
     void logOpened(LogWindow* window);
@@ -247,6 +251,7 @@ private:
     void onCurrentChanged(const QModelIndex& current);
     void onCellActivated(const QModelIndex& index);
     void showRunDetails(std::int64_t rowId, const QModelIndex& sourceIndex);
+    void onRunDetailsLoaded(const RunDetails& details);
     void updateEmptyText();
 
     // Links and keys (main_window_links.cpp).
@@ -281,13 +286,22 @@ private:
     void showTestMenu(const QPoint& pos);
 
     SessionConfig m_config;
-    std::unique_ptr<Cache> m_cache; // GUI thread: one run's details by row id
+    // GUI thread: the rare one-row reads of a user's action (a link, the
+    // settings' allowlist); a cell's details are read by m_detailsLoader.
+    std::unique_ptr<Cache> m_cache;
     MatrixModel* m_model;
     MatrixFilterProxy* m_proxy;
     MatrixView* m_view = nullptr;
     FilterBar* m_filterBar = nullptr;
     QTabBar* m_viewTabs = nullptr;
     RunDetailsPanel* m_details = nullptr;
+    RunDetailsLoader* m_detailsLoader = nullptr;
+    // What the matrix knows of the cell being read that the cache does not:
+    // a PR row's earlier head, the column's level.
+    struct DetailsContext {
+        std::optional<UpstreamCommit> commit;
+        Level level = Level::Unknown;
+    } m_detailsContext;
     QDockWidget* m_detailsDock = nullptr;
     SyncStatusWidget* m_status = nullptr;
     TestsPanel* m_testsPanel = nullptr;

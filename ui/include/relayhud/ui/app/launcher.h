@@ -62,6 +62,8 @@ private:
     bool m_finishing = false;
     bool m_exiting = false;
     bool m_shot = false;
+    bool m_selfTestTestsOk = false;   // the failed cell's tests arrived
+    bool m_selfTestDetailsOk = false; // and its run's details
 };
 
 } // namespace relayhud::ui

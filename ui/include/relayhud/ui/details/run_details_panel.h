@@ -7,6 +7,7 @@
 #include <QWidget>
 
 #include <array>
+#include <cstdint>
 
 class QLabel;
 class QFormLayout;
@@ -51,6 +52,8 @@ public:
     void showMessage(const QString& message);
 
     bool hasDetails() const;
+    // The run shown (RunDetails::rowId); 0 with a note instead.
+    std::int64_t shownRowId() const { return hasDetails() ? m_shownRowId : 0; }
     QString fieldText(Field field) const;
     QUrl linkUrl(Link link) const;
     QString titleText() const;
@@ -73,6 +76,7 @@ private:
     void setField(Field field, const QString& text);
 
     QStackedWidget* m_stack;
+    std::int64_t m_shownRowId = 0;
     QLabel* m_message;
     QLabel* m_title = nullptr;
     QLabel* m_subtitle = nullptr;
