@@ -186,6 +186,43 @@ TEST_F(ConfigEditor, TheTreeModelPassesTheModelTester)
     EXPECT_TRUE(checked.warnings().isEmpty()) << checked.warnings().join(u'\n').toStdString();
 }
 
+namespace {
+
+int rowsUnder(const QAbstractItemModel& model, const QModelIndex& parent = {})
+{
+    int rows = model.rowCount(parent);
+    for (int r = 0, n = model.rowCount(parent); r < n; ++r)
+        rows += rowsUnder(model, model.index(r, 0, parent));
+    return rows;
+}
+
+} // namespace
+
+TEST_F(ConfigEditor, TheFilterProxyPassesTheModelTester)
+{
+    auto* proxy = dynamic_cast<ConfigFilterProxy*>(m_window->treeView()->model());
+    ASSERT_NE(proxy, nullptr);
+    test::CheckedModel checked(proxy);
+    ASSERT_TRUE(m_window->openFile(m_path));
+    const int all = rowsUnder(*proxy);
+    ASSERT_GT(all, 5);
+    proxy->setText(QStringLiteral("nosuchname_anywhere"));
+    EXPECT_EQ(rowsUnder(*proxy), 0);
+    proxy->setText(QStringLiteral("test_is"));
+    const int named = rowsUnder(*proxy);
+    EXPECT_GT(named, 0);
+    EXPECT_LT(named, all);
+    proxy->setMode(config::Mode::Skip);
+    EXPECT_LE(rowsUnder(*proxy), named);
+    proxy->setMode(std::nullopt);
+    proxy->setText(QStringLiteral("test_i")); // kPromoted stays listed
+    promote(); // a rebuild of the document's rows under an active filter
+    m_window->undoStack()->undo();
+    proxy->setText({});
+    EXPECT_EQ(rowsUnder(*proxy), all);
+    EXPECT_TRUE(checked.warnings().isEmpty()) << checked.warnings().join(u'\n').toStdString();
+}
+
 TEST_F(ConfigEditor, PromoteShowsPlanModeEditsDiffAndSaveWritesIt)
 {
     promote();

@@ -225,10 +225,11 @@ TEST_F(TriageFlow, OneKeyOnAClusterTagsEveryMemberAndUndoTakesThemAllBack)
     const QString cachePath = m_dir.filePath(QStringLiteral("cache.sqlite"));
     auto window = openWindow(cachePath);
     ASSERT_TRUE(showFailedCell(*window).isValid()); // fetches that run's results
+    ClustersPanel& panel = *window->clustersPanel();
+    test::CheckedModel checked(&panel.model()); // through every reload below
     QSignalSpy clustered(window.get(), &MainWindow::clustersShown);
     window->reloadClusters();
     ASSERT_TRUE(clustered.wait(kWaitMs));
-    ClustersPanel& panel = *window->clustersPanel();
     ASSERT_GT(panel.model().rowCount(), 0);
     panel.view()->setCurrentIndex(panel.model().index(0, 0));
     const std::size_t members = panel.selectedTargets().size();
@@ -256,4 +257,11 @@ TEST_F(TriageFlow, OneKeyOnAClusterTagsEveryMemberAndUndoTakesThemAllBack)
     window->triageUndoStack()->undo();
     ASSERT_TRUE(written.wait(kWaitMs));
     EXPECT_TRUE(storedTags(cachePath).empty());
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] {
+            const triage::FailureCluster* first = panel.model().cluster(0);
+            return first && first->tagState != triage::ClusterTagState::Tagged;
+        },
+        kWaitMs));
+    EXPECT_TRUE(checked.warnings().isEmpty()) << checked.warnings().join(u'\n').toStdString();
 }
