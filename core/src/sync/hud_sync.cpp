@@ -286,35 +286,52 @@ std::vector<std::string> HudSync::addReportingRepos(const SyncOptions& options,
     return repos;
 }
 
-void HudSync::fetchAggregates(const SyncOptions& options, SyncReport& result)
+struct HudSync::KeptAsk {
+    std::string query;
+    json params;
+    std::string what; // a failure's warning starts with it
+    std::future<Result<json>> answer;
+};
+
+std::vector<HudSync::KeptAsk> HudSync::askKeptAnswers(const SyncOptions& options)
 {
+    std::vector<KeptAsk> asks;
+    // The relay's health from the probe repo's PRs and nightlies.
+    asks.push_back(
+        {"crcr_health_last_prs", json{{"count", kProbeHealthCount}}, "relay health", {}});
+    asks.push_back({"crcr_nightly_dashboard",
+                    json{{"repo", kProbeRepo}, {"days", kProbeNightlyDays}},
+                    "relay health (nightly)",
+                    {}});
     // The HUD's own daily and per-repo counts, kept for the views that show
     // them beside ours. crcr_success_rate is the only place push and
     // periodic runs appear at all (hud-read-api.md §1b, §4).
-    std::vector<std::pair<std::string, json>> asks{
-        {"crcr_nightly_summary", json{{"days", options.days}}}};
+    asks.push_back(
+        {"crcr_nightly_summary", json{{"days", options.days}}, "crcr_nightly_summary", {}});
     for (const char* event : {"pull_request", "nightly", "push", "periodic"})
-        asks.emplace_back("crcr_success_rate", json{{"days", options.days}, {"event_type", event}});
-    for (const auto& [query, params] : asks) {
-        if (auto rows = m_hud.savedQuery(query, params))
-            keepAnswer(query, params, *rows);
-        else
-            result.warnings.push_back(query + ": " + rows.message());
-    }
+        asks.push_back({"crcr_success_rate",
+                        json{{"days", options.days}, {"event_type", event}},
+                        "crcr_success_rate",
+                        {}});
+    // Each its own transfer (the client is shared across threads, as the
+    // backends' fetches share it); nothing here touches the cache.
+    for (KeptAsk& ask : asks)
+        ask.answer = std::async(std::launch::async, [this, query = ask.query, params = ask.params] {
+            return m_hud.savedQuery(query, params);
+        });
+    return asks;
 }
 
-void HudSync::fetchRelayHealth(SyncReport& result)
+void HudSync::keepAnswers(std::vector<KeptAsk>& asks, SyncReport& result)
 {
-    const json prParams{{"count", kProbeHealthCount}};
-    if (auto rows = m_hud.savedQuery("crcr_health_last_prs", prParams))
-        keepAnswer("crcr_health_last_prs", prParams, *rows);
-    else
-        result.warnings.push_back("relay health: " + rows.message());
-    const json nightlyParams{{"repo", kProbeRepo}, {"days", kProbeNightlyDays}};
-    if (auto rows = m_hud.savedQuery("crcr_nightly_dashboard", nightlyParams))
-        keepAnswer("crcr_nightly_dashboard", nightlyParams, *rows);
-    else
-        result.warnings.push_back("relay health (nightly): " + rows.message());
+    for (KeptAsk& ask : asks) {
+        if (!ask.answer.valid())
+            continue;
+        if (auto rows = ask.answer.get())
+            keepAnswer(ask.query, ask.params, *rows);
+        else
+            result.warnings.push_back(ask.what + ": " + rows.message());
+    }
 }
 
 Result<SyncReport> HudSync::run(const SyncOptions& options, const ProgressFn& progress,
@@ -329,6 +346,9 @@ Result<SyncReport> HudSync::run(const SyncOptions& options, const ProgressFn& pr
     auto backends = readAllowlist(result);
     if (!backends)
         return backends.error();
+    std::vector<KeptAsk> kept;
+    if (options.fetchSummaries)
+        kept = askKeptAnswers(options);
     std::vector<std::string> reporting;
     if (options.backends.empty() && options.fetchSummaries)
         reporting = addReportingRepos(options, *backends, result);
@@ -386,15 +406,13 @@ Result<SyncReport> HudSync::run(const SyncOptions& options, const ProgressFn& pr
     }
     result.commits = static_cast<int>(shas.size());
     report("done", static_cast<int>(targets.size()), static_cast<int>(targets.size()));
+    keepAnswers(kept, result); // waits for those still on their way
     if (cancelled(cancel))
         return makeError("sync cancelled");
     if (!targets.empty() && result.backends == 0)
         return makeError(result.errors.front());
-    if (options.fetchSummaries) {
-        fetchRelayHealth(result);
-        fetchAggregates(options, result);
+    if (options.fetchSummaries)
         fetchDispatchLevels({trustedPrs.begin(), trustedPrs.end()}, result);
-    }
     if (options.fetchPrInfo)
         fetchTitles(result);
     (void)m_cache.setMeta("last_sync", formatIso(nowSeconds()));

@@ -19,6 +19,7 @@
 
 #include <atomic>
 #include <functional>
+#include <future>
 #include <optional>
 #include <string>
 #include <vector>
@@ -68,8 +69,12 @@ private:
     // Repos crcr_summary says report but the allowlist does not list at L2+.
     std::vector<std::string> addReportingRepos(const SyncOptions& options,
                                                std::vector<Backend>& backends, SyncReport& result);
-    void fetchRelayHealth(SyncReport& result);
-    void fetchAggregates(const SyncOptions& options, SyncReport& result);
+    // The answers kept as the HUD gives them (its aggregates, the relay's
+    // health): asked all at once, beside the backends' pages, and kept
+    // (keepAnswers) when those are applied.
+    struct KeptAsk;
+    std::vector<KeptAsk> askKeptAnswers(const SyncOptions& options);
+    void keepAnswers(std::vector<KeptAsk>& asks, SyncReport& result);
     void fetchTitles(SyncReport& result);
     void fetchDispatchLevels(const std::vector<std::int64_t>& prs, SyncReport& result);
     void keepAnswer(const std::string& query, const nlohmann::json& params,
