@@ -35,7 +35,9 @@ TEST(FailureClassTable, StoredCodesNeverMove)
 TEST(FailureClassTable, AnUnknownStoredNumberReadsAsNotTriaged)
 {
     // A newer RelayHUD's class, or a damaged row: Unset, never a guess.
-    for (const std::int64_t code : {-1LL, 10LL, 255LL, 256LL, 1LL << 40})
+    const auto firstUnknown = static_cast<std::int64_t>(failureClasses().size());
+    for (const std::int64_t code : {std::int64_t{-1}, firstUnknown, firstUnknown + 1,
+                                    std::int64_t{256}, std::int64_t{1} << 40})
         EXPECT_EQ(classFromStored(code), FailureClass::Unset) << code;
     EXPECT_FALSE(isKnownClass(static_cast<FailureClass>(200)));
     EXPECT_EQ(failureClassName(static_cast<FailureClass>(200)), "");
