@@ -28,6 +28,8 @@ namespace relayhud::sim {
 namespace {
 
 constexpr std::size_t kMaxCachedAnswers = 4096;
+// Threads serving connections (see SimServer::start).
+constexpr std::size_t kServerThreads = 64;
 
 ApiRequest toApiRequest(const httplib::Request& req)
 {
@@ -260,6 +262,12 @@ int SimServer::start(int port)
         return d.port = -1;
     d.base = baseUrl();
     d.rebaseArtifactUrls();
+    // httplib serves with a pool of max(8, cores - 1) threads, and a kept-alive
+    // connection holds its thread until it idles out (5 s). A client with more
+    // connections open than that (a sync's parallel pages and queries, as the
+    // real HUD's host takes them) then waited 5 s for a thread; the HUD and
+    // GitHub serve far more connections at once than any client opens.
+    d.server.new_task_queue = [] { return new httplib::ThreadPool(kServerThreads); };
     d.thread = std::thread([&d] { d.server.listen_after_bind(); });
     // stop() only interrupts a server that is already in its accept loop.
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);

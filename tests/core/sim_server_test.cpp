@@ -17,6 +17,7 @@
 
 #include <chrono>
 #include <map>
+#include <memory>
 #include <regex>
 #include <set>
 
@@ -109,6 +110,29 @@ std::vector<std::string> keysOf(const json& object)
 }
 
 // ---------------------------------------------------------------- shapes
+
+TEST_F(SimServerTest, ManyKeptAliveConnectionsDoNotHoldUpANewOne)
+{
+    // A sync keeps a connection alive per parallel transfer (pages of every
+    // backend, the HUD's summaries at once). The real HUD's host serves them
+    // all; httplib's default pool of 8 threads held each idle one for its 5 s
+    // keep-alive, so the next connection waited 5 s for a thread.
+    std::vector<std::unique_ptr<httplib::Client>> idle;
+    for (int i = 0; i < 24; ++i) {
+        auto kept = std::make_unique<httplib::Client>(s_server->baseUrl());
+        kept->set_keep_alive(true);
+        auto res = kept->Get("/api/crcr/allowlist");
+        ASSERT_TRUE(res) << "connection " << i;
+        EXPECT_EQ(res->status, 200);
+        idle.push_back(std::move(kept));
+    }
+    const auto start = std::chrono::steady_clock::now();
+    auto res = get("/api/crcr/allowlist");
+    const auto waited = std::chrono::steady_clock::now() - start;
+    ASSERT_TRUE(res);
+    EXPECT_EQ(res->status, 200);
+    EXPECT_LT(waited, std::chrono::seconds(2)) << "a new connection waited for a server thread";
+}
 
 TEST_F(SimServerTest, AllowlistHasTheHudShape)
 {
