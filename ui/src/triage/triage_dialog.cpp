@@ -116,9 +116,15 @@ TriageShortcutsDialog::TriageShortcutsDialog(QWidget* parent) : QDialog(parent)
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(intro);
+    layout->addSpacing(8);
     layout->addLayout(form);
+    layout->addStretch(1); // a taller window grows here, not above the intro
     layout->addWidget(buttons);
-    resize(480, sizeHint().height());
+    // As tall as the wrapped lines need at this width (sizeHint measures them
+    // unwrapped, and the difference showed as a band above the intro).
+    constexpr int kWidth = 480;
+    resize(kWidth,
+           layout->hasHeightForWidth() ? layout->totalHeightForWidth(kWidth) : sizeHint().height());
 }
 
 } // namespace relayhud::ui
