@@ -15,15 +15,6 @@ Result<Transaction> Transaction::begin(sqlite3* db)
 
 Transaction::Transaction(Transaction&& other) noexcept : m_db(std::exchange(other.m_db, nullptr)) {}
 
-Transaction& Transaction::operator=(Transaction&& other) noexcept
-{
-    if (this != &other) {
-        rollback();
-        m_db = std::exchange(other.m_db, nullptr);
-    }
-    return *this;
-}
-
 Transaction::~Transaction() { rollback(); }
 
 Result<void> Transaction::commit()

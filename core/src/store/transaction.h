@@ -18,7 +18,7 @@ public:
     static Result<Transaction> begin(sqlite3* db);
 
     Transaction(Transaction&& other) noexcept;
-    Transaction& operator=(Transaction&& other) noexcept;
+    Transaction& operator=(Transaction&&) = delete;
     Transaction(const Transaction&) = delete;
     Transaction& operator=(const Transaction&) = delete;
     ~Transaction(); // rolls back if still open

@@ -325,8 +325,6 @@ std::vector<HudSync::KeptAsk> HudSync::askKeptAnswers(const SyncOptions& options
 void HudSync::keepAnswers(std::vector<KeptAsk>& asks, SyncReport& result)
 {
     for (KeptAsk& ask : asks) {
-        if (!ask.answer.valid())
-            continue;
         if (auto rows = ask.answer.get())
             keepAnswer(ask.query, ask.params, *rows);
         else

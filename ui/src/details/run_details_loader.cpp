@@ -42,9 +42,7 @@ void RunDetailsLoader::setCachePath(std::string path)
 void RunDetailsLoader::load(std::int64_t rowId)
 {
     const std::uint64_t request = ++m_request;
-    m_pendingRow = rowId;
     if (m_cachePath.empty()) {
-        m_pendingRow = 0;
         emit failed(rowId, tr("The cache is not open."));
         return;
     }
@@ -52,7 +50,6 @@ void RunDetailsLoader::load(std::int64_t rowId)
         .then(this, [this, request, rowId](const Read& read) {
             if (request != m_request)
                 return; // superseded
-            m_pendingRow = 0;
             if (!read.details) {
                 emit failed(rowId, read.error);
                 return;
@@ -61,10 +58,6 @@ void RunDetailsLoader::load(std::int64_t rowId)
         });
 }
 
-void RunDetailsLoader::cancel()
-{
-    ++m_request;
-    m_pendingRow = 0;
-}
+void RunDetailsLoader::cancel() { ++m_request; }
 
 } // namespace relayhud::ui

@@ -24,8 +24,6 @@ public:
     // later load() or cancel() comes first.
     void load(std::int64_t rowId);
     void cancel();
-    // The row being read; 0 when nothing is.
-    std::int64_t pendingRowId() const { return m_pendingRow; }
 
 signals:
     void loaded(const relayhud::ui::RunDetails& details);
@@ -34,7 +32,6 @@ signals:
 private:
     std::string m_cachePath;
     std::uint64_t m_request = 0;
-    std::int64_t m_pendingRow = 0;
 };
 
 } // namespace relayhud::ui
