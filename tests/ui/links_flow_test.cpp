@@ -280,6 +280,7 @@ TEST_F(LinksFlow, CopyLinkOnACellACommitAndATestLeadsBack)
     const QModelIndex cell = view->currentIndex();
 
     // The cell's menu, as a right click opens it.
+    QGuiApplication::clipboard()->setText(QStringLiteral("(nothing copied yet)"));
     QString chosen;
     QTimer::singleShot(0, [&] {
         auto* menu = qobject_cast<QMenu*>(QApplication::activePopupWidget());
@@ -293,8 +294,10 @@ TEST_F(LinksFlow, CopyLinkOnACellACommitAndATestLeadsBack)
     });
     emit view->customContextMenuRequested(view->visualRect(cell).center());
     EXPECT_EQ(chosen, QStringLiteral("Copy link"));
-    // The newest attempt's id: the run the cell shows.
-    EXPECT_EQ(QGuiApplication::clipboard()->text(), runLink(retried->newest));
+    // The newest attempt's id: the run the cell shows, read off the GUI thread.
+    EXPECT_TRUE(QTest::qWaitFor(
+        [&] { return QGuiApplication::clipboard()->text() == runLink(retried->newest); }, kWaitMs))
+        << QGuiApplication::clipboard()->text().toStdString();
 
     EXPECT_EQ(w->commitLink(cell.row()),
               QStringLiteral("relayhud://sha/")

@@ -1,7 +1,7 @@
 // MainWindow: construction, menus and window state.
 #include "relayhud/ui/main_window.h"
 
-#include "relayhud/store/cache.h"
+#include "relayhud/ui/app/cache_reader.h"
 #include "relayhud/ui/details/link_label.h"
 #include "relayhud/ui/details/run_details_loader.h"
 #include "relayhud/ui/details/run_details_panel.h"
@@ -60,11 +60,11 @@ constexpr double kOpenDockShare = 0.36;
 } // namespace
 
 MainWindow::MainWindow(SessionConfig config, QWidget* parent)
-    : QMainWindow(parent), m_config(std::move(config)), m_model(new MatrixModel(this)),
-      m_proxy(new MatrixFilterProxy(this)), m_credentials(new CredentialStore(this)),
-      m_tests(new TestResultsController(this)), m_triage(new TriageController(this)),
-      m_undo(new QUndoStack(this)), m_sync(new SyncController(this)),
-      m_loader(new SnapshotLoader(this))
+    : QMainWindow(parent), m_config(std::move(config)), m_reader(new CacheReader(this)),
+      m_model(new MatrixModel(this)), m_proxy(new MatrixFilterProxy(this)),
+      m_credentials(new CredentialStore(this)), m_tests(new TestResultsController(this)),
+      m_triage(new TriageController(this)), m_undo(new QUndoStack(this)),
+      m_sync(new SyncController(this)), m_loader(new SnapshotLoader(this))
 {
     initResources();
     setObjectName(QStringLiteral("RelayHudMainWindow"));

@@ -3,7 +3,6 @@
 // and the views of nightly and release runs.
 #include "relayhud/ui/main_window.h"
 
-#include "relayhud/store/cache.h"
 #include "relayhud/ui/charts/charts_panel.h"
 #include "relayhud/ui/config/config_editor_window.h"
 #include "relayhud/ui/coverage/coverage_panel.h"
@@ -135,14 +134,12 @@ bool MainWindow::openMissingMandatoryTest(const QString& configPath, const QStri
     return false;
 }
 
-QString MainWindow::configPathForRun(std::int64_t rowId) const
+// The shown run's backend is its matrix column's.
+QString MainWindow::configPathForShownRun() const
 {
-    if (!m_cache || rowId == 0)
+    if (m_shownRowId == 0 || m_detailsContext.backend.empty())
         return {};
-    auto run = m_cache->checkRun(rowId);
-    if (!run)
-        return {};
-    return m_config.settings.outcomeConfigs.value(toQString(run->downstreamRepo));
+    return m_config.settings.outcomeConfigs.value(toQString(m_detailsContext.backend));
 }
 
 void MainWindow::updateViewCounts()

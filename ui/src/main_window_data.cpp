@@ -1,7 +1,7 @@
 // MainWindow: the cache, sync, snapshot merging and the details panel.
 #include "relayhud/ui/main_window.h"
 
-#include "relayhud/store/cache.h"
+#include "relayhud/ui/app/cache_reader.h"
 #include "relayhud/ui/coverage/coverage_panel.h"
 #include "relayhud/ui/details/run_details.h"
 #include "relayhud/ui/details/run_details_loader.h"
@@ -23,9 +23,7 @@
 #include "relayhud/ui/watch/watch_controller.h"
 #include "relayhud/util/time.h"
 
-#include <QDir>
 #include <QDockWidget>
-#include <QFileInfo>
 #include <QSettings>
 #include <QUndoStack>
 
@@ -34,19 +32,20 @@ namespace relayhud::ui {
 void MainWindow::openCache()
 {
     const QString path = m_config.settings.effectiveCachePath();
-    QDir().mkpath(QFileInfo(path).absolutePath());
     m_status->setCachePath(path);
+    m_reader->setCachePath(path.toStdString());
     m_loader->setCachePath(path.toStdString());
     m_detailsLoader->setCachePath(path.toStdString());
-    auto opened = Cache::open(path.toStdString());
-    if (!opened) {
-        m_cache.reset();
-        m_status->showOffline(tr("cannot open the cache: %1").arg(toQString(opened.message())), 0);
-        return;
-    }
-    m_cache = std::move(*opened);
-    if (auto last = m_cache->meta("last_sync"); last && *last)
-        m_status->showLastSync(parseTimestamp(**last).value_or(0));
+    // The first open makes the cache (its folder, its schema) on a worker.
+    m_reader->read<std::optional<std::string>>(
+        [](const Cache& cache) { return cache.meta("last_sync"); },
+        [this](const Result<std::optional<std::string>>& last) {
+            if (!last)
+                m_status->showOffline(
+                    tr("cannot open the cache: %1").arg(toQString(last.message())), 0);
+            else if (*last)
+                m_status->showLastSync(parseTimestamp(**last).value_or(0));
+        });
 }
 
 void MainWindow::configureSync()
@@ -99,12 +98,22 @@ void MainWindow::applySettings(const AppSettings& next)
         syncNow();
 }
 
+// The allowlist the dialog offers is read off the GUI thread first; a cache
+// that cannot be read offers none (backends can still be typed in).
 void MainWindow::showSettingsDialog()
 {
-    std::vector<Backend> allowlist;
-    if (m_cache)
-        if (auto backends = m_cache->backends())
-            allowlist = std::move(*backends);
+    m_reader->read<std::vector<Backend>>(
+        [](const Cache& cache) { return cache.backends(); },
+        [this](const Result<std::vector<Backend>>& backends) {
+            if (!backends)
+                m_status->showMessage(
+                    tr("The allowlist cannot be read: %1").arg(toQString(backends.message())));
+            runSettingsDialog(backends ? *backends : std::vector<Backend>{});
+        });
+}
+
+void MainWindow::runSettingsDialog(const std::vector<Backend>& allowlist)
+{
     SettingsDialog dialog(m_config.settings, allowlist, m_credentials->stored(),
                           m_credentials->keychainProblem(), this);
     if (dialog.exec() != QDialog::Accepted)
@@ -241,8 +250,10 @@ void MainWindow::showRunDetails(std::int64_t rowId, const QModelIndex& sourceInd
     if (const UpstreamCommit* commit =
             m_model->runCommitAt(sourceIndex.row(), sourceIndex.column()))
         m_detailsContext.commit = *commit;
-    if (const MatrixColumn* column = m_model->columnAt(sourceIndex.column()))
+    if (const MatrixColumn* column = m_model->columnAt(sourceIndex.column())) {
         m_detailsContext.level = column->level;
+        m_detailsContext.backend = column->backend;
+    }
     m_detailsLoader->load(rowId);
 }
 

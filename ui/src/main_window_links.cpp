@@ -4,7 +4,7 @@
 // matrix in memory.
 #include "relayhud/ui/main_window.h"
 
-#include "relayhud/store/cache.h"
+#include "relayhud/ui/app/cache_reader.h"
 #include "relayhud/ui/format.h"
 #include "relayhud/ui/jump/jump_box.h"
 #include "relayhud/ui/links/app_link.h"
@@ -105,23 +105,34 @@ void MainWindow::actOnLink(const QString& text)
     reportLink(text, true, tr("Showing %1").arg(target->what));
 }
 
-// Two indexed reads, as showRunDetails makes for every cell shown.
+// Two indexed reads off the GUI thread, as showRunDetails makes for every
+// cell shown; the link is acted on when they are back.
 void MainWindow::actOnRunLink(const QString& text, const AppLink& link)
 {
-    if (!m_cache)
-        return reportLink(text, false, tr("Cannot open %1: the cache is not open").arg(text));
-    std::optional<CheckRun> run;
-    auto row = m_cache->checkRunRowFor(link.checkRun);
-    if (row && *row) {
-        auto read = m_cache->checkRun(**row);
-        if (read)
-            run = std::move(*read);
-        else
-            row = read.error();
-    }
-    if (!row)
-        return reportLink(text, false,
-                          tr("Cannot open %1: %2").arg(text, toQString(row.message())));
+    using Found = std::pair<std::int64_t, std::optional<CheckRun>>; // row id 0: unknown here
+    m_reader->read<Found>(
+        [id = link.checkRun](const Cache& cache) -> Result<Found> {
+            auto row = cache.checkRunRowFor(id);
+            if (!row)
+                return row.error();
+            if (!*row)
+                return Found{0, std::nullopt};
+            auto run = cache.checkRun(**row);
+            if (!run)
+                return run.error();
+            return Found{**row, std::move(*run)};
+        },
+        [this, text, link](const Result<Found>& found) {
+            if (!found)
+                return reportLink(text, false,
+                                  tr("Cannot open %1: %2").arg(text, toQString(found.message())));
+            openRunLink(text, link, found->first, found->second);
+        });
+}
+
+void MainWindow::openRunLink(const QString& text, const AppLink& link, std::int64_t rowId,
+                             const std::optional<CheckRun>& run)
+{
     if (run) {
         revealCommit(toQString(run->upstreamSha.value));
         m_model->revealJob(run->downstreamRepo, run->workflow, run->jobName);
@@ -132,7 +143,7 @@ void MainWindow::actOnRunLink(const QString& text, const AppLink& link)
                    .cell(static_cast<std::size_t>(target->row),
                          static_cast<std::size_t>(target->column))
                    .runRowId
-               != **row) {
+               != rowId) {
         // The PR's row shows a later run of the job: the run is in the commits.
         m_proxy->setCommitView(CommitView::All);
         target = resolveRunLink(link, run, m_model->snapshot());
@@ -191,13 +202,28 @@ bool MainWindow::selectSourceCell(int row, int column)
     return true;
 }
 
-QString MainWindow::cellLink(const QModelIndex& index) const
+// The run's relay id is read off the GUI thread (one row by its key); the
+// link reaches the clipboard when it is back.
+void MainWindow::copyCellLink(std::int64_t rowId)
 {
-    const auto rowId = index.data(MatrixModel::RunRowIdRole).toLongLong();
-    if (rowId == 0 || !m_cache)
-        return {};
-    const auto run = m_cache->checkRun(rowId); // one row by its key
-    return run && !run->checkRunId.value.empty() ? runLinkUrl(run->checkRunId) : QString();
+    m_reader->read<CheckRunId>(
+        [rowId](const Cache& cache) -> Result<CheckRunId> {
+            auto run = cache.checkRun(rowId);
+            if (!run)
+                return run.error();
+            return run->checkRunId;
+        },
+        [this](const Result<CheckRunId>& id) {
+            if (!id)
+                return m_status->showMessage(
+                    tr("Cannot copy the run's link: %1").arg(toQString(id.message())));
+            if (id->value.empty())
+                return m_status->showMessage(
+                    tr("This run has no check run id to link to (the relay reported none)"));
+            const QString link = runLinkUrl(*id);
+            copyToClipboard(link);
+            m_status->showMessage(tr("Copied %1").arg(link));
+        });
 }
 
 QString MainWindow::commitLink(int proxyRow) const
@@ -209,11 +235,9 @@ QString MainWindow::commitLink(int proxyRow) const
 
 QString MainWindow::testLink(const QString& identity) const
 {
-    if (m_testsRowId == 0 || !m_cache || identity.isEmpty())
+    if (m_testsRowId == 0 || m_testsCheckRunId.value.empty() || identity.isEmpty())
         return {};
-    const auto run = m_cache->checkRun(m_testsRowId);
-    return run && !run->checkRunId.value.empty() ? runLinkUrl(run->checkRunId, identity)
-                                                 : QString();
+    return runLinkUrl(m_testsCheckRunId, identity);
 }
 
 void MainWindow::showCellMenu(const QPoint& pos)
@@ -222,13 +246,11 @@ void MainWindow::showCellMenu(const QPoint& pos)
     if (!index.isValid())
         return;
     QMenu menu(this);
-    const QString link = cellLink(index);
-    QAction* copy = menu.addAction(tr("Copy link"), this, [this, link] {
-        copyToClipboard(link);
-        m_status->showMessage(tr("Copied %1").arg(link));
-    });
-    copy->setEnabled(!link.isEmpty());
-    copy->setStatusTip(link.isEmpty() ? tr("No run in this cell") : link);
+    const auto rowId = index.data(MatrixModel::RunRowIdRole).toLongLong();
+    QAction* copy = menu.addAction(tr("Copy link"), this, [this, rowId] { copyCellLink(rowId); });
+    copy->setEnabled(rowId != 0);
+    copy->setStatusTip(rowId == 0 ? tr("No run in this cell")
+                                  : tr("A relayhud:// link that opens this run"));
     const QString commit = commitLink(index.row());
     menu.addAction(tr("Copy commit link"), this, [this, commit] {
         copyToClipboard(commit);

@@ -96,6 +96,7 @@ void MainWindow::applyCredentials()
 void MainWindow::showTestsFor(std::int64_t rowId)
 {
     m_testsRowId = rowId;
+    m_testsCheckRunId = {};
     if (rowId == 0) {
         m_tests->clear();
         m_testsLoad = m_tests->currentLoad();
@@ -110,6 +111,7 @@ void MainWindow::onTestsLoaded(const std::shared_ptr<const TestsPanelData>& load
     if (loaded->loadId != m_testsLoad)
         return;
     m_testsBase = loaded->triageBase;
+    m_testsCheckRunId = loaded->checkRunId;
     m_testsPanel->setData(loaded);
     int failing = 0;
     for (const StoredTestResult& r : loaded->results)

@@ -313,7 +313,7 @@ bool MainWindow::openTestInConfig(const QString& identity, const QString& marks)
     if (editor->revealTest(identity, marks))
         return true;
     // The config Settings › Coverage names for the shown run's backend.
-    if (const QString configured = configPathForRun(m_shownRowId); !configured.isEmpty())
+    if (const QString configured = configPathForShownRun(); !configured.isEmpty())
         if (editor->openFile(configured) && editor->revealTest(identity, marks))
             return true;
     if (editor->model()->rowCount() == 0) {

@@ -124,6 +124,7 @@ void TestResultsWorker::load(const TestsLoadRequest& request)
             if (auto row = m_cache->checkRun(request.checkRunRow)) {
                 data->jobTitle = jobTitle(*row);
                 data->selfReported = row->reported.tests;
+                data->checkRunId = row->checkRunId;
             }
             if (auto triaged = gatherTriage(*data, request.checkRunRow); !triaged) {
                 emit loadFailed(request.loadId, toQString(triaged.message()));
@@ -195,6 +196,7 @@ Result<std::shared_ptr<TestsPanelData>> TestResultsWorker::gather(const TestsLoa
             return row.error();
         data->selfReported = row->reported.tests;
         data->jobTitle = jobTitle(*row);
+        data->checkRunId = row->checkRunId;
     } else {
         data->jobTitle = toQString(run.label);
     }

@@ -6,6 +6,7 @@
 #include "relayhud/store/matrix_snapshot.h"
 #include "relayhud/store/triage_tags.h"
 #include "relayhud/ui/settings/app_settings.h"
+#include "relayhud/util/result.h"
 
 #include <QMainWindow>
 #include <QPointer>
@@ -22,12 +23,9 @@ class QDockWidget;
 class QTimer;
 class QUndoStack;
 
-namespace relayhud {
-class Cache;
-}
-
 namespace relayhud::ui {
 
+class CacheReader;
 class FilterBar;
 class MatrixFilterProxy;
 class MatrixModel;
@@ -150,9 +148,9 @@ public:
     // when the matrix or the shown run no longer has it.
     bool jumpTo(const JumpEntry& entry);
     // The relayhud:// link that "Copy link" puts on the clipboard for a
-    // matrix cell (proxy index), a commit row, or a test of the shown run;
-    // empty when there is nothing to link to.
-    QString cellLink(const QModelIndex& index) const;
+    // commit row or a test of the tests dock's run; empty when there is
+    // nothing to link to. A cell's link needs its run's relay id, which
+    // "Copy link" reads off the GUI thread (copyCellLink).
     QString commitLink(int proxyRow) const;
     QString testLink(const QString& identity) const;
 
@@ -197,7 +195,7 @@ private:
     void buildChartsDock();
     void applyCoverageSettings();
     void showCoverageFor(std::int64_t rowId);
-    QString configPathForRun(std::int64_t rowId) const;
+    QString configPathForShownRun() const;
     void updateViewCounts();
     void onClusterTagRequested(const std::vector<TriageTarget>& targets, const TriageEdit& edit);
     void pushTriage(std::vector<TriageTarget> targets, std::vector<std::optional<TriageTag>> before,
@@ -234,6 +232,7 @@ private:
     void configureSync();
     void applySettings(const AppSettings& next);
     void showSettingsDialog();
+    void runSettingsDialog(const std::vector<Backend>& allowlist);
     void showAbout();
     void showOpenReportDialog(bool folder);
     void showOpenLogDialog();
@@ -282,13 +281,16 @@ private:
     void selectPendingTest(std::int64_t rowId, bool loaded);
     void reportLink(const QString& link, bool found, const QString& message);
     void showCellMenu(const QPoint& pos);
+    void copyCellLink(std::int64_t rowId);
+    void openRunLink(const QString& text, const AppLink& link, std::int64_t rowId,
+                     const std::optional<CheckRun>& run);
     void showCommitMenu(const QPoint& pos);
     void showTestMenu(const QPoint& pos);
 
     SessionConfig m_config;
-    // GUI thread: the rare one-row reads of a user's action (a link, the
-    // settings' allowlist); a cell's details are read by m_detailsLoader.
-    std::unique_ptr<Cache> m_cache;
+    // The rare one-row reads of a user's action (a link, the settings'
+    // allowlist), off the GUI thread; a cell's details: m_detailsLoader.
+    CacheReader* m_reader;
     MatrixModel* m_model;
     MatrixFilterProxy* m_proxy;
     MatrixView* m_view = nullptr;
@@ -301,6 +303,7 @@ private:
     struct DetailsContext {
         std::optional<UpstreamCommit> commit;
         Level level = Level::Unknown;
+        std::string backend; // the column's "org/repo"
     } m_detailsContext;
     QDockWidget* m_detailsDock = nullptr;
     SyncStatusWidget* m_status = nullptr;
@@ -337,6 +340,7 @@ private:
     std::optional<TriageTarget> m_testsBase; // the shown run, as a triage target
     qint64 m_testsLoad = 0;
     std::int64_t m_testsRowId = 0;
+    CheckRunId m_testsCheckRunId; // the tests' run's relay id, for links; empty for an import
     QPointer<ReportWindow> m_lastReport;
     QPointer<LogWindow> m_lastLog;
     QPointer<ConfigEditorWindow> m_configEditor;

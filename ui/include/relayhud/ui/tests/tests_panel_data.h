@@ -36,6 +36,7 @@ struct TestsPanelData {
     std::vector<StoredTestResult> results;  // up to 100,000+
     std::vector<TestHistory> histories;     // for some tests (the failing ones), by testId
     QString jobTitle;                       // "torch-spyre / CI / test (default, 1, 3)"
+    CheckRunId checkRunId; // the relay's id of the run, for links; empty for an import
     // Where a tag on this run points (repo, workflow, job, SHA, attempt);
     // none for an import, which cannot be triaged.
     std::optional<TriageTarget> triageBase;
