@@ -6,6 +6,7 @@
 
 #include "relayhud/store/cache.h"
 #include "relayhud/triage/classifier.h"
+#include "relayhud/triage/evidence_source.h"
 #include "relayhud/triage/rule_set.h"
 #include "relayhud/util/time.h"
 
@@ -33,13 +34,13 @@ public:
         std::string upstreamRepo;
     };
 
-    explicit RunLookup(const Cache& cache) : m_cache(cache) {}
+    explicit RunLookup(const EvidenceSource& facts) : m_facts(facts) {}
 
     Result<Entry> get(std::int64_t row)
     {
         if (auto it = m_entries.find(row); it != m_entries.end())
             return it->second;
-        auto run = m_cache.checkRun(row);
+        auto run = m_facts.checkRun(row);
         if (!run)
             return run.error();
         Entry entry;
@@ -67,7 +68,7 @@ public:
     }
 
 private:
-    const Cache& m_cache;
+    const EvidenceSource& m_facts;
     std::map<std::int64_t, Entry> m_entries;
 };
 
@@ -138,19 +139,19 @@ const Classifier* defaultTestClassifier()
 // One JobAttributor per job, read when its first failing test needs it.
 class Attributors {
 public:
-    Attributors(const Cache& cache, const AttributionOptions& options)
-        : m_cache(cache), m_options(options)
+    Attributors(const EvidenceSource& facts, const AttributionOptions& options)
+        : m_facts(facts), m_options(options)
     {
     }
 
     Result<const JobAttributor*> forRun(std::int64_t row)
     {
-        auto job = m_cache.jobOfRun(row);
+        auto job = m_facts.jobOfRun(row);
         if (!job)
             return job.error();
         if (auto it = m_jobs.find(*job); it != m_jobs.end())
             return it->second.get();
-        auto timeline = m_cache.jobTimeline(*job);
+        auto timeline = m_facts.jobTimeline(*job);
         if (!timeline)
             return timeline.error();
         auto made = std::make_unique<JobAttributor>(std::move(*timeline), m_options);
@@ -160,7 +161,7 @@ public:
     }
 
 private:
-    const Cache& m_cache;
+    const EvidenceSource& m_facts;
     const AttributionOptions& m_options;
     std::map<std::int64_t, std::unique_ptr<JobAttributor>> m_jobs;
 };
@@ -177,9 +178,9 @@ struct RunFacts {
 
 class RunSuggester {
 public:
-    RunSuggester(const Cache& cache, const SuggestOptions& options, RunLookup& runs,
+    RunSuggester(const EvidenceSource& facts, const SuggestOptions& options, RunLookup& runs,
                  Attributors& attributors)
-        : m_cache(cache), m_options(options), m_runs(runs), m_attributors(attributors)
+        : m_facts(facts), m_options(options), m_runs(runs), m_attributors(attributors)
     {
     }
 
@@ -191,7 +192,7 @@ public:
         RunFacts facts;
         facts.here = std::move(here->run);
         facts.upstreamRepo = std::move(here->upstreamRepo);
-        auto line = m_cache.jobFailureLine(row);
+        auto line = m_facts.jobFailureLine(row);
         if (!line)
             return line.error();
         facts.line = std::move(*line);
@@ -212,7 +213,7 @@ public:
 private:
     Result<std::vector<StoredTestResult>> failingResults(std::int64_t row, bool& hasResults)
     {
-        auto testRun = m_cache.testRunForCheckRun(row);
+        auto testRun = m_facts.testRunForCheckRun(row);
         if (!testRun)
             return testRun.error();
         hasResults = *testRun && (*testRun)->state == TestRunState::Stored;
@@ -222,7 +223,7 @@ private:
         filter.outcomes = {TestOutcome::Failed, TestOutcome::Error, TestOutcome::XPassStrict};
         if (m_options.includeExpected)
             filter.outcomes.push_back(TestOutcome::XFailed);
-        auto results = m_cache.testResults((*testRun)->id, filter);
+        auto results = m_facts.testResults((*testRun)->id, filter);
         if (!results)
             return results.error();
         std::sort(results->begin(), results->end(),
@@ -282,11 +283,11 @@ private:
     Result<void> findReruns(const RunFacts& facts, const std::vector<std::int64_t>& ids,
                             std::vector<std::optional<Evidence>>& reruns)
     {
-        auto others = m_cache.otherAttemptRows(facts.here.checkRunRow);
+        auto others = m_facts.otherAttemptRows(facts.here.checkRunRow);
         if (!others)
             return others.error();
         for (const std::int64_t other : *others) {
-            auto outcomes = m_cache.testOutcomesIn(other, ids);
+            auto outcomes = m_facts.testOutcomesIn(other, ids);
             if (!outcomes)
                 return outcomes.error();
             for (std::size_t i = 0; i < ids.size(); ++i) {
@@ -649,7 +650,7 @@ private:
 
     Result<void> addOutage(Suggestion& s, const RunFacts& facts)
     {
-        auto peers = m_cache.infraPeerRows(facts.here.checkRunRow, m_options.outageWindowSeconds);
+        auto peers = m_facts.infraPeerRows(facts.here.checkRunRow, m_options.outageWindowSeconds);
         if (!peers)
             return peers.error();
         Evidence e;
@@ -682,7 +683,7 @@ private:
         return {};
     }
 
-    const Cache& m_cache;
+    const EvidenceSource& m_facts;
     const SuggestOptions& m_options;
     RunLookup& m_runs;
     Attributors& m_attributors;
@@ -726,18 +727,25 @@ std::string pullFilesUrl(std::string_view upstreamRepo, std::int64_t pr)
 Result<std::vector<Suggestion>> suggestForRun(const Cache& cache, std::int64_t checkRunRow,
                                               const SuggestOptions& options)
 {
-    return suggestForRuns(cache, {checkRunRow}, options);
+    return suggestForRuns(CacheEvidenceSource(cache), {checkRunRow}, options);
 }
 
 Result<std::vector<Suggestion>> suggestForRuns(const Cache& cache,
                                                const std::vector<std::int64_t>& checkRunRows,
                                                const SuggestOptions& options)
 {
-    RunLookup runs(cache);
-    Attributors attributors(cache, options.attribution);
+    return suggestForRuns(CacheEvidenceSource(cache), checkRunRows, options);
+}
+
+Result<std::vector<Suggestion>> suggestForRuns(const EvidenceSource& facts,
+                                               const std::vector<std::int64_t>& checkRunRows,
+                                               const SuggestOptions& options)
+{
+    RunLookup runs(facts);
+    Attributors attributors(facts, options.attribution);
     std::vector<Suggestion> out;
     for (const std::int64_t row : checkRunRows) {
-        RunSuggester suggester(cache, options, runs, attributors);
+        RunSuggester suggester(facts, options, runs, attributors);
         if (auto r = suggester.suggest(row, out); !r)
             return makeError("suggestions for check run " + std::to_string(row) + ": "
                              + r.message());

@@ -178,4 +178,11 @@ Result<std::vector<Suggestion>> suggestForRuns(const Cache& cache,
                                                const std::vector<std::int64_t>& checkRunRows,
                                                const SuggestOptions& options = {});
 
+class EvidenceSource;
+// The same over any source of the facts (triage/evidence_source.h): what the
+// two above run on the cache, and what tests run on hand-made runs.
+Result<std::vector<Suggestion>> suggestForRuns(const EvidenceSource& facts,
+                                               const std::vector<std::int64_t>& checkRunRows,
+                                               const SuggestOptions& options = {});
+
 } // namespace relayhud::triage

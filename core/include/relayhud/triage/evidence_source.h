@@ -1,0 +1,74 @@
+#pragma once
+// What suggestForRuns (triage/suggest.h) reads, and nothing more: the facts of
+// runs, their results and the job's evidence, by check-run row. The cache
+// answers them (CacheEvidenceSource, one connection on its thread); a test
+// answers them from facts it wrote down, with no SQLite, so every rule of
+// suggest can be tried on hand-made runs. Each method means what the Cache
+// method of the same name means (store/cache.h).
+#include "relayhud/junit/test_result.h"
+#include "relayhud/model/types.h"
+#include "relayhud/store/job_failure_line.h"
+#include "relayhud/store/job_timeline.h"
+#include "relayhud/store/test_results.h"
+#include "relayhud/util/result.h"
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace relayhud {
+class Cache;
+}
+
+namespace relayhud::triage {
+
+class EvidenceSource {
+public:
+    virtual ~EvidenceSource() = default;
+
+    virtual Result<CheckRun> checkRun(std::int64_t checkRunRow) const = 0;
+    // The job (job.id) a run belongs to, and every run of that job with its
+    // failing tests: what attribution reads.
+    virtual Result<std::int64_t> jobOfRun(std::int64_t checkRunRow) const = 0;
+    virtual Result<JobTimeline> jobTimeline(std::int64_t jobId) const = 0;
+    virtual Result<std::optional<JobFailureLine>>
+    jobFailureLine(std::int64_t checkRunRow) const = 0;
+    virtual Result<std::optional<TestRunInfo>>
+    testRunForCheckRun(std::int64_t checkRunRow) const = 0;
+    virtual Result<std::vector<StoredTestResult>>
+    testResults(std::int64_t testRunId, const TestResultFilter& filter) const = 0;
+    // Other attempts of the same job on the same SHA with stored results,
+    // newest first, and the outcome of each test (by id) in one of them.
+    virtual Result<std::vector<std::int64_t>> otherAttemptRows(std::int64_t checkRunRow) const = 0;
+    virtual Result<std::vector<std::optional<TestOutcome>>>
+    testOutcomesIn(std::int64_t checkRunRow, const std::vector<std::int64_t>& testIds) const = 0;
+    // Failed jobs of any backend whose line is Infra, on the same SHA or
+    // within `windowSeconds`, oldest start first: one outage's members.
+    virtual Result<std::vector<std::int64_t>> infraPeerRows(std::int64_t checkRunRow,
+                                                            EpochSeconds windowSeconds) const = 0;
+};
+
+// The cache's answers.
+class CacheEvidenceSource final : public EvidenceSource {
+public:
+    explicit CacheEvidenceSource(const Cache& cache) : m_cache(cache) {}
+
+    Result<CheckRun> checkRun(std::int64_t checkRunRow) const override;
+    Result<std::int64_t> jobOfRun(std::int64_t checkRunRow) const override;
+    Result<JobTimeline> jobTimeline(std::int64_t jobId) const override;
+    Result<std::optional<JobFailureLine>> jobFailureLine(std::int64_t checkRunRow) const override;
+    Result<std::optional<TestRunInfo>> testRunForCheckRun(std::int64_t checkRunRow) const override;
+    Result<std::vector<StoredTestResult>>
+    testResults(std::int64_t testRunId, const TestResultFilter& filter) const override;
+    Result<std::vector<std::int64_t>> otherAttemptRows(std::int64_t checkRunRow) const override;
+    Result<std::vector<std::optional<TestOutcome>>>
+    testOutcomesIn(std::int64_t checkRunRow,
+                   const std::vector<std::int64_t>& testIds) const override;
+    Result<std::vector<std::int64_t>> infraPeerRows(std::int64_t checkRunRow,
+                                                    EpochSeconds windowSeconds) const override;
+
+private:
+    const Cache& m_cache;
+};
+
+} // namespace relayhud::triage
