@@ -262,6 +262,59 @@ TEST_F(ArtifactSimTest, UnchangedArtifactsAreReusedWithoutDownloading)
     }
 }
 
+// A listing cut on the way keeps the full answer's headers, its ETag too (as
+// a cutting proxy does). Kept, it would bring a 304 for the broken page on
+// every later ask: the run would stay "not an artifact list" for good.
+TEST_F(ArtifactSimTest, ACutArtifactListIsAskedForWholeAgainNotRevalidated)
+{
+    auto keys = fetcher(goodKeys(*s_server));
+    const SimRow& row = findRow(SimStore::GitHubArtifacts, recent);
+    FaultConfig faults;
+    faults.truncateRate = 1.0;
+    s_server->setFaults(faults);
+    auto cut = keys.fetch(locationOf(row));
+    s_server->setFaults(FaultConfig{});
+    ASSERT_FALSE(cut);
+    EXPECT_NE(cut.message().find("is not an artifact list (cut in transit?)"), std::string::npos)
+        << cut.message();
+
+    auto healthy = keys.fetch(locationOf(row));
+    ASSERT_TRUE(healthy) << healthy.message();
+    EXPECT_EQ(healthy->status, FetchStatus::Fetched) << healthy->message;
+    EXPECT_FALSE(healthy->files.empty());
+}
+
+// A cut page kept by an earlier version is forgotten and asked for whole,
+// not revalidated.
+TEST_F(ArtifactSimTest, AKeptListingThatNoLongerParsesIsAskedForWhole)
+{
+    auto keys = fetcher(goodKeys(*s_server));
+    const SimRow& row = findRow(SimStore::GitHubArtifacts, recent);
+    const ArtifactLocation location = locationOf(row);
+    auto first = keys.fetch(location);
+    ASSERT_TRUE(first) << first.message();
+    const std::string listing = s_server->githubApiUrl() + "/repos/" + location.owner + "/"
+                                + location.repo + "/actions/runs/" + location.runId
+                                + "/artifacts?per_page=100&page=1";
+    const auto record = m_blobs->lookupUrl(listing);
+    ASSERT_TRUE(record) << "the listing was kept under " << listing;
+    const auto path = m_blobs->path(record->hash);
+    ASSERT_TRUE(path);
+    const std::string whole = readFile(*path);
+    // As an older RelayHUD kept a cut body: its own blob, the full answer's ETag.
+    auto cut = m_blobs->put(whole.substr(0, whole.size() / 2));
+    ASSERT_TRUE(cut) << cut.message();
+    ASSERT_TRUE(m_blobs->recordUrl(listing, UrlRecord{*cut, record->etag, {}}));
+
+    auto again = keys.fetch(location);
+    ASSERT_TRUE(again) << again.message();
+    EXPECT_EQ(again->status, FetchStatus::Fetched) << again->message;
+    EXPECT_EQ(again->files.size(), first->files.size());
+    const auto kept = m_blobs->lookupUrl(listing);
+    ASSERT_TRUE(kept);
+    EXPECT_EQ(readFile(*m_blobs->path(kept->hash)), whole);
+}
+
 TEST_F(ArtifactSimTest, AMissingHttpsFileIsExpired)
 {
     auto location = locateArtifacts(

@@ -69,19 +69,14 @@ Result<std::string> readFile(const std::string& path)
     return text.str();
 }
 
-struct ParsedPage {
-    std::vector<ArtifactInfo> artifacts;
-    std::int64_t totalCount = 0;
-};
-
-Result<ParsedPage> parseArtifactPage(const std::string& body, const std::string& url)
+Result<ArtifactPage> parseArtifactPage(const std::string& body, const std::string& url)
 {
     const auto json = nlohmann::json::parse(body, nullptr, false);
     const auto list = json.is_object() ? json.find("artifacts") : json.end();
     if (!json.is_object() || list == json.end() || !list->is_array())
         return makeError("GitHub's answer from " + artifacts::displayUrl(url)
                          + " is not an artifact list");
-    ParsedPage page;
+    ArtifactPage page;
     page.totalCount = json.value("total_count", std::int64_t{0});
     for (const auto& item : *list) {
         if (!item.is_object() || !item.contains("id") || !item["id"].is_number_integer())
@@ -162,16 +157,37 @@ Result<HttpResponse> GitHubApi::getRedirect(const std::string& url, const std::s
 
 // One page of a listing: its body (fresh, or the cached one on a 304), the
 // next page's URL when GitHub's Link header names one, or a refusal.
-Result<std::string> GitHubApi::listingPage(const std::string& url, std::string& nextUrl,
-                                           std::optional<Refusal>& refusal)
+// The page `record` kept for `url`, if it is still there and still parses.
+std::optional<ArtifactPage> GitHubApi::storedPage(const std::string& url,
+                                                  const std::optional<UrlRecord>& record) const
 {
-    auto record = m_context.blobs.lookupUrl(url);
+    if (!record)
+        return std::nullopt;
+    auto path = m_context.blobs.path(record->hash);
+    auto body = path ? readFile(*path) : Result<std::string>(makeError("evicted"));
+    auto page = body ? parseArtifactPage(*body, url) : Result<ArtifactPage>(body.error());
+    if (page)
+        return std::move(*page);
+    // Kept by an older RelayHUD from a body cut in transit: its ETag would
+    // bring a 304 for the broken page on every ask. Forget it; ask whole.
+    m_context.blobs.forgetUrl(url);
+    return std::nullopt;
+}
+
+// A page is asked for conditionally only when the kept one parses, and kept
+// only once it parses itself: a body cut on the way (a proxy that cuts keeps
+// the full answer's headers, its ETag too) is a transient error that the next
+// pass asks again, never a page whose 304s would serve the cut for good.
+Result<ArtifactPage> GitHubApi::listingPage(const std::string& url, std::string& nextUrl,
+                                            std::optional<Refusal>& refusal)
+{
+    const auto record = m_context.blobs.lookupUrl(url);
+    std::optional<ArtifactPage> stored = storedPage(url, record);
     HttpRequest request = apiRequest(url);
-    request.ifNoneMatch = record ? record->etag : std::string();
+    request.ifNoneMatch = stored ? record->etag : std::string();
     auto answer = send(request, nullptr);
-    if (answer && answer->status == 304 && !(record && m_context.blobs.has(record->hash))) {
-        record.reset(); // the cached page went in between: ask for it whole
-        request.ifNoneMatch.clear();
+    if (answer && answer->status == 304 && !stored) {
+        request.ifNoneMatch.clear(); // a 304 to an unconditional ask: ask again
         answer = send(request, nullptr);
     }
     if (!answer)
@@ -180,16 +196,18 @@ Result<std::string> GitHubApi::listingPage(const std::string& url, std::string& 
     if (!nextUrl.empty() && !sameOrigin(nextUrl))
         return makeError("GitHub's next-page link for " + artifacts::displayUrl(url)
                          + " points to another host; not following it with the token");
-    if (answer->status == 304 && record)
-        if (auto path = m_context.blobs.path(record->hash))
-            return readFile(*path);
+    if (answer->status == 304 && stored)
+        return std::move(*stored);
     if (answer->status != 200) {
         refusal = Refusal{answer->status, serverMessage(*answer)};
-        return std::string();
+        return ArtifactPage{};
     }
+    auto page = parseArtifactPage(answer->body, url);
+    if (!page)
+        return makeError(page.message() + " (cut in transit?); asked again on the next pass");
     if (auto hash = m_context.blobs.put(answer->body))
         (void)m_context.blobs.recordUrl(url, UrlRecord{*hash, answer->header("etag"), {}});
-    return std::move(answer->body);
+    return page;
 }
 
 Result<ArtifactList> GitHubApi::listRunArtifacts(const std::string& owner, const std::string& repo,
@@ -200,14 +218,11 @@ Result<ArtifactList> GitHubApi::listRunArtifacts(const std::string& owner, const
     std::string url = base + "?per_page=" + std::to_string(kPerPage) + "&page=1";
     for (int page = 1; page <= kMaxPages && !url.empty(); ++page) {
         std::string next;
-        auto body = listingPage(url, next, list.refusal);
-        if (!body)
-            return body.error();
-        if (list.refusal)
-            return list;
-        auto parsed = parseArtifactPage(*body, url);
+        auto parsed = listingPage(url, next, list.refusal);
         if (!parsed)
             return parsed.error();
+        if (list.refusal)
+            return list;
         auto& all = list.artifacts;
         all.insert(all.end(), parsed->artifacts.begin(), parsed->artifacts.end());
         const bool more = !parsed->artifacts.empty()

@@ -29,6 +29,12 @@ struct Refusal {
     std::string serverMessage; // GitHub's "message", one line
 };
 
+// One page of a run's artifact listing.
+struct ArtifactPage {
+    std::vector<ArtifactInfo> artifacts;
+    std::int64_t totalCount = 0;
+};
+
 struct ArtifactList {
     std::vector<ArtifactInfo> artifacts;
     std::optional<Refusal> refusal;
@@ -55,8 +61,10 @@ public:
 
 private:
     Result<HttpResponse> send(HttpRequest request, const std::string* file);
-    Result<std::string> listingPage(const std::string& url, std::string& nextUrl,
-                                    std::optional<Refusal>& refusal);
+    Result<ArtifactPage> listingPage(const std::string& url, std::string& nextUrl,
+                                     std::optional<Refusal>& refusal);
+    std::optional<ArtifactPage> storedPage(const std::string& url,
+                                           const std::optional<UrlRecord>& record) const;
     HttpRequest apiRequest(const std::string& url) const;
     bool sameOrigin(const std::string& url) const;
 

@@ -75,6 +75,12 @@ std::optional<UrlRecord> ContentCache::lookupUrl(const std::string& url) const
     return std::nullopt;
 }
 
+void ContentCache::forgetUrl(const std::string& url) const
+{
+    std::error_code ec;
+    fs::remove(urlRecordPath(url), ec); // none, or already gone: forgotten either way
+}
+
 void ContentCache::pruneUrlRecords() const
 {
     std::error_code ec;

@@ -73,6 +73,9 @@ public:
     // The record of `url`, only while its blob is still cached: validators
     // without the blob would turn the server's 304 into a dead end.
     std::optional<UrlRecord> lookupUrl(const std::string& url) const;
+    // Drops the record of `url` (its blob stays until eviction): what it gave
+    // turned out broken, and its validators must not ask for it again.
+    void forgetUrl(const std::string& url) const;
 
     // Removes least recently used blobs until the total is within the cap,
     // then URL records whose blob is gone and temp files left by crashes
