@@ -6,6 +6,7 @@
 #include "relayhud/sim/sim_artifacts.h"
 #include "relayhud/sim/sim_server.h"
 #include "relayhud/sync/artifact_sync.h"
+#include "relayhud/verdict/verdict.h"
 
 #include "test_results_fixtures.h"
 
@@ -313,6 +314,152 @@ TEST_F(ArtifactSimTest, AKeptListingThatNoLongerParsesIsAskedForWhole)
     const auto kept = m_blobs->lookupUrl(listing);
     ASSERT_TRUE(kept);
     EXPECT_EQ(readFile(*m_blobs->path(kept->hash)), whole);
+}
+
+// A report download cut on the way (a cutting proxy keeps the full answer's
+// ETag and frames the cut body) is a transient failure: its blob goes, and
+// the next fetch downloads it whole instead of revalidating the cut bytes.
+TEST_F(ArtifactSimTest, ACutReportDownloadIsFetchedAgainNotKept)
+{
+    const SimRow& row = findRow(SimStore::HttpsReportGz, recent);
+    const std::int64_t checkRunRow = addToCache(row);
+    auto keys = fetcher(goodKeys(*s_server));
+    ArtifactSync sync(*m_cache, keys, settingsFor(*s_server));
+    FaultConfig faults;
+    faults.truncateRate = 1.0;
+    s_server->setFaults(faults);
+    auto cut = sync.fetchRun(checkRunRow);
+    s_server->setFaults(FaultConfig{});
+    ASSERT_TRUE(cut) << cut.message();
+    EXPECT_EQ(cut->state, TestRunState::Failed) << cut->message;
+    EXPECT_TRUE(cut->message.starts_with(kBrokeOffMessage)) << cut->message;
+
+    auto whole = sync.fetchRun(checkRunRow);
+    ASSERT_TRUE(whole) << whole.message();
+    ASSERT_EQ(whole->state, TestRunState::Stored) << whole->message;
+    EXPECT_EQ(whole->totals.counted, truthTotals(s_truth->reports(row)));
+    EXPECT_EQ(partialWarning(*whole), nullptr);
+}
+
+// Fault passes, then clean ones: the cache ends exactly where one clean pass
+// puts a fresh cache, whatever the faults broke on the way (issue 19).
+TEST_F(ArtifactSimTest, AfterFaultPassesCleanPassesReachTheCleanRunsResults)
+{
+    auto candidates = [&] {
+        for (const SimRow& row : s_server->dataset().rows)
+            if (row.run.reported.status == RunStatus::Completed
+                && !row.run.reported.artifactUrl.empty()
+                && row.run.reported.conclusion != Conclusion::Success && recent(row)
+                && row.eventTypeText != "push")
+                addToCache(row);
+    };
+    auto keys = fetcher(goodKeys(*s_server));
+    ArtifactSyncOptions options;
+    options.days = 4;
+    options.retryAfterSeconds = -1; // failed and partial fetches of this second too
+
+    candidates();
+    FaultConfig faults;
+    faults.errorRate = 0.3;
+    faults.truncateRate = 0.3;
+    faults.htmlErrors = true;
+    for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+        faults.seed = seed;
+        s_server->setFaults(faults);
+        ArtifactSync faulty(*m_cache, keys, settingsFor(*s_server));
+        ASSERT_TRUE(faulty.run(options));
+    }
+    s_server->setFaults(FaultConfig{});
+    for (int pass = 0; pass < 3; ++pass) {
+        ArtifactSync clean(*m_cache, keys, settingsFor(*s_server));
+        auto report = clean.run(options);
+        ASSERT_TRUE(report) << report.message();
+    }
+    auto afterFaults = m_cache->stats();
+    ASSERT_TRUE(afterFaults) << afterFaults.message();
+    const std::unique_ptr<Cache> faulted = std::move(m_cache);
+
+    // One clean pass into a fresh cache, with fresh blobs.
+    auto freshBlobs = ContentCache::open(m_scratch->file("fresh-blobs"));
+    ASSERT_TRUE(freshBlobs) << freshBlobs.message();
+    m_blobs.emplace(std::move(*freshBlobs));
+    m_cache = relayhud::testing::openCacheOk(m_scratch->file("fresh.sqlite"));
+    candidates();
+    auto freshKeys = fetcher(goodKeys(*s_server));
+    ArtifactSync once(*m_cache, freshKeys, settingsFor(*s_server));
+    auto report = once.run(options);
+    ASSERT_TRUE(report) << report.message();
+    EXPECT_EQ(report->failed, 0);
+    auto clean = m_cache->stats();
+    ASSERT_TRUE(clean) << clean.message();
+    EXPECT_GT(clean->testResults, 0);
+    EXPECT_EQ(afterFaults->testRuns, clean->testRuns);
+    EXPECT_EQ(afterFaults->testResults, clean->testResults);
+
+    // The same failure line for every failed job.
+    auto lineOf = [](const Cache& cache, const CheckRunId& id) -> std::string {
+        auto row = cache.checkRunRowFor(id);
+        if (!row || !*row)
+            return "(no run)";
+        auto line = cache.jobFailureLine(**row);
+        if (!line || !*line)
+            return "(no line)";
+        const JobFailureLine& l = **line;
+        return std::string(jobLineStateName(l.state)) + " " + l.rule + " @" + std::to_string(l.line)
+               + ": " + l.text;
+    };
+    int lines = 0;
+    for (const SimRow& row : s_server->dataset().rows) {
+        if (row.run.checkRunId.value.empty())
+            continue;
+        const std::string want = lineOf(*m_cache, row.run.checkRunId);
+        if (want == "(no run)")
+            continue;
+        EXPECT_EQ(lineOf(*faulted, row.run.checkRunId), want) << row.run.checkRunId.value;
+        lines += want.starts_with("matched") ? 1 : 0;
+    }
+    EXPECT_GT(lines, 10);
+}
+
+// A report that breaks off on two downloads is the file as the store has
+// it: kept as read the second time, marked partial, and a green over it is
+// not verified.
+TEST_F(ArtifactSimTest, AReportThatBreaksOffTwiceIsKeptAsPartialAndItsGreenIsNotVerified)
+{
+    const SimRow& source = findRow(SimStore::HttpsReportGz, recent);
+    const std::string xml =
+        "<testsuite name=\"t\" tests=\"3\" failures=\"0\" errors=\"0\" skipped=\"0\">"
+        "<testcase classname=\"test_ops.TestOps\" name=\"test_add\" file=\"test_ops.py\"/>"
+        "<testcase classname=\"test_ops.TestOps\" name=\"test_mul\" file=\"test_ops.py\"/>"
+        "<testcase classname=\"test_ops.TestOps\" name=\"test_sub\" fi";
+    const std::string path = m_scratch->file("report.xml");
+    std::ofstream(path, std::ios::binary) << xml;
+    SimRow row = source;
+    row.run.reported.artifactUrl = "file://" + path;
+    row.run.reported.conclusion = Conclusion::Success;
+    row.run.reported.tests = TestCounts{3, 3, 0, 0};
+    const std::int64_t checkRunRow = addToCache(row);
+    auto keys = fetcher(goodKeys(*s_server));
+    ArtifactSync sync(*m_cache, keys, settingsFor(*s_server));
+
+    auto first = sync.fetchRun(checkRunRow);
+    ASSERT_TRUE(first) << first.message();
+    EXPECT_EQ(first->state, TestRunState::Failed);
+    EXPECT_EQ(first->message,
+              std::string(kBrokeOffMessage) + " (report.xml); asked again on the next pass");
+
+    auto second = sync.fetchRun(checkRunRow);
+    ASSERT_TRUE(second) << second.message();
+    ASSERT_EQ(second->state, TestRunState::Stored) << second->message;
+    EXPECT_EQ(second->totals.cases(), 2);
+    const std::string* partial = partialWarning(*second);
+    ASSERT_NE(partial, nullptr);
+    EXPECT_EQ(*partial, "partial: report.xml broke off on two downloads; kept what was read");
+
+    auto verdict = verdict::verdictForRun(*m_cache, checkRunRow, {});
+    ASSERT_TRUE(verdict) << verdict.message();
+    EXPECT_EQ(verdict->verdict, verdict::Verdict::GreenUnverifiable);
+    EXPECT_EQ(verdict->shortReason, "artifacts are partial");
 }
 
 TEST_F(ArtifactSimTest, AMissingHttpsFileIsExpired)

@@ -128,8 +128,8 @@ Result<OpenedArchive> openArchive(const ArchiveSource& source)
     }
     if (rc != ARCHIVE_OK) {
         const char* why = archive_error_string(a);
-        return makeError(source.name + " is not a readable zip, tar or gzip archive: "
-                         + (why ? why : "unknown format"));
+        return brokeOffError(source.name + " is not a readable zip, tar or gzip archive: "
+                             + (why ? why : "unknown format"));
     }
     return opened;
 }

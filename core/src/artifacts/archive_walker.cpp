@@ -103,10 +103,10 @@ Result<bool> ArchiveWalker::next()
         return false;
     if (rc != ARCHIVE_OK && rc != ARCHIVE_WARN) {
         if (m_report.entries == 0)
-            return makeError(m_name + " is not a readable zip, tar or gzip archive: "
-                             + libarchiveSays(m_archive));
-        return makeError(m_name + " is broken after entry " + std::to_string(m_report.entries)
-                         + ": " + libarchiveSays(m_archive));
+            return brokeOffError(m_name + " is not a readable zip, tar or gzip archive: "
+                                 + libarchiveSays(m_archive));
+        return brokeOffError(m_name + " is broken after entry " + std::to_string(m_report.entries)
+                             + ": " + libarchiveSays(m_archive));
     }
     // The raw reader takes any bytes; it is meant only for a real gzip stream.
     if (archive_format(m_archive) == ARCHIVE_FORMAT_RAW
@@ -173,8 +173,8 @@ Result<void> ArchiveWalker::copyData(const ArchiveEntryInfo& info, EntrySink& si
         if (n == 0)
             return {};
         if (n < 0)
-            return makeError(where(info.path)
-                             + " cannot be decompressed: " + libarchiveSays(m_archive));
+            return brokeOffError(where(info.path)
+                                 + " cannot be decompressed: " + libarchiveSays(m_archive));
         const auto produced = static_cast<std::uint64_t>(n);
         out += produced;
         m_report.bytes += produced;

@@ -54,6 +54,11 @@ public:
     Result<void> importBuffer(std::string_view xml, const std::string& name);
     Result<void> importArchiveBytes(std::string bytes, const std::string& name);
     void warn(std::string warning);
+    void brokeOff(const std::string& name) const
+    {
+        if (m_options.brokeOff)
+            m_options.brokeOff->push_back(name);
+    }
     bool cancelled() const { return m_options.cancel && m_options.cancel->load(); }
     ImportSummary take() { return std::move(m_summary); }
 
@@ -152,8 +157,11 @@ Result<void> Importer::finishReport(Result<JunitReport> report, const std::strin
         warn(name + ": " + report.message());
         return {};
     }
-    if (report->parseBreak)
+    if (report->parseBreak) {
         warn(name + ": " + report->parseBreak->message);
+        if (report->parseBreak->endsEarly)
+            brokeOff(name);
+    }
     for (const std::string& w : report->warnings)
         warn(name + ": " + w);
     addTotals(*report, m_summary.totals);
@@ -184,6 +192,8 @@ Result<void> Importer::importArchive(const ArchiveReader& reader, const std::str
     auto entries = reader.list(filter);
     if (!entries) {
         warn(aboutArchive(entries.message(), reader, name));
+        if (entries.error().brokeOff)
+            brokeOff(name);
         return checkFatal();
     }
     if (entries->empty() && !singleReport)
@@ -194,6 +204,8 @@ Result<void> Importer::importArchive(const ArchiveReader& reader, const std::str
         return r;
     if (!streamed) {
         warn(aboutArchive(streamed.message(), reader, name) + "; kept the reports read before it");
+        if (streamed.error().brokeOff)
+            brokeOff(name);
         return {};
     }
     for (const std::string& w : streamed->warnings)

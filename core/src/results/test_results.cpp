@@ -18,6 +18,14 @@ const char* testRunStateName(TestRunState state)
     return "unknown";
 }
 
+const std::string* partialWarning(const TestRunInfo& run)
+{
+    for (const std::string& w : run.warnings)
+        if (w.starts_with(kPartialWarning))
+            return &w;
+    return nullptr;
+}
+
 std::int64_t TestRunTotals::cases() const
 {
     return std::accumulate(outcomes.begin(), outcomes.end(), std::int64_t{0});

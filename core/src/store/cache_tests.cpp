@@ -273,7 +273,8 @@ constexpr const char* kArtifactQueue =
     " JOIN upstream_commit c ON c.id = cr.commit_id"
     " LEFT JOIN test_run tr ON tr.check_run_row = cr.id"
     " WHERE cr.status = 3 AND cr.artifact_url != ''"
-    " AND (tr.id IS NULL OR (tr.state IN (3, 4) AND tr.fetched_at < ?1))"
+    " AND (tr.id IS NULL OR (tr.state IN (3, 4) AND tr.fetched_at < ?1)"
+    "      OR (tr.state = 0 AND tr.warnings LIKE ?5 AND tr.fetched_at < ?1))"
     " AND (?2 = 0 OR cr.conclusion != 1) AND c.time >= ?3"
     " ORDER BY cr.conclusion = 1, c.time DESC, cr.id DESC LIMIT ?4";
 
@@ -300,7 +301,8 @@ Result<std::vector<ArtifactCandidate>> Cache::artifactQueue(const ArtifactQueueQ
     s.bind(1, query.retryFailedBefore)
         .bind(2, query.failedOnly ? 1 : 0)
         .bind(3, query.since)
-        .bind(4, query.limit > 0 ? query.limit : std::int64_t{-1});
+        .bind(4, query.limit > 0 ? query.limit : std::int64_t{-1})
+        .bind(5, "%\"" + std::string(kPartialWarning) + "%"); // an element of the JSON list
     return store::collectRows<ArtifactCandidate>(s, readCandidate);
 }
 

@@ -177,6 +177,12 @@ std::optional<std::string> ContentCache::path(const std::string& hash) const
     return p;
 }
 
+void ContentCache::remove(const std::string& hash) const
+{
+    if (isHexHash(hash))
+        ::unlink(blobPath(hash).c_str()); // gone already: removed either way
+}
+
 Result<void> ContentCache::verify(const std::string& hash) const
 {
     if (!has(hash))

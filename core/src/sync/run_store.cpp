@@ -111,6 +111,52 @@ Result<StoredRun> record(Cache& cache, const TestRunOrigin& origin, TestRunState
     return stored;
 }
 
+// How this run's last fetch ended, if it broke off too: then what breaks off
+// again may be the file as the store has it, and is kept as read. A partial
+// run is asked again after the retry interval (Cache::artifactQueue), so a
+// later whole download replaces it.
+enum class LastFetch { Other, BrokeOff, KeptPartial };
+
+LastFetch lastFetch(const Cache& cache, const TestRunOrigin& origin)
+{
+    if (!origin.checkRunRow)
+        return LastFetch::Other;
+    auto last = cache.testRunForCheckRun(*origin.checkRunRow);
+    if (!last || !*last)
+        return LastFetch::Other;
+    const TestRunInfo& run = **last;
+    if (run.state == TestRunState::Failed && run.message.starts_with(kBrokeOffMessage))
+        return LastFetch::BrokeOff;
+    if (run.state == TestRunState::Stored && partialWarning(run))
+        return LastFetch::KeptPartial;
+    return LastFetch::Other;
+}
+
+std::string joined(const std::vector<std::string>& names)
+{
+    std::string out;
+    for (std::size_t i = 0; i < names.size() && i < 3; ++i)
+        out += (i ? ", " : "") + names[i];
+    if (names.size() > 3)
+        out += " and " + std::to_string(names.size() - 3) + " more";
+    return out;
+}
+
+// The blobs of the fetched files that broke off (an import name is the
+// staged file's name, then ":" and the entry's path inside it): removed, so
+// that the next fetch downloads them again instead of reusing the cut bytes.
+void dropBrokenBlobs(const ContentCache& blobs, const ArtifactFetch& fetch,
+                     const StagedFiles& staged, const std::vector<std::string>& brokeOff)
+{
+    const std::vector<std::string>& paths = staged.paths();
+    for (std::size_t i = 0; i < fetch.files.size() && i < paths.size(); ++i) {
+        const std::string staging = fs::path(paths[i]).filename().string();
+        for (const std::string& name : brokeOff)
+            if (name.substr(0, name.find(':')) == staging && !fetch.files[i].hash.empty())
+                blobs.remove(fetch.files[i].hash);
+    }
+}
+
 Result<StoredRun> importFetched(Cache& cache, ContentCache& blobs, const FetchedRun& run,
                                 const ArtifactFetch& fetch, const std::atomic<bool>* cancel)
 {
@@ -122,7 +168,29 @@ Result<StoredRun> importFetched(Cache& cache, ContentCache& blobs, const Fetched
         return writer.error();
     ImportOptions options;
     options.cancel = cancel;
+    std::vector<std::string> brokeOff;
+    options.brokeOff = &brokeOff;
     auto summary = importReports(staged->paths(), **writer, options);
+    if (!brokeOff.empty() && !cancelled(cancel)) {
+        // Its blob goes either way: the next fetch asks for it whole.
+        dropBrokenBlobs(blobs, fetch, *staged, brokeOff);
+        const LastFetch last = lastFetch(cache, run.origin);
+        if (!summary && last == LastFetch::KeptPartial) {
+            writer->reset(); // what the last fetch kept stays; asked again later
+            return StoredRun{};
+        }
+        // Nothing of a cut download is kept the first time, nor ever a break
+        // that leaves nothing to read: a failed fetch, asked again.
+        if (!summary || last == LastFetch::Other) {
+            writer->reset();
+            return record(cache, run.origin, TestRunState::Failed,
+                          std::string(kBrokeOffMessage) + " (" + joined(brokeOff)
+                              + "); asked again on the next pass",
+                          true);
+        }
+        (*writer)->addWarning(std::string(kPartialWarning) + joined(brokeOff)
+                              + " broke off on two downloads; kept what was read");
+    }
     if (!summary) {
         writer->reset(); // rolls back before the state is written
         if (cancelled(cancel))

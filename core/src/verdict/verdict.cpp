@@ -59,6 +59,9 @@ ConsistencyCheck artifactsCheck(const VerdictInput& in)
         return {CheckKind::Artifacts, CheckState::Fail,
                 "the artifacts hold " + plural(t.totals.reports, "report", "reports")
                     + " with no test case"};
+    if (const std::string* partial = partialWarning(t))
+        return {CheckKind::Artifacts, CheckState::Fail,
+                "the artifacts are partial: " + partial->substr(kPartialWarning.size())};
     return {CheckKind::Artifacts, CheckState::Pass,
             plural(t.totals.cases(), "test case", "test cases") + " in "
                 + plural(t.totals.reports, "report", "reports") + " (" + t.label + ")"};
@@ -203,7 +206,8 @@ void judgeGreen(const VerdictInput& in, RunVerdict& v)
         }
         v.reasons.push_back(std::move(reason));
     };
-    if (!hasStoredResults(in) || failed(v, CheckKind::Artifacts)) {
+    const bool partial = hasStoredResults(in) && partialWarning(*in.testRun);
+    if (!hasStoredResults(in) || (failed(v, CheckKind::Artifacts) && !partial)) {
         flag(Verdict::GreenUnverifiable, noResultsGist(in),
              "self-reported green without test results: "
                  + check(v, CheckKind::Artifacts).sentence);
@@ -213,7 +217,11 @@ void judgeGreen(const VerdictInput& in, RunVerdict& v)
             flag(Verdict::GreenDisputed, "tests fail in the artifacts",
                  "self-reported green, but " + plural(failing, "test fails", "tests fail")
                      + " in the artifacts");
-        if (failed(v, CheckKind::Counts))
+        // Partial reports hold fewer cases than ran: their counts say nothing.
+        if (partial)
+            flag(Verdict::GreenUnverifiable, "artifacts are partial",
+                 "self-reported green, but " + check(v, CheckKind::Artifacts).sentence);
+        else if (failed(v, CheckKind::Counts))
             flag(Verdict::GreenDisputed, "counts differ from the artifacts'",
                  "the counts disagree: " + check(v, CheckKind::Counts).sentence);
     }

@@ -24,6 +24,11 @@ struct ImportOptions {
     JunitReadOptions junit; // onCase/onCutText are set by the importer
     ArchiveLimits limits;
     const std::atomic<bool>* cancel = nullptr;
+    // When set, gets the name of every input that broke off before its end
+    // (a report that stops, an archive or gzip stream that cannot be read to
+    // its end), even when the import then fails: what a download cut in
+    // transit leaves, and why a fetcher asks for it again.
+    std::vector<std::string>* brokeOff = nullptr;
 };
 
 struct ImportedReport {

@@ -67,6 +67,9 @@ public:
     // Re-hashes the blob. A mismatch (disk damage, an edit by hand) removes
     // it and says so: the caller downloads it again.
     Result<void> verify(const std::string& hash) const;
+    // Removes a blob that turned out broken (a download cut in transit); the
+    // URL records that point to it go with it (lookupUrl drops them).
+    void remove(const std::string& hash) const;
 
     // Remembers what `url` gave; the blob must be in the cache.
     Result<void> recordUrl(const std::string& url, const UrlRecord& record) const;

@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace relayhud {
@@ -61,6 +62,15 @@ struct TestRunInfo {
     TestRunTotals totals;
     std::vector<std::string> warnings; // parse breaks, skipped archive entries
 };
+
+// Downloads that broke off before their end are fetched again once (the
+// fetch is then recorded Failed, its message starting kBrokeOffMessage);
+// what breaks off a second time is kept as read, with a warning starting
+// kPartialWarning, and the verdict calls the run's artifacts partial.
+inline constexpr std::string_view kBrokeOffMessage = "the download broke off";
+inline constexpr std::string_view kPartialWarning = "partial: ";
+// The partial warning of a stored run, or nullptr.
+const std::string* partialWarning(const TestRunInfo& run);
 
 // Where a new test run's results come from.
 struct TestRunOrigin {

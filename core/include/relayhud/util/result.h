@@ -9,6 +9,10 @@ namespace relayhud {
 
 struct Error {
     std::string message;
+    // The input stopped, or stopped decoding, before its end: what a download
+    // cut in transit leaves, which a fetcher asks for again. A refusal (a
+    // path out of its folder, a bomb, a limit) is not.
+    bool brokeOff = false;
 };
 
 template <class T>
@@ -52,5 +56,6 @@ private:
 };
 
 inline Error makeError(std::string message) { return Error{std::move(message)}; }
+inline Error brokeOffError(std::string message) { return Error{std::move(message), true}; }
 
 } // namespace relayhud
