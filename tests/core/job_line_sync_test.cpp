@@ -47,9 +47,16 @@ protected:
     }
 };
 
-const std::string kRunnerLost = "2026-05-04T10:00:00.0000000Z Set up job\n"
-                                "2026-05-04T10:00:01.0000000Z ##[error]The self-hosted runner: "
-                                "gpu-7 lost communication with the server.\n";
+// A whole log ends with the runner's "Complete job" step (kRunnerLastLine);
+// one that does not is taken for a download cut short.
+std::string whole(const std::string& log)
+{
+    return log + "2026-05-04T10:09:59.0000000Z " + std::string(kRunnerLastLine);
+}
+
+const std::string kRunnerLost = whole("2026-05-04T10:00:00.0000000Z Set up job\n"
+                                      "2026-05-04T10:00:01.0000000Z ##[error]The self-hosted "
+                                      "runner: gpu-7 lost communication with the server.\n");
 
 TEST_F(JobLineSyncTest, FailedRunsLogsAreReadAndTheirLineKept)
 {
@@ -59,8 +66,8 @@ TEST_F(JobLineSyncTest, FailedRunsLogsAreReadAndTheirLineKept)
     const auto green = addRun(3, Conclusion::Success);
     const auto gone = addRun(4, Conclusion::Failure);
     m_github.logs["2000"] = kRunnerLost;
-    m_github.logs["2001"] = "line one\n##[error]The operation was canceled.\n";
-    m_github.logs["2002"] = "nothing to see\n";
+    m_github.logs["2001"] = whole("line one\n##[error]The operation was canceled.\n");
+    m_github.logs["2002"] = whole("nothing to see\n");
     m_github.logs["2003"] = kRunnerLost;
 
     auto report = sync().run({});
@@ -126,7 +133,7 @@ TEST_F(JobLineSyncTest, ARefusedLogIsAskedAgainOnlyAfterTheRetryDelay)
 TEST_F(JobLineSyncTest, UserRulesComeAfterTheDefaultsAndANewSetPicksAgain)
 {
     const auto row = addRun(0, Conclusion::Failure);
-    m_github.logs["2000"] = "setup\nQUOTA: project spyre-ci has no GPU hours left\n";
+    m_github.logs["2000"] = whole("setup\nQUOTA: project spyre-ci has no GPU hours left\n");
     auto first = sync().run({});
     ASSERT_TRUE(first);
     EXPECT_EQ(lineOf(row).state, JobLineState::NoMatch);
@@ -153,6 +160,51 @@ TEST_F(JobLineSyncTest, UserRulesComeAfterTheDefaultsAndANewSetPicksAgain)
         << report->jobLineErrors[1];
     EXPECT_NE(report->jobLineErrors[1].find("Broken"), std::string::npos)
         << report->jobLineErrors[1];
+}
+
+// A log cut on the way (no runner's last line) is asked again, its blob
+// dropped; cut again, it is read as it is and asked again after the retry
+// delay, so a whole download later replaces what the cut one gave.
+TEST_F(JobLineSyncTest, ALogWithoutTheRunnersLastLineIsAskedAgainThenReadAsItIs)
+{
+    const auto failed = addRun(0, Conclusion::Failure);
+    const std::string cut = "2026-05-04T10:00:00.0000000Z Set up job\n"
+                            "2026-05-04T10:00:01.0000000Z ##[error]The self-hosted runner: "
+                            "gpu-7 lost communication with the server.\n";
+    m_github.logs["2000"] = cut;
+    ArtifactSyncOptions now;
+    now.retryAfterSeconds = -60; // as if the delay had passed
+    auto first = sync().run(now);
+    ASSERT_TRUE(first) << first.message();
+    EXPECT_EQ(first->jobLogsFailed, 1);
+    JobFailureLine line = lineOf(failed);
+    EXPECT_EQ(line.state, JobLineState::FetchFailed);
+    EXPECT_TRUE(line.message.starts_with(kLogBrokeOffMessage)) << line.message;
+    const int perFetch = m_github.requestsTo("/logs");
+
+    auto second = sync().run(now);
+    ASSERT_TRUE(second) << second.message();
+    EXPECT_EQ(second->jobLinesPicked, 1);
+    line = lineOf(failed);
+    EXPECT_EQ(line.state, JobLineState::Matched);
+    EXPECT_EQ(line.rule, "Runner lost");
+    EXPECT_TRUE(line.message.starts_with(kLogBrokeOffMessage)) << line.message;
+    EXPECT_EQ(m_github.requestsTo("/logs"), 2 * perFetch) << "downloaded again, not reused";
+
+    auto early = sync().run({});
+    ASSERT_TRUE(early);
+    EXPECT_EQ(early->jobLogs, 0) << "not asked again before the retry delay";
+
+    m_github.logs["2000"] = whole(cut + "2026-05-04T10:00:02.0000000Z Cleaning up\n");
+    auto later = sync().run(now);
+    ASSERT_TRUE(later) << later.message();
+    EXPECT_EQ(later->jobLogs, 1);
+    line = lineOf(failed);
+    EXPECT_EQ(line.state, JobLineState::Matched);
+    EXPECT_EQ(line.message, "") << "a whole log: final";
+    auto done = sync().run(now);
+    ASSERT_TRUE(done);
+    EXPECT_EQ(done->jobLogs, 0);
 }
 
 } // namespace

@@ -106,7 +106,8 @@ Result<std::optional<JobFailureLine>> Cache::jobFailureLine(std::int64_t checkRu
 
 Result<std::vector<JobLineCandidate>> Cache::jobLineQueue(const JobLineQueueQuery& query) const
 {
-    Statement s(m_db, std::string("SELECT cr.id, b.repo, cr.check_run_id, cr.conclusion"
+    Statement s(m_db, std::string("SELECT cr.id, b.repo, cr.check_run_id, cr.conclusion,"
+                                  " l.message LIKE ?5"
                                   " FROM check_run cr JOIN job j ON j.id = cr.job_id"
                                   " JOIN backend b ON b.id = j.backend_id"
                                   " JOIN upstream_commit c ON c.id = cr.commit_id"
@@ -115,15 +116,16 @@ Result<std::vector<JobLineCandidate>> Cache::jobLineQueue(const JobLineQueueQuer
                           + kFailedConclusion
                           + " AND cr.check_run_id != '' AND c.time >= ?1"
                             " AND (l.check_run_row IS NULL OR l.rules_hash != ?2"
-                            "      OR (l.state = 3 AND l.picked_at < ?3))"
+                            "      OR ((l.state = 3 OR l.message LIKE ?5) AND l.picked_at < ?3))"
                             " ORDER BY c.time DESC, cr.id DESC LIMIT ?4");
     s.bind(1, query.since)
         .bind(2, static_cast<std::int64_t>(query.rulesHash))
         .bind(3, query.retryFailedBefore)
-        .bind(4, query.limit > 0 ? query.limit : -1);
+        .bind(4, query.limit > 0 ? query.limit : -1)
+        .bind(5, std::string(kLogBrokeOffMessage) + "%");
     return store::collectRows<JobLineCandidate>(s, [](const Statement& row) {
         return JobLineCandidate{row.int64(0), row.text(1), CheckRunId{row.text(2)},
-                                static_cast<Conclusion>(row.integer(3))};
+                                static_cast<Conclusion>(row.integer(3)), row.integer(4) == 1};
     });
 }
 

@@ -3,6 +3,8 @@
 #include "relayhud/triage/job_line.h"
 #include "relayhud/util/time.h"
 
+#include <algorithm>
+#include <fstream>
 #include <optional>
 #include <thread>
 
@@ -23,6 +25,21 @@ triage::RuleSet loadRules(const std::vector<std::string>& files, std::vector<std
         if (!problem.ruleKept)
             problems.push_back("rule left out: " + problem.describe());
     return rules;
+}
+
+// Whether the log's last line is the runner's last (kRunnerLastLine).
+bool endsWithTheRunnersLastLine(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary | std::ios::ate);
+    const std::streamoff size = in ? static_cast<std::streamoff>(in.tellg()) : 0;
+    const std::streamoff tail = std::min<std::streamoff>(size, 512);
+    std::string end(static_cast<std::size_t>(tail), '\0');
+    in.seekg(size - tail);
+    if (!in.read(end.data(), tail))
+        return false;
+    while (!end.empty() && (end.back() == '\n' || end.back() == '\r' || end.back() == ' '))
+        end.pop_back();
+    return end.ends_with(kRunnerLastLine);
 }
 
 // Fetches and classifies one log. Thread-safe: no Cache. nullopt when
@@ -65,8 +82,24 @@ std::optional<JobFailureLine> pickLine(ArtifactFetcher& fetcher,
         line.message = fetched->message.empty() ? "the job log is gone" : fetched->message;
         return line;
     }
+    const bool whole = endsWithTheRunnersLastLine(fetched->file.path);
+    if (!whole && !run.brokeOffBefore) {
+        fetcher.contentCache().remove(fetched->file.hash); // the next pass downloads it whole
+        line.state = JobLineState::FetchFailed;
+        line.message = std::string(kLogBrokeOffMessage) + " before the runner's last line (\""
+                       + std::string(kRunnerLastLine) + "\"); asked again on the next pass";
+        return line;
+    }
     auto picked =
         triage::pickJobLine(classifier, run.checkRunRow, fetched->file.path, fetched->file.hash);
+    if (!whole) // read as it is, and asked again (whole) after the retry delay
+        fetcher.contentCache().remove(fetched->file.hash);
+    if (picked && !whole) {
+        picked->logHash.clear(); // not kept: a whole one is asked for
+        picked->message =
+            std::string(kLogBrokeOffMessage) + " twice; read as it is ("
+            + (picked->message.empty() ? "line picked from what arrived" : picked->message) + ")";
+    }
     if (!picked) {
         // An evicted blob or a read error: worth another try later.
         line.state = JobLineState::FetchFailed;

@@ -155,8 +155,9 @@ public:
     Result<std::vector<TestHistory>> testHistory(std::int64_t checkRunRow,
                                                  const std::vector<std::int64_t>& testIds,
                                                  int maxShas) const;
-    // Finished runs with an artifact_url and no test run yet, failed runs
-    // first, then newest commit first.
+    // Finished runs with an artifact_url and no test run yet (or one whose
+    // fetch failed, or whose reports broke off and were kept partial, before
+    // query.retryFailedBefore), failed runs first, then newest commit first.
     Result<std::vector<ArtifactCandidate>> artifactQueue(const ArtifactQueueQuery& query) const;
 
     // --- Config suggestions (config/config_suggest.h) ---
@@ -215,7 +216,8 @@ public:
     Result<std::optional<JobFailureLine>> jobFailureLine(std::int64_t checkRunRow) const;
     // Finished runs that failed (failure, cancelled, timed out) and have a
     // check_run_id, whose line is missing, was picked by another rule set, or
-    // whose fetch failed before retryFailedBefore; newest commit first.
+    // whose fetch failed (or whose log broke off, JobLineCandidate) before
+    // retryFailedBefore; newest commit first.
     Result<std::vector<JobLineCandidate>> jobLineQueue(const JobLineQueueQuery& query) const;
     // Runs triage looks at: failed, cancelled or timed out, or whose stored
     // results hold a failed, error or xpass-strict test; newest commit first.

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace relayhud {
@@ -42,7 +43,19 @@ struct JobLineCandidate {
     std::string downstreamRepo; // "owner/repo"
     CheckRunId checkRunId;      // the GitHub job id
     Conclusion conclusion = Conclusion::None;
+    // Its last fetch was a log that broke off (the message starts with
+    // kLogBrokeOffMessage): what breaks off again is read as it is, and
+    // asked again after the retry delay until a whole one arrives.
+    bool brokeOffBefore = false;
 };
+
+// A GitHub job log ends with the runner's "Complete job" step, whose last
+// line is "Cleaning up orphan processes" (test-infra
+// aws/lambda/log-classifier/fixtures/error_log1.txt @61a77570, a whole raw
+// log, ends so). A log that does not was cut on the way (or the runner died):
+// it is fetched again once before it is read as it is.
+inline constexpr std::string_view kRunnerLastLine = "Cleaning up orphan processes";
+inline constexpr std::string_view kLogBrokeOffMessage = "the job log broke off";
 
 struct JobLineQueueQuery {
     std::uint64_t rulesHash = 0;        // rows picked by another set are picked again
