@@ -1,6 +1,9 @@
-// An LCS line diff: common prefix and suffix first (an edit touches a few
-// lines), then a table over what is left, which for configs of under a
-// thousand lines stays small.
+// Myers' O(ND) line diff in linear space (E. W. Myers, "An O(ND) Difference
+// Algorithm and Its Variations", Algorithmica 1986, section 4b): common ends
+// first, then the middle snake splits what is left in two, recursively. Time
+// grows with the edits (an edit touches a few lines), memory with the lines:
+// moving one name out of a 30,000-name entry is a few milliseconds, where a
+// table over both texts took gigabytes.
 #include "relayhud/config/text_diff.h"
 
 #include <algorithm>
@@ -17,43 +20,134 @@ struct Step {
     std::size_t newLine;
 };
 
-std::vector<Step> editScript(const std::vector<std::string_view>& a,
-                             const std::vector<std::string_view>& b)
-{
-    std::size_t prefix = 0;
-    while (prefix < a.size() && prefix < b.size() && a[prefix] == b[prefix])
-        ++prefix;
-    std::size_t suffix = 0;
-    while (suffix < a.size() - prefix && suffix < b.size() - prefix
-           && a[a.size() - 1 - suffix] == b[b.size() - 1 - suffix])
-        ++suffix;
-    const std::size_t n = a.size() - prefix - suffix;
-    const std::size_t m = b.size() - prefix - suffix;
-    // lcs[i][j]: LCS length of a[prefix+i..] and b[prefix+j..] within the middle.
-    std::vector<std::uint32_t> lcs((n + 1) * (m + 1), 0);
-    auto cell = [&](std::size_t i, std::size_t j) -> std::uint32_t& {
-        return lcs[i * (m + 1) + j];
-    };
-    for (std::size_t i = n; i-- > 0;)
-        for (std::size_t j = m; j-- > 0;)
-            cell(i, j) = a[prefix + i] == b[prefix + j] ? cell(i + 1, j + 1) + 1
-                                                        : std::max(cell(i + 1, j), cell(i, j + 1));
-    std::vector<Step> steps;
-    for (std::size_t k = 0; k < prefix; ++k)
-        steps.push_back({Op::Keep, k, k});
-    std::size_t i = 0, j = 0;
-    while (i < n || j < m) {
-        if (i < n && j < m && a[prefix + i] == b[prefix + j]) {
-            steps.push_back({Op::Keep, prefix + i++, prefix + j++});
-        } else if (i < n && (j == m || cell(i + 1, j) >= cell(i, j + 1))) {
-            // Removals first on a tie: "-old +new" reads as a replacement.
-            steps.push_back({Op::Remove, prefix + i++, prefix + j});
-        } else {
-            steps.push_back({Op::Add, prefix + i, prefix + j++});
+using Lines = std::vector<std::string_view>;
+
+// A diagonal run both texts share, from (x, y) to (u, v), relative to the
+// compared ranges.
+struct Snake {
+    std::ptrdiff_t x, y, u, v;
+};
+
+class Differ {
+public:
+    Differ(const Lines& a, const Lines& b) : m_a(a), m_b(b) {}
+
+    // The ops that turn a[a0, a1) into b[b0, b1), appended in order.
+    void walk(std::size_t a0, std::size_t a1, std::size_t b0, std::size_t b1)
+    {
+        while (a0 < a1 && b0 < b1 && m_a[a0] == m_b[b0]) {
+            m_ops.push_back(Op::Keep);
+            ++a0;
+            ++b0;
         }
+        std::size_t suffix = 0;
+        while (a1 - suffix > a0 && b1 - suffix > b0 && m_a[a1 - 1 - suffix] == m_b[b1 - 1 - suffix])
+            ++suffix;
+        a1 -= suffix;
+        b1 -= suffix;
+        if (a0 == a1 || b0 == b1) {
+            m_ops.insert(m_ops.end(), a1 - a0, Op::Remove);
+            m_ops.insert(m_ops.end(), b1 - b0, Op::Add);
+        } else {
+            const Snake s = middleSnake(a0, a1 - a0, b0, b1 - b0);
+            const auto at = [](std::size_t base, std::ptrdiff_t offset) {
+                return base + static_cast<std::size_t>(offset);
+            };
+            walk(a0, at(a0, s.x), b0, at(b0, s.y));
+            m_ops.insert(m_ops.end(), static_cast<std::size_t>(s.u - s.x), Op::Keep);
+            walk(at(a0, s.u), a1, at(b0, s.v), b1);
+        }
+        m_ops.insert(m_ops.end(), suffix, Op::Keep);
     }
-    for (std::size_t k = 0; k < suffix; ++k)
-        steps.push_back({Op::Keep, a.size() - suffix + k, b.size() - suffix + k});
+
+    const std::vector<Op>& ops() const { return m_ops; }
+
+private:
+    // With the common ends trimmed there are at least two edits (one alone
+    // would leave a side empty), so both halves are smaller problems.
+    Snake middleSnake(std::size_t a0, std::size_t n, std::size_t b0, std::size_t m)
+    {
+        const auto N = static_cast<std::ptrdiff_t>(n);
+        const auto M = static_cast<std::ptrdiff_t>(m);
+        const std::ptrdiff_t most = (N + M + 1) / 2;
+        const std::ptrdiff_t delta = N - M;
+        const bool odd = (delta & 1) != 0;
+        // Furthest x reached on each diagonal k = x - y, forward from the
+        // start and backward from the end (x counted from the end there).
+        m_forward.assign(static_cast<std::size_t>(2 * most + 3), 0);
+        m_backward.assign(static_cast<std::size_t>(2 * most + 3), 0);
+        const auto f = [&](std::ptrdiff_t k) -> std::ptrdiff_t& {
+            return m_forward[static_cast<std::size_t>(k + most + 1)];
+        };
+        const auto r = [&](std::ptrdiff_t k) -> std::ptrdiff_t& {
+            return m_backward[static_cast<std::size_t>(k + most + 1)];
+        };
+        const auto same = [&](std::ptrdiff_t x, std::ptrdiff_t y) {
+            return m_a[a0 + static_cast<std::size_t>(x)] == m_b[b0 + static_cast<std::size_t>(y)];
+        };
+        for (std::ptrdiff_t d = 0; d <= most; ++d) {
+            for (std::ptrdiff_t k = -d; k <= d; k += 2) {
+                std::ptrdiff_t x =
+                    (k == -d || (k != d && f(k - 1) < f(k + 1))) ? f(k + 1) : f(k - 1) + 1;
+                std::ptrdiff_t y = x - k;
+                const std::ptrdiff_t x0 = x, y0 = y;
+                while (x < N && y < M && same(x, y)) {
+                    ++x;
+                    ++y;
+                }
+                f(k) = x;
+                const std::ptrdiff_t c = delta - k; // the backward diagonal through it
+                if (odd && c >= -(d - 1) && c <= d - 1 && f(k) + r(c) >= N)
+                    return {x0, y0, x, y};
+            }
+            for (std::ptrdiff_t k = -d; k <= d; k += 2) {
+                std::ptrdiff_t x =
+                    (k == -d || (k != d && r(k - 1) < r(k + 1))) ? r(k + 1) : r(k - 1) + 1;
+                std::ptrdiff_t y = x - k;
+                const std::ptrdiff_t x0 = x, y0 = y;
+                while (x < N && y < M && same(N - 1 - x, M - 1 - y)) {
+                    ++x;
+                    ++y;
+                }
+                r(k) = x;
+                const std::ptrdiff_t c = delta - k; // the forward diagonal through it
+                if (!odd && c >= -d && c <= d && r(k) + f(c) >= N)
+                    return {N - x, M - y, N - x0, M - y0};
+            }
+        }
+        return {N, M, N, M}; // not reached: the paths meet by d = ceil((N + M) / 2)
+    }
+
+    const Lines& m_a;
+    const Lines& m_b;
+    std::vector<Op> m_ops;
+    std::vector<std::ptrdiff_t> m_forward, m_backward;
+};
+
+// The ops with their line numbers; in each run of changes the removals come
+// first, so that "-old +new" reads as a replacement.
+std::vector<Step> editScript(const Lines& a, const Lines& b)
+{
+    Differ differ(a, b);
+    differ.walk(0, a.size(), 0, b.size());
+    const std::vector<Op>& ops = differ.ops();
+    std::vector<Step> steps;
+    steps.reserve(ops.size());
+    std::size_t i = 0, j = 0;
+    for (std::size_t k = 0; k < ops.size();) {
+        if (ops[k] == Op::Keep) {
+            steps.push_back({Op::Keep, i++, j++});
+            ++k;
+            continue;
+        }
+        std::size_t removed = 0, added = 0;
+        for (; k < ops.size() && ops[k] != Op::Keep; ++k)
+            (ops[k] == Op::Remove ? removed : added) += 1;
+        for (std::size_t t = 0; t < removed; ++t)
+            steps.push_back({Op::Remove, i++, j});
+        for (std::size_t t = 0; t < added; ++t)
+            steps.push_back({Op::Add, i, j++});
+    }
     return steps;
 }
 
