@@ -9,6 +9,7 @@
 
 #include <array>
 #include <iostream>
+#include <new>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -231,5 +232,13 @@ int main(int argc, char** argv)
                   << "; try --help)\n";
         return 2;
     }
-    return command->run(global, rest, std::cout, std::cerr);
+    // Core never throws; memory running out is the one exception that can
+    // reach here (a hostile input past every limit): one line, no abort.
+    try {
+        return command->run(global, rest, std::cout, std::cerr);
+    } catch (const std::bad_alloc&) {
+        std::cerr << "relayhud-cli: " << command->name
+                  << ": out of memory; the input is too large for this machine\n";
+        return 1;
+    }
 }

@@ -252,7 +252,8 @@ TEST(TriageExchange, MissingAndHugeFilesAreRefusedUnread)
     ASSERT_TRUE(cache);
     auto missing = importTriageFile(*cache, dir.file("nope.json"));
     ASSERT_FALSE(missing);
-    EXPECT_NE(missing.message().find("cannot read " + dir.file("nope.json")), std::string::npos);
+    EXPECT_NE(missing.message().find("cannot open " + dir.file("nope.json")), std::string::npos)
+        << missing.message();
 
     const std::string huge = dir.file("huge.json");
     {

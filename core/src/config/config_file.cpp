@@ -1,4 +1,5 @@
 #include "relayhud/config/config_file.h"
+#include "relayhud/util/read_file.h"
 
 #include "relayhud/config/outcome_config.h"
 
@@ -27,12 +28,7 @@ std::uint64_t contentHash(std::string_view text)
 
 Result<std::string> readAll(const std::string& path)
 {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        return makeError("cannot open " + path + ": " + std::strerror(errno));
-    std::ostringstream buffer;
-    buffer << in.rdbuf();
-    return buffer.str();
+    return readRegularFile(path, kMaxConfigFileBytes, "an outcome config");
 }
 
 Result<FileStamp> stampOf(const std::string& path, std::string_view text)

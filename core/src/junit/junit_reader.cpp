@@ -1,4 +1,5 @@
 #include "relayhud/junit/junit_reader.h"
+#include "relayhud/util/read_file.h"
 
 #include "junit/case_reader.h"
 #include "junit/parse_break.h"
@@ -139,14 +140,7 @@ Result<JunitReport> readParsed(const pugi::xml_document& doc, const pugi::xml_pa
 
 Result<std::string> readWholeFile(const std::string& path)
 {
-    std::ifstream in(path, std::ios::binary | std::ios::ate);
-    if (!in)
-        return makeError("cannot open " + path + ": " + std::strerror(errno));
-    std::string bytes(static_cast<std::size_t>(in.tellg()), '\0');
-    in.seekg(0);
-    if (!in.read(bytes.data(), static_cast<std::streamsize>(bytes.size())))
-        return makeError("cannot read " + path + ": " + std::strerror(errno));
-    return bytes;
+    return readRegularFile(path, kMaxReportFileBytes, "a JUnit report");
 }
 
 Result<JunitReport> withPath(const std::string& path, Result<JunitReport> report)

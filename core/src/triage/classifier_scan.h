@@ -36,6 +36,8 @@ public:
     std::size_t feedLines(std::string_view data);
     // Ends the log: its last line when it has no terminator (may be empty).
     void feedLast(std::string_view tail);
+    // The start of a line too long to hold; the caller drops the rest of it.
+    void feedCutLine(std::string_view start) { feedLine(start); }
 
     bool matched() const { return m_bestRule != kNone; }
     std::size_t bestRule() const { return m_bestRule; }

@@ -1,4 +1,5 @@
 #include "relayhud/triage/rule_set.h"
+#include "relayhud/util/read_file.h"
 
 #include <fstream>
 #include <iterator>
@@ -82,14 +83,10 @@ bool RuleSet::add(Rule rule)
 
 Result<void> RuleSet::addFile(const std::string& path)
 {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        return makeError("cannot read rule file " + path);
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (in.bad())
-        return makeError("reading rule file " + path + " failed");
-    addText(text.str(), path);
+    auto text = readRegularFile(path, kMaxRuleFileBytes, "a rule file");
+    if (!text)
+        return text.error();
+    addText(*text, path);
     return {};
 }
 

@@ -1,6 +1,7 @@
 // The triage exchange file (triage/triage_exchange.h): JSON out, JSON in with
 // every field checked before the merge touches the cache.
 #include "relayhud/triage/triage_exchange.h"
+#include "relayhud/util/read_file.h"
 
 #include "relayhud/util/file_ops.h"
 
@@ -340,22 +341,10 @@ Result<MergeReport> importTriageJson(Cache& cache, std::string_view text)
 
 Result<MergeReport> importTriageFile(Cache& cache, const std::string& path)
 {
-    std::error_code ec;
-    const auto size = std::filesystem::file_size(path, ec);
-    if (ec)
-        return makeError("cannot read " + path + ": " + ec.message());
-    if (size > kMaxExchangeBytes)
-        return makeError(path + " is " + std::to_string(size >> 20)
-                         + " MiB; a triage file is at most "
-                         + std::to_string(kMaxExchangeBytes >> 20) + " MiB");
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        return makeError("cannot open " + path);
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (!in.good() && !in.eof())
-        return makeError("cannot read " + path);
-    auto report = importTriageJson(cache, text.str());
+    auto text = readRegularFile(path, kMaxExchangeBytes, "a triage file");
+    if (!text)
+        return text.error();
+    auto report = importTriageJson(cache, *text);
     if (!report)
         return makeError(path + ": " + report.message());
     return report;

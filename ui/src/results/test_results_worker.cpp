@@ -14,6 +14,7 @@
 #include <QFileInfo>
 
 #include <algorithm>
+#include <new>
 
 namespace relayhud::ui {
 
@@ -100,7 +101,30 @@ Result<void> TestResultsWorker::prepare(const std::string& cachePath, const Arti
     return {};
 }
 
+// Core never throws; memory running out is the one exception that can reach
+// a worker (an input past every limit). It ends the request with a message
+// instead of reaching Qt's event loop, which would abort the app.
 void TestResultsWorker::load(const TestsLoadRequest& request)
+{
+    try {
+        loadNow(request);
+    } catch (const std::bad_alloc&) {
+        emit loadFailed(request.loadId, tr("Out of memory reading these results; the input is "
+                                           "too large for this machine."));
+    }
+}
+
+void TestResultsWorker::importPaths(const QString& cachePath, const QStringList& paths)
+{
+    try {
+        importNow(cachePath, paths);
+    } catch (const std::bad_alloc&) {
+        emit importFailed(
+            tr("Out of memory importing these files; they are too large for this machine."));
+    }
+}
+
+void TestResultsWorker::loadNow(const TestsLoadRequest& request)
 {
     if (stale(request.loadId))
         return;
@@ -272,7 +296,7 @@ void TestResultsWorker::loadHistory(qint64 loadId, qint64 checkRunRow, qint64 te
         emit historyLoaded(loadId, histories->front());
 }
 
-void TestResultsWorker::importPaths(const QString& cachePath, const QStringList& paths)
+void TestResultsWorker::importNow(const QString& cachePath, const QStringList& paths)
 {
     if (paths.isEmpty())
         return;

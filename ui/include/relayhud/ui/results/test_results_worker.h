@@ -71,6 +71,8 @@ signals:
     void jobLogFailed(qint64 requestId, const QString& reason);
 
 private:
+    void loadNow(const TestsLoadRequest& request);
+    void importNow(const QString& cachePath, const QStringList& paths);
     Result<void> prepare(const std::string& cachePath, const ArtifactAccess& access);
     Result<std::int64_t> resolveTestRun(const TestsLoadRequest& request,
                                         std::optional<TestRunInfo>& run);
