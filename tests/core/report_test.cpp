@@ -95,6 +95,20 @@ TEST(ReportText, CsvFieldsAreQuotedPerRfc4180)
     EXPECT_EQ(csvField("cr\r"), "\"cr\r\"");
 }
 
+// CI text that a spreadsheet would run as a formula stays text.
+TEST(ReportText, CsvCellsThatWouldRunAsFormulasGetALeadingApostrophe)
+{
+    EXPECT_EQ(csvField("=HYPERLINK(\"http://evil\",\"x\")"),
+              "\"'=HYPERLINK(\"\"http://evil\"\",\"\"x\"\")\"");
+    EXPECT_EQ(csvField("+1+cmd|' /C calc'!A0"), "'+1+cmd|' /C calc'!A0");
+    EXPECT_EQ(csvField("-2+3"), "'-2+3");
+    EXPECT_EQ(csvField("@SUM(A1)"), "'@SUM(A1)");
+    EXPECT_EQ(csvField("\t=1"), "'\t=1");
+    EXPECT_EQ(csvField("\r=1"), "\"'\r=1\"");
+    EXPECT_EQ(csvField("a=b"), "a=b") << "only a leading sign is a formula";
+    EXPECT_EQ(csvField("42"), "42");
+}
+
 TEST(ReportText, ClipNeverSplitsACharacter)
 {
     EXPECT_EQ(clipUtf8("short", 10), "short");

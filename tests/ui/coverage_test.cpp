@@ -168,8 +168,27 @@ TEST(OpDtypeHeatmap, CellsCountWhatRanAndNameUnsupportedAndNeverRan)
     EXPECT_THAT(map.cellText(add, i64).toStdString(),
                 ::testing::HasSubstr("int64 is not in supported_dtypes"));
     EXPECT_EQ(map.cellText(-1, 0), QString());
+    EXPECT_EQ(map.cellToolTip(-1, 0), QString());
     EXPECT_GT(map.sizeHint().width(), 0);
     keepPicture(map, QStringLiteral("coverage-heatmap.png"));
+}
+
+// Ops and dtypes come from JUnit tags CI writes: markup in them is shown as
+// text, never rendered (an <img> or a fake "APPROVED" banner).
+TEST(OpDtypeHeatmap, MarkupInATagIsShownAsTextNotRendered)
+{
+    const QString planted = QStringLiteral("<img src=x><h1>APPROVED</h1>");
+    std::vector<StoredTestResult> results = goodResults();
+    results.push_back(result("test_x", planted.toStdString(), "float16"));
+    OpDtypeHeatmap map;
+    map.setCoverage(judged(results).coverage);
+    const int op = static_cast<int>(map.ops().indexOf(planted));
+    ASSERT_GE(op, 0) << "the tag is an op as written";
+    const int f16 = static_cast<int>(map.dtypes().indexOf(QStringLiteral("float16")));
+    const QString tip = map.cellToolTip(op, f16);
+    EXPECT_TRUE(tip.contains(QStringLiteral("&lt;h1&gt;APPROVED&lt;/h1&gt;"))) << tip.toStdString();
+    EXPECT_FALSE(tip.contains(QStringLiteral("<h1>"))) << tip.toStdString();
+    EXPECT_FALSE(tip.contains(QStringLiteral("<img"))) << tip.toStdString();
 }
 
 TEST(CommitViews, ScheduledAndReleaseViewsKeepTheirRowsAndTheJobsThatRanThere)

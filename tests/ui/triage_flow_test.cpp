@@ -94,6 +94,36 @@ protected:
 
 } // namespace
 
+// A cluster's texts come from CI (reasons, a nightly's free-text "SHA"):
+// markup in them is shown as text in every tooltip, never rendered.
+TEST(ClustersModelText, MarkupInCiTextIsShownAsTextInTooltips)
+{
+    auto data = std::make_shared<ClustersData>();
+    triage::FailureCluster c;
+    c.key = "RuntimeError: <b>key</b>";
+    c.example = "RuntimeError: <img src=x>";
+    c.count = 1;
+    c.firstSeenSha = Sha{"<h1>APPROVED</h1>"};
+    c.backends = {"org/<i>repo</i>"};
+    c.jobs = {"CI / <u>test</u>"};
+    data->clusters.push_back(c);
+    ClustersModel model;
+    test::CheckedModel checked(&model);
+    model.setData(data);
+    for (const int column : {int(ClustersModel::ReasonColumn), int(ClustersModel::FirstSeenColumn),
+                             int(ClustersModel::BackendsColumn)}) {
+        const QString tip = model.index(0, column).data(Qt::ToolTipRole).toString();
+        SCOPED_TRACE(column);
+        EXPECT_FALSE(tip.isEmpty());
+        for (const char* tag : {"<b>", "<img", "<h1>", "<i>", "<u>"})
+            EXPECT_FALSE(tip.contains(QLatin1String(tag))) << tip.toStdString();
+    }
+    EXPECT_TRUE(model.index(0, ClustersModel::FirstSeenColumn)
+                    .data(Qt::ToolTipRole)
+                    .toString()
+                    .contains(QStringLiteral("&lt;h1&gt;APPROVED&lt;/h1&gt;")));
+}
+
 TEST_F(TriageFlow, OneKeyTagsAFailureUndoRedoAndItSurvivesARestart)
 {
     const QString cachePath = m_dir.filePath(QStringLiteral("cache.sqlite"));

@@ -72,6 +72,15 @@ std::string markdownCode(std::string_view text)
 
 std::string csvField(std::string_view text)
 {
+    // A spreadsheet runs a cell that starts with = + - @ (or a tab or CR
+    // before one) as a formula: CI text such as a failure line must stay
+    // text (OWASP "CSV Injection"), so it gets a leading apostrophe.
+    std::string guarded;
+    if (!text.empty()
+        && std::string_view("=+-@\t\r").find(text.front()) != std::string_view::npos) {
+        guarded = "'" + std::string(text);
+        text = guarded;
+    }
     if (text.find_first_of(",\"\r\n") == std::string_view::npos)
         return std::string(text);
     std::string out = "\"";

@@ -146,12 +146,18 @@ QString OpDtypeHeatmap::cellText(int row, int column) const
     return text;
 }
 
+QString OpDtypeHeatmap::cellToolTip(int row, int column) const
+{
+    const QString text = cellText(row, column);
+    return text.isEmpty() ? QString() : plainToolTip(text);
+}
+
 bool OpDtypeHeatmap::event(QEvent* e)
 {
     if (e->type() == QEvent::ToolTip) {
         auto* help = static_cast<QHelpEvent*>(e);
         const auto [row, column] = cellAt(help->pos());
-        const QString text = cellText(row, column);
+        const QString text = cellToolTip(row, column);
         if (text.isEmpty())
             QToolTip::hideText();
         else

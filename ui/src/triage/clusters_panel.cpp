@@ -89,7 +89,7 @@ QVariant ClustersModel::data(const QModelIndex& index, int role) const
             return plainToolTip(toQString(c->example) % u"\n\n" % tr("key: ") % toQString(c->key));
         case BackendsColumn:
             return plainToolTip(joinedNames(c->backends) % u"\n\n" % joinedNames(c->jobs));
-        case FirstSeenColumn: return toQString(c->firstSeenSha.value);
+        case FirstSeenColumn: return plainToolTip(toQString(c->firstSeenSha.value)); // CI text
         default: break;
         }
     }

@@ -28,6 +28,9 @@ public:
     const QStringList& dtypes() const { return m_dtypes; }
     // The tooltip a cell shows ("" outside the grid).
     QString cellText(int row, int column) const;
+    // The cell's tooltip: cellText as plain text (ops and dtypes come from
+    // JUnit tags, which CI writes: never rendered as rich text).
+    QString cellToolTip(int row, int column) const;
     QRect cellRect(int row, int column) const;
 
     QSize sizeHint() const override;
