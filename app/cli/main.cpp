@@ -7,9 +7,14 @@
 // handler (cli_commands.h).
 #include "cli_commands.h"
 
+#include "relayhud/util/terminal_text.h"
+
+#include <unistd.h>
+
 #include <array>
 #include <iostream>
 #include <new>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -196,8 +201,37 @@ int runHelp(const std::vector<std::string>& args)
 
 } // namespace
 
+// CI text (test names, messages, log lines, server errors) reaches a
+// terminal only with its controls made visible (util/terminal_text.h): no
+// escape from a log sets the window title, writes the clipboard (OSC 52) or
+// hides a line. A file or a pipe gets the bytes as they are.
+class TerminalGuard {
+public:
+    TerminalGuard(std::ostream& stream, int fd) : m_stream(stream)
+    {
+        if (::isatty(fd) == 1) {
+            m_buf.emplace(stream.rdbuf());
+            m_old = stream.rdbuf(&*m_buf);
+        }
+    }
+    ~TerminalGuard()
+    {
+        if (m_old)
+            m_stream.rdbuf(m_old);
+    }
+    TerminalGuard(const TerminalGuard&) = delete;
+    TerminalGuard& operator=(const TerminalGuard&) = delete;
+
+private:
+    std::ostream& m_stream;
+    std::optional<relayhud::VisibleControlsBuf> m_buf;
+    std::streambuf* m_old = nullptr;
+};
+
 int main(int argc, char** argv)
 {
+    const TerminalGuard out(std::cout, STDOUT_FILENO);
+    const TerminalGuard err(std::cerr, STDERR_FILENO);
     GlobalOptions global;
     std::vector<std::string> args(argv + 1, argv + argc);
     std::size_t i = 0;
