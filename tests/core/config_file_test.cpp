@@ -31,6 +31,37 @@ TEST(ConfigFileTest, SavesAtomicallyAndLeavesNoTemporaryFile)
     EXPECT_EQ(files, 1u);
 }
 
+// A config linked into place is edited where it lives: the link stays a
+// link, the file keeps its mode.
+TEST(ConfigFileTest, ASymlinkedConfigIsWrittenThroughItsLinkNotReplaced)
+{
+    TempDir dir;
+    const auto real = dir.path() / "checkout" / "ops.yaml";
+    std::filesystem::create_directories(real.parent_path());
+    writeText(real, kConfig);
+    std::filesystem::permissions(
+        real, std::filesystem::perms::owner_read | std::filesystem::perms::owner_write
+                  | std::filesystem::perms::group_read | std::filesystem::perms::group_write);
+    const auto link = dir.path() / "ops.yaml";
+    std::filesystem::create_symlink(real, link);
+    Result<LoadedConfig> loaded = loadConfigFile(link.string());
+    ASSERT_TRUE(loaded) << loaded.message();
+    const std::string edited = kConfig + "      unlisted_test_mode: skip\n";
+    Result<void> saved = saveConfigFile(*loaded, edited);
+    ASSERT_TRUE(saved) << saved.message();
+    EXPECT_TRUE(std::filesystem::is_symlink(link)) << "the link was replaced by a file";
+    EXPECT_EQ(readText(real), edited);
+    EXPECT_EQ(readText(link), edited);
+    EXPECT_EQ(std::filesystem::status(real).permissions() & std::filesystem::perms::all,
+              std::filesystem::perms::owner_read | std::filesystem::perms::owner_write
+                  | std::filesystem::perms::group_read | std::filesystem::perms::group_write);
+    std::size_t files = 0;
+    for ([[maybe_unused]] const auto& entry :
+         std::filesystem::directory_iterator(real.parent_path()))
+        ++files;
+    EXPECT_EQ(files, 1u) << "no temporary file left beside the target";
+}
+
 TEST(ConfigFileTest, ReadOnlyFileIsRefusedAndUntouched)
 {
     TempDir dir;

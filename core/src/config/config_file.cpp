@@ -1,14 +1,13 @@
 #include "relayhud/config/config_file.h"
-#include "relayhud/util/read_file.h"
 
 #include "relayhud/config/outcome_config.h"
+#include "relayhud/util/read_file.h"
 
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
-#include <fstream>
-#include <sstream>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -103,17 +102,30 @@ Result<void> saveConfigFile(const LoadedConfig& loaded, std::string_view text)
         return makeError(loaded.path + " is read-only; not written");
     if (Result<void> same = checkUnchanged(loaded); !same)
         return same;
-    std::string temp = loaded.path + ".relayhud-XXXXXX";
+    // A config reached through a symlink (a checkout's config linked into
+    // place) is written where it lives: renaming over the link would detach
+    // it from the file everyone else reads.
+    char* resolved = ::realpath(loaded.path.c_str(), nullptr);
+    if (!resolved)
+        return makeError("cannot resolve " + loaded.path + ": " + std::strerror(errno));
+    const std::string target(resolved);
+    std::free(resolved);
+    std::string temp = target + ".relayhud-XXXXXX";
     const int fd = ::mkstemp(temp.data());
     if (fd < 0)
-        return makeError("cannot create a temporary file beside " + loaded.path + ": "
+        return makeError("cannot create a temporary file beside " + target + ": "
                          + std::strerror(errno));
     Result<void> written = writeFully(fd, text, temp);
     if (written && ::fchmod(fd, info.st_mode & 07777) != 0)
         written = makeError("cannot set permissions on " + temp + ": " + std::strerror(errno));
+    // The owner and group stay (a shared config's group keeps its rights).
+    if (written && (info.st_uid != ::geteuid() || info.st_gid != ::getegid())
+        && ::fchown(fd, info.st_uid, info.st_gid) != 0)
+        written = makeError("cannot keep the owner and group of " + target + " ("
+                            + std::strerror(errno) + "); not written");
     ::close(fd);
-    if (written && ::rename(temp.c_str(), loaded.path.c_str()) != 0)
-        written = makeError("cannot replace " + loaded.path + ": " + std::strerror(errno));
+    if (written && ::rename(temp.c_str(), target.c_str()) != 0)
+        written = makeError("cannot replace " + target + ": " + std::strerror(errno));
     if (!written)
         ::unlink(temp.c_str());
     return written;

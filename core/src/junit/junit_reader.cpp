@@ -1,4 +1,5 @@
 #include "relayhud/junit/junit_reader.h"
+
 #include "relayhud/util/read_file.h"
 
 #include "junit/case_reader.h"
@@ -7,9 +8,7 @@
 #include <pugixml.hpp>
 
 #include <algorithm>
-#include <cerrno>
 #include <cstring>
-#include <fstream>
 #include <string>
 #include <vector>
 

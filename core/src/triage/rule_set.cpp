@@ -1,10 +1,9 @@
 #include "relayhud/triage/rule_set.h"
+
 #include "relayhud/util/read_file.h"
 
-#include <fstream>
 #include <iterator>
 #include <re2/re2.h>
-#include <sstream>
 
 namespace relayhud::triage {
 

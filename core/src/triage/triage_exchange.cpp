@@ -1,11 +1,11 @@
 // The triage exchange file (triage/triage_exchange.h): JSON out, JSON in with
 // every field checked before the merge touches the cache.
 #include "relayhud/triage/triage_exchange.h"
-#include "relayhud/util/read_file.h"
 
 #include "relayhud/util/file_ops.h"
 
 #include "relayhud/store/cache.h"
+#include "relayhud/util/read_file.h"
 #include "relayhud/util/time.h"
 
 #include <nlohmann/json.hpp>
@@ -14,9 +14,7 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <map>
-#include <sstream>
 
 namespace relayhud::triage {
 
