@@ -288,3 +288,24 @@ TEST(ContentCache, SweepsTempFilesLeftByCrashedWriters)
               (std::vector<std::string>{hash.substr(0, 2) + "/.relayhud-tmp-3-0-0",
                                         hash.substr(0, 2) + "/" + hash, "tmp/fresh.part"}));
 }
+
+// A killed import leaves its staging folder (links to blobs) in tmp/: swept
+// after a day, the blobs it linked kept; a running import's folder stays.
+TEST(ContentCache, SweepsStagingFoldersLeftByKilledImports)
+{
+    CacheDir dir;
+    auto cache = dir.open();
+    const std::string hash = putOk(cache, "kept");
+    const std::string stale = cache.tempDir() + "/import-AbC123";
+    const std::string running = cache.tempDir() + "/import-XyZ789";
+    for (const auto& folder : {stale, running}) {
+        fs::create_directories(folder);
+        fs::create_hard_link(*cache.path(hash), folder + "/report.zip");
+    }
+    setAge(stale, 2 * 86400);
+    setAge(running, 7200); // an hour past a temp file's limit: still running
+    ASSERT_TRUE(cache.evictToFit().ok());
+    EXPECT_FALSE(fs::exists(stale));
+    EXPECT_TRUE(fs::exists(running + "/report.zip"));
+    EXPECT_TRUE(cache.has(hash));
+}

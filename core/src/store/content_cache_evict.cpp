@@ -22,6 +22,9 @@ namespace {
 
 // A temp file untouched this long belongs to a crashed or killed writer.
 constexpr time_t kStaleTempSeconds = 3600;
+// An import's staging folder (tempDir()/import-XXXXXX, sync/run_store.cpp)
+// untouched this long was left by a killed import: no import runs a day.
+constexpr time_t kStaleStagingSeconds = 24 * 3600;
 
 struct BlobFile {
     std::string path;
@@ -82,9 +85,17 @@ void sweepFolder(const std::string& dir, bool anyName)
     for (const auto& entry : fs::directory_iterator(dir, ec)) {
         struct stat info {};
         const std::string path = entry.path().string();
-        const bool candidate = anyName || artifacts::isTempName(entry.path().filename().string());
-        if (candidate && ::lstat(path.c_str(), &info) == 0)
-            removeIfStale(path, info, now);
+        const std::string name = entry.path().filename().string();
+        const bool candidate = anyName || artifacts::isTempName(name);
+        if (!candidate || ::lstat(path.c_str(), &info) != 0)
+            continue;
+        if (anyName && S_ISDIR(info.st_mode) && name.starts_with("import-")
+            && now - info.st_mtim.tv_sec > kStaleStagingSeconds) {
+            std::error_code removeError;
+            fs::remove_all(path, removeError); // links to blobs: the blobs stay
+            continue;
+        }
+        removeIfStale(path, info, now);
     }
 }
 
