@@ -226,6 +226,12 @@ TEST(TriageExchange, BadFilesAreNamedAndWriteNothing)
         {withField("time", "2026-05-04"), "tag 1: \"time\": \"2026-05-04\" is not a UTC time"},
         {withField("time", discard), "tag 1: \"time\" is missing"},
         {withField("sha", "a1"), "tag 1: the same failure as tag 0"},
+        {withField("sha", "../../etc"), "tag 1: \"sha\": not a commit SHA or delivery id"},
+        {withField("sha", "a1 \x1b]0;x\x07"), "tag 1: \"sha\": not a commit SHA"},
+        {withField("bug", "javascript:alert(1)"), "tag 1: \"bug\": not an http(s) link"},
+        {withField("bug", "file:///etc/passwd"), "tag 1: \"bug\": not an http(s) link"},
+        {withField("time", "2030-01-01T00:00:00.000Z"),
+         "tag 1: \"time\": 2030-01-01T00:00:00.000Z is in the future"},
     };
     // Hostile shapes: deep nesting (no stack overflow) and a name that is not UTF-8.
     cases.push_back({std::string(200'000, '[') + std::string(200'000, ']'),

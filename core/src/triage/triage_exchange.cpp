@@ -38,6 +38,9 @@ json tagJson(const TriageTag& tag)
                 {"time", formatTimeMs(tag.timeMs)}};
 }
 
+// Clocks of two machines differ; a day more is no clock, it is a forgery.
+constexpr EpochSeconds kClockSkewSeconds = 86400;
+
 // Reads tag `index` of the document; errors say which field is wrong.
 class TagReader {
 public:
@@ -64,7 +67,18 @@ public:
                                  {"author", &tag.author}})
             if (auto r = text(name, *out, false); !r)
                 return r.error();
+        // A 40-hex SHA, or a nightly's delivery id ("nightly-2026-12-01"):
+        // never a path, a space or a control.
+        if (sha.size() > 100
+            || sha.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                     "0123456789._-")
+                   != std::string::npos)
+            return fail("\"sha\": not a commit SHA or delivery id (letters, digits, . _ -)");
         t.sha = Sha{sha};
+        // A bug link opens in a browser: http(s) only, never javascript: or file:.
+        if (!tag.bugUrl.empty() && !tag.bugUrl.starts_with("https://")
+            && !tag.bugUrl.starts_with("http://"))
+            return fail("\"bug\": not an http(s) link");
         if (auto r = attempt(t.attempt); !r)
             return r.error();
         const auto parsed = parseTagClass(cls);
@@ -77,6 +91,9 @@ public:
             return fail("\"time\": \"" + time
                         + "\" is not a UTC time like 2026-05-04T20:48:28.123Z");
         tag.timeMs = *ms;
+        // Newest wins a merge: a tag from the future would win every one.
+        if (tag.timeMs > (nowSeconds() + kClockSkewSeconds) * 1000)
+            return fail("\"time\": " + time + " is in the future");
         return tag;
     }
 
