@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <zlib.h>
 
 using namespace relayhud;
@@ -64,6 +66,46 @@ TEST(LogGz, DecompressesOnceIntoTheCache)
     EXPECT_EQ(second->dataPath(), cached);
     EXPECT_EQ(std::filesystem::last_write_time(cached), stamp);
     EXPECT_EQ(filesIn(dir.path("cache")), 1U);
+}
+
+// 64 MiB of one byte gzips to ~64 KiB: past 250:1 after the 16 MiB grace, a
+// bomb, refused before the cache folder holds more than the grace.
+TEST(LogGz, AGzipBombIsRefusedAndLeavesNothing)
+{
+    TempDir dir;
+    const auto path = dir.write("bomb.log.gz", gzipped(std::string(64u << 20, 'a')));
+    auto log = LogFile::open(path, inCache(dir));
+    ASSERT_FALSE(log);
+    EXPECT_NE(log.message().find("inflates more than 250 times its size (a gzip bomb?)"),
+              std::string::npos)
+        << log.message();
+    EXPECT_EQ(filesIn(dir.path("cache")), 0U);
+}
+
+// The copies stay under the cap: opening a third drops the least recently
+// opened, never the one being opened.
+TEST(LogGz, TheCopiesStayUnderTheCapLeastRecentlyOpenedFirst)
+{
+    TempDir dir;
+    LogOpenOptions options = inCache(dir);
+    const std::string text = generatedLog(2000);
+    options.cacheCapBytes = 2 * text.size() + 100; // room for two copies
+    std::vector<std::string> copies;
+    for (const char* name : {"a.log.gz", "b.log.gz"}) {
+        auto log = openIndexed(dir.write(name, gzipped(text + name)), options);
+        ASSERT_TRUE(log);
+        copies.push_back(log->dataPath());
+    }
+    // a is opened again: b is now the least recently opened.
+    const timespec past[2] = {{1'000'000, 0}, {0, UTIME_OMIT}};
+    ASSERT_EQ(::utimensat(AT_FDCWD, copies[1].c_str(), past, 0), 0);
+    ASSERT_TRUE(openIndexed(dir.path("a.log.gz"), options));
+    auto c = openIndexed(dir.write("c.log.gz", gzipped(text + "c")), options);
+    ASSERT_TRUE(c);
+    EXPECT_TRUE(std::filesystem::exists(copies[0]));
+    EXPECT_FALSE(std::filesystem::exists(copies[1]));
+    EXPECT_TRUE(std::filesystem::exists(c->dataPath()));
+    EXPECT_EQ(filesIn(dir.path("cache")), 2U);
 }
 
 TEST(LogGz, ConcatenatedMembersAreOneLog)

@@ -3,10 +3,13 @@
 #include "relayhud/util/file_ops.h"
 #include "relayhud/util/sha256.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <filesystem>
+#include <tuple>
 #include <vector>
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -18,6 +21,15 @@ using namespace artifacts;
 
 constexpr std::size_t kInBytes = 256 * 1024;
 constexpr std::size_t kOutBytes = 1024 * 1024;
+
+// A .gz log inflates under the archives' limits (ArchiveLimits in
+// artifacts/archive_reader.h): past 16 MiB of output, no more than 250 bytes
+// per compressed byte (deflate tops out near 1032:1; real logs compress
+// 10-50:1), and never more than kMaxLogBytes in all. The copies together stay
+// under kLogCacheBytes: the least recently opened go first.
+constexpr std::uint64_t kMaxRatio = 250;
+constexpr std::uint64_t kRatioGraceBytes = 16ull << 20;
+constexpr std::uint64_t kMaxLogBytes = 8ull << 30;
 
 std::string cacheName(const std::string& path, const struct stat& info)
 {
@@ -41,7 +53,10 @@ public:
 
 private:
     Result<void> drain(int out, const std::string& what, bool& memberEnded);
+    Result<void> checkLimits(const std::string& what) const;
 
+    std::uint64_t m_read = 0;    // compressed bytes read
+    std::uint64_t m_written = 0; // decompressed bytes written
     z_stream m_z{};
     bool m_ok = false;
     std::vector<unsigned char> m_out = std::vector<unsigned char>(kOutBytes);
@@ -57,6 +72,9 @@ Result<void> Inflater::drain(int out, const std::string& what, bool& memberEnded
             return makeError(what + " is not a valid gzip file (" + (m_z.msg ? m_z.msg : "corrupt")
                              + ")");
         const std::size_t produced = m_out.size() - m_z.avail_out;
+        m_written += produced;
+        if (auto r = checkLimits(what); !r)
+            return r; // checked before the bytes are written
         const std::string_view bytes(reinterpret_cast<const char*>(m_out.data()), produced);
         if (auto r = writeAll(out, bytes, "the decompressed copy of " + what); !r)
             return r;
@@ -67,6 +85,17 @@ Result<void> Inflater::drain(int out, const std::string& what, bool& memberEnded
         if (rc == Z_BUF_ERROR)
             return {};
     } while (m_z.avail_out == 0 || m_z.avail_in > 0);
+    return {};
+}
+
+Result<void> Inflater::checkLimits(const std::string& what) const
+{
+    if (m_written > kMaxLogBytes)
+        return makeError(what + " inflates past " + std::to_string(kMaxLogBytes >> 30)
+                         + " GiB; not decompressed");
+    if (m_written > kRatioGraceBytes && m_written > kMaxRatio * std::max<std::uint64_t>(m_read, 1))
+        return makeError(what + " inflates more than " + std::to_string(kMaxRatio)
+                         + " times its size (a gzip bomb?); not decompressed");
     return {};
 }
 
@@ -86,6 +115,7 @@ Result<void> Inflater::run(int in, int out, const std::string& what)
         if (n == 0)
             break;
         offset += n;
+        m_read += static_cast<std::uint64_t>(n);
         m_z.next_in = input.data();
         m_z.avail_in = static_cast<uInt>(n);
         while (m_z.avail_in > 0) {
@@ -118,7 +148,44 @@ bool looksGzipped(int fd)
     return ::pread(fd, magic, 2, 0) == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
 }
 
-Result<std::string> decompressedCopy(const std::string& path, int fd, const std::string& cacheDir)
+// Removes the least recently opened copies until the folder is within
+// capBytes; `keep` (the copy just opened) stays whatever its size. A copy a
+// viewer has open stays readable until it closes it.
+static void pruneCopies(const std::string& cacheDir, const std::string& keep,
+                        std::uint64_t capBytes)
+{
+    struct Copy {
+        std::string path;
+        std::uint64_t size = 0;
+        timespec used{};
+    };
+    std::vector<Copy> copies;
+    std::uint64_t total = 0;
+    std::error_code ec;
+    for (const auto& entry : std::filesystem::directory_iterator(cacheDir, ec)) {
+        const std::string name = entry.path().filename().string();
+        struct stat info {};
+        if (!name.ends_with(".log") || ::lstat(entry.path().c_str(), &info) != 0
+            || !S_ISREG(info.st_mode))
+            continue;
+        const auto size = static_cast<std::uint64_t>(info.st_size);
+        total += size;
+        if (name != keep)
+            copies.push_back({entry.path().string(), size, info.st_atim});
+    }
+    std::sort(copies.begin(), copies.end(), [](const Copy& a, const Copy& b) {
+        return std::tie(a.used.tv_sec, a.used.tv_nsec) < std::tie(b.used.tv_sec, b.used.tv_nsec);
+    });
+    for (const Copy& c : copies) {
+        if (total <= capBytes)
+            break;
+        if (::unlink(c.path.c_str()) == 0 || errno == ENOENT)
+            total -= c.size;
+    }
+}
+
+Result<std::string> decompressedCopy(const std::string& path, int fd, const std::string& cacheDir,
+                                     std::uint64_t capBytes)
 {
     struct stat info {};
     if (::fstat(fd, &info) != 0)
@@ -130,8 +197,13 @@ Result<std::string> decompressedCopy(const std::string& path, int fd, const std:
     const std::string name = cacheName(path, info);
     const std::string target = cacheDir + "/" + name;
     struct stat cached {};
-    if (::stat(target.c_str(), &cached) == 0 && S_ISREG(cached.st_mode))
+    if (::stat(target.c_str(), &cached) == 0 && S_ISREG(cached.st_mode)) {
+        // Opened now: the newest for pruneCopies (its access time; the
+        // modification time stays the decompression's).
+        const timespec times[2] = {{0, UTIME_NOW}, {0, UTIME_OMIT}};
+        ::utimensat(AT_FDCWD, target.c_str(), times, 0);
         return target;
+    }
     auto dir = openDirectory(cacheDir);
     if (!dir)
         return dir.error();
@@ -146,6 +218,7 @@ Result<std::string> decompressedCopy(const std::string& path, int fd, const std:
     }
     if (auto r = commitTempAt(dir->get(), *temp, name, target); !r)
         return r.error();
+    pruneCopies(cacheDir, name, capBytes);
     return target;
 }
 

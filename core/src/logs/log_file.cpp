@@ -28,7 +28,7 @@ Result<std::shared_ptr<LogFile>> LogFile::open(const std::string& path, LogOpenO
     if (compressed) {
         if (options.cacheDir.empty())
             options.cacheDir = defaultCacheDir() + "/logs";
-        auto copy = decompressedCopy(path, fd.get(), options.cacheDir);
+        auto copy = decompressedCopy(path, fd.get(), options.cacheDir, options.cacheCapBytes);
         if (!copy)
             return copy.error();
         dataPath = *copy;

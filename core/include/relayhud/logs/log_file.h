@@ -57,6 +57,9 @@ struct LogOpenOptions {
     // Where a .gz is decompressed (once; keyed by path, size and mtime). Empty:
     // defaultCacheDir() + "/logs".
     std::string cacheDir;
+    // The decompressed copies in cacheDir together stay under this: the least
+    // recently opened go first (never the one being opened).
+    std::uint64_t cacheCapBytes = 8ull << 30;
     // lines() cuts a line after this many bytes (at a UTF-8 boundary) and
     // marks it truncated: a 100 MB line never reaches a paint call whole.
     std::size_t maxLineBytes = 64 * 1024;
