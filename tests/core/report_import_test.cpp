@@ -266,6 +266,42 @@ TEST_F(Import, ZipsAndTarballsWithReportsAtAnyDepth)
     EXPECT_FALSE(anyContains(s.warnings, m_dir->path().string())) << all;
 }
 
+// .xml.gz files inside a zip inflate against the zip's one budget: each
+// within its own limits, together past the total, they are refused (a 21 MB
+// zip once inflated 4 GiB past the 2 GiB cap, each nested file starting
+// afresh).
+TEST_F(Import, NestedGzipReportsCountAgainstTheOuterArchivesBudget)
+{
+    // ~400 KiB of XML per report (a padded message), ~3 KiB gzipped.
+    auto padded = [](int shard) {
+        std::string xml = pytestReport(1, 1, "TestShard" + std::to_string(shard));
+        const std::string failure = "<failure message=\"";
+        const auto at = xml.find(failure);
+        EXPECT_NE(at, std::string::npos);
+        xml.insert(at + failure.size(), std::string(400u << 10, 'x'));
+        return xml;
+    };
+    Packer zip(Packer::Kind::Zip);
+    for (int shard = 0; shard < 4; ++shard)
+        zip.add("test-reports/shard" + std::to_string(shard) + ".xml.gz", [&] {
+            Packer gz(Packer::Kind::Gzip);
+            return gz.add("r.xml", padded(shard)).finish();
+        }());
+    const auto path = write("nested.zip", zip.finish());
+    ImportOptions options;
+    options.limits.maxTotalBytes = 1u << 20; // room for two of the four
+    auto imported = import({path}, options);
+    ASSERT_TRUE(imported.summary) << imported.summary.message();
+    EXPECT_EQ(imported.summary->reports.size(), 2u);
+    EXPECT_TRUE(anyContains(imported.summary->warnings,
+                            "inflate past 1 MiB in all, nested archives included; refused"));
+
+    options.limits.maxTotalBytes = 8u << 20;
+    auto whole = import({path}, options);
+    ASSERT_TRUE(whole.summary) << whole.summary.message();
+    EXPECT_EQ(whole.summary->reports.size(), 4u);
+}
+
 TEST_F(Import, ASingleGzippedReport)
 {
     Packer gz(Packer::Kind::Gzip);

@@ -54,6 +54,18 @@ public:
     Result<void> importBuffer(std::string_view xml, const std::string& name);
     Result<void> importArchiveBytes(std::string bytes, const std::string& name);
     void warn(std::string warning);
+    // Every byte extracted from an archive, nested ones included (a zip of
+    // .xml.gz files), counts against one budget: the outer archive's total
+    // limit. A nested reader's own limits alone would start afresh per file.
+    Result<void> extracted(std::size_t bytes, const std::string& name)
+    {
+        m_extracted += bytes;
+        if (m_extracted <= m_options.limits.maxTotalBytes)
+            return {};
+        return makeError(name + ": the archives inflate past "
+                         + std::to_string(m_options.limits.maxTotalBytes >> 20)
+                         + " MiB in all, nested archives included; refused");
+    }
     void brokeOff(const std::string& name) const
     {
         if (m_options.brokeOff)
@@ -75,6 +87,7 @@ private:
     TestRunWriter& m_writer;
     const ImportOptions& m_options;
     ImportSummary m_summary;
+    std::uint64_t m_extracted = 0;
     std::optional<Error> m_fatal; // the first store error: it ends the import
 };
 
@@ -96,6 +109,8 @@ public:
     {
         if (m_importer.cancelled())
             return makeError("the import was cancelled");
+        if (auto r = m_importer.extracted(chunk.size(), m_archiveName); !r)
+            return r;
         m_bytes.append(chunk);
         return {};
     }
