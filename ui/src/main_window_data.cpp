@@ -34,6 +34,7 @@ void MainWindow::openCache()
     const QString path = m_config.settings.effectiveCachePath();
     m_status->setCachePath(path);
     m_reader->setCachePath(path.toStdString());
+    m_settingsAsked = false; // an answer from the old cache is dropped
     m_loader->setCachePath(path.toStdString());
     m_detailsLoader->setCachePath(path.toStdString());
     // The first open makes the cache (its folder, its schema) on a worker.
@@ -102,9 +103,13 @@ void MainWindow::applySettings(const AppSettings& next)
 // that cannot be read offers none (backends can still be typed in).
 void MainWindow::showSettingsDialog()
 {
+    if (m_settingsAsked)
+        return; // a second press while the allowlist is read opens one dialog
+    m_settingsAsked = true;
     m_reader->read<std::vector<Backend>>(
         [](const Cache& cache) { return cache.backends(); },
         [this](const Result<std::vector<Backend>>& backends) {
+            m_settingsAsked = false;
             if (!backends)
                 m_status->showMessage(
                     tr("The allowlist cannot be read: %1").arg(toQString(backends.message())));

@@ -291,6 +291,7 @@ private:
     // The rare one-row reads of a user's action (a link, the settings'
     // allowlist), off the GUI thread; a cell's details: m_detailsLoader.
     CacheReader* m_reader;
+    bool m_settingsAsked = false; // the allowlist is being read for the dialog
     MatrixModel* m_model;
     MatrixFilterProxy* m_proxy;
     MatrixView* m_view = nullptr;
