@@ -89,6 +89,8 @@ public:
         if (run == testRuns.end())
             return out;
         const auto stored = results.find(run->second.id);
+        if (stored == results.end())
+            return out;
         for (std::size_t i = 0; i < testIds.size(); ++i)
             for (const StoredTestResult& r : stored->second)
                 if (r.testId == testIds[i])

@@ -1,6 +1,7 @@
 #include "relayhud/net/failure_text.h"
 
 #include "relayhud/net/body_summary.h"
+#include "relayhud/util/read_file.h" // byteSizeText
 
 #include <algorithm>
 #include <cerrno>
@@ -63,7 +64,7 @@ std::string truncatedText(const TransportFacts& facts, const std::string& url)
 std::string tooLargeText(const TransportFacts& facts, const std::string& url)
 {
     return "response from " + url + " is larger than the limit of "
-           + formatBytes(facts.maxBodyBytes);
+           + byteSizeText(static_cast<std::uint64_t>(facts.maxBodyBytes));
 }
 
 // Failures where the network or the server may do better on a later try.
@@ -163,17 +164,6 @@ std::string formatSeconds(std::chrono::milliseconds duration)
     if (tenths % 10 != 0)
         text += "." + std::to_string(tenths % 10);
     return text + " s";
-}
-
-std::string formatBytes(std::int64_t bytes)
-{
-    constexpr std::int64_t kib = 1024;
-    constexpr std::int64_t mib = 1024 * kib;
-    if (bytes >= mib && bytes % mib == 0)
-        return std::to_string(bytes / mib) + " MiB";
-    if (bytes >= kib && bytes % kib == 0)
-        return std::to_string(bytes / kib) + " KiB";
-    return std::to_string(bytes) + " bytes";
 }
 
 } // namespace relayhud::net

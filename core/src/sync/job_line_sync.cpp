@@ -92,13 +92,15 @@ std::optional<JobFailureLine> pickLine(ArtifactFetcher& fetcher,
     }
     auto picked =
         triage::pickJobLine(classifier, run.checkRunRow, fetched->file.path, fetched->file.hash);
-    if (!whole) // read as it is, and asked again (whole) after the retry delay
+    if (!whole) { // read as it is, and asked again (whole) after the retry delay
         fetcher.contentCache().remove(fetched->file.hash);
-    if (picked && !whole) {
-        picked->logHash.clear(); // not kept: a whole one is asked for
-        picked->message =
-            std::string(kLogBrokeOffMessage) + " twice; read as it is ("
-            + (picked->message.empty() ? "line picked from what arrived" : picked->message) + ")";
+        if (picked) {
+            picked->logHash.clear(); // not kept: a whole one is asked for
+            picked->message =
+                std::string(kLogBrokeOffMessage) + " twice; read as it is ("
+                + (picked->message.empty() ? "line picked from what arrived" : picked->message)
+                + ")";
+        }
     }
     if (!picked) {
         // An evicted blob or a read error: worth another try later.

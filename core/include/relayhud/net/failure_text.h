@@ -43,7 +43,5 @@ std::string redactUrl(const std::string& url);
 
 // 30000 ms -> "30 s", 300 ms -> "0.3 s".
 std::string formatSeconds(std::chrono::milliseconds duration);
-// 268435456 -> "256 MiB", 1000 -> "1000 bytes".
-std::string formatBytes(std::int64_t bytes);
 
 } // namespace relayhud::net
