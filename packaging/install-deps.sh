@@ -21,6 +21,10 @@ packages=(
   # CI checks and packaging: formatting, .desktop/AppStream validation, CPack's
   # .deb generator (dpkg-shlibdeps from dpkg-dev; `file` finds the ELF binaries)
   clang-format desktop-file-utils appstream dpkg-dev file
+  # fuzzing (fuzz/run.sh, a CI step): clang 14 with libFuzzer and the
+  # sanitizers' runtimes, llvm-symbolizer for readable findings, zip for the
+  # archive seeds
+  clang-14 libclang-rt-14-dev llvm-14 zip
 )
 
 missing=()

@@ -40,7 +40,6 @@ private:
     ArchiveLimits m_limits;
     std::string m_name;
     ExtractReport m_report;
-    std::uint64_t m_totalIn = 0; // compressed bytes consumed by entry data
 };
 
 } // namespace relayhud::artifacts

@@ -3,7 +3,6 @@
 #include "artifacts/blob_download.h"
 #include "relayhud/net/body_summary.h"
 
-#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cctype>
@@ -67,28 +66,6 @@ Result<std::string> readFile(const std::string& path)
     std::ostringstream text;
     text << in.rdbuf();
     return text.str();
-}
-
-Result<ArtifactPage> parseArtifactPage(const std::string& body, const std::string& url)
-{
-    const auto json = nlohmann::json::parse(body, nullptr, false);
-    const auto list = json.is_object() ? json.find("artifacts") : json.end();
-    if (!json.is_object() || list == json.end() || !list->is_array())
-        return makeError("GitHub's answer from " + artifacts::displayUrl(url)
-                         + " is not an artifact list");
-    ArtifactPage page;
-    page.totalCount = json.value("total_count", std::int64_t{0});
-    for (const auto& item : *list) {
-        if (!item.is_object() || !item.contains("id") || !item["id"].is_number_integer())
-            continue;
-        ArtifactInfo info;
-        info.id = item["id"].get<std::int64_t>();
-        info.name = item.value("name", std::string());
-        info.sizeInBytes = item.value("size_in_bytes", std::int64_t{0});
-        info.expired = item.value("expired", false);
-        page.artifacts.push_back(std::move(info));
-    }
-    return page;
 }
 
 } // namespace
@@ -239,24 +216,6 @@ Result<ArtifactList> GitHubApi::listRunArtifacts(const std::string& owner, const
 std::string serverMessage(const HttpResponse& response)
 {
     return net::summarizeBody(response.body, response.header("content-type"), 160);
-}
-
-std::string nextLink(const std::string& linkHeader)
-{
-    // <https://api.github.com/...&page=2>; rel="next", <...>; rel="last"
-    std::size_t at = 0;
-    while ((at = linkHeader.find('<', at)) != std::string::npos) {
-        const auto close = linkHeader.find('>', at);
-        if (close == std::string::npos)
-            return {};
-        const auto end = std::min(linkHeader.find('<', close), linkHeader.size());
-        const std::string params = linkHeader.substr(close + 1, end - close - 1);
-        if (params.find("rel=\"next\"") != std::string::npos
-            || params.find("rel=next") != std::string::npos)
-            return linkHeader.substr(at + 1, close - at - 1);
-        at = close;
-    }
-    return {};
 }
 
 } // namespace relayhud::github

@@ -5,6 +5,7 @@
 // when its reset is near, and a secondary limit (403/429 with Retry-After) is
 // waited out rather than mistaken for a refused token.
 #include "artifacts/fetch_context.h"
+#include "relayhud/artifacts/listings.h"
 
 #include <chrono>
 #include <cstdint>
@@ -16,23 +17,10 @@ namespace relayhud::github {
 // Longest wait for a rate limit to reset before giving up with an Error.
 inline constexpr std::chrono::seconds kMaxRateLimitWait{60};
 
-struct ArtifactInfo {
-    std::int64_t id = 0;
-    std::string name;
-    std::int64_t sizeInBytes = 0;
-    bool expired = false;
-};
-
 // An answer that is not the thing asked for: 401/403/404/410 and the like.
 struct Refusal {
     long status = 0;
     std::string serverMessage; // GitHub's "message", one line
-};
-
-// One page of a run's artifact listing.
-struct ArtifactPage {
-    std::vector<ArtifactInfo> artifacts;
-    std::int64_t totalCount = 0;
 };
 
 struct ArtifactList {
@@ -74,7 +62,4 @@ private:
 
 // GitHub's JSON {"message": ...} of an error answer, on one line.
 std::string serverMessage(const HttpResponse& response);
-// The `rel="next"` target of a Link header, or "".
-std::string nextLink(const std::string& linkHeader);
-
 } // namespace relayhud::github

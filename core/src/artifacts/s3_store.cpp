@@ -3,9 +3,8 @@
 #include "artifacts/stores.h"
 
 #include "artifacts/blob_download.h"
+#include "relayhud/artifacts/listings.h"
 #include "relayhud/artifacts/report_names.h"
-
-#include <pugixml.hpp>
 
 #include <algorithm>
 #include <array>
@@ -18,16 +17,6 @@ constexpr int kMaxListPages = 20; // 20,000 keys
 // S3 insists on the header. Its value is right for every GET.
 constexpr const char* kEmptyPayloadHash =
     "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
-
-struct S3Object {
-    std::string key;
-    std::string etag;
-};
-
-struct S3Error {
-    std::string code;
-    std::string message;
-};
 
 // SigV4's URI encoding: everything but unreserved characters, '/' kept in paths.
 std::string encode(const std::string& text, bool keepSlash)
@@ -85,15 +74,6 @@ HttpRequest s3Request(const FetcherContext& context, const FetchCall& call, std:
     return request;
 }
 
-S3Error parseError(const std::string& body)
-{
-    pugi::xml_document doc;
-    if (!doc.load_buffer(body.data(), body.size(), pugi::parse_default & ~pugi::parse_doctype))
-        return {};
-    const auto error = doc.child("Error");
-    return {error.child_value("Code"), error.child_value("Message")};
-}
-
 bool isCredentialCode(const std::string& code)
 {
     static const std::array<std::string_view, 7> codes = {
@@ -106,7 +86,7 @@ bool isCredentialCode(const std::string& code)
 Result<ArtifactFetch> judge(FetcherContext& context, const HttpResponse& answer,
                             const std::string& what)
 {
-    const S3Error error = parseError(answer.body);
+    const S3Error error = parseS3Error(answer.body);
     const std::string said =
         error.code.empty()
             ? ""
@@ -123,27 +103,6 @@ Result<ArtifactFetch> judge(FetcherContext& context, const HttpResponse& answer,
         return fetchWithStatus(FetchStatus::Expired, what + " is gone" + said);
     return makeError(
         context.redact("HTTP " + std::to_string(answer.status) + " from S3 for " + what + said));
-}
-
-struct ListPage {
-    std::vector<S3Object> objects;
-    std::string nextToken; // "" on the last page
-};
-
-Result<ListPage> parseListing(const std::string& body, const std::string& what)
-{
-    pugi::xml_document doc;
-    const auto parsed =
-        doc.load_buffer(body.data(), body.size(), pugi::parse_default & ~pugi::parse_doctype);
-    const auto result = doc.child("ListBucketResult");
-    if (!parsed || !result)
-        return makeError("S3's listing of " + what + " is not a ListBucketResult");
-    ListPage page;
-    for (auto contents : result.children("Contents"))
-        page.objects.push_back({contents.child_value("Key"), contents.child_value("ETag")});
-    if (std::string(result.child_value("IsTruncated")) == "true")
-        page.nextToken = result.child_value("NextContinuationToken");
-    return page;
 }
 
 // The query in SigV4's canonical (sorted) order, which libcurl 7.88 signs as given.
@@ -176,7 +135,7 @@ Result<std::vector<S3Object>> listObjects(FetcherContext& context, FetchCall& ca
             verdict = std::move(*judged);
             return all;
         }
-        auto parsed = parseListing(answer->body, what);
+        auto parsed = parseS3Listing(answer->body, what);
         if (!parsed)
             return parsed.error();
         std::move(parsed->objects.begin(), parsed->objects.end(), std::back_inserter(all));

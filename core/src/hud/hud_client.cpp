@@ -181,12 +181,9 @@ Result<AllowlistAnswer> HudClient::allowlist()
         return response.error();
     if (response->status >= 500)
         return makeError(hudServerErrorText(*response, "its allowlist"));
-    auto doc = hud::parseJsonBody(response->body, url);
-    if (!doc)
-        return doc.error();
-    auto backends = mapAllowlist(*doc);
+    auto backends = readAllowlist(response->body, url);
     if (!backends)
-        return makeError(url + ": " + backends.message());
+        return backends.error();
     return AllowlistAnswer{std::move(*backends), response->header("x-cache") == "STALE"};
 }
 
@@ -207,15 +204,32 @@ Result<HudPage> HudClient::fetchPage(const std::string& url, const std::string& 
         page.etag = etag;
         return page;
     }
-    auto doc = hud::parseJsonBody(response->body, url);
-    if (!doc)
-        return doc.error();
-    auto mapped = mapRows(*doc, url, context);
+    auto mapped = readHudPage(response->body, url, context);
     if (mapped) {
         mapped->etag = response->header("etag");
         mapped->bodyBytes = response->body.size();
     }
     return mapped;
+}
+
+Result<HudPage> readHudPage(const std::string& body, const std::string& url,
+                            const RowContext& context)
+{
+    auto doc = hud::parseJsonBody(body, url);
+    if (!doc)
+        return doc.error();
+    return mapRows(*doc, url, context);
+}
+
+Result<std::vector<Backend>> readAllowlist(const std::string& body, const std::string& url)
+{
+    auto doc = hud::parseJsonBody(body, url);
+    if (!doc)
+        return doc.error();
+    auto backends = mapAllowlist(*doc);
+    if (!backends)
+        return makeError(url + ": " + backends.message());
+    return backends;
 }
 
 std::string HudClient::backendDashboardUrl(const std::string& repo, int days, int perPage,

@@ -127,16 +127,18 @@ std::string singleLine(const std::string& text)
     return out;
 }
 
+// At most maxChars bytes, "..." included when it is cut.
 std::string truncateUtf8(std::string text, std::size_t maxChars)
 {
     if (text.size() <= maxChars)
         return text;
-    std::size_t cut = maxChars;
+    const std::string_view ellipsis = maxChars > 3 ? "..." : "";
+    std::size_t cut = maxChars - ellipsis.size();
     // Back off over UTF-8 continuation bytes (10xxxxxx) to a character start.
     while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80)
         --cut;
     text.resize(cut);
-    return text + "...";
+    return text.append(ellipsis);
 }
 
 } // namespace

@@ -104,7 +104,7 @@ void fillPending(PendingResult& p, const TestCaseResult& c)
 }
 
 ResultBatch::ResultBatch(sqlite3* db, std::int64_t testRunId, std::int64_t nextCaseId)
-    : m_db(db), m_testRunId(testRunId), m_nextCaseId(nextCaseId), m_rows(kCapacity),
+    : m_testRunId(testRunId), m_nextCaseId(nextCaseId), m_rows(kCapacity),
       m_selectCases(db, selectCasesSql()),
       m_updateCase(db, "UPDATE test_case SET base_name = ?2, marks = ?3 WHERE id = ?1"),
       m_insertCases(

@@ -59,7 +59,6 @@ private:
     Result<void> insertResults();
     void tallyRows(RunTally& tally) const;
 
-    sqlite3* m_db;
     std::int64_t m_testRunId;
     std::int64_t m_nextCaseId;
     std::vector<PendingResult> m_rows;

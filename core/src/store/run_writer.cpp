@@ -64,7 +64,7 @@ std::int64_t code(E value)
 } // namespace
 
 RunWriter::RunWriter(sqlite3* db)
-    : m_db(db), m_upsertBackend(db, kUpsertBackend),
+    : m_upsertBackend(db, kUpsertBackend),
       m_insertBackend(db, "INSERT OR IGNORE INTO backend(repo, level) VALUES (?, ?)"),
       m_selectBackend(db, "SELECT id FROM backend WHERE repo = ?"),
       m_insertJob(db, "INSERT OR IGNORE INTO job(backend_id, workflow, name) VALUES (?, ?, ?)"),

@@ -28,7 +28,6 @@ private:
     Result<std::int64_t> commitId(const CheckRun& run);
     Result<std::int64_t> idOf(Statement& select);
 
-    sqlite3* m_db;
     Statement m_upsertBackend, m_insertBackend, m_selectBackend, m_insertJob, m_selectJob;
     Statement m_upsertCommit, m_selectCommit, m_upsertRun, m_setValidator;
     std::unordered_map<std::string, std::int64_t> m_backendIds, m_jobIds, m_commitIds;

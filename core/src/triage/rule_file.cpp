@@ -15,9 +15,98 @@ struct Parsed {
     std::string error;
 };
 
+bool isBareKeyChar(char c)
+{
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_'
+           || c == '-';
+}
+
+// toml++ 3.3 asserts (built by clang with NDEBUG: assumes, so anything may
+// follow) that a table header's first key starts with a bare-key character or
+// a quote (parser.inl, parse_key's TOML_ASSERT_ASSUME), and "[!" or "[" at a
+// line's end breaks that. Such a header is a TOML syntax error anyway: find
+// it first, so toml++ never sees it. A header is a '[' that starts a line
+// outside strings, comments and multi-line arrays. Returns its line, from 1.
+std::optional<std::size_t> badTableHeader(std::string_view text)
+{
+    std::size_t line = 1, depth = 0, i = 0;
+    bool lineStart = true, inHeader = false;
+    const auto at = [&](std::size_t k) { return k < text.size() ? text[k] : '\0'; };
+    // Skips the string opened at i by the quote q (an unterminated one to its line end).
+    const auto skipString = [&](char q) {
+        const bool multi = at(i + 1) == q && at(i + 2) == q;
+        i += multi ? 3 : 1;
+        while (i < text.size()) {
+            const char c = text[i];
+            if (c == '\\' && q == '"') {
+                if (at(i + 1) == '\n')
+                    ++line;
+                i += 2;
+                continue;
+            }
+            if (c == '\n') {
+                ++line;
+                if (!multi)
+                    return; // an unterminated string: toml++ says so
+            }
+            if (c == q && (!multi || (at(i + 1) == q && at(i + 2) == q))) {
+                i += multi ? 3 : 1;
+                return;
+            }
+            ++i;
+        }
+    };
+    while (i < text.size()) {
+        const char c = text[i];
+        if (c == '\n') {
+            ++line;
+            lineStart = true;
+            inHeader = false;
+            ++i;
+            continue;
+        }
+        if (c == ' ' || c == '\t' || c == '\r') {
+            ++i;
+            continue;
+        }
+        const bool first = lineStart;
+        lineStart = false;
+        if (c == '#') {
+            while (i < text.size() && text[i] != '\n')
+                ++i;
+        } else if (c == '"' || c == '\'') {
+            skipString(c);
+        } else if (c == '[' && first && depth == 0) {
+            std::size_t k = i + 1;
+            if (at(k) == '[')
+                ++k;
+            while (at(k) == ' ' || at(k) == '\t')
+                ++k;
+            const char key = at(k);
+            if (k < text.size() && !isBareKeyChar(key) && key != '"' && key != '\'' && key != ']')
+                return line;
+            inHeader = true;
+            i = k;
+        } else {
+            if (!inHeader && (c == '[' || c == '{'))
+                ++depth;
+            else if (!inHeader && (c == ']' || c == '}') && depth > 0)
+                --depth;
+            ++i;
+        }
+    }
+    return std::nullopt;
+}
+
 Parsed parseToml(std::string_view text, const std::string& source)
 {
     Parsed parsed;
+    if (const auto line = badTableHeader(text)) {
+        parsed.errorLine = *line;
+        parsed.error =
+            "a table header must start with a key (a letter, digit, '_', '-' or a quote)";
+        return parsed;
+    }
     try {
         parsed.table = toml::parse(text, source);
     } catch (const toml::parse_error& e) {

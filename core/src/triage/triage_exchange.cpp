@@ -162,6 +162,9 @@ Result<json> parseDocument(std::string_view text)
     } catch (const json::parse_error& e) {
         // e.byte is one past the offending character.
         return makeError("not JSON: error at " + positionOf(text, e.byte > 0 ? e.byte - 1 : 0));
+    } catch (const json::exception& e) {
+        // out_of_range: a number too large for a double ("1e999").
+        return makeError(std::string("not JSON: ") + e.what());
     }
 }
 

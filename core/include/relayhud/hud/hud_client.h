@@ -44,6 +44,14 @@ struct AllowlistAnswer {
     bool stale = false;
 };
 
+// A saved query's answer body as a page of runs (rows that cannot be read
+// are skipped with a warning); an Error when the body is no JSON array of
+// rows, the HUD's {"error": ...}, or not one row can be read.
+Result<HudPage> readHudPage(const std::string& body, const std::string& url,
+                            const RowContext& context);
+// /api/crcr/allowlist's body as the backends it names.
+Result<std::vector<Backend>> readAllowlist(const std::string& body, const std::string& url);
+
 // Answers of the batch lookups (pr-info, commit-info): one query for the whole
 // batch, so one bad key makes the HUD answer 500 for all of it
 // (pr-info.ts:45-77, commit-info.ts:44-78). The client halves such a batch

@@ -1,0 +1,115 @@
+// Listings of the artifact stores (relayhud/artifacts/listings.h).
+#include "relayhud/artifacts/listings.h"
+
+#include "artifacts/blob_download.h"
+
+#include <nlohmann/json.hpp>
+#include <pugixml.hpp>
+
+#include <algorithm>
+
+namespace relayhud {
+namespace {
+
+using nlohmann::json;
+
+// A field of the type asked for, or `fallback`: json::value() throws on a
+// field of another type, and a server's body is outside data.
+std::int64_t intOr(const json& object, const char* key, std::int64_t fallback)
+{
+    const auto it = object.find(key);
+    return it != object.end() && it->is_number_integer() ? it->get<std::int64_t>() : fallback;
+}
+
+std::string stringOr(const json& object, const char* key)
+{
+    const auto it = object.find(key);
+    return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+bool boolOr(const json& object, const char* key, bool fallback)
+{
+    const auto it = object.find(key);
+    return it != object.end() && it->is_boolean() ? it->get<bool>() : fallback;
+}
+
+// S3 bodies may carry a DOCTYPE; its internal subset is never read.
+constexpr unsigned kXmlOptions = pugi::parse_default & ~pugi::parse_doctype;
+
+} // namespace
+
+namespace github {
+
+Result<ArtifactPage> parseArtifactPage(std::string_view body, const std::string& url)
+{
+    const auto doc = json::parse(body, nullptr, /*allow_exceptions=*/false);
+    const auto list = doc.is_object() ? doc.find("artifacts") : doc.end();
+    if (!doc.is_object() || list == doc.end() || !list->is_array())
+        return makeError("GitHub's answer from " + artifacts::displayUrl(url)
+                         + " is not an artifact list");
+    ArtifactPage page;
+    page.totalCount = intOr(doc, "total_count", 0);
+    for (const auto& item : *list) {
+        if (!item.is_object())
+            continue;
+        const auto id = item.find("id");
+        if (id == item.end() || !id->is_number_integer())
+            continue;
+        ArtifactInfo info;
+        info.id = id->get<std::int64_t>();
+        info.name = stringOr(item, "name");
+        info.sizeInBytes = std::max<std::int64_t>(0, intOr(item, "size_in_bytes", 0));
+        info.expired = boolOr(item, "expired", false);
+        page.artifacts.push_back(std::move(info));
+    }
+    return page;
+}
+
+std::string nextLink(std::string_view linkHeader)
+{
+    // <https://api.github.com/...&page=2>; rel="next", <...>; rel="last"
+    std::size_t at = 0;
+    while ((at = linkHeader.find('<', at)) != std::string_view::npos) {
+        const auto close = linkHeader.find('>', at);
+        if (close == std::string_view::npos)
+            return {};
+        const auto end = std::min(linkHeader.find('<', close), linkHeader.size());
+        const std::string_view params = linkHeader.substr(close + 1, end - close - 1);
+        if (params.find("rel=\"next\"") != std::string_view::npos
+            || params.find("rel=next") != std::string_view::npos)
+            return std::string(linkHeader.substr(at + 1, close - at - 1));
+        at = close;
+    }
+    return {};
+}
+
+} // namespace github
+
+namespace artifacts {
+
+S3Error parseS3Error(std::string_view body)
+{
+    pugi::xml_document doc;
+    if (!doc.load_buffer(body.data(), body.size(), kXmlOptions))
+        return {};
+    const auto error = doc.child("Error");
+    return {error.child_value("Code"), error.child_value("Message")};
+}
+
+Result<S3ListPage> parseS3Listing(std::string_view body, const std::string& what)
+{
+    pugi::xml_document doc;
+    const auto parsed = doc.load_buffer(body.data(), body.size(), kXmlOptions);
+    const auto result = doc.child("ListBucketResult");
+    if (!parsed || !result)
+        return makeError("S3's listing of " + what + " is not a ListBucketResult");
+    S3ListPage page;
+    for (auto contents : result.children("Contents"))
+        page.objects.push_back({contents.child_value("Key"), contents.child_value("ETag")});
+    if (std::string_view(result.child_value("IsTruncated")) == "true")
+        page.nextToken = result.child_value("NextContinuationToken");
+    return page;
+}
+
+} // namespace artifacts
+} // namespace relayhud
