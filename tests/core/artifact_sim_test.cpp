@@ -341,6 +341,61 @@ TEST_F(ArtifactSimTest, ACutReportDownloadIsFetchedAgainNotKept)
     EXPECT_EQ(partialWarning(*whole), nullptr);
 }
 
+// An S3 object cut on the way and framed again (as a cutting proxy does)
+// passes HTTP's own checks; its size against the listing's catches it, and
+// its blob goes, so the next pass downloads it whole.
+TEST_F(ArtifactSimTest, ACutS3ObjectIsCaughtByItsListedSizeAndDropped)
+{
+    auto keys = fetcher(goodKeys(*s_server));
+    const SimRow& row = findRow(SimStore::S3Bucket, recent);
+    FaultConfig faults;
+    faults.truncateRate = 0.5; // the listing must come whole, an object cut
+    Result<ArtifactFetch> cut = makeError("not asked yet");
+    for (int i = 0; i < 64; ++i) {
+        faults.seed = static_cast<std::uint64_t>(i) + 1;
+        s_server->setFaults(faults);
+        cut = keys.fetch(locationOf(row));
+        if (!cut && cut.message().find("the listing says") != std::string::npos)
+            break;
+    }
+    s_server->setFaults(FaultConfig{});
+    ASSERT_FALSE(cut);
+    EXPECT_NE(cut.message().find("bytes; the listing says"), std::string::npos) << cut.message();
+    EXPECT_NE(cut.message().find("(cut in transit?); asked again"), std::string::npos);
+
+    auto whole = keys.fetch(locationOf(row));
+    ASSERT_TRUE(whole) << whole.message();
+    ASSERT_EQ(whole->status, FetchStatus::Fetched) << whole->message;
+    EXPECT_EQ(whole->files.size(), s_truth->reports(row).size());
+}
+
+// Asked for by its key alone (no listing, so no size), a cut object is
+// caught by its single-part ETag, which is the MD5 of the whole object.
+TEST_F(ArtifactSimTest, ACutS3ObjectAskedByKeyIsCaughtByItsMd5Etag)
+{
+    auto keys = fetcher(goodKeys(*s_server));
+    const SimRow& row = findRow(SimStore::S3Bucket, recent);
+    auto listed = keys.fetch(locationOf(row));
+    ASSERT_TRUE(listed) << listed.message();
+    ASSERT_FALSE(listed->files.empty());
+    ArtifactLocation one = locationOf(row);
+    one.key += (one.key.ends_with('/') ? "" : "/") + listed->files[0].name;
+    m_blobs->forgetUrl("s3://" + one.bucket + "/" + one.key);
+
+    FaultConfig faults;
+    faults.truncateRate = 1.0;
+    s_server->setFaults(faults);
+    auto cut = keys.fetch(one);
+    s_server->setFaults(FaultConfig{});
+    ASSERT_FALSE(cut);
+    EXPECT_NE(cut.message().find("its ETag says"), std::string::npos) << cut.message();
+
+    auto whole = keys.fetch(one);
+    ASSERT_TRUE(whole) << whole.message();
+    ASSERT_EQ(whole->files.size(), 1u);
+    EXPECT_EQ(readFile(whole->files[0].path), readFile(listed->files[0].path));
+}
+
 // Fault passes, then clean ones: the cache ends exactly where one clean pass
 // puts a fresh cache, whatever the faults broke on the way (issue 19).
 TEST_F(ArtifactSimTest, AfterFaultPassesCleanPassesReachTheCleanRunsResults)

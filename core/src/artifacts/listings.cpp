@@ -7,6 +7,7 @@
 #include <pugixml.hpp>
 
 #include <algorithm>
+#include <charconv>
 
 namespace relayhud {
 namespace {
@@ -104,8 +105,15 @@ Result<S3ListPage> parseS3Listing(std::string_view body, const std::string& what
     if (!parsed || !result)
         return makeError("S3's listing of " + what + " is not a ListBucketResult");
     S3ListPage page;
-    for (auto contents : result.children("Contents"))
-        page.objects.push_back({contents.child_value("Key"), contents.child_value("ETag")});
+    for (auto contents : result.children("Contents")) {
+        S3Object object{contents.child_value("Key"), contents.child_value("ETag"), -1};
+        const std::string_view size = contents.child_value("Size");
+        std::int64_t bytes = 0;
+        const auto [end, error] = std::from_chars(size.data(), size.data() + size.size(), bytes);
+        if (error == std::errc() && end == size.data() + size.size() && bytes >= 0)
+            object.size = bytes;
+        page.objects.push_back(std::move(object));
+    }
     if (std::string_view(result.child_value("IsTruncated")) == "true")
         page.nextToken = result.child_value("NextContinuationToken");
     return page;

@@ -5,9 +5,16 @@
 #include "artifacts/blob_download.h"
 #include "relayhud/artifacts/listings.h"
 #include "relayhud/artifacts/report_names.h"
+#include "relayhud/util/file_ops.h"
+#include "relayhud/util/sha256.h"
+
+#include <fcntl.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <array>
+#include <cctype>
+#include <cerrno>
 
 namespace relayhud::artifacts {
 namespace {
@@ -152,6 +159,54 @@ std::string lastPart(const std::string& key)
     return slash == std::string::npos ? key : key.substr(slash + 1);
 }
 
+// S3's ETag of an object uploaded in one part and not encrypted with SSE-KMS
+// or SSE-C is the MD5 of its bytes, in quotes; a multipart upload's has a
+// "-N" part count and others are opaque (AWS S3 API reference, "Common
+// response headers: ETag"; user guide, "Checking object integrity").
+std::optional<std::string> md5OfEtag(const std::string& etag, const HttpResponse& answer)
+{
+    const std::string sse = answer.header("x-amz-server-side-encryption");
+    if (sse.starts_with("aws:kms")
+        || !answer.header("x-amz-server-side-encryption-customer-algorithm").empty())
+        return std::nullopt;
+    std::string hex = etag;
+    if (hex.size() >= 2 && hex.front() == '"' && hex.back() == '"')
+        hex = hex.substr(1, hex.size() - 2);
+    if (hex.size() != 32
+        || !std::all_of(hex.begin(), hex.end(), [](char c) { return std::isxdigit(c) != 0; }))
+        return std::nullopt;
+    std::transform(hex.begin(), hex.end(), hex.begin(),
+                   [](char c) { return static_cast<char>(std::tolower(c)); });
+    return hex;
+}
+
+// Why a downloaded object is not the one S3 holds, if it is not: its size
+// against the listing's (when the answer is of the object listed), its MD5
+// against a single-part ETag. A body cut on the way and framed again by a
+// proxy passes HTTP's own checks; these catch it.
+std::optional<std::string> incompleteObject(const FetchedFile& file, const S3Object& object,
+                                            const HttpResponse& answer)
+{
+    const std::string answered = answer.header("etag");
+    const bool sameObject = answered.empty() || object.etag.empty() || answered == object.etag;
+    if (sameObject && object.size >= 0 && file.bytes != static_cast<std::uint64_t>(object.size))
+        return "came to " + std::to_string(file.bytes) + " bytes; the listing says "
+               + std::to_string(object.size);
+    const auto md5 = md5OfEtag(answered.empty() ? object.etag : answered, answer);
+    if (!md5)
+        return std::nullopt;
+    const int fd = ::open(file.path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return "cannot be read back: " + errnoText(errno);
+    const auto digest = hashFileDescriptor(fd, file.path, DigestKind::Md5);
+    ::close(fd);
+    if (!digest)
+        return digest.message();
+    if (*digest != *md5)
+        return "has MD5 " + *digest + "; its ETag says " + *md5;
+    return std::nullopt;
+}
+
 // One object into the cache; no request when the listing's ETag is the one cached.
 Result<ArtifactFetch> fetchObject(FetcherContext& context, FetchCall& call,
                                   const std::string& bucket, const S3Object& object)
@@ -171,6 +226,14 @@ Result<ArtifactFetch> fetchObject(FetcherContext& context, FetchCall& call,
         return blob.error();
     if (!blob->file)
         return judge(context, blob->response, stable);
+    if (!blob->file->fromCache)
+        if (const auto problem = incompleteObject(*blob->file, object, blob->response)) {
+            // Dropped, so the next pass downloads it whole instead of reusing it.
+            context.blobs.forgetUrl(stable);
+            context.blobs.remove(blob->file->hash);
+            return makeError(stable + " " + *problem
+                             + " (cut in transit?); asked again on the next pass");
+        }
     ArtifactFetch fetch;
     fetch.files.push_back(std::move(*blob->file));
     return fetch;
@@ -186,7 +249,7 @@ Result<ArtifactFetch> fetchS3(FetcherContext& context, FetchCall& call,
     const std::string where = "s3://" + location.bucket + "/" + location.key;
     std::vector<S3Object> objects;
     if (!location.key.empty() && !location.key.ends_with('/')) {
-        objects.push_back({location.key, {}});
+        objects.push_back({location.key, {}, -1});
     } else {
         std::optional<ArtifactFetch> verdict;
         auto listed = listObjects(context, call, location, verdict);

@@ -14,17 +14,18 @@
 
 namespace relayhud::artifacts {
 
-Sha256::Sha256() : m_ctx(EVP_MD_CTX_new())
+Digest::Digest(DigestKind kind) : m_ctx(EVP_MD_CTX_new())
 {
-    if (!m_ctx || EVP_DigestInit_ex(m_ctx, EVP_sha256(), nullptr) != 1)
+    const EVP_MD* md = kind == DigestKind::Md5 ? EVP_md5() : EVP_sha256();
+    if (!m_ctx || EVP_DigestInit_ex(m_ctx, md, nullptr) != 1)
         throw std::bad_alloc(); // libcrypto fails here only when out of memory
 }
 
-Sha256::~Sha256() { EVP_MD_CTX_free(m_ctx); }
+Digest::~Digest() { EVP_MD_CTX_free(m_ctx); }
 
-void Sha256::update(std::string_view bytes) { EVP_DigestUpdate(m_ctx, bytes.data(), bytes.size()); }
+void Digest::update(std::string_view bytes) { EVP_DigestUpdate(m_ctx, bytes.data(), bytes.size()); }
 
-std::string Sha256::hexDigest()
+std::string Digest::hexDigest()
 {
     std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
     unsigned int size = 0;
@@ -39,9 +40,9 @@ std::string Sha256::hexDigest()
     return hex;
 }
 
-Result<std::string> hashFileDescriptor(int fd, const std::string& what)
+Result<std::string> hashFileDescriptor(int fd, const std::string& what, DigestKind kind)
 {
-    Sha256 hasher;
+    Digest hasher(kind);
     std::vector<char> buffer(256 * 1024); // heap: worker threads may have small stacks
     for (;;) {
         const ssize_t n = ::read(fd, buffer.data(), buffer.size());

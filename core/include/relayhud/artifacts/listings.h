@@ -40,6 +40,7 @@ namespace relayhud::artifacts {
 struct S3Object {
     std::string key;
     std::string etag;
+    std::int64_t size = -1; // <Size>; -1 when not listed
 };
 
 struct S3Error {

@@ -1,5 +1,5 @@
 #pragma once
-// SHA-256 through OpenSSL's libcrypto (EVP), fed incrementally so a blob of
+// SHA-256 (and MD5) through OpenSSL's libcrypto (EVP), fed incrementally so a blob of
 // hundreds of MB is hashed without being held in memory.
 #include "relayhud/util/result.h"
 
@@ -10,12 +10,17 @@ struct evp_md_ctx_st;
 
 namespace relayhud::artifacts {
 
-class Sha256 {
+enum class DigestKind : unsigned char {
+    Sha256, // the content cache's keys
+    Md5,    // S3's ETag of an object uploaded in one part
+};
+
+class Digest {
 public:
-    Sha256();
-    ~Sha256();
-    Sha256(const Sha256&) = delete;
-    Sha256& operator=(const Sha256&) = delete;
+    explicit Digest(DigestKind kind);
+    ~Digest();
+    Digest(const Digest&) = delete;
+    Digest& operator=(const Digest&) = delete;
 
     void update(std::string_view bytes);
     // Lower-case hex of the digest; the hasher is done after this.
@@ -25,8 +30,14 @@ private:
     evp_md_ctx_st* m_ctx;
 };
 
-// The hash of an open file's contents from its current offset to its end.
-Result<std::string> hashFileDescriptor(int fd, const std::string& what);
+class Sha256 : public Digest {
+public:
+    Sha256() : Digest(DigestKind::Sha256) {}
+};
+
+// The digest of an open file's contents from its current offset to its end.
+Result<std::string> hashFileDescriptor(int fd, const std::string& what,
+                                       DigestKind kind = DigestKind::Sha256);
 
 // A 64-character lower-case hex string, i.e. something a hash could be.
 bool isHexHash(std::string_view s);
