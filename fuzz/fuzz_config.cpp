@@ -20,19 +20,16 @@ using namespace relayhud::config;
 
 constexpr std::size_t kMaxEdits = 6; // per input, so one input stays fast
 
-EditRequest requestFor(const std::string& name, Mode mode)
+// Any of the three edits, to any mode: which one is the input's choice.
+EditRequest requestFor(const std::string& name, std::uint8_t choice)
 {
     EditRequest request;
     request.test = name;
     request.reason = "fuzz";
     request.evidence = "passed 3/3 runs";
-    if (mode == Mode::MandatorySuccess)
-        request.kind = EditKind::Demote;
-    else if (mode == Mode::Skip) {
-        request.kind = EditKind::SetMode;
-        request.target = Mode::Xfail;
-    } else
-        request.kind = EditKind::Promote;
+    request.kind = static_cast<EditKind>(choice % 3);
+    request.target = static_cast<Mode>((choice / 3) % 4);
+    request.demoteTo = (choice & 0x80) != 0 ? Mode::XfailStrict : Mode::Xfail;
     return request;
 }
 
@@ -60,10 +57,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                     || edits >= kMaxEdits || !resolved)
                     continue;
                 ++edits;
-                const auto plain = resolver.resolve({"", "", item.method, {}, false});
-                if (!plain)
-                    continue;
-                const auto edit = planModeEdit(text, requestFor(item.name, plain->configMode));
+                const auto choice = static_cast<std::uint8_t>(data[edits * 7919 % size]);
+                const auto edit = planModeEdit(text, requestFor(item.name, choice));
                 if (!edit)
                     continue;
                 const auto reread = parseOutcomeConfig(edit->text);

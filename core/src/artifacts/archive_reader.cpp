@@ -3,6 +3,7 @@
 #include "artifacts/archive_source.h"
 #include "artifacts/archive_walker.h"
 #include "artifacts/file_tree_sink.h"
+#include "relayhud/util/ascii.h"
 #include "relayhud/util/file_ops.h"
 
 #include <algorithm>
@@ -18,14 +19,6 @@ namespace fs = std::filesystem;
 using artifacts::ArchiveWalker;
 
 namespace {
-
-std::string lowerAscii(std::string s)
-{
-    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) {
-        return static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
-    });
-    return s;
-}
 
 class MemorySink final : public EntrySink {
 public:

@@ -2,6 +2,7 @@
 #include "relayhud/artifacts/artifact_store.h"
 
 #include "relayhud/net/failure_text.h"
+#include "relayhud/util/ascii.h"
 
 #include <algorithm>
 #include <cctype>
@@ -18,13 +19,6 @@ struct ParsedUrl {
     std::string host;      // authority without the port
     std::string path;      // raw, "/..." or ""
 };
-
-std::string lowerAscii(std::string text)
-{
-    std::transform(text.begin(), text.end(), text.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return text;
-}
 
 std::optional<ParsedUrl> parseUrl(const std::string& url)
 {

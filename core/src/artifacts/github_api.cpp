@@ -2,7 +2,7 @@
 
 #include "artifacts/blob_download.h"
 #include "relayhud/net/body_summary.h"
-
+#include "relayhud/util/ascii.h"
 
 #include <algorithm>
 #include <cctype>
@@ -16,13 +16,6 @@ namespace {
 constexpr int kPerPage = 100;
 constexpr int kMaxPages = 50;
 constexpr int kMaxRateLimitRounds = 3;
-
-std::string lowerAscii(std::string text)
-{
-    std::transform(text.begin(), text.end(), text.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return text;
-}
 
 // "https://api.github.com" of "https://API.github.com/repos/x": scheme and authority.
 std::string originOf(const std::string& url)

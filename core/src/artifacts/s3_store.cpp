@@ -5,6 +5,7 @@
 #include "artifacts/blob_download.h"
 #include "relayhud/artifacts/listings.h"
 #include "relayhud/artifacts/report_names.h"
+#include "relayhud/util/ascii.h"
 #include "relayhud/util/file_ops.h"
 #include "relayhud/util/sha256.h"
 
@@ -175,9 +176,7 @@ std::optional<std::string> md5OfEtag(const std::string& etag, const HttpResponse
     if (hex.size() != 32
         || !std::all_of(hex.begin(), hex.end(), [](char c) { return std::isxdigit(c) != 0; }))
         return std::nullopt;
-    std::transform(hex.begin(), hex.end(), hex.begin(),
-                   [](char c) { return static_cast<char>(std::tolower(c)); });
-    return hex;
+    return lowerAscii(hex);
 }
 
 // Why a downloaded object is not the one S3 holds, if it is not: its size

@@ -2,6 +2,7 @@
 
 #include "artifacts/blob_download.h"
 #include "relayhud/net/body_summary.h"
+#include "relayhud/util/ascii.h"
 
 #include <algorithm>
 #include <cctype>
@@ -61,13 +62,6 @@ HttpRequest signedRequest(const std::string& url, const FetchCall& call)
     request.maxBodyBytes = artifacts::kMaxDownloadBytes;
     request.cancel = call.cancel;
     return request;
-}
-
-std::string lowerAscii(std::string text)
-{
-    std::transform(text.begin(), text.end(), text.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return text;
 }
 
 // S3's <Message>Request has expired</Message>, Azure's "Signed expiry time".

@@ -15,8 +15,6 @@
 namespace relayhud::config {
 namespace {
 
-std::string at(std::size_t line) { return "line " + std::to_string(line); }
-
 std::string oneLine(std::string text)
 {
     for (char& c : text)
@@ -192,13 +190,13 @@ void addWarnings(const OutcomeConfig& config, const Subject& s, const TestQuery&
         if (!item.classPart.empty() && !generic.empty() && item.classPart != generic)
             edit.warnings.push_back("the framework ignores the class part: " + s.base
                                     + " changes in every class of " + file.path + "; '" + item.name
-                                    + "' (" + at(item.pos.line) + ") names the same method");
+                                    + "' (" + lineRef(item.pos.line) + ") names the same method");
     }
     if (s.resolution.decision == Decision::Regex) {
         const NameItem& pattern =
             file.tests[*s.resolution.entryIndex].names[*s.resolution.nameIndex];
         edit.warnings.push_back("adds an exact listing of " + s.base + "; it beats regex '"
-                                + pattern.name + "' (" + at(pattern.pos.line)
+                                + pattern.name + "' (" + lineRef(pattern.pos.line)
                                 + "), which still governs its other methods");
     }
     for (const std::string& kept : probes.keptByOthers())
@@ -264,7 +262,7 @@ Result<ModeEdit> planModeEdit(std::string_view text, const EditRequest& request,
                 for (const Candidate& c : s.exactListings)
                     edit.warnings.push_back(
                         "the listing at "
-                        + at(config.files[s.file].tests[c.entry].names[c.name].pos.line)
+                        + lineRef(config.files[s.file].tests[c.entry].names[c.name].pos.line)
                         + " no longer decides " + s.base
                         + "; remove it by hand if it is not meant");
             return edit;

@@ -7,8 +7,6 @@ namespace {
 
 std::string spaces(std::size_t n) { return std::string(n, ' '); }
 
-std::string at(std::size_t line) { return "line " + std::to_string(line); }
-
 // "   -  " before a list item's first character.
 bool isItemPrefix(std::string_view prefix)
 {
@@ -40,10 +38,10 @@ Result<EditPlanner::Layout> EditPlanner::layoutOf(const TestEntry& entry) const
     layout.keyCol = entry.pos.column - 1;
     const std::string_view first = m_text.body(layout.start);
     if (!isItemPrefix(first.substr(0, layout.keyCol)) || first.substr(layout.keyCol, 5) != "names")
-        return makeError("the entry at " + at(layout.start)
+        return makeError("the entry at " + lineRef(layout.start)
                          + " is not written as `- names:` in block style; edit it by hand");
     if (entry.names.empty())
-        return makeError("the entry at " + at(layout.start) + " has no names");
+        return makeError("the entry at " + lineRef(layout.start) + " has no names");
     layout.dashCol = first.find('-');
     layout.end = m_text.blockEnd(layout.start, layout.keyCol);
     std::size_t lastItem = layout.start;
@@ -59,12 +57,12 @@ Result<std::size_t> EditPlanner::itemColumn(const NameItem& item) const
     const std::size_t col = item.pos.column - 1;
     const std::string_view body = m_text.body(item.pos.line);
     if (!isItemPrefix(body.substr(0, col)))
-        return makeError("'" + item.name + "' at " + at(item.pos.line)
+        return makeError("'" + item.name + "' at " + lineRef(item.pos.line)
                          + " is not a block list item (flow style `[...]`?); edit it by hand");
     const std::size_t next = item.pos.line + 1;
     if (next <= m_text.lineCount() && m_text.isContent(next)
         && m_text.indent(next) > body.find('-'))
-        return makeError("'" + item.name + "' at " + at(item.pos.line)
+        return makeError("'" + item.name + "' at " + lineRef(item.pos.line)
                          + " spans several lines; edit it by hand");
     return col;
 }
@@ -96,13 +94,14 @@ Result<std::vector<Splice>> EditPlanner::setEntryMode(std::size_t entryIndex) co
     const std::size_t line = entry.modePos.line;
     const std::string_view body = m_text.body(line);
     if (body.substr(layout->keyCol, 4) != "mode")
-        return makeError("the mode at " + at(line) + " is not on its key's line; edit it by hand");
+        return makeError("the mode at " + lineRef(line)
+                         + " is not on its key's line; edit it by hand");
     std::size_t start = entry.modePos.column - 1;
     std::size_t stop = start;
     if (body[start] == '"' || body[start] == '\'') {
         stop = body.find(body[start], start + 1);
         if (stop == std::string_view::npos)
-            return makeError("unclosed quote at " + at(line));
+            return makeError("unclosed quote at " + lineRef(line));
         ++start; // keep the quotes, replace what is inside
     } else {
         while (stop < body.size() && body[stop] != ' ' && body[stop] != '#')
@@ -148,7 +147,7 @@ Result<std::vector<std::string>> EditPlanner::entryLines(const std::string& dash
     if (!layout)
         return layout.error();
     if (layout->keyCol != keyCol)
-        return makeError("the entry at " + at(layout->start)
+        return makeError("the entry at " + lineRef(layout->start)
                          + " is indented unlike its neighbours; edit it by hand");
     for (std::size_t line = layout->namesEnd; line <= layout->end; ++line) {
         if (source.mode && line == source.modePos.line)

@@ -14,6 +14,9 @@
 
 namespace relayhud::config {
 
+// "line 12", as edit messages name a place.
+inline std::string lineRef(std::size_t line) { return "line " + std::to_string(line); }
+
 class EditPlanner {
 public:
     EditPlanner(const ConfigText& text, const FileSection& file, Mode target,

@@ -1,4 +1,5 @@
 #include "logs/line_scan.h"
+#include "logs/cpu_features.h"
 
 #include <cstring>
 
@@ -101,7 +102,6 @@ __attribute__((target("avx2"))) std::uint64_t countAvx2(const char* begin, const
     return total + countExact(p, end, after);
 }
 
-const bool kHaveAvx2 = __builtin_cpu_supports("avx2");
 #endif
 
 } // namespace

@@ -1,4 +1,5 @@
 #include "logs/search_pattern.h"
+#include "logs/cpu_features.h"
 
 #include <re2/filtered_re2.h>
 #include <re2/re2.h>
@@ -150,7 +151,6 @@ __attribute__((target("avx2"))) const char* findAvx2(const char* p, const char* 
     return p;
 }
 
-const bool kHaveAvx2 = __builtin_cpu_supports("avx2");
 #endif
 
 } // namespace

@@ -1,4 +1,5 @@
 #include "relayhud/net/body_summary.h"
+#include "relayhud/util/ascii.h"
 
 #include <nlohmann/json.hpp>
 
@@ -10,14 +11,6 @@ namespace relayhud::net {
 namespace {
 
 constexpr std::size_t kInspectedBytes = 64 * 1024;
-
-std::string lowerAscii(std::string_view text)
-{
-    std::string out(text);
-    std::transform(out.begin(), out.end(), out.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return out;
-}
 
 bool looksLikeHtml(const std::string& body, const std::string& contentType)
 {

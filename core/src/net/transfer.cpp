@@ -1,6 +1,7 @@
 #include "net/transfer.h"
 
 #include "relayhud/net/failure_text.h"
+#include "relayhud/util/ascii.h"
 
 #include <algorithm>
 #include <cctype>
@@ -14,13 +15,6 @@ constexpr long kMaxRedirects = 5;
 // A transfer that moves less than 1 byte/s for this long is dead even if the
 // total time-out (which large artifact downloads set high) is far away.
 constexpr long kStallSeconds = 60;
-
-std::string lowerAscii(std::string text)
-{
-    std::transform(text.begin(), text.end(), text.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return text;
-}
 
 std::string trimmed(const std::string& text)
 {

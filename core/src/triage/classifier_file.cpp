@@ -16,7 +16,7 @@ namespace relayhud::triage {
 
 namespace {
 
-constexpr std::size_t kBlockBytes = std::size_t{8} << 20;
+constexpr std::size_t kFileBlockBytes = std::size_t{8} << 20;
 constexpr std::size_t kMaxLineBytes = std::size_t{1} << 20;
 
 struct FileCloser {
@@ -37,7 +37,7 @@ Result<std::optional<FailureLine>> Classifier::classifyFile(const std::string& p
     if (!S_ISREG(info.st_mode))
         return makeError(path + " is not a regular file; a log to classify must be one");
     Scan scan(*m_compiled);
-    std::string buffer(kBlockBytes, '\0');
+    std::string buffer(kFileBlockBytes, '\0');
     std::size_t carried = 0; // bytes of an unfinished line at the buffer's start
     bool skipping = false;   // in the rest of a line too long to hold
     for (;;) {

@@ -10,7 +10,7 @@ namespace {
 // The DFA of 100+ unanchored rules needs room; when even this is not enough
 // a block falls back to the rules one by one (see flushBlock()).
 constexpr std::int64_t kSetMemory = std::int64_t{512} << 20;
-constexpr std::size_t kBlockBytes = 64 * 1024;
+constexpr std::size_t kScanBlockBytes = 64 * 1024;
 
 RE2::Options withSetMemory(RE2::Options options)
 {
@@ -57,7 +57,7 @@ void Classifier::Scan::feedLine(std::string_view raw)
     m_starts.push_back(m_block.size());
     m_numbers.push_back(m_lineNumber);
     m_block.append(*cleaned).push_back('\n');
-    if (m_block.size() >= kBlockBytes)
+    if (m_block.size() >= kScanBlockBytes)
         flushBlock();
 }
 
