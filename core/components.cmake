@@ -13,10 +13,12 @@ set(RELAYHUD_CORE_COMPONENTS
   results   # importing reports into the cache
   hud       # the HUD read API
   logs      # the log viewer's engine
+  yaml      # YAML documents as trees with positions (libyaml)
   triage    # failure lines, rules, suggestions, clusters
   config    # torch-spyre outcome configs
   verdict   # what a green covered, reports, trends
   sync      # HUD and artifact syncs into the cache
+  doctor    # is a backend's CRCR integration sound: workflow lint, runtime health
 )
 set(RELAYHUD_CORE_DEPS_util)
 set(RELAYHUD_CORE_DEPS_model util)
@@ -28,6 +30,8 @@ set(RELAYHUD_CORE_DEPS_results artifacts junit store)
 set(RELAYHUD_CORE_DEPS_hud model net util)
 set(RELAYHUD_CORE_DEPS_logs util)
 set(RELAYHUD_CORE_DEPS_triage logs store junit model)
-set(RELAYHUD_CORE_DEPS_config junit store)
+set(RELAYHUD_CORE_DEPS_yaml util)
+set(RELAYHUD_CORE_DEPS_config junit store yaml)
 set(RELAYHUD_CORE_DEPS_verdict config hud triage)
 set(RELAYHUD_CORE_DEPS_sync artifacts hud results triage)
+set(RELAYHUD_CORE_DEPS_doctor yaml util)

@@ -25,7 +25,7 @@ while [ $# -gt 0 ]; do
     *) targets+=("$1"); shift ;;
     esac
 done
-all=(junit hud listings headers rules config log archive triage)
+all=(junit hud listings headers rules config log archive triage workflow)
 [ ${#targets[@]} -gt 0 ] || targets=("${all[@]}")
 for t in "${targets[@]}"; do
     [[ " ${all[*]} " == *" $t "* ]] || { echo "fuzz/run.sh: no target '$t' (${all[*]})" >&2; exit 2; }
@@ -60,6 +60,7 @@ seeds hud tests/data/hud
 seeds rules "$shared/rules" resources/triage/default_rules.toml
 seeds config "$shared/configs"
 seeds triage
+seeds workflow "$shared/workflows"
 # The log target reads its first line as a search (options byte, pattern).
 mkdir -p "$seed_root/log"
 i=0

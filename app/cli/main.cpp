@@ -143,6 +143,15 @@ constexpr std::array kCommands{
          "                      failed run (of the last N days), --evidence adds the other\n"
          "                      PRs' runs, the PR's previous head, the breakage and the line;\n"
          "                      tsv: CLASS, CHECK_RUN_ID, TEST ('' for the job), WHY\n"},
+    Command{"doctor", runDoctor,
+         "  doctor --workflow FILE... [--format text|tsv]\n"
+         "                      is a backend's CRCR integration sound: lint its GitHub\n"
+         "                      workflows against the relay's rules (callbacks paired and\n"
+         "                      always sent, the exact SHA tested, matrix job names, OIDC,\n"
+         "                      nightly delivery ids, pinning, retries, evidence); tsv prints\n"
+         "                      SEVERITY<TAB>CHECK<TAB>LINE<TAB>MESSAGE (error, warning,\n"
+         "                      info); exit 1 when any error\n"
+         "  doctor --checks     list the checks with the relay's fact behind each\n"},
     Command{"attribution-accuracy", runAttributionAccuracy,
          "  attribution-accuracy --truth FILE [--window-hours N]\n"
          "                      the classes of every failure in the cache against a world's\n"

@@ -1,5 +1,5 @@
 // Reads an outcome config into the model of outcome_config.h from the YAML
-// tree (yaml_tree.h), which keeps node positions but not comments: positions
+// tree (yaml/yaml_tree.h), which keeps node positions but not comments: positions
 // are all the editor needs, since edits splice the original text.
 #include "config_reader.h"
 

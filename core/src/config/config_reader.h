@@ -3,7 +3,7 @@
 // each adding findings with the node's position.
 #include "relayhud/config/outcome_config.h"
 
-#include "yaml_tree.h"
+#include "relayhud/yaml/yaml_tree.h"
 
 #include <initializer_list>
 #include <optional>
@@ -11,6 +11,8 @@
 #include <string_view>
 
 namespace relayhud::config {
+
+using yaml::YNode;
 
 class ConfigReader {
 public:

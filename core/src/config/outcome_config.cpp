@@ -106,7 +106,7 @@ Result<ParsedConfig> parseOutcomeConfig(std::string_view text, const ParseLimits
         return makeError(formatFinding(parsed.findings.front()));
     // Aliases are counted as they are read and refused past the limit,
     // before anything expands them.
-    Result<YamlDocument> doc = parseYaml(text, YamlLimits{limits.maxAliases});
+    Result<yaml::YamlDocument> doc = yaml::parseYaml(text, yaml::YamlLimits{limits.maxAliases});
     if (!doc)
         return doc.error();
     parsed.config.aliasCount = doc->aliasCount();

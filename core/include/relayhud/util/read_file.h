@@ -12,9 +12,10 @@
 namespace relayhud {
 
 // Per kind of input. Each is far above what real files need.
-inline constexpr std::uint64_t kMaxConfigFileBytes = 16ull << 20; // largest real config ~1.5 MB
-inline constexpr std::uint64_t kMaxRuleFileBytes = 4ull << 20;    // pytorch's ruleset.toml ~30 KB
-inline constexpr std::uint64_t kMaxReportFileBytes = 1ull << 30;  // a JUnit report
+inline constexpr std::uint64_t kMaxConfigFileBytes = 16ull << 20;  // largest real config ~1.5 MB
+inline constexpr std::uint64_t kMaxRuleFileBytes = 4ull << 20;     // pytorch's ruleset.toml ~30 KB
+inline constexpr std::uint64_t kMaxReportFileBytes = 1ull << 30;   // a JUnit report
+inline constexpr std::uint64_t kMaxWorkflowFileBytes = 4ull << 20; // a GitHub workflow ~50 KB
 
 // `what` names the kind in messages: "an outcome config", "a rule file".
 Result<std::string> readRegularFile(const std::string& path, std::uint64_t maxBytes,

@@ -1,11 +1,11 @@
-#include "yaml_tree.h"
+#include "relayhud/yaml/yaml_tree.h"
 
 #include <yaml.h>
 
 #include <deque>
 #include <map>
 
-namespace relayhud::config {
+namespace relayhud::yaml {
 
 enum class YamlKind : unsigned char { Null, Scalar, Sequence, Map };
 
@@ -80,7 +80,7 @@ Result<void> Builder::add(const YamlNode* node)
     if (m_open.empty()) {
         if (m_root)
             return makeError("YAML error at " + std::to_string(node->line + 1)
-                             + ": more than one document; a config is one document");
+                             + ": more than one document; the file must be one");
         m_root = node;
         return {};
     }
@@ -135,7 +135,8 @@ Result<const YamlNode*> Builder::build(std::string_view text, std::size_t& alias
         case YAML_MAPPING_END_EVENT: m_open.pop_back(); break;
         case YAML_ALIAS_EVENT: {
             if (++aliases > m_limits.maxAliases)
-                return makeError("the config uses more than " + std::to_string(m_limits.maxAliases)
+                return makeError("the document uses more than "
+                                 + std::to_string(m_limits.maxAliases)
                                  + " YAML aliases (an alias bomb?)");
             const std::string name(reinterpret_cast<const char*>(event.data.alias.anchor));
             const auto it = m_anchors.find(name);
@@ -213,4 +214,4 @@ Result<YamlDocument> parseYaml(std::string_view text, const YamlLimits& limits)
     return doc;
 }
 
-} // namespace relayhud::config
+} // namespace relayhud::yaml

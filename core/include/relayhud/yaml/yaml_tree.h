@@ -1,10 +1,10 @@
 #pragma once
 // A YAML document as a small read-only tree, built from libyaml's event
-// stream: what the config reader needs (node kinds, scalars, positions,
-// aliases shared, not copied) at libyaml's speed. yaml-cpp took 125 ms to
-// load torch-spyre's 1.5 MB model_ops configs; this takes a tenth of that.
-// Scalars are read as PyYAML's safe_load reads them (yaml.safe_load is what
-// torch-spyre's framework calls): a plain empty, ~ or null is null.
+// stream: what the outcome-config reader and the workflow doctor need (node kinds, scalars,
+// positions, aliases shared, not copied) at libyaml's speed. yaml-cpp took 125 ms to load
+// torch-spyre's 1.5 MB model_ops configs; this takes a tenth of that. Scalars are read as PyYAML's
+// safe_load reads them (yaml.safe_load is what torch-spyre's framework calls): a plain empty, ~ or
+// null is null.
 #include "relayhud/util/result.h"
 
 #include <cstddef>
@@ -14,10 +14,10 @@
 #include <utility>
 #include <vector>
 
-namespace relayhud::config {
+namespace relayhud::yaml {
 
 struct YamlLimits {
-    std::size_t maxAliases = 16; // configs have no use for aliases; bombs use many
+    std::size_t maxAliases = 16; // configs and workflows have no use for aliases; bombs use many
 };
 
 class YamlNode;
@@ -71,4 +71,4 @@ private:
 // documents, an unknown alias or more aliases than the limit allows.
 Result<YamlDocument> parseYaml(std::string_view text, const YamlLimits& limits = {});
 
-} // namespace relayhud::config
+} // namespace relayhud::yaml
