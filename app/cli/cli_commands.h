@@ -66,7 +66,7 @@ int runSuggest(const GlobalOptions& global, const std::vector<std::string>& args
 // attribution-accuracy --truth FILE [--window-hours N]: the classes of every
 // failure in the cache against a world's known causes (issue 15): precision
 // and recall per cause, accuracy, confusion matrix.
-// doctor --workflow FILE... [--format text|tsv] | --checks (issue 20)
+// doctor (--workflow FILE | --repo OWNER/REPO)... [--format text|tsv] | --checks (issue 20)
 int runDoctor(const GlobalOptions& global, const std::vector<std::string>& args, std::ostream& out,
               std::ostream& err);
 int runAttributionAccuracy(const GlobalOptions& global, const std::vector<std::string>& args,

@@ -144,13 +144,15 @@ constexpr std::array kCommands{
          "                      PRs' runs, the PR's previous head, the breakage and the line;\n"
          "                      tsv: CLASS, CHECK_RUN_ID, TEST ('' for the job), WHY\n"},
     Command{"doctor", runDoctor,
-         "  doctor --workflow FILE... [--format text|tsv]\n"
+         "  doctor (--workflow FILE | --repo OWNER/REPO)... [--github-api URL]\n"
+         "         [--format text|tsv]\n"
          "                      is a backend's CRCR integration sound: lint its GitHub\n"
-         "                      workflows against the relay's rules (callbacks paired and\n"
-         "                      always sent, the exact SHA tested, matrix job names, OIDC,\n"
-         "                      nightly delivery ids, pinning, retries, evidence); tsv prints\n"
-         "                      SEVERITY<TAB>CHECK<TAB>LINE<TAB>MESSAGE (error, warning,\n"
-         "                      info); exit 1 when any error\n"
+         "                      workflows (files, or a repository's .github/workflows through\n"
+         "                      the contents API, token from GITHUB_TOKEN) against the relay's\n"
+         "                      rules: callbacks paired and always sent, the exact SHA tested,\n"
+         "                      matrix job names, OIDC, nightly delivery ids, pinning, retries,\n"
+         "                      evidence; tsv prints SEVERITY<TAB>CHECK<TAB>LINE<TAB>MESSAGE\n"
+         "                      (error, warning, info); exit 1 when any error\n"
          "  doctor --checks     list the checks with the relay's fact behind each\n"},
     Command{"attribution-accuracy", runAttributionAccuracy,
          "  attribution-accuracy --truth FILE [--window-hours N]\n"

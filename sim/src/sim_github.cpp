@@ -3,6 +3,8 @@
 #include "sim_github_pulls.h"
 #include "sim_pulls.h"
 #include "sim_sigv4.h"
+#include "sim_text.h"
+#include "sim_workflows.h"
 
 #include <algorithm>
 #include <cctype>
@@ -243,12 +245,72 @@ ApiResponse GitHubApi::route(const SimRequest& request, Auth auth)
     if (parts.size() == 5 && parts[0] == "repos" && parts[1] + "/" + parts[2] == kUpstreamRepo
         && parts[3] == "pulls")
         return pullRoute(parts[4]);
+    if (parts.size() >= 4 && parts[0] == "repos" && parts[3] == "contents") {
+        const std::string repo = parts[1] + "/" + parts[2];
+        if (!m_index.backend(repo))
+            return notFound();
+        return contentsRoute(request, repo,
+                             std::vector<std::string>(parts.begin() + 4, parts.end()));
+    }
     if (parts.size() < 4 || parts[0] != "repos" || parts[3] != "actions")
         return notFound();
     const std::string repo = parts[1] + "/" + parts[2];
     if (!m_index.backend(repo))
         return notFound();
     return repoRoute(request, repo, std::vector<std::string>(parts.begin() + 4, parts.end()), auth);
+}
+
+// GET /repos/{owner}/{repo}/contents/{path}: a folder is a JSON array of its
+// entries, a file a JSON object with its bytes in base64 (lines of 60
+// characters), or the bytes themselves with Accept: application/vnd.github.raw
+// (docs.github.com/rest/repos/contents#get-repository-content). Only
+// .github/workflows exists here.
+ApiResponse GitHubApi::contentsRoute(const SimRequest& request, const std::string& repo,
+                                     const std::vector<std::string>& path) const
+{
+    const std::vector<SimWorkflowFile> files =
+        workflowFiles(*m_index.backend(repo), m_data.stories);
+    const std::string api = m_baseUrl + std::string(kApiPrefix) + "/repos/" + repo + "/contents/";
+    const std::string web = "https://github.com/" + repo;
+    const auto entry = [&](const SimWorkflowFile& file) {
+        const std::string where = ".github/workflows/" + file.name;
+        const std::string sha = gitBlobSha(file.text);
+        return Json{
+            {"name", file.name},
+            {"path", where},
+            {"sha", sha},
+            {"size", file.text.size()},
+            {"url", api + where + "?ref=main"},
+            {"html_url", web + "/blob/main/" + where},
+            {"git_url",
+             m_baseUrl + std::string(kApiPrefix) + "/repos/" + repo + "/git/blobs/" + sha},
+            {"download_url", "https://raw.githubusercontent.com/" + repo + "/main/" + where},
+            {"type", "file"}};
+    };
+    const bool folder = path.size() == 2 && path[0] == ".github" && path[1] == "workflows";
+    if (folder && !files.empty()) {
+        Json list = Json::array();
+        for (const SimWorkflowFile& file : files)
+            list.push_back(entry(file));
+        return ok(list);
+    }
+    if (path.size() == 3 && path[0] == ".github" && path[1] == "workflows")
+        for (const SimWorkflowFile& file : files) {
+            if (file.name != path[2])
+                continue;
+            if (request.header("accept").find("application/vnd.github.raw") != std::string::npos)
+                return ApiResponse{200, file.text, "application/vnd.github.raw", {}};
+            Json json = entry(file);
+            std::string lines;
+            const std::string encoded = base64(file.text);
+            for (std::size_t at = 0; at < encoded.size(); at += 60)
+                lines += encoded.substr(at, 60) + "\n";
+            json["content"] = lines;
+            json["encoding"] = "base64";
+            return ok(json);
+        }
+    return githubError(404, "Not Found",
+                       "https://docs.github.com/rest/repos/contents#get-repository-content");
 }
 
 ApiResponse GitHubApi::pullRoute(const std::string& number) const

@@ -1,6 +1,7 @@
 #pragma once
 // GitHub's REST API for Actions under {base}/api/v3: workflow runs, attempts,
-// jobs, job logs and artifacts; and pytorch/pytorch's pull requests. Token auth as GitHub does it
+// jobs, job logs and artifacts; each backend's .github/workflows through the
+// contents API; and pytorch/pytorch's pull requests. Token auth as GitHub does it
 // (a wrong token is refused everywhere, downloads need one), a primary rate limit per hour with
 // X-RateLimit-* headers, strong ETags with 304s that cost nothing, and Link
 // pagination.
@@ -45,6 +46,8 @@ private:
     ApiResponse artifactRoute(const std::string& repo, const std::vector<std::string>& rest,
                               Auth auth);
     ApiResponse jobRoute(const std::string& repo, const std::vector<std::string>& rest, Auth auth);
+    ApiResponse contentsRoute(const SimRequest& request, const std::string& repo,
+                              const std::vector<std::string>& path) const;
     ApiResponse rateLimit(Auth auth);
     void addRateHeaders(ApiResponse& out, const Window& window) const;
     Window& window(Auth auth);

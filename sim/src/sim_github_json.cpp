@@ -21,22 +21,7 @@ std::int64_t idOf(std::string_view text, std::int64_t base)
 // GitHub's legacy global ids: base64 of "<type length>:<Type><id>".
 std::string nodeId(std::string_view type, std::int64_t id)
 {
-    static constexpr char kAlphabet[] =
-        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    const std::string raw =
-        "0" + std::to_string(type.size()) + ":" + std::string(type) + std::to_string(id);
-    std::string out;
-    for (std::size_t i = 0; i < raw.size(); i += 3) {
-        const auto byte = [&](std::size_t k) -> unsigned {
-            return k < raw.size() ? static_cast<unsigned char>(raw[k]) : 0U;
-        };
-        const unsigned chunk = byte(i) << 16 | byte(i + 1) << 8 | byte(i + 2);
-        out.push_back(kAlphabet[chunk >> 18 & 63]);
-        out.push_back(kAlphabet[chunk >> 12 & 63]);
-        out.push_back(i + 1 < raw.size() ? kAlphabet[chunk >> 6 & 63] : '=');
-        out.push_back(i + 2 < raw.size() ? kAlphabet[chunk & 63] : '=');
-    }
-    return out;
+    return base64("0" + std::to_string(type.size()) + ":" + std::string(type) + std::to_string(id));
 }
 
 Json owner(const std::string& login, const std::string& type)

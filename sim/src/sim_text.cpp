@@ -102,4 +102,23 @@ std::string_view trim(std::string_view text)
     return text;
 }
 
+std::string base64(std::string_view bytes)
+{
+    static constexpr char kAlphabet[] =
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    std::string out;
+    out.reserve((bytes.size() + 2) / 3 * 4);
+    for (std::size_t i = 0; i < bytes.size(); i += 3) {
+        const auto byte = [&](std::size_t k) -> unsigned {
+            return k < bytes.size() ? static_cast<unsigned char>(bytes[k]) : 0U;
+        };
+        const unsigned chunk = byte(i) << 16 | byte(i + 1) << 8 | byte(i + 2);
+        out.push_back(kAlphabet[chunk >> 18 & 63]);
+        out.push_back(kAlphabet[chunk >> 12 & 63]);
+        out.push_back(i + 1 < bytes.size() ? kAlphabet[chunk >> 6 & 63] : '=');
+        out.push_back(i + 2 < bytes.size() ? kAlphabet[chunk & 63] : '=');
+    }
+    return out;
+}
+
 } // namespace relayhud::sim

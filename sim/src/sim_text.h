@@ -16,6 +16,8 @@ void appendXmlEscaped(std::string& out, std::string_view text, bool attribute);
 std::string githubTime(std::int64_t epochSeconds);
 // A raw log's "2026-05-04T10:12:33.1234567Z " from 100 ns ticks since the epoch.
 void appendLogTimestamp(std::string& out, std::uint64_t ticks);
+// Base64 (RFC 4648, with padding), as GitHub sends node ids and file contents.
+std::string base64(std::string_view bytes);
 // `text` without leading and trailing spaces and tabs (HTTP header values).
 std::string_view trim(std::string_view text);
 

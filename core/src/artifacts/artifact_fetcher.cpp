@@ -93,6 +93,23 @@ Result<JobLogFetch> ArtifactFetcher::fetchJobLog(const std::string& owner, const
     return fetched;
 }
 
+Result<RepoFilesFetch> ArtifactFetcher::fetchWorkflowFiles(const std::string& owner,
+                                                           const std::string& repo,
+                                                           const std::atomic<bool>* cancel)
+{
+    if (auto ok = checkGitHubParts(owner, repo, "0", "id"); !ok)
+        return ok.error();
+    artifacts::FetchCall call{cancel};
+    auto fetched = artifacts::fetchGitHubWorkflows(*m_impl, call, owner, repo);
+    if (!fetched && call.cancelled())
+        return makeError("cancelled");
+    if (!fetched)
+        return makeError(m_impl->redact(fetched.message()));
+    fetched->message = m_impl->redact(fetched->message);
+    fetched->requests = call.requests;
+    return fetched;
+}
+
 RateLimitState ArtifactFetcher::rateLimit() const { return m_impl->rateLimit.state(); }
 
 ContentCache& ArtifactFetcher::contentCache() const { return m_impl->blobs; }

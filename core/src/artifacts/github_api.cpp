@@ -125,35 +125,32 @@ Result<HttpResponse> GitHubApi::getRedirect(const std::string& url, const std::s
     return send(std::move(request), &file);
 }
 
-// One page of a listing: its body (fresh, or the cached one on a 304), the
-// next page's URL when GitHub's Link header names one, or a refusal.
-// The page `record` kept for `url`, if it is still there and still parses.
-std::optional<ArtifactPage> GitHubApi::storedPage(const std::string& url,
-                                                  const std::optional<UrlRecord>& record) const
+// The body `record` kept for `url`, if it is still there and `check` still
+// accepts it; else the record is forgotten (an older RelayHUD kept bodies cut
+// in transit, whose ETag would bring a 304 for the broken body on every ask).
+std::optional<std::string> GitHubApi::storedBody(const std::string& url,
+                                                 const std::optional<UrlRecord>& record,
+                                                 const BodyCheck& check) const
 {
     if (!record)
         return std::nullopt;
     auto path = m_context.blobs.path(record->hash);
     auto body = path ? readFile(*path) : Result<std::string>(makeError("evicted"));
-    auto page = body ? parseArtifactPage(*body, url) : Result<ArtifactPage>(body.error());
-    if (page)
-        return std::move(*page);
-    // Kept by an older RelayHUD from a body cut in transit: its ETag would
-    // bring a 304 for the broken page on every ask. Forget it; ask whole.
+    if (body && check(*body))
+        return std::move(*body);
     m_context.blobs.forgetUrl(url);
     return std::nullopt;
 }
 
-// A page is asked for conditionally only when the kept one parses, and kept
-// only once it parses itself: a body cut on the way (a proxy that cuts keeps
-// the full answer's headers, its ETag too) is a transient error that the next
-// pass asks again, never a page whose 304s would serve the cut for good.
-Result<ArtifactPage> GitHubApi::listingPage(const std::string& url, std::string& nextUrl,
-                                            std::optional<Refusal>& refusal)
+Result<GitHubApi::KeptAnswer> GitHubApi::getKept(const std::string& url, const std::string& accept,
+                                                 const BodyCheck& check)
 {
     const auto record = m_context.blobs.lookupUrl(url);
-    std::optional<ArtifactPage> stored = storedPage(url, record);
+    std::optional<std::string> stored = storedBody(url, record, check);
     HttpRequest request = apiRequest(url);
+    for (auto& [name, value] : request.headers)
+        if (name == "Accept")
+            value = accept;
     request.ifNoneMatch = stored ? record->etag : std::string();
     auto answer = send(request, nullptr);
     if (answer && answer->status == 304 && !stored) {
@@ -162,22 +159,45 @@ Result<ArtifactPage> GitHubApi::listingPage(const std::string& url, std::string&
     }
     if (!answer)
         return answer.error();
-    nextUrl = nextLink(answer->header("link"));
+    KeptAnswer kept;
+    kept.link = answer->header("link");
+    if (answer->status == 304 && stored) {
+        kept.body = std::move(*stored);
+        kept.fromCache = true;
+        return kept;
+    }
+    if (answer->status != 200) {
+        kept.refusal = Refusal{answer->status, serverMessage(*answer)};
+        return kept;
+    }
+    if (auto whole = check(answer->body); !whole)
+        return makeError(whole.message() + " (cut in transit?); asked again on the next pass");
+    if (auto hash = m_context.blobs.put(answer->body))
+        (void)m_context.blobs.recordUrl(url, UrlRecord{*hash, answer->header("etag"), {}});
+    kept.body = std::move(answer->body);
+    return kept;
+}
+
+// One page of a run's artifact listing, and the next page's URL when GitHub's
+// Link header names one.
+Result<ArtifactPage> GitHubApi::listingPage(const std::string& url, std::string& nextUrl,
+                                            std::optional<Refusal>& refusal)
+{
+    auto kept = getKept(url, "application/vnd.github+json", [&](std::string_view body) {
+        auto page = parseArtifactPage(body, url);
+        return page ? Result<void>() : Result<void>(page.error());
+    });
+    if (!kept)
+        return kept.error();
+    nextUrl = nextLink(kept->link);
     if (!nextUrl.empty() && !sameOrigin(nextUrl))
         return makeError("GitHub's next-page link for " + artifacts::displayUrl(url)
                          + " points to another host; not following it with the token");
-    if (answer->status == 304 && stored)
-        return std::move(*stored);
-    if (answer->status != 200) {
-        refusal = Refusal{answer->status, serverMessage(*answer)};
+    if (kept->refusal) {
+        refusal = std::move(kept->refusal);
         return ArtifactPage{};
     }
-    auto page = parseArtifactPage(answer->body, url);
-    if (!page)
-        return makeError(page.message() + " (cut in transit?); asked again on the next pass");
-    if (auto hash = m_context.blobs.put(answer->body))
-        (void)m_context.blobs.recordUrl(url, UrlRecord{*hash, answer->header("etag"), {}});
-    return page;
+    return parseArtifactPage(kept->body, url);
 }
 
 Result<ArtifactList> GitHubApi::listRunArtifacts(const std::string& owner, const std::string& repo,

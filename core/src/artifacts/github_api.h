@@ -9,7 +9,10 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace relayhud::github {
@@ -47,12 +50,31 @@ public:
 
     bool hasToken() const { return !m_context.credentials.githubToken.empty(); }
 
+    // An answer kept in the content cache and asked for again with its ETag.
+    struct KeptAnswer {
+        std::string body; // fresh, or the kept one when GitHub said 304
+        bool fromCache = false;
+        std::string link;               // the answer's Link header (a 304 may have none)
+        std::optional<Refusal> refusal; // 401/403/404/410 and the like: no body
+    };
+    // Says what is wrong with a body that is not whole or not what was asked.
+    using BodyCheck = std::function<Result<void>(std::string_view body)>;
+    // GETs an API URL conditionally (Accept `accept`). A body is kept, and
+    // revalidated later, only once `check` accepts it: one cut on the way (a
+    // proxy that cuts keeps the full answer's headers, its ETag too) is a
+    // transient error asked again on the next pass, never a page whose 304s
+    // would serve the cut for good. A kept body `check` no longer accepts is
+    // forgotten and asked for whole.
+    Result<KeptAnswer> getKept(const std::string& url, const std::string& accept,
+                               const BodyCheck& check);
+
 private:
     Result<HttpResponse> send(HttpRequest request, const std::string* file);
     Result<ArtifactPage> listingPage(const std::string& url, std::string& nextUrl,
                                      std::optional<Refusal>& refusal);
-    std::optional<ArtifactPage> storedPage(const std::string& url,
-                                           const std::optional<UrlRecord>& record) const;
+    std::optional<std::string> storedBody(const std::string& url,
+                                          const std::optional<UrlRecord>& record,
+                                          const BodyCheck& check) const;
     HttpRequest apiRequest(const std::string& url) const;
     bool sameOrigin(const std::string& url) const;
 

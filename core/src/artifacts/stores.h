@@ -12,6 +12,8 @@ Result<ArtifactFetch> fetchGitHubArtifacts(FetcherContext& context, FetchCall& c
 Result<JobLogFetch> fetchGitHubJobLog(FetcherContext& context, FetchCall& call,
                                       const std::string& owner, const std::string& repo,
                                       const std::string& jobId);
+Result<RepoFilesFetch> fetchGitHubWorkflows(FetcherContext& context, FetchCall& call,
+                                            const std::string& owner, const std::string& repo);
 Result<ArtifactFetch> fetchS3(FetcherContext& context, FetchCall& call,
                               const ArtifactLocation& location);
 Result<ArtifactFetch> fetchHttpsFile(FetcherContext& context, FetchCall& call,

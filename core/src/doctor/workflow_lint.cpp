@@ -52,7 +52,7 @@ const std::vector<CheckInfo> kChecks = {
     {"callback-retry", "a refused callback is retried",
      "The action makes one attempt (retries removed in #8145) and the relay answers 429 past "
      "100 callbacks per repo per minute, with no Retry-After (utils/redis_helper.py:172-204)."},
-    {"evidence", "completed callbacks carry test counts and an artifact URL",
+    {"evidence", "completed callbacks carry an artifact URL, and test jobs their counts",
      "The HUD stores test-results' passed/failed/skipped/total and artifact-url only when "
      "given (crcrUtils.ts:158-177); without them a green cannot be checked."},
     {"false-green", "conclusion: job.status is not fed by steps that may fail quietly",
@@ -322,9 +322,12 @@ private:
 
     void callbackAlways(const Job& job)
     {
+        bool reported[2] = {false, false}; // once per job for PR callbacks, once for self-reports
         for (const Step* step : callbacks(job)) {
-            if (step->status() != "completed" || contains(step->condition.value, "always()"))
+            if (step->status() != "completed" || contains(step->condition.value, "always()")
+                || reported[step->selfReport()])
                 continue;
+            reported[step->selfReport()] = true;
             const std::size_t line = step->condition.present() ? step->condition.line : step->line;
             const std::string what =
                 step->selfReport()
@@ -339,9 +342,12 @@ private:
 
     void matrixJobName(const Job& job)
     {
+        bool reported = false; // once per job: its legs share one name or they do not
         for (const Step* step : callbacks(job)) {
             const Text* name = step->input("job-name");
-            if (job.matrix && job.matrixLegs != 1 && (!name || !contains(name->value, "matrix.")))
+            if (job.matrix && job.matrixLegs != 1 && !reported
+                && (!name || !contains(name->value, "matrix."))) {
+                reported = true;
                 add(Severity::Error, "matrix-job-name", name ? name->line : step->line, &job,
                     "matrix job '" + job.key + "' ("
                         + (job.matrixLegs > 1 ? std::to_string(job.matrixLegs) + " legs"
@@ -350,6 +356,7 @@ private:
                           "relay refuses their callbacks (HTTP 400) and on L3/L4 they share "
                           "one check run",
                     "pass `job-name: " + job.key + " (${{ matrix.<key> }})` on every callback");
+            }
             if (!name || contains(name->value, "${{"))
                 continue;
             const bool digits = std::all_of(name->value.begin(), name->value.end(),
@@ -452,13 +459,24 @@ private:
         }
     }
 
+    // A job runs tests when a step says so (pytest, run_test.py, "Test"); a
+    // build job's callback has no counts to send.
+    static bool runsTests(const Job& job)
+    {
+        return std::any_of(job.steps.begin(), job.steps.end(), [](const Step& step) {
+            return !step.isCallback()
+                   && contains(lowerAscii(step.name + " " + step.id + " " + step.run.value),
+                               "test");
+        });
+    }
+
     void evidence(const Job& job)
     {
         for (const Step* step : callbacks(job)) {
             if (step->status() != "completed")
                 continue;
             std::vector<std::string> missing;
-            if (!step->input("test-results"))
+            if (!step->input("test-results") && runsTests(job))
                 missing.push_back("test-results");
             if (!step->input("artifact-url"))
                 missing.push_back("artifact-url");

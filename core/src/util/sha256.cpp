@@ -16,7 +16,9 @@ namespace relayhud::artifacts {
 
 Digest::Digest(DigestKind kind) : m_ctx(EVP_MD_CTX_new())
 {
-    const EVP_MD* md = kind == DigestKind::Md5 ? EVP_md5() : EVP_sha256();
+    const EVP_MD* md = kind == DigestKind::Md5    ? EVP_md5()
+                       : kind == DigestKind::Sha1 ? EVP_sha1()
+                                                  : EVP_sha256();
     if (!m_ctx || EVP_DigestInit_ex(m_ctx, md, nullptr) != 1)
         throw std::bad_alloc(); // libcrypto fails here only when out of memory
 }

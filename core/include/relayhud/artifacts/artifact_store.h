@@ -106,6 +106,22 @@ struct JobLogFetch {
     FetchedFile file;
 };
 
+// A text file of a repository, as GitHub's contents API gave it.
+struct RepoFile {
+    std::string path; // ".github/workflows/ci.yml"
+    std::string text;
+    std::string sha; // git's blob name, which the bytes were checked against
+    std::string htmlUrl;
+    bool fromCache = false; // unchanged since last asked (a 304)
+};
+
+struct RepoFilesFetch {
+    FetchStatus status = FetchStatus::Fetched;
+    std::string message; // for a status other than Fetched
+    std::vector<RepoFile> files;
+    int requests = 0;
+};
+
 // GitHub's rate limit as last seen (X-RateLimit-Remaining/Reset).
 struct RateLimitState {
     std::int64_t remaining = -1; // -1: not seen yet
@@ -129,6 +145,13 @@ public:
     Result<JobLogFetch> fetchJobLog(const std::string& owner, const std::string& repo,
                                     const std::string& jobId,
                                     const std::atomic<bool>* cancel = nullptr);
+
+    // A repository's workflow files (.github/workflows/*.yml and *.yaml)
+    // through the contents API, each asked conditionally: unchanged ones cost
+    // a 304. Each file's bytes must have its listed size and git blob SHA
+    // (else a transient Error: cut in transit). No folder: Empty.
+    Result<RepoFilesFetch> fetchWorkflowFiles(const std::string& owner, const std::string& repo,
+                                              const std::atomic<bool>* cancel = nullptr);
 
     RateLimitState rateLimit() const;
 

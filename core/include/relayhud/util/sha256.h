@@ -13,6 +13,7 @@ namespace relayhud::artifacts {
 enum class DigestKind : unsigned char {
     Sha256, // the content cache's keys
     Md5,    // S3's ETag of an object uploaded in one part
+    Sha1,   // git's object names (the contents API's `sha`)
 };
 
 class Digest {
