@@ -28,20 +28,22 @@ namespace {
 
 using namespace relayhud;
 
-// One folder per process; the log file is rewritten for every input.
+// One folder per process; the log file is rewritten for every input. The
+// path is never freed: the atexit handler that removes the folder runs after
+// function-local statics are destroyed.
 const std::string& folder()
 {
-    static const std::string path = [] {
-        std::string made =
-            (std::filesystem::temp_directory_path() / "relayhud-fuzz-log-XXXXXX").string();
-        FUZZ_CHECK(::mkdtemp(made.data()) != nullptr, "a temporary folder");
+    static const std::string* const path = [] {
+        auto* made = new std::string(
+            (std::filesystem::temp_directory_path() / "relayhud-fuzz-log-XXXXXX").string());
+        FUZZ_CHECK(::mkdtemp(made->data()) != nullptr, "a temporary folder");
         std::atexit([] {
             std::error_code ignored;
             std::filesystem::remove_all(folder(), ignored);
         });
         return made;
     }();
-    return path;
+    return *path;
 }
 
 const triage::Classifier& defaultClassifier()

@@ -102,7 +102,7 @@ run_one() {
         -artifact_prefix="$build/findings/$t/" "$build/corpus/$t" "$seed_root/$t" \
         >"$build/logs/$t.log" 2>&1 || status=$?
     local runs
-    runs=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$build/logs/$t.log" | grep -o '[0-9]*$' || echo 0)
+    runs=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$build/logs/$t.log" | tail -1 | grep -o '[0-9]*$' || echo 0)
     local found
     found=$(find "$build/findings/$t" -type f | wc -l)
     printf '%-9s %6ss %10s runs %6s corpus  %s\n' "$t" $((SECONDS - started)) "${runs:-0}" \

@@ -81,6 +81,7 @@ MainWindow::MainWindow(SessionConfig config, QWidget* parent)
     buildLinks();
     buildWatch();
     buildBackendsView();
+    buildDoctorView();
     buildMenus();
     setAcceptDrops(true);
     sizeToScreen();
@@ -149,10 +150,15 @@ void MainWindow::buildCentral()
                                     "which branch a commit targets (the PyTorch HUD has no release "
                                     "view)"));
     connect(m_viewTabs, &QTabBar::currentChanged, this, [this](int index) {
-        // The last tab is the backends overview, in the matrix's place.
+        // The last tabs are the backends overview and the doctor, in the matrix's place.
         if (index == kBackendsTab) {
             m_centralStack->setCurrentIndex(1);
             reloadBackends();
+            return;
+        }
+        if (index == kDoctorTab) {
+            m_centralStack->setCurrentIndex(2);
+            reloadDoctor();
             return;
         }
         m_centralStack->setCurrentIndex(0);
@@ -357,9 +363,9 @@ void MainWindow::growDocksForSelection()
 
 QStringList MainWindow::viewNames()
 {
-    // The view tabs' order: CommitView's, then the backends overview.
-    return {QStringLiteral("commits"), QStringLiteral("prs"), QStringLiteral("nightly"),
-            QStringLiteral("release"), QStringLiteral("backends")};
+    // The view tabs' order: CommitView's, then the backends overview and the doctor.
+    return {QStringLiteral("commits"), QStringLiteral("prs"),      QStringLiteral("nightly"),
+            QStringLiteral("release"), QStringLiteral("backends"), QStringLiteral("doctor")};
 }
 
 bool MainWindow::showView(const QString& name)

@@ -1,8 +1,9 @@
-// MainWindow: the backends overview (issue 17), a view tab in the matrix's
-// place: it needs the window's width.
+// MainWindow: the backends overview (issue 17) and the integration doctor
+// (issue 20), view tabs in the matrix's place: they need the window's width.
 #include "relayhud/ui/main_window.h"
 
 #include "relayhud/ui/backends/backends_panel.h"
+#include "relayhud/ui/backends/doctor_panel.h"
 #include "relayhud/ui/matrix/matrix_filter_proxy.h"
 #include "relayhud/ui/status/sync_status_widget.h"
 #include "relayhud/ui/watch/watch_controller.h"
@@ -30,7 +31,32 @@ void MainWindow::buildBackendsView()
             [this](const WatchList& list) { m_backends->setFollowed(list.followed); });
 }
 
+void MainWindow::buildDoctorView()
+{
+    m_doctor = new DoctorPanel(m_centralStack);
+    m_centralStack->addWidget(m_doctor);
+    const int tab = m_viewTabs->addTab(tr("Doctor"));
+    Q_ASSERT(tab == kDoctorTab);
+    m_viewTabs->setTabToolTip(tab, tr("Is each backend's CRCR integration sound? Its runs in "
+                                      "the cache and its workflows, checked against the relay's "
+                                      "rules, worst first"));
+    connect(m_doctor, &DoctorPanel::runActivated, this, [this](qint64 row) {
+        m_viewTabs->setCurrentIndex(static_cast<int>(CommitView::All));
+        if (!selectRunRow(row))
+            m_status->showMessage(tr("That run is not in the matrix's window"));
+    });
+}
+
 void MainWindow::showBackendsOverview() { m_viewTabs->setCurrentIndex(kBackendsTab); }
+
+void MainWindow::reloadDoctor()
+{
+    m_doctorStale = m_centralStack->currentWidget() != m_doctor;
+    if (m_doctorStale)
+        return;
+    m_doctor->load(m_config.settings.effectiveCachePath(), m_config.settings.historyDays,
+                   artifactAccess(), true);
+}
 
 void MainWindow::reloadBackends()
 {

@@ -193,6 +193,8 @@ void MainWindow::onSyncSucceeded(const SyncOutcome& outcome)
     m_watchPending = true;
     m_backendsStale = true;
     reloadBackends();
+    m_doctorStale = true;
+    reloadDoctor();
     if (outcome.relayHealth)
         watchRelayHealth(static_cast<int>(outcome.relayHealth->overall()),
                          toQString(outcome.relayHealth->summary()));

@@ -110,6 +110,14 @@ Result<RepoFilesFetch> ArtifactFetcher::fetchWorkflowFiles(const std::string& ow
     return fetched;
 }
 
+RepoFilesFetch ArtifactFetcher::keptWorkflowFiles(const std::string& owner,
+                                                  const std::string& repo) const
+{
+    if (!checkGitHubParts(owner, repo, "0", "id"))
+        return RepoFilesFetch{FetchStatus::Empty, "not a GitHub repository", {}, 0};
+    return artifacts::keptGitHubWorkflows(*m_impl, owner, repo);
+}
+
 RateLimitState ArtifactFetcher::rateLimit() const { return m_impl->rateLimit.state(); }
 
 ContentCache& ArtifactFetcher::contentCache() const { return m_impl->blobs; }

@@ -14,6 +14,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include <fstream>
+#include <optional>
+#include <sstream>
+
 namespace relayhud::artifacts {
 namespace {
 
@@ -109,7 +113,59 @@ RepoFilesFetch refused(const github::Refusal& refusal, const std::string& what)
     return out;
 }
 
+// The check a file's bytes must pass: its listed size and git blob SHA.
+Result<void> checkEntry(const Entry& entry, std::string_view body)
+{
+    if (entry.size >= 0 && body.size() != static_cast<std::uint64_t>(entry.size))
+        return makeError(entry.path + " came to " + std::to_string(body.size())
+                         + " bytes; its listing says " + std::to_string(entry.size));
+    if (!entry.sha.empty() && gitBlobSha(body) != entry.sha)
+        return makeError(entry.path + " is not the blob its listing names (" + entry.sha + ")");
+    return {};
+}
+
+// What `url` gave last time, from the content cache alone.
+std::optional<std::string> keptBody(const ContentCache& blobs, const std::string& url)
+{
+    const auto record = blobs.lookupUrl(url);
+    const auto path = record ? blobs.path(record->hash) : std::nullopt;
+    if (!path)
+        return std::nullopt;
+    std::ifstream in(*path, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    if (!in.good() && !in.eof())
+        return std::nullopt;
+    return text.str();
+}
+
 } // namespace
+
+RepoFilesFetch keptGitHubWorkflows(FetcherContext& context, const std::string& owner,
+                                   const std::string& repo)
+{
+    FetchCall call{nullptr};
+    github::GitHubApi api(context, call);
+    const std::string base = api.repoUrl(owner, repo) + "/contents/";
+    RepoFilesFetch out;
+    out.status = FetchStatus::Empty;
+    out.message = "no workflows of " + owner + "/" + repo + " were kept";
+    const auto listing = keptBody(context.blobs, base + kWorkflowFolder);
+    auto entries = listing ? readListing(*listing) : Result<std::vector<Entry>>(makeError(""));
+    if (!entries)
+        return out;
+    for (const Entry& entry : *entries) {
+        auto body = keptBody(context.blobs, base + encodePath(entry.path));
+        if (!body || !checkEntry(entry, *body))
+            continue;
+        out.files.push_back({entry.path, std::move(*body), entry.sha, entry.htmlUrl, true});
+    }
+    if (!out.files.empty()) {
+        out.status = FetchStatus::Fetched;
+        out.message.clear();
+    }
+    return out;
+}
 
 Result<RepoFilesFetch> fetchGitHubWorkflows(FetcherContext& context, FetchCall& call,
                                             const std::string& owner, const std::string& repo)
@@ -134,16 +190,8 @@ Result<RepoFilesFetch> fetchGitHubWorkflows(FetcherContext& context, FetchCall& 
     for (const Entry& entry : *entries) {
         if (call.cancelled())
             return makeError("cancelled");
-        auto file = api.getKept(base + encodePath(entry.path), kRaw, [&](std::string_view body) {
-            if (entry.size >= 0 && body.size() != static_cast<std::uint64_t>(entry.size))
-                return Result<void>(makeError(entry.path + " came to " + std::to_string(body.size())
-                                              + " bytes; its listing says "
-                                              + std::to_string(entry.size)));
-            if (!entry.sha.empty() && gitBlobSha(body) != entry.sha)
-                return Result<void>(makeError(entry.path + " is not the blob its listing names ("
-                                              + entry.sha + ")"));
-            return Result<void>();
-        });
+        auto file = api.getKept(base + encodePath(entry.path), kRaw,
+                                [&](std::string_view body) { return checkEntry(entry, body); });
         if (!file)
             return file.error();
         if (file->refusal) // removed between the listing and now

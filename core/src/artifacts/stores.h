@@ -14,6 +14,8 @@ Result<JobLogFetch> fetchGitHubJobLog(FetcherContext& context, FetchCall& call,
                                       const std::string& jobId);
 Result<RepoFilesFetch> fetchGitHubWorkflows(FetcherContext& context, FetchCall& call,
                                             const std::string& owner, const std::string& repo);
+RepoFilesFetch keptGitHubWorkflows(FetcherContext& context, const std::string& owner,
+                                   const std::string& repo);
 Result<ArtifactFetch> fetchS3(FetcherContext& context, FetchCall& call,
                               const ArtifactLocation& location);
 Result<ArtifactFetch> fetchHttpsFile(FetcherContext& context, FetchCall& call,

@@ -1,5 +1,7 @@
 #include "relayhud/ui/app/launcher.h"
 
+#include "relayhud/ui/backends/doctor_panel.h"
+
 #include "relayhud/ui/app/demo_simulator.h"
 #include "relayhud/ui/app/instance_channel.h"
 #include "relayhud/ui/details/run_details_panel.h"
@@ -283,6 +285,13 @@ void Launcher::finishScreenshot()
 {
     if (m_shot)
         return;
+    // The doctor's page reads each backend's workflows after the sync: a
+    // picture of it waits for them (the deadline still holds).
+    if (DoctorPanel* doctor = m_window->doctorPanel(); doctor->isVisible() && doctor->isLoading()) {
+        connect(doctor, &DoctorPanel::loaded, this, &Launcher::finishScreenshot,
+                Qt::SingleShotConnection);
+        return;
+    }
     m_shot = true;
     m_deadline.stop();
     QApplication::processEvents();

@@ -152,6 +152,9 @@ public:
     // (else a transient Error: cut in transit). No folder: Empty.
     Result<RepoFilesFetch> fetchWorkflowFiles(const std::string& owner, const std::string& repo,
                                               const std::atomic<bool>* cancel = nullptr);
+    // The workflow files as last read, from the content cache alone (no
+    // request): for offline use. Empty when none were kept.
+    RepoFilesFetch keptWorkflowFiles(const std::string& owner, const std::string& repo) const;
 
     RateLimitState rateLimit() const;
 

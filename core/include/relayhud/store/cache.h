@@ -3,6 +3,7 @@
 // app works offline. One Cache per thread (SQLite connections are not shared);
 // WAL mode lets a sync writer and GUI readers, or two app instances, coexist.
 #include "relayhud/model/types.h"
+#include "relayhud/store/health_runs.h"      // the doctor's runtime health (doctor/)
 #include "relayhud/store/job_failure_line.h" // triage evidence (triage/suggest.h)
 #include "relayhud/store/job_timeline.h"     // attribution (triage/attribution.h)
 #include "relayhud/store/matrix_snapshot.h"
@@ -247,6 +248,11 @@ public:
     // The newest attempt of every job on every upstream SHA in the window,
     // oldest commit first, then by repository, workflow and job.
     Result<std::vector<TrendRun>> trendRuns(const TrendRunQuery& query) const;
+
+    // --- The integration doctor's runtime health (store/health_runs.h) ---
+    // Every attempt of every check run of one backend in the window, oldest
+    // start first.
+    Result<std::vector<HealthRun>> healthRuns(const HealthRunQuery& query) const;
 
 private:
     explicit Cache(std::string path);

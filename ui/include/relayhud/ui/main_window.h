@@ -45,6 +45,7 @@ class CoveragePanel;
 class ChartsPanel;
 class WatchController;
 class BackendsPanel;
+class DoctorPanel;
 struct TriageEdit;
 class ConfigEditorWindow;
 struct TriageRequest;
@@ -125,6 +126,7 @@ public:
     // Watch and notify: followed items, notifications, unseen changes.
     WatchController* watch() const { return m_watch; }
     BackendsPanel* backendsPanel() const { return m_backends; }
+    DoctorPanel* doctorPanel() const { return m_doctor; }
     // Shows the backends overview in the matrix's place (its view tab).
     void showBackendsOverview();
     // The view tabs by name ("commits", "prs", "nightly", "release",
@@ -133,6 +135,7 @@ public:
     bool showView(const QString& name);
     // Re-reads the backends overview (worker) if it can be seen.
     void reloadBackends();
+    void reloadDoctor();
     // Makes the cell of this run (a cache row id) current, clearing filters
     // that hide it; false when the matrix does not have it.
     bool selectRunRow(qint64 runRowId);
@@ -213,6 +216,7 @@ private:
     enum class WatchTarget { Job, Backend, Pr, Followed };
     void buildWatch();
     void buildBackendsView();
+    void buildDoctorView();
     void buildWatchMenu();
     QString currentWatchKey(WatchTarget target) const;
     void updateWatchActions();
@@ -324,9 +328,12 @@ private:
     bool m_chartsStale = true;
     WatchController* m_watch = nullptr;
     BackendsPanel* m_backends = nullptr;
+    DoctorPanel* m_doctor = nullptr;
     QStackedWidget* m_centralStack = nullptr; // the matrix, or the backends overview
     static constexpr int kBackendsTab = 4;    // after the CommitView tabs
+    static constexpr int kDoctorTab = 5;      // the integration doctor
     bool m_backendsStale = true;
+    bool m_doctorStale = true;
     QSystemTrayIcon* m_tray = nullptr;
     QAction* m_followJobAction = nullptr;
     QAction* m_followBackendAction = nullptr;

@@ -1,0 +1,39 @@
+#pragma once
+// What the integration doctor's runtime health reads from the cache
+// (doctor/runtime_health.h): every attempt of every check run of one backend
+// whose callback came in a window, with what the relay measured and what the
+// downstream reported. One scan of the backend's rows.
+#include "relayhud/model/types.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace relayhud {
+
+struct HealthRunQuery {
+    std::string repo;       // the downstream repository
+    EpochSeconds since = 0; // runs started (or, never started, committed) at or after this
+};
+
+struct HealthRun {
+    std::int64_t checkRunRow = 0;
+    std::string workflow;
+    std::string job;
+    Sha sha;
+    std::int64_t prNumber = 0;
+    EventType eventType = EventType::PullRequest;
+    std::string runId;
+    int attempt = 1;
+    std::string checkRunId;
+    RunStatus status = RunStatus::Unknown;
+    Conclusion conclusion = Conclusion::None;
+    std::optional<EpochSeconds> startedAt; // the callbacks' wall clock
+    std::optional<EpochSeconds> completedAt;
+    std::optional<double> queueSeconds; // relay-measured
+    std::optional<double> executionSeconds;
+    bool reportsTests = false; // test-results had counts
+    bool hasArtifactUrl = false;
+};
+
+} // namespace relayhud

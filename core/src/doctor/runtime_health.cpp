@@ -1,0 +1,213 @@
+// The integration doctor's runtime health (doctor/runtime_health.h).
+#include "relayhud/doctor/runtime_health.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+#include <tuple>
+
+namespace relayhud::doctor {
+namespace {
+
+constexpr std::size_t kMaxRunsNamed = 200;
+
+const std::vector<CheckInfo> kRuntimeChecks = {
+    {"never-completed", "no run stays in progress past the sweeper",
+     "The relay's sweeper marks a run in_progress for 6 h timed_out "
+     "(callback/cleanup_handler.py; utils/config.py:158-162); it has failed at times, and what "
+     "it misses shows as running on the HUD for good."},
+    {"zombie-swept", "runs end with their own completed callback",
+     "A timed_out run with 6 h in progress was finalised by the sweeper, not by its job: its "
+     "completed callback never came (cleanup_handler.py:26-54)."},
+    {"shared-job-name", "each leg reports under a job name of its own",
+     "The relay keys callbacks by delivery, run, attempt and job_name (redis_helper.py:295-312): "
+     "legs sharing a name collide."},
+    {"reruns", "how often runs are rerun",
+     "A rerun is a new attempt with new keys; its queue time is measured from the original "
+     "dispatch (callback_handler.py:130-133, 177-182)."},
+    {"evidence", "completed runs report test counts and an artifact URL",
+     "The HUD keeps test-results' counts and artifact-url only when sent (crcrUtils.ts:158-177)."},
+    {"callback-latency", "the relay's queue time of first attempts",
+     "queue_time is the relay's time from dispatch to the in_progress callback "
+     "(callback_handler.py:177-182)."},
+};
+
+bool isPrOrPush(const HealthRun& run) { return run.eventType != EventType::Nightly; }
+
+std::string plural(std::size_t n, const std::string& one, const std::string& many)
+{
+    return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
+std::string percent(std::size_t part, std::size_t whole)
+{
+    return whole == 0 ? "0%" : std::to_string((part * 100 + whole / 2) / whole) + "%";
+}
+
+std::string duration(double seconds)
+{
+    if (seconds < 120)
+        return std::to_string(static_cast<long>(std::lround(seconds))) + " s";
+    if (seconds < 7200)
+        return std::to_string(static_cast<long>(std::lround(seconds / 60))) + " min";
+    return std::to_string(static_cast<long>(std::lround(seconds / 3600))) + " h";
+}
+
+std::optional<double> quantile(std::vector<double> values, double q)
+{
+    if (values.empty())
+        return std::nullopt;
+    std::sort(values.begin(), values.end());
+    const auto at = static_cast<std::size_t>(std::ceil(q * static_cast<double>(values.size()))) - 1;
+    return values[std::min(at, values.size() - 1)];
+}
+
+std::vector<std::int64_t> rowsOf(const std::vector<const HealthRun*>& runs)
+{
+    std::vector<std::int64_t> out;
+    for (const HealthRun* run : runs)
+        if (out.size() < kMaxRunsNamed)
+            out.push_back(run->checkRunRow);
+    return out;
+}
+
+} // namespace
+
+const std::vector<CheckInfo>& runtimeChecks() { return kRuntimeChecks; }
+
+std::size_t RuntimeHealth::count(Severity severity) const
+{
+    return static_cast<std::size_t>(
+        std::count_if(findings.begin(), findings.end(),
+                      [severity](const HealthFinding& f) { return f.severity == severity; }));
+}
+
+RuntimeHealth judgeRuntime(const std::string& repo, const std::vector<HealthRun>& runs,
+                           EpochSeconds since, EpochSeconds now)
+{
+    RuntimeHealth h;
+    h.repo = repo;
+    h.since = since;
+    h.now = now;
+    h.runs = runs.size();
+
+    std::vector<const HealthRun*> missed, swept;
+    std::map<std::tuple<std::string, std::string, std::string, int>, std::set<std::string>> legs;
+    std::map<std::tuple<std::string, std::string, std::string, int>, std::vector<const HealthRun*>>
+        legRuns;
+    std::map<std::string, int> attempts; // by run id
+    std::vector<double> queue;
+    std::vector<const HealthRun*> noCounts, noUrl;
+    for (const HealthRun& run : runs) {
+        attempts[run.runId] = std::max(attempts[run.runId], run.attempt);
+        if (run.status == RunStatus::Completed)
+            ++h.completed;
+        if (!isPrOrPush(run))
+            continue;
+        if (run.status != RunStatus::Completed && run.startedAt
+            && now - *run.startedAt >= kMissedAfterSeconds)
+            missed.push_back(&run);
+        const double inProgress = run.executionSeconds.value_or(
+            run.startedAt && run.completedAt
+                ? static_cast<double>(*run.completedAt - *run.startedAt)
+                : 0.0);
+        if (run.conclusion == Conclusion::TimedOut
+            && inProgress >= static_cast<double>(kSweepAfterSeconds) * 0.98)
+            swept.push_back(&run);
+        if (!run.checkRunId.empty()) {
+            const auto key = std::make_tuple(run.workflow, run.job, run.runId, run.attempt);
+            if (legs[key].insert(run.checkRunId).second)
+                legRuns[key].push_back(&run);
+        }
+        if (run.attempt == 1 && run.queueSeconds)
+            queue.push_back(*run.queueSeconds);
+        if (run.status == RunStatus::Completed) {
+            ++h.completedPr;
+            if (!run.reportsTests)
+                noCounts.push_back(&run);
+            if (!run.hasArtifactUrl)
+                noUrl.push_back(&run);
+        }
+    }
+    h.workflowRuns = attempts.size();
+    h.rerunRuns = static_cast<std::size_t>(std::count_if(
+        attempts.begin(), attempts.end(), [](const auto& a) { return a.second > 1; }));
+    h.neverCompleted = missed.size();
+    h.swept = swept.size();
+    h.withoutCounts = noCounts.size();
+    h.withoutArtifactUrl = noUrl.size();
+    h.queueMedianSeconds = quantile(queue, 0.5);
+    h.queueP90Seconds = quantile(queue, 0.9);
+
+    if (!missed.empty())
+        h.findings.push_back(
+            {Severity::Error, "never-completed",
+             plural(missed.size(), "run has", "runs have")
+                 + " been in progress for more than 7 h: the relay's sweeper (6 h) missed them, "
+                   "and the HUD shows them running for good",
+             "make the completed callback run with `if: always()` from the job that sent "
+             "in_progress (doctor: callback-always, callback-pair)",
+             rowsOf(missed)});
+    std::vector<const HealthRun*> shared;
+    std::string example;
+    for (const auto& [key, ids] : legs) {
+        if (ids.size() < 2)
+            continue;
+        ++h.sharedNames;
+        const auto& found = legRuns[key];
+        shared.insert(shared.end(), found.begin(), found.end());
+        if (example.empty())
+            example = "'" + std::get<1>(key) + "' in run " + std::get<2>(key) + " attempt "
+                      + std::to_string(std::get<3>(key)) + ": "
+                      + plural(ids.size(), "check run", "check runs");
+    }
+    if (h.sharedNames > 0)
+        h.findings.push_back(
+            {Severity::Error, "shared-job-name",
+             plural(h.sharedNames, "job name was", "job names were")
+                 + " reported by several legs at one attempt (" + example
+                 + "): the relay keys callbacks by job name, so the legs collide",
+             "pass a per-leg `job-name` on every callback (doctor: matrix-job-name)",
+             rowsOf(shared)});
+    if (!swept.empty())
+        h.findings.push_back(
+            {Severity::Warning, "zombie-swept",
+             plural(swept.size(), "run was", "runs were")
+                 + " marked timed_out by the relay's sweeper after 6 h in progress: their "
+                   "completed callback never came",
+             "make the completed callback run on failure and cancellation, and keep jobs under "
+             "6 h (doctor: callback-always, timeout)",
+             rowsOf(swept)});
+    if (h.completedPr > 0 && (!noCounts.empty() || !noUrl.empty()))
+        h.findings.push_back(
+            {noCounts.size() == h.completedPr ? Severity::Warning : Severity::Info, "evidence",
+             percent(noCounts.size(), h.completedPr) + " of "
+                 + plural(h.completedPr, "completed run", "completed runs")
+                 + " reported no test counts and " + percent(noUrl.size(), h.completedPr)
+                 + " no artifact URL: their greens cannot be checked",
+             "send test-results and artifact-url with the completed callback (doctor: evidence)",
+             rowsOf(noCounts.empty() ? noUrl : noCounts)});
+    if (h.rerunRuns > 0)
+        h.findings.push_back({Severity::Info,
+                              "reruns",
+                              plural(h.rerunRuns, "workflow run was", "workflow runs were")
+                                  + " rerun, of " + std::to_string(h.workflowRuns) + " ("
+                                  + percent(h.rerunRuns, h.workflowRuns) + ")",
+                              "look at the flaky and infra failures behind them",
+                              {}});
+    if (h.queueMedianSeconds)
+        h.findings.push_back({Severity::Info,
+                              "callback-latency",
+                              "the relay's queue time of first attempts: median "
+                                  + duration(*h.queueMedianSeconds) + ", 90th percentile "
+                                  + duration(*h.queueP90Seconds),
+                              "send in_progress as the job starts, not after its build",
+                              {}});
+    std::stable_sort(
+        h.findings.begin(), h.findings.end(),
+        [](const HealthFinding& a, const HealthFinding& b) { return a.severity < b.severity; });
+    return h;
+}
+
+} // namespace relayhud::doctor

@@ -1,0 +1,58 @@
+// Cache: the runs the integration doctor's runtime health reads
+// (store/health_runs.h): every attempt of one backend's check runs in a window.
+#include "relayhud/store/cache.h"
+
+#include "store/statement.h"
+
+namespace relayhud {
+
+using store::Statement;
+
+namespace {
+
+// A run belongs to the window by its start, or, when no in_progress callback
+// ever gave one, by its upstream commit's time.
+const char* const kHealthRunsSql =
+    "SELECT cr.id, j.workflow, j.name, c.sha, cr.pr_number, cr.event_type, cr.run_id,"
+    " cr.run_attempt, cr.check_run_id, cr.status, cr.conclusion, cr.started_at, cr.completed_at,"
+    " cr.queue_time, cr.execution_time, cr.tests_total IS NOT NULL, cr.artifact_url <> ''"
+    " FROM check_run cr"
+    " JOIN upstream_commit c ON c.id = cr.commit_id"
+    " JOIN job j ON j.id = cr.job_id"
+    " JOIN backend b ON b.id = j.backend_id"
+    " WHERE b.repo = ?1 AND COALESCE(cr.started_at, c.time) >= ?2"
+    " ORDER BY COALESCE(cr.started_at, c.time), cr.id";
+
+HealthRun readHealthRun(const Statement& s)
+{
+    HealthRun r;
+    r.checkRunRow = s.int64(0);
+    r.workflow = s.text(1);
+    r.job = s.text(2);
+    r.sha = Sha{s.text(3)};
+    r.prNumber = s.int64(4);
+    r.eventType = static_cast<EventType>(s.integer(5));
+    r.runId = s.text(6);
+    r.attempt = s.integer(7);
+    r.checkRunId = s.text(8);
+    r.status = static_cast<RunStatus>(s.integer(9));
+    r.conclusion = static_cast<Conclusion>(s.integer(10));
+    r.startedAt = s.optInt64(11);
+    r.completedAt = s.optInt64(12);
+    r.queueSeconds = s.optReal(13);
+    r.executionSeconds = s.optReal(14);
+    r.reportsTests = s.integer(15) != 0;
+    r.hasArtifactUrl = s.integer(16) != 0;
+    return r;
+}
+
+} // namespace
+
+Result<std::vector<HealthRun>> Cache::healthRuns(const HealthRunQuery& query) const
+{
+    Statement s(m_db, kHealthRunsSql);
+    s.bind(1, query.repo).bind(2, query.since);
+    return store::collectRows<HealthRun>(s, readHealthRun);
+}
+
+} // namespace relayhud

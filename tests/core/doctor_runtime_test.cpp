@@ -1,0 +1,208 @@
+// The integration doctor's runtime health (issue 20): each rule on hand-made
+// runs at its boundaries, then every backend of the simulator read back from
+// a real cache: the zombie's backend has its never-completed run, the backend
+// whose legs share a job name is named, and the others have no error.
+#include "relayhud/doctor/runtime_health.h"
+#include "relayhud/sim/sim_server.h"
+#include "relayhud/store/cache.h"
+
+#include "test_results_fixtures.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+
+namespace {
+
+using namespace relayhud;
+using namespace relayhud::doctor;
+
+constexpr EpochSeconds kNow = 1'780'000'000;
+
+HealthRun run(std::int64_t row, RunStatus status, Conclusion conclusion,
+              std::optional<EpochSeconds> started, std::optional<double> execution = {})
+{
+    HealthRun r;
+    r.checkRunRow = row;
+    r.workflow = "ci";
+    r.job = "test (default, " + std::to_string(row) + ", 9, linux)";
+    r.runId = "run-" + std::to_string(row);
+    r.checkRunId = "cr-" + std::to_string(row);
+    r.status = status;
+    r.conclusion = conclusion;
+    r.startedAt = started;
+    if (status == RunStatus::Completed && started)
+        r.completedAt = *started + static_cast<EpochSeconds>(execution.value_or(600));
+    r.executionSeconds = execution;
+    r.reportsTests = true;
+    r.hasArtifactUrl = true;
+    return r;
+}
+
+const HealthFinding* findingOf(const RuntimeHealth& h, const std::string& check)
+{
+    for (const HealthFinding& f : h.findings)
+        if (f.check == check)
+            return &f;
+    return nullptr;
+}
+
+TEST(DoctorRuntime, ARunInProgressPastTheSweeperIsNeverCompleted)
+{
+    std::vector<HealthRun> runs = {
+        run(1, RunStatus::InProgress, Conclusion::None, kNow - 8 * 3600),
+        run(2, RunStatus::InProgress, Conclusion::None, kNow - 5 * 3600), // still may finish
+        run(3, RunStatus::Completed, Conclusion::Success, kNow - 9 * 3600),
+    };
+    HealthRun nightly = run(4, RunStatus::InProgress, Conclusion::None, kNow - 30 * 3600);
+    nightly.eventType = EventType::Nightly; // no sweeper, no in_progress callbacks
+    runs.push_back(nightly);
+    const RuntimeHealth h = judgeRuntime("o/r", runs, kNow - 86400, kNow);
+    const HealthFinding* f = findingOf(h, "never-completed");
+    ASSERT_NE(f, nullptr);
+    EXPECT_EQ(f->severity, Severity::Error);
+    EXPECT_EQ(f->runs, std::vector<std::int64_t>{1});
+    EXPECT_EQ(h.neverCompleted, 1u);
+    EXPECT_EQ(h.findings.front().check, "never-completed") << "errors come first";
+}
+
+TEST(DoctorRuntime, OnlyASixHourTimedOutIsTheSweepers)
+{
+    const std::vector<HealthRun> runs = {
+        run(1, RunStatus::Completed, Conclusion::TimedOut, kNow - 10 * 3600, 6.0 * 3600 + 40),
+        run(2, RunStatus::Completed, Conclusion::TimedOut, kNow - 10 * 3600, 3600), // its own
+    };
+    const RuntimeHealth h = judgeRuntime("o/r", runs, 0, kNow);
+    const HealthFinding* f = findingOf(h, "zombie-swept");
+    ASSERT_NE(f, nullptr);
+    EXPECT_EQ(f->runs, std::vector<std::int64_t>{1});
+    EXPECT_EQ(h.swept, 1u);
+}
+
+TEST(DoctorRuntime, LegsUnderOneJobNameAtOneAttemptAreNamed)
+{
+    std::vector<HealthRun> runs;
+    for (int leg = 1; leg <= 3; ++leg) {
+        HealthRun r = run(leg, RunStatus::Completed, Conclusion::Success, kNow - 3600);
+        r.job = "test";
+        r.runId = "77";
+        runs.push_back(r);
+    }
+    HealthRun rerun = runs.front(); // attempt 2 of the same leg: its own check run
+    rerun.checkRunRow = 9;
+    rerun.attempt = 2;
+    rerun.checkRunId = "cr-9";
+    runs.push_back(rerun);
+    const RuntimeHealth h = judgeRuntime("o/r", runs, 0, kNow);
+    const HealthFinding* f = findingOf(h, "shared-job-name");
+    ASSERT_NE(f, nullptr);
+    EXPECT_EQ(h.sharedNames, 1u) << "attempt 2 has one check run under the name";
+    EXPECT_EQ(f->runs, (std::vector<std::int64_t>{1, 2, 3}));
+    EXPECT_NE(f->message.find("'test' in run 77 attempt 1: 3 check runs"), std::string::npos)
+        << f->message;
+    EXPECT_EQ(h.rerunRuns, 1u);
+    EXPECT_EQ(h.workflowRuns, 1u);
+}
+
+TEST(DoctorRuntime, QueueTimeIsReadFromFirstAttemptsOnly)
+{
+    std::vector<HealthRun> runs;
+    for (int i = 1; i <= 10; ++i) {
+        HealthRun r = run(i, RunStatus::Completed, Conclusion::Success, kNow - 3600);
+        r.queueSeconds = i * 10.0;
+        runs.push_back(r);
+    }
+    HealthRun rerun = run(11, RunStatus::Completed, Conclusion::Success, kNow - 600);
+    rerun.attempt = 2;
+    rerun.queueSeconds = 3.0 * 86400; // measured from the original dispatch
+    runs.push_back(rerun);
+    const RuntimeHealth h = judgeRuntime("o/r", runs, 0, kNow);
+    ASSERT_TRUE(h.queueMedianSeconds && h.queueP90Seconds);
+    EXPECT_DOUBLE_EQ(*h.queueMedianSeconds, 50.0);
+    EXPECT_DOUBLE_EQ(*h.queueP90Seconds, 90.0);
+}
+
+TEST(DoctorRuntime, EvidenceIsTheShareOfCompletedRunsWithoutCountsOrUrl)
+{
+    std::vector<HealthRun> runs;
+    for (int i = 1; i <= 4; ++i) {
+        HealthRun r = run(i, RunStatus::Completed, Conclusion::Success, kNow - 3600);
+        r.reportsTests = i > 3;    // three of four without counts
+        r.hasArtifactUrl = i != 1; // one without a URL
+        runs.push_back(r);
+    }
+    const RuntimeHealth h = judgeRuntime("o/r", runs, 0, kNow);
+    EXPECT_EQ(h.completedPr, 4u);
+    EXPECT_EQ(h.withoutCounts, 3u);
+    EXPECT_EQ(h.withoutArtifactUrl, 1u);
+    const HealthFinding* f = findingOf(h, "evidence");
+    ASSERT_NE(f, nullptr);
+    EXPECT_EQ(f->severity, Severity::Info) << "some runs do report";
+    EXPECT_NE(f->message.find("75% of 4 completed runs reported no test counts and 25% no "
+                              "artifact URL"),
+              std::string::npos)
+        << f->message;
+}
+
+TEST(DoctorRuntime, TheSimulatorsBackendsReadBackFromACache)
+{
+    using namespace relayhud::sim;
+    const SimDataset data = buildDataset(SimConfig{});
+    relayhud::testing::ScratchDir dir("doctor-runtime");
+    auto cache = Cache::open(dir.file("cache.sqlite"));
+    ASSERT_TRUE(cache) << cache.message();
+    SyncBatch batch{data.backends, data.commits, {}, {}};
+    for (const SimRow& row : data.rows)
+        batch.runs.push_back(row.run);
+    ASSERT_TRUE((*cache)->apply(batch));
+
+    // Legs sharing a name, read from the dataset itself.
+    std::map<std::string, std::set<std::string>> checkRuns;
+    for (const SimRow& row : data.rows)
+        checkRuns[row.run.downstreamRepo + "|" + row.run.runId + "|"
+                  + std::to_string(row.run.runAttempt) + "|" + row.run.jobName]
+            .insert(row.run.checkRunId.value);
+    std::set<std::string> shared;
+    for (const auto& [key, ids] : checkRuns)
+        if (ids.size() > 1)
+            shared.insert(key.substr(0, key.find('|')));
+    ASSERT_EQ(shared.size(), 1u);
+
+    const EpochSeconds now = data.config.now;
+    const EpochSeconds since = now - 30 * 86400;
+    std::size_t judged = 0;
+    for (const Backend& backend : data.backends) {
+        auto runs = (*cache)->healthRuns({backend.repo, since});
+        ASSERT_TRUE(runs) << runs.message();
+        if (runs->empty())
+            continue;
+        ++judged;
+        const RuntimeHealth h = judgeRuntime(backend.repo, *runs, since, now);
+        std::set<std::string> errors;
+        for (const HealthFinding& f : h.findings)
+            if (f.severity == Severity::Error)
+                errors.insert(f.check);
+        std::set<std::string> expected;
+        if (backend.repo == data.stories.zombieBackend)
+            expected.insert("never-completed");
+        if (shared.count(backend.repo))
+            expected.insert("shared-job-name");
+        if (backend.repo == "pytorch/crcr-test" && h.neverCompleted > 0)
+            expected.insert("never-completed"); // its xtimeout probe, by design
+        EXPECT_EQ(errors, expected) << backend.repo;
+        if (backend.repo == data.stories.zombieBackend) {
+            const HealthFinding* f = findingOf(h, "never-completed");
+            ASSERT_NE(f, nullptr);
+            bool zombie = false;
+            for (const HealthRun& r : *runs)
+                zombie = zombie
+                         || (std::count(f->runs.begin(), f->runs.end(), r.checkRunRow) > 0
+                             && r.sha == data.stories.zombieSha && r.job == data.stories.zombieJob);
+            EXPECT_TRUE(zombie) << "the story's zombie run is among those named";
+        }
+    }
+    EXPECT_GE(judged, 5u);
+}
+
+} // namespace
