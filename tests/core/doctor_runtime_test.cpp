@@ -6,6 +6,7 @@
 #include "relayhud/sim/sim_server.h"
 #include "relayhud/store/cache.h"
 
+#include "sim_leg_names.h"
 #include "test_results_fixtures.h"
 
 #include <gtest/gtest.h>
@@ -158,15 +159,7 @@ TEST(DoctorRuntime, TheSimulatorsBackendsReadBackFromACache)
     ASSERT_TRUE((*cache)->apply(batch));
 
     // Legs sharing a name, read from the dataset itself.
-    std::map<std::string, std::set<std::string>> checkRuns;
-    for (const SimRow& row : data.rows)
-        checkRuns[row.run.downstreamRepo + "|" + row.run.runId + "|"
-                  + std::to_string(row.run.runAttempt) + "|" + row.run.jobName]
-            .insert(row.run.checkRunId.value);
-    std::set<std::string> shared;
-    for (const auto& [key, ids] : checkRuns)
-        if (ids.size() > 1)
-            shared.insert(key.substr(0, key.find('|')));
+    const std::set<std::string> shared = relayhud::testing::reposWithSharedLegNames(data);
     ASSERT_EQ(shared.size(), 1u);
 
     const EpochSeconds now = data.config.now;

@@ -10,6 +10,7 @@
 #include "relayhud/doctor/workflow_lint.h"
 #include "relayhud/sim/sim_server.h"
 
+#include "sim_leg_names.h"
 #include "test_results_fixtures.h"
 
 #include <gtest/gtest.h>
@@ -56,22 +57,6 @@ protected:
         return ArtifactFetcher(m_http, *m_blobs, settings, credentials);
     }
 
-    // The repos whose matrix legs report under one job name: one run, attempt
-    // and job name with several check runs.
-    static std::set<std::string> sharedLegNames()
-    {
-        std::map<std::string, std::set<std::string>> checkRuns;
-        for (const SimRow& row : s_server->dataset().rows)
-            checkRuns[row.run.downstreamRepo + "|" + row.run.runId + "|"
-                      + std::to_string(row.run.runAttempt) + "|" + row.run.jobName]
-                .insert(row.run.checkRunId.value);
-        std::set<std::string> repos;
-        for (const auto& [key, ids] : checkRuns)
-            if (ids.size() > 1)
-                repos.insert(key.substr(0, key.find('|')));
-        return repos;
-    }
-
     static SimServer* s_server;
     std::optional<relayhud::testing::ScratchDir> m_scratch;
     std::optional<ContentCache> m_blobs;
@@ -89,7 +74,8 @@ std::pair<std::string, std::string> split(const std::string& repo)
 TEST_F(DoctorSimTest, TheDoctorNamesExactlyTheMistakesTheRuntimeStoriesTell)
 {
     const SimStories& stories = s_server->dataset().stories;
-    const std::set<std::string> shared = sharedLegNames();
+    const std::set<std::string> shared =
+        relayhud::testing::reposWithSharedLegNames(s_server->dataset());
     ASSERT_EQ(shared.size(), 1u) << "the simulator has one backend whose legs share a name";
     ASSERT_FALSE(stories.zombieBackend.empty());
     auto github = fetcher();

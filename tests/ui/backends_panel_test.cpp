@@ -69,6 +69,21 @@ TEST(BackendsPanelFlow, AfterASyncEveryBackendHasARowWorstFirstWithTheHudsRateAn
     ASSERT_TRUE(data.relay.has_value());
     EXPECT_TRUE(panel->relayText().contains(QStringLiteral("Relay")));
     EXPECT_FALSE(panel->relayText().contains(QStringLiteral("not reported")));
+    // The doctor's column: the zombie story's backend has a run that never completed.
+    const QString zombie = QString::fromStdString(server.dataset().stories.zombieBackend);
+    bool zombieShown = false;
+    for (int i = 0; i < table->topLevelItemCount(); ++i) {
+        const QTreeWidgetItem* item = table->topLevelItem(i);
+        EXPECT_FALSE(item->text(11).isEmpty()) << item->text(1).toStdString();
+        if (item->data(1, Qt::UserRole).toString() == zombie) {
+            zombieShown = true;
+            EXPECT_TRUE(item->text(11).contains(QStringLiteral("error")))
+                << item->text(11).toStdString();
+            EXPECT_TRUE(item->toolTip(11).contains(QStringLiteral("in progress for more than 7 h")))
+                << item->toolTip(11).toStdString();
+        }
+    }
+    EXPECT_TRUE(zombieShown || zombie.isEmpty());
     test::keepPictures(window, QStringLiteral("backends_overview_1920x1080"));
 
     // Activating the worst backend shows only its columns.

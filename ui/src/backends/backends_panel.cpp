@@ -1,5 +1,6 @@
 #include "relayhud/ui/backends/backends_panel.h"
 
+#include "relayhud/doctor/runtime_health.h"
 #include "relayhud/store/cache.h"
 #include "relayhud/sync/hud_sync.h"
 #include "relayhud/ui/format.h"
@@ -30,6 +31,7 @@ enum Column {
     QueueColumn,
     ExecutionColumn,
     TimeoutColumn,
+    DoctorColumn,
     LastRunColumn,
     OncallColumn,
     ColumnCount
@@ -72,8 +74,8 @@ BackendsPanel::BackendsPanel(QWidget* parent)
     m_table->setColumnCount(ColumnCount);
     m_table->setHeaderLabels({QStringLiteral("★"), tr("Backend"), tr("Level"), tr("Pass (HUD)"),
                               tr("Pass (ours)"), tr("Failures"), tr("Runs"), tr("Duration"),
-                              tr("Queue"), tr("Execution"), tr("Timeouts"), tr("Last run"),
-                              tr("On-call")});
+                              tr("Queue"), tr("Execution"), tr("Timeouts"), tr("Doctor"),
+                              tr("Last run"), tr("On-call")});
     const QStringList tips{
         tr("Followed (Watch menu)"),
         tr("The downstream repository"),
@@ -90,6 +92,9 @@ BackendsPanel::BackendsPanel(QWidget* parent)
         tr("Average queue time measured by the relay (trusted), first attempts only"),
         tr("Average execution time measured by the relay (trusted), first attempts only"),
         tr("Share of finished runs that timed out (the relay's 6 h sweep included)"),
+        tr("What the integration doctor finds in its runs: runs never completed, swept "
+           "zombies, legs sharing a job name (the Doctor tab has the details and the "
+           "workflows)"),
         tr("When its last finished run ended"),
         tr("On-calls named in the allowlist")};
     for (int c = 0; c < ColumnCount; ++c)
@@ -144,6 +149,23 @@ BackendsData BackendsPanel::read(const QString& cachePath, int days)
         if (r.repo != kProbeRepo)
             kept.push_back(std::move(r));
     got.backends = verdict::backendOverviews(shown, kept, hud);
+    const EpochSeconds now = QDateTime::currentSecsSinceEpoch();
+    for (const verdict::BackendOverview& b : got.backends) {
+        auto health = c.healthRuns({b.repo, query.since});
+        if (!health)
+            continue;
+        const doctor::RuntimeHealth h = doctor::judgeRuntime(b.repo, *health, query.since, now);
+        BackendDoctorSummary summary;
+        summary.runs = h.runs;
+        summary.errors = h.count(doctor::Severity::Error);
+        summary.warnings = h.count(doctor::Severity::Warning);
+        QStringList lines;
+        for (const doctor::HealthFinding& f : h.findings)
+            if (f.severity != doctor::Severity::Info)
+                lines << toQString(f.message);
+        summary.details = lines.join(u'\n');
+        got.doctor.emplace(b.repo, std::move(summary));
+    }
     got.relay = cachedRelayHealth(c);
     return got;
 }
@@ -219,6 +241,26 @@ void BackendsPanel::showLoaded(const BackendsData& got)
         item->setText(QueueColumn, formatDuration(b.avgQueueSeconds));
         item->setText(ExecutionColumn, formatDuration(b.avgExecutionSeconds));
         item->setText(TimeoutColumn, b.completed ? percent(b.timeoutRate()) : QStringLiteral("—"));
+        if (const auto doctor = got.doctor.find(b.repo); doctor != got.doctor.end()) {
+            const BackendDoctorSummary& d = doctor->second;
+            QStringList parts;
+            if (d.errors)
+                parts << (d.errors == 1 ? tr("1 error") : tr("%1 errors").arg(d.errors));
+            if (d.warnings)
+                parts << (d.warnings == 1 ? tr("1 warning") : tr("%1 warnings").arg(d.warnings));
+            item->setText(DoctorColumn, d.runs == 0       ? QStringLiteral("—")
+                                        : parts.isEmpty() ? tr("sound")
+                                                          : parts.join(u" · "));
+            item->setToolTip(DoctorColumn, d.runs == 0
+                                               ? tr("No runs in the window: nothing to judge")
+                                           : d.details.isEmpty()
+                                               ? tr("Nothing the doctor would change in its runs")
+                                               : d.details);
+            if (d.errors)
+                item->setForeground(DoctorColumn, QColor(0xd3, 0x2f, 0x2f));
+            else if (d.warnings)
+                item->setForeground(DoctorColumn, QColor(0xef, 0x6c, 0x00));
+        }
         item->setText(LastRunColumn, b.lastRun ? formatShortTime(*b.lastRun) : tr("none"));
         QStringList oncalls;
         for (const std::string& o : b.oncalls)

@@ -2,7 +2,8 @@
 // The backends overview (issue 17): the relay's health from its probe repo,
 // then one row per backend, worst first: level, the HUD's pass rate and ours
 // (labelled), failures, runs, duration, the relay's queue and execution times
-// (first attempts), timeouts, last run, on-calls, followed or not.
+// (first attempts), timeouts, what the integration doctor finds in its runs,
+// last run, on-calls, followed or not.
 // Activating a row shows that backend's columns in the matrix. Loads on a
 // worker from the cache file; nothing here reads SQLite on the GUI thread.
 #include "relayhud/hud/hud_summaries.h"
@@ -11,6 +12,7 @@
 #include <QSet>
 #include <QWidget>
 
+#include <map>
 #include <memory>
 #include <optional>
 
@@ -19,8 +21,17 @@ class QTreeWidget;
 
 namespace relayhud::ui {
 
+// The integration doctor's runtime verdict on a backend (doctor/runtime_health.h).
+struct BackendDoctorSummary {
+    std::size_t runs = 0; // in the window
+    std::size_t errors = 0;
+    std::size_t warnings = 0;
+    QString details; // one line per error or warning
+};
+
 struct BackendsData {
     std::vector<verdict::BackendOverview> backends;
+    std::map<std::string, BackendDoctorSummary> doctor; // by repo
     std::optional<RelayHealth> relay;
     bool hudAnswered = false; // crcr_summary was cached for this window
     QString error;
