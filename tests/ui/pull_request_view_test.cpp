@@ -319,8 +319,10 @@ TEST_F(PullRequestFlow, ThePullRequestsTabShowsOneRowPerPrAndAClickShowsItsEarli
     QTabBar* tabs = w.commitViewTabs();
     const int prTab = static_cast<int>(CommitView::PullRequests);
     EXPECT_EQ(tabs->tabText(prTab), QStringLiteral("Pull requests (%1)").arg(heads.size()));
-    ASSERT_EQ(tabs->count(), 5) << "one tab per commit view, then the backends overview";
+    ASSERT_EQ(tabs->count(), 6)
+        << "one tab per commit view, then the backends overview and the doctor";
     EXPECT_EQ(tabs->tabText(4), QStringLiteral("Backends"));
+    EXPECT_EQ(tabs->tabText(5), QStringLiteral("Doctor"));
 
     tabs->setCurrentIndex(prTab);
     MatrixFilterProxy& proxy = w.filterProxy();
