@@ -10,13 +10,12 @@
 #include "artifacts/stores.h"
 
 #include "artifacts/github_api.h"
+#include "relayhud/util/read_file.h"
 #include "relayhud/util/sha256.h"
 
 #include <nlohmann/json.hpp>
 
-#include <fstream>
 #include <optional>
-#include <sstream>
 
 namespace relayhud::artifacts {
 namespace {
@@ -131,12 +130,8 @@ std::optional<std::string> keptBody(const ContentCache& blobs, const std::string
     const auto path = record ? blobs.path(record->hash) : std::nullopt;
     if (!path)
         return std::nullopt;
-    std::ifstream in(*path, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (!in.good() && !in.eof())
-        return std::nullopt;
-    return text.str();
+    auto body = readRegularFile(*path, kMaxWorkflowFileBytes, "a kept workflow");
+    return body ? std::optional<std::string>(std::move(*body)) : std::nullopt;
 }
 
 } // namespace
