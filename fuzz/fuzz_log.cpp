@@ -5,13 +5,17 @@
 //  - the whole-file search (blocks, vector prefilters, RE2 in multi-line
 //    mode) finds exactly the lines a line-by-line match finds;
 //  - the failure-line classifier says the same of the log in memory and on
-//    disk (classifyFile reads in blocks).
+//    disk (classifyFile reads in blocks);
+//  - so does the checkout scan (logs/checkout_scan.h), and each checkout's
+//    line holds its SHA.
 #include "fuzz_check.h"
+#include "relayhud/logs/checkout_scan.h"
 #include "relayhud/logs/line_decoder.h"
 #include "relayhud/logs/log_file.h"
 #include "relayhud/logs/log_search.h"
 #include "relayhud/triage/classifier.h"
 #include "relayhud/triage/rule_set.h"
+#include "relayhud/util/ascii.h"
 
 #include <unistd.h>
 
@@ -90,7 +94,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::string_view log = eol == std::string_view::npos ? input : input.substr(eol + 1);
 
     std::string stripped;
-    for (const std::string_view line : splitLines(log)) {
+    const std::vector<std::string_view> lines = splitLines(log);
+    for (const std::string_view line : lines) {
         const DecodedLine decoded = decodeLine(line);
         (void)decoded;
         FUZZ_CHECK(timestampPrefixLength(line) <= line.size(), "a timestamp is in its line");
@@ -109,6 +114,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (inMemory) {
         FUZZ_CHECK(inMemory->line == (*onDisk)->line, "memory and disk agree on the line");
         FUZZ_CHECK(inMemory->ruleIndex == (*onDisk)->ruleIndex, "and on the rule");
+    }
+
+    const std::vector<LogCheckout> checkouts = logs::scanCheckoutsIn(log);
+    const auto checkoutsOnDisk = logs::scanCheckouts(logPath());
+    FUZZ_CHECK(checkoutsOnDisk.ok(), "the checkout scan reads the file");
+    FUZZ_CHECK(*checkoutsOnDisk == checkouts, "memory and disk agree on the checkouts");
+    FUZZ_CHECK(checkouts.size() <= logs::kMaxLogCheckouts, "the checkouts are capped");
+    for (const LogCheckout& checkout : checkouts) {
+        FUZZ_CHECK(checkout.sha.size() == 40 || checkout.sha.size() == 64, "a SHA's length");
+        FUZZ_CHECK(checkout.line >= 1 && checkout.line <= lines.size(), "a checkout's line exists");
+        FUZZ_CHECK(lowerAscii(lines[checkout.line - 1]).find(checkout.sha) != std::string::npos,
+                   "a checkout's line holds its SHA");
     }
 
     if (head.empty())
@@ -136,7 +153,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::vector<LineNumber> found = search.matches();
 
     std::vector<LineNumber> expected;
-    const auto lines = splitLines(log);
     FUZZ_CHECK(lines.size() == (*file)->lineCount(), "the index counts the lines");
     for (std::size_t i = 0; i < lines.size(); ++i) {
         std::string text(lines[i]);

@@ -43,6 +43,9 @@ Result<ArtifactSyncOptions> syncOptions(const Flags& flags)
         return makeError("--days must be a positive integer");
     // Job failure lines: the default rules, then these (triage/suggest.h).
     options.ruleFiles = flags.all("rules");
+    if (!parseInt(flags.get("checkout-sample", "5"), options.checkoutSample)
+        || options.checkoutSample < 0)
+        return makeError("--checkout-sample must be 0 or a positive integer");
     return options;
 }
 
@@ -64,6 +67,10 @@ void printReport(const ArtifactSyncReport& r, std::ostream& out)
         << (r.jobLogs == 1 ? " failed run: " : " failed runs: ") << r.jobLinesPicked
         << " with a failure line, " << r.jobLinesNoMatch << " without, " << r.jobLogsMissing
         << " gone, " << r.jobLogsFailed << " failed\n";
+    if (r.checkoutLogs > 0)
+        out << "read the job logs of " << r.checkoutLogs
+            << (r.checkoutLogs == 1 ? " green run" : " green runs")
+            << " for their tested SHA: " << r.checkoutLogsUnread << " could not be read\n";
 }
 
 } // namespace
@@ -73,7 +80,7 @@ int runArtifacts(const GlobalOptions& global, const std::vector<std::string>& ar
 {
     const Flags flags =
         parseFlags(args, {"--runs", "--parallel", "--max-runs", "--days", "--github-api",
-                          "--s3-endpoint", "--s3-region", "--rules"});
+                          "--s3-endpoint", "--s3-region", "--rules", "--checkout-sample"});
     if (!flags.error.empty())
         return fail(err, "artifacts: " + flags.error, 2);
     auto options = syncOptions(flags);

@@ -50,7 +50,10 @@ constexpr std::array kCommands{
          "                      GH_TOKEN) and AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY\n"
          "            [--rules FILE]...\n"
          "                      then read the GitHub job logs of failed runs and keep each\n"
-         "                      one's failure line (default rules, then these files)\n"},
+         "                      one's failure line (default rules, then these files)\n"
+         "            [--checkout-sample N]\n"
+         "                      and of the newest N green runs of each backend (default 5;\n"
+         "                      0: none): what their checkouts checked out (doctor)\n"},
     Command{"matrix", runMatrix,
          "  matrix [--format text|tsv] [--limit N]\n"
          "                      print the upstream SHA x job matrix from the cache\n"},

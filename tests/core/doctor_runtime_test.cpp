@@ -146,6 +146,72 @@ TEST(DoctorRuntime, EvidenceIsTheShareOfCompletedRunsWithoutCountsOrUrl)
         << f->message;
 }
 
+TEST(DoctorRuntime, TheTestedShaIsWhatTheLogsCheckoutsShow)
+{
+    const std::string dispatched = "C8AB2E8B637515B6488931F5E59F23848AAE9991"; // as a HUD row may
+    const std::string lower = "c8ab2e8b637515b6488931f5e59f23848aae9991";
+    const std::string trunk = "1111111111111111111111111111111111111111";
+    const std::string own = "2222222222222222222222222222222222222222";
+    std::vector<HealthRun> runs;
+    const auto add = [&](std::optional<std::vector<LogCheckout>> checkouts) {
+        HealthRun r = run(static_cast<std::int64_t>(runs.size() + 1), RunStatus::Completed,
+                          Conclusion::Success, kNow - 3600);
+        r.sha = Sha{dispatched};
+        r.upstreamRepo = "pytorch/pytorch";
+        r.checkouts = std::move(checkouts);
+        runs.push_back(r);
+    };
+    add(std::vector<LogCheckout>{{"ibm/torch-spyre", own, 30}, {"PyTorch/PyTorch", lower, 61}});
+    // Main checked out too, after the head: the head was tested.
+    add(std::vector<LogCheckout>{{"pytorch/pytorch", lower, 61}, {"pytorch/pytorch", trunk, 90}});
+    add(std::vector<LogCheckout>{{"ibm/torch-spyre", own, 30}, {"pytorch/pytorch", trunk, 61}});
+    add(std::vector<LogCheckout>{{"ibm/torch-spyre", own, 30}}); // a wheel: not shown
+    add(std::vector<LogCheckout>{{"", trunk, 30}});              // whose? not shown
+    add(std::nullopt);                                           // never read
+    HealthRun nightly = runs.back();
+    nightly.checkRunRow = 99;
+    nightly.eventType = EventType::Nightly; // its "SHA" is parsed from the nightly branch
+    nightly.checkouts = std::vector<LogCheckout>{{"pytorch/pytorch", trunk, 61}};
+    runs.push_back(nightly);
+
+    RuntimeHealth h = judgeRuntime("ibm/torch-spyre", runs, 0, kNow);
+    EXPECT_EQ(h.logsRead, 5u);
+    EXPECT_EQ(h.shaVerified, 2u);
+    EXPECT_EQ(h.shaMismatched, 1u);
+    EXPECT_EQ(h.shaNotShown, 2u);
+    const HealthFinding* f = findingOf(h, "tested-sha");
+    ASSERT_NE(f, nullptr);
+    EXPECT_EQ(f->severity, Severity::Error);
+    EXPECT_EQ(f->runs, (std::vector<std::int64_t>{3}));
+    EXPECT_NE(f->message.find("1 run of 5 whose job log was read tested another upstream commit"),
+              std::string::npos)
+        << f->message;
+    EXPECT_NE(f->message.find("checked out pytorch/pytorch at 111111111111 (line 61)"),
+              std::string::npos)
+        << f->message;
+    EXPECT_EQ(h.findings.front().severity, Severity::Error);
+
+    runs.erase(runs.begin() + 2); // the mismatch gone: what holds, and what cannot be judged
+    h = judgeRuntime("ibm/torch-spyre", runs, 0, kNow);
+    f = findingOf(h, "tested-sha");
+    ASSERT_NE(f, nullptr);
+    EXPECT_EQ(f->severity, Severity::Info);
+    EXPECT_EQ(f->message, "2 of 4 job logs read show the dispatched SHA checked out; 2 show no "
+                          "checkout of it (cannot judge)");
+    EXPECT_EQ(f->runs.size(), 2u);
+
+    runs.erase(runs.begin(), runs.begin() + 2); // nothing shows a checkout
+    h = judgeRuntime("ibm/torch-spyre", runs, 0, kNow);
+    f = findingOf(h, "tested-sha");
+    ASSERT_NE(f, nullptr);
+    EXPECT_EQ(f->severity, Severity::Info);
+    EXPECT_EQ(f->message.rfind("cannot judge: none of the 2 job logs read", 0), 0u) << f->message;
+
+    runs.erase(runs.begin(), runs.begin() + 2); // no log read: nothing said
+    h = judgeRuntime("ibm/torch-spyre", runs, 0, kNow);
+    EXPECT_EQ(findingOf(h, "tested-sha"), nullptr);
+}
+
 TEST(DoctorRuntime, TheSimulatorsBackendsReadBackFromACache)
 {
     using namespace relayhud::sim;

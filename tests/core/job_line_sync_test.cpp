@@ -105,6 +105,60 @@ TEST_F(JobLineSyncTest, FailedRunsLogsAreReadAndTheirLineKept)
     EXPECT_FALSE(*m_cache->jobFailureLine(later));
 }
 
+// The tested-SHA evidence: a failed run's checkouts come with its line; the
+// newest greens' logs are read for theirs; a gone one is asked again only
+// after the retry delay, and a read one never.
+TEST_F(JobLineSyncTest, GreensLogsAreSampledForWhatTheyCheckedOut)
+{
+    const auto checkout = [](const std::string& sha) {
+        return "2026-05-04T10:00:00.0000000Z Syncing repository: pytorch/pytorch\n"
+               "2026-05-04T10:00:01.0000000Z [command]/usr/bin/git log -1 --format=%H\n"
+               "2026-05-04T10:00:01.0000000Z "
+               + sha + "\n";
+    };
+    const auto failed = addRun(0, Conclusion::Failure);
+    const auto green = addRun(1, Conclusion::Success);
+    const auto gone = addRun(2, Conclusion::Success);
+    m_github.logs["2000"] = whole(checkout(std::string(40, 'a')) + kRunnerLost);
+    m_github.logs["2001"] = whole(checkout(std::string(40, 'f')));
+
+    auto report = sync().run({});
+    ASSERT_TRUE(report) << report.message();
+    EXPECT_EQ(report->jobLogs, 1);
+    EXPECT_EQ(report->checkoutLogs, 2);
+    EXPECT_EQ(report->checkoutLogsUnread, 1);
+    const auto checkoutsOf = [&](std::int64_t row) {
+        auto read = m_cache->logCheckouts(row);
+        EXPECT_TRUE(read) << read.message();
+        return read ? *read : std::nullopt;
+    };
+    EXPECT_EQ(checkoutsOf(failed),
+              (std::vector<LogCheckout>{{"pytorch/pytorch", std::string(40, 'a'), 3}}));
+    EXPECT_EQ(checkoutsOf(green),
+              (std::vector<LogCheckout>{{"pytorch/pytorch", std::string(40, 'f'), 3}}));
+    EXPECT_FALSE(checkoutsOf(gone)) << "a gone log is not one that shows no checkout";
+
+    const int asked = m_github.requestsTo("/logs");
+    auto soon = sync().run({});
+    ASSERT_TRUE(soon);
+    EXPECT_EQ(soon->checkoutLogs, 0) << "not before retryAfterSeconds";
+    EXPECT_EQ(m_github.requestsTo("/logs"), asked);
+    m_github.logs["2002"] = whole("2026-05-04T10:00:00.0000000Z pip install torch\n");
+    ArtifactSyncOptions later;
+    later.retryAfterSeconds = -60; // as if the delay had passed
+    auto retried = sync().run(later);
+    ASSERT_TRUE(retried) << retried.message();
+    EXPECT_EQ(retried->checkoutLogs, 1);
+    EXPECT_EQ(checkoutsOf(gone), std::vector<LogCheckout>{}) << "read: it shows no checkout";
+
+    ArtifactSyncOptions none;
+    none.checkoutSample = 0;
+    addRun(3, Conclusion::Success);
+    auto off = sync().run(none);
+    ASSERT_TRUE(off);
+    EXPECT_EQ(off->checkoutLogs, 0);
+}
+
 TEST_F(JobLineSyncTest, ARefusedLogIsAskedAgainOnlyAfterTheRetryDelay)
 {
     const auto row = addRun(0, Conclusion::Failure);

@@ -104,6 +104,7 @@ TEST(TestResultsSchema, AVersion1CacheMigratesInPlaceKeepingItsRows)
                   " DROP TABLE triage_tag; DROP TABLE job_failure_line;"
                   " ALTER TABLE backend DROP COLUMN listed; DROP TABLE hud_answer;"
                   " ALTER TABLE check_run DROP COLUMN conclusion_text;"
+                  " DROP TABLE log_checkout; DROP TABLE log_checkout_scan;"
                   " PRAGMA user_version = 1;");
     ASSERT_EQ(queryInt(path, "PRAGMA user_version"), 1);
     auto cache = openCacheOk(path);

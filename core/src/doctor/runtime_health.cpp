@@ -1,6 +1,8 @@
 // The integration doctor's runtime health (doctor/runtime_health.h).
 #include "relayhud/doctor/runtime_health.h"
 
+#include "relayhud/util/ascii.h"
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -28,6 +30,11 @@ const std::vector<CheckInfo> kRuntimeChecks = {
      "dispatch (callback_handler.py:130-133, 177-182)."},
     {"evidence", "completed runs report test counts and an artifact URL",
      "The HUD keeps test-results' counts and artifact-url only when sent (crcrUtils.ts:158-177)."},
+    {"tested-sha", "the job logs show the dispatched upstream SHA checked out",
+     "actions/checkout logs `Syncing repository: OWNER/NAME` and, once checked out, the commit "
+     "(`git log -1 --format=%H`; src/git-source-provider.ts, actions/checkout @0109144c); the "
+     "relay dispatches the PR's head.sha (push: after), the SHA the HUD row carries "
+     "(docs/crcr-integration-facts.md)."},
     {"callback-latency", "the relay's queue time of first attempts",
      "queue_time is the relay's time from dispatch to the in_progress callback "
      "(callback_handler.py:177-182)."},
@@ -61,6 +68,41 @@ std::optional<double> quantile(std::vector<double> values, double q)
     std::sort(values.begin(), values.end());
     const auto at = static_cast<std::size_t>(std::ceil(q * static_cast<double>(values.size()))) - 1;
     return values[std::min(at, values.size() - 1)];
+}
+
+bool sameRepository(std::string_view a, std::string_view b)
+{
+    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+               return lowerAscii(x) == lowerAscii(y);
+           });
+}
+
+// The dispatched SHA as the HUD keeps it (40 hex, maybe upper case) against
+// what git printed (lowercase).
+bool sameCommit(const std::string& dispatched, const std::string& checkedOut)
+{
+    return !dispatched.empty() && lowerAscii(dispatched) == checkedOut;
+}
+
+enum class ShaEvidence : std::uint8_t { NotRead, Verified, Mismatched, NotShown };
+
+// What a run's log says of its tested SHA; `other` is the first upstream
+// checkout that is not the dispatched SHA.
+ShaEvidence shaEvidence(const HealthRun& run, const LogCheckout** other)
+{
+    if (!run.checkouts)
+        return ShaEvidence::NotRead;
+    const std::string upstream = run.upstreamRepo.empty() ? "pytorch/pytorch" : run.upstreamRepo;
+    *other = nullptr;
+    for (const LogCheckout& checkout : *run.checkouts) {
+        if (!sameRepository(checkout.repository, upstream))
+            continue;
+        if (sameCommit(run.sha.value, checkout.sha))
+            return ShaEvidence::Verified;
+        if (!*other)
+            *other = &checkout;
+    }
+    return *other ? ShaEvidence::Mismatched : ShaEvidence::NotShown;
 }
 
 std::vector<std::int64_t> rowsOf(const std::vector<const HealthRun*>& runs)
@@ -98,7 +140,8 @@ RuntimeHealth judgeRuntime(const std::string& repo, const std::vector<HealthRun>
         legRuns;
     std::map<std::string, int> attempts; // by run id
     std::vector<double> queue;
-    std::vector<const HealthRun*> noCounts, noUrl;
+    std::vector<const HealthRun*> noCounts, noUrl, mismatched, notShown;
+    std::string mismatchExample;
     for (const HealthRun& run : runs) {
         attempts[run.runId] = std::max(attempts[run.runId], run.attempt);
         if (run.status == RunStatus::Completed)
@@ -123,6 +166,20 @@ RuntimeHealth judgeRuntime(const std::string& repo, const std::vector<HealthRun>
         if (run.attempt == 1 && run.queueSeconds)
             queue.push_back(*run.queueSeconds);
         if (run.status == RunStatus::Completed) {
+            const LogCheckout* other = nullptr;
+            switch (shaEvidence(run, &other)) {
+            case ShaEvidence::NotRead: break;
+            case ShaEvidence::Verified: ++h.shaVerified; break;
+            case ShaEvidence::Mismatched:
+                mismatched.push_back(&run);
+                if (mismatchExample.empty())
+                    mismatchExample = "'" + run.job + "' on " + run.sha.value.substr(0, 12)
+                                      + ": its log checked out " + other->repository + " at "
+                                      + other->sha.substr(0, 12) + " (line "
+                                      + std::to_string(other->line) + ")";
+                break;
+            case ShaEvidence::NotShown: notShown.push_back(&run); break;
+            }
             ++h.completedPr;
             if (!run.reportsTests)
                 noCounts.push_back(&run);
@@ -137,6 +194,9 @@ RuntimeHealth judgeRuntime(const std::string& repo, const std::vector<HealthRun>
     h.swept = swept.size();
     h.withoutCounts = noCounts.size();
     h.withoutArtifactUrl = noUrl.size();
+    h.shaMismatched = mismatched.size();
+    h.shaNotShown = notShown.size();
+    h.logsRead = h.shaVerified + h.shaMismatched + h.shaNotShown;
     h.queueMedianSeconds = quantile(queue, 0.5);
     h.queueP90Seconds = quantile(queue, 0.9);
 
@@ -188,6 +248,32 @@ RuntimeHealth judgeRuntime(const std::string& repo, const std::vector<HealthRun>
                  + " no artifact URL: their greens cannot be checked",
              "send test-results and artifact-url with the completed callback (doctor: evidence)",
              rowsOf(noCounts.empty() ? noUrl : noCounts)});
+    if (!mismatched.empty())
+        h.findings.push_back(
+            {Severity::Error, "tested-sha",
+             plural(mismatched.size(), "run", "runs") + " of " + std::to_string(h.logsRead)
+                 + " whose job log was read tested another upstream commit than the relay "
+                   "dispatched ("
+                 + mismatchExample + "): their result is not the dispatched SHA's",
+             "check out `client_payload.payload.pull_request.head.sha` (push: `after`) with "
+             "`ref:`, not the default branch (doctor: exact-sha)",
+             rowsOf(mismatched)});
+    else if (h.logsRead > 0)
+        h.findings.push_back(
+            {Severity::Info, "tested-sha",
+             h.shaVerified == 0
+                 ? "cannot judge: none of the " + plural(h.logsRead, "job log", "job logs")
+                       + " read shows a checkout of the upstream repository (a wheel, a tarball "
+                         "or a script's own clone is not shown)"
+                 : std::to_string(h.shaVerified) + " of "
+                       + plural(h.logsRead, "job log", "job logs")
+                       + " read show the dispatched SHA checked out"
+                       + (notShown.empty() ? std::string()
+                                           : "; " + std::to_string(notShown.size())
+                                                 + " show no checkout of it (cannot judge)"),
+             "keep actions/checkout of the upstream repository in the job, so its log shows "
+             "what was tested",
+             rowsOf(notShown)});
     if (h.rerunRuns > 0)
         h.findings.push_back({Severity::Info,
                               "reruns",

@@ -272,8 +272,31 @@ CREATE TABLE hud_answer (
 );
 )sql";
 
-constexpr std::array<const char*, 5> kMigrations{kVersion1, kVersion2, kVersion3, kVersion4,
-                                                 kVersion5};
+// Schema 6 (issue 20): what a check run's job log says its checkouts
+// checked out (logs/checkout_scan.h), the integration doctor's tested-SHA
+// evidence. A scan row with `read` 1 says the log was read (with no checkout
+// in it, "cannot judge"), and its checkouts follow in log order; `read` 0
+// says it could not be (gone, refused, cut), asked again later. A log read
+// again replaces both.
+constexpr const char* kVersion6 = R"sql(
+CREATE TABLE log_checkout_scan (
+    check_run_row INTEGER PRIMARY KEY REFERENCES check_run(id) ON DELETE CASCADE,
+    scanned_at    INTEGER NOT NULL,
+    read          INTEGER NOT NULL
+);
+CREATE TABLE log_checkout (
+    check_run_row INTEGER NOT NULL
+                  REFERENCES log_checkout_scan(check_run_row) ON DELETE CASCADE,
+    ordinal       INTEGER NOT NULL,
+    repository    TEXT NOT NULL,
+    sha           TEXT NOT NULL,
+    line          INTEGER NOT NULL,
+    PRIMARY KEY (check_run_row, ordinal)
+);
+)sql";
+
+constexpr std::array<const char*, 6> kMigrations{kVersion1, kVersion2, kVersion3,
+                                                 kVersion4, kVersion5, kVersion6};
 // Steps that rebuild a table others reference: run with foreign keys off, or
 // dropping the old table would cascade into its dependants' rows.
 constexpr int kRebuildingStep = 5;

@@ -1,5 +1,6 @@
 #include "sync/job_line_sync.h"
 
+#include "relayhud/logs/checkout_scan.h"
 #include "relayhud/triage/job_line.h"
 #include "relayhud/util/time.h"
 
@@ -42,14 +43,31 @@ bool endsWithTheRunnersLastLine(const std::string& path)
     return end.ends_with(kRunnerLastLine);
 }
 
+// What one log gave: its failure line, and what its checkouts checked out
+// (nullopt: not known from this fetch).
+struct Picked {
+    JobFailureLine line;
+    std::optional<std::vector<LogCheckout>> checkouts;
+};
+
+// The checkouts of a fetched log. What arrived of a log that broke off
+// counts only when it reaches a checkout (they come first in a job).
+std::optional<std::vector<LogCheckout>> checkoutsIn(const std::string& path, bool whole)
+{
+    auto found = logs::scanCheckouts(path);
+    if (!found || (!whole && found->empty()))
+        return std::nullopt;
+    return std::move(*found);
+}
+
 // Fetches and classifies one log. Thread-safe: no Cache. nullopt when
 // cancelled before it finished.
-std::optional<JobFailureLine> pickLine(ArtifactFetcher& fetcher,
-                                       const triage::Classifier& classifier,
-                                       std::uint64_t rulesHash, const JobLineCandidate& run,
-                                       const std::atomic<bool>* cancel)
+std::optional<Picked> pickLine(ArtifactFetcher& fetcher, const triage::Classifier& classifier,
+                               std::uint64_t rulesHash, const JobLineCandidate& run,
+                               const std::atomic<bool>* cancel)
 {
-    JobFailureLine line;
+    Picked out;
+    JobFailureLine& line = out.line;
     line.checkRunRow = run.checkRunRow;
     line.rulesHash = rulesHash;
     line.pickedAt = nowSeconds();
@@ -57,7 +75,7 @@ std::optional<JobFailureLine> pickLine(ArtifactFetcher& fetcher,
     if (slash == std::string::npos) {
         line.state = JobLineState::NoLog;
         line.message = "repository '" + run.downstreamRepo + "' names no GitHub owner";
-        return line;
+        return out;
     }
     auto fetched =
         fetcher.fetchJobLog(run.downstreamRepo.substr(0, slash),
@@ -68,27 +86,28 @@ std::optional<JobFailureLine> pickLine(ArtifactFetcher& fetcher,
         line.state = JobLineState::FetchFailed;
         line.message = "job log of " + run.downstreamRepo + " job " + run.checkRunId.value + ": "
                        + fetched.message();
-        return line;
+        return out;
     }
     switch (fetched->status) {
     case FetchStatus::Fetched: break;
     case FetchStatus::Unauthorized:
         line.state = JobLineState::FetchFailed;
         line.message = fetched->message;
-        return line;
+        return out;
     case FetchStatus::Expired:
     case FetchStatus::Empty:
         line.state = JobLineState::NoLog;
         line.message = fetched->message.empty() ? "the job log is gone" : fetched->message;
-        return line;
+        return out;
     }
     const bool whole = endsWithTheRunnersLastLine(fetched->file.path);
+    out.checkouts = checkoutsIn(fetched->file.path, whole);
     if (!whole && !run.brokeOffBefore) {
         fetcher.contentCache().remove(fetched->file.hash); // the next pass downloads it whole
         line.state = JobLineState::FetchFailed;
         line.message = std::string(kLogBrokeOffMessage) + " before the runner's last line (\""
                        + std::string(kRunnerLastLine) + "\"); asked again on the next pass";
-        return line;
+        return out;
     }
     auto picked =
         triage::pickJobLine(classifier, run.checkRunRow, fetched->file.path, fetched->file.hash);
@@ -107,9 +126,109 @@ std::optional<JobFailureLine> pickLine(ArtifactFetcher& fetcher,
         line.state = JobLineState::FetchFailed;
         line.message = "job log of " + run.downstreamRepo + " job " + run.checkRunId.value + ": "
                        + picked.message();
-        return line;
+        return out;
     }
-    return std::move(*picked);
+    line = std::move(*picked);
+    return out;
+}
+
+// What reading one green's log for its checkouts gave: its checkouts, or
+// why it could not be read (`checkouts` nullopt).
+struct CheckoutRead {
+    std::optional<std::vector<LogCheckout>> checkouts;
+    std::string problem;
+};
+
+// Fetches one log and reads its checkouts. Thread-safe: no Cache. nullopt
+// when cancelled before it finished.
+std::optional<CheckoutRead> readCheckouts(ArtifactFetcher& fetcher, const JobLineCandidate& run,
+                                          const std::atomic<bool>* cancel)
+{
+    CheckoutRead out;
+    const std::string what = "job log of " + run.downstreamRepo + " job " + run.checkRunId.value;
+    const auto slash = run.downstreamRepo.find('/');
+    if (slash == std::string::npos) {
+        out.problem = "repository '" + run.downstreamRepo + "' names no GitHub owner";
+        return out;
+    }
+    auto fetched =
+        fetcher.fetchJobLog(run.downstreamRepo.substr(0, slash),
+                            run.downstreamRepo.substr(slash + 1), run.checkRunId.value, cancel);
+    if (cancelled(cancel))
+        return std::nullopt;
+    if (!fetched) {
+        out.problem = what + ": " + fetched.message();
+        return out;
+    }
+    if (fetched->status != FetchStatus::Fetched) {
+        out.problem =
+            what + ": " + (fetched->message.empty() ? "the job log is gone" : fetched->message);
+        return out;
+    }
+    const bool whole = endsWithTheRunnersLastLine(fetched->file.path);
+    out.checkouts = checkoutsIn(fetched->file.path, whole);
+    if (!whole) // a cut blob is never kept
+        fetcher.contentCache().remove(fetched->file.hash);
+    if (!out.checkouts)
+        out.problem = what + ": " + std::string(kLogBrokeOffMessage) + " before any checkout";
+    return out;
+}
+
+// Runs fn over every item of `queue` on at most maxParallel threads; a
+// result is nullopt where it was cancelled.
+template <class Item, class Fn>
+auto inParallel(const std::vector<Item>& queue, int maxParallel, const std::atomic<bool>* cancel,
+                Fn fn)
+{
+    std::vector<decltype(fn(queue.front()))> results(queue.size());
+    std::atomic<std::size_t> next{0};
+    auto work = [&] {
+        for (std::size_t i = next++; i < queue.size() && !cancelled(cancel); i = next++)
+            results[i] = fn(queue[i]);
+    };
+    std::vector<std::jthread> workers;
+    const auto parallel =
+        std::min<std::size_t>(static_cast<std::size_t>(std::max(maxParallel, 1)), queue.size());
+    for (std::size_t i = 0; i < parallel; ++i)
+        workers.emplace_back(work);
+    workers.clear(); // joins
+    return results;
+}
+
+// The greens' sample: the newest successful runs of each backend whose log
+// was never read get their checkouts read (the doctor's tested-SHA check).
+Result<void> sampleCheckouts(Cache& cache, ArtifactFetcher& fetcher,
+                             const ArtifactSyncOptions& options, EpochSeconds now,
+                             ArtifactSyncReport& report, std::vector<std::string>& problems,
+                             const std::atomic<bool>* cancel)
+{
+    CheckoutSampleQuery query;
+    query.since = options.days > 0 ? now - static_cast<EpochSeconds>(options.days) * 86'400 : 0;
+    query.perBackend = options.checkoutSample;
+    query.retryUnreadBefore = now - options.retryAfterSeconds;
+    auto queue = cache.checkoutSampleQueue(query);
+    if (!queue)
+        return makeError("could not read the checkout sample queue: " + queue.message());
+    const auto reads =
+        inParallel(*queue, options.maxParallel, cancel, [&](const JobLineCandidate& run) {
+            return readCheckouts(fetcher, run, cancel);
+        });
+    for (std::size_t i = 0; i < reads.size(); ++i) {
+        const auto& read = reads[i];
+        if (!read)
+            continue; // cancelled: asked on the next pass
+        const std::int64_t row = (*queue)[i].checkRunRow;
+        auto stored = read->checkouts ? cache.putLogCheckouts(row, *read->checkouts, nowSeconds())
+                                      : cache.putLogUnread(row, nowSeconds());
+        if (!stored)
+            return stored.error();
+        ++report.checkoutLogs;
+        if (!read->checkouts) {
+            ++report.checkoutLogsUnread;
+            problems.push_back(read->problem);
+        }
+    }
+    return {};
 }
 
 void count(ArtifactSyncReport& report, const JobFailureLine& line)
@@ -147,28 +266,26 @@ Result<void> syncJobLines(Cache& cache, ArtifactFetcher& fetcher,
         return makeError("could not read the job log queue: " + queue.message());
 
     // Workers fetch and classify; this thread alone writes the cache.
-    std::vector<std::optional<JobFailureLine>> lines(queue->size());
-    std::atomic<std::size_t> next{0};
-    auto work = [&] {
-        for (std::size_t i = next++; i < queue->size() && !cancelled(cancel); i = next++)
-            lines[i] = pickLine(fetcher, *classifier, rulesHash, (*queue)[i], cancel);
-    };
-    {
-        std::vector<std::jthread> workers;
-        const auto parallel = std::min<std::size_t>(
-            static_cast<std::size_t>(std::max(options.maxParallel, 1)), queue->size());
-        for (std::size_t i = 0; i < parallel; ++i)
-            workers.emplace_back(work);
-    }
-    for (const auto& line : lines) {
-        if (!line)
+    const auto picks =
+        inParallel(*queue, options.maxParallel, cancel, [&](const JobLineCandidate& run) {
+            return pickLine(fetcher, *classifier, rulesHash, run, cancel);
+        });
+    for (const auto& pick : picks) {
+        if (!pick)
             continue; // cancelled: the run stays in the queue
-        if (auto stored = cache.putJobFailureLine(*line); !stored)
+        const JobFailureLine& line = pick->line;
+        if (auto stored = cache.putJobFailureLine(line); !stored)
             return stored.error();
-        count(report, *line);
-        if (line->state == JobLineState::FetchFailed)
-            problems.push_back(line->message);
+        if (pick->checkouts)
+            if (auto stored = cache.putLogCheckouts(line.checkRunRow, *pick->checkouts, now);
+                !stored)
+                return stored.error();
+        count(report, line);
+        if (line.state == JobLineState::FetchFailed)
+            problems.push_back(line.message);
     }
+    if (options.checkoutSample > 0 && !cancelled(cancel))
+        return sampleCheckouts(cache, fetcher, options, now, report, problems, cancel);
     return {};
 }
 

@@ -51,6 +51,14 @@ struct RuntimeHealth {
     // rerun's is measured from the original dispatch and says nothing.
     std::optional<double> queueMedianSeconds;
     std::optional<double> queueP90Seconds;
+    // The tested SHA, over completed pull-request and push runs whose job log
+    // was read (HealthRun::checkouts): the log shows the upstream repository
+    // checked out at the dispatched SHA, only at others, or not at all
+    // (cannot judge: a wheel, a tarball, a script's own clone).
+    std::size_t logsRead = 0;
+    std::size_t shaVerified = 0;
+    std::size_t shaMismatched = 0;
+    std::size_t shaNotShown = 0;
     std::vector<HealthFinding> findings; // errors first
 
     std::size_t count(Severity severity) const;

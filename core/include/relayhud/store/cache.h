@@ -79,7 +79,7 @@ struct ArtifactQueueQuery {
 class Cache {
 public:
     // Current schema version (PRAGMA user_version after migrations).
-    static constexpr int kSchemaVersion = 5;
+    static constexpr int kSchemaVersion = 6;
 
     // Opens or creates the cache file and migrates it to kSchemaVersion.
     // ":memory:" gives a private in-memory cache (tests).
@@ -253,6 +253,21 @@ public:
     // Every attempt of every check run of one backend in the window, oldest
     // start first.
     Result<std::vector<HealthRun>> healthRuns(const HealthRunQuery& query) const;
+    // Replaces what the job log of one check run says its checkouts checked
+    // out (logs/checkout_scan.h); an empty list records a log that shows none.
+    Result<void> putLogCheckouts(std::int64_t checkRunRow,
+                                 const std::vector<LogCheckout>& checkouts, EpochSeconds scannedAt);
+    // A log that could not be read (gone, refused, cut before any checkout):
+    // checkoutSampleQueue asks for it again after its retry time.
+    Result<void> putLogUnread(std::int64_t checkRunRow, EpochSeconds triedAt);
+    // nullopt when the run's log was never read.
+    Result<std::optional<std::vector<LogCheckout>>> logCheckouts(std::int64_t checkRunRow) const;
+    // Successful pull-request and push runs with a check_run_id whose log
+    // was never read (or not since retryUnreadBefore), newest commit first,
+    // at most perBackend of each backend: the greens whose tested SHA a sync
+    // pass checks.
+    Result<std::vector<JobLineCandidate>>
+    checkoutSampleQueue(const CheckoutSampleQuery& query) const;
 
 private:
     explicit Cache(std::string path);

@@ -3,11 +3,13 @@
 // (doctor/runtime_health.h): every attempt of every check run of one backend
 // whose callback came in a window, with what the relay measured and what the
 // downstream reported. One scan of the backend's rows.
+#include "relayhud/model/log_checkout.h"
 #include "relayhud/model/types.h"
 
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace relayhud {
 
@@ -34,6 +36,17 @@ struct HealthRun {
     std::optional<double> executionSeconds;
     bool reportsTests = false; // test-results had counts
     bool hasArtifactUrl = false;
+    std::string upstreamRepo; // where sha lives: "pytorch/pytorch"
+    // What its job log says it checked out (Cache::putLogCheckouts); nullopt
+    // when the log was never read.
+    std::optional<std::vector<LogCheckout>> checkouts;
+};
+
+// Greens whose job log the tested-SHA check reads (Cache::checkoutSampleQueue).
+struct CheckoutSampleQuery {
+    EpochSeconds since = 0;             // commits at or after this time
+    int perBackend = 5;                 // the newest this many of each backend
+    EpochSeconds retryUnreadBefore = 0; // unread logs tried before this are asked again
 };
 
 } // namespace relayhud

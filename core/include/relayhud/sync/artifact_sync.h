@@ -36,6 +36,11 @@ struct ArtifactSyncOptions {
     // again after retryAfterSeconds, an expired log never.
     bool jobLines = true;
     std::vector<std::string> ruleFiles;
+    // The tested-SHA evidence (doctor/runtime_health.h): the checkouts in
+    // the failed runs' logs above are kept, and with jobLines on, the logs of
+    // the newest checkoutSample successful runs of each backend whose log
+    // was never read are fetched for theirs. 0: no greens' logs.
+    int checkoutSample = 5;
 };
 
 struct ArtifactSyncProgress {
@@ -60,6 +65,8 @@ struct ArtifactSyncReport {
     int jobLogsMissing = 0;                 // expired or empty: final
     int jobLogsFailed = 0;                  // asked again after retryAfterSeconds
     std::vector<std::string> jobLineErrors; // as `errors`, for job logs and rule files
+    int checkoutLogs = 0;                   // greens' logs asked for their checkouts
+    int checkoutLogsUnread = 0;             // of them, gone, refused or cut: asked again later
 };
 
 class ArtifactSync {
