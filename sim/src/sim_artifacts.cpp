@@ -207,8 +207,28 @@ struct SimArtifacts::Impl {
         context.continueOnError = hidesFailures(row);
         context.artifactName = uploads ? artifactName(row) : std::string();
         context.downstreamSha = downstreamSha(data.config.seed, row.run);
+        if (r.backend->checksOutDefaultBranch && row.run.eventType == EventType::PullRequest)
+            context.defaultBranchTip = mainTipAt(row.run.reported.startedAt.value_or(0));
         context.hash = rowHash(data.config.seed, row.run);
         return writeJobLog(context);
+    }
+
+    // The newest push to main at `time` (a pull request's run checking out
+    // the default branch gets it); the oldest push when none came before.
+    std::string mainTipAt(EpochSeconds time) const
+    {
+        const UpstreamCommit* tip = nullptr;
+        const UpstreamCommit* oldest = nullptr;
+        for (const UpstreamCommit& c : data.commits) {
+            if (c.eventType != EventType::Push)
+                continue;
+            if (!oldest || c.time < oldest->time)
+                oldest = &c;
+            if (c.time <= time && (!tip || c.time > tip->time))
+                tip = &c;
+        }
+        tip = tip ? tip : oldest;
+        return tip ? tip->sha.value : std::string(40, '0');
     }
 
     const SimDataset& data;

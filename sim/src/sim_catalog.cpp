@@ -145,6 +145,7 @@ BackendSpec tpu(int scale)
                   0.03,
                   {}};
     b.nightlyKeyFreeText = true; // its nightly delivery-id: "nightly-<date>"
+    b.checksOutDefaultBranch = true;
     b.workflows.push_back(workflow(
         "TPU CI", buildJob("build", 15, 30),
         {{"default", 2, "v5e-8", 4800, 25, 50}, {"dynamo", 1, "v5e-8", 1300, 20, 40}}, scale));

@@ -58,6 +58,11 @@ struct BackendSpec {
     // Matrix legs reporting without `job-name`: they all send github.job,
     // this name (action.yml job-name input), with their own check_run_id.
     std::string sharedTestJobName{};
+    // Its PR workflow checks out pytorch/pytorch without `ref:`, so
+    // actions/checkout takes the default branch: its pull-request jobs test
+    // main's tip, not the dispatched head the HUD files their result under
+    // (their logs print the tip's SHA).
+    bool checksOutDefaultBranch = false;
 
     Level rowLevel() const
     {

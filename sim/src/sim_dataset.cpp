@@ -107,6 +107,9 @@ SimDataset buildDataset(const SimConfig& config)
         out.rows.push_back(std::move(p.row));
     }
     out.stories = std::move(plan.stories);
+    for (const auto& spec : catalog)
+        if (spec.checksOutDefaultBranch)
+            out.stories.wrongShaBackend = spec.backend.repo;
     return out;
 }
 

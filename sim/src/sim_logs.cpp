@@ -66,14 +66,21 @@ void setUp(LogWriter& log, const LogContext& ctx)
     log.line("Complete job name: " + ctx.row->run.jobName);
 }
 
+// actions/checkout v4 as the runner logs it (src/git-source-provider.ts,
+// getSource): the repository, the fetch, the checkout, then the commit it
+// checked out, echoed by `git log -1 --format=%H`. An empty `ref` is the
+// default branch, which the action looks up first.
 void checkout(LogWriter& log, const LogContext& ctx, const std::string& repo,
-              const std::string& ref, const std::string& path, const std::string& subject)
+              const std::string& ref, const std::string& sha, const std::string& path,
+              const std::string& subject)
 {
     const std::string& own = ctx.backend->backend.repo;
     const std::string name = own.substr(own.find('/') + 1);
     const std::string workspace = "/__w/" + name + "/" + name + (path.empty() ? "" : "/" + path);
-    std::vector<std::string> with = {"with:", "  repository: " + repo, "  ref: " + ref,
-                                     "  token: ***", "  fetch-depth: 1"};
+    std::vector<std::string> with = {"with:", "  repository: " + repo};
+    if (!ref.empty())
+        with.push_back("  ref: " + ref);
+    with.insert(with.end(), {"  token: ***", "  fetch-depth: 1"});
     if (!path.empty())
         with.push_back("  path: " + path);
     group(log, "Run actions/checkout@v4", with);
@@ -81,10 +88,24 @@ void checkout(LogWriter& log, const LogContext& ctx, const std::string& repo,
     group(log, "Getting Git version info",
           {"Working directory is '" + workspace + "'", "[command]/usr/bin/git version",
            "git version 2.49.0"});
-    log.line("[command]/usr/bin/git -c protocol.version=2 fetch --no-tags --prune "
-             "--no-recurse-submodules --depth=1 origin "
-             + ref);
-    log.line("HEAD is now at " + ref.substr(0, 7) + " " + subject);
+    const std::string fetch = "[command]/usr/bin/git -c protocol.version=2 fetch --no-tags "
+                              "--prune --no-recurse-submodules --depth=1 origin ";
+    if (ref.empty()) {
+        group(log, "Determining the default branch",
+              {"Retrieving the default branch name", "Default branch 'main'"});
+        group(log, "Fetching the repository",
+              {fetch + "+refs/heads/main:refs/remotes/origin/main"});
+        group(log, "Checking out the ref",
+              {"[command]/usr/bin/git checkout --progress --force -B main refs/remotes/origin/main",
+               "Switched to a new branch 'main'", "branch 'main' set up to track 'origin/main'."});
+    } else {
+        group(log, "Fetching the repository", {fetch + ref});
+        group(log, "Checking out the ref",
+              {"[command]/usr/bin/git checkout --progress --force " + ref,
+               "HEAD is now at " + sha.substr(0, 7) + " " + subject});
+    }
+    log.line("[command]/usr/bin/git log -1 --format=%H");
+    log.line(sha);
 }
 
 void infra(LogWriter& log, const LogContext& ctx, const StepPlan& step)
@@ -212,11 +233,13 @@ void writeStep(LogWriter& log, const LogContext& ctx, const StepPlan& step)
     case StepKind::SetUp: return setUp(log, ctx);
     case StepKind::Containers: return infra(log, ctx, step);
     case StepKind::Checkout:
-        return checkout(log, ctx, ctx.backend->backend.repo, ctx.downstreamSha, "",
-                        "Merge pull request");
+        return checkout(log, ctx, ctx.backend->backend.repo, ctx.downstreamSha, ctx.downstreamSha,
+                        "", "Merge pull request");
     case StepKind::CheckoutPyTorch:
-        return checkout(log, ctx, "pytorch/pytorch", ctx.row->testedSha.value, "pytorch",
-                        "upstream head");
+        if (!ctx.defaultBranchTip.empty())
+            return checkout(log, ctx, "pytorch/pytorch", "", ctx.defaultBranchTip, "pytorch", "");
+        return checkout(log, ctx, "pytorch/pytorch", ctx.row->testedSha.value,
+                        ctx.row->testedSha.value, "pytorch", "upstream head");
     case StepKind::Python:
         group(log, "Run actions/setup-python@v5", {"with:", "  python-version: 3.11"});
         return log.line("Successfully set up CPython (3.11.13)");

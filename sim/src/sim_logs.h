@@ -23,6 +23,9 @@ struct LogContext {
     bool continueOnError = false; // the test step ignores pytest's exit code
     std::string artifactName;     // what the upload step uploads ("" when nothing)
     std::string downstreamSha;
+    // The backend checks out pytorch/pytorch's default branch (no `ref:`):
+    // the commit that checkout reaches, main's tip when the job ran.
+    std::string defaultBranchTip;
     std::uint64_t hash = 0; // per row: runner names, infra flavour
 };
 

@@ -83,8 +83,17 @@ void completed(std::string& out, const Callbacks& cb, bool tests)
          std::string(cb.always ? "always() && " : "") + "steps.report.outcome == 'failure'", false);
 }
 
-void checkout(std::string& out)
+// The backend that checks out the default branch names no ref.
+void checkout(std::string& out, const BackendSpec& backend)
 {
+    if (backend.checksOutDefaultBranch) {
+        out += "      - name: Check out PyTorch\n"
+               "        uses: actions/checkout@v4\n"
+               "        with:\n"
+               "          repository: pytorch/pytorch\n"
+               "          path: pytorch\n";
+        return;
+    }
     out += "      - name: Check out PyTorch at the dispatched head\n"
            "        uses: actions/checkout@v4\n"
            "        with:\n"
@@ -115,7 +124,7 @@ std::string header(const std::string& name, const std::string& concurrencyKey)
 
 // One workflow of PR dispatches: each build job on its own, the test legs as
 // one matrix job. The zombie's backend: its test legs' completed callback
-// does not run when a leg dies.
+// does not run when a leg dies. The wrong SHA's: no `ref:` on its checkout.
 SimWorkflowFile prWorkflow(const BackendSpec& backend, const WorkflowSpec& workflow, bool zombie)
 {
     std::string out = header(workflow.name, jobKey(workflow.name));
@@ -132,7 +141,7 @@ SimWorkflowFile prWorkflow(const BackendSpec& backend, const WorkflowSpec& workf
         out += "  " + key + ":\n    runs-on: ubuntu-latest\n    timeout-minutes: 240\n    steps:\n";
         inProgress(out, cb);
         if (!backend.probe) {
-            checkout(out);
+            checkout(out, backend);
             out += "      - name: Build\n        run: ./ci/build.sh pytorch\n";
         } else {
             out += "      - name: Probe\n        run: ./probes/" + key + ".sh\n";
@@ -153,7 +162,7 @@ SimWorkflowFile prWorkflow(const BackendSpec& backend, const WorkflowSpec& workf
                    + "}\n";
         out += "    steps:\n";
         inProgress(out, cb);
-        checkout(out);
+        checkout(out, backend);
         out += "      - name: Test\n"
                "        id: tests\n"
                "        run: ./ci/test.sh pytorch \"${{ matrix.config }}\" ${{ matrix.shard }} "

@@ -6,7 +6,9 @@
 // backend whose matrix legs report under one job name (sharedTestJobName)
 // passes no per-leg job-name, and the zombie story's backend sends its
 // completed callback without `if: always()`, so a job that dies never
-// reports. Nothing here is read by the app; the doctor must find both.
+// reports, and the backend that checks out the default branch
+// (checksOutDefaultBranch) gives its pytorch checkout no `ref:`. Nothing here
+// is read by the app; the doctor must find all three.
 #include "sim_catalog.h"
 
 #include "relayhud/sim/sim_dataset.h"

@@ -7,14 +7,18 @@
 // and crcr-test's probe that is meant to time out. Fetching is conditional
 // and checks each file's size and git blob SHA.
 #include "relayhud/artifacts/artifact_store.h"
+#include "relayhud/doctor/runtime_health.h"
 #include "relayhud/doctor/workflow_lint.h"
 #include "relayhud/sim/sim_server.h"
+#include "relayhud/store/cache.h"
+#include "relayhud/sync/artifact_sync.h"
 
 #include "sim_leg_names.h"
 #include "test_results_fixtures.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <csignal>
 #include <fstream>
 #include <map>
@@ -110,6 +114,9 @@ TEST_F(DoctorSimTest, TheDoctorNamesExactlyTheMistakesTheRuntimeStoriesTell)
             expected["matrix-job-name"] = 1;
         if (backend.repo == "pytorch/crcr-test")
             expected["callback-pair"] = 1; // its xtimeout probe never completes, by design
+        if (backend.repo == stories.wrongShaBackend)
+            expected["exact-sha"] = 2; // its build job's checkout and its test legs'
+
         EXPECT_EQ(errors, expected) << backend.repo;
         if (backend.repo == "pytorch/crcr-test") {
             EXPECT_EQ(others.size(), 1u) << "it checks out no pytorch: the SHA cannot be judged";
@@ -119,6 +126,73 @@ TEST_F(DoctorSimTest, TheDoctorNamesExactlyTheMistakesTheRuntimeStoriesTell)
         }
     }
     EXPECT_GE(backendsRead, 5u);
+}
+
+// The tested SHA from the job logs: a sync pass reads the failed runs' logs
+// and a sample of greens', and the doctor compares what actions/checkout
+// printed with the SHA the HUD row carries. The backend that checks out the
+// default branch is caught by its logs alone; the others' logs verify.
+TEST_F(DoctorSimTest, TheJobLogsShowWhichBackendTestsAnotherCommit)
+{
+    const SimDataset& data = s_server->dataset();
+    const std::string wrong = data.stories.wrongShaBackend;
+    ASSERT_FALSE(wrong.empty());
+    const std::string sound = "torch-spyre/torch-spyre";
+    auto cache = Cache::open(m_scratch->file("cache.sqlite"));
+    ASSERT_TRUE(cache) << cache.message();
+    const EpochSeconds since = data.config.now - 2 * 86400;
+    std::map<Sha, EpochSeconds> commitTime;
+    for (const UpstreamCommit& c : data.commits)
+        commitTime[c.sha] = c.time;
+    SyncBatch batch{data.backends, data.commits, {}, {}};
+    for (const SimRow& row : data.rows)
+        if ((row.run.downstreamRepo == wrong || row.run.downstreamRepo == sound)
+            && commitTime[row.run.upstreamSha] >= since)
+            batch.runs.push_back(row.run);
+    ASSERT_TRUE((*cache)->apply(batch));
+
+    auto github = fetcher();
+    ArtifactSettings settings;
+    settings.githubApiUrl = s_server->githubApiUrl();
+    ArtifactSync sync(**cache, github, settings);
+    ArtifactSyncOptions options;
+    options.policy = ArtifactPolicy::FailedRuns;
+    options.days = 3;
+    options.checkoutSample = 4;
+    auto report = sync.run(options);
+    ASSERT_TRUE(report) << report.message();
+    EXPECT_EQ(report->checkoutLogs, 8) << "four greens of each backend";
+    EXPECT_EQ(report->checkoutLogsUnread, 0);
+    for (const std::string& line : report->jobLineErrors)
+        ADD_FAILURE() << line;
+
+    for (const std::string& repo : {wrong, sound}) {
+        auto runs = (*cache)->healthRuns({repo, since - 86400});
+        ASSERT_TRUE(runs) << runs.message();
+        const doctor::RuntimeHealth h =
+            doctor::judgeRuntime(repo, *runs, since - 86400, data.config.now);
+        const doctor::HealthFinding* found = nullptr;
+        for (const doctor::HealthFinding& f : h.findings)
+            if (f.check == "tested-sha")
+                found = &f;
+        ASSERT_NE(found, nullptr) << repo;
+        EXPECT_GE(h.logsRead, 4u) << repo;
+        if (repo == wrong) {
+            EXPECT_EQ(found->severity, doctor::Severity::Error) << found->message;
+            EXPECT_GT(h.shaMismatched, 0u);
+            // Its pushes check out main, which is what they were dispatched for.
+            EXPECT_EQ(h.shaMismatched + h.shaVerified, h.logsRead) << found->message;
+            for (const HealthRun& run : *runs) {
+                if (std::count(found->runs.begin(), found->runs.end(), run.checkRunRow) != 0) {
+                    EXPECT_EQ(run.eventType, EventType::PullRequest) << run.job;
+                }
+            }
+        } else {
+            EXPECT_EQ(found->severity, doctor::Severity::Info) << found->message;
+            EXPECT_EQ(h.shaMismatched, 0u);
+            EXPECT_EQ(h.shaVerified, h.logsRead) << found->message;
+        }
+    }
 }
 
 TEST_F(DoctorSimTest, AskingAgainCostsOnly304s)

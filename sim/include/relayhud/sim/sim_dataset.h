@@ -161,6 +161,10 @@ struct SimStories {
     Sha zombieSha; // in_progress for > 6 h
     std::string zombieBackend;
     std::string zombieJob;
+    // A backend whose PR workflow checks out pytorch/pytorch's default branch
+    // (no `ref:`): its pull-request jobs' logs show main's tip checked out,
+    // not the head SHA their HUD rows carry.
+    std::string wrongShaBackend;
     // A self-reported green that does not hold: on these commits the job's
     // HUD row says success with 0 failed tests, while the JUnit in its
     // artifact fails hiddenFailureTests (its test step ignores pytest's exit
