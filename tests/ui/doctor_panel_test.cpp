@@ -3,7 +3,9 @@
 // that never completed (with the run, which activating selects in the
 // matrix) and its workflow's completed callback without if: always(), at its
 // line; the backend whose legs share a job name shows that, from its rows
-// and from its workflow; sound backends show no error.
+// and from its workflow; the backend that checks out the default branch shows
+// it from its workflow and, once the artifact pass read its job logs, from
+// what they checked out; sound backends show no error.
 #include "relayhud/hud/hud_summaries.h"
 #include "relayhud/sim/sim_dataset.h"
 #include "relayhud/sim/sim_server.h"
@@ -56,14 +58,18 @@ TEST(DoctorPanelFlow, TheSimulatorsPlantedMistakesShowWithTheirLinesAndRuns)
     QTemporaryDir dir;
     Credentials keys;
     keys.githubToken = server.githubToken();
-    const SessionConfig session =
+    SessionConfig session =
         ui::testing::simSession(server, dir.filePath(QStringLiteral("cache.sqlite")), keys);
+    // The failed runs' job logs and a sample of greens': the tested-SHA evidence.
+    session.settings.artifactPolicy = ArtifactPolicy::FailedRuns;
     MainWindow window(session);
     window.resize(1920, 1020);
     window.show();
     QSignalSpy synced(&window, &MainWindow::syncSucceeded);
+    QSignalSpy artifacts(&window, &MainWindow::artifactsSynced);
     ASSERT_TRUE(synced.wait(kWaitMs));
     ASSERT_TRUE(QTest::qWaitFor([&] { return window.matrixModel().rowCount() > 0; }, kWaitMs));
+    ASSERT_TRUE(artifacts.count() > 0 || artifacts.wait(kWaitMs));
 
     DoctorPanel* panel = window.doctorPanel();
     QSignalSpy loaded(panel, &DoctorPanel::loaded);
@@ -99,7 +105,7 @@ TEST(DoctorPanelFlow, TheSimulatorsPlantedMistakesShowWithTheirLinesAndRuns)
     panel->findingsTree()->setCurrentItem(missed);
     QTreeWidget* runs = panel->runsList();
     ASSERT_EQ(runs->topLevelItemCount(), 1);
-    EXPECT_EQ(runs->topLevelItem(0)->text(4).toStdString(), "in_progress");
+    EXPECT_EQ(runs->topLevelItem(0)->text(5).toStdString(), "in_progress");
     EXPECT_TRUE(
         QString::fromStdString(stories.zombieSha.value).startsWith(runs->topLevelItem(0)->text(0)));
 
@@ -112,13 +118,36 @@ TEST(DoctorPanelFlow, TheSimulatorsPlantedMistakesShowWithTheirLinesAndRuns)
         const bool yaml = findingItem(*panel, QStringLiteral("matrix-job-name")) != nullptr;
         EXPECT_EQ(rows, yaml) << backends->topLevelItem(i)->text(0).toStdString();
         sharedShown = sharedShown || (rows && yaml);
-        if (backends->topLevelItem(i)->text(0) != zombie && !rows) {
+        const bool wrongSha =
+            backends->topLevelItem(i)->text(0).toStdString() == stories.wrongShaBackend;
+        if (backends->topLevelItem(i)->text(0) != zombie && !rows && !wrongSha) {
             EXPECT_EQ(backends->topLevelItem(i)->text(2), QStringLiteral("—"))
                 << backends->topLevelItem(i)->text(0).toStdString() << ": "
                 << lines.join(u'\n').toStdString();
         }
     }
     EXPECT_TRUE(sharedShown);
+
+    // The backend that checks out the default branch: its workflow's
+    // checkouts without ref, and its logs' checkouts of another commit.
+    ASSERT_FALSE(stories.wrongShaBackend.empty());
+    ASSERT_TRUE(panel->selectBackend(QString::fromStdString(stories.wrongShaBackend)));
+    const QStringList wrongLines = findingLines(*panel);
+    QTreeWidgetItem* exact = findingItem(*panel, QStringLiteral("exact-sha"));
+    ASSERT_NE(exact, nullptr) << wrongLines.join(u'\n').toStdString();
+    EXPECT_TRUE(exact->text(2).startsWith(QStringLiteral("line "))) << exact->text(2).toStdString();
+    QTreeWidgetItem* tested = findingItem(*panel, QStringLiteral("tested-sha"));
+    ASSERT_NE(tested, nullptr) << wrongLines.join(u'\n').toStdString();
+    EXPECT_TRUE(tested->text(0).contains(QStringLiteral("error"))) << tested->text(0).toStdString();
+    panel->findingsTree()->setCurrentItem(tested);
+    ASSERT_GT(runs->topLevelItemCount(), 0);
+    for (int i = 0; i < runs->topLevelItemCount(); ++i) {
+        const QTreeWidgetItem* run = runs->topLevelItem(i);
+        // "<10 hex> (line N)", another commit than the dispatched one beside it.
+        EXPECT_TRUE(run->text(1).contains(QStringLiteral("(line "))) << run->text(1).toStdString();
+        EXPECT_FALSE(run->text(1).startsWith(run->text(0))) << run->text(0).toStdString();
+    }
+    test::keepPictures(window, QStringLiteral("doctor_tested_sha_1920x1080"));
 
     // Activating the zombie's run selects it in the matrix.
     ASSERT_TRUE(panel->selectBackend(zombie));

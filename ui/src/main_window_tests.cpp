@@ -139,6 +139,7 @@ void MainWindow::onArtifactsSynced(const ArtifactSyncOutcome& outcome)
     attributeAwaitedFailures(); // with what this pass fetched
     if (!outcome.ok) {
         m_status->showMessage(tr("Test results: %1").arg(outcome.error));
+        emit artifactsSynced();
         return;
     }
     const ArtifactSyncReport& r = outcome.report;
@@ -158,6 +159,14 @@ void MainWindow::onArtifactsSynced(const ArtifactSyncOutcome& outcome)
     // The shown run may have just received its results.
     if (m_testsRowId != 0 && r.stored > 0)
         m_testsLoad = m_tests->loadRun(m_testsRowId, false);
+    // Job logs read: the doctor's tested-SHA check has new evidence.
+    if (r.jobLogs > 0 || r.checkoutLogs > 0) {
+        m_backendsStale = true;
+        reloadBackends();
+        m_doctorStale = true;
+        reloadDoctor();
+    }
+    emit artifactsSynced();
 }
 
 void MainWindow::showOpenReportDialog(bool folder)

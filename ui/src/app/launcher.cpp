@@ -24,6 +24,9 @@ Launcher::Launcher(LaunchOptions options, QObject* parent)
     m_sinceStart.start();
     m_deadline.setSingleShot(true);
     connect(&m_deadline, &QTimer::timeout, this, [this] {
+        if (m_finishing && m_window && m_window->doctorPanel()->isVisible() && !m_artifactsSynced)
+            return fail(tr("the first artifact pass did not end within %1 s")
+                            .arg(kArtifactsTimeoutMs / 1000));
         fail(m_finishing ? tr("the selected cell's tests did not show within %1 s")
                                .arg(kHeadlessTimeoutMs / 1000)
              : m_synced ? tr("the matrix stayed empty after the sync")
@@ -218,6 +221,8 @@ void Launcher::createWindow(const SessionConfig& config)
 void Launcher::watchHeadless()
 {
     connect(m_window.get(), &MainWindow::syncSucceeded, this, [this] { m_synced = true; });
+    connect(m_window.get(), &MainWindow::artifactsSynced, this,
+            [this] { m_artifactsSynced = true; });
     connect(m_window.get(), &MainWindow::syncFailed, this,
             [this](const QString& reason) { fail(tr("sync: %1").arg(reason)); });
     connect(m_window.get(), &MainWindow::matrixRefreshed, this, &Launcher::onMatrixRefreshed);
@@ -285,9 +290,17 @@ void Launcher::finishScreenshot()
 {
     if (m_shot)
         return;
-    // The doctor's page reads each backend's workflows after the sync: a
-    // picture of it waits for them (the deadline still holds).
-    if (DoctorPanel* doctor = m_window->doctorPanel(); doctor->isVisible() && doctor->isLoading()) {
+    // The doctor's page reads each backend's workflows after the sync, and
+    // the job logs of the first artifact pass: a picture of it waits for both
+    // (a deadline still holds).
+    DoctorPanel* doctor = m_window->doctorPanel();
+    if (doctor->isVisible() && !m_artifactsSynced) {
+        m_deadline.start(kArtifactsTimeoutMs);
+        connect(m_window.get(), &MainWindow::artifactsSynced, this, &Launcher::finishScreenshot,
+                Qt::SingleShotConnection);
+        return;
+    }
+    if (doctor->isVisible() && doctor->isLoading()) {
         connect(doctor, &DoctorPanel::loaded, this, &Launcher::finishScreenshot,
                 Qt::SingleShotConnection);
         return;

@@ -27,6 +27,7 @@ enum BackendColumn { RepoColumn, LevelColumn, ErrorsColumn, WarningsColumn, Back
 enum FindingColumn { SeverityColumn, CheckColumn, WhereColumn, WhatColumn, FindingColumns };
 enum RunColumn {
     ShaColumn,
+    CheckedOutColumn, // beside the dispatched SHA it is compared with
     PrColumn,
     JobColumn,
     AttemptColumn,
@@ -163,8 +164,8 @@ DoctorPanel::DoctorPanel(QWidget* parent)
     m_runs->setRootIsDecorated(false);
     m_runs->setUniformRowHeights(true);
     m_runs->setColumnCount(RunColumns);
-    m_runs->setHeaderLabels(
-        {tr("Upstream SHA"), tr("PR"), tr("Job"), tr("Attempt"), tr("Status"), tr("Started")});
+    m_runs->setHeaderLabels({tr("Upstream SHA"), tr("Log checked out"), tr("PR"), tr("Job"),
+                             tr("Attempt"), tr("Status"), tr("Started")});
     m_runs->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_runs->setToolTip(tr("The runs behind the finding. Double-click or Enter: that run in the "
                           "matrix"));
@@ -451,6 +452,45 @@ void DoctorPanel::showRuns(const BackendDoctor* d, const std::vector<std::int64_
         item->setText(StatusColumn, statusText(run));
         item->setText(StartedColumn,
                       run.startedAt ? formatShortTime(*run.startedAt) : tr("not reported"));
+        showCheckout(item, run);
+    }
+}
+
+// What the run's job log says actions/checkout checked out of the upstream
+// repository (the tested-SHA check): red when it is not the dispatched SHA.
+void DoctorPanel::showCheckout(QTreeWidgetItem* item, const HealthRun& run)
+{
+    if (!run.checkouts) {
+        item->setText(CheckedOutColumn, tr("log not read"));
+        item->setToolTip(CheckedOutColumn, tr("Its job log has not been fetched: a sync reads "
+                                              "the failed runs' logs and the newest greens'"));
+        return;
+    }
+    const QString upstream =
+        toQString(run.upstreamRepo.empty() ? "pytorch/pytorch" : run.upstreamRepo);
+    for (const LogCheckout& checkout : *run.checkouts) {
+        if (toQString(checkout.repository).compare(upstream, Qt::CaseInsensitive) != 0)
+            continue;
+        const bool same =
+            toQString(checkout.sha).compare(toQString(run.sha.value), Qt::CaseInsensitive) == 0;
+        item->setText(
+            CheckedOutColumn,
+            tr("%1 (line %2)").arg(toQString(checkout.sha.substr(0, 10))).arg(checkout.line));
+        item->setToolTip(
+            CheckedOutColumn,
+            same ? tr("The log shows %1 checked out at the dispatched SHA").arg(upstream)
+                 : tr("The log shows %1 checked out at %2, not at the dispatched "
+                      "%3")
+                       .arg(upstream, toQString(checkout.sha), toQString(run.sha.value)));
+        if (!same)
+            item->setForeground(CheckedOutColumn, severityColor(doctor::Severity::Error));
+        if (same)
+            return;
+    }
+    if (item->text(CheckedOutColumn).isEmpty()) {
+        item->setText(CheckedOutColumn, tr("none shown"));
+        item->setToolTip(CheckedOutColumn,
+                         tr("The log shows no actions/checkout of %1: cannot judge").arg(upstream));
     }
 }
 

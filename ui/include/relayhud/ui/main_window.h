@@ -161,6 +161,9 @@ signals:
     void matrixRefreshed(int rows, int columns);
     void syncSucceeded();
     void syncFailed(const QString& reason);
+    // An artifact pass ended (results and job logs read, or an error), and
+    // the views that read them were asked to reload.
+    void artifactsSynced();
     // The tests panel received a run's results: how many, how many failing,
     // and how many of those have a history strip.
     void testsShown(std::int64_t runRowId, int tests, int failing, int histories);

@@ -29,6 +29,9 @@ public:
     void start();
 
     static constexpr int kHeadlessTimeoutMs = 30000;
+    // A picture of the Doctor waits for the first artifact pass, whose job
+    // logs its tested-SHA check reads (the demo fetches every run's results).
+    static constexpr int kArtifactsTimeoutMs = 300000;
 
     // Arguments as another process can read them: files as absolute paths
     // (it has its own working directory), links and anything else as given.
@@ -60,6 +63,7 @@ private:
     QElapsedTimer m_sinceStart;
     bool m_synced = false;
     bool m_finishing = false;
+    bool m_artifactsSynced = false; // the first artifact pass (job logs included) ended
     bool m_exiting = false;
     bool m_shot = false;
     bool m_selfTestTestsOk = false;   // the failed cell's tests arrived

@@ -76,6 +76,7 @@ private:
     void showLoaded(const std::shared_ptr<const DoctorData>& got);
     void showBackend(const BackendDoctor* backend);
     void showRuns(const BackendDoctor* backend, const std::vector<std::int64_t>& rows);
+    static void showCheckout(QTreeWidgetItem* item, const HealthRun& run);
 
     QLabel* m_summary;
     QSplitter* m_split;
