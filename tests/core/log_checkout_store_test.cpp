@@ -19,6 +19,16 @@ constexpr EpochSeconds kNow = 1'780'000'000;
 
 std::string sha(char c) { return std::string(40, c); }
 
+std::vector<std::int64_t> queuedRows(const Cache& cache, const CheckoutSampleQuery& query)
+{
+    auto queue = cache.checkoutSampleQueue(query);
+    EXPECT_TRUE(queue) << queue.message();
+    std::vector<std::int64_t> rows;
+    for (const JobLineCandidate& c : queue ? *queue : std::vector<JobLineCandidate>{})
+        rows.push_back(c.checkRunRow);
+    return rows;
+}
+
 TEST(LogCheckoutStore, ChecksOutsRoundTripAndAReadReplacesThem)
 {
     ScratchDir dir("checkouts");
@@ -75,11 +85,7 @@ TEST(LogCheckoutStore, TheSampleTakesTheNewestGreensOfEachBackendNotYetRead)
     query.since = kNow - 14 * kDay;
     query.perBackend = 2;
     query.retryUnreadBefore = kNow;
-    auto queue = cache->checkoutSampleQueue(query);
-    ASSERT_TRUE(queue) << queue.message();
-    std::vector<std::int64_t> rows;
-    for (const JobLineCandidate& c : *queue)
-        rows.push_back(c.checkRunRow);
+    std::vector<std::int64_t> rows = queuedRows(*cache, query);
     // Each backend's newest first (then each backend's second newest, ...;
     // the newer row first within a rank); failures (the job-line pass reads
     // those), nightlies and commits past the window are not sampled.
@@ -88,21 +94,12 @@ TEST(LogCheckoutStore, TheSampleTakesTheNewestGreensOfEachBackendNotYetRead)
 
     ASSERT_TRUE(cache->putLogCheckouts(spyre[0], {}, kNow));
     ASSERT_TRUE(cache->putLogUnread(spyre[1], kNow - 10));
-    queue = cache->checkoutSampleQueue(query);
-    ASSERT_TRUE(queue);
-    rows.clear();
-    for (const JobLineCandidate& c : *queue)
-        rows.push_back(c.checkRunRow);
+    rows = queuedRows(*cache, query);
     // The read one is done; the unread one, tried before retryUnreadBefore,
     // comes again after the next newest.
     EXPECT_EQ(rows, (std::vector<std::int64_t>{ascend, spyre[1], spyre[2]}));
     query.retryUnreadBefore = kNow - 20;
-    queue = cache->checkoutSampleQueue(query);
-    ASSERT_TRUE(queue);
-    rows.clear();
-    for (const JobLineCandidate& c : *queue)
-        rows.push_back(c.checkRunRow);
-    EXPECT_EQ(rows, (std::vector<std::int64_t>{ascend, spyre[2], spyre[3]}))
+    EXPECT_EQ(queuedRows(*cache, query), (std::vector<std::int64_t>{ascend, spyre[2], spyre[3]}))
         << "the unread one was tried too recently";
 }
 

@@ -43,6 +43,22 @@ bool endsWithTheRunnersLastLine(const std::string& path)
     return end.ends_with(kRunnerLastLine);
 }
 
+// The GitHub log of a run's job; nullopt when its repository names no owner.
+std::optional<Result<JobLogFetch>> fetchLogOf(ArtifactFetcher& fetcher, const JobLineCandidate& run,
+                                              const std::atomic<bool>* cancel)
+{
+    const auto slash = run.downstreamRepo.find('/');
+    if (slash == std::string::npos)
+        return std::nullopt;
+    return fetcher.fetchJobLog(run.downstreamRepo.substr(0, slash),
+                               run.downstreamRepo.substr(slash + 1), run.checkRunId.value, cancel);
+}
+
+std::string noOwner(const JobLineCandidate& run)
+{
+    return "repository '" + run.downstreamRepo + "' names no GitHub owner";
+}
+
 // What one log gave: its failure line, and what its checkouts checked out
 // (nullopt: not known from this fetch).
 struct Picked {
@@ -71,15 +87,13 @@ std::optional<Picked> pickLine(ArtifactFetcher& fetcher, const triage::Classifie
     line.checkRunRow = run.checkRunRow;
     line.rulesHash = rulesHash;
     line.pickedAt = nowSeconds();
-    const auto slash = run.downstreamRepo.find('/');
-    if (slash == std::string::npos) {
+    auto log = fetchLogOf(fetcher, run, cancel);
+    if (!log) {
         line.state = JobLineState::NoLog;
-        line.message = "repository '" + run.downstreamRepo + "' names no GitHub owner";
+        line.message = noOwner(run);
         return out;
     }
-    auto fetched =
-        fetcher.fetchJobLog(run.downstreamRepo.substr(0, slash),
-                            run.downstreamRepo.substr(slash + 1), run.checkRunId.value, cancel);
+    auto& fetched = *log;
     if (cancelled(cancel))
         return std::nullopt;
     if (!fetched) {
@@ -146,14 +160,12 @@ std::optional<CheckoutRead> readCheckouts(ArtifactFetcher& fetcher, const JobLin
 {
     CheckoutRead out;
     const std::string what = "job log of " + run.downstreamRepo + " job " + run.checkRunId.value;
-    const auto slash = run.downstreamRepo.find('/');
-    if (slash == std::string::npos) {
-        out.problem = "repository '" + run.downstreamRepo + "' names no GitHub owner";
+    auto log = fetchLogOf(fetcher, run, cancel);
+    if (!log) {
+        out.problem = noOwner(run);
         return out;
     }
-    auto fetched =
-        fetcher.fetchJobLog(run.downstreamRepo.substr(0, slash),
-                            run.downstreamRepo.substr(slash + 1), run.checkRunId.value, cancel);
+    auto& fetched = *log;
     if (cancelled(cancel))
         return std::nullopt;
     if (!fetched) {
