@@ -106,8 +106,8 @@ TEST_F(JobLineSyncTest, FailedRunsLogsAreReadAndTheirLineKept)
 }
 
 // The tested-SHA evidence: a failed run's checkouts come with its line; the
-// newest greens' logs are read for theirs; a gone one is asked again only
-// after the retry delay, and a read one never.
+// newest greens' logs are read for theirs; a refused one is asked again only
+// after the retry delay, a gone or read one never.
 TEST_F(JobLineSyncTest, GreensLogsAreSampledForWhatTheyCheckedOut)
 {
     const auto checkout = [](const std::string& sha) {
@@ -127,6 +127,7 @@ TEST_F(JobLineSyncTest, GreensLogsAreSampledForWhatTheyCheckedOut)
     EXPECT_EQ(report->jobLogs, 1);
     EXPECT_EQ(report->checkoutLogs, 2);
     EXPECT_EQ(report->checkoutLogsUnread, 1);
+    EXPECT_TRUE(report->jobLineErrors.empty()) << "a gone log is no error";
     const auto checkoutsOf = [&](std::int64_t row) {
         auto read = m_cache->logCheckouts(row);
         EXPECT_TRUE(read) << read.message();
@@ -139,21 +140,33 @@ TEST_F(JobLineSyncTest, GreensLogsAreSampledForWhatTheyCheckedOut)
     EXPECT_FALSE(checkoutsOf(gone)) << "a gone log is not one that shows no checkout";
 
     const int asked = m_github.requestsTo("/logs");
+    ArtifactSyncOptions later;
+    later.retryAfterSeconds = -60; // as if the delay had passed
+    auto again = sync().run(later);
+    ASSERT_TRUE(again);
+    EXPECT_EQ(again->checkoutLogs, 0) << "read and gone logs are never asked again";
+    EXPECT_EQ(m_github.requestsTo("/logs"), asked);
+
+    // A refused one is asked again, after the delay only.
+    const auto refused = addRun(3, Conclusion::Success);
+    m_github.logs["2003"] = whole("2026-05-04T10:00:00.0000000Z pip install torch\n");
+    useToken("ghs_wrong");
+    auto denied = sync().run({});
+    ASSERT_TRUE(denied) << denied.message();
+    EXPECT_EQ(denied->checkoutLogsUnread, 1);
+    EXPECT_EQ(denied->jobLineErrors.size(), 1u);
+    useToken(FakeGitHub::kToken);
     auto soon = sync().run({});
     ASSERT_TRUE(soon);
     EXPECT_EQ(soon->checkoutLogs, 0) << "not before retryAfterSeconds";
-    EXPECT_EQ(m_github.requestsTo("/logs"), asked);
-    m_github.logs["2002"] = whole("2026-05-04T10:00:00.0000000Z pip install torch\n");
-    ArtifactSyncOptions later;
-    later.retryAfterSeconds = -60; // as if the delay had passed
     auto retried = sync().run(later);
     ASSERT_TRUE(retried) << retried.message();
     EXPECT_EQ(retried->checkoutLogs, 1);
-    EXPECT_EQ(checkoutsOf(gone), std::vector<LogCheckout>{}) << "read: it shows no checkout";
+    EXPECT_EQ(checkoutsOf(refused), std::vector<LogCheckout>{}) << "read: it shows no checkout";
 
     ArtifactSyncOptions none;
     none.checkoutSample = 0;
-    addRun(3, Conclusion::Success);
+    addRun(4, Conclusion::Success);
     auto off = sync().run(none);
     ASSERT_TRUE(off);
     EXPECT_EQ(off->checkoutLogs, 0);

@@ -101,6 +101,10 @@ TEST(LogCheckoutStore, TheSampleTakesTheNewestGreensOfEachBackendNotYetRead)
     query.retryUnreadBefore = kNow - 20;
     EXPECT_EQ(queuedRows(*cache, query), (std::vector<std::int64_t>{ascend, spyre[2], spyre[3]}))
         << "the unread one was tried too recently";
+    ASSERT_TRUE(cache->putLogUnread(spyre[3], kNow - 1000, /*gone=*/true));
+    query.retryUnreadBefore = kNow + 1000;
+    EXPECT_EQ(queuedRows(*cache, query), (std::vector<std::int64_t>{ascend, spyre[1], spyre[2]}))
+        << "a gone log is never asked again";
 }
 
 TEST(LogCheckoutStore, HealthRunsCarryTheirReadLogsCheckouts)

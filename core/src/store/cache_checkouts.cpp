@@ -42,17 +42,17 @@ Result<void> Cache::putLogCheckouts(std::int64_t checkRunRow,
     return transaction->commit();
 }
 
-Result<void> Cache::putLogUnread(std::int64_t checkRunRow, EpochSeconds triedAt)
+Result<void> Cache::putLogUnread(std::int64_t checkRunRow, EpochSeconds triedAt, bool gone)
 {
     auto transaction = store::Transaction::begin(m_db);
     if (!transaction)
         return transaction.error();
     Statement clear(m_db, "DELETE FROM log_checkout WHERE check_run_row = ?");
     Statement scan(m_db, "INSERT OR REPLACE INTO log_checkout_scan (check_run_row, scanned_at,"
-                         " read) VALUES (?, ?, 0)");
+                         " read) VALUES (?, ?, ?)");
     auto r = clear.bind(1, checkRunRow).run();
     if (r)
-        r = scan.bind(1, checkRunRow).bind(2, triedAt).run();
+        r = scan.bind(1, checkRunRow).bind(2, triedAt).bind(3, gone ? 2 : 0).run();
     if (!r)
         return makeError("could not record the unread log of check run "
                          + std::to_string(checkRunRow) + ": " + r.message());

@@ -276,8 +276,9 @@ CREATE TABLE hud_answer (
 // checked out (logs/checkout_scan.h), the integration doctor's tested-SHA
 // evidence. A scan row with `read` 1 says the log was read (with no checkout
 // in it, "cannot judge"), and its checkouts follow in log order; `read` 0
-// says it could not be (gone, refused, cut), asked again later. A log read
-// again replaces both.
+// says it could not be (refused, cut, a server error), asked again later;
+// `read` 2 that it is gone (expired or empty), for good. A log read again
+// replaces both.
 constexpr const char* kVersion6 = R"sql(
 CREATE TABLE log_checkout_scan (
     check_run_row INTEGER PRIMARY KEY REFERENCES check_run(id) ON DELETE CASCADE,

@@ -150,7 +150,7 @@ std::optional<Picked> pickLine(ArtifactFetcher& fetcher, const triage::Classifie
 // why it could not be read (`checkouts` nullopt).
 struct CheckoutRead {
     std::optional<std::vector<LogCheckout>> checkouts;
-    std::string problem;
+    std::string problem; // "" for a gone log: no error, never asked again
 };
 
 // Fetches one log and reads its checkouts. Thread-safe: no Cache. nullopt
@@ -172,11 +172,12 @@ std::optional<CheckoutRead> readCheckouts(ArtifactFetcher& fetcher, const JobLin
         out.problem = what + ": " + fetched.message();
         return out;
     }
-    if (fetched->status != FetchStatus::Fetched) {
-        out.problem =
-            what + ": " + (fetched->message.empty() ? "the job log is gone" : fetched->message);
+    if (fetched->status == FetchStatus::Unauthorized) {
+        out.problem = what + ": " + fetched->message;
         return out;
     }
+    if (fetched->status != FetchStatus::Fetched)
+        return out; // expired or empty
     const bool whole = endsWithTheRunnersLastLine(fetched->file.path);
     out.checkouts = checkoutsIn(fetched->file.path, whole);
     if (!whole) // a cut blob is never kept
@@ -230,15 +231,16 @@ Result<void> sampleCheckouts(Cache& cache, ArtifactFetcher& fetcher,
         if (!read)
             continue; // cancelled: asked on the next pass
         const std::int64_t row = (*queue)[i].checkRunRow;
-        auto stored = read->checkouts ? cache.putLogCheckouts(row, *read->checkouts, nowSeconds())
-                                      : cache.putLogUnread(row, nowSeconds());
+        auto stored = read->checkouts
+                          ? cache.putLogCheckouts(row, *read->checkouts, nowSeconds())
+                          : cache.putLogUnread(row, nowSeconds(), read->problem.empty());
         if (!stored)
             return stored.error();
         ++report.checkoutLogs;
-        if (!read->checkouts) {
+        if (!read->checkouts)
             ++report.checkoutLogsUnread;
+        if (!read->problem.empty())
             problems.push_back(read->problem);
-        }
     }
     return {};
 }

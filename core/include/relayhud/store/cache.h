@@ -257,9 +257,10 @@ public:
     // out (logs/checkout_scan.h); an empty list records a log that shows none.
     Result<void> putLogCheckouts(std::int64_t checkRunRow,
                                  const std::vector<LogCheckout>& checkouts, EpochSeconds scannedAt);
-    // A log that could not be read (gone, refused, cut before any checkout):
-    // checkoutSampleQueue asks for it again after its retry time.
-    Result<void> putLogUnread(std::int64_t checkRunRow, EpochSeconds triedAt);
+    // A log that could not be read (refused, cut before any checkout, a
+    // server error): checkoutSampleQueue asks for it again after its retry
+    // time; one that is gone (`gone`: expired or empty) never again.
+    Result<void> putLogUnread(std::int64_t checkRunRow, EpochSeconds triedAt, bool gone = false);
     // nullopt when the run's log was never read.
     Result<std::optional<std::vector<LogCheckout>>> logCheckouts(std::int64_t checkRunRow) const;
     // Successful pull-request and push runs with a check_run_id whose log
