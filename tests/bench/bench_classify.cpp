@@ -2,9 +2,13 @@
 // 150 rules (RelayHUD's defaults plus generated ones), beside
 // `grep -c -E -f` of the same patterns on the same file:
 //   classify             <= 300 ms (issue 5), the verdict on the planted line
+// and the doctor's checkout scan (logs/checkout_scan.h) of such a log that
+// checks out two repositories, beside `grep -c -F` of its marker:
+//   checkouts            <= 300 ms (as the classifier: it runs on the same logs)
 #include "bench_sections.h"
 #include "bench_util.h"
 
+#include "relayhud/logs/checkout_scan.h"
 #include "relayhud/triage/classifier.h"
 
 #include <cstdio>
@@ -64,10 +68,11 @@ void writePatterns(const RuleSet& rules, const std::string& path)
 }
 
 // Pytest progress, ANSI colour, group markers and tracebacks, ~`mb` MB; the
-// planted failure near the end is the line to find.
-std::uint64_t writeLog(const std::string& path, int mb)
+// planted failure near the end is the line to find. `head` goes first.
+std::uint64_t writeLog(const std::string& path, int mb, const std::string& head = {})
 {
     std::ofstream out(path, std::ios::binary);
+    out << head;
     const std::uint64_t target = std::uint64_t(mb) << 20;
     std::uint64_t bytes = 0, line = 0, planted = 0;
     std::string text;
@@ -91,10 +96,21 @@ std::uint64_t writeLog(const std::string& path, int mb)
     return planted;
 }
 
-double grepOnceMs(const std::string& patterns, const std::string& log)
+// Two checkouts as actions/checkout v4 logs them: the backend's own, then
+// pytorch's.
+std::string checkoutSteps()
+{
+    std::string out;
+    for (const char* repo : {"torch-spyre/torch-spyre", "pytorch/pytorch"})
+        out += std::string("2026-07-29T23:58:10.0000000Z Syncing repository: ") + repo
+               + "\n2026-07-29T23:58:11.0000000Z [command]/usr/bin/git log -1 --format=%H\n"
+                 "2026-07-29T23:58:11.1000000Z c8ab2e8b637515b6488931f5e59f23848aae9991\n";
+    return out;
+}
+
+double commandMs(const std::string& command)
 {
     const auto start = Clock::now();
-    const std::string command = "grep -c -E -f '" + patterns + "' '" + log + "' 2>/dev/null";
     if (std::FILE* p = ::popen(command.c_str(), "r")) {
         char sink[64];
         while (std::fgets(sink, sizeof sink, p)) {
@@ -102,6 +118,28 @@ double grepOnceMs(const std::string& patterns, const std::string& log)
         ::pclose(p);
     }
     return msSince(start);
+}
+
+double grepOnceMs(const std::string& patterns, const std::string& log)
+{
+    return commandMs("grep -c -E -f '" + patterns + "' '" + log + "' 2>/dev/null");
+}
+
+void benchCheckouts(Report& report, const std::string& log, int mb)
+{
+    writeLog(log, mb, checkoutSteps());
+    std::vector<double> ours, grep;
+    bool right = true;
+    for (int i = 0; i < 3; ++i) {
+        const auto start = Clock::now();
+        const auto found = logs::scanCheckouts(log);
+        ours.push_back(msSince(start));
+        right = right && found && found->size() == 2 && (*found)[1].repository == "pytorch/pytorch"
+                && (*found)[1].line == 6;
+        grep.push_back(commandMs("grep -c -F 'git log -1 --format=' '" + log + "'"));
+    }
+    report.add({"checkout scan: " + std::to_string(mb) + " MB log", right ? median(ours) : 1e9,
+                "ms", 300, "grep -c -F", median(grep)});
 }
 
 } // namespace
@@ -132,6 +170,7 @@ void benchClassify(Report& report)
     report.add({"classify: " + std::to_string(classifier->rules().size()) + " rules, "
                     + std::to_string(mb) + " MB log",
                 right ? median(ours) : 1e9, "ms", 300, "grep -c -E -f", median(grep)});
+    benchCheckouts(report, log, mb);
     fs::remove_all(dir);
 }
 

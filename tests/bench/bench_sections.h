@@ -21,7 +21,8 @@ void benchLogs(Report& report);
 // of page-downs and random jumps, memory. Needs a QApplication.
 void benchLogView(Report& report);
 // The failure-line classifier: 150 rules over a generated 100 MB job log,
-// beside grep -c -E -f of the same patterns.
+// beside grep -c -E -f of the same patterns; the doctor's checkout scan of
+// such a log, beside grep -c -F of its marker.
 void benchClassify(Report& report);
 // The outcome-config engine: load and validate a 400-name config; one edit
 // with its verifying re-parse; beside yaml-cpp's bare Load.
