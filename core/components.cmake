@@ -19,6 +19,7 @@ set(RELAYHUD_CORE_COMPONENTS
   verdict   # what a green covered, reports, trends
   sync      # HUD and artifact syncs into the cache
   doctor    # is a backend's CRCR integration sound: workflow lint, runtime health
+  team      # a team's shared triage on a PostgreSQL server (libpq)
 )
 set(RELAYHUD_CORE_DEPS_util)
 set(RELAYHUD_CORE_DEPS_model util)
@@ -35,3 +36,4 @@ set(RELAYHUD_CORE_DEPS_config junit store yaml)
 set(RELAYHUD_CORE_DEPS_verdict config hud triage)
 set(RELAYHUD_CORE_DEPS_sync artifacts hud results triage)
 set(RELAYHUD_CORE_DEPS_doctor store yaml util)
+set(RELAYHUD_CORE_DEPS_team util)

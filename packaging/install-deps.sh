@@ -14,10 +14,14 @@ packages=(
   nlohmann-json3-dev libcurl4-openssl-dev libsqlite3-dev zlib1g-dev
   libpugixml-dev libre2-dev libyaml-dev libtomlplusplus-dev libarchive-dev
   libcpp-httplib-dev libssl-dev
+  # the team server's client library (libpq); the app never needs a server
+  libpq-dev
   # tests, benchmarks (yaml-cpp: the config bench's reference), headless GUI checks
   libgtest-dev libgmock-dev libbenchmark-dev libyaml-cpp-dev xvfb xauth fonts-dejavu-core
   # a private session bus for the desktop-notification smoke test (dbus-run-session)
   dbus-daemon
+  # a throwaway PostgreSQL the team-server tests start (initdb/pg_ctl), tests only
+  postgresql-15
   # CI checks and packaging: formatting, .desktop/AppStream validation, CPack's
   # .deb generator (dpkg-shlibdeps from dpkg-dev; `file` finds the ELF binaries)
   clang-format desktop-file-utils appstream dpkg-dev file

@@ -162,6 +162,12 @@ constexpr std::array kCommands{
          "                      the classes of every failure in the cache against a world's\n"
          "                      known causes (relayhud-sim --write-truth): precision and\n"
          "                      recall per cause, accuracy and the confusion matrix\n"},
+    Command{"team", runTeam,
+         "  team init --server CONNINFO [--timeout S]\n"
+         "                      create (or bring up to date) a team's triage server's schema\n"
+         "                      on PostgreSQL; CONNINFO is a libpq conninfo or URI, the\n"
+         "                      password from PGPASSWORD or ~/.pgpass; a server whose schema\n"
+         "                      is newer than this RelayHUD is refused\n"},
 };
 // clang-format on
 

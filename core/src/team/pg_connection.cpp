@@ -1,0 +1,107 @@
+#include "team/pg_connection.h"
+
+#include <libpq-fe.h>
+
+namespace relayhud::team {
+namespace {
+
+// libpq's text on one line: its hints come after "\n\t"; each run of line
+// breaks and the indent after them becomes one space.
+std::string trimmedMessage(const char* text)
+{
+    std::string message;
+    bool pendingSpace = false;
+    for (const char* p = text ? text : ""; *p; ++p) {
+        const bool blank = *p == '\n' || *p == '\r' || *p == '\t';
+        if (blank) {
+            pendingSpace = !message.empty();
+            continue;
+        }
+        if (pendingSpace && message.back() != ' ')
+            message += ' ';
+        pendingSpace = false;
+        message += *p;
+    }
+    while (!message.empty() && message.back() == ' ')
+        message.pop_back();
+    return message;
+}
+
+} // namespace
+
+void PgResult::Free::operator()(pg_result* r) const { PQclear(r); }
+
+int PgResult::rows() const { return PQntuples(m_result.get()); }
+
+std::string PgResult::text(int row, int column) const
+{
+    return PQgetvalue(m_result.get(), row, column);
+}
+
+bool PgResult::isNull(int row, int column) const
+{
+    return PQgetisnull(m_result.get(), row, column) != 0;
+}
+
+void PgConnection::Close::operator()(pg_conn* c) const { PQfinish(c); }
+
+Result<PgConnection> PgConnection::open(const std::string& conninfo, int timeoutSeconds)
+{
+    // expand_dbname: `dbname` carries the whole conninfo or URI; the keywords
+    // after it fill only what the user left out.
+    const std::string timeout = std::to_string(timeoutSeconds);
+    const char* const keywords[] = {"dbname", "connect_timeout", "application_name", nullptr};
+    const char* const values[] = {conninfo.c_str(), timeout.c_str(), "relayhud", nullptr};
+    PgConnection c;
+    c.m_conn.reset(PQconnectdbParams(keywords, values, 1));
+    if (!c.m_conn)
+        return makeError("cannot reach the team server: out of memory");
+    if (PQstatus(c.m_conn.get()) != CONNECTION_OK)
+        return makeError("cannot reach the team server: "
+                         + trimmedMessage(PQerrorMessage(c.m_conn.get())));
+    auto user = c.exec("SELECT session_user");
+    if (!user)
+        return user.error();
+    c.m_user = user->text(0, 0);
+    return c;
+}
+
+Result<PgResult> PgConnection::exec(const std::string& sql, const std::vector<std::string>& params)
+{
+    PgResult out;
+    if (params.empty()) {
+        out.m_result.reset(PQexec(m_conn.get(), sql.c_str()));
+    } else {
+        std::vector<const char*> values;
+        for (const std::string& p : params)
+            values.push_back(p.c_str());
+        out.m_result.reset(PQexecParams(m_conn.get(), sql.c_str(), static_cast<int>(values.size()),
+                                        nullptr, values.data(), nullptr, nullptr, 0));
+    }
+    const ExecStatusType status =
+        out.m_result ? PQresultStatus(out.m_result.get()) : PGRES_FATAL_ERROR;
+    if (status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK)
+        return out;
+    const char* state =
+        out.m_result ? PQresultErrorField(out.m_result.get(), PG_DIAG_SQLSTATE) : nullptr;
+    std::string message = trimmedMessage(out.m_result ? PQresultErrorMessage(out.m_result.get())
+                                                      : PQerrorMessage(m_conn.get()));
+    if (message.empty())
+        message = trimmedMessage(PQerrorMessage(m_conn.get()));
+    if (state && std::string(state) == kInsufficientPrivilege)
+        return makeError("the team server refused role '" + m_user + "': " + message + " (SQLSTATE "
+                         + state + "); its owner must GRANT it the rights");
+    return makeError("the team server: " + message
+                     + (state ? std::string(" (SQLSTATE ") + state + ")" : std::string()));
+}
+
+std::string PgConnection::where() const
+{
+    const std::string host = PQhost(m_conn.get()) ? PQhost(m_conn.get()) : "";
+    const std::string port = PQport(m_conn.get()) ? PQport(m_conn.get()) : "";
+    const std::string db = PQdb(m_conn.get()) ? PQdb(m_conn.get()) : "";
+    return (host.starts_with('/') ? host + "/.s.PGSQL." + port : host + ":" + port) + ", database "
+           + db;
+}
+
+} // namespace relayhud::team

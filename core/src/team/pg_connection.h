@@ -1,0 +1,55 @@
+#pragma once
+// A thin RAII layer over libpq (private to team/): a connection, a result,
+// and errors that say what the server said, with its SQLSTATE.
+#include "relayhud/util/result.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+struct pg_conn;
+struct pg_result;
+
+namespace relayhud::team {
+
+class PgResult {
+public:
+    int rows() const;
+    std::string text(int row, int column) const;
+    bool isNull(int row, int column) const;
+
+private:
+    friend class PgConnection;
+    struct Free {
+        void operator()(pg_result* r) const;
+    };
+    std::unique_ptr<pg_result, Free> m_result;
+};
+
+class PgConnection {
+public:
+    // `conninfo` is a libpq keyword string or URI, passed on unchanged; libpq
+    // reads PGPASSWORD and ~/.pgpass itself, and honours sslmode.
+    static Result<PgConnection> open(const std::string& conninfo, int timeoutSeconds);
+
+    // Runs one statement (or several, without parameters); text parameters
+    // $1... are sent apart from the SQL, never spliced into it.
+    Result<PgResult> exec(const std::string& sql, const std::vector<std::string>& params = {});
+
+    const std::string& sessionUser() const { return m_user; }
+    // "/tmp/x/.s.PGSQL.5432" or "db.example.org:5432", database "team": for
+    // messages, never with the password.
+    std::string where() const;
+
+private:
+    struct Close {
+        void operator()(pg_conn* c) const;
+    };
+    std::unique_ptr<pg_conn, Close> m_conn;
+    std::string m_user;
+};
+
+// SQLSTATE 42501: the role may not do what it asked.
+inline constexpr const char* kInsufficientPrivilege = "42501";
+
+} // namespace relayhud::team

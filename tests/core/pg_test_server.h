@@ -1,0 +1,106 @@
+#pragma once
+// A throwaway PostgreSQL for the team-server tests (issue 21): initdb into a
+// temporary folder and a server that listens on a Unix socket there only (no
+// TCP port, so parallel test processes never meet), stopped and removed with
+// the object. initdb refuses root, so as root (CI) both run as `nobody`
+// through setpriv, on a folder given to it. The recipe and its timings:
+// docs/team-server-notes.md.
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+
+namespace relayhud::testing {
+
+class PgTestServer {
+public:
+    PgTestServer()
+    {
+        std::string pattern =
+            (std::filesystem::temp_directory_path() / "relayhud-pg-XXXXXX").string();
+        if (!::mkdtemp(pattern.data()))
+            return;
+        m_dir = pattern;
+        const std::string bin = binDir();
+        if (bin.empty()) {
+            m_error = "pg_config --bindir gave nothing: is libpq-dev installed?";
+            return;
+        }
+        if (::geteuid() == 0) {
+            m_as = "setpriv --reuid=nobody --regid=nogroup --clear-groups ";
+            run("chown nobody:nogroup '" + m_dir + "'");
+        }
+        m_pgCtl = bin + "/pg_ctl";
+        if (!run(m_as + "env HOME='" + m_dir + "' '" + bin + "/initdb' -D '" + m_dir
+                 + "/data' -A trust -U relayhud -E UTF8 --locale=C.UTF-8 >'" + m_dir
+                 + "/initdb.log' 2>&1")) {
+            m_error = "initdb failed (see " + m_dir + "/initdb.log)";
+            return;
+        }
+        if (!start())
+            m_error = "pg_ctl start failed (see " + m_dir + "/server.log)";
+    }
+    ~PgTestServer()
+    {
+        if (!m_dir.empty()) {
+            stop();
+            std::error_code ignored;
+            std::filesystem::remove_all(m_dir, ignored);
+        }
+    }
+    PgTestServer(const PgTestServer&) = delete;
+    PgTestServer& operator=(const PgTestServer&) = delete;
+
+    bool ok() const { return m_error.empty() && !m_dir.empty(); }
+    const std::string& error() const { return m_error; }
+    std::string conninfo(const std::string& user = "relayhud") const
+    {
+        return "host=" + m_dir + " dbname=postgres user=" + user;
+    }
+
+    bool start()
+    {
+        return run(m_as + "'" + m_pgCtl + "' -D '" + m_dir + "/data' -l '" + m_dir
+                   + "/server.log' -o \"-k " + m_dir + " -c listen_addresses=''\" -w start"
+                   + " >/dev/null 2>&1");
+    }
+    bool stop()
+    {
+        return run(m_as + "'" + m_pgCtl + "' -D '" + m_dir + "/data' -m fast -w stop"
+                   + " >/dev/null 2>&1");
+    }
+    // Runs SQL as the superuser through psql (setting up roles for a test).
+    bool psql(const std::string& sql) const
+    {
+        return run("psql -q -v ON_ERROR_STOP=1 '" + conninfo() + "' -c \"" + sql
+                   + "\" >/dev/null 2>&1");
+    }
+
+private:
+    static bool run(const std::string& command) { return std::system(command.c_str()) == 0; }
+
+    static std::string binDir()
+    {
+        std::string out;
+        if (std::FILE* p = ::popen("pg_config --bindir 2>/dev/null", "r")) {
+            char line[512];
+            if (std::fgets(line, sizeof line, p))
+                out = line;
+            ::pclose(p);
+        }
+        while (!out.empty() && (out.back() == '\n' || out.back() == ' '))
+            out.pop_back();
+        return out;
+    }
+
+    std::string m_dir;
+    std::string m_as;
+    std::string m_pgCtl;
+    std::string m_error;
+};
+
+} // namespace relayhud::testing
