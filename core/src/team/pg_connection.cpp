@@ -35,6 +35,11 @@ int PgResult::rows() const { return PQntuples(m_result.get()); }
 
 std::string PgResult::text(int row, int column) const
 {
+    // Out of range (a server that answered fewer rows or columns than asked)
+    // is "", never a read past libpq's result.
+    if (row < 0 || row >= PQntuples(m_result.get()) || column < 0
+        || column >= PQnfields(m_result.get()))
+        return {};
     return PQgetvalue(m_result.get(), row, column);
 }
 

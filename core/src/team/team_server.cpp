@@ -3,6 +3,7 @@
 #include "team/pg_connection.h"
 
 #include <array>
+#include <charconv>
 
 namespace relayhud::team {
 namespace {
@@ -68,7 +69,15 @@ Result<int> readVersion(PgConnection& c)
     auto version = c.exec("SELECT max(version) FROM relayhud_schema");
     if (!version)
         return version.error();
-    return version->isNull(0, 0) ? 0 : std::stoi(version->text(0, 0));
+    int value = 0;
+    const std::string text = version->text(0, 0);
+    if (version->isNull(0, 0))
+        return 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (ec != std::errc() || end != text.data() + text.size())
+        return makeError("the team server's relayhud_schema holds '" + text
+                         + "', not a schema version");
+    return value;
 }
 
 // Under the init lock: each missing step in a transaction of its own, read
