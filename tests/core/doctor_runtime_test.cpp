@@ -191,6 +191,22 @@ TEST(DoctorRuntime, TheTestedShaIsWhatTheLogsCheckoutsShow)
         << f->message;
     EXPECT_EQ(h.findings.front().severity, Severity::Error);
 
+    // What the Doctor page shows beside a run: the checkout behind its verdict.
+    HealthRun both = runs[1];
+    both.checkouts =
+        std::vector<LogCheckout>{{"pytorch/pytorch", trunk, 40}, {"pytorch/pytorch", lower, 61}};
+    const TestedSha verified = testedSha(both);
+    EXPECT_EQ(verified.evidence, ShaEvidence::Verified) << "a match after a mismatch";
+    ASSERT_NE(verified.checkout, nullptr);
+    EXPECT_EQ(verified.checkout->line, 61u);
+    const TestedSha other = testedSha(runs[2]);
+    EXPECT_EQ(other.evidence, ShaEvidence::Mismatched);
+    ASSERT_NE(other.checkout, nullptr);
+    EXPECT_EQ(other.checkout->sha, trunk);
+    EXPECT_EQ(testedSha(runs[3]).evidence, ShaEvidence::NotShown);
+    EXPECT_EQ(testedSha(runs[5]).evidence, ShaEvidence::NotRead);
+    EXPECT_EQ(testedSha(runs[5]).upstreamRepo, "pytorch/pytorch");
+
     runs.erase(runs.begin() + 2); // the mismatch gone: what holds, and what cannot be judged
     h = judgeRuntime("ibm/torch-spyre", runs, 0, kNow);
     f = findingOf(h, "tested-sha");

@@ -84,27 +84,6 @@ bool sameCommit(const std::string& dispatched, const std::string& checkedOut)
     return !dispatched.empty() && lowerAscii(dispatched) == checkedOut;
 }
 
-enum class ShaEvidence : std::uint8_t { NotRead, Verified, Mismatched, NotShown };
-
-// What a run's log says of its tested SHA; `other` is the first upstream
-// checkout that is not the dispatched SHA.
-ShaEvidence shaEvidence(const HealthRun& run, const LogCheckout** other)
-{
-    if (!run.checkouts)
-        return ShaEvidence::NotRead;
-    const std::string upstream = run.upstreamRepo.empty() ? "pytorch/pytorch" : run.upstreamRepo;
-    *other = nullptr;
-    for (const LogCheckout& checkout : *run.checkouts) {
-        if (!sameRepository(checkout.repository, upstream))
-            continue;
-        if (sameCommit(run.sha.value, checkout.sha))
-            return ShaEvidence::Verified;
-        if (!*other)
-            *other = &checkout;
-    }
-    return *other ? ShaEvidence::Mismatched : ShaEvidence::NotShown;
-}
-
 std::vector<std::int64_t> rowsOf(const std::vector<const HealthRun*>& runs)
 {
     std::vector<std::int64_t> out;
@@ -117,6 +96,27 @@ std::vector<std::int64_t> rowsOf(const std::vector<const HealthRun*>& runs)
 } // namespace
 
 const std::vector<CheckInfo>& runtimeChecks() { return kRuntimeChecks; }
+
+TestedSha testedSha(const HealthRun& run)
+{
+    TestedSha out;
+    out.upstreamRepo = run.upstreamRepo.empty() ? "pytorch/pytorch" : run.upstreamRepo;
+    if (!run.checkouts)
+        return out;
+    for (const LogCheckout& checkout : *run.checkouts) {
+        if (!sameRepository(checkout.repository, out.upstreamRepo))
+            continue;
+        if (sameCommit(run.sha.value, checkout.sha)) {
+            out.evidence = ShaEvidence::Verified;
+            out.checkout = &checkout;
+            return out;
+        }
+        if (!out.checkout)
+            out.checkout = &checkout;
+    }
+    out.evidence = out.checkout ? ShaEvidence::Mismatched : ShaEvidence::NotShown;
+    return out;
+}
 
 std::size_t RuntimeHealth::count(Severity severity) const
 {
@@ -166,8 +166,9 @@ RuntimeHealth judgeRuntime(const std::string& repo, const std::vector<HealthRun>
         if (run.attempt == 1 && run.queueSeconds)
             queue.push_back(*run.queueSeconds);
         if (run.status == RunStatus::Completed) {
-            const LogCheckout* other = nullptr;
-            switch (shaEvidence(run, &other)) {
+            const TestedSha tested = testedSha(run);
+            const LogCheckout* other = tested.checkout;
+            switch (tested.evidence) {
             case ShaEvidence::NotRead: break;
             case ShaEvidence::Verified: ++h.shaVerified; break;
             case ShaEvidence::Mismatched:

@@ -460,37 +460,37 @@ void DoctorPanel::showRuns(const BackendDoctor* d, const std::vector<std::int64_
 // repository (the tested-SHA check): red when it is not the dispatched SHA.
 void DoctorPanel::showCheckout(QTreeWidgetItem* item, const HealthRun& run)
 {
-    if (!run.checkouts) {
+    const doctor::TestedSha tested = doctor::testedSha(run);
+    const QString upstream = toQString(tested.upstreamRepo);
+    switch (tested.evidence) {
+    case doctor::ShaEvidence::NotRead:
         item->setText(CheckedOutColumn, tr("log not read"));
         item->setToolTip(CheckedOutColumn, tr("Its job log has not been fetched: a sync reads "
                                               "the failed runs' logs and the newest greens'"));
-        return;
-    }
-    const QString upstream =
-        toQString(run.upstreamRepo.empty() ? "pytorch/pytorch" : run.upstreamRepo);
-    for (const LogCheckout& checkout : *run.checkouts) {
-        if (toQString(checkout.repository).compare(upstream, Qt::CaseInsensitive) != 0)
-            continue;
-        const bool same =
-            toQString(checkout.sha).compare(toQString(run.sha.value), Qt::CaseInsensitive) == 0;
-        item->setText(
-            CheckedOutColumn,
-            tr("%1 (line %2)").arg(toQString(checkout.sha.substr(0, 10))).arg(checkout.line));
-        item->setToolTip(
-            CheckedOutColumn,
-            same ? tr("The log shows %1 checked out at the dispatched SHA").arg(upstream)
-                 : tr("The log shows %1 checked out at %2, not at the dispatched "
-                      "%3")
-                       .arg(upstream, toQString(checkout.sha), toQString(run.sha.value)));
-        if (!same)
-            item->setForeground(CheckedOutColumn, severityColor(doctor::Severity::Error));
-        if (same)
-            return;
-    }
-    if (item->text(CheckedOutColumn).isEmpty()) {
+        break;
+    case doctor::ShaEvidence::NotShown:
         item->setText(CheckedOutColumn, tr("none shown"));
         item->setToolTip(CheckedOutColumn,
                          tr("The log shows no actions/checkout of %1: cannot judge").arg(upstream));
+        break;
+    case doctor::ShaEvidence::Verified:
+    case doctor::ShaEvidence::Mismatched: {
+        const LogCheckout& checkout = *tested.checkout;
+        item->setText(
+            CheckedOutColumn,
+            tr("%1 (line %2)").arg(toQString(checkout.sha.substr(0, 10))).arg(checkout.line));
+        if (tested.evidence == doctor::ShaEvidence::Verified) {
+            item->setToolTip(
+                CheckedOutColumn,
+                tr("The log shows %1 checked out at the dispatched SHA").arg(upstream));
+            break;
+        }
+        item->setToolTip(CheckedOutColumn,
+                         tr("The log shows %1 checked out at %2, not at the dispatched %3")
+                             .arg(upstream, toQString(checkout.sha), toQString(run.sha.value)));
+        item->setForeground(CheckedOutColumn, severityColor(doctor::Severity::Error));
+        break;
+    }
     }
 }
 

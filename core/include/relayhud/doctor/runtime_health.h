@@ -31,6 +31,19 @@ struct HealthFinding {
 
 const std::vector<CheckInfo>& runtimeChecks();
 
+// What one run's job log says of its tested SHA (check `tested-sha`), and
+// the checkout of the upstream repository behind it: the one at the
+// dispatched SHA (Verified) or the first at another (Mismatched); none for
+// NotRead (the log was never read) and NotShown (no upstream checkout in it:
+// cannot judge).
+enum class ShaEvidence : std::uint8_t { NotRead, Verified, Mismatched, NotShown };
+struct TestedSha {
+    ShaEvidence evidence = ShaEvidence::NotRead;
+    const LogCheckout* checkout = nullptr; // into run.checkouts
+    std::string upstreamRepo;              // "pytorch/pytorch"
+};
+TestedSha testedSha(const HealthRun& run);
+
 struct RuntimeHealth {
     std::string repo;
     EpochSeconds since = 0;
