@@ -71,7 +71,7 @@ int runDoctor(const GlobalOptions& global, const std::vector<std::string>& args,
               std::ostream& err);
 int runAttributionAccuracy(const GlobalOptions& global, const std::vector<std::string>& args,
                            std::ostream& out, std::ostream& err);
-// team init --server CONNINFO [--timeout S]: a team's triage server's schema (issue 21)
+// team init|sync|status --server CONNINFO [--timeout S]: a team's triage server (issue 21)
 int runTeam(const GlobalOptions& global, const std::vector<std::string>& args, std::ostream& out,
             std::ostream& err);
 

@@ -167,7 +167,15 @@ constexpr std::array kCommands{
          "                      create (or bring up to date) a team's triage server's schema\n"
          "                      on PostgreSQL; CONNINFO is a libpq conninfo or URI, the\n"
          "                      password from PGPASSWORD or ~/.pgpass; a server whose schema\n"
-         "                      is newer than this RelayHUD is refused\n"},
+         "                      is newer than this RelayHUD is refused\n"
+         "  team sync --server CONNINFO [--timeout S]\n"
+         "                      push this cache's unsent triage changes and pull the team's\n"
+         "                      (the first sync joins the team and sends the cache's tags);\n"
+         "                      two edits of one field that had not seen each other: the\n"
+         "                      newer wins, and the conflict is listed\n"
+         "  team status --server CONNINFO [--timeout S]\n"
+         "                      connected or offline, unsent N, last sync T, the conflicts;\n"
+         "                      exit 1 when the server does not answer\n"},
 };
 // clang-format on
 

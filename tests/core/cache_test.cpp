@@ -423,6 +423,8 @@ TEST(Cache, UpgradeToSchema5KeepsRunsRowIdsAndTestRuns)
         DROP TABLE hud_answer;
         DROP TABLE log_checkout;
         DROP TABLE log_checkout_scan;
+        DROP TABLE team_state; DROP TABLE team_outbox; DROP TABLE team_field;
+        DROP TABLE team_conflict;
         PRAGMA user_version = 4;
         COMMIT;)sql";
     char* error = nullptr;
@@ -431,7 +433,7 @@ TEST(Cache, UpgradeToSchema5KeepsRunsRowIdsAndTestRuns)
 
     auto cache = openOk(path);
     ASSERT_TRUE(cache);
-    EXPECT_EQ(cache->schemaVersion(), Cache::kSchemaVersion); // 5, then 6
+    EXPECT_EQ(cache->schemaVersion(), Cache::kSchemaVersion); // 5, 6, then 7
     auto run = cache->checkRun(rowId);
     ASSERT_TRUE(run) << run.message();
     EXPECT_EQ(run->jobName, "test");

@@ -73,6 +73,28 @@ public:
         return run(m_as + "'" + m_pgCtl + "' -D '" + m_dir + "/data' -m fast -w stop"
                    + " >/dev/null 2>&1");
     }
+    // As a crash would: no shutdown checkpoint, every client cut at once.
+    bool kill()
+    {
+        return run(m_as + "'" + m_pgCtl + "' -D '" + m_dir + "/data' -m immediate -w stop"
+                   + " >/dev/null 2>&1");
+    }
+    // One value of a query as the superuser ("" when it fails).
+    std::string query(const std::string& sql) const
+    {
+        std::string out;
+        const std::string command =
+            "psql -X -A -t -q '" + conninfo() + "' -c \"" + sql + "\" 2>/dev/null";
+        if (std::FILE* p = ::popen(command.c_str(), "r")) {
+            char buffer[4096];
+            while (std::size_t n = std::fread(buffer, 1, sizeof buffer, p))
+                out.append(buffer, n);
+            ::pclose(p);
+        }
+        while (!out.empty() && (out.back() == '\n' || out.back() == ' '))
+            out.pop_back();
+        return out;
+    }
     // Runs SQL as the superuser through psql (setting up roles for a test).
     bool psql(const std::string& sql) const
     {

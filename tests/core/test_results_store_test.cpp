@@ -105,6 +105,8 @@ TEST(TestResultsSchema, AVersion1CacheMigratesInPlaceKeepingItsRows)
                   " ALTER TABLE backend DROP COLUMN listed; DROP TABLE hud_answer;"
                   " ALTER TABLE check_run DROP COLUMN conclusion_text;"
                   " DROP TABLE log_checkout; DROP TABLE log_checkout_scan;"
+                  " DROP TABLE team_state; DROP TABLE team_outbox; DROP TABLE team_field;"
+                  " DROP TABLE team_conflict;"
                   " PRAGMA user_version = 1;");
     ASSERT_EQ(queryInt(path, "PRAGMA user_version"), 1);
     auto cache = openCacheOk(path);

@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# End to end: relayhud-cli team init against a throwaway PostgreSQL (a Unix
-# socket in a temporary folder, as `nobody` when run as root; the recipe in
-# docs/team-server-notes.md): created, then up to date; a password from
-# PGPASSWORD is used and never printed; a server that is down is a one-line
-# error with exit 1; usage errors exit 2.
+# End to end: relayhud-cli team init|sync|status against a throwaway
+# PostgreSQL (a Unix socket in a temporary folder, as `nobody` when run as
+# root; the recipe in docs/team-server-notes.md): created, then up to date; a
+# password from PGPASSWORD is used and never printed; two caches share a tag
+# through the server; status says connected, unsent N, last sync T, and
+# offline with the changes waiting when the server is down, which a sync
+# delivers once it is back; a server that is down is a one-line error with
+# exit 1; usage errors exit 2.
 # usage: cli_team_e2e.sh BIN_DIR
 set -euo pipefail
 bin=$1
@@ -36,11 +39,66 @@ grep -q "cannot reach the team server" "$work/err" || fail "no clear error: $(ca
 
 export PGPASSWORD=s3cret-pw
 cli team init --server "$server" >"$work/out" 2>"$work/err" || fail "init: $(cat "$work/err")"
-grep -q "schema 1 (created); your changes are signed relayhud" "$work/out" \
+grep -q "schema 2 (created); your changes are signed relayhud" "$work/out" \
     || fail "created: $(cat "$work/out")"
 cli team init --server "$server" >"$work/out" || fail "init again"
-grep -q "schema 1 (up to date)" "$work/out" || fail "again: $(cat "$work/out")"
+grep -q "schema 2 (up to date)" "$work/out" || fail "again: $(cat "$work/out")"
 ! grep -q "s3cret" "$work/out" "$work/err" || fail "the password was printed"
+
+# Two caches, one server: Alice's imported tag reaches Bob, signed by the
+# server's session user.
+sha=0123456789abcdef0123456789abcdef01234567
+cat >"$work/tags.json" <<EOF
+{"format": "relayhud-triage", "version": 1, "tags": [
+ {"repo": "torch-spyre/torch-spyre", "workflow": "pull", "job": "test (1)", "sha": "$sha",
+  "attempt": 1, "test": "test/x.py::TestX::test_y", "class": "flaky", "note": "retry passes",
+  "bug": "", "author": "alice", "time": "2026-12-01T10:00:00Z"}]}
+EOF
+cli --cache "$work/alice.sqlite" triage import "$work/tags.json" >/dev/null || fail "import"
+cli --cache "$work/alice.sqlite" team status --server "$server" >"$work/out" \
+    || fail "status: $(cat "$work/out")"
+grep -qx "connected to .* as relayhud" "$work/out" || fail "status: $(cat "$work/out")"
+grep -qx "unsent 0" "$work/out" || fail "unsent before joining: $(cat "$work/out")"
+grep -qx "last sync never" "$work/out" || fail "never synced: $(cat "$work/out")"
+cli --cache "$work/alice.sqlite" team sync --server "$server" >"$work/out" 2>"$work/err" \
+    || fail "sync: $(cat "$work/err")"
+grep -q ": pushed 2, pulled 0 from the team" "$work/out" || fail "alice's sync: $(cat "$work/out")"
+cli --cache "$work/bob.sqlite" team sync --server "$server" >"$work/out" \
+    || fail "bob's sync"
+grep -q "pushed 0, pulled 2 from the team (2 applied), 0 conflict(s)" "$work/out" \
+    || fail "bob's sync: $(cat "$work/out")"
+cli --cache "$work/bob.sqlite" triage list >"$work/out" || fail "list"
+grep -q "flaky" "$work/out" && grep -q "retry passes" "$work/out" && grep -q "relayhud" "$work/out" \
+    || fail "bob's tags: $(cat "$work/out")"
+cli --cache "$work/alice.sqlite" team status --server "$server" >"$work/out" || fail "status"
+grep -qx "unsent 0" "$work/out" || fail "unsent: $(cat "$work/out")"
+grep -qE "^last sync 20[0-9]{2}-[0-9]{2}-[0-9]{2}T" "$work/out" || fail "last sync: $(cat "$work/out")"
+
+# Down: Alice tags on; status says offline with the change waiting; once the
+# server is back one sync delivers it, once.
+stop
+sed -e 's/"flaky"/"infra"/' -e 's/2026-12-01T10/2026-12-02T10/' "$work/tags.json" >"$work/later.json"
+cli --cache "$work/alice.sqlite" triage import "$work/later.json" >/dev/null || fail "import later"
+status=0
+cli --cache "$work/alice.sqlite" team status --server "$server" --timeout 2 >"$work/out" \
+    || status=$?
+[ "$status" = 1 ] || fail "status exit $status with the server down"
+grep -q "^offline: cannot reach the team server" "$work/out" || fail "offline: $(cat "$work/out")"
+grep -qx "unsent 1" "$work/out" || fail "waiting: $(cat "$work/out")"
+status=0
+cli --cache "$work/alice.sqlite" team sync --server "$server" --timeout 2 >"$work/out" \
+    2>"$work/err" || status=$?
+[ "$status" = 1 ] || fail "sync exit $status with the server down"
+"${as[@]}" "$pgbin/pg_ctl" -D "$work/data" -l "$work/server.log" \
+    -o "-k $work -c listen_addresses=''" -w start >/dev/null || fail "pg_ctl start again"
+cli --cache "$work/alice.sqlite" team sync --server "$server" >"$work/out" || fail "sync back"
+grep -q ": pushed 1," "$work/out" || fail "delivered: $(cat "$work/out")"
+cli --cache "$work/alice.sqlite" team sync --server "$server" >"$work/out" || fail "sync again"
+grep -q ": pushed 0, pulled 0" "$work/out" || fail "twice: $(cat "$work/out")"
+cli --cache "$work/bob.sqlite" team sync --server "$server" >"$work/out" || fail "bob again"
+grep -q "pulled 1 from the team (1 applied)" "$work/out" || fail "bob got: $(cat "$work/out")"
+[ "$(psql -X -A -t -q "$server" -c "SELECT count(*) FROM relayhud_change")" = 3 ] \
+    || fail "not exactly once on the server"
 
 # Down: a one-line error, exit 1.
 stop

@@ -4,11 +4,14 @@
 #include "relayhud/store/cache.h"
 
 #include "store/statement.h"
+#include "store/team_outbox.h"
 #include "store/transaction.h"
+#include "store/triage_rows.h"
 
 #include "relayhud/junit/test_identity.h"
 #include "relayhud/util/hash.h"
 #include "relayhud/util/message_text.h"
+#include "relayhud/util/time.h"
 
 #include <algorithm>
 #include <limits>
@@ -17,6 +20,7 @@
 namespace relayhud {
 
 using store::Statement;
+using namespace store;
 using triage::FailureClass;
 
 bool isTriagedClass(FailureClass cls)
@@ -31,14 +35,11 @@ constexpr const char* kTagColumns =
 constexpr const char* kTargetMatch =
     "repo = ?1 AND workflow = ?2 AND job = ?3 AND sha = ?4 AND attempt = ?5 AND test = ?6";
 
-// TestOutcome values that count as failing (isFailingOutcome): failed, error,
-// xpass-strict.
-constexpr const char* kFailingOutcomes = "(1, 2, 5)";
-static_assert(static_cast<int>(TestOutcome::Failed) == 1
-              && static_cast<int>(TestOutcome::Error) == 2
-              && static_cast<int>(TestOutcome::XPassStrict) == 5);
+} // namespace
 
-TriageTag readTag(const Statement& s)
+namespace store {
+
+TriageTag readTriageTag(const Statement& s)
 {
     TriageTag tag;
     tag.target = {s.text(0), s.text(1), s.text(2), Sha{s.text(3)}, s.integer(4), s.text(5)};
@@ -50,7 +51,7 @@ TriageTag readTag(const Statement& s)
     return tag;
 }
 
-Statement& bindTarget(Statement& s, const TriageTarget& t)
+Statement& bindTriageTarget(Statement& s, const TriageTarget& t)
 {
     return s.reset()
         .bind(1, t.repo)
@@ -61,42 +62,29 @@ Statement& bindTarget(Statement& s, const TriageTarget& t)
         .bind(6, t.test);
 }
 
-std::string describe(const TriageTarget& t)
+std::string describeTriageTarget(const TriageTarget& t)
 {
     return t.repo + " " + t.workflow + " / " + t.job + " @" + t.sha.shortSha() + " attempt "
            + std::to_string(t.attempt) + (t.test.empty() ? "" : " " + t.test);
 }
 
-Result<void> checkTag(const TriageTag& tag)
+Result<std::optional<TriageTag>> findTriageTag(Statement& select, const TriageTarget& target)
 {
-    const TriageTarget& t = tag.target;
-    if (t.repo.empty() || t.workflow.empty() || t.job.empty() || t.sha.empty())
-        return makeError("a triage tag needs a repository, workflow, job and SHA (" + describe(t)
-                         + ")");
-    if (t.attempt < 1)
-        return makeError("a triage tag's attempt starts at 1 (" + describe(t) + ")");
-    if (tag.cls == FailureClass::Unset || !triage::isKnownClass(tag.cls))
-        return makeError("a triage tag needs a class (" + describe(t) + ")");
-    return {};
-}
-
-Result<std::optional<TriageTag>> findTag(Statement& select, const TriageTarget& target)
-{
-    auto row = bindTarget(select, target).step();
+    auto row = bindTriageTarget(select, target).step();
     if (!row)
         return row.error();
     if (!*row)
         return std::optional<TriageTag>{};
-    return std::optional<TriageTag>{readTag(select)};
+    return std::optional<TriageTag>{readTriageTag(select)};
 }
 
-Statement selectStatement(sqlite3* db)
+Statement selectTriageTag(sqlite3* db)
 {
     return Statement(db, std::string("SELECT ") + kTagColumns + " FROM triage_tag WHERE "
                              + kTargetMatch);
 }
 
-Statement upsertStatement(sqlite3* db)
+Statement upsertTriageTag(sqlite3* db)
 {
     return Statement(db, std::string("INSERT INTO triage_tag(") + kTagColumns
                              + ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)"
@@ -106,9 +94,9 @@ Statement upsertStatement(sqlite3* db)
                                " time_ms = excluded.time_ms");
 }
 
-Result<void> upsert(Statement& s, const TriageTag& tag)
+Result<void> writeTriageTag(Statement& s, const TriageTag& tag)
 {
-    return bindTarget(s, tag.target)
+    return bindTriageTarget(s, tag.target)
         .bind(7, triage::storedClass(tag.cls))
         .bind(8, tag.note)
         .bind(9, tag.bugUrl)
@@ -117,41 +105,88 @@ Result<void> upsert(Statement& s, const TriageTag& tag)
         .run();
 }
 
+} // namespace store
+
+namespace {
+
+// TestOutcome values that count as failing (isFailingOutcome): failed, error,
+// xpass-strict.
+constexpr const char* kFailingOutcomes = "(1, 2, 5)";
+static_assert(static_cast<int>(TestOutcome::Failed) == 1
+              && static_cast<int>(TestOutcome::Error) == 2
+              && static_cast<int>(TestOutcome::XPassStrict) == 5);
+
+Result<void> checkTag(const TriageTag& tag)
+{
+    const TriageTarget& t = tag.target;
+    if (t.repo.empty() || t.workflow.empty() || t.job.empty() || t.sha.empty())
+        return makeError("a triage tag needs a repository, workflow, job and SHA ("
+                         + describeTriageTarget(t) + ")");
+    if (t.attempt < 1)
+        return makeError("a triage tag's attempt starts at 1 (" + describeTriageTarget(t) + ")");
+    if (tag.cls == FailureClass::Unset || !triage::isKnownClass(tag.cls))
+        return makeError("a triage tag needs a class (" + describeTriageTarget(t) + ")");
+    return {};
+}
+
+// Each tag's fields that change also go to the team's outbox, in this
+// transaction (store/team_outbox.h).
 Result<std::vector<std::optional<TriageTag>>> setInTransaction(sqlite3* db,
                                                                const std::vector<TriageTag>& tags)
 {
-    Statement select = selectStatement(db);
-    Statement write = upsertStatement(db);
+    auto outbox = TeamOutbox::open(db);
+    if (!outbox)
+        return outbox.error();
+    Statement select = selectTriageTag(db);
+    Statement write = upsertTriageTag(db);
     std::vector<std::optional<TriageTag>> before;
     before.reserve(tags.size());
     for (const TriageTag& tag : tags) {
-        auto old = findTag(select, tag.target);
+        auto old = findTriageTag(select, tag.target);
         if (!old)
             return old.error();
+        if (auto r = outbox->record(tag.target, *old, tag, tag.timeMs, tag.author); !r)
+            return r.error();
         before.push_back(std::move(*old));
-        if (auto r = upsert(write, tag); !r)
+        if (auto r = writeTriageTag(write, tag); !r)
             return r.error();
     }
     return before;
 }
 
 // Last first: undoing a batch that named a target twice ends on that
-// target's first "before", the state from before the batch.
+// target's first "before", the state from before the batch. An undo is a
+// change of its own for the team, made now.
 Result<void> restoreInTransaction(sqlite3* db, const std::vector<TriageTarget>& targets,
                                   const std::vector<std::optional<TriageTag>>& previous)
 {
+    auto outbox = TeamOutbox::open(db);
+    if (!outbox)
+        return outbox.error();
+    const std::int64_t nowMs = nowMilliseconds();
+    Statement select = selectTriageTag(db);
     Statement remove(db, std::string("DELETE FROM triage_tag WHERE ") + kTargetMatch);
-    Statement write = upsertStatement(db);
+    Statement write = upsertTriageTag(db);
     for (std::size_t i = targets.size(); i-- > 0;) {
+        if (previous[i] && previous[i]->target != targets[i])
+            return makeError("internal error: an undo names another target than its tag ("
+                             + describeTriageTarget(targets[i]) + ")");
+        if (outbox->active()) {
+            auto current = findTriageTag(select, targets[i]);
+            if (!current)
+                return current.error();
+            const std::string author = previous[i] ? previous[i]->author
+                                       : *current  ? (*current)->author
+                                                   : std::string();
+            if (auto r = outbox->record(targets[i], *current, previous[i], nowMs, author); !r)
+                return r;
+        }
         if (!previous[i]) {
-            if (auto r = bindTarget(remove, targets[i]).run(); !r)
+            if (auto r = bindTriageTarget(remove, targets[i]).run(); !r)
                 return r;
             continue;
         }
-        if (previous[i]->target != targets[i])
-            return makeError("internal error: an undo names another target than its tag ("
-                             + describe(targets[i]) + ")");
-        if (auto r = upsert(write, *previous[i]); !r)
+        if (auto r = writeTriageTag(write, *previous[i]); !r)
             return r;
     }
     return {};
@@ -195,11 +230,11 @@ Result<void> Cache::restoreTriageTags(const std::vector<TriageTarget>& targets,
 Result<std::vector<std::optional<TriageTag>>>
 Cache::triageTagsFor(const std::vector<TriageTarget>& targets) const
 {
-    Statement select = selectStatement(m_db);
+    Statement select = selectTriageTag(m_db);
     std::vector<std::optional<TriageTag>> out;
     out.reserve(targets.size());
     for (const TriageTarget& target : targets) {
-        auto tag = findTag(select, target);
+        auto tag = findTriageTag(select, target);
         if (!tag)
             return tag.error();
         out.push_back(std::move(*tag));
@@ -234,7 +269,7 @@ Result<std::vector<TriageTag>> Cache::triageTagsForCheckRun(std::int64_t checkRu
         .bind(3, target->job)
         .bind(4, target->sha.value)
         .bind(5, target->attempt);
-    return store::collectRows<TriageTag>(s, readTag);
+    return store::collectRows<TriageTag>(s, readTriageTag);
 }
 
 Result<std::vector<TriageTag>> Cache::triageTags(const std::vector<Sha>& shas) const
@@ -243,7 +278,7 @@ Result<std::vector<TriageTag>> Cache::triageTags(const std::vector<Sha>& shas) c
     std::vector<TriageTag> out;
     if (shas.empty()) {
         Statement s(m_db, select);
-        auto all = store::collectRows<TriageTag>(s, readTag);
+        auto all = store::collectRows<TriageTag>(s, readTriageTag);
         if (!all)
             return all;
         out = std::move(*all);
@@ -251,7 +286,8 @@ Result<std::vector<TriageTag>> Cache::triageTags(const std::vector<Sha>& shas) c
         Statement s(m_db, select + " WHERE sha = ?");
         for (const Sha& sha : shas) {
             s.reset().bind(1, sha.value);
-            if (auto r = s.forEachRow([&](const Statement& row) { out.push_back(readTag(row)); });
+            if (auto r =
+                    s.forEachRow([&](const Statement& row) { out.push_back(readTriageTag(row)); });
                 !r)
                 return r.error();
         }

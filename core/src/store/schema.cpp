@@ -296,8 +296,81 @@ CREATE TABLE log_checkout (
 );
 )sql";
 
-constexpr std::array<const char*, 6> kMigrations{kVersion1, kVersion2, kVersion3,
-                                                 kVersion4, kVersion5, kVersion6};
+// Schema 7 (issue 21): the cache's side of a team's shared triage server
+// (store/team_changes.h). team_state holds where the cache stands with its
+// team (key/value: team_id, where, last_seq, last_sync_ms, last_error).
+// team_outbox holds local tag changes in the order they were made, written
+// in the transaction that changed the tag; `sent` 1 once the server
+// committed one, the row itself deleted when a pull brings it back (which
+// tells this cache's changes from a colleague's). team_field is the last
+// change applied to each field of each tag: what a pulled change is weighed
+// against. team_conflict lists two changes to one field that neither
+// author had seen, and which one won.
+constexpr const char* kVersion7 = R"sql(
+CREATE TABLE team_state (
+    key   TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE team_outbox (
+    id        INTEGER PRIMARY KEY,
+    change_id TEXT NOT NULL UNIQUE,
+    base_seq  INTEGER NOT NULL,
+    repo      TEXT NOT NULL,
+    workflow  TEXT NOT NULL,
+    job       TEXT NOT NULL,
+    sha       TEXT NOT NULL,
+    attempt   INTEGER NOT NULL,
+    test      TEXT NOT NULL,
+    field     TEXT NOT NULL,
+    value     TEXT NOT NULL,
+    client_ms INTEGER NOT NULL,
+    author    TEXT NOT NULL,
+    sent      INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE team_field (
+    repo      TEXT NOT NULL,
+    workflow  TEXT NOT NULL,
+    job       TEXT NOT NULL,
+    sha       TEXT NOT NULL,
+    attempt   INTEGER NOT NULL,
+    test      TEXT NOT NULL,
+    field     TEXT NOT NULL,
+    change_id TEXT NOT NULL,
+    seq       INTEGER NOT NULL,
+    base_seq  INTEGER NOT NULL,
+    client_ms INTEGER NOT NULL,
+    author    TEXT NOT NULL,
+    value     TEXT NOT NULL,
+    PRIMARY KEY (repo, workflow, job, sha, attempt, test, field)
+) WITHOUT ROWID;
+CREATE TABLE team_conflict (
+    id            INTEGER PRIMARY KEY,
+    repo          TEXT NOT NULL,
+    workflow      TEXT NOT NULL,
+    job           TEXT NOT NULL,
+    sha           TEXT NOT NULL,
+    attempt       INTEGER NOT NULL,
+    test          TEXT NOT NULL,
+    field         TEXT NOT NULL,
+    local_id      TEXT NOT NULL,
+    local_seq     INTEGER NOT NULL,
+    local_base    INTEGER NOT NULL,
+    local_value   TEXT NOT NULL,
+    local_author  TEXT NOT NULL,
+    local_ms      INTEGER NOT NULL,
+    remote_id     TEXT NOT NULL,
+    remote_seq    INTEGER NOT NULL,
+    remote_base   INTEGER NOT NULL,
+    remote_value  TEXT NOT NULL,
+    remote_author TEXT NOT NULL,
+    remote_ms     INTEGER NOT NULL,
+    remote_won    INTEGER NOT NULL,
+    found_ms      INTEGER NOT NULL
+);
+)sql";
+
+constexpr std::array<const char*, 7> kMigrations{kVersion1, kVersion2, kVersion3, kVersion4,
+                                                 kVersion5, kVersion6, kVersion7};
 // Steps that rebuild a table others reference: run with foreign keys off, or
 // dropping the old table would cascade into its dependants' rows.
 constexpr int kRebuildingStep = 5;

@@ -27,6 +27,10 @@ std::string trimmedMessage(const char* text)
     return message;
 }
 
+// The server's notices (a WARNING as it shuts down) are not printed on the
+// user's terminal: what matters arrives as an error of the call it broke.
+void ignoreNotice(void*, const char*) {}
+
 } // namespace
 
 void PgResult::Free::operator()(pg_result* r) const { PQclear(r); }
@@ -64,6 +68,7 @@ Result<PgConnection> PgConnection::open(const std::string& conninfo, int timeout
     if (PQstatus(c.m_conn.get()) != CONNECTION_OK)
         return makeError("cannot reach the team server: "
                          + trimmedMessage(PQerrorMessage(c.m_conn.get())));
+    PQsetNoticeProcessor(c.m_conn.get(), ignoreNotice, nullptr);
     auto user = c.exec("SELECT session_user");
     if (!user)
         return user.error();
@@ -98,6 +103,20 @@ Result<PgResult> PgConnection::exec(const std::string& sql, const std::vector<st
                          + state + "); its owner must GRANT it the rights");
     return makeError("the team server: " + message
                      + (state ? std::string(" (SQLSTATE ") + state + ")" : std::string()));
+}
+
+int PgConnection::socket() const { return m_conn ? PQsocket(m_conn.get()) : -1; }
+
+Result<int> PgConnection::takeNotifications()
+{
+    if (PQconsumeInput(m_conn.get()) == 0 || PQstatus(m_conn.get()) != CONNECTION_OK)
+        return makeError("lost the team server: " + trimmedMessage(PQerrorMessage(m_conn.get())));
+    int count = 0;
+    while (PGnotify* notify = PQnotifies(m_conn.get())) {
+        ++count;
+        PQfreemem(notify);
+    }
+    return count;
 }
 
 std::string PgConnection::where() const

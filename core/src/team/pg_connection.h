@@ -36,6 +36,12 @@ public:
     // $1... are sent apart from the SQL, never spliced into it.
     Result<PgResult> exec(const std::string& sql, const std::vector<std::string>& params = {});
 
+    // The connection's socket, to wait on for notifications; -1 when closed.
+    int socket() const;
+    // Reads what the server sent and drops the notifications it holds:
+    // how many there were, or an error when the connection is gone.
+    Result<int> takeNotifications();
+
     const std::string& sessionUser() const { return m_user; }
     // "/tmp/x/.s.PGSQL.5432" or "db.example.org:5432", database "team": for
     // messages, never with the password.

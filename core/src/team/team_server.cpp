@@ -2,6 +2,8 @@
 
 #include "team/pg_connection.h"
 
+#include <nlohmann/json.hpp>
+
 #include <array>
 #include <charconv>
 
@@ -50,7 +52,67 @@ CREATE TRIGGER relayhud_change_notify AFTER INSERT ON relayhud_change
     FOR EACH ROW EXECUTE FUNCTION relayhud_change_notify();
 )sql";
 
-constexpr std::array<const char*, kTeamSchemaVersion> kMigrations{kVersion1};
+// Version 2: the team's id, so a cache knows the team it joined under any
+// host name; each change's base_seq (the newest change its author had
+// pulled), which tells two edits that had not seen each other (a conflict)
+// from one that followed the other (store/team_changes.h); and one
+// notification per statement, not per row: a push of 10,000 changes wakes a
+// listener once, with the last seq.
+constexpr const char* kVersion2 = R"sql(
+ALTER TABLE relayhud_schema ADD COLUMN team_id uuid NOT NULL DEFAULT gen_random_uuid();
+ALTER TABLE relayhud_change ADD COLUMN base_seq bigint NOT NULL DEFAULT 0;
+DROP TRIGGER relayhud_change_notify ON relayhud_change;
+DROP FUNCTION relayhud_change_notify();
+CREATE FUNCTION relayhud_change_notify() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM pg_notify('relayhud_change', (SELECT max(seq) FROM inserted)::text);
+    RETURN NULL;
+END $$;
+CREATE TRIGGER relayhud_change_notify AFTER INSERT ON relayhud_change
+    REFERENCING NEW TABLE AS inserted
+    FOR EACH STATEMENT EXECUTE FUNCTION relayhud_change_notify();
+)sql";
+
+constexpr std::array<const char*, kTeamSchemaVersion> kMigrations{kVersion1, kVersion2};
+
+// Held from before a push's insert to its commit: seq values are handed out
+// in commit order, so a reader that has seen seq N never later meets a
+// smaller one committed behind it.
+constexpr const char* kAppendLock = "SELECT pg_advisory_xact_lock(7365827402)";
+
+// A push: the batch as one JSON parameter, in its order (the same field
+// changed twice in one batch keeps its order in seq).
+constexpr const char* kPush = R"sql(
+INSERT INTO relayhud_change (change_id, kind, repo, workflow, job, sha, attempt, test, field,
+                             value, client_time, base_seq)
+SELECT (e.v->>'id')::uuid, 'triage', e.v->>'repo', e.v->>'workflow', e.v->>'job', e.v->>'sha',
+       (e.v->>'attempt')::integer, e.v->>'test', e.v->>'field', e.v->'value',
+       to_timestamp((e.v->>'ms')::bigint / 1000.0), (e.v->>'base')::bigint
+FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS e(v, n)
+ORDER BY e.n
+ON CONFLICT (change_id) DO NOTHING
+)sql";
+
+constexpr const char* kPull = R"sql(
+SELECT seq, change_id, kind, repo, workflow, job, sha, attempt, test, field, value #>> '{}',
+       round(extract(epoch FROM client_time) * 1000)::bigint, author, base_seq
+FROM relayhud_change WHERE seq > $1 ORDER BY seq LIMIT $2
+)sql";
+
+std::string olderMessage(int server)
+{
+    return "the team server's schema is " + std::to_string(server) + "; this RelayHUD needs "
+           + std::to_string(kTeamSchemaVersion)
+           + ": run 'relayhud-cli team init --server ...' (as a role that may create tables)";
+}
+
+std::int64_t parseInt64(const std::string& text, bool& ok)
+{
+    std::int64_t value = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    ok = ok && ec == std::errc() && end == text.data() + text.size();
+    return value;
+}
 
 std::string newerMessage(int server)
 {
@@ -168,6 +230,125 @@ Result<TeamInit> TeamServer::init()
     out.after = *after;
     return out;
 }
+
+namespace {
+
+Result<void> requireCurrent(TeamServer& server)
+{
+    auto version = server.schemaVersion();
+    if (!version)
+        return version.error();
+    if (*version < kTeamSchemaVersion)
+        return makeError(olderMessage(*version));
+    return {};
+}
+
+} // namespace
+
+Result<std::string> TeamServer::teamId()
+{
+    if (auto r = requireCurrent(*this); !r)
+        return r.error();
+    auto id = m_impl->connection.exec("SELECT team_id::text FROM relayhud_schema LIMIT 1");
+    if (!id)
+        return id.error();
+    if (id->rows() != 1 || id->text(0, 0).empty())
+        return makeError("the team server's relayhud_schema holds no team id");
+    return id->text(0, 0);
+}
+
+Result<void> TeamServer::push(const std::vector<TeamChange>& changes)
+{
+    if (changes.empty())
+        return {};
+    nlohmann::json batch = nlohmann::json::array();
+    for (const TeamChange& c : changes)
+        batch.push_back({{"id", c.changeId},
+                         {"repo", c.target.repo},
+                         {"workflow", c.target.workflow},
+                         {"job", c.target.job},
+                         {"sha", c.target.sha.value},
+                         {"attempt", c.target.attempt},
+                         {"test", c.target.test},
+                         {"field", teamFieldName(c.field)},
+                         {"value", c.value},
+                         {"ms", c.clientMs},
+                         {"base", c.baseSeq}});
+    // Invalid UTF-8 in a note becomes U+FFFD rather than a refused push.
+    const std::string json = batch.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    PgConnection& c = m_impl->connection;
+    if (auto begun = c.exec("BEGIN"); !begun)
+        return begun.error();
+    auto inserted = [&]() -> Result<void> {
+        if (auto locked = c.exec(kAppendLock); !locked)
+            return locked.error();
+        if (auto r = c.exec(kPush, {json}); !r)
+            return r.error();
+        return {};
+    }();
+    if (!inserted) {
+        (void)c.exec("ROLLBACK");
+        return makeError("could not send the triage changes: " + inserted.message());
+    }
+    if (auto committed = c.exec("COMMIT"); !committed)
+        return makeError("could not send the triage changes: " + committed.message());
+    return {};
+}
+
+Result<TeamPage> TeamServer::pull(std::int64_t afterSeq, std::size_t limit)
+{
+    auto rows = m_impl->connection.exec(kPull, {std::to_string(afterSeq), std::to_string(limit)});
+    if (!rows)
+        return makeError("could not read the team's changes: " + rows.message());
+    TeamPage page;
+    page.lastSeq = afterSeq;
+    page.rows = static_cast<std::size_t>(rows->rows());
+    page.changes.reserve(page.rows);
+    for (int i = 0; i < rows->rows(); ++i) {
+        bool ok = true;
+        const std::int64_t seq = parseInt64(rows->text(i, 0), ok);
+        if (!ok)
+            return makeError("the team server sent a change without a seq");
+        page.lastSeq = seq;
+        const auto field = teamFieldFromName(rows->text(i, 9));
+        if (rows->text(i, 2) != "triage" || !field) {
+            ++page.skipped;
+            continue;
+        }
+        TeamChange change;
+        change.seq = seq;
+        change.changeId = rows->text(i, 1);
+        change.target = {rows->text(i, 3),
+                         rows->text(i, 4),
+                         rows->text(i, 5),
+                         Sha{rows->text(i, 6)},
+                         static_cast<int>(parseInt64(rows->text(i, 7), ok)),
+                         rows->text(i, 8)};
+        change.field = *field;
+        change.value = rows->text(i, 10);
+        change.clientMs = parseInt64(rows->text(i, 11), ok);
+        change.author = rows->text(i, 12);
+        change.baseSeq = parseInt64(rows->text(i, 13), ok);
+        if (!ok || change.target.attempt < 1 || change.target.repo.empty()
+            || change.target.sha.empty()) {
+            ++page.skipped; // a row another client wrote badly: never stops the pull
+            continue;
+        }
+        page.changes.push_back(std::move(change));
+    }
+    return page;
+}
+
+Result<void> TeamServer::listen()
+{
+    if (auto r = m_impl->connection.exec("LISTEN relayhud_change"); !r)
+        return r.error();
+    return {};
+}
+
+int TeamServer::socket() const { return m_impl->connection.socket(); }
+
+Result<int> TeamServer::takeNotifications() { return m_impl->connection.takeNotifications(); }
 
 const std::string& TeamServer::user() const { return m_impl->connection.sessionUser(); }
 

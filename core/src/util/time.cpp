@@ -102,4 +102,10 @@ EpochSeconds nowSeconds()
     return duration_cast<seconds>(system_clock::now().time_since_epoch()).count();
 }
 
+std::int64_t nowMilliseconds()
+{
+    using namespace std::chrono;
+    return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
+}
+
 } // namespace relayhud

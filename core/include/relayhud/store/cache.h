@@ -11,6 +11,7 @@
 #include "relayhud/store/test_results.h"
 #include "relayhud/store/test_run_writer.h"
 #include "relayhud/store/trend_runs.h" // trend charts (verdict/trends.h)
+#include "relayhud/store/team_changes.h"
 #include "relayhud/store/triage_tags.h"
 #include "relayhud/util/result.h"
 
@@ -79,7 +80,7 @@ struct ArtifactQueueQuery {
 class Cache {
 public:
     // Current schema version (PRAGMA user_version after migrations).
-    static constexpr int kSchemaVersion = 6;
+    static constexpr int kSchemaVersion = 7;
 
     // Opens or creates the cache file and migrates it to kSchemaVersion.
     // ":memory:" gives a private in-memory cache (tests).
@@ -201,6 +202,34 @@ public:
     // Failing test results of the runs in the window, newest commit first
     // (clustering's input; triage/cluster.h).
     Result<std::vector<FailureRecord>> failuresForClustering(const FailureQuery& query) const;
+
+    // --- A team's shared triage (store/team_changes.h, team/team_sync.h) ---
+    // Joins the team `teamId`, reached at `where`: from then on every tag
+    // change (set, undo, import) also goes to the outbox, in its
+    // transaction, and the tags already here are queued once so that the
+    // team gets them. Joining another team starts over with it (its last
+    // seen change 0, the outbox and field history of the old one dropped).
+    // Returns how many changes were queued.
+    Result<std::size_t> joinTeam(const std::string& teamId, const std::string& where);
+    Result<TeamStatus> teamStatus() const;
+    // Changes the server has not acknowledged, oldest first.
+    Result<std::vector<TeamChange>> teamOutbox(std::size_t limit) const;
+    // The server committed these: no longer unsent. Each is kept until a
+    // pull brings it back, which tells this cache's changes from others'.
+    Result<void> markTeamSent(const std::vector<std::string>& changeIds);
+    // Applies pulled changes, in server order, to the tags, lists the
+    // conflicts, and moves the last seen change to `lastSeq`: one
+    // transaction, so a pull that dies half-way is read again whole.
+    Result<TeamApplyReport> applyTeamChanges(const std::vector<TeamChange>& changes,
+                                             std::int64_t lastSeq, std::int64_t nowMs);
+    // How the last sync went: its time when it worked, its error when not.
+    Result<void> setTeamSyncResult(std::int64_t whenMs, const std::string& where,
+                                   const std::string& error);
+    // The conflicts listed, newest first.
+    Result<std::vector<TeamConflict>> teamConflicts(std::size_t limit) const;
+    // The last applied change of one field of one tag (who set it, when).
+    Result<std::optional<TeamChange>> teamFieldChange(const TriageTarget& target,
+                                                      TeamField field) const;
 
     // Conditional-request validators for HUD URLs (ETag), kept across runs.
     Result<std::optional<HttpValidator>> validator(const std::string& url) const;

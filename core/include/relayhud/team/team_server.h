@@ -4,15 +4,27 @@
 // migrations this RelayHUD knows, applied by `relayhud-cli team init`, and
 // the refusal of a server whose schema is newer. Facts and plan:
 // docs/team-server-notes.md.
+#include "relayhud/store/team_changes.h"
 #include "relayhud/util/result.h"
 
+#include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace relayhud::team {
 
 // The server schema this RelayHUD reads and writes.
-inline constexpr int kTeamSchemaVersion = 1;
+inline constexpr int kTeamSchemaVersion = 2;
+
+// One page of the server's change log.
+struct TeamPage {
+    std::vector<TeamChange> changes; // triage changes this build reads, in seq order
+    std::int64_t lastSeq = 0;        // the last seq read (also of changes skipped)
+    std::size_t rows = 0;            // rows read, skipped ones included
+    std::size_t skipped = 0;         // a kind or field this build does not know
+};
 
 struct TeamInit {
     int before = 0; // the server's schema before (0: none)
@@ -40,6 +52,26 @@ public:
     // Refuses a newer server as schemaVersion() does; a role that may not
     // create tables gets the server's reason and what to ask for.
     Result<TeamInit> init();
+
+    // The team's id, made by the server when its schema was created: the
+    // same team reached under another name is still the same team.
+    // Requires the schema this RelayHUD knows (an older one: run `team init`).
+    Result<std::string> teamId();
+
+    // Appends changes to the log, idempotent by change id (a resend is a
+    // no-op): one transaction, under the append lock, so that seq is handed
+    // out in commit order and a pull never skips a change that commits
+    // late. The author is the server's session user.
+    Result<void> push(const std::vector<TeamChange>& changes);
+    // The log after `afterSeq`, at most `limit` rows.
+    Result<TeamPage> pull(std::int64_t afterSeq, std::size_t limit);
+
+    // LISTEN on the change channel; then socket() is readable when a change
+    // arrives and takeNotifications() reads them (how many, or an error
+    // when the connection broke).
+    Result<void> listen();
+    int socket() const;
+    Result<int> takeNotifications();
 
     const std::string& user() const;
     std::string where() const;

@@ -19,5 +19,7 @@ std::optional<EpochSeconds> parseTimestamp(std::string_view text);
 std::string formatIso(EpochSeconds t);
 
 EpochSeconds nowSeconds();
+// Milliseconds since the Unix epoch, UTC.
+std::int64_t nowMilliseconds();
 
 } // namespace relayhud

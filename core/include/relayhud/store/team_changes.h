@@ -1,0 +1,76 @@
+#pragma once
+// The cache's side of a team's shared triage server (issue 21;
+// team/team_sync.h): the outbox of local triage changes not yet on the
+// server, what the last applied change of each tag field was, the conflicts
+// a pull found, and where the cache stands with its team.
+//
+// A change is one field of one tag (class, note or bug link): two people who
+// set the class and the note of one failure at once both keep theirs, and
+// only two changes to the same field conflict. Two changes conflict when
+// neither author had seen the other: each names the newest server change
+// its author had pulled (baseSeq), so a change made after seeing another
+// (its baseSeq >= the other's seq) simply follows it, and of two that had not
+// seen each other the later clientMs wins (ties: the greater change id),
+// which every client decides alike. The server's order (seq) and author
+// (its session user) are the server's, never what a client claims.
+#include "relayhud/store/triage_tags.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace relayhud {
+
+enum class TeamField { Class, Note, Bug };
+
+// "class", "note", "bug" on the server; nullopt for a name this build does
+// not know (a newer client's field, skipped on pull).
+std::string_view teamFieldName(TeamField field);
+std::optional<TeamField> teamFieldFromName(std::string_view name);
+
+struct TeamChange {
+    std::string changeId;     // a random UUID, made where the change was made
+    std::int64_t seq = 0;     // the server's order; 0 until it is there
+    std::int64_t baseSeq = 0; // the newest server change its author had pulled
+    TriageTarget target;
+    TeamField field = TeamField::Class;
+    // The class as failureClassName() ("flaky", "untriaged"), the note, or
+    // the bug link.
+    std::string value;
+    std::int64_t clientMs = 0; // when it was made, epoch milliseconds UTC
+    std::string author;        // the server's session user; the local name while unsent
+
+    bool operator==(const TeamChange&) const = default;
+};
+
+// Two changes to one field that neither author had seen, and which one the
+// field kept.
+struct TeamConflict {
+    TeamChange local;  // what this cache had
+    TeamChange remote; // what the pull brought
+    bool remoteWon = false;
+    std::int64_t foundMs = 0;
+};
+
+struct TeamApplyReport {
+    std::size_t pulled = 0;  // server changes read
+    std::size_t applied = 0; // of those, fields written into tags
+    std::size_t own = 0;     // this cache's own changes, come back
+    std::size_t skipped = 0; // a kind or field this build does not know
+    std::vector<TeamConflict> conflicts;
+    std::vector<TriageTarget> changedTargets; // tags a pull changed
+};
+
+struct TeamStatus {
+    bool joined = false;
+    std::string teamId; // the server's team id, once joined
+    std::string where;  // where it was last reached, never with a password
+    std::int64_t lastSeq = 0;
+    std::int64_t lastSyncMs = 0; // 0: never
+    std::int64_t unsent = 0;     // outbox changes the server has not acknowledged
+    std::int64_t conflicts = 0;  // listed conflicts
+    std::string lastError;       // the last sync's error, "" when it worked
+};
+
+} // namespace relayhud
