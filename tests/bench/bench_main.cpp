@@ -41,6 +41,8 @@ int main(int argc, char** argv)
             std::printf("  [suggest]: RELAYHUD_BENCH_SUGGEST_SHAS=N, RELAYHUD_BENCH_SUGGEST_TESTS=N"
                         " (40 SHAs x 5 jobs x 1000 tests)\n");
             std::printf("  [charts]: a 1,000-point pass-rate chart into a QImage\n");
+            std::printf("  [team]: RELAYHUD_BENCH_TEAM_TAGS=N tags pushed and pulled through a"
+                        " throwaway PostgreSQL (10000)\n");
             return 0;
         }
         only.insert(a);
@@ -71,6 +73,10 @@ int main(int argc, char** argv)
     if (wanted("history")) {
         std::printf("test history\n");
         relayhud::bench::benchTestHistory(report);
+    }
+    if (wanted("team")) {
+        std::printf("team: tags through a shared PostgreSQL\n");
+        relayhud::bench::benchTeam(report);
     }
     if (wanted("logs")) {
         std::printf("logs: index and search a job log\n");

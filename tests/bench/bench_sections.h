@@ -58,4 +58,8 @@ void benchAttribution(Report& report);
 // beside QPainter::drawLines of the same points. Needs a QApplication.
 void benchCharts(Report& report);
 
+// A team's shared triage (issue 21): 10,000 tags pushed and pulled through a
+// throwaway PostgreSQL, beside a bare psql \copy of the same rows.
+void benchTeam(Report& report);
+
 } // namespace relayhud::bench

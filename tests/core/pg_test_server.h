@@ -4,10 +4,8 @@
 // TCP port, so parallel test processes never meet), stopped and removed with
 // the object. initdb refuses root, so as root (CI) both run as `nobody`
 // through setpriv, on a folder given to it. The recipe and its timings:
-// docs/team-server-notes.md.
+// docs/team-server-notes.md. The bench (relayhud-bench team) uses it too.
 #include <unistd.h>
-
-#include <gtest/gtest.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -94,6 +92,23 @@ public:
         while (!out.empty() && (out.back() == '\n' || out.back() == ' '))
             out.pop_back();
         return out;
+    }
+    // From now on every connection needs its password (scram-sha-256), as a
+    // real team server does; `password` becomes the superuser's.
+    bool requirePasswords(const std::string& password)
+    {
+        if (!psql("ALTER ROLE relayhud PASSWORD '" + password + "'"))
+            return false;
+        {
+            std::FILE* hba = std::fopen((m_dir + "/data/pg_hba.conf").c_str(), "w");
+            if (!hba)
+                return false;
+            std::fputs("local all all scram-sha-256\n", hba);
+            std::fclose(hba);
+        }
+        return run("PGPASSWORD='" + password + "' psql -q '" + conninfo()
+                   + "' -c 'SELECT pg_reload_conf()' >/dev/null 2>&1")
+               || run(m_as + "'" + m_pgCtl + "' -D '" + m_dir + "/data' reload >/dev/null 2>&1");
     }
     // Runs SQL as the superuser through psql (setting up roles for a test).
     bool psql(const std::string& sql) const

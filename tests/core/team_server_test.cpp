@@ -102,6 +102,43 @@ TEST(TeamServer, ARoleThatMayNotCreateTablesGetsTheServersReason)
     EXPECT_EQ(*version, 0);
 }
 
+TEST(TeamServer, APasswordComesFromTheKeychainOrLibpqAndNeverFromTheSetting)
+{
+    PgTestServer pg;
+    ASSERT_TRUE(pg.ok()) << pg.error();
+    ASSERT_TRUE(pg.requirePasswords("s3cret-pw"));
+    ::unsetenv("PGPASSWORD");
+    ::setenv("PGPASSFILE", "/nonexistent", 1);
+    auto none = TeamServer::connect(pg.conninfo(), 2);
+    ASSERT_FALSE(none);
+    EXPECT_NE(none.message().find("password"), std::string::npos) << none.message();
+    auto wrong = TeamServer::connect(pg.conninfo(), 2, "guess");
+    ASSERT_FALSE(wrong);
+    EXPECT_NE(wrong.message().find("password authentication failed"), std::string::npos)
+        << wrong.message();
+    // The keychain's password.
+    auto keychain = TeamServer::connect(pg.conninfo(), 2, "s3cret-pw");
+    ASSERT_TRUE(keychain) << keychain.message();
+    EXPECT_EQ(keychain->where().find("s3cret"), std::string::npos);
+    // libpq's own PGPASSWORD when the keychain has none.
+    ::setenv("PGPASSWORD", "s3cret-pw", 1);
+    auto environment = TeamServer::connect(pg.conninfo(), 2);
+    ::unsetenv("PGPASSWORD");
+    ::unsetenv("PGPASSFILE");
+    ASSERT_TRUE(environment) << environment.message();
+
+    // The setting itself never holds one, and must be something libpq reads.
+    EXPECT_EQ(serverSettingProblem(pg.conninfo()), "");
+    EXPECT_EQ(serverSettingProblem("postgresql://alice@db.example.org/triage?sslmode=verify-full"),
+              "");
+    EXPECT_NE(serverSettingProblem(pg.conninfo() + " password=s3cret-pw").find("keychain"),
+              std::string::npos);
+    EXPECT_NE(
+        serverSettingProblem("postgresql://alice:s3cret@db.example.org/triage").find("keychain"),
+        std::string::npos);
+    EXPECT_NE(serverSettingProblem("host=db port").find("not a libpq conninfo"), std::string::npos);
+}
+
 TEST(TeamServer, AStoppedServerIsAClearError)
 {
     PgTestServer pg;

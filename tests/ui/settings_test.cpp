@@ -11,6 +11,7 @@
 #include <QListWidget>
 #include <QSettings>
 #include <QSpinBox>
+#include <QTabWidget>
 #include <QTemporaryDir>
 
 #include <gmock/gmock.h>
@@ -38,6 +39,7 @@ TEST(AppSettings, RoundTripThroughQSettings)
     s.historyDays = 3;
     s.hideAllGreen = true;
     s.groupShards = false;
+    s.teamServer = QStringLiteral("postgresql://alice@db.example.org/triage?sslmode=verify-full");
     saveSettings(store, s);
     EXPECT_EQ(loadSettings(store), s);
 }
@@ -90,6 +92,48 @@ TEST(SettingsDialog, EditsEveryField)
     EXPECT_EQ(tokens.s3AccessKeyId, "AKIDEXAMPLE");
     EXPECT_EQ(tokens.s3SecretAccessKey, "s3cr3t");
     EXPECT_EQ(edited.historyDays, 30);
+}
+
+// Settings › Team (issue 21): the server goes to the settings, its password
+// to the keychain's credentials; a server setting with a password in it is
+// named and the dialog will not close on it.
+TEST(SettingsDialog, TheTeamServerIsASettingAndItsPasswordAKeychainEntry)
+{
+    AppSettings initial;
+    Credentials stored;
+    stored.teamPassword = "old";
+    SettingsDialog dialog(initial, {}, stored);
+    auto* tabs = dialog.findChild<QTabWidget*>();
+    ASSERT_NE(tabs, nullptr);
+    tabs->setCurrentIndex(tabs->count() - 1);
+    EXPECT_EQ(tabs->tabText(tabs->currentIndex()), QStringLiteral("Team"));
+    auto* server = dialog.findChild<QLineEdit*>(QStringLiteral("teamServer"));
+    auto* password = dialog.findChild<QLineEdit*>(QStringLiteral("teamPassword"));
+    auto* problem = dialog.findChild<QLabel*>(QStringLiteral("teamProblem"));
+    ASSERT_TRUE(server && password && problem);
+    EXPECT_EQ(password->echoMode(), QLineEdit::PasswordEchoOnEdit);
+    EXPECT_EQ(password->text(), QStringLiteral("old"));
+    server->setText(QStringLiteral(" host=db.example.org dbname=triage sslmode=verify-full "));
+    password->setText(QStringLiteral("n3w"));
+    EXPECT_TRUE(problem->isHidden());
+    test::keepPicture(dialog, QStringLiteral("settings_team.png"));
+    EXPECT_EQ(dialog.settings().teamServer,
+              QStringLiteral("host=db.example.org dbname=triage sslmode=verify-full"));
+    EXPECT_EQ(dialog.credentials().teamPassword, "n3w");
+    EXPECT_TRUE(dialog.credentialsChanged());
+
+    server->setText(QStringLiteral("postgresql://alice:s3cret@db.example.org/triage"));
+    EXPECT_FALSE(problem->isHidden());
+    EXPECT_TRUE(problem->text().contains(QStringLiteral("keychain")))
+        << problem->text().toStdString();
+    test::keepPicture(dialog, QStringLiteral("settings_team_refused.png"));
+    dialog.show();
+    dialog.accept();
+    EXPECT_EQ(dialog.result(), QDialog::Rejected) << "not closed with a password in the setting";
+    EXPECT_TRUE(dialog.isVisible());
+    server->setText(QStringLiteral("host=db.example.org"));
+    dialog.accept();
+    EXPECT_EQ(dialog.result(), QDialog::Accepted);
 }
 
 TEST(SettingsDialog, RuleFilesLoadAfterTheDefaultsAndBadRulesAreNamedByFileAndLine)

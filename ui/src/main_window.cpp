@@ -18,6 +18,7 @@
 #include "relayhud/ui/status/sync_status_widget.h"
 #include "relayhud/ui/sync/snapshot_loader.h"
 #include "relayhud/ui/sync/sync_controller.h"
+#include "relayhud/ui/triage/team_client.h"
 #include "relayhud/ui/triage/triage_controller.h"
 
 #include <QAction>
@@ -63,8 +64,9 @@ MainWindow::MainWindow(SessionConfig config, QWidget* parent)
     : QMainWindow(parent), m_config(std::move(config)), m_reader(new CacheReader(this)),
       m_model(new MatrixModel(this)), m_proxy(new MatrixFilterProxy(this)),
       m_credentials(new CredentialStore(this)), m_tests(new TestResultsController(this)),
-      m_triage(new TriageController(this)), m_undo(new QUndoStack(this)),
-      m_sync(new SyncController(this)), m_loader(new SnapshotLoader(this))
+      m_triage(new TriageController(this)), m_team(new TeamClient(this)),
+      m_undo(new QUndoStack(this)), m_sync(new SyncController(this)),
+      m_loader(new SnapshotLoader(this))
 {
     initResources();
     setObjectName(QStringLiteral("RelayHudMainWindow"));
@@ -103,6 +105,7 @@ MainWindow::MainWindow(SessionConfig config, QWidget* parent)
     connectTests();
     connectLogs();
     connectTriage();
+    connectTeam();
     openCache();
     applyCoverageSettings();
     if (m_config.sessionCredentials)

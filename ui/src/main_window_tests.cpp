@@ -91,6 +91,7 @@ void MainWindow::applyCredentials()
 {
     m_tests->setAccess(m_config.settings.effectiveCachePath().toStdString(), artifactAccess());
     configureSync();
+    applyTeamSettings(); // the team server's password is the keychain's too
 }
 
 void MainWindow::showTestsFor(std::int64_t rowId)

@@ -4,14 +4,18 @@
 // team's tags go through the File menu.
 #include "relayhud/ui/main_window.h"
 
+#include "relayhud/team/team_server.h"
+
 #include "relayhud/ui/config/config_editor_window.h"
 #include "relayhud/ui/config/config_tree_model.h"
 #include "relayhud/ui/format.h"
 #include "relayhud/ui/results/test_results_controller.h"
+#include "relayhud/ui/settings/credential_store.h"
 #include "relayhud/ui/status/sync_status_widget.h"
 #include "relayhud/ui/tests/tests_model.h"
 #include "relayhud/ui/tests/tests_panel.h"
 #include "relayhud/ui/triage/clusters_panel.h"
+#include "relayhud/ui/triage/team_client.h"
 #include "relayhud/ui/triage/triage_controller.h"
 #include "relayhud/ui/triage/triage_style.h"
 
@@ -87,6 +91,7 @@ void MainWindow::connectTriage()
     connect(m_triage, &TriageController::written, this, [this](qint64, const QString& error) {
         if (error.isEmpty()) {
             m_marksReload->start();
+            m_team->syncSoon(); // the outbox has it: off to the team
             emit triageWritten();
             return;
         }
@@ -122,8 +127,56 @@ void MainWindow::connectTriage()
                 m_marksReload->start();
                 if (m_testsRowId != 0)
                     m_testsLoad = m_tests->loadRun(m_testsRowId, false);
+                m_team->syncSoon();
                 emit triageImported(QString());
             });
+}
+
+void MainWindow::connectTeam()
+{
+    connect(m_team, &TeamClient::viewChanged, this, [this](const TeamView& view) {
+        m_status->showTeam(view.summary(), view.details(),
+                           view.state == TeamView::State::Offline || !view.error.isEmpty());
+        emit teamViewChanged();
+    });
+    connect(m_team, &TeamClient::changesArrived, this, [this](const TeamArrival& arrival) {
+        // The matrix's folded corners, the clusters dock and the shown run's
+        // tests read the cache again, as after an import.
+        m_marksReload->start();
+        if (m_testsRowId != 0)
+            m_testsLoad = m_tests->loadRun(m_testsRowId, false);
+        if (arrival.applied > 0)
+            m_status->showMessage(tr("Team: %1 changed %n triage field(s)", nullptr,
+                                     static_cast<int>(arrival.applied))
+                                      .arg(arrival.authors.join(QStringLiteral(", "))));
+        if (!arrival.conflicts.isEmpty())
+            m_status->showMessage(tr("Team: %n conflict(s), the newer edit kept: %1", nullptr,
+                                     static_cast<int>(arrival.conflicts.size()))
+                                      .arg(arrival.conflicts.first()));
+        emit teamChangesArrived(arrival.applied);
+    });
+}
+
+void MainWindow::applyTeamSettings()
+{
+    const QString server = m_config.settings.teamServer.trimmed();
+    const QString cachePath = m_config.settings.effectiveCachePath();
+    if (server.isEmpty()) {
+        if (m_team->running())
+            m_team->stop();
+        return;
+    }
+    const std::string password = m_credentials->credentials().teamPassword;
+    if (m_team->running() && m_team->conninfo() == server && m_team->password() == password
+        && m_team->cachePath() == cachePath)
+        return;
+    if (const std::string problem = team::serverSettingProblem(server.toStdString());
+        !problem.empty()) {
+        m_team->stop();
+        m_status->showTeam(tr("team: not connected"), toQString(problem), true);
+        return;
+    }
+    m_team->start(server, password, cachePath);
 }
 
 void MainWindow::buildTriageMenus()

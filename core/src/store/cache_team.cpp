@@ -454,8 +454,10 @@ Result<TeamApplyReport> Cache::applyTeamChanges(const std::vector<TeamChange>& c
     TeamApplyReport report;
     auto run = [&]() -> Result<void> {
         Statement ownRow(m_db, "DELETE FROM team_outbox WHERE change_id = ? RETURNING id");
-        Statement ownField(m_db,
-                           "UPDATE team_field SET seq = ?1, author = ?2 WHERE change_id = ?3");
+        // By the field's key: the change is ours only if it is still the field's last.
+        Statement ownField(m_db, "UPDATE team_field SET seq = ?8, author = ?9 WHERE repo = ?1 AND"
+                                 " workflow = ?2 AND job = ?3 AND sha = ?4 AND attempt = ?5 AND"
+                                 " test = ?6 AND field = ?7 AND change_id = ?10");
         Statement fieldSelect(m_db, store::kSelectField);
         Statement fieldWrite(m_db, store::kUpsertField);
         Statement tagSelect = store::selectTriageTag(m_db);
@@ -470,12 +472,12 @@ Result<TeamApplyReport> Cache::applyTeamChanges(const std::vector<TeamChange>& c
                 if (auto done = ownRow.run(); !done)
                     return done;
                 ++report.own;
-                if (auto r = ownField.reset()
-                                 .bind(1, remote.seq)
-                                 .bind(2, remote.author)
-                                 .bind(3, remote.changeId)
-                                 .run();
-                    !r)
+                store::bindChangeTarget(ownField.reset(), remote.target, 1)
+                    .bind(7, teamFieldName(remote.field))
+                    .bind(8, remote.seq)
+                    .bind(9, remote.author)
+                    .bind(10, remote.changeId);
+                if (auto r = ownField.run(); !r)
                     return r;
                 continue;
             }
@@ -505,6 +507,7 @@ Result<TeamApplyReport> Cache::applyTeamChanges(const std::vector<TeamChange>& c
                 return r;
             ++report.applied;
             report.changedTargets.push_back(remote.target);
+            report.authors.push_back(remote.author);
         }
         return setTeamStateValue(m_db, "last_seq", std::to_string(lastSeq));
     }();
@@ -512,6 +515,9 @@ Result<TeamApplyReport> Cache::applyTeamChanges(const std::vector<TeamChange>& c
         return makeError("could not apply the team's changes: " + run.message());
     if (auto r = transaction->commit(); !r)
         return makeError("could not apply the team's changes: " + r.message());
+    std::sort(report.authors.begin(), report.authors.end());
+    report.authors.erase(std::unique(report.authors.begin(), report.authors.end()),
+                         report.authors.end());
     std::sort(report.changedTargets.begin(), report.changedTargets.end());
     report.changedTargets.erase(
         std::unique(report.changedTargets.begin(), report.changedTargets.end()),

@@ -2,6 +2,8 @@
 
 #include <libpq-fe.h>
 
+#include <string_view>
+
 namespace relayhud::team {
 namespace {
 
@@ -54,15 +56,26 @@ bool PgResult::isNull(int row, int column) const
 
 void PgConnection::Close::operator()(pg_conn* c) const { PQfinish(c); }
 
-Result<PgConnection> PgConnection::open(const std::string& conninfo, int timeoutSeconds)
+Result<PgConnection> PgConnection::open(const std::string& conninfo, int timeoutSeconds,
+                                        const std::string& password)
 {
-    // expand_dbname: `dbname` carries the whole conninfo or URI; the keywords
-    // after it fill only what the user left out.
+    // expand_dbname: `dbname` carries the whole conninfo or URI. libpq takes
+    // the keywords in order and keeps the last value of each (libpq docs,
+    // PQconnectdbParams), so the user's conninfo comes last: what it says
+    // wins, and ours only fill what it left out.
     const std::string timeout = std::to_string(timeoutSeconds);
-    const char* const keywords[] = {"dbname", "connect_timeout", "application_name", nullptr};
-    const char* const values[] = {conninfo.c_str(), timeout.c_str(), "relayhud", nullptr};
+    std::vector<const char*> keywords{"connect_timeout", "application_name"};
+    std::vector<const char*> values{timeout.c_str(), "relayhud"};
+    if (!password.empty()) {
+        keywords.push_back("password");
+        values.push_back(password.c_str());
+    }
+    keywords.push_back("dbname");
+    values.push_back(conninfo.c_str());
+    keywords.push_back(nullptr);
+    values.push_back(nullptr);
     PgConnection c;
-    c.m_conn.reset(PQconnectdbParams(keywords, values, 1));
+    c.m_conn.reset(PQconnectdbParams(keywords.data(), values.data(), 1));
     if (!c.m_conn)
         return makeError("cannot reach the team server: out of memory");
     if (PQstatus(c.m_conn.get()) != CONNECTION_OK)
@@ -105,6 +118,8 @@ Result<PgResult> PgConnection::exec(const std::string& sql, const std::vector<st
                      + (state ? std::string(" (SQLSTATE ") + state + ")" : std::string()));
 }
 
+bool PgConnection::ok() const { return m_conn && PQstatus(m_conn.get()) == CONNECTION_OK; }
+
 int PgConnection::socket() const { return m_conn ? PQsocket(m_conn.get()) : -1; }
 
 Result<int> PgConnection::takeNotifications()
@@ -117,6 +132,24 @@ Result<int> PgConnection::takeNotifications()
         PQfreemem(notify);
     }
     return count;
+}
+
+std::string conninfoProblem(const std::string& conninfo)
+{
+    char* error = nullptr;
+    PQconninfoOption* options = PQconninfoParse(conninfo.c_str(), &error);
+    if (!options) {
+        std::string message = error ? trimmedMessage(error) : std::string("out of memory");
+        PQfreemem(error);
+        return "not a libpq conninfo or URI: " + message;
+    }
+    std::string problem;
+    for (PQconninfoOption* o = options; o->keyword; ++o)
+        if (std::string_view(o->keyword) == "password" && o->val && *o->val)
+            problem = "the password does not belong in the server setting: give it in the "
+                      "password field (kept in the keychain), PGPASSWORD or ~/.pgpass";
+    PQconninfoFree(options);
+    return problem;
 }
 
 std::string PgConnection::where() const

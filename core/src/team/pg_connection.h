@@ -29,13 +29,16 @@ private:
 class PgConnection {
 public:
     // `conninfo` is a libpq keyword string or URI, passed on unchanged; libpq
-    // reads PGPASSWORD and ~/.pgpass itself, and honours sslmode.
-    static Result<PgConnection> open(const std::string& conninfo, int timeoutSeconds);
+    // reads PGPASSWORD and ~/.pgpass itself, and honours sslmode. A
+    // `password` (the keychain's) is used when the conninfo names none.
+    static Result<PgConnection> open(const std::string& conninfo, int timeoutSeconds,
+                                     const std::string& password = {});
 
     // Runs one statement (or several, without parameters); text parameters
     // $1... are sent apart from the SQL, never spliced into it.
     Result<PgResult> exec(const std::string& sql, const std::vector<std::string>& params = {});
 
+    bool ok() const;
     // The connection's socket, to wait on for notifications; -1 when closed.
     int socket() const;
     // Reads what the server sent and drops the notifications it holds:
@@ -54,6 +57,11 @@ private:
     std::unique_ptr<pg_conn, Close> m_conn;
     std::string m_user;
 };
+
+// Why a server setting cannot be used ("" when it can): not a conninfo or
+// URI libpq parses, or one that holds a password, which belongs in the
+// keychain, PGPASSWORD or ~/.pgpass, never in a settings file.
+std::string conninfoProblem(const std::string& conninfo);
 
 // SQLSTATE 42501: the role may not do what it asked.
 inline constexpr const char* kInsufficientPrivilege = "42501";

@@ -4,6 +4,7 @@
 #include "relayhud/team/team_server.h"
 #include "relayhud/util/time.h"
 
+#include <algorithm>
 #include <utility>
 
 namespace relayhud::team {
@@ -19,6 +20,9 @@ void add(TeamApplyReport& total, TeamApplyReport&& page)
         total.conflicts.push_back(std::move(c));
     for (TriageTarget& t : page.changedTargets)
         total.changedTargets.push_back(std::move(t));
+    for (std::string& author : page.authors)
+        if (std::find(total.authors.begin(), total.authors.end(), author) == total.authors.end())
+            total.authors.push_back(std::move(author));
 }
 
 Result<TeamSyncReport> run(Cache& cache, TeamServer& server, const TeamSyncOptions& options)

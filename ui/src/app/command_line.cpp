@@ -39,6 +39,13 @@ LaunchOptions parseCommandLine(const QCoreApplication& app)
     const QCommandLineOption hud(QStringLiteral("hud"),
                                  QCoreApplication::translate("relayhud", "Sync from this HUD."),
                                  QStringLiteral("URL"));
+    const QCommandLineOption server(
+        QStringLiteral("server"),
+        QCoreApplication::translate(
+            "relayhud",
+            "Share triage through this team server (a libpq conninfo or URI; the password "
+            "from the keychain, PGPASSWORD or ~/.pgpass)."),
+        QStringLiteral("CONNINFO"));
     const QCommandLineOption demo(
         QStringLiteral("demo"),
         QCoreApplication::translate("relayhud",
@@ -71,8 +78,8 @@ LaunchOptions parseCommandLine(const QCoreApplication& app)
         QStringLiteral("exit-after-paint"),
         QCoreApplication::translate(
             "relayhud", "Exit once the matrix from the cache is painted (cold-start benchmark)."));
-    parser.addOptions(
-        {cache, hud, demo, selfTest, screenshot, size, simulator, view, dark, exitAfterPaint});
+    parser.addOptions({cache, hud, server, demo, selfTest, screenshot, size, simulator, view, dark,
+                       exitAfterPaint});
     parser.addPositionalArgument(
         QStringLiteral("PATH"),
         QCoreApplication::translate(
@@ -89,6 +96,7 @@ LaunchOptions parseCommandLine(const QCoreApplication& app)
     LaunchOptions options;
     options.cachePath = parser.value(cache);
     options.hudUrl = parser.value(hud);
+    options.teamServer = parser.value(server);
     options.screenshotPath = parser.value(screenshot);
     if (parser.isSet(size)) {
         const QStringList parts = parser.value(size).split(u'x');

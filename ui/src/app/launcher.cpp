@@ -66,7 +66,10 @@ void Launcher::startNormal()
         config.settings.cachePath = m_options.cachePath;
     if (!m_options.hudUrl.isEmpty())
         config.settings.hudUrl = m_options.hudUrl;
-    config.persistSettings = m_options.cachePath.isEmpty() && m_options.hudUrl.isEmpty();
+    if (!m_options.teamServer.isEmpty())
+        config.settings.teamServer = m_options.teamServer;
+    config.persistSettings = m_options.cachePath.isEmpty() && m_options.hudUrl.isEmpty()
+                             && m_options.teamServer.isEmpty();
     if (m_options.exitAfterPaint) {
         config.persistWindow = false;
         config.syncOnStart = false;

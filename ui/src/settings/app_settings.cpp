@@ -28,6 +28,7 @@ const QString kPolicy = QStringLiteral("artifacts/fetch");
 const QString kRuleFiles = QStringLiteral("triage/ruleFiles");
 const QString kOutcomeConfigs = QStringLiteral("coverage/outcomeConfigs");
 const QString kShrinkPercent = QStringLiteral("coverage/shrinkPercent");
+const QString kTeamServer = QStringLiteral("team/server");
 const QString kFollowed = QStringLiteral("watch/followed");
 const QString kMuted = QStringLiteral("watch/muted");
 const QString kQuietFrom = QStringLiteral("watch/quietFrom");
@@ -102,6 +103,7 @@ AppSettings loadSettings(QSettings& store)
         if (!it.value().toString().isEmpty())
             s.outcomeConfigs.insert(it.key(), it.value().toString());
     s.shrinkPercent = std::clamp(store.value(kShrinkPercent, s.shrinkPercent).toInt(), 0, 100);
+    s.teamServer = store.value(kTeamServer).toString();
     s.followed = store.value(kFollowed).toStringList();
     s.muted = store.value(kMuted).toStringList();
     s.quietFrom = std::clamp(store.value(kQuietFrom, -1).toInt(), -1, 23);
@@ -129,6 +131,7 @@ void saveSettings(QSettings& store, const AppSettings& s)
         configs.insert(it.key(), it.value());
     store.setValue(kOutcomeConfigs, configs);
     store.setValue(kShrinkPercent, s.shrinkPercent);
+    store.setValue(kTeamServer, s.teamServer);
     store.setValue(kFollowed, s.followed);
     store.setValue(kMuted, s.muted);
     store.setValue(kQuietFrom, s.quietFrom);

@@ -15,6 +15,7 @@ std::string& field(Credentials& c, CredentialStore::Entry entry)
     switch (entry) {
     case CredentialStore::S3AccessKeyId: return c.s3AccessKeyId;
     case CredentialStore::S3SecretAccessKey: return c.s3SecretAccessKey;
+    case CredentialStore::TeamPassword: return c.teamPassword;
     case CredentialStore::GithubToken:
     case CredentialStore::EntryCount: break;
     }
@@ -36,6 +37,7 @@ QString CredentialStore::entryKey(Entry entry)
     switch (entry) {
     case S3AccessKeyId: return QStringLiteral("s3-access-key-id");
     case S3SecretAccessKey: return QStringLiteral("s3-secret-access-key");
+    case TeamPassword: return QStringLiteral("team-server-password");
     case GithubToken:
     case EntryCount: break;
     }

@@ -1,8 +1,10 @@
 #include "relayhud/ui/settings/settings_dialog.h"
 
+#include "relayhud/team/team_server.h"
 #include "relayhud/ui/format.h"
 #include "relayhud/ui/settings/coverage_settings_page.h"
 
+#include <QColor>
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QFileDialog>
@@ -41,6 +43,7 @@ SettingsDialog::SettingsDialog(const AppSettings& settings, const std::vector<Ba
     m_coverage =
         new CoverageSettingsPage(settings.outcomeConfigs, settings.shrinkPercent, allowlist, this);
     tabs->addTab(m_coverage, tr("Coverage"));
+    tabs->addTab(buildTeamPage(), tr("Team"));
 
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
@@ -189,6 +192,71 @@ QWidget* SettingsDialog::buildTriagePage()
     return page;
 }
 
+QWidget* SettingsDialog::buildTeamPage()
+{
+    auto* page = new QWidget(this);
+    m_teamServer = new QLineEdit(m_initial.teamServer, page);
+    m_teamServer->setObjectName(QStringLiteral("teamServer"));
+    m_teamServer->setPlaceholderText(
+        QStringLiteral("postgresql://alice@db.example.org/triage?sslmode=verify-full"));
+    m_teamServer->setClearButtonEnabled(true);
+    m_teamPassword = secretField(m_initialTokens.teamPassword, "PGPASSWORD");
+    m_teamPassword->setObjectName(QStringLiteral("teamPassword"));
+    m_teamProblem = new QLabel(page);
+    m_teamProblem->setObjectName(QStringLiteral("teamProblem"));
+    m_teamProblem->setTextFormat(Qt::PlainText);
+    m_teamProblem->setWordWrap(true);
+    QPalette red = m_teamProblem->palette();
+    red.setColor(QPalette::WindowText, QColor(0xd3, 0x2f, 0x2f)); // the doctor's error red
+    m_teamProblem->setPalette(red);
+    connect(m_teamServer, &QLineEdit::textChanged, this, &SettingsDialog::checkTeamServer);
+    auto* intro =
+        new QLabel(tr("A PostgreSQL server your team shares: every maintainer's triage tags, live. "
+                      "Tags are written here first and sent when the server answers; a colleague's "
+                      "appear within seconds. Leave the server empty to keep triage in this cache "
+                      "only (Triage › Export Triage still shares it as a file). "
+                      "Create the server's tables once with: relayhud-cli team init --server …"),
+                   page);
+    intro->setWordWrap(true);
+    auto* note = new QLabel(tr("A libpq connection string or URI; TLS as its sslmode says "
+                               "(verify-full checks the certificate and host). The password "
+                               "is kept in the system keychain; without one, PGPASSWORD or "
+                               "~/.pgpass is used. Your changes are signed with the server's "
+                               "user name."),
+                            page);
+    note->setWordWrap(true);
+    note->setForegroundRole(QPalette::PlaceholderText);
+    auto* form = new QFormLayout;
+    form->addRow(tr("Server"), m_teamServer);
+    form->addRow(tr("Password"), m_teamPassword);
+    auto* layout = new QVBoxLayout(page);
+    layout->addWidget(intro);
+    layout->addLayout(form);
+    layout->addWidget(m_teamProblem);
+    layout->addWidget(note);
+    layout->addStretch(1);
+    checkTeamServer();
+    return page;
+}
+
+void SettingsDialog::checkTeamServer()
+{
+    const std::string server = m_teamServer->text().trimmed().toStdString();
+    const std::string problem = server.empty() ? std::string() : team::serverSettingProblem(server);
+    m_teamProblem->setText(toQString(problem));
+    m_teamProblem->setVisible(!problem.empty());
+}
+
+void SettingsDialog::accept()
+{
+    checkTeamServer();
+    if (m_teamProblem->isVisible()) {
+        m_teamServer->setFocus(Qt::OtherFocusReason);
+        return; // a password in the settings file is never written
+    }
+    QDialog::accept();
+}
+
 QStringList SettingsDialog::ruleFiles() const
 {
     QStringList files;
@@ -272,6 +340,7 @@ AppSettings SettingsDialog::settings() const
     s.ruleFiles = ruleFiles();
     s.outcomeConfigs = m_coverage->outcomeConfigs();
     s.shrinkPercent = m_coverage->shrinkPercent();
+    s.teamServer = m_teamServer->text().trimmed();
     return s;
 }
 
@@ -281,13 +350,14 @@ Credentials SettingsDialog::credentials() const
     c.githubToken = m_githubToken->text().trimmed().toStdString();
     c.s3AccessKeyId = m_s3KeyId->text().trimmed().toStdString();
     c.s3SecretAccessKey = m_s3Secret->text().toStdString();
+    c.teamPassword = m_teamPassword->text().toStdString();
     return c;
 }
 
 bool SettingsDialog::sameTokens(const Credentials& a, const Credentials& b)
 {
     return a.githubToken == b.githubToken && a.s3AccessKeyId == b.s3AccessKeyId
-           && a.s3SecretAccessKey == b.s3SecretAccessKey;
+           && a.s3SecretAccessKey == b.s3SecretAccessKey && a.teamPassword == b.teamPassword;
 }
 
 } // namespace relayhud::ui

@@ -3,6 +3,7 @@
 #include "relayhud/ui/elided_label.h"
 #include "relayhud/ui/format.h"
 
+#include <QColor>
 #include <QDateTime>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -13,7 +14,8 @@ namespace relayhud::ui {
 SyncStatusWidget::SyncStatusWidget(QWidget* parent)
     : QWidget(parent), m_state(new ElidedLabel(Qt::ElideRight, this)),
       m_progress(new QProgressBar(this)), m_lastSync(new QLabel(this)),
-      m_relayHealth(new QLabel(this)), m_cache(new ElidedLabel(Qt::ElideMiddle, this))
+      m_relayHealth(new QLabel(this)), m_team(new QLabel(this)),
+      m_cache(new ElidedLabel(Qt::ElideMiddle, this))
 {
     m_lastSync->setTextFormat(Qt::PlainText);
     m_state->setAutoToolTip(false);
@@ -32,10 +34,14 @@ SyncStatusWidget::SyncStatusWidget(QWidget* parent)
     layout->addWidget(m_state, 1);
     layout->addWidget(m_progress);
     layout->addWidget(m_relayHealth);
+    layout->addWidget(m_team);
     layout->addWidget(m_lastSync);
     layout->addWidget(m_cache);
     m_relayHealth->setTextFormat(Qt::RichText);
     m_relayHealth->hide();
+    m_team->setObjectName(QStringLiteral("teamStatus"));
+    m_team->setTextFormat(Qt::PlainText);
+    m_team->hide();
     setState(tr("Not synced yet"));
 }
 
@@ -72,6 +78,22 @@ void SyncStatusWidget::showOffline(const QString& reason, int retryInSeconds)
     const QString firstLine = reason.section(u'\n', 0, 0);
     setState(tr("offline — %1 (%2; showing the cache)").arg(firstLine, retry), reason);
     m_lastSync->setText(lastSyncText());
+}
+
+void SyncStatusWidget::showTeam(const QString& text, const QString& toolTip, bool warn)
+{
+    m_team->setText(text);
+    m_team->setToolTip(plainToolTip(toolTip));
+    QPalette palette = m_team->parentWidget()->palette();
+    if (warn)
+        palette.setColor(QPalette::WindowText, QColor(0xef, 0x6c, 0x00)); // the doctor's warning
+    m_team->setPalette(palette);
+    m_team->setVisible(!text.isEmpty());
+}
+
+QString SyncStatusWidget::teamText() const
+{
+    return m_team->isVisible() ? m_team->text() : QString();
 }
 
 void SyncStatusWidget::showRelayHealth(int state, const QString& word, const QString& toolTip)

@@ -43,6 +43,9 @@ struct Credentials {
     std::string s3AccessKeyId;     // AWS_ACCESS_KEY_ID
     std::string s3SecretAccessKey; // AWS_SECRET_ACCESS_KEY
     std::string s3SessionToken;    // AWS_SESSION_TOKEN (optional)
+    // The team server's password (issue 21) from the keychain; none from the
+    // environment here: libpq reads PGPASSWORD and ~/.pgpass itself.
+    std::string teamPassword;
 
     static Credentials fromEnvironment();
 };

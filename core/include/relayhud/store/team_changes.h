@@ -60,6 +60,7 @@ struct TeamApplyReport {
     std::size_t skipped = 0; // a kind or field this build does not know
     std::vector<TeamConflict> conflicts;
     std::vector<TriageTarget> changedTargets; // tags a pull changed
+    std::vector<std::string> authors;         // who made the applied changes
 };
 
 struct TeamStatus {

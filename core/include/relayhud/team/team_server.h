@@ -33,15 +33,22 @@ struct TeamInit {
     std::string where; // socket or host:port and database, never the password
 };
 
+// Why a server setting cannot be used, "" when it can: not a conninfo or URI,
+// or one that holds a password (which belongs in the keychain, PGPASSWORD or
+// ~/.pgpass, never in a settings file).
+std::string serverSettingProblem(const std::string& conninfo);
+
 class TeamServer {
 public:
     ~TeamServer();
     TeamServer(TeamServer&&) noexcept;
     TeamServer& operator=(TeamServer&&) = delete;
 
-    // Connects (libpq conninfo or URI; PGPASSWORD, ~/.pgpass and sslmode as
-    // libpq reads them) within `timeoutSeconds`.
-    static Result<TeamServer> connect(const std::string& conninfo, int timeoutSeconds = 10);
+    // Connects (libpq conninfo or URI, sslmode honoured) within
+    // `timeoutSeconds`. The password: `password` (the keychain's) when
+    // given, else PGPASSWORD, else ~/.pgpass, as libpq reads them.
+    static Result<TeamServer> connect(const std::string& conninfo, int timeoutSeconds = 10,
+                                      const std::string& password = {});
 
     // The server's schema version, 0 when it has none. An error when it is
     // newer than kTeamSchemaVersion: this RelayHUD must not write to it.
@@ -72,6 +79,10 @@ public:
     Result<void> listen();
     int socket() const;
     Result<int> takeNotifications();
+
+    // The connection still stands (a refusal leaves it up; a server that
+    // went away does not).
+    bool connected() const;
 
     const std::string& user() const;
     std::string where() const;

@@ -40,6 +40,7 @@ class CredentialStore;
 class TestResultsController;
 class TestsPanel;
 class TriageController;
+class TeamClient;
 class ClustersPanel;
 class CoveragePanel;
 class ChartsPanel;
@@ -85,6 +86,8 @@ public:
     RunDetailsPanel* detailsPanel() const { return m_details; }
     TestsPanel* testsPanel() const { return m_testsPanel; }
     ClustersPanel* clustersPanel() const { return m_clustersPanel; }
+    // The link to the team's triage server (Settings › Team, --server).
+    TeamClient* teamClient() const { return m_team; }
     // Re-reads the failure clusters of the recent SHAs (worker).
     void reloadClusters();
     SyncStatusWidget* syncStatus() const { return m_status; }
@@ -177,6 +180,10 @@ signals:
     void triageWritten();
     // An import finished: `error` empty on success.
     void triageImported(const QString& error);
+    // The team server's link changed state (connected, offline, unsent).
+    void teamViewChanged();
+    // A colleague's triage reached this cache and the views re-read it.
+    void teamChangesArrived(qint64 applied);
     // The Clusters dock received new clusters.
     void clustersShown(int clusters);
     // A relayhud:// link was acted on: `found` false with the reason.
@@ -195,6 +202,10 @@ private:
     void connectTests();
     void connectLogs();
     void connectTriage();
+    void connectTeam();
+    // Starts, restarts or stops the team link to match the settings and the
+    // keychain's password.
+    void applyTeamSettings();
     void buildTriageMenus();
     void buildClustersDock();
     void buildCoverageDock();
@@ -320,6 +331,7 @@ private:
     CredentialStore* m_credentials;
     TestResultsController* m_tests;
     TriageController* m_triage;
+    TeamClient* m_team;
     QUndoStack* m_undo;
     QTimer* m_marksReload = nullptr;
     ClustersPanel* m_clustersPanel = nullptr;

@@ -14,6 +14,7 @@ struct LaunchOptions {
     Mode mode = Mode::Normal;
     QString cachePath;                // --cache
     QString hudUrl;                   // --hud
+    QString teamServer;               // --server: the team's triage server
     QString screenshotPath;           // --screenshot
     QSize screenshotSize{1920, 1080}; // --size
     QString simulator;                // --simulator (default: relayhud-sim next to relayhud)

@@ -41,6 +41,9 @@ struct AppSettings {
     QStringList muted;
     int quietFrom = -1;
     int quietTo = -1;
+    // The team's triage server (issue 21): a libpq conninfo or URI, never
+    // with a password (the keychain holds that); empty: no team server.
+    QString teamServer;
 
     QString effectiveCachePath() const;
     bool operator==(const AppSettings&) const = default;

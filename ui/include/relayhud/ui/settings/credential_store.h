@@ -16,7 +16,7 @@ class CredentialStore : public QObject {
     Q_OBJECT
 public:
     // Keychain entries, under the service "RelayHUD".
-    enum Entry { GithubToken, S3AccessKeyId, S3SecretAccessKey, EntryCount };
+    enum Entry { GithubToken, S3AccessKeyId, S3SecretAccessKey, TeamPassword, EntryCount };
 
     explicit CredentialStore(QObject* parent = nullptr);
 

@@ -2,7 +2,8 @@
 // Edits AppSettings: HUD URL, followed backends (from the cached
 // allowlist), cache file, sync interval and days of history; and, on the
 // Artifacts page, the stores' endpoints, when to fetch test results, and the
-// tokens (which go to the keychain, never to the settings file).
+// tokens (which go to the keychain, never to the settings file); on the Team
+// page, the team's triage server and its password (keychain only).
 #include "relayhud/artifacts/artifact_store.h"
 #include "relayhud/model/types.h"
 #include "relayhud/ui/settings/app_settings.h"
@@ -36,10 +37,15 @@ public:
     Credentials credentials() const;
     bool credentialsChanged() const { return !sameTokens(credentials(), m_initialTokens); }
 
+    // Refuses to close while the team server setting holds a password.
+    void accept() override;
+
 private:
     QWidget* buildHudPage(const std::vector<Backend>& allowlist);
     QWidget* buildArtifactsPage(const QString& keychainNote);
     QWidget* buildTriagePage();
+    QWidget* buildTeamPage();
+    void checkTeamServer();
     QStringList ruleFiles() const;
     void checkRules();
     QWidget* buildBackendList(const std::vector<Backend>& allowlist);
@@ -63,6 +69,9 @@ private:
     QComboBox* m_policy = nullptr;
     QListWidget* m_ruleFiles = nullptr;
     QLabel* m_rulesReport = nullptr;
+    QLineEdit* m_teamServer = nullptr;
+    QLineEdit* m_teamPassword = nullptr;
+    QLabel* m_teamProblem = nullptr;
     CoverageSettingsPage* m_coverage = nullptr;
 };
 

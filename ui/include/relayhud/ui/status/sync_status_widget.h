@@ -26,6 +26,10 @@ public:
     // A note that is not about the HUD's reachability (test results, imports).
     void showMessage(const QString& text);
     void setCachePath(const QString& path);
+    // The team server's link ("team: connected as alice", "team: offline, 3
+    // changes waiting"); `warn` colours it. Empty text hides it.
+    void showTeam(const QString& text, const QString& toolTip, bool warn);
+    QString teamText() const; // "" when hidden
 
     QString stateText() const;
     QString stateToolTip() const;
@@ -40,6 +44,7 @@ private:
     QProgressBar* m_progress;
     QLabel* m_lastSync;
     QLabel* m_relayHealth;
+    QLabel* m_team;
     ElidedLabel* m_cache;
     qint64 m_lastSyncAt = 0;
     bool m_offline = false;
