@@ -184,6 +184,8 @@ void Launcher::onSimulatorReady(const QString& baseUrl)
     // Every run's test results, so each green gets its verdict mark.
     config.settings.artifactPolicy = ArtifactPolicy::AllRuns;
     config.settings.outcomeConfigs = m_simulator->outcomeConfigs();
+    // Two demos given one --server share their tags, as a team would.
+    config.settings.teamServer = m_options.teamServer;
     config.demo = true;
     config.persistWindow = false;
     config.persistSettings = false;
