@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <random>
 #include <string>
 
 namespace relayhud::testing {
@@ -57,7 +58,8 @@ public:
     const std::string& error() const { return m_error; }
     std::string conninfo(const std::string& user = "relayhud") const
     {
-        return "host=" + m_dir + " dbname=postgres user=" + user;
+        return "host=" + m_dir + (m_port ? " port=" + std::to_string(m_port) : std::string())
+               + " dbname=postgres user=" + user;
     }
 
     bool start()
@@ -70,6 +72,52 @@ public:
     {
         return run(m_as + "'" + m_pgCtl + "' -D '" + m_dir + "/data' -m fast -w stop"
                    + " >/dev/null 2>&1");
+    }
+    // Restarts the server with TLS on a TCP port of 127.0.0.1 as well: a
+    // server certificate for "localhost" signed by a test CA (caFile()),
+    // and an unrelated CA beside it (otherCaFile()). False when openssl or
+    // a free port cannot be had.
+    bool startWithTls()
+    {
+        const std::string d = m_dir + "/tls";
+        const std::string ec = " -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes";
+        if (!run("mkdir -p '" + d + "' && cd '" + d
+                 + "' && printf 'subjectAltName=DNS:localhost\\n'"
+                   " > san.ext && openssl req -x509"
+                 + ec
+                 + " -days 2 -subj /CN=relayhud-test-ca"
+                   " -keyout ca.key -out ca.crt && openssl req -x509"
+                 + ec
+                 + " -days 2"
+                   " -subj /CN=someone-else -keyout other.key -out other.crt && openssl req"
+                 + ec
+                 + " -subj /CN=localhost -keyout server.key -out server.csr && openssl x509 -req"
+                   " -in server.csr -CA ca.crt -CAkey ca.key -CAcreateserial -days 2"
+                   " -extfile san.ext -out server.crt && chmod 600 server.key"
+                 + (m_as.empty() ? std::string() : " && chown -R nobody:nogroup .")
+                 + " >/dev/null 2>&1"))
+            return false;
+        stop();
+        std::random_device random;
+        for (int attempt = 0; attempt < 8; ++attempt) {
+            m_port = 20000 + static_cast<int>(random() % 40000);
+            if (run(m_as + "'" + m_pgCtl + "' -D '" + m_dir + "/data' -l '" + m_dir
+                    + "/server.log' -o \"-k " + m_dir + " -c listen_addresses=127.0.0.1 -p "
+                    + std::to_string(m_port) + " -c ssl=on -c ssl_cert_file=" + d
+                    + "/server.crt -c ssl_key_file=" + d + "/server.key\" -w start"
+                    + " >/dev/null 2>&1"))
+                return true;
+        }
+        m_port = 0;
+        return false;
+    }
+    std::string caFile() const { return m_dir + "/tls/ca.crt"; }
+    std::string otherCaFile() const { return m_dir + "/tls/other.crt"; }
+    // Over TCP to `host` (after startWithTls), with these extra keywords.
+    std::string tcpConninfo(const std::string& host, const std::string& extra) const
+    {
+        return "host=" + host + " port=" + std::to_string(m_port)
+               + " dbname=postgres user=relayhud " + extra;
     }
     // As a crash would: no shutdown checkpoint, every client cut at once.
     bool kill()
@@ -138,6 +186,7 @@ private:
     std::string m_as;
     std::string m_pgCtl;
     std::string m_error;
+    int m_port = 0;
 };
 
 } // namespace relayhud::testing

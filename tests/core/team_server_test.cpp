@@ -139,6 +139,34 @@ TEST(TeamServer, APasswordComesFromTheKeychainOrLibpqAndNeverFromTheSetting)
     EXPECT_NE(serverSettingProblem("host=db port").find("not a libpq conninfo"), std::string::npos);
 }
 
+// TLS is libpq's: the conninfo's sslmode is honoured as given. verify-full
+// checks the chain against sslrootcert and the host name against the
+// certificate; a client's setting is never weakened.
+TEST(TeamServer, VerifyFullChecksTheCertificateChainAndTheHostName)
+{
+    PgTestServer pg;
+    ASSERT_TRUE(pg.ok()) << pg.error();
+    if (!pg.startWithTls())
+        GTEST_SKIP() << "no openssl or no free port for a TLS server here";
+    auto verified = TeamServer::connect(
+        pg.tcpConninfo("localhost", "sslmode=verify-full sslrootcert=" + pg.caFile()), 5);
+    ASSERT_TRUE(verified) << verified.message();
+    ASSERT_TRUE(verified->init()) << "a TLS connection works like any other";
+    EXPECT_EQ(pg.query("SELECT count(*) FROM pg_stat_ssl WHERE ssl"), "1")
+        << "our connection, the only one over TLS";
+
+    auto wrongHost = TeamServer::connect(
+        pg.tcpConninfo("127.0.0.1", "sslmode=verify-full sslrootcert=" + pg.caFile()), 5);
+    ASSERT_FALSE(wrongHost);
+    EXPECT_NE(wrongHost.message().find("does not match host name"), std::string::npos)
+        << wrongHost.message();
+    auto wrongCa = TeamServer::connect(
+        pg.tcpConninfo("localhost", "sslmode=verify-full sslrootcert=" + pg.otherCaFile()), 5);
+    ASSERT_FALSE(wrongCa);
+    EXPECT_NE(wrongCa.message().find("certificate verify failed"), std::string::npos)
+        << wrongCa.message();
+}
+
 TEST(TeamServer, AStoppedServerIsAClearError)
 {
     PgTestServer pg;

@@ -8,10 +8,10 @@
 #include "relayhud/store/job_timeline.h"     // attribution (triage/attribution.h)
 #include "relayhud/store/matrix_snapshot.h"
 #include "relayhud/store/recent_results.h" // config suggestions
+#include "relayhud/store/team_changes.h"   // a team's triage server (team/)
 #include "relayhud/store/test_results.h"
 #include "relayhud/store/test_run_writer.h"
 #include "relayhud/store/trend_runs.h" // trend charts (verdict/trends.h)
-#include "relayhud/store/team_changes.h"
 #include "relayhud/store/triage_tags.h"
 #include "relayhud/util/result.h"
 
