@@ -357,6 +357,51 @@ TEST(TeamSync, AListeningClientIsWokenByAColleaguesPush)
     EXPECT_TRUE(lost);
 }
 
+// What other clients wrote is input like any other: a note that is not
+// UTF-8 travels as U+FFFD, and rows a newer client (an unknown kind or
+// field) or a broken one (no attempt, no repository) wrote are skipped
+// without stopping the pull.
+TEST(TeamSync, BadOrForeignRowsAreSkippedAndBadTextTravelsReplaced)
+{
+    PgTestServer pg;
+    ASSERT_TRUE(pg.ok()) << pg.error();
+    TeamServer a = connectInit(pg);
+    TeamServer b = connectInit(pg);
+    auto alice = openCache();
+    auto bob = openCache();
+    ASSERT_TRUE(
+        alice->setTriageTags({tag(target(), FailureClass::Flaky, 1000,
+                                  std::string("bad \xff\xfe byte; \x1b]52;c;ZXZpbA==\x07 osc"))}));
+    synced(*alice, a);
+    const std::string row = "INSERT INTO relayhud_change (change_id, kind, repo, workflow, job,"
+                            " sha, attempt, test, field, value, client_time) VALUES"
+                            " (gen_random_uuid(), ";
+    ASSERT_TRUE(pg.psql(row + "'mute', 'o/r', 'w', 'j', 'abc', 1, '', 'muted', 'true', now())"));
+    ASSERT_TRUE(pg.psql(row + "'triage', 'o/r', 'w', 'j', 'abc', 1, '', 'colour', '1', now())"));
+    ASSERT_TRUE(pg.psql(row + "'triage', 'o/r', 'w', 'j', 'abc', 0, '', 'class', '1', now())"));
+    ASSERT_TRUE(pg.psql(row + "'triage', '', 'w', 'j', 'abc', 1, '', 'class', '1', now())"));
+    ASSERT_TRUE(pg.psql(
+        row + "'triage', 'o/r', 'w', 'j', 'abc', 1, '', 'class', '\\\"no such class\\\"', now())"));
+    ASSERT_TRUE(pg.psql(
+        row + "'triage', 'o/r', 'w', 'j', 'abc', 1, '', 'note', '\\\"after the junk\\\"', now())"));
+
+    TeamSyncReport got = synced(*bob, b);
+    EXPECT_EQ(got.pulled.skipped, 5u);
+    auto seen = tagOf(*bob, target());
+    ASSERT_TRUE(seen);
+    EXPECT_EQ(seen->cls, FailureClass::Flaky);
+    EXPECT_EQ(seen->note, "bad \xef\xbf\xbd\xef\xbf\xbd byte; \x1b]52;c;ZXZpbA==\x07 osc")
+        << "bytes kept as text (terminals and tooltips show controls visibly)";
+    // The pull went on past the junk: the last row is applied.
+    auto later = tagOf(*bob, {"o/r", "w", "j", Sha{"abc"}, 1, ""});
+    ASSERT_TRUE(later);
+    EXPECT_EQ(later->note, "after the junk");
+    EXPECT_EQ(later->cls, FailureClass::Untriaged);
+    auto status = bob->teamStatus();
+    ASSERT_TRUE(status);
+    EXPECT_EQ(std::to_string(status->lastSeq), pg.query("SELECT max(seq) FROM relayhud_change"));
+}
+
 TEST(TeamSync, JoiningAnotherTeamStartsOverWithIt)
 {
     PgTestServer first;

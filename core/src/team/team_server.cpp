@@ -97,9 +97,12 @@ ORDER BY x.n
 ON CONFLICT (change_id) DO NOTHING
 )sql";
 
+// A pull: a value longer than 64 KiB (no client writes one; a note is a
+// sentence and a link) is cut rather than read whole into every cache.
 constexpr const char* kPull = R"sql(
-SELECT seq, change_id, kind, repo, workflow, job, sha, attempt, test, field, value #>> '{}',
-       round(extract(epoch FROM client_time) * 1000)::bigint, author, base_seq
+SELECT seq, change_id, kind, repo, workflow, job, sha, attempt, test, field,
+       left(value #>> '{}', 65536), round(extract(epoch FROM client_time) * 1000)::bigint,
+       author, base_seq
 FROM relayhud_change WHERE seq > $1 ORDER BY seq LIMIT $2
 )sql";
 
