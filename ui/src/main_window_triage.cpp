@@ -166,6 +166,10 @@ void MainWindow::applyTeamSettings()
             m_team->stop();
         return;
     }
+    // Not before the keychain answered: a first attempt without its password
+    // would show a refusal for nothing (applyCredentials() calls again).
+    if (!m_credentials->isLoaded())
+        return;
     const std::string password = m_credentials->credentials().teamPassword;
     if (m_team->running() && m_team->conninfo() == server && m_team->password() == password
         && m_team->cachePath() == cachePath)

@@ -103,8 +103,10 @@ void CredentialStore::finishRead(Entry entry, const QString& value, const QStrin
     if (!error.isEmpty() && m_problem.isEmpty())
         m_problem =
             tr("The keychain is not available (%1); tokens come from the environment.").arg(error);
-    if (--m_pendingReads == 0)
+    if (--m_pendingReads == 0) {
+        m_loaded = true;
         emit loaded();
+    }
 }
 
 void CredentialStore::save(const Credentials& credentials)

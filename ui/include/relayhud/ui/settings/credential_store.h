@@ -31,6 +31,9 @@ public:
     Credentials credentials() const;
     // What the keychain holds (the settings dialog edits these).
     const Credentials& stored() const { return m_stored; }
+    // Every entry has answered once (or this is a session-only store): what
+    // credentials() says is what it will say.
+    bool isLoaded() const { return m_sessionOnly || m_loaded; }
     // Why the keychain could not be used, or "".
     QString keychainProblem() const { return m_problem; }
 
@@ -49,6 +52,7 @@ private:
 
     Credentials m_stored;
     bool m_sessionOnly = false;
+    bool m_loaded = false;
     int m_pendingReads = 0;
     int m_pendingWrites = 0;
     QString m_problem;
