@@ -343,38 +343,28 @@ Result<std::size_t> Cache::joinTeam(const std::string& teamId, const std::string
              {"DELETE FROM team_outbox", "DELETE FROM team_field", "DELETE FROM team_conflict"})
             if (auto r = Statement(m_db, sql).run(); !r)
                 return r.error();
-        for (const char* key : {"last_seq", "last_sync_ms", "last_error"})
-            if (auto r = setTeamStateValue(m_db, key, key == std::string("last_error") ? "" : "0");
-                !r)
+        for (const auto& [key, value] :
+             {std::pair{"last_seq", "0"}, {"last_sync_ms", "0"}, {"last_error", ""}})
+            if (auto r = setTeamStateValue(m_db, key, value); !r)
                 return r.error();
         if (auto r = setTeamStateValue(m_db, "team_id", teamId); !r)
             return r.error();
         auto outbox = store::TeamOutbox::open(m_db);
         if (!outbox)
             return outbox.error();
-        // Every tag here, one change per field that says something.
+        // Every tag here: its class always (a cleared tag tells the team it
+        // was cleared), its note and link when it has them. Against a tag
+        // whose class is Unset (""), every class differs.
+        TriageTag unset;
+        unset.cls = triage::FailureClass::Unset;
         Statement tags(m_db, "SELECT repo, workflow, job, sha, attempt, test, class, note, bug_url,"
                              " author, time_ms FROM triage_tag ORDER BY time_ms, id");
-        std::size_t queued = 0;
         Result<void> failed;
         auto each = tags.forEachRow([&](const Statement& row) {
             if (!failed)
                 return;
             const TriageTag tag = store::readTriageTag(row);
-            auto r = outbox->record(tag.target, std::nullopt, tag, tag.timeMs, tag.author);
-            // A cleared tag still tells the team it was cleared.
-            if (r && tag.cls == triage::FailureClass::Untriaged) {
-                TeamChange cleared;
-                cleared.changeId = store::randomUuid();
-                cleared.target = tag.target;
-                cleared.field = TeamField::Class;
-                cleared.value = std::string(triage::failureClassName(tag.cls));
-                cleared.clientMs = tag.timeMs;
-                cleared.author = tag.author;
-                r = outbox->queue(cleared);
-            }
-            if (!r)
-                failed = r;
+            failed = outbox->record(tag.target, unset, tag, tag.timeMs, tag.author);
         });
         if (!each)
             return each.error();
@@ -383,8 +373,7 @@ Result<std::size_t> Cache::joinTeam(const std::string& teamId, const std::string
         Statement count(m_db, "SELECT count(*) FROM team_outbox");
         if (auto row = count.step(); !row)
             return row.error();
-        queued = static_cast<std::size_t>(count.int64(0));
-        return queued;
+        return static_cast<std::size_t>(count.int64(0));
     }();
     if (!run)
         return makeError("could not join the team: " + run.message());

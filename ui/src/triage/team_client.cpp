@@ -150,10 +150,10 @@ private:
         if (!report) {
             // A refusal (rights, schema) on a live connection is not
             // "offline": the server answers and says no.
-            const bool live = m_server->connected();
-            if (!live)
-                dropConnection();
-            fail(live ? TeamView::State::Connected : TeamView::State::Offline, report.message());
+            if (m_server->connected())
+                fail(TeamView::State::Connected, report.message());
+            else
+                lose(report.message());
             return;
         }
         m_retryDelay = kFirstRetrySeconds;
@@ -161,8 +161,7 @@ private:
         // pull may have missed by a hair. Another round is cheap and sure.
         auto pending = m_server->takeNotifications();
         if (!pending) {
-            dropConnection();
-            fail(TeamView::State::Offline, pending.message());
+            lose(pending.message());
             return;
         }
         if (*pending > 0)
@@ -206,8 +205,7 @@ private:
             return;
         auto woken = m_server->takeNotifications();
         if (!woken) {
-            dropConnection();
-            fail(TeamView::State::Offline, woken.message());
+            lose(woken.message());
             return;
         }
         if (*woken > 0)
@@ -220,6 +218,13 @@ private:
         delete m_notifier;
         m_notifier = nullptr;
         m_server.reset();
+    }
+
+    // The connection broke: offline until a retry reaches the server.
+    void lose(const std::string& why)
+    {
+        dropConnection();
+        fail(TeamView::State::Offline, why);
     }
 
     void fail(TeamView::State state, const std::string& why)
