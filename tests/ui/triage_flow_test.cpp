@@ -43,10 +43,13 @@ protected:
     }
     void TearDown() override { qunsetenv("RELAYHUD_AUTHOR"); }
 
-    std::unique_ptr<MainWindow> openWindow(const QString& cachePath)
+    // `groupShards` false: one run per cell, so that "every failure of the
+    // cell" is the shown run's (a shard group's mark waits for every shard).
+    std::unique_ptr<MainWindow> openWindow(const QString& cachePath, bool groupShards = true)
     {
-        auto window =
-            std::make_unique<MainWindow>(simSession(m_server, cachePath, simCredentials(m_server)));
+        SessionConfig config = simSession(m_server, cachePath, simCredentials(m_server));
+        config.settings.groupShards = groupShards;
+        auto window = std::make_unique<MainWindow>(std::move(config));
         window->show();
         QApplication::setActiveWindow(window.get());
         return window;
@@ -195,7 +198,7 @@ TEST_F(TriageFlow, OneKeyTagsAFailureUndoRedoAndItSurvivesARestart)
 TEST_F(TriageFlow, TaggingEveryFailureMarksTheCellAndExportImportRoundTrips)
 {
     const QString cachePath = m_dir.filePath(QStringLiteral("cache.sqlite"));
-    auto window = openWindow(cachePath);
+    auto window = openWindow(cachePath, false);
     const QPersistentModelIndex cell = showFailedCell(*window);
     ASSERT_TRUE(cell.isValid());
     EXPECT_EQ(cell.data(MatrixModel::TriageRole).toInt(),
