@@ -92,7 +92,7 @@ int runAttributionAccuracy(const GlobalOptions& global, const std::vector<std::s
         return fail(err, "attribution-accuracy: " + flags.error, 2);
     if (!flags.has("truth"))
         return fail(err, "attribution-accuracy: give --truth FILE", 2);
-    SuggestOptions options;
+    triage::SuggestOptions options;
     options.includeExpected = false; // an xfailed test is no failure
     if (flags.has("window-hours")) {
         int hours = 0;
@@ -115,7 +115,7 @@ int runAttributionAccuracy(const GlobalOptions& global, const std::vector<std::s
 
     std::map<Key, std::string> said;
     std::map<std::int64_t, std::string> ids;
-    for (const Suggestion& s : *suggestions) {
+    for (const triage::Suggestion& s : *suggestions) {
         auto it = ids.find(s.target.checkRunRow);
         if (it == ids.end()) {
             auto run = (*cache)->checkRun(s.target.checkRunRow);

@@ -14,10 +14,6 @@ namespace {
 
 using triage::Classifier;
 
-constexpr int kMatched = 0;
-constexpr int kNoMatch = 1;
-constexpr int kTrouble = 2;
-
 struct ClassifyArgs {
     std::vector<std::string> ruleFiles;
     std::vector<std::string> positional;

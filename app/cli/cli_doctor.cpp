@@ -18,7 +18,6 @@ namespace relayhud::cli {
 namespace {
 
 constexpr int kFoundErrors = 1;
-constexpr int kTrouble = 2;
 
 // One TSV field: tabs and line breaks from a workflow's own text become spaces.
 std::string field(std::string text)

@@ -13,11 +13,6 @@
 namespace relayhud::cli {
 namespace {
 
-// grep's exit statuses.
-constexpr int kMatched = 0;
-constexpr int kNoMatch = 1;
-constexpr int kTrouble = 2;
-
 // The CLI prints whole lines, however long.
 constexpr std::size_t kWholeLine = std::size_t{1} << 40;
 constexpr std::size_t kLinesPerRead = 1024;

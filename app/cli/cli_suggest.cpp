@@ -145,7 +145,7 @@ int runSuggest(const GlobalOptions& global, const std::vector<std::string>& args
     auto rows = chosenRows(**cache, flags, *query);
     if (!rows)
         return fail(err, "suggest: " + rows.message());
-    SuggestOptions options;
+    triage::SuggestOptions options;
     options.includeExpected = !noExpected;
     auto suggestions = suggestForRuns(**cache, *rows, options);
     if (!suggestions)
@@ -155,7 +155,7 @@ int runSuggest(const GlobalOptions& global, const std::vector<std::string>& args
         // CLASS, CHECK_RUN_ID, TEST ("" for the job), WHY: what
         // attribution-accuracy and scripts read.
         std::map<std::int64_t, std::string> ids;
-        for (const Suggestion& s : *suggestions) {
+        for (const triage::Suggestion& s : *suggestions) {
             auto it = ids.find(s.target.checkRunRow);
             if (it == ids.end()) {
                 auto run = (*cache)->checkRun(s.target.checkRunRow);
@@ -170,7 +170,7 @@ int runSuggest(const GlobalOptions& global, const std::vector<std::string>& args
     }
     std::map<std::int64_t, CheckRun> runs;
     std::map<FailureClass, int> counts;
-    for (const Suggestion& s : *suggestions) {
+    for (const triage::Suggestion& s : *suggestions) {
         auto it = runs.find(s.target.checkRunRow);
         if (it == runs.end()) {
             auto run = (*cache)->checkRun(s.target.checkRunRow);

@@ -26,6 +26,12 @@ Flags parseFlags(const std::vector<std::string>& args, const std::vector<std::st
 bool parseInt(const std::string& text, int& out);
 bool parseInt64(const std::string& text, std::int64_t& out);
 Result<std::unique_ptr<Cache>> openCache(const GlobalOptions& global);
+// The exit statuses of the commands that answer a question, as grep's: 0 found,
+// 1 not found, 2 trouble (bad arguments, unreadable input).
+inline constexpr int kMatched = 0;
+inline constexpr int kNoMatch = 1;
+inline constexpr int kTrouble = 2;
+
 // "relayhud-cli: <message>" on `err`; returns `code`.
 int fail(std::ostream& err, const std::string& message, int code = 1);
 

@@ -69,7 +69,7 @@ void printBuckets(const verdict::ConfigCoverage& c, std::ostream& out)
     out << "unlisted tests that ran: " << c.unlistedRan.size() << '\n';
 }
 
-std::string joined(const std::vector<std::string>& names)
+std::string joinedOrNone(const std::vector<std::string>& names)
 {
     std::string out;
     for (const std::string& n : names)
@@ -88,10 +88,11 @@ void printCoverage(const verdict::OpDtypeCoverage& c, std::ostream& out)
         out << "  dtype " << padded(dtype.name, 17) << dtype.tally.ran << " ran, "
             << dtype.tally.passed << " passed, " << dtype.tally.failed << " failed\n";
     if (c.hasSupportedLists) {
-        out << "  supported ops that never ran: " << joined(c.opsNeverRan) << '\n';
-        out << "  supported dtypes that never ran: " << joined(c.dtypesNeverRan) << '\n';
-        out << "  ops that ran but are not supported: " << joined(c.opsNotSupported) << '\n';
-        out << "  dtypes that ran but are not supported: " << joined(c.dtypesNotSupported) << '\n';
+        out << "  supported ops that never ran: " << joinedOrNone(c.opsNeverRan) << '\n';
+        out << "  supported dtypes that never ran: " << joinedOrNone(c.dtypesNeverRan) << '\n';
+        out << "  ops that ran but are not supported: " << joinedOrNone(c.opsNotSupported) << '\n';
+        out << "  dtypes that ran but are not supported: " << joinedOrNone(c.dtypesNotSupported)
+            << '\n';
     }
 }
 

@@ -136,9 +136,9 @@ const JobSpec* ArtifactIndex::jobSpec(const SimRow& row) const
 
 const std::vector<const WorkflowRun*>& ArtifactIndex::runsOf(const std::string& repo) const
 {
-    static const std::vector<const WorkflowRun*> kNone;
+    static const std::vector<const WorkflowRun*> kNoRuns;
     const auto it = m_runsByRepo.find(repo);
-    return it == m_runsByRepo.end() ? kNone : it->second;
+    return it == m_runsByRepo.end() ? kNoRuns : it->second;
 }
 
 const WorkflowRun* ArtifactIndex::run(const std::string& repo, const std::string& runId) const

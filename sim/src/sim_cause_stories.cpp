@@ -15,7 +15,6 @@
 namespace relayhud::sim {
 namespace {
 
-constexpr EpochSeconds kHour = 3600;
 constexpr double kPrBreakShare = 0.08;
 
 std::map<std::string, std::size_t> commitIndexBySha(const std::vector<UpstreamCommit>& commits)
@@ -137,8 +136,10 @@ private:
         if (!culprit || test.empty())
             return;
         m_used.insert(culprit->number);
-        const EpochSeconds mergedAt = lastHeadTime(*culprit) + rng.range(kHour, 6 * kHour);
-        const EpochSeconds fixedAt = mergedAt + rng.range(24 * kHour, 48 * kHour);
+        const EpochSeconds mergedAt =
+            lastHeadTime(*culprit) + rng.range(kSecondsPerHour, 6 * kSecondsPerHour);
+        const EpochSeconds fixedAt =
+            mergedAt + rng.range(24 * kSecondsPerHour, 48 * kSecondsPerHour);
         mergePull(*culprit, mergedAt, seed());
         SimPullRequest* fix = pickPr(rng, mergedAt, fixedAt, 1);
         if (fix && fixedAt < m_world.config.now) {
@@ -275,7 +276,7 @@ private:
         if (test.empty())
             test = ordinaryTest(rng, job);
         const EpochSeconds from = at(0.2 + 0.25 * rng.unit());
-        const EpochSeconds until = from + rng.range(20 * kHour, 28 * kHour);
+        const EpochSeconds until = from + rng.range(20 * kSecondsPerHour, 28 * kSecondsPerHour);
         m_plan.causes.windows.push_back(
             WindowPlan{job, test, from, until, SimCause::Backend, 0, false, 0});
         SimStories& s = m_plan.stories;
@@ -298,9 +299,9 @@ private:
         DeviceBusyPlan& busy = m_plan.causes.busy;
         busy.backend = rng.pick(candidates);
         busy.from = busyStart(rng);
-        busy.until = busy.from + kHour;
+        busy.until = busy.from + kSecondsPerHour;
         for (std::size_t c = 0; c < m_world.commits.size(); ++c)
-            if (m_world.commits[c].time >= busy.from - kHour
+            if (m_world.commits[c].time >= busy.from - kSecondsPerHour
                 && m_world.commits[c].time < busy.until)
                 busy.commits.insert(c); // the backend runs them: the hour hits several PRs
         for (const JobRef& job : freeTestJobs(busy.backend)) {
@@ -376,7 +377,7 @@ private:
                 continue;
             // Until the backend drops the xfail mark, a day or three later.
             const EpochSeconds from = at(0.3 + 0.6 * rng.unit());
-            const EpochSeconds until = from + rng.range(24 * kHour, 72 * kHour);
+            const EpochSeconds until = from + rng.range(24 * kSecondsPerHour, 72 * kSecondsPerHour);
             m_plan.causes.xpasses.push_back({job, test, from, until});
             SimStrictXpass story{{}, {}, {}, std::move(test), from, until};
             nameJob(backends(), job, story.backend, story.workflow, story.job);

@@ -1,5 +1,6 @@
 #include "sim_github_json.h"
 #include "relayhud/util/hash.h"
+#include "sim_github_ids.h"
 
 #include "sim_artifact_names.h"
 #include "sim_format.h"
@@ -11,13 +12,6 @@
 namespace relayhud::sim {
 namespace {
 
-constexpr std::string_view kWeb = "https://github.com/";
-
-std::int64_t idOf(std::string_view text, std::int64_t base)
-{
-    return base + static_cast<std::int64_t>(fnv1a(text) % 900'000'000);
-}
-
 // GitHub's legacy global ids: base64 of "<type length>:<Type><id>".
 std::string nodeId(std::string_view type, std::int64_t id)
 {
@@ -26,21 +20,21 @@ std::string nodeId(std::string_view type, std::int64_t id)
 
 Json owner(const std::string& login, const std::string& type)
 {
-    const std::int64_t id = idOf(login, 10'000'000);
+    const std::int64_t id = gitHubIdOf(login, 10'000'000);
     return Json{
         {"login", login},
         {"id", id},
         {"node_id", nodeId(type == "Bot" ? "Bot" : "Organization", id)},
         {"avatar_url", "https://avatars.githubusercontent.com/u/" + std::to_string(id) + "?v=4"},
         {"url", "https://api.github.com/users/" + login},
-        {"html_url", std::string(kWeb) + login},
+        {"html_url", gitHubWebUrl(login)},
         {"type", type},
         {"site_admin", false}};
 }
 
 Json repository(const GitHubContext& ctx, const std::string& repo)
 {
-    const std::int64_t id = idOf(repo, 500'000'000);
+    const std::int64_t id = gitHubIdOf(repo, 500'000'000);
     const std::string org = repo.substr(0, repo.find('/'));
     return Json{{"id", id},
                 {"node_id", nodeId("Repository", id)},
@@ -48,7 +42,7 @@ Json repository(const GitHubContext& ctx, const std::string& repo)
                 {"full_name", repo},
                 {"private", false},
                 {"owner", owner(org, "Organization")},
-                {"html_url", std::string(kWeb) + repo},
+                {"html_url", gitHubWebUrl(repo)},
                 {"description", nullptr},
                 {"fork", false},
                 {"url", ctx.apiUrl + "/repos/" + repo}};
@@ -156,10 +150,11 @@ Json workflowRunJson(const GitHubContext& ctx, const WorkflowRun& run, int attem
         {"status", runStatus(jobs)},
         {"conclusion", runConclusion(jobs)},
         {"workflow_id", run.workflowId},
-        {"check_suite_id", idOf(run.runId + "suite", 30'000'000'000)},
-        {"check_suite_node_id", nodeId("CheckSuite", idOf(run.runId + "suite", 30'000'000'000))},
+        {"check_suite_id", gitHubIdOf(run.runId + "suite", 30'000'000'000)},
+        {"check_suite_node_id",
+         nodeId("CheckSuite", gitHubIdOf(run.runId + "suite", 30'000'000'000))},
         {"url", url},
-        {"html_url", std::string(kWeb) + repo + "/actions/runs/" + run.runId},
+        {"html_url", gitHubWebUrl(repo + "/actions/runs/" + run.runId)},
         {"pull_requests", Json::array()},
         {"created_at", githubTime(run.createdAt)},
         {"updated_at", githubTime(run.updatedAt)},
@@ -171,7 +166,7 @@ Json workflowRunJson(const GitHubContext& ctx, const WorkflowRun& run, int attem
         {"jobs_url", url + "/jobs"},
         {"logs_url", url + "/logs"},
         {"check_suite_url", ctx.apiUrl + "/repos/" + repo + "/check-suites/"
-                                + std::to_string(idOf(run.runId + "suite", 30'000'000'000))},
+                                + std::to_string(gitHubIdOf(run.runId + "suite", 30'000'000'000))},
         {"artifacts_url", url + "/artifacts"},
         {"cancel_url", url + "/cancel"},
         {"rerun_url", url + "/rerun"},
@@ -207,8 +202,8 @@ Json jobJson(const GitHubContext& ctx, const SimRow& row)
         {"node_id", nodeId("CheckRun", id)},
         {"head_sha", downstreamSha(ctx.data.config.seed, r)},
         {"url", ctx.apiUrl + "/repos/" + r.downstreamRepo + "/actions/jobs/" + r.checkRunId.value},
-        {"html_url", std::string(kWeb) + r.downstreamRepo + "/actions/runs/" + r.runId + "/job/"
-                         + r.checkRunId.value},
+        {"html_url", gitHubWebUrl(r.downstreamRepo + "/actions/runs/" + r.runId + "/job/"
+                                  + r.checkRunId.value)},
         {"status", done ? "completed" : "in_progress"},
         {"conclusion", done ? Json(conclusion) : Json(nullptr)},
         {"created_at", githubTime(started - queued)},

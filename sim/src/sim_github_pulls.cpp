@@ -1,6 +1,6 @@
 #include "sim_github_pulls.h"
+#include "sim_github_ids.h"
 
-#include "relayhud/util/hash.h"
 #include "sim_text.h"
 
 #include <algorithm>
@@ -8,36 +8,29 @@
 namespace relayhud::sim {
 namespace {
 
-constexpr const char* kWeb = "https://github.com/";
-
-std::int64_t idOf(std::string_view text, std::int64_t base)
-{
-    return base + static_cast<std::int64_t>(fnv1a(text) % 900'000'000);
-}
-
 Json user(const std::string& login)
 {
-    const std::int64_t id = idOf(login, 1'000'000);
+    const std::int64_t id = gitHubIdOf(login, 1'000'000);
     return Json{
         {"login", login},
         {"id", id},
         {"avatar_url", "https://avatars.githubusercontent.com/u/" + std::to_string(id) + "?v=4"},
         {"url", "https://api.github.com/users/" + login},
-        {"html_url", kWeb + login},
+        {"html_url", gitHubWebUrl(login)},
         {"type", "User"},
         {"site_admin", false}};
 }
 
 Json repo(const std::string& fullName, const std::string& apiUrl, bool fork)
 {
-    const std::int64_t id = idOf(fullName, 65'000'000);
+    const std::int64_t id = gitHubIdOf(fullName, 65'000'000);
     const std::string ownerLogin = fullName.substr(0, fullName.find('/'));
     return Json{{"id", id},
                 {"name", fullName.substr(fullName.find('/') + 1)},
                 {"full_name", fullName},
                 {"private", false},
                 {"owner", user(ownerLogin)},
-                {"html_url", kWeb + fullName},
+                {"html_url", gitHubWebUrl(fullName)},
                 {"fork", fork},
                 {"url", apiUrl + "/repos/" + fullName},
                 {"default_branch", "main"}};
@@ -65,13 +58,13 @@ Json pullRequestJson(const SimPullRequest& pr, const std::string& apiUrl, EpochS
     const SimPullHead* head = headAt(pr, now);
     const EpochSeconds updated = std::max(head ? head->time : pr.createdAt, pr.closedAt);
     const std::string fork = pr.author + "/pytorch";
-    const std::int64_t id = idOf(upstream + "#" + number, 1'900'000'000);
+    const std::int64_t id = gitHubIdOf(upstream + "#" + number, 1'900'000'000);
     return Json{
         {"url", url},
         {"id", id},
-        {"html_url", kWeb + upstream + "/pull/" + number},
-        {"diff_url", kWeb + upstream + "/pull/" + number + ".diff"},
-        {"patch_url", kWeb + upstream + "/pull/" + number + ".patch"},
+        {"html_url", gitHubWebUrl(upstream + "/pull/" + number)},
+        {"diff_url", gitHubWebUrl(upstream + "/pull/" + number + ".diff")},
+        {"patch_url", gitHubWebUrl(upstream + "/pull/" + number + ".patch")},
         {"issue_url", apiUrl + "/repos/" + upstream + "/issues/" + number},
         {"number", pr.number},
         {"state", pr.closedAt != 0 ? "closed" : "open"},

@@ -8,7 +8,6 @@
 namespace relayhud::sim {
 namespace {
 
-constexpr EpochSeconds kHour = 3600;
 constexpr double kMergedShare = 0.35;
 constexpr double kClosedShare = 0.15;
 
@@ -27,11 +26,11 @@ void drawFate(SimPullRequest& pr, EpochSeconds last, EpochSeconds now, std::uint
     pr.headRef = headRefOf(pr, rng);
     const double r = rng.unit();
     if (r < kMergedShare) {
-        const EpochSeconds at = last + rng.range(2 * kHour, 30 * kHour);
+        const EpochSeconds at = last + rng.range(2 * kSecondsPerHour, 30 * kSecondsPerHour);
         if (at < now)
             mergePull(pr, at, seed);
     } else if (r < kMergedShare + kClosedShare) {
-        const EpochSeconds at = last + rng.range(kHour, 48 * kHour);
+        const EpochSeconds at = last + rng.range(kSecondsPerHour, 48 * kSecondsPerHour);
         if (at < now)
             pr.closedAt = at;
     }

@@ -20,8 +20,6 @@ namespace {
 //    makes ClickHouse fail, and so does a value it cannot read as the type;
 //  - there is no clamp on `days`.
 
-constexpr std::int64_t kSecondsPerDay = 86400;
-
 Error missing(const std::string& key) { return makeError("parameter '" + key + "' is missing"); }
 
 Error badType(const std::string& key, const char* type)

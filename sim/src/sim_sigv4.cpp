@@ -16,7 +16,7 @@ namespace {
 constexpr std::string_view kAlgorithm = "AWS4-HMAC-SHA256";
 constexpr EpochSeconds kMaxSkew = 15 * 60;
 
-std::string_view trim(std::string_view text)
+std::string_view trimSpaces(std::string_view text)
 {
     while (!text.empty() && text.front() == ' ')
         text.remove_prefix(1);
@@ -30,7 +30,7 @@ std::string_view trim(std::string_view text)
 std::string canonicalValue(std::string_view value)
 {
     std::string out;
-    for (char c : trim(value)) {
+    for (char c : trimSpaces(value)) {
         if (c == ' ' && !out.empty() && out.back() == ' ')
             continue;
         out.push_back(c);
@@ -67,7 +67,7 @@ bool parseAuthorization(std::string_view header, AuthHeader& out)
         return false;
     header.remove_prefix(kAlgorithm.size());
     for (std::string_view part : split(header, ',')) {
-        part = trim(part);
+        part = trimSpaces(part);
         const std::size_t eq = part.find('=');
         const std::string_view name = part.substr(0, eq);
         const std::string_view value = eq == std::string_view::npos ? "" : part.substr(eq + 1);

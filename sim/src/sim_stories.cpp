@@ -9,8 +9,6 @@
 namespace relayhud::sim {
 namespace {
 
-constexpr EpochSeconds kHour = 3600;
-
 // Indices of backends that report results, minus the excluded ones.
 std::vector<std::size_t> reporting(const std::vector<BackendSpec>& backends,
                                    std::initializer_list<std::size_t> excluded = {})
@@ -207,10 +205,11 @@ private:
         std::size_t fallback = kNone;
         for (std::size_t i = 0; i < m_commits.size(); ++i) {
             const EpochSeconds age = m_config.now - m_commits[i].time;
-            if (m_commits[i].eventType != EventType::PullRequest || taken(i) || age < 7 * kHour)
+            if (m_commits[i].eventType != EventType::PullRequest || taken(i)
+                || age < 7 * kSecondsPerHour)
                 continue;
             fallback = i;
-            if (age >= 8 * kHour && age <= 20 * kHour)
+            if (age >= 8 * kSecondsPerHour && age <= 20 * kSecondsPerHour)
                 candidates.push_back(i);
         }
         const std::size_t commit = candidates.empty() ? fallback : m_rng.pick(candidates);
@@ -275,8 +274,8 @@ private:
     // every job of the commit has finished.
     void planIncompleteCommits(SplitMix64& rng, const BackendSpec& spec)
     {
-        const EpochSeconds newest = 12 * kHour;
-        const EpochSeconds oldest = (spec.retentionDays - 1) * 24 * kHour;
+        const EpochSeconds newest = 12 * kSecondsPerHour;
+        const EpochSeconds oldest = (spec.retentionDays - 1) * 24 * kSecondsPerHour;
         std::size_t at = eventAtOrAfter(m_commits, fractionIndex(rng, m_commits.size(), 0.6, 0.25));
         while (at != kNone && m_plan.incompleteCommits.size() < 3) {
             const EpochSeconds age = m_config.now - m_commits[at].time;

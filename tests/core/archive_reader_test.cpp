@@ -1,4 +1,5 @@
 #include "relayhud/artifacts/archive_reader.h"
+#include "test_files.h"
 
 #include <archive.h>
 #include <archive_entry.h>
@@ -93,39 +94,8 @@ private:
 };
 
 using Kind = ArchiveBuilder::Kind;
-
-class TempDir {
-public:
-    TempDir()
-        : m_path(fs::temp_directory_path()
-                 / ("relayhud-archive-test-"
-                    + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name())))
-    {
-        fs::remove_all(m_path);
-        fs::create_directories(m_path);
-    }
-    ~TempDir() { fs::remove_all(m_path); }
-    fs::path operator/(const std::string& name) const { return m_path / name; }
-    const fs::path& path() const { return m_path; }
-    // Everything under the folder, relative, sorted.
-    std::vector<std::string> contents() const
-    {
-        std::vector<std::string> names;
-        for (const auto& e : fs::recursive_directory_iterator(m_path))
-            names.push_back(fs::relative(e.path(), m_path).string());
-        std::sort(names.begin(), names.end());
-        return names;
-    }
-
-private:
-    fs::path m_path;
-};
-
-std::string readFile(const fs::path& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), {}};
-}
+using relayhud::test::readFile;
+using relayhud::test::TempDir;
 
 std::string randomBytes(std::size_t n, unsigned seed)
 {

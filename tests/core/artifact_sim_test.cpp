@@ -8,6 +8,7 @@
 #include "relayhud/sync/artifact_sync.h"
 #include "relayhud/verdict/verdict.h"
 
+#include "test_files.h"
 #include "test_results_fixtures.h"
 
 #include <gtest/gtest.h>
@@ -19,15 +20,11 @@
 
 namespace {
 
+using relayhud::test::readFile;
+
 using namespace relayhud;
 using namespace relayhud::sim;
 namespace fs = std::filesystem;
-
-std::string readFile(const std::string& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
 
 JunitTotals truthTotals(const std::vector<SimReport>& reports)
 {

@@ -1,4 +1,5 @@
 #include "relayhud/store/cache.h"
+#include "test_files.h"
 
 #include <gtest/gtest.h>
 #include <sqlite3.h>
@@ -11,23 +12,7 @@ using namespace relayhud;
 
 namespace {
 
-class TempDir {
-public:
-    TempDir()
-    {
-        m_path = std::filesystem::temp_directory_path()
-                 / ("relayhud-cache-test-"
-                    + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + "-"
-                    + ::testing::UnitTest::GetInstance()->current_test_info()->name());
-        std::filesystem::remove_all(m_path);
-        std::filesystem::create_directories(m_path);
-    }
-    ~TempDir() { std::filesystem::remove_all(m_path); }
-    std::string file(const std::string& name) const { return (m_path / name).string(); }
-
-private:
-    std::filesystem::path m_path;
-};
+using relayhud::test::TempDir;
 
 CheckRun makeRun(const std::string& sha, const std::string& job, int attempt, RunStatus status,
                  Conclusion conclusion, EpochSeconds started = 1'700'000'000)

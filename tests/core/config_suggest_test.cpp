@@ -2,6 +2,7 @@
 // demotions, and the histories that must not produce one (mixed, too few
 // runs, another job's runs, a variant that disagrees); applying them; and
 // the known-tests check of name patterns.
+#include "outcome_letters.h"
 #include "relayhud/config/config_edit.h"
 #include "relayhud/config/config_explain.h"
 #include "relayhud/config/config_lint.h"
@@ -11,17 +12,18 @@
 
 #include <gtest/gtest.h>
 
-using namespace relayhud;
-using namespace relayhud::config;
+// Inside config's namespace rather than a using-directive at file scope: a
+// unity batch would carry that directive into other test files, where
+// config's Suggestion and triage's would meet.
+namespace relayhud::config {
+
 using namespace relayhud::testing;
 
 namespace {
 
-constexpr auto P = TestOutcome::Passed;
-constexpr auto F = TestOutcome::Failed;
-constexpr auto X = TestOutcome::XPassStrict;
+using namespace relayhud::test::outcome_letters;
 
-constexpr const char* kConfig = R"(test_suite_config:
+constexpr const char* kSuggestConfig = R"(test_suite_config:
   files:
     - path: ${TORCH_ROOT}/test/test_ops.py
       unlisted_test_mode: skip
@@ -62,7 +64,7 @@ protected:
     void SetUp() override
     {
         m_cache = openCacheOk(":memory:");
-        auto parsed = parseOutcomeConfig(kConfig);
+        auto parsed = parseOutcomeConfig(kSuggestConfig);
         ASSERT_TRUE(parsed && !parsed->hasErrors());
         m_config = parsed->config;
     }
@@ -219,7 +221,7 @@ TEST_F(SuggestCache, APassingXfailIsPromotedAndOtherFilesAreNot)
     EXPECT_EQ(s[0].from, Mode::Xfail);
     EXPECT_EQ(s[0].to, Mode::MandatorySuccess);
     // Applying it adds an exact listing, which beats the regex.
-    auto edit = planModeEdit(kConfig, s[0].request("passes now"));
+    auto edit = planModeEdit(kSuggestConfig, s[0].request("passes now"));
     ASSERT_TRUE(edit) << edit.message();
     auto after = parseOutcomeConfig(edit->text);
     ASSERT_TRUE(after && !after->hasErrors());
@@ -237,14 +239,14 @@ TEST_F(SuggestCache, ApplyingAllIsALoopOfPlanModeEditThatSkipsRepeats)
     }
     const auto s = suggest(2);
     ASSERT_EQ(s.size(), 3u); // test_must once, test_strict per job
-    const AppliedSuggestions applied = applySuggestions(kConfig, s, "evidence says so");
+    const AppliedSuggestions applied = applySuggestions(kSuggestConfig, s, "evidence says so");
     EXPECT_EQ(applied.applied.size(), 2u);
     ASSERT_EQ(applied.skipped.size(), 1u);
     EXPECT_NE(applied.skipped[0].find("cannot promote a test that is mandatory_success"),
               std::string::npos)
         << applied.skipped[0];
     // The first edit alone is exactly planModeEdit's.
-    auto one = planModeEdit(kConfig, s[0].request("evidence says so"));
+    auto one = planModeEdit(kSuggestConfig, s[0].request("evidence says so"));
     ASSERT_TRUE(one) << one.message();
     EXPECT_NE(one->text.find(s[0].evidence), std::string::npos);
     // And the result resolves both tests to their new modes.
@@ -298,3 +300,5 @@ TEST_F(SuggestCache, PatternsThatMatchNoKnownTestAreWarnedWithTheirPosition)
     ASSERT_TRUE(known);
     EXPECT_TRUE(lintConfig(m_config, *known).empty());
 }
+
+} // namespace relayhud::config

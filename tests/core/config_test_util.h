@@ -1,5 +1,7 @@
 #pragma once
 // Helpers shared by the outcome-config tests: corpus files, temporary copies.
+#include "test_files.h"
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -9,6 +11,8 @@
 #include <vector>
 
 namespace relayhud::config::test {
+
+using relayhud::test::TempDir;
 
 inline std::filesystem::path corpusConfigs()
 {
@@ -37,29 +41,6 @@ inline void writeText(const std::filesystem::path& path, const std::string& text
 {
     std::ofstream(path, std::ios::binary | std::ios::trunc) << text;
 }
-
-// A fresh folder under the system temp dir, removed with the object.
-class TempDir {
-public:
-    TempDir()
-    {
-        std::string pattern =
-            (std::filesystem::temp_directory_path() / "relayhud-config-XXXXXX").string();
-        m_path = ::mkdtemp(pattern.data());
-    }
-    ~TempDir()
-    {
-        std::error_code ec;
-        std::filesystem::permissions(m_path, std::filesystem::perms::owner_all, ec);
-        std::filesystem::remove_all(m_path, ec);
-    }
-    TempDir(const TempDir&) = delete;
-    TempDir& operator=(const TempDir&) = delete;
-    const std::filesystem::path& path() const { return m_path; }
-
-private:
-    std::filesystem::path m_path;
-};
 
 inline std::vector<std::string> linesOf(const std::string& text)
 {

@@ -1,4 +1,5 @@
 #include "relayhud/store/content_cache.h"
+#include "test_files.h"
 
 #include <gtest/gtest.h>
 
@@ -14,6 +15,8 @@ using namespace relayhud;
 namespace fs = std::filesystem;
 
 namespace {
+
+using relayhud::test::readFile;
 
 constexpr const char* kHelloHash =
     "2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824";
@@ -49,12 +52,6 @@ public:
 private:
     fs::path m_path;
 };
-
-std::string readFile(const std::string& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), {}};
-}
 
 std::string putOk(ContentCache& cache, const std::string& bytes)
 {

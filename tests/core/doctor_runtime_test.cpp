@@ -18,6 +18,10 @@ namespace {
 
 using namespace relayhud;
 using namespace relayhud::doctor;
+// config:: has a Severity and a Finding of its own, which another test file's
+// using-directive can bring into a unity batch with this one.
+using relayhud::doctor::Finding;
+using relayhud::doctor::Severity;
 
 constexpr EpochSeconds kNow = 1'780'000'000;
 

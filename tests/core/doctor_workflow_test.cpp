@@ -14,6 +14,10 @@
 namespace {
 
 using namespace relayhud::doctor;
+// config:: has a Severity and a Finding of its own, which another test file's
+// using-directive can bring into a unity batch with this one.
+using relayhud::doctor::Finding;
+using relayhud::doctor::Severity;
 
 std::string corpusWorkflow()
 {

@@ -5,6 +5,7 @@
 
 #include "loopback_servers.h"
 #include "raw_http_server.h"
+#include "test_files.h"
 
 #include <gtest/gtest.h>
 
@@ -14,6 +15,8 @@
 #include <sstream>
 
 namespace {
+
+using relayhud::test::readFile;
 
 using namespace std::chrono_literals;
 using relayhud::HttpClient;
@@ -30,14 +33,6 @@ HttpRequest requestFor(const std::string& url)
     HttpRequest request;
     request.url = url;
     return request;
-}
-
-std::string readFile(const std::string& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
 }
 
 void writeFile(const std::string& path, const std::string& bytes)

@@ -25,7 +25,7 @@ std::string dataFile(const std::string& name)
     return std::string(RELAYHUD_TEST_DATA_DIR) + "/junit/" + name;
 }
 
-JunitReport readOk(const std::string& path)
+JunitReport readPathOk(const std::string& path)
 {
     Result<JunitReport> report = readJunitFile(path);
     EXPECT_TRUE(report) << report.message();
@@ -70,7 +70,7 @@ TEST(JunitCorpus, EveryFileParsesWithTheOutcomesItHolds)
 {
     for (const CorpusExpectation& e : kCorpus) {
         SCOPED_TRACE(e.file);
-        const JunitReport report = readOk(corpusFile(e.file));
+        const JunitReport report = readPathOk(corpusFile(e.file));
         EXPECT_FALSE(report.parseBreak);
         EXPECT_EQ(report.cases.size(), e.cases);
         EXPECT_EQ(report.count(TestOutcome::Passed), e.passed);
@@ -88,7 +88,7 @@ TEST(JunitCorpus, OutcomesMapOntoTheFilesOwnTotals)
 {
     for (const CorpusExpectation& e : kCorpus) {
         SCOPED_TRACE(e.file);
-        const JunitReport report = readOk(corpusFile(e.file));
+        const JunitReport report = readPathOk(corpusFile(e.file));
         EXPECT_EQ(report.declared.failures,
                   report.count(TestOutcome::Failed) + report.count(TestOutcome::XPassStrict));
         EXPECT_EQ(report.declared.errors, report.count(TestOutcome::Error));
@@ -104,7 +104,7 @@ TEST(JunitCorpus, TestCountsMatchExceptWhereTheFileItselfDisagrees)
 {
     for (const CorpusExpectation& e : kCorpus) {
         SCOPED_TRACE(e.file);
-        const JunitReport report = readOk(corpusFile(e.file));
+        const JunitReport report = readPathOk(corpusFile(e.file));
         if (e.file.rfind("dorny", 0) == 0) {
             // This file declares tests="15" over 10 <testcase> elements.
             EXPECT_EQ(report.declared.tests, 15U);
@@ -121,7 +121,7 @@ TEST(JunitCorpus, TestCountsMatchExceptWhereTheFileItselfDisagrees)
 TEST(JunitCorpus, RunxfailStrictFailuresAreRealFailuresNotStrictXPasses)
 {
     // --runxfail ignores xfail marks, so these fail for real; none says XPASS.
-    const JunitReport report = readOk(corpusFile("numpy_multiarray_runxfail_strict.xml"));
+    const JunitReport report = readPathOk(corpusFile("numpy_multiarray_runxfail_strict.xml"));
     std::size_t failed = 0;
     for (const TestCaseResult& c : report.cases) {
         if (c.outcome != TestOutcome::Failed)
@@ -135,12 +135,12 @@ TEST(JunitCorpus, RunxfailStrictFailuresAreRealFailuresNotStrictXPasses)
 
 TEST(JunitCorpus, IdentityFollowsPytestNodeIds)
 {
-    const JunitReport numpy = readOk(corpusFile("numpy_umath_ufunc.xml"));
+    const JunitReport numpy = readPathOk(corpusFile("numpy_umath_ufunc.xml"));
     ASSERT_FALSE(numpy.cases.empty());
     EXPECT_EQ(numpy.cases[0].identity, "numpy/core/tests/test_umath.py::TestConstants::test_pi");
     EXPECT_EQ(numpy.cases[0].baseName, "TestConstants::test_pi");
-    const JunitReport dorny =
-        readOk(corpusFile("dorny__test-reporter____tests____fixtures__python-xunit-pytest.xml"));
+    const JunitReport dorny = readPathOk(
+        corpusFile("dorny__test-reporter____tests____fixtures__python-xunit-pytest.xml"));
     const TestCaseResult& param = caseNamed(dorny, "test_parameterized[param1]");
     EXPECT_EQ(param.identity, "tests/test_lib.py::test_parameterized[param1]");
     EXPECT_EQ(param.className, "");
@@ -151,7 +151,7 @@ TEST(JunitCorpus, IdentityFollowsPytestNodeIds)
 TEST(JunitCorpus, MessagesKeepEscapedNewlinesAndTracebacks)
 {
     const JunitReport report =
-        readOk(corpusFile("mikepenz__action-junit-report__test_results__python__report.xml"));
+        readPathOk(corpusFile("mikepenz__action-junit-report__test_results__python__report.xml"));
     const TestCaseResult& failed = caseNamed(report, "test_which_fails");
     EXPECT_EQ(failed.outcome, TestOutcome::Failed);
     EXPECT_EQ(failed.message.text, "AssertionError: assert 'test' == 'xyz'\n  - xyz\n  + test");
@@ -164,7 +164,7 @@ TEST(JunitCorpus, MessagesKeepEscapedNewlinesAndTracebacks)
 
 TEST(JunitTorchSpyre, OutcomesMarksAndRetries)
 {
-    const JunitReport report = readOk(dataFile("torch_spyre_upstream.xml"));
+    const JunitReport report = readPathOk(dataFile("torch_spyre_upstream.xml"));
     ASSERT_EQ(report.cases.size(), 8U);
     EXPECT_EQ(report.declared, report.counted);
     EXPECT_TRUE(report.warnings.empty());
@@ -218,7 +218,7 @@ TEST(JunitTorchSpyre, OutcomesMarksAndRetries)
 
 TEST(JunitShapes, SeveralSuitesAreSummed)
 {
-    const JunitReport report = readOk(dataFile("two_shards.xml"));
+    const JunitReport report = readPathOk(dataFile("two_shards.xml"));
     EXPECT_EQ(report.suiteCount, 2U);
     EXPECT_EQ(report.declared, (JunitTotals{5, 2, 1, 1}));
     EXPECT_EQ(report.declared, report.counted);
@@ -237,7 +237,7 @@ TEST(JunitShapes, SeveralSuitesAreSummed)
 
 TEST(JunitShapes, BareTestsuiteRoot)
 {
-    const JunitReport report = readOk(dataFile("bare_testsuite.xml"));
+    const JunitReport report = readPathOk(dataFile("bare_testsuite.xml"));
     EXPECT_EQ(report.suiteCount, 1U);
     ASSERT_EQ(report.cases.size(), 2U);
     EXPECT_EQ(report.declared, report.counted);
@@ -249,7 +249,7 @@ TEST(JunitShapes, BareTestsuiteRoot)
 TEST(JunitShapes, FileAndBufferReadTheSame)
 {
     const std::string path = dataFile("torch_spyre_upstream.xml");
-    const JunitReport fromFile = readOk(path);
+    const JunitReport fromFile = readPathOk(path);
     std::ifstream in(path, std::ios::binary);
     const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     Result<JunitReport> fromBuffer = readJunitBuffer(bytes);
@@ -277,7 +277,7 @@ TEST(JunitShapes, BaseNamesUseTheConfiguredDevice)
 TEST(JunitShapes, StreamingHandsOverEveryCaseAndKeepsNone)
 {
     const std::string path = corpusFile("numpy_umath_ufunc.xml");
-    const JunitReport kept = readOk(path);
+    const JunitReport kept = readPathOk(path);
     JunitReadOptions options;
     std::vector<std::string> identities;
     std::size_t xfailed = 0;

@@ -2,6 +2,7 @@
 // Helpers for the log engine's tests: temp files, a reference line splitter
 // written independently of the engine, and opening a log to completion.
 #include "relayhud/logs/log_file.h"
+#include "test_files.h"
 
 #include <gtest/gtest.h>
 
@@ -14,37 +15,7 @@
 
 namespace relayhud::testing {
 
-class TempDir {
-public:
-    TempDir()
-    {
-        const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-        m_path = std::filesystem::temp_directory_path()
-                 / ("relayhud-logs-" + std::string(info->test_suite_name()) + "-" + info->name());
-        std::filesystem::remove_all(m_path);
-        std::filesystem::create_directories(m_path);
-    }
-    ~TempDir() { std::filesystem::remove_all(m_path); }
-    TempDir(const TempDir&) = delete;
-    TempDir& operator=(const TempDir&) = delete;
-
-    std::string path(const std::string& name) const { return (m_path / name).string(); }
-    std::string write(const std::string& name, std::string_view bytes) const
-    {
-        const std::string p = path(name);
-        std::ofstream out(p, std::ios::binary | std::ios::trunc);
-        out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-        return p;
-    }
-    void append(const std::string& name, std::string_view bytes) const
-    {
-        std::ofstream out(path(name), std::ios::binary | std::ios::app);
-        out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-    }
-
-private:
-    std::filesystem::path m_path;
-};
+using relayhud::test::TempDir;
 
 inline std::string readWholeFile(const std::string& path)
 {

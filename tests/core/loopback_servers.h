@@ -2,13 +2,7 @@
 // Loopback servers for tests of HTTP clients: an httplib server a test
 // scripts with handlers, and a bare TCP server for replies httplib will not
 // produce (a Content-Length it does not honour, no reply at all).
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wold-style-cast"
-#pragma GCC diagnostic ignored "-Wconversion"
-#pragma GCC diagnostic ignored "-Wsign-conversion"
-#pragma GCC diagnostic ignored "-Wshadow"
-#include <httplib.h>
-#pragma GCC diagnostic pop
+#include "httplib_quiet.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>

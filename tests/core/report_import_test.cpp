@@ -4,6 +4,7 @@
 #include "relayhud/artifacts/report_names.h"
 #include "relayhud/results/report_import.h"
 #include "relayhud/store/content_cache.h"
+#include "test_files.h"
 #include "test_results_fixtures.h"
 
 #include <archive.h>
@@ -21,13 +22,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string readFile(const std::string& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream bytes;
-    bytes << in.rdbuf();
-    return bytes.str();
-}
+using relayhud::test::readFile;
 
 // Archives in memory; the writer stores names and types as given.
 class Packer {

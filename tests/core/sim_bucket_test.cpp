@@ -49,7 +49,7 @@ CurlAnswer s3Get(const std::string& url, const std::string& keyId, const std::st
     return out;
 }
 
-std::vector<std::string> keysOf(const std::string& xml)
+std::vector<std::string> listedKeys(const std::string& xml)
 {
     std::vector<std::string> out;
     const std::regex key("<Key>([^<]*)</Key>");
@@ -80,7 +80,7 @@ TEST_F(SimBucketTest, BucketListsAndServesWithLibcurlsSigV4)
     EXPECT_NE(
         list.body.find("<ListBucketResult xmlns=\"http://s3.amazonaws.com/doc/2006-03-01/\">"),
         std::string::npos);
-    const auto keys = keysOf(list.body);
+    const auto keys = listedKeys(list.body);
     const auto truth = s_truth->reports(*row);
     ASSERT_EQ(keys.size(), truth.size());
     ASSERT_EQ(truth.size(), 2U) << "Ascend splits a job's cases over two reports";
@@ -137,15 +137,15 @@ TEST_F(SimBucketTest, BucketListingsPageWithContinuationTokensAndRollUpPrefixes)
                                         + "&list-type=2&max-keys=3&prefix=ci-results%2F",
                                     id, secret);
     ASSERT_EQ(second.status, 200) << second.body;
-    const auto a = keysOf(first.body);
-    const auto b = keysOf(second.body);
+    const auto a = listedKeys(first.body);
+    const auto b = listedKeys(second.body);
     ASSERT_EQ(a.size(), 3U);
     ASSERT_FALSE(b.empty());
     EXPECT_LT(a.back(), b.front());
     const CurlAnswer rolled =
         s3Get(bucket + "?delimiter=%2F&list-type=2&prefix=ci-results%2F", id, secret);
     ASSERT_EQ(rolled.status, 200) << rolled.body;
-    EXPECT_TRUE(keysOf(rolled.body).empty());
+    EXPECT_TRUE(listedKeys(rolled.body).empty());
     EXPECT_NE(rolled.body.find("<CommonPrefixes><Prefix>ci-results/"), std::string::npos);
     EXPECT_EQ(
         xmlValue(s3Get(bucket + "?continuation-token=zz&list-type=2", id, secret).body, "Code"),

@@ -2,13 +2,7 @@
 // the lines it announces, stdin EOF, SIGTERM, bad flags.
 #include "relayhud/sim/sim_options.h"
 
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wold-style-cast"
-#pragma GCC diagnostic ignored "-Wconversion"
-#pragma GCC diagnostic ignored "-Wsign-conversion"
-#pragma GCC diagnostic ignored "-Wshadow"
-#include <httplib.h>
-#pragma GCC diagnostic pop
+#include "httplib_quiet.h"
 
 #include <gtest/gtest.h>
 

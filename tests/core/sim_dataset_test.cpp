@@ -3,6 +3,7 @@
 #include "relayhud/sim/sim_artifacts.h"
 #include "relayhud/sim/sim_dataset.h"
 #include "relayhud/util/hash.h"
+#include "test_world.h"
 
 #include <gtest/gtest.h>
 
@@ -15,7 +16,7 @@
 namespace relayhud::sim {
 namespace {
 
-constexpr EpochSeconds kNow = 1777914000; // 2026-05-04T17:00:00Z
+using relayhud::test::kNow;
 constexpr EpochSeconds kHour = 3600;
 // See storiesDigest() below. Changed on purpose since: the linear regression
 // story became the broken-trunk culprit's (issue 15), so the story stream draws

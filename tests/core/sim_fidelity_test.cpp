@@ -7,14 +7,10 @@
 #include "relayhud/sim/sim_options.h"
 #include "relayhud/sim/sim_server.h"
 #include "relayhud/sim/sim_truth.h"
+#include "sim_http_support.h"
+#include "test_world.h"
 
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wold-style-cast"
-#pragma GCC diagnostic ignored "-Wconversion"
-#pragma GCC diagnostic ignored "-Wsign-conversion"
-#pragma GCC diagnostic ignored "-Wshadow"
-#include <httplib.h>
-#pragma GCC diagnostic pop
+#include "httplib_quiet.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -28,26 +24,12 @@ namespace {
 
 using json = nlohmann::ordered_json;
 
-constexpr EpochSeconds kNow = 1777914000; // 2026-05-04T17:00:00Z
-const std::string kSpyre = "torch-spyre/torch-spyre";
+using relayhud::test::kNow;
+using relayhud::test::kSpyre;
 const std::string kProbe = "pytorch/crcr-test";
 const std::string kBusy = "ROCm/torch-rocm-ext";
 const std::string kDeparted = "graphcore-oss/poptorch-crcr";
 const std::string kTpu = "openxla-oot/torch-tpu";
-
-std::string query(const std::string& name, const json& parameters)
-{
-    return "/api/clickhouse/" + name
-           + "?parameters=" + httplib::detail::encode_query_param(parameters.dump());
-}
-
-std::vector<std::string> keysOf(const json& object)
-{
-    std::vector<std::string> out;
-    for (const auto& item : object.items())
-        out.push_back(item.key());
-    return out;
-}
 
 std::vector<std::string> split(const std::string& list)
 {

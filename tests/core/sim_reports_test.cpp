@@ -5,6 +5,7 @@
 #include "relayhud/junit/junit_reader.h"
 #include "relayhud/sim/sim_artifacts.h"
 #include "relayhud/sim/sim_dataset.h"
+#include "sim_world.h"
 
 #include <gtest/gtest.h>
 
@@ -17,24 +18,9 @@
 namespace relayhud::sim {
 namespace {
 
-constexpr EpochSeconds kNow = 1777914000; // 2026-05-04T17:00:00Z
-
-const SimDataset& data()
-{
-    static const SimDataset d = [] {
-        SimConfig config;
-        config.seed = 1;
-        config.now = kNow;
-        return buildDataset(config);
-    }();
-    return d;
-}
-
-const SimArtifacts& artifacts()
-{
-    static const SimArtifacts a(data());
-    return a;
-}
+using relayhud::test::kNow;
+using relayhud::test::seedOneArtifacts;
+using relayhud::test::seedOneWorld;
 
 bool hasCounts(const SimRow& row)
 {
@@ -44,7 +30,7 @@ bool hasCounts(const SimRow& row)
 
 bool inHiddenStory(const SimRow& row)
 {
-    const SimStories& s = data().stories;
+    const SimStories& s = seedOneWorld().stories;
     return row.run.downstreamRepo == s.hiddenFailureBackend && row.run.jobName == s.hiddenFailureJob
            && row.run.workflow == s.hiddenFailureWorkflow
            && std::count(s.hiddenFailureShas.begin(), s.hiddenFailureShas.end(), row.testedSha);
@@ -54,7 +40,7 @@ bool inHiddenStory(const SimRow& row)
 std::vector<const SimRow*> sampleRows(std::size_t perBackend)
 {
     std::map<std::string, std::vector<const SimRow*>> byRepo;
-    for (const SimRow& row : data().rows)
+    for (const SimRow& row : seedOneWorld().rows)
         if (hasCounts(row))
             byRepo[row.run.downstreamRepo].push_back(&row);
     std::vector<const SimRow*> out;
@@ -111,7 +97,7 @@ TEST(SimReports, TotalsAgreeWithTheRowsSelfReportedCounts)
     for (const SimRow* row : sampleRows(40)) {
         if (inHiddenStory(*row))
             continue;
-        const auto reports = artifacts().reports(*row);
+        const auto reports = seedOneArtifacts().reports(*row);
         ASSERT_FALSE(reports.empty()) << row->run.checkRunId.value;
         std::int64_t tests = 0, failedOrErrors = 0, skipped = 0;
         for (const SimReport& r : reports) {
@@ -131,7 +117,7 @@ TEST(SimReports, TotalsAgreeWithTheRowsSelfReportedCounts)
 TEST(SimReports, TheReaderParsesThemAndFindsTheDeclaredTotals)
 {
     for (const SimRow* row : sampleRows(6)) {
-        for (const SimReport& report : artifacts().reports(*row)) {
+        for (const SimReport& report : seedOneArtifacts().reports(*row)) {
             const JunitReport parsed = parse(report, optionsFor(*row));
             EXPECT_FALSE(parsed.parseBreak.has_value()) << report.name;
             EXPECT_TRUE(parsed.warnings.empty()) << report.name;
@@ -152,7 +138,7 @@ TEST(SimReports, FailingCasesAreExactlyTheRowsFailedTests)
         if (inHiddenStory(*row) || row->failedTestsJson.empty())
             continue;
         std::set<std::string> seen;
-        for (const SimReport& report : artifacts().reports(*row))
+        for (const SimReport& report : seedOneArtifacts().reports(*row))
             for (const auto& c : parse(report).cases)
                 if (c.outcome == TestOutcome::Failed || c.outcome == TestOutcome::Error
                     || c.outcome == TestOutcome::XPassStrict) {
@@ -172,8 +158,8 @@ std::vector<const SimRow*> logRows()
 {
     std::vector<const SimRow*> rows = sampleRows(8);
     std::size_t failing = 0, busy = 0, xpass = 0;
-    const SimStories& s = data().stories;
-    for (const SimRow& row : data().rows) {
+    const SimStories& s = seedOneWorld().stories;
+    for (const SimRow& row : seedOneWorld().rows) {
         if (!hasCounts(row) || row.failedTestsJson.empty())
             continue;
         const EpochSeconds start = row.run.reported.startedAt.value_or(0);
@@ -194,7 +180,7 @@ TEST(SimReports, OutcomeKindsAllOccur)
     std::array<std::size_t, kTestOutcomeCount> outcomes{};
     std::size_t retried = 0;
     for (const SimRow* row : logRows())
-        for (const SimReport& report : artifacts().reports(*row)) {
+        for (const SimReport& report : seedOneArtifacts().reports(*row)) {
             const JunitReport parsed = parse(report);
             for (std::size_t i = 0; i < kTestOutcomeCount; ++i)
                 outcomes[i] += parsed.outcomes[i];
@@ -209,7 +195,7 @@ TEST(SimReports, OutcomeKindsAllOccur)
 std::map<std::string, TestOutcome> outcomesOf(const SimRow& row)
 {
     std::map<std::string, TestOutcome> out;
-    for (const SimReport& report : artifacts().reports(row))
+    for (const SimReport& report : seedOneArtifacts().reports(row))
         for (const auto& c : parse(report).cases)
             out[c.identity] = c.outcome;
     return out;
@@ -218,7 +204,7 @@ std::map<std::string, TestOutcome> outcomesOf(const SimRow& row)
 std::map<std::string, EpochSeconds> commitTimes()
 {
     std::map<std::string, EpochSeconds> out;
-    for (const auto& c : data().commits)
+    for (const auto& c : seedOneWorld().commits)
         out[c.sha.value] = c.time;
     return out;
 }
@@ -231,7 +217,7 @@ bool brokenTrunkAt(const SimRow& row, const std::map<std::string, EpochSeconds>&
 {
     const CheckRun& run = row.run;
     const EpochSeconds t = times.at(row.testedSha.value);
-    for (const SimBrokenTrunk& b : data().stories.brokenTrunk) {
+    for (const SimBrokenTrunk& b : seedOneWorld().stories.brokenTrunk) {
         if (b.job != run.jobName || b.backend != run.downstreamRepo)
             continue;
         if (run.eventType == EventType::PullRequest && run.prNumber == b.culpritPr)
@@ -246,13 +232,13 @@ bool brokenTrunkAt(const SimRow& row, const std::map<std::string, EpochSeconds>&
 
 TEST(SimReports, BrokenTrunkTestFailsOnTheCulpritsHeadsAndUntilTheFix)
 {
-    const SimStories& s = data().stories;
+    const SimStories& s = seedOneWorld().stories;
     const auto times = commitTimes();
     std::map<std::string, std::string> branches;
-    for (const auto& c : data().commits)
+    for (const auto& c : seedOneWorld().commits)
         branches[c.sha.value] = c.branch;
     int clean = 0, broken = 0;
-    for (const SimRow& row : data().rows) {
+    for (const SimRow& row : seedOneWorld().rows) {
         if (row.run.downstreamRepo != s.regressionBackend || row.run.jobName != s.regressionJob
             || row.run.workflow != s.regressionWorkflow || !hasCounts(row)
             || row.run.eventType == EventType::Push)
@@ -273,12 +259,12 @@ TEST(SimReports, BrokenTrunkTestFailsOnTheCulpritsHeadsAndUntilTheFix)
 
 TEST(SimReports, HiddenFailuresStoryDisagreesWithItsGreenRow)
 {
-    const SimStories& s = data().stories;
+    const SimStories& s = seedOneWorld().stories;
     ASSERT_FALSE(s.hiddenFailureBackend.empty());
     ASSERT_EQ(s.hiddenFailureShas.size(), 3U);
     ASSERT_EQ(s.hiddenFailureTests.size(), 3U);
     int rows = 0;
-    for (const SimRow& row : data().rows) {
+    for (const SimRow& row : seedOneWorld().rows) {
         if (!inHiddenStory(row))
             continue;
         ++rows;
@@ -286,13 +272,13 @@ TEST(SimReports, HiddenFailuresStoryDisagreesWithItsGreenRow)
         EXPECT_EQ(row.run.reported.tests->failed, 0);
         EXPECT_FALSE(row.run.reported.artifactUrl.empty());
         std::int64_t failures = 0;
-        for (const SimReport& r : artifacts().reports(row))
+        for (const SimReport& r : seedOneArtifacts().reports(row))
             failures += r.failures + r.errors;
         EXPECT_EQ(failures, 3);
-        const auto failing = artifacts().failingTests(row);
+        const auto failing = seedOneArtifacts().failingTests(row);
         EXPECT_EQ(std::set<std::string>(failing.begin(), failing.end()),
                   std::set<std::string>(s.hiddenFailureTests.begin(), s.hiddenFailureTests.end()));
-        const std::string log = stripAnsi(artifacts().jobLog(row));
+        const std::string log = stripAnsi(seedOneArtifacts().jobLog(row));
         EXPECT_NE(log.find("3 failed"), std::string::npos);
         EXPECT_NE(log.find("CONTINUE_THROUGH_ERROR: True"), std::string::npos);
     }
@@ -301,9 +287,9 @@ TEST(SimReports, HiddenFailuresStoryDisagreesWithItsGreenRow)
 
 TEST(SimReports, OutcomesAreStableAcrossShas)
 {
-    const SimStories& s = data().stories;
+    const SimStories& s = seedOneWorld().stories;
     std::vector<const SimRow*> rows;
-    for (const SimRow& row : data().rows)
+    for (const SimRow& row : seedOneWorld().rows)
         if (row.run.downstreamRepo == s.regressionBackend && row.run.jobName == s.regressionJob
             && hasCounts(row))
             rows.push_back(&row);
@@ -327,7 +313,7 @@ TEST(SimReports, BaseNamesAreDerivableFromGeneratedCases)
     std::map<std::string, std::string> seen; // repo -> one derived base name
     for (const SimRow* row : sampleRows(3)) {
         const BaseNameOptions options = optionsFor(*row);
-        for (const SimReport& report : artifacts().reports(*row))
+        for (const SimReport& report : seedOneArtifacts().reports(*row))
             for (const auto& c : parse(report, options).cases) {
                 EXPECT_EQ(c.baseName.find("PRIVATEUSE1"), std::string::npos) << c.identity;
                 EXPECT_EQ(c.baseName.find("_" + options.privateUse1Device + "_"), std::string::npos)
@@ -354,7 +340,7 @@ TEST(SimReports, SpyreCasesCarryTorchSpyreTags)
             spyre = row;
     ASSERT_NE(spyre, nullptr);
     std::set<MarkKind> kinds;
-    for (const SimReport& report : artifacts().reports(*spyre))
+    for (const SimReport& report : seedOneArtifacts().reports(*spyre))
         for (const auto& c : parse(report).cases)
             for (const Mark& m : c.marks.items)
                 kinds.insert(m.kind);
@@ -368,9 +354,9 @@ TEST(SimReports, SpyreCasesCarryTorchSpyreTags)
 TEST(SimReports, SameRowSameBytesAndSeedsDiffer)
 {
     const SimRow* row = sampleRows(2).front();
-    EXPECT_EQ(artifacts().reports(*row).front().xml,
-              SimArtifacts(data()).reports(*row).front().xml);
-    EXPECT_EQ(artifacts().jobLog(*row), SimArtifacts(data()).jobLog(*row));
+    EXPECT_EQ(seedOneArtifacts().reports(*row).front().xml,
+              SimArtifacts(seedOneWorld()).reports(*row).front().xml);
+    EXPECT_EQ(seedOneArtifacts().jobLog(*row), SimArtifacts(seedOneWorld()).jobLog(*row));
     SimConfig other;
     other.seed = 2;
     other.now = kNow;
@@ -425,7 +411,7 @@ TEST(SimLogs, EveryLineIsTimestampedAndGroupsBalance)
 {
     static const std::regex stamp(R"(^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{7}Z )");
     for (const SimRow* row : sampleRows(2)) {
-        const std::string log = artifacts().jobLog(*row);
+        const std::string log = seedOneArtifacts().jobLog(*row);
         ASSERT_FALSE(log.empty());
         std::size_t start = 0, groups = 0, ends = 0;
         std::string previous;
@@ -447,10 +433,10 @@ TEST(SimLogs, TestLogsTellTheJunitStory)
 {
     int failing = 0;
     for (const SimRow* row : logRows()) {
-        const std::string log = stripAnsi(artifacts().jobLog(*row));
+        const std::string log = stripAnsi(seedOneArtifacts().jobLog(*row));
         std::int64_t failures = 0, errors = 0, skipped = 0, tests = 0;
         std::int64_t xfailed = 0;
-        for (const SimReport& report : artifacts().reports(*row)) {
+        for (const SimReport& report : seedOneArtifacts().reports(*row)) {
             failures += report.failures;
             errors += report.errors;
             skipped += report.skipped;
@@ -465,7 +451,7 @@ TEST(SimLogs, TestLogsTellTheJunitStory)
         EXPECT_EQ(t.xfailed, xfailed);
         EXPECT_EQ(t.failed + t.errors + t.passed + t.xpassed + t.skipped + t.xfailed, tests);
         EXPECT_NE(log.find("collected " + std::to_string(tests) + " items"), std::string::npos);
-        for (const std::string& id : artifacts().failingTests(*row)) {
+        for (const std::string& id : seedOneArtifacts().failingTests(*row)) {
             EXPECT_TRUE(log.find("FAILED " + id + " - ") != std::string::npos
                         || log.find("ERROR " + id + " - ") != std::string::npos)
                 << id;
@@ -481,33 +467,33 @@ TEST(SimLogs, TestLogsTellTheJunitStory)
 TEST(SimLogs, InfrastructureFailuresHaveNoTestSession)
 {
     int infra = 0;
-    for (const SimRow& row : data().rows) {
+    for (const SimRow& row : seedOneWorld().rows) {
         const auto& r = row.run.reported;
         if (r.status != RunStatus::Completed || r.conclusion != Conclusion::Failure || r.tests
             || row.run.jobName.rfind("test", 0) != 0 || infra >= 6)
             continue;
         ++infra;
-        const std::string log = artifacts().jobLog(row);
+        const std::string log = seedOneArtifacts().jobLog(row);
         EXPECT_EQ(log.find("test session starts"), std::string::npos);
         EXPECT_NE(log.find("##[error]"), std::string::npos);
-        EXPECT_TRUE(artifacts().reports(row).empty());
+        EXPECT_TRUE(seedOneArtifacts().reports(row).empty());
     }
     EXPECT_GT(infra, 2);
 }
 
 TEST(SimLogs, RunningJobsHaveNoLogYet)
 {
-    for (const SimRow& row : data().rows)
+    for (const SimRow& row : seedOneWorld().rows)
         if (row.run.reported.status == RunStatus::InProgress) {
-            EXPECT_TRUE(artifacts().jobLog(row).empty());
-            EXPECT_TRUE(artifacts().reports(row).empty());
+            EXPECT_TRUE(seedOneArtifacts().jobLog(row).empty());
+            EXPECT_TRUE(seedOneArtifacts().reports(row).empty());
         }
 }
 
 TEST(SimReports, ThirtyThousandCasesAreGeneratedQuickly)
 {
     const SimRow* row = nullptr;
-    for (const SimRow& r : data().rows)
+    for (const SimRow& r : seedOneWorld().rows)
         if (hasCounts(r) && r.run.downstreamRepo == "torch-spyre/torch-spyre"
             && r.run.jobName.find("default") != std::string::npos && !r.failedTestsJson.empty())
             row = &r;
@@ -518,7 +504,7 @@ TEST(SimReports, ThirtyThousandCasesAreGeneratedQuickly)
     std::vector<SimReport> reports;
     for (int round = 0; round < 3; ++round) {
         const auto start = std::chrono::steady_clock::now();
-        reports = artifacts().reportsWithTotal(*row, 30000);
+        reports = seedOneArtifacts().reportsWithTotal(*row, 30000);
         const std::chrono::duration<double, std::milli> took =
             std::chrono::steady_clock::now() - start;
         ms.push_back(took.count());

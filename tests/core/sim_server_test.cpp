@@ -3,14 +3,10 @@
 // Its command line and the binary itself: sim_cli_test.cpp.
 #include "relayhud/sim/sim_dataset.h"
 #include "relayhud/sim/sim_server.h"
+#include "sim_http_support.h"
+#include "test_world.h"
 
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wold-style-cast"
-#pragma GCC diagnostic ignored "-Wconversion"
-#pragma GCC diagnostic ignored "-Wsign-conversion"
-#pragma GCC diagnostic ignored "-Wshadow"
-#include <httplib.h>
-#pragma GCC diagnostic pop
+#include "httplib_quiet.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -26,22 +22,8 @@ namespace {
 
 using json = nlohmann::ordered_json; // keeps keys in the order the server sent them
 
-constexpr EpochSeconds kNow = 1777914000; // 2026-05-04T17:00:00Z
-const std::string kSpyre = "torch-spyre/torch-spyre";
-
-SimDataset makeDataset(std::uint64_t seed = 1)
-{
-    SimConfig config;
-    config.seed = seed;
-    config.now = kNow;
-    return buildDataset(config);
-}
-
-std::string query(const std::string& name, const json& parameters)
-{
-    return "/api/clickhouse/" + name
-           + "?parameters=" + httplib::detail::encode_query_param(parameters.dump());
-}
+using relayhud::test::kNow;
+using relayhud::test::kSpyre;
 
 class SimServerTest : public ::testing::Test {
 protected:
@@ -100,14 +82,6 @@ protected:
 };
 
 SimServer* SimServerTest::s_server = nullptr;
-
-std::vector<std::string> keysOf(const json& object)
-{
-    std::vector<std::string> out;
-    for (const auto& item : object.items())
-        out.push_back(item.key());
-    return out;
-}
 
 // ---------------------------------------------------------------- shapes
 

@@ -5,14 +5,10 @@
 #include "relayhud/sim/sim_artifacts.h"
 #include "relayhud/sim/sim_dataset.h"
 #include "relayhud/sim/sim_server.h"
+#include "sim_http_support.h"
+#include "test_world.h"
 
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wold-style-cast"
-#pragma GCC diagnostic ignored "-Wconversion"
-#pragma GCC diagnostic ignored "-Wsign-conversion"
-#pragma GCC diagnostic ignored "-Wshadow"
-#include <httplib.h>
-#pragma GCC diagnostic pop
+#include "httplib_quiet.h"
 
 #include <archive.h>
 #include <archive_entry.h>
@@ -28,18 +24,10 @@ namespace {
 
 using json = nlohmann::ordered_json;
 
-constexpr EpochSeconds kNow = 1777914000; // 2026-05-04T17:00:00Z
-const std::string kSpyre = "torch-spyre/torch-spyre";
-const std::string kAscend = "Ascend/pytorch";
+using relayhud::test::kAscend;
+using relayhud::test::kNow;
+using relayhud::test::kSpyre;
 const std::string kEmptySha256 = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
-
-inline SimDataset makeDataset()
-{
-    SimConfig config;
-    config.seed = 1;
-    config.now = kNow;
-    return buildDataset(config);
-}
 
 using Entries = std::map<std::string, std::string>;
 

@@ -5,6 +5,7 @@
 #include "relayhud/sim/sim_artifacts.h"
 #include "relayhud/sim/sim_dataset.h"
 #include "relayhud/sim/sim_truth.h"
+#include "sim_world.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -17,7 +18,9 @@
 namespace relayhud::sim {
 namespace {
 
-constexpr EpochSeconds kNow = 1777914000; // 2026-05-04T17:00:00Z
+using relayhud::test::kNow;
+using relayhud::test::seedOneArtifacts;
+using relayhud::test::seedOneWorld;
 
 SimDataset build(std::uint64_t seed)
 {
@@ -25,18 +28,6 @@ SimDataset build(std::uint64_t seed)
     config.seed = seed;
     config.now = kNow;
     return buildDataset(config);
-}
-
-const SimDataset& data()
-{
-    static const SimDataset d = build(1);
-    return d;
-}
-
-const SimArtifacts& artifacts()
-{
-    static const SimArtifacts a(data());
-    return a;
 }
 
 // The rows the simulator's HUD API serves: PR heads and nightlies. Push rows
@@ -75,7 +66,7 @@ bool isFailing(TestOutcome o)
 std::map<std::string, TestCaseResult> failingInJunit(const SimRow& row)
 {
     std::map<std::string, TestCaseResult> out;
-    for (const SimReport& report : artifacts().reports(row)) {
+    for (const SimReport& report : seedOneArtifacts().reports(row)) {
         auto parsed = readJunitBuffer(report.xml);
         EXPECT_TRUE(parsed) << parsed.message();
         if (!parsed)
@@ -89,8 +80,8 @@ std::map<std::string, TestCaseResult> failingInJunit(const SimRow& row)
 
 TEST(SimTruth, EveryLineIsAFailingCaseOfTheServedJunitAndEveryFailingCaseHasOne)
 {
-    const auto byRow = linesByRow(data());
-    const auto rows = rowsById(data());
+    const auto byRow = linesByRow(seedOneWorld());
+    const auto rows = rowsById(seedOneWorld());
     int checked = 0;
     for (const auto& [id, lines] : byRow) {
         const SimRow& row = *rows.at(id);
@@ -100,13 +91,13 @@ TEST(SimTruth, EveryLineIsAFailingCaseOfTheServedJunitAndEveryFailingCaseHasOne)
         if (jobLine) {
             // The job failed and its artifact (if any, and not expired)
             // shows no failing test.
-            EXPECT_TRUE(row.run.reported.artifactUrl.empty() || artifacts().artifactExpired(row)
-                        || failingInJunit(row).empty())
+            EXPECT_TRUE(row.run.reported.artifactUrl.empty()
+                        || seedOneArtifacts().artifactExpired(row) || failingInJunit(row).empty())
                 << id;
             continue;
         }
         ASSERT_FALSE(row.run.reported.artifactUrl.empty()) << id;
-        EXPECT_FALSE(artifacts().artifactExpired(row)) << id;
+        EXPECT_FALSE(seedOneArtifacts().artifactExpired(row)) << id;
         const auto failing = failingInJunit(row);
         std::set<std::string> named;
         for (const SimTruthLine* line : lines) {
@@ -123,8 +114,8 @@ TEST(SimTruth, EveryLineIsAFailingCaseOfTheServedJunitAndEveryFailingCaseHasOne)
 
 TEST(SimTruth, ServedRowsThatFailedWithoutALineAreCancelledAndGreensHideNothing)
 {
-    const auto byRow = linesByRow(data());
-    for (const SimRow& row : data().rows) {
+    const auto byRow = linesByRow(seedOneWorld());
+    for (const SimRow& row : seedOneWorld().rows) {
         if (!served(row) || !finished(row) || byRow.count(row.run.checkRunId.value))
             continue;
         const Conclusion c = row.run.reported.conclusion;
@@ -132,10 +123,10 @@ TEST(SimTruth, ServedRowsThatFailedWithoutALineAreCancelledAndGreensHideNothing)
             << row.run.checkRunId.value << " " << toString(c);
         // A green with an artifact fails no test in it (the hidden-failures story has lines).
         if (!row.run.reported.artifactUrl.empty()) {
-            EXPECT_TRUE(artifacts().failingTests(row).empty()) << row.run.checkRunId.value;
+            EXPECT_TRUE(seedOneArtifacts().failingTests(row).empty()) << row.run.checkRunId.value;
         }
     }
-    for (const SimTruthLine& line : groundTruth(data()))
+    for (const SimTruthLine& line : groundTruth(seedOneWorld()))
         EXPECT_NE(line.checkRunId.value, "") << line.test;
 }
 
@@ -159,9 +150,10 @@ TEST(SimTruth, EveryCauseOccursOnEachSeed)
 TEST(SimTruth, SameSeedSameTruth)
 {
     const SimDataset again = build(1);
-    ASSERT_EQ(groundTruth(again).size(), groundTruth(data()).size());
+    ASSERT_EQ(groundTruth(again).size(), groundTruth(seedOneWorld()).size());
     for (std::size_t i = 0; i < groundTruth(again).size(); ++i)
-        EXPECT_EQ(truthJsonLine(groundTruth(again)[i]), truthJsonLine(groundTruth(data())[i]));
+        EXPECT_EQ(truthJsonLine(groundTruth(again)[i]),
+                  truthJsonLine(groundTruth(seedOneWorld())[i]));
 }
 
 TEST(SimTruth, LinesAreJsonWithTheFourFields)
@@ -178,7 +170,7 @@ TEST(SimTruth, LinesAreJsonWithTheFourFields)
 
 const SimPullRequest* pull(std::int64_t number)
 {
-    for (const SimPullRequest& p : data().pulls)
+    for (const SimPullRequest& p : seedOneWorld().pulls)
         if (p.number == number)
             return &p;
     return nullptr;
@@ -188,12 +180,12 @@ const SimPullRequest* pull(std::int64_t number)
 // heads and nightlies of other PRs fail T until the fix (broken trunk).
 TEST(SimTruth, BrokenTrunkCulpritThenLaterPrsUntilTheFix)
 {
-    const SimStories& s = data().stories;
+    const SimStories& s = seedOneWorld().stories;
     ASSERT_FALSE(s.brokenTrunk.empty());
-    const auto rows = rowsById(data());
+    const auto rows = rowsById(seedOneWorld());
     std::map<std::string, EpochSeconds> times;
     std::map<std::string, std::string> base;
-    for (const UpstreamCommit& c : data().commits) {
+    for (const UpstreamCommit& c : seedOneWorld().commits) {
         times[c.sha.value] = c.time;
         base[c.sha.value] = c.branch;
     }
@@ -208,7 +200,7 @@ TEST(SimTruth, BrokenTrunkCulpritThenLaterPrsUntilTheFix)
             EXPECT_EQ(pull(b.fixPr)->mergedAt, b.fixedAt);
         }
         int own = 0, later = 0, nightlies = 0;
-        for (const SimTruthLine& line : groundTruth(data())) {
+        for (const SimTruthLine& line : groundTruth(seedOneWorld())) {
             if (line.test != b.test)
                 continue;
             const SimRow& row = *rows.at(line.checkRunId.value);
@@ -242,13 +234,13 @@ TEST(SimTruth, BrokenTrunkCulpritThenLaterPrsUntilTheFix)
 
 TEST(SimTruth, DeviceBusyHourErrorsTestsAtSetupWithTheBackendsDevice)
 {
-    const SimStories& s = data().stories;
+    const SimStories& s = seedOneWorld().stories;
     ASSERT_FALSE(s.deviceBusyBackend.empty());
     EXPECT_EQ(s.deviceBusyUntil - s.deviceBusyFrom, 3600);
-    const auto rows = rowsById(data());
+    const auto rows = rowsById(seedOneWorld());
     std::set<std::int64_t> prs;
     int tests = 0;
-    for (const SimTruthLine& line : groundTruth(data())) {
+    for (const SimTruthLine& line : groundTruth(seedOneWorld())) {
         const SimRow& row = *rows.at(line.checkRunId.value);
         if (line.cause != SimCause::Infra || line.test.empty())
             continue;
@@ -272,26 +264,26 @@ TEST(SimTruth, DeviceBusyHourErrorsTestsAtSetupWithTheBackendsDevice)
 TEST(SimTruth, ANewTestExistsOnlyInItsPrsRunsAndFailsThere)
 {
     const SimPrBreak* story = nullptr;
-    for (const SimPrBreak& b : data().stories.prBreaks)
+    for (const SimPrBreak& b : seedOneWorld().stories.prBreaks)
         if (b.newTest)
             story = &b;
     ASSERT_NE(story, nullptr);
     ASSERT_EQ(story->tests.size(), 1U);
     const std::string& test = story->tests.front();
     int inPr = 0;
-    for (const SimRow& row : data().rows) {
+    for (const SimRow& row : seedOneWorld().rows) {
         if (row.run.downstreamRepo != story->backend || row.run.jobName != story->job
             || row.run.reported.artifactUrl.empty())
             continue;
         const bool ours =
             row.run.prNumber == story->pr && row.run.eventType == EventType::PullRequest;
-        const auto failing = artifacts().failingTests(row);
+        const auto failing = seedOneArtifacts().failingTests(row);
         const bool fails = std::find(failing.begin(), failing.end(), test) != failing.end();
         EXPECT_EQ(fails, ours) << row.run.checkRunId.value;
         if (ours) {
             ++inPr;
             std::int64_t cases = 0;
-            for (const SimReport& r : artifacts().reports(row))
+            for (const SimReport& r : seedOneArtifacts().reports(row))
                 cases += r.tests;
             EXPECT_EQ(cases, row.run.reported.tests->total) << "the new test is counted";
         }
@@ -305,7 +297,7 @@ TEST(SimTruth, ANewTestExistsOnlyInItsPrsRunsAndFailsThere)
 TEST(SimTruth, PullRequestsHaveFatesAndHeads)
 {
     int merged = 0;
-    for (const SimPullRequest& p : data().pulls) {
+    for (const SimPullRequest& p : seedOneWorld().pulls) {
         EXPECT_FALSE(p.title.empty());
         EXPECT_FALSE(p.author.empty());
         EXPECT_EQ(p.baseSha.value.size(), 40U);
@@ -321,7 +313,8 @@ TEST(SimTruth, PullRequestsHaveFatesAndHeads)
             EXPECT_GT(p.mergedAt, p.heads.back().time) << p.number;
         }
     }
-    const auto share = static_cast<double>(merged) / static_cast<double>(data().pulls.size());
+    const auto share =
+        static_cast<double>(merged) / static_cast<double>(seedOneWorld().pulls.size());
     EXPECT_GT(share, 0.2);
     EXPECT_LT(share, 0.5);
 }

@@ -1,5 +1,6 @@
 // Per-test history: summarizeHistory on hand-made histories, and
 // Cache::testHistory on a real cache with several jobs, SHAs and attempts.
+#include "outcome_letters.h"
 #include "relayhud/store/cache.h"
 #include "test_results_fixtures.h"
 
@@ -10,11 +11,7 @@ using namespace relayhud::testing;
 
 namespace {
 
-constexpr auto P = TestOutcome::Passed;
-constexpr auto F = TestOutcome::Failed;
-constexpr auto E = TestOutcome::Error;
-constexpr auto S = TestOutcome::Skipped;
-constexpr auto X = TestOutcome::XPassStrict;
+using namespace relayhud::test::outcome_letters;
 
 // One point per entry, SHAs "s0", "s1", ...; nullopt: the run lacks the test.
 TestHistory history(const std::vector<std::optional<TestOutcome>>& outcomes)

@@ -3,6 +3,7 @@
 #include "relayhud/verdict/trends.h"
 
 #include "test_results_fixtures.h"
+#include "test_world.h"
 
 #include <gtest/gtest.h>
 
@@ -15,10 +16,10 @@ namespace {
 
 constexpr EpochSeconds kDay = 86400;
 constexpr EpochSeconds kDay0 = 20425 * kDay; // a midnight UTC
-const std::string kSpyre = "torch-spyre/torch-spyre";
-const std::string kAscend = "Ascend/pytorch";
+using relayhud::test::kAscend;
+using relayhud::test::kSpyre;
 
-std::string sha(int n)
+std::string trendSha(int n)
 {
     std::string s = "a0000" + std::to_string(n / 10) + std::to_string(n % 10);
     return s + std::string(40 - s.size(), 'f');
@@ -78,7 +79,7 @@ protected:
     std::int64_t add(const RunSpec& s)
     {
         const EpochSeconds time = commitTime(s);
-        CheckRun r = completedRun(sha(s.m_commit), s.m_job, s.m_attempt, s.m_conclusion, time);
+        CheckRun r = completedRun(trendSha(s.m_commit), s.m_job, s.m_attempt, s.m_conclusion, time);
         r.downstreamRepo = s.m_repo;
         r.checkRunId = CheckRunId{s.m_repo + "-" + r.checkRunId.value};
         r.reported.status = s.m_status;
@@ -139,7 +140,7 @@ TEST_F(TrendsTest, TrendRunsKeepTheNewestAttemptWithTimingsAndCounts)
     EXPECT_EQ(r.repo, kSpyre);
     EXPECT_EQ(r.workflow, "CI");
     EXPECT_EQ(r.job, "test");
-    EXPECT_EQ(r.sha.value, sha(1));
+    EXPECT_EQ(r.sha.value, trendSha(1));
     EXPECT_EQ(r.commitTime, kDay0 + 3600);
     EXPECT_EQ(r.conclusion, Conclusion::Success);
     EXPECT_EQ(r.startedAt, kDay0 + 3660);
@@ -156,11 +157,11 @@ TEST_F(TrendsTest, TrendRunsFollowTheWindowAndTheBackend)
     add(RunSpec(3));
     const auto window = runs({kDay0 + 2 * 3600, kDay0 + 3 * 3600, ""});
     ASSERT_EQ(window.size(), 1u);
-    EXPECT_EQ(window.front().sha.value, sha(2));
+    EXPECT_EQ(window.front().sha.value, trendSha(2));
     const auto spyre = runs({0, 0, kSpyre});
     ASSERT_EQ(spyre.size(), 2u);
-    EXPECT_EQ(spyre[0].sha.value, sha(1)); // oldest commit first
-    EXPECT_EQ(spyre[1].sha.value, sha(3));
+    EXPECT_EQ(spyre[0].sha.value, trendSha(1)); // oldest commit first
+    EXPECT_EQ(spyre[1].sha.value, trendSha(3));
     EXPECT_TRUE(runs({0, 0, "nobody/nothing"}).empty());
 }
 
@@ -192,7 +193,7 @@ TEST_F(TrendsTest, PassRatePerBackendCountsOnlyRunsWithAVerdict)
     const PassRateSeries& spyre = series[1];
     EXPECT_EQ(spyre.name, kSpyre);
     ASSERT_EQ(spyre.byCommit.size(), 3u);
-    EXPECT_EQ(spyre.byCommit[0].sha.value, sha(1));
+    EXPECT_EQ(spyre.byCommit[0].sha.value, trendSha(1));
     EXPECT_EQ(spyre.byCommit[0].completed, 2); // skipped and running runs left out
     EXPECT_EQ(spyre.byCommit[0].succeeded, 1);
     EXPECT_DOUBLE_EQ(spyre.byCommit[0].rate(), 0.5);
@@ -233,7 +234,7 @@ TEST_F(TrendsTest, FailuresTakeThePersonsClassOverTheSuggestionPerDay)
     // A failed job with no results: the job itself is the failure.
     add(RunSpec(3).job("build").conclusion(Conclusion::Failure).dayOffset(2));
     TriageTag tag;
-    tag.target = {kSpyre, "CI", "test", Sha{sha(2)}, 1, "test/test_ops.py::TestOps::t_tag"};
+    tag.target = {kSpyre, "CI", "test", Sha{trendSha(2)}, 1, "test/test_ops.py::TestOps::t_tag"};
     tag.cls = FailureClass::Flaky;
     tag.author = "me";
     tag.timeMs = 1;
@@ -275,7 +276,7 @@ TEST_F(TrendsTest, TimingsKeepRunsWithRelayMeasuredTimesInTimeOrder)
     EXPECT_FALSE(points[0].executionSeconds);
     EXPECT_EQ(points[0].time, kDay0 + 3600 + 60); // the run's start
     EXPECT_EQ(points[1].checkRunRow, late);
-    EXPECT_EQ(points[1].sha.value, sha(2));
+    EXPECT_EQ(points[1].sha.value, trendSha(2));
     EXPECT_EQ(points[1].executionSeconds, 300.0);
     EXPECT_EQ(points[1].job.label(true), kSpyre + ": CI / test");
 }
@@ -300,7 +301,7 @@ TEST_F(TrendsTest, TestsExecutedPreferTheArtifactsAndFlagAShrinkingSuite)
     EXPECT_EQ(points[1].executed, 10);
     EXPECT_EQ(points[1].source, CountSource::SelfReported);
     EXPECT_FALSE(points[1].shrank);
-    EXPECT_EQ(points[2].sha.value, sha(4));
+    EXPECT_EQ(points[2].sha.value, trendSha(4));
     EXPECT_EQ(points[2].executed, 8);
     EXPECT_TRUE(points[2].shrank); // 20% fewer than the run before
     EXPECT_FALSE(testsExecuted(runs(), {kSpyre, "CI", "test"}, 0.25)[2].shrank);

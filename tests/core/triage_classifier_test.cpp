@@ -11,7 +11,7 @@ using namespace relayhud::triage;
 
 namespace {
 
-constexpr const char* kTs = "2026-07-29T23:58:10.4613408Z ";
+constexpr const char* kStamp = "2026-07-29T23:58:10.4613408Z ";
 
 Classifier make(const std::string& toml)
 {
@@ -32,7 +32,7 @@ std::string lines(const std::vector<std::string>& body)
 {
     std::string out;
     for (const auto& l : body)
-        out += kTs + l + "\n";
+        out += kStamp + l + "\n";
     return out;
 }
 
@@ -61,7 +61,7 @@ TEST(TriageClassifier, AnsiEscapesAreCleaned)
 {
     const auto c = make(rule("lint", "^>>> Lint for \\S+:"));
     const auto v =
-        c.classifyText(std::string(kTs) + "\x1b[1m>>>\x1b[0m Lint for \x1b[4ma.py\x1b[0m:\n");
+        c.classifyText(std::string(kStamp) + "\x1b[1m>>>\x1b[0m Lint for \x1b[4ma.py\x1b[0m:\n");
     ASSERT_TRUE(v);
     EXPECT_EQ(v->captures, (std::vector<std::string>{">>> Lint for a.py:"}));
 }
@@ -182,9 +182,9 @@ TEST(TriageClassifier, FileGivesTheSameVerdictAsText)
     const auto c = make(rule("fail", "^FAILED (\\S+)") + rule("err", "Error"));
     std::string log;
     for (int i = 0; i < 400000; ++i)
-        log +=
-            std::string(kTs) + "line " + std::to_string(i) + (i % 1000 == 7 ? " Error" : "") + "\n";
-    log += std::string(kTs) + "FAILED a.py::last";
+        log += std::string(kStamp) + "line " + std::to_string(i) + (i % 1000 == 7 ? " Error" : "")
+               + "\n";
+    log += std::string(kStamp) + "FAILED a.py::last";
     const auto path = std::filesystem::temp_directory_path() / "relayhud_triage_classify.log";
     std::ofstream(path, std::ios::binary) << log;
     const auto fromFile = c.classifyFile(path.string());

@@ -1,6 +1,7 @@
 // The real-world corpus: pytorch's own rules must pick every marked line (and
 // its marked captures); our default rules' agreement is measured and kept.
 #include "relayhud/triage/accuracy.h"
+#include "test_files.h"
 
 #include <gtest/gtest.h>
 
@@ -12,12 +13,14 @@ using namespace relayhud::triage;
 
 namespace {
 
-const std::string kCorpus = RELAYHUD_CORPUS_DIR;
+using relayhud::test::readFile;
+
+const std::string kCorpusDir = RELAYHUD_CORPUS_DIR;
 
 Classifier pytorchClassifier()
 {
     RuleSet set;
-    EXPECT_TRUE(set.addFile(kCorpus + "/rules/ruleset.toml"));
+    EXPECT_TRUE(set.addFile(kCorpusDir + "/rules/ruleset.toml"));
     auto c = Classifier::create(std::move(set));
     EXPECT_TRUE(c) << c.message();
     return std::move(c).value();
@@ -26,18 +29,10 @@ Classifier pytorchClassifier()
 std::vector<std::filesystem::path> fixtures()
 {
     std::vector<std::filesystem::path> out;
-    for (const auto& entry : std::filesystem::directory_iterator(kCorpus + "/logs"))
+    for (const auto& entry : std::filesystem::directory_iterator(kCorpusDir + "/logs"))
         out.push_back(entry.path());
     std::sort(out.begin(), out.end());
     return out;
-}
-
-std::string readFile(const std::filesystem::path& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
 }
 
 } // namespace
@@ -75,7 +70,7 @@ TEST(TriageCorpus, PytorchRulesPickEveryMarkedLineAndCapture)
 
 TEST(TriageCorpus, PytorchRulesAgreeFullyThroughTheAccuracyReport)
 {
-    const auto report = measureAccuracy(pytorchClassifier(), kCorpus + "/logs");
+    const auto report = measureAccuracy(pytorchClassifier(), kCorpusDir + "/logs");
     ASSERT_TRUE(report) << report.message();
     EXPECT_EQ(report->cases.size(), fixtures().size());
     EXPECT_EQ(report->agreeing(), report->cases.size());
@@ -86,7 +81,7 @@ TEST(TriageCorpus, DefaultRulesAgreement)
 {
     auto classifier = Classifier::create(defaultRuleSet());
     ASSERT_TRUE(classifier) << classifier.message();
-    const auto report = measureAccuracy(*classifier, kCorpus + "/logs");
+    const auto report = measureAccuracy(*classifier, kCorpusDir + "/logs");
     ASSERT_TRUE(report) << report.message();
     for (const auto& c : report->cases) {
         if (!c.agrees())

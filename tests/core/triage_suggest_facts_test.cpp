@@ -4,6 +4,7 @@
 // rules on a real cache are triage_suggest_test.cpp.
 #include "relayhud/triage/evidence_source.h"
 #include "relayhud/triage/suggest.h"
+#include "test_world.h"
 
 #include <gtest/gtest.h>
 
@@ -15,8 +16,8 @@ using namespace relayhud::triage;
 
 namespace {
 
-const std::string kSpyre = "torch-spyre/torch-spyre";
-const std::string kAscend = "Ascend/pytorch";
+using relayhud::test::kAscend;
+using relayhud::test::kSpyre;
 
 // Runs, results and evidence in maps, answered as the cache answers.
 class Facts final : public EvidenceSource {

@@ -5,7 +5,9 @@
 #include "relayhud/triage/job_line.h"
 #include "relayhud/triage/suggest.h"
 
+#include "outcome_letters.h"
 #include "test_results_fixtures.h"
+#include "test_world.h"
 
 #include <gtest/gtest.h>
 
@@ -15,12 +17,8 @@ using namespace relayhud::triage;
 
 namespace {
 
-constexpr auto P = TestOutcome::Passed;
-constexpr auto F = TestOutcome::Failed;
-constexpr auto E = TestOutcome::Error;
-constexpr auto XF = TestOutcome::XFailed;
-constexpr auto XP = TestOutcome::XPassStrict;
-const std::string kSpyre = "torch-spyre/torch-spyre";
+using namespace relayhud::test::outcome_letters;
+using relayhud::test::kSpyre;
 
 // A 40-hex SHA whose short form is "c0000<n>" for n < 100.
 std::string sha(int n)
@@ -559,13 +557,13 @@ TEST_F(SuggestTest, InfraFailuresOfSeveralBackendsAtOnceAreOneOutage)
 TEST_F(SuggestTest, StrictXpassIsAnUnexpectedPassAndXfailIsExpected)
 {
     run(1, {{"test_a", P}, {"test_b", P}});
-    const auto row = run(2, {{"test_a", XP}, {"test_b", XF}, {"test_c", P}});
+    const auto row = run(2, {{"test_a", X}, {"test_b", XF}, {"test_c", P}});
     const auto all = suggest(row);
     ASSERT_EQ(all.size(), 2u);
     EXPECT_EQ(all[0].target.identity, "test/test_ops.py::TestOps::test_a");
     EXPECT_EQ(all[0].cls, FailureClass::UnexpectedPass);
     EXPECT_EQ(all[0].evidence.front().kind, EvidenceKind::Outcome);
-    EXPECT_EQ(all[0].evidence.front().outcome, XP);
+    EXPECT_EQ(all[0].evidence.front().outcome, X);
     EXPECT_NE(all[0].why.find("promote"), std::string::npos);
     EXPECT_EQ(all[1].cls, FailureClass::Expected);
     EXPECT_EQ(all[1].evidence.front().outcome, XF);
@@ -616,7 +614,7 @@ TEST_F(SuggestTest, APassingRunGetsNothingAndManyRunsKeepTheirOrder)
     const auto green = run(1, {{"test_a", P}}, 1, Conclusion::Success);
     EXPECT_TRUE(suggest(green).empty());
     const auto a = run(2, {{"test_a", F}, {"test_b", E}});
-    const auto b = run(3, {{"test_c", XP}});
+    const auto b = run(3, {{"test_c", X}});
     auto all = suggestForRuns(*m_cache, {b, green, a});
     ASSERT_TRUE(all) << all.message();
     ASSERT_EQ(all->size(), 3u);
@@ -732,7 +730,7 @@ TEST_F(SuggestTest, TriageRunsAreFailedJobsAndRunsWithFailingResults)
     const auto failed = run(1, {{"test_a", P}}, 1, Conclusion::Failure);
     run(2, {{"test_a", P}, {"test_b", XF}}, 1, Conclusion::Success);
     const auto hidden = run(3, {{"test_a", F}}, 1, Conclusion::Success); // a green that lies
-    const auto xpass = run(4, {{"test_a", XP}}, 1, Conclusion::Success);
+    const auto xpass = run(4, {{"test_a", X}}, 1, Conclusion::Success);
     const auto cancelled = run(5, {}, 1, Conclusion::Cancelled, "test", kSpyre, false);
     auto all = m_cache->triageRunRows({});
     ASSERT_TRUE(all) << all.message();

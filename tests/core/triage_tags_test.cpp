@@ -1,5 +1,6 @@
 // Human triage tags in the cache: set with undo, restart, the reads the
 // tests table and the matrix use, and the failing tests clustering reads.
+#include "outcome_letters.h"
 #include "relayhud/store/cache.h"
 #include "test_results_fixtures.h"
 
@@ -11,11 +12,7 @@ using triage::FailureClass;
 
 namespace {
 
-constexpr auto P = TestOutcome::Passed;
-constexpr auto F = TestOutcome::Failed;
-constexpr auto E = TestOutcome::Error;
-constexpr auto X = TestOutcome::XPassStrict;
-constexpr auto XF = TestOutcome::XFailed;
+using namespace relayhud::test::outcome_letters;
 
 const std::string kRepo = "torch-spyre/torch-spyre";
 

@@ -24,7 +24,7 @@ using namespace relayhud::ui;
 
 namespace {
 
-constexpr int kWaitMs = 60000;
+using relayhud::ui::test::kWaitMs;
 
 TEST(BackendsPanelFlow, AfterASyncEveryBackendHasARowWorstFirstWithTheHudsRateAndOurs)
 {
@@ -34,8 +34,8 @@ TEST(BackendsPanelFlow, AfterASyncEveryBackendHasARowWorstFirstWithTheHudsRateAn
     sim::SimServer server(sim::buildDataset(config));
     ASSERT_GT(server.start(0), 0);
     QTemporaryDir dir;
-    const SessionConfig session = ui::testing::simSession(
-        server, dir.filePath(QStringLiteral("cache.sqlite")), Credentials{});
+    const SessionConfig session =
+        ui::test::simSession(server, dir.filePath(QStringLiteral("cache.sqlite")), Credentials{});
     MainWindow window(session);
     window.resize(1920, 1020);
     window.show();

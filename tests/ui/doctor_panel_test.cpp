@@ -28,7 +28,7 @@ using namespace relayhud::ui;
 
 namespace {
 
-constexpr int kWaitMs = 60000;
+using relayhud::ui::test::kWaitMs;
 
 // The findings of the shown backend, as "severity check where" lines.
 QStringList findingLines(const DoctorPanel& panel)
@@ -59,7 +59,7 @@ TEST(DoctorPanelFlow, TheSimulatorsPlantedMistakesShowWithTheirLinesAndRuns)
     Credentials keys;
     keys.githubToken = server.githubToken();
     SessionConfig session =
-        ui::testing::simSession(server, dir.filePath(QStringLiteral("cache.sqlite")), keys);
+        ui::test::simSession(server, dir.filePath(QStringLiteral("cache.sqlite")), keys);
     // The failed runs' job logs and a sample of greens': the tested-SHA evidence.
     session.settings.artifactPolicy = ArtifactPolicy::FailedRuns;
     MainWindow window(session);

@@ -3,6 +3,8 @@
 // a crashed instance is taken over; a live one is not; junk is dropped.
 #include "relayhud/ui/app/instance_channel.h"
 
+#include "test_support.h"
+
 #include <QFile>
 #include <QFileInfo>
 #include <QLocalSocket>
@@ -22,7 +24,7 @@ using namespace relayhud::ui;
 
 namespace {
 
-constexpr int kWaitMs = 5000;
+using relayhud::ui::test::kWaitMs;
 
 // What a crashed instance leaves: a socket file nothing accepts on.
 bool leaveStaleSocket(const QString& path)

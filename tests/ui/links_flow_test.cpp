@@ -37,12 +37,12 @@
 
 using namespace relayhud;
 using namespace relayhud::ui;
-using relayhud::ui::testing::offlineSession;
+using relayhud::ui::test::offlineSession;
 using ::testing::HasSubstr;
 
 namespace {
 
-constexpr int kWaitMs = 30000;
+using relayhud::ui::test::kWaitMs;
 
 // The same job of the same commit, run twice: GitHub gives each attempt its
 // own check run id.
@@ -78,9 +78,9 @@ class LinksFlow : public ::testing::Test {
 protected:
     void SetUp() override
     {
-        m_data = ui::testing::dataset();
+        m_data = ui::test::dataset();
         m_cachePath = m_dir.filePath(QStringLiteral("cache.sqlite"));
-        ui::testing::fillCache(m_cachePath.toStdString(), m_data);
+        ui::test::fillCache(m_cachePath.toStdString(), m_data);
         auto cache = Cache::open(m_cachePath.toStdString());
         ASSERT_TRUE(cache) << cache.message();
         m_cache = std::move(*cache);

@@ -24,12 +24,12 @@
 
 using namespace relayhud;
 using namespace relayhud::ui;
-using relayhud::ui::testing::fillCache;
-using relayhud::ui::testing::offlineSession;
+using relayhud::ui::test::fillCache;
+using relayhud::ui::test::offlineSession;
 
 namespace {
 
-constexpr int kWaitMs = 30000;
+using relayhud::ui::test::kWaitMs;
 
 sim::SimDataset smallDataset()
 {

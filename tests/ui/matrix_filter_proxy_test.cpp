@@ -15,7 +15,7 @@ namespace {
 
 // Rows: PR 1001 on main, a push to viable/strict, a nightly.
 // Columns: org/a build (all green), org/a test (one red), org/b lint (green + running).
-MatrixSnapshot sample()
+MatrixSnapshot proxySnapshot()
 {
     auto snap = snapshot({commit("abc1234def", 300, 1001, "main"),
                           commit("0042ffee99", 200, 0, "viable/strict", EventType::Push),
@@ -51,7 +51,7 @@ class FilterProxyTest : public ::testing::Test {
 protected:
     void SetUp() override
     {
-        m_model.merge(sample());
+        m_model.merge(proxySnapshot());
         m_proxy.setSourceModel(&m_model);
         m_checked = std::make_unique<CheckedModel>(&m_proxy);
     }
@@ -127,7 +127,7 @@ TEST_F(FilterProxyTest, HideAllGreenOnlyLooksAtVisibleRows)
 TEST_F(FilterProxyTest, HideAllGreenFollowsAMerge)
 {
     m_proxy.setHideAllGreen(true);
-    auto next = sample();
+    auto next = proxySnapshot();
     setCell(next, 1, 0, cell(Conclusion::Failure, 2, 2)); // build turns red
     setCell(next, 0, 1, cell(Conclusion::Success, 3, 2)); // test turns green
     m_model.merge(next);
@@ -138,7 +138,7 @@ TEST_F(FilterProxyTest, HideAllGreenFollowsAMerge)
 TEST_F(FilterProxyTest, NewRowsAndColumnsPassThroughFilters)
 {
     m_proxy.setBackends({QStringLiteral("org/a")});
-    auto next = sample();
+    auto next = proxySnapshot();
     next.rows.insert(next.rows.begin(), commit("fff0000111", 400, 1002));
     next.columns.insert(next.columns.begin() + 2, column("org/a", "docs", 7));
     next.cells.assign(next.rows.size() * next.columns.size(), MatrixCell{});

@@ -291,7 +291,7 @@ protected:
     void SetUp() override
     {
         m_cachePath = m_dir.filePath(QStringLiteral("cache.sqlite"));
-        ui::testing::fillCache(m_cachePath.toStdString(), ui::testing::dataset());
+        ui::test::fillCache(m_cachePath.toStdString(), ui::test::dataset());
     }
 
     QTemporaryDir m_dir;
@@ -300,7 +300,7 @@ protected:
 
 TEST_F(PullRequestFlow, ThePullRequestsTabShowsOneRowPerPrAndAClickShowsItsEarlierHeads)
 {
-    MainWindow w(ui::testing::offlineSession(m_cachePath));
+    MainWindow w(ui::test::offlineSession(m_cachePath));
     w.resize(1600, 900);
     QSignalSpy refreshed(&w, &MainWindow::matrixRefreshed);
     ASSERT_TRUE(refreshed.wait(30000));
@@ -383,7 +383,7 @@ TEST_F(PullRequestFlow, ThePullRequestsTabShowsOneRowPerPrAndAClickShowsItsEarli
 
 TEST_F(PullRequestFlow, TheWindowReopensInTheViewItWasLeftIn)
 {
-    SessionConfig session = ui::testing::offlineSession(m_cachePath);
+    SessionConfig session = ui::test::offlineSession(m_cachePath);
     session.persistWindow = true; // QSettings in the tests' own place (test_main.cpp)
     {
         MainWindow w(session);
@@ -408,7 +408,7 @@ TEST_F(PullRequestFlow, TheWindowReopensInTheViewItWasLeftIn)
 // again comes back to the group's cell.
 TEST_F(PullRequestFlow, OpeningAShardGroupKeepsTheCellOnTheRunItShowed)
 {
-    MainWindow w(ui::testing::offlineSession(m_cachePath));
+    MainWindow w(ui::test::offlineSession(m_cachePath));
     w.resize(1600, 900);
     QSignalSpy refreshed(&w, &MainWindow::matrixRefreshed);
     ASSERT_TRUE(refreshed.wait(30000));
@@ -456,7 +456,7 @@ TEST_F(PullRequestFlow, OpeningAShardGroupKeepsTheCellOnTheRunItShowed)
 // folded through later syncs, the cell on the group's.
 TEST(MatrixSync, ACellWhoseJobASyncFoldsIntoAShardGroupKeepsItsRunAndTheGroupOpens)
 {
-    const sim::SimDataset data = ui::testing::dataset();
+    const sim::SimDataset data = ui::test::dataset();
     // A parenthesised first shard, "test (CONFIG, 1, N, RUNNER)", that
     // passed where another shard of its job failed.
     const QRegularExpression firstShard(QStringLiteral(R"(^(.+ \([^,]+, )1, \d+(, [^)]*)?\)$)"));
@@ -495,7 +495,7 @@ TEST(MatrixSync, ACellWhoseJobASyncFoldsIntoAShardGroupKeepsItsRunAndTheGroupOpe
     ASSERT_TRUE(cache) << cache.message();
     ASSERT_TRUE((*cache)->apply(first));
 
-    MainWindow w(ui::testing::offlineSession(QString::fromStdString(path)));
+    MainWindow w(ui::test::offlineSession(QString::fromStdString(path)));
     w.resize(1600, 900);
     QSignalSpy refreshed(&w, &MainWindow::matrixRefreshed);
     ASSERT_TRUE(refreshed.wait(30000));

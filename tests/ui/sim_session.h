@@ -16,9 +16,7 @@
 
 #include <string>
 
-namespace relayhud::ui::testing {
-
-inline constexpr int kWaitMs = 60000;
+namespace relayhud::ui::test {
 
 inline sim::SimDataset dataset()
 {
@@ -105,4 +103,4 @@ inline QModelIndex failedCellWithArtifacts(const QAbstractItemModel& model, cons
     return {};
 }
 
-} // namespace relayhud::ui::testing
+} // namespace relayhud::ui::test

@@ -29,7 +29,7 @@
 
 using namespace relayhud;
 using namespace relayhud::ui;
-using namespace relayhud::ui::testing;
+using namespace relayhud::ui::test;
 using relayhud::testing::PgTestServer;
 
 namespace {

@@ -20,6 +20,10 @@ class MatrixModel;
 
 namespace relayhud::ui::test {
 
+// How long a test waits for something that must happen (a sync, a signal,
+// a repaint): far beyond what it takes, so that only a real failure waits it out.
+inline constexpr int kWaitMs = 60000;
+
 // The cell of `job` (of `backend`) on `sha` in `shown` (a view of `model`),
 // opening the shard group it is folded into as a click on the group would;
 // invalid when the matrix has no such cell.

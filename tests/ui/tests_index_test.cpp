@@ -24,7 +24,7 @@ std::vector<TestsIndex::Row> allRows(std::size_t count)
     return rows;
 }
 
-std::vector<StoredTestResult> sample()
+std::vector<StoredTestResult> indexSample()
 {
     return {
         test::result(1, "test_ops.py", "TestCommonPRIVATEUSE1",
@@ -74,7 +74,7 @@ TEST(TestsFilter, WordsAreCaseFoldedAndDistinct)
 
 TEST(TestsIndex, FiltersByOutcomeFileOpDtypeAndWords)
 {
-    const auto results = sample();
+    const auto results = indexSample();
     TestsIndex index;
     index.build(results);
     const auto rows = allRows(results.size());
@@ -105,7 +105,7 @@ TEST(TestsIndex, FiltersByOutcomeFileOpDtypeAndWords)
 
 TEST(TestsIndex, KeepsTheGivenOrderAndSubset)
 {
-    const auto results = sample();
+    const auto results = indexSample();
     TestsIndex index;
     index.build(results);
     TestsFilter filter;
@@ -116,7 +116,7 @@ TEST(TestsIndex, KeepsTheGivenOrderAndSubset)
 
 TEST(TestsIndex, UnknownChoiceShowsNothing)
 {
-    const auto results = sample();
+    const auto results = indexSample();
     TestsIndex index;
     index.build(results);
     TestsFilter filter;
@@ -126,7 +126,7 @@ TEST(TestsIndex, UnknownChoiceShowsNothing)
 
 TEST(TestsIndex, ChoicesCarryCountsInNaturalOrder)
 {
-    const auto results = sample();
+    const auto results = indexSample();
     TestsIndex index;
     index.build(results);
     const auto files = index.fileChoices();
@@ -170,7 +170,7 @@ TEST(TestsIndex, HostileMarksAndTextAreHarmless)
 
 TEST(TestsSorter, OrdersByKeyThenAsTheResultsCame)
 {
-    const auto results = sample();
+    const auto results = indexSample();
     TestsIndex index;
     index.build(results);
     const std::vector<std::uint8_t> historyKeys{4, 4, 0, 4, 1};

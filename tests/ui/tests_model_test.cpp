@@ -18,10 +18,11 @@ using namespace relayhud;
 using namespace relayhud::ui;
 using ::testing::IsEmpty;
 using Grouping = TestsModel::Grouping;
+using O = std::optional<TestOutcome>;
 
 namespace {
 
-std::vector<StoredTestResult> sample()
+std::vector<StoredTestResult> modelSample()
 {
     return {
         test::result(11, "test_ops.py", "TestCommonPRIVATEUSE1", "test_x_10", TestOutcome::Passed,
@@ -50,7 +51,7 @@ TEST(TestsModel, ShowsOneRowPerTestFailingFirst)
 {
     TestsModel model;
     test::CheckedModel checked(&model);
-    model.setResults(sample(), {});
+    model.setResults(modelSample(), {});
     ASSERT_EQ(model.rowCount(), 5);
     ASSERT_EQ(model.columnCount(), TestsModel::ColumnCount);
     EXPECT_EQ(column(model, TestsModel::OutcomeColumn),
@@ -79,7 +80,7 @@ TEST(TestsModel, SortsAnyColumnNaturally)
 {
     TestsModel model;
     test::CheckedModel checked(&model);
-    model.setResults(sample(), {});
+    model.setResults(modelSample(), {});
     model.sort(TestsModel::TestColumn, Qt::AscendingOrder);
     // As shown, without case: "test_relu" before "TestCommon…" ('_' < 'c').
     EXPECT_EQ(column(model, TestsModel::TestColumn).mid(0, 3),
@@ -88,7 +89,7 @@ TEST(TestsModel, SortsAnyColumnNaturally)
     model.sort(TestsModel::DurationColumn, Qt::DescendingOrder);
     EXPECT_EQ(model.index(0, 0).data(TestsModel::TestIdRole).toLongLong(), 15);
     // Durations a report gets wrong (NaN, negative) sort last and read as "—".
-    auto odd = sample();
+    auto odd = modelSample();
     odd[0].durationSeconds = std::nan("");
     odd[1].durationSeconds = -5;
     model.setResults(std::move(odd), {});
@@ -105,7 +106,7 @@ TEST(TestsModel, FilterMovesPersistentIndexesWithTheirTests)
 {
     TestsModel model;
     test::CheckedModel checked(&model);
-    model.setResults(sample(), {});
+    model.setResults(modelSample(), {});
     const QPersistentModelIndex view(model.indexOfTest(13, TestsModel::TestColumn));
     const QPersistentModelIndex failed(model.indexOfTest(12));
     ASSERT_EQ(view.row(), 4);
@@ -138,7 +139,7 @@ TEST(TestsModel, GroupsByFileAsATreeWithCounts)
 {
     TestsModel model;
     test::CheckedModel checked(&model);
-    model.setResults(sample(), {});
+    model.setResults(modelSample(), {});
     model.setGrouping(Grouping::File);
     ASSERT_EQ(model.rowCount(), 3);
     // Failing groups first, then by name.
@@ -168,7 +169,7 @@ TEST(TestsModel, GroupedFilterKeepsGroupsAndChildrenIndexed)
 {
     TestsModel model;
     test::CheckedModel checked(&model);
-    model.setResults(sample(), {});
+    model.setResults(modelSample(), {});
     model.setGrouping(Grouping::Class);
     ASSERT_EQ(model.rowCount(), 3);
     const QPersistentModelIndex viewGroup(model.index(2, 0));
@@ -198,10 +199,10 @@ TEST(TestsModel, HistoriesGiveStripsAndBadges)
 {
     TestsModel model;
     test::CheckedModel checked(&model);
-    using O = std::optional<TestOutcome>;
-    model.setResults(sample(), {test::history(12, {O(TestOutcome::Passed), std::nullopt,
-                                                   O(TestOutcome::Passed), O(TestOutcome::Failed)}),
-                                test::history(999, {O(TestOutcome::Failed)})});
+    model.setResults(modelSample(),
+                     {test::history(12, {O(TestOutcome::Passed), std::nullopt,
+                                         O(TestOutcome::Passed), O(TestOutcome::Failed)}),
+                      test::history(999, {O(TestOutcome::Failed)})});
     const QModelIndex failed = model.indexOfTest(12, TestsModel::HistoryColumn);
     const QByteArray squares = failed.data(TestsModel::HistoryStripRole).toByteArray();
     ASSERT_EQ(squares.size(), 4);
@@ -262,7 +263,7 @@ TEST(TestsModel, NewResultsKeepFilterButDropMissingChoices)
 {
     TestsModel model;
     test::CheckedModel checked(&model);
-    model.setResults(sample(), {});
+    model.setResults(modelSample(), {});
     TestsFilter filter;
     filter.file = u"test_nn.py"_qs;
     filter.text = u"relu"_qs;

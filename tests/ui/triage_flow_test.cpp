@@ -28,7 +28,7 @@
 
 using namespace relayhud;
 using namespace relayhud::ui;
-using namespace relayhud::ui::testing;
+using namespace relayhud::ui::test;
 
 namespace {
 

@@ -29,7 +29,7 @@ using namespace relayhud::ui;
 
 namespace {
 
-constexpr int kWaitMs = 30000;
+using relayhud::ui::test::kWaitMs;
 
 MatrixSnapshot twoJobs()
 {
@@ -305,7 +305,7 @@ TEST(WatchFlow, AFollowedJobsNewFailureRaisesOneNotificationThatSelectsItsCell)
     sim::SimServer server{sim::SimDataset(data)};
     ASSERT_GT(server.start(0), 0);
 
-    SessionConfig session = ui::testing::simSession(server, cachePath, Credentials{});
+    SessionConfig session = ui::test::simSession(server, cachePath, Credentials{});
     session.syncOnStart = false;
     MainWindow window(session);
     auto* fake = new FakeNotifier;

@@ -24,7 +24,7 @@ using namespace relayhud::ui;
 
 namespace {
 
-constexpr int kWaitMs = 30000;
+using relayhud::ui::test::kWaitMs;
 // A 1920x1080 screen less a title bar and a desktop panel.
 const QSize kFullHdWindow(1920, 1080 - 60);
 constexpr int kWantedRows = 35;

@@ -1,6 +1,7 @@
 #include "relayhud/ui/format.h"
 
 #include <QDateTime>
+#include <QLocale>
 #include <QTimeZone>
 
 #include <cmath>
@@ -44,6 +45,11 @@ QString formatLongTime(std::optional<EpochSeconds> t)
     const QDateTime utc = local.toTimeZone(QTimeZone::utc());
     return local.toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")) % u"  ("
            % utc.toString(QStringLiteral("HH:mm")) % u" UTC)";
+}
+
+QString formatDataSize(std::uint64_t bytes)
+{
+    return QLocale().formattedDataSize(static_cast<qint64>(bytes), 1, QLocale::DataSizeSIFormat);
 }
 
 QString plainToolTip(const QString& text)

@@ -9,8 +9,6 @@
 namespace relayhud::config {
 namespace {
 
-std::string at(const SourcePos& pos) { return "line " + std::to_string(pos.line); }
-
 // A listing of a variant: the framework looks up base methods only
 // (oot_test_base_common.py:472-499), so it never matches (spec 4.4).
 void variantListings(const FileSection& file, const ResolveContext& context,
@@ -76,7 +74,7 @@ void shadowedListings(const Resolver& resolver, std::size_t f, const ResolveCont
                 continue;
             const TestEntry& winner = file.tests[*set.begin()];
             out.push_back({Severity::Warning, item.pos,
-                           "'" + item.name + "' never decides: the entry at " + at(winner.pos)
+                           "'" + item.name + "' never decides: the entry at " + lineText(winner.pos)
                                + " decides every variant of " + item.method
                                + " (the framework ignores the class part; the first exact "
                                  "listing wins); remove this listing or move the mode there"});

@@ -65,6 +65,8 @@ void findTabs(std::string_view text, std::vector<Finding>& findings)
 
 } // namespace
 
+std::string lineText(const SourcePos& pos) { return "line " + std::to_string(pos.line); }
+
 const char* modeName(Mode mode)
 {
     for (const auto& [value, name] : kModes)

@@ -6,8 +6,6 @@
 namespace relayhud::config {
 namespace {
 
-std::string at(const SourcePos& pos) { return "line " + std::to_string(pos.line); }
-
 bool containsDtype(const std::vector<std::string>& names, std::string_view dtype)
 {
     return std::any_of(names.begin(), names.end(),
@@ -89,14 +87,14 @@ const TestEntry* ResolveSteps::entry() const
 
 std::string ResolveSteps::entryAt(std::size_t entry) const
 {
-    return "the entry at " + at(m_file.tests[entry].pos);
+    return "the entry at " + lineText(m_file.tests[entry].pos);
 }
 
 Resolution ResolveSteps::run(const std::vector<Candidate>& candidates,
                              const Resolver::Section& section)
 {
     if (m_explain) {
-        std::string where = "file section " + m_file.path + " (" + at(m_file.pos) + ")";
+        std::string where = "file section " + m_file.path + " (" + lineText(m_file.pos) + ")";
         if (!m_query.file.empty() && unwrapOotPath(m_query.file) != m_query.file)
             where += ", " + m_query.file + " being run_test.sh's wrapper of it";
         step([&] { return std::string(where); });
@@ -136,8 +134,9 @@ void ResolveSteps::choose(const std::vector<Candidate>& candidates,
             step([&] {
                 return std::string(std::string(c.regex ? "candidate (regex fullmatches): '"
                                                        : "candidate (exact): '")
-                                   + item.name + "' at " + at(item.pos) + ", " + entryAt(c.entry)
-                                   + ", mode " + modeName(m_file.tests[c.entry].effectiveMode()));
+                                   + item.name + "' at " + lineText(item.pos) + ", "
+                                   + entryAt(c.entry) + ", mode "
+                                   + modeName(m_file.tests[c.entry].effectiveMode()));
             });
         }
     if (candidates.empty()) {
@@ -146,7 +145,7 @@ void ResolveSteps::choose(const std::vector<Candidate>& candidates,
         step([&] {
             return std::string(std::string("no candidate: unlisted_test_mode ")
                                + modeName(m_out.configMode)
-                               + (m_file.unlistedMode ? " (" + at(m_file.pos) + " section)"
+                               + (m_file.unlistedMode ? " (" + lineText(m_file.pos) + " section)"
                                                       : " (not set: the framework's default)"));
         });
         return;
@@ -205,7 +204,7 @@ void ResolveSteps::choose(const std::vector<Candidate>& candidates,
     step([&] {
         return std::string("decides: " + entryAt(chosen->entry) + " (" + why + "), mode "
                            + (decider.mode ? std::string(modeName(*decider.mode)) + " ("
-                                                 + at(decider.modePos) + ")"
+                                                 + lineText(decider.modePos) + ")"
                                            : std::string("mandatory_success (no mode key)")));
     });
 }
@@ -242,7 +241,7 @@ bool ResolveSteps::generated(const std::vector<Candidate>& candidates,
         if (!containsDtype(allowed, *m_out.dtype)) {
             step = DropStep::OpDtypes;
             why = "supported_ops gives op " + option->name + " the dtypes " + joined(allowed) + " ("
-                  + at(option->pos) + "), not " + *m_out.dtype;
+                  + lineText(option->pos) + "), not " + *m_out.dtype;
         }
     }
     if (step == DropStep::None)
@@ -334,7 +333,8 @@ void ResolveSteps::forceXfail()
             option && option->forceXfail) {
             m_out.finalMode = Mode::Xfail;
             step([&] {
-                return std::string("force_xfail on op " + option->name + " (" + at(option->pos)
+                return std::string("force_xfail on op " + option->name + " ("
+                                   + lineText(option->pos)
                                    + ") turns mandatory_success into xfail");
             });
             return;
@@ -348,8 +348,8 @@ void ResolveSteps::forceXfail()
         if (option.forceXfail && canonicalDtype(option.name) == *m_out.dtype) {
             m_out.finalMode = Mode::Xfail;
             step([&] {
-                return std::string("force_xfail on dtype " + option.name + " (" + at(option.pos)
-                                   + ") turns mandatory_success into xfail");
+                return std::string("force_xfail on dtype " + option.name + " ("
+                                   + lineText(option.pos) + ") turns mandatory_success into xfail");
             });
             return;
         }

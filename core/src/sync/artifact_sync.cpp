@@ -1,5 +1,6 @@
 #include "relayhud/sync/artifact_sync.h"
 
+#include "sync/cancel.h"
 #include "sync/fetch_pool.h"
 #include "sync/job_line_sync.h"
 #include "sync/run_store.h"
@@ -12,7 +13,7 @@
 namespace relayhud {
 namespace {
 
-bool cancelled(const std::atomic<bool>* cancel) { return cancel && cancel->load(); }
+using sync::cancelled;
 
 // Distinct problems, each once: 200 runs refused for a missing token are one
 // line. Messages that differ only in numbers (run ids, ports) count as one.

@@ -1,6 +1,7 @@
 #include "relayhud/sync/hud_sync.h"
 
 #include "relayhud/util/time.h"
+#include "sync/cancel.h"
 
 #include <algorithm>
 #include <charconv>
@@ -10,6 +11,8 @@
 
 namespace relayhud {
 namespace {
+
+using sync::cancelled;
 
 using nlohmann::json;
 using ValidatorMap = std::map<std::string, HttpValidator>;
@@ -40,8 +43,6 @@ struct BackendFetch {
     std::optional<json> summary; // crcr_backend_summary's rows
     std::optional<std::string> error;
 };
-
-bool cancelled(const std::atomic<bool>* cancel) { return cancel && cancel->load(); }
 
 // Folds one answered page into the fetch; returns the page's unit count.
 std::int64_t absorb(BackendFetch& fetch, HudPage& page, const ValidatorMap& known)

@@ -3,6 +3,7 @@
 #include "relayhud/logs/checkout_scan.h"
 #include "relayhud/triage/job_line.h"
 #include "relayhud/util/time.h"
+#include "sync/cancel.h"
 
 #include <algorithm>
 #include <fstream>
@@ -11,8 +12,6 @@
 
 namespace relayhud::sync {
 namespace {
-
-bool cancelled(const std::atomic<bool>* cancel) { return cancel && cancel->load(); }
 
 // The defaults, then the user's files in order. A file that cannot be read,
 // or a rule in it that does not load, is a problem; the rest still work.

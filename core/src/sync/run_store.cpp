@@ -1,6 +1,7 @@
 #include "sync/run_store.h"
 
 #include "relayhud/results/report_import.h"
+#include "sync/cancel.h"
 
 #include <cstdlib>
 #include <filesystem>
@@ -9,8 +10,6 @@ namespace relayhud::sync {
 namespace {
 
 namespace fs = std::filesystem;
-
-bool cancelled(const std::atomic<bool>* cancel) { return cancel && cancel->load(); }
 
 std::string safeName(const std::string& name)
 {

@@ -10,7 +10,7 @@ namespace relayhud::ui {
 
 namespace {
 
-constexpr int kPad = 6;
+constexpr int kLandmarkPad = 6;
 
 QFont smallBold(const QFont& base)
 {
@@ -39,7 +39,7 @@ void LandmarkDelegate::paint(QPainter* painter, const QStyleOptionViewItem& opti
     const QColor muted =
         mixColors(text, pal.color(selected ? QPalette::Highlight : QPalette::Base), 0.4);
     const auto kind = static_cast<LandmarkKind>(index.data(LandmarksModel::KindRole).toInt());
-    QRect r = option.rect.adjusted(kPad, 0, -kPad, 0);
+    QRect r = option.rect.adjusted(kLandmarkPad, 0, -kLandmarkPad, 0);
 
     painter->save();
     const QFont labelFont = smallBold(option.font);
@@ -50,7 +50,7 @@ void LandmarkDelegate::paint(QPainter* painter, const QStyleOptionViewItem& opti
     painter->setPen(selected ? text : landmarkKindColor(kind, dark));
     painter->drawText(QRect(r.left(), r.top(), labelWidth, r.height()),
                       Qt::AlignLeft | Qt::AlignVCenter, label);
-    r.setLeft(r.left() + labelWidth + kPad);
+    r.setLeft(r.left() + labelWidth + kLandmarkPad);
 
     const QString line = QString::number(index.data(LandmarksModel::LineRole).toULongLong() + 1);
     const QFontMetrics metrics(option.font);
@@ -59,7 +59,7 @@ void LandmarkDelegate::paint(QPainter* painter, const QStyleOptionViewItem& opti
     painter->setPen(muted);
     painter->drawText(QRect(r.left(), r.top(), lineWidth, r.height()),
                       Qt::AlignRight | Qt::AlignVCenter, line);
-    r.setLeft(r.left() + lineWidth + kPad);
+    r.setLeft(r.left() + lineWidth + kLandmarkPad);
 
     painter->setPen(text);
     const QString title =

@@ -15,7 +15,7 @@ namespace relayhud::ui {
 
 namespace {
 
-constexpr int kPad = 6;
+constexpr int kRowPad = 6;
 constexpr int kTimestampColumns = 12; // "23:58:10.461"
 
 int digits(std::uint64_t n)
@@ -65,13 +65,13 @@ void LogRowPainter::setPalette(const QPalette& palette)
 
 void LogRowPainter::setGutter(std::uint64_t lineCount, bool timestamps)
 {
-    m_numbersX = kMarkerWidth + kPad;
+    m_numbersX = kMarkerWidth + kRowPad;
     m_numbersWidth = static_cast<int>(std::ceil(std::max(4, digits(lineCount)) * m_charWidth));
     m_foldX = m_numbersX + m_numbersWidth + 4;
     m_gutterWidth = m_foldX + kFoldWidth;
-    m_timeX = m_gutterWidth + kPad;
+    m_timeX = m_gutterWidth + kRowPad;
     m_timeWidth = timestamps ? static_cast<int>(std::ceil(kTimestampColumns * m_charWidth)) : 0;
-    m_textX = timestamps ? m_timeX + m_timeWidth + 2 * kPad : m_gutterWidth + kPad;
+    m_textX = timestamps ? m_timeX + m_timeWidth + 2 * kRowPad : m_gutterWidth + kRowPad;
 }
 
 int LogRowPainter::columnsIn(int width) const
@@ -249,7 +249,7 @@ void LogRowPainter::paintGutter(QPainter& p, int y, const DisplayLine& line,
         p.setRenderHint(QPainter::Antialiasing, true);
         p.setPen(Qt::NoPen);
         p.setBrush(m_ansi.baseColor(1));
-        p.drawEllipse(QPointF(kMarkerWidth + kPad / 2.0 + 1, y + m_lineHeight / 2.0), r, r);
+        p.drawEllipse(QPointF(kMarkerWidth + kRowPad / 2.0 + 1, y + m_lineHeight / 2.0), r, r);
         p.setRenderHint(QPainter::Antialiasing, false);
     }
     p.setPen(state.current || state.landmark ? m_text : m_muted);

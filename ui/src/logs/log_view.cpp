@@ -3,6 +3,7 @@
 // log_view_paint.cpp, mouse and keys in log_view_input.cpp.
 #include "relayhud/ui/logs/log_view.h"
 
+#include "relayhud/ui/format.h"
 #include "relayhud/ui/logs/line_jump_edit.h"
 #include "relayhud/ui/logs/log_copy.h"
 #include "relayhud/ui/logs/log_overview_bar.h"
@@ -11,7 +12,6 @@
 #include <QClipboard>
 #include <QFileInfo>
 #include <QFontDatabase>
-#include <QLocale>
 #include <QScrollBar>
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -25,11 +25,6 @@ struct CopyOutcome {
     QString text;
     QString error;
 };
-
-QString sizeText(std::uint64_t bytes)
-{
-    return QLocale().formattedDataSize(static_cast<qint64>(bytes), 1, QLocale::DataSizeSIFormat);
-}
 
 } // namespace
 
@@ -285,7 +280,7 @@ void LogView::copySelection()
     if (*bytes > m_copyCap) {
         Q_EMIT notice(tr("The selection is %1; copying is limited to %2. Select fewer lines, "
                          "or use Copy link to share the range.")
-                          .arg(sizeText(*bytes), sizeText(m_copyCap)));
+                          .arg(formatDataSize(*bytes), formatDataSize(m_copyCap)));
         return;
     }
     const std::uint64_t job = ++m_copyJob;

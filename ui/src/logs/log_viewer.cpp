@@ -1,5 +1,6 @@
 #include "relayhud/ui/logs/log_viewer.h"
 
+#include "relayhud/ui/format.h"
 #include "relayhud/ui/logs/landmark_delegate.h"
 #include "relayhud/ui/logs/landmarks_model.h"
 #include "relayhud/ui/logs/log_document.h"
@@ -24,11 +25,6 @@ namespace relayhud::ui {
 namespace {
 
 constexpr int kNoticeMs = 6000;
-
-QString sizeText(std::uint64_t bytes)
-{
-    return QLocale().formattedDataSize(static_cast<qint64>(bytes), 1, QLocale::DataSizeSIFormat);
-}
 
 } // namespace
 
@@ -255,7 +251,7 @@ void LogViewer::onIndexProgress()
     const std::uint64_t lines = file->lineCount();
     m_status->setText(tr("%1 lines · %2%3")
                           .arg(QLocale().toString(static_cast<qulonglong>(lines)),
-                               sizeText(file->sizeBytes()),
+                               formatDataSize(file->sizeBytes()),
                                file->wasCompressed() ? tr(" (decompressed)") : QString()));
     if (p.finished)
         Q_EMIT indexingFinished();

@@ -6,13 +6,11 @@ namespace relayhud::ui {
 
 namespace {
 
-bool isDigit(char c) { return c >= '0' && c <= '9'; }
-
 char lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
 
 std::size_t digitRunEnd(std::string_view s, std::size_t i)
 {
-    while (i < s.size() && isDigit(s[i]))
+    while (i < s.size() && isAsciiDigit(s[i]))
         ++i;
     return i;
 }
@@ -41,7 +39,7 @@ int naturalCompare(std::string_view a, std::string_view b)
     std::size_t i = 0;
     std::size_t j = 0;
     while (i < a.size() && j < b.size()) {
-        if (isDigit(a[i]) && isDigit(b[j])) {
+        if (isAsciiDigit(a[i]) && isAsciiDigit(b[j])) {
             if (const int c = compareNumbers(a, i, b, j); c != 0)
                 return c;
             continue;

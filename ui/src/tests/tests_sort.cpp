@@ -1,5 +1,6 @@
 #include "relayhud/ui/tests/tests_sort.h"
 
+#include "relayhud/ui/tests/natural_order.h"
 #include "relayhud/ui/tests/outcome_style.h"
 
 #include <algorithm>
@@ -15,21 +16,19 @@ using Row = TestsSorter::Row;
 
 constexpr std::size_t kMessageKeyBytes = 200; // enough to order messages
 
-bool isDigit(char c) { return c >= '0' && c <= '9'; }
-
 // Appends a key that orders as naturalCompare() does when compared bytewise:
 // letters lower-cased, each run of digits as '0', its length (leading zeros
 // dropped) and the digits, so that shorter numbers sort first.
 void appendNaturalKey(std::string& key, std::string_view text)
 {
     for (std::size_t i = 0; i < text.size();) {
-        if (!isDigit(text[i])) {
+        if (!isAsciiDigit(text[i])) {
             const char c = text[i++];
             key.push_back(c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c);
             continue;
         }
         std::size_t end = i;
-        while (end < text.size() && isDigit(text[end]))
+        while (end < text.size() && isAsciiDigit(text[end]))
             ++end;
         while (i + 1 < end && text[i] == '0')
             ++i;

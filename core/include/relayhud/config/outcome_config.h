@@ -25,6 +25,8 @@ struct SourcePos {
     std::size_t line = 0;
     std::size_t column = 0;
 };
+// "line 12": where a thing is, as the explanations and warnings say it.
+std::string lineText(const SourcePos& pos);
 
 // One `names` item. The framework keys it by its method part alone
 // (spyre_names.h): "TestA::test_x" governs test_x in every class.

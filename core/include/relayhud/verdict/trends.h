@@ -20,7 +20,7 @@ class Cache;
 
 namespace relayhud::verdict {
 
-inline constexpr EpochSeconds kSecondsPerDay = 86400;
+using relayhud::kSecondsPerDay;
 
 // A job across the cache: downstream repository, workflow and job name.
 struct JobKey {

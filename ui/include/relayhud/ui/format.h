@@ -5,6 +5,7 @@
 
 #include <QString>
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -20,6 +21,9 @@ QString formatDuration(std::optional<double> seconds);
 QString formatShortTime(EpochSeconds t);
 // Local time with date and seconds and the UTC form for tooltips.
 QString formatLongTime(std::optional<EpochSeconds> t);
+
+// "1.5 MB", "12 kB": SI units, one decimal, in the user's locale.
+QString formatDataSize(std::uint64_t bytes);
 
 // A tooltip whose text is shown verbatim: CI text is HTML-escaped and the
 // result wrapped so that Qt never guesses it is rich text.

@@ -5,6 +5,8 @@
 
 namespace relayhud::ui {
 
+inline bool isAsciiDigit(char c) { return c >= '0' && c <= '9'; }
+
 // Negative, zero or positive, like strcmp. Runs of ASCII digits compare by
 // value; other bytes compare ASCII case-insensitively; a full tie falls back
 // to a plain byte comparison, so only equal strings compare equal.

@@ -1,0 +1,10 @@
+#pragma once
+// cpp-httplib for the tests' servers and clients, without the warnings its
+// header raises under the house's -Werror set.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wold-style-cast"
+#pragma GCC diagnostic ignored "-Wconversion"
+#pragma GCC diagnostic ignored "-Wsign-conversion"
+#pragma GCC diagnostic ignored "-Wshadow"
+#include <httplib.h>
+#pragma GCC diagnostic pop
