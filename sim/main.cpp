@@ -87,6 +87,10 @@ int main(int argc, char** argv)
         std::fputs(simUsage().c_str(), stdout);
         return 0;
     }
+    // A world as of --now is served by a server whose clock reads the same:
+    // signed URLs, rate-limit windows and Last-Modified agree with the rows.
+    if (options->config.now != 0)
+        relayhud::pinClock(options->config.now);
     if (!options->writeTruthFile.empty() || !options->writeConfigsDir.empty()) {
         // One world for the truth, the configs and what is served.
         SimDataset dataset = buildDataset(options->config);

@@ -5,8 +5,8 @@
 
 #include "relayhud/triage/cluster.h"
 #include "relayhud/triage/triage_exchange.h"
+#include "relayhud/util/time.h"
 
-#include <chrono>
 #include <cstdlib>
 
 namespace relayhud::cli {
@@ -18,13 +18,6 @@ std::string envOr(const char* name, std::string fallback)
 {
     const char* value = std::getenv(name);
     return value != nullptr && *value != '\0' ? std::string(value) : fallback;
-}
-
-std::int64_t nowMs()
-{
-    return std::chrono::duration_cast<std::chrono::milliseconds>(
-               std::chrono::system_clock::now().time_since_epoch())
-        .count();
 }
 
 std::string describe(const TriageTarget& t)
@@ -92,7 +85,7 @@ int runSet(Cache& cache, const std::vector<std::string>& args, std::ostream& out
                   flags.get("note"),
                   flags.get("bug"),
                   flags.get("author", envOr("RELAYHUD_AUTHOR", envOr("USER", ""))),
-                  nowMs()};
+                  nowMilliseconds()};
     auto before = cache.setTriageTags({tag});
     if (!before)
         return fail(err, "triage set: " + before.message());

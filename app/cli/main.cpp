@@ -8,6 +8,7 @@
 #include "cli_commands.h"
 
 #include "relayhud/util/terminal_text.h"
+#include "relayhud/util/time.h"
 
 #include <unistd.h>
 
@@ -179,12 +180,15 @@ constexpr std::array kCommands{
 };
 // clang-format on
 
-constexpr std::string_view kUsageHead = "usage: relayhud-cli [--cache FILE] <command> [options]\n"
+constexpr std::string_view kUsageHead = "usage: relayhud-cli [--cache FILE] [--now TIME] <command> "
+                                        "[options]\n"
                                         "       relayhud-cli help [COMMAND]\n"
                                         "\n"
                                         "commands:\n";
 constexpr std::string_view kUsageFoot =
-    "The cache defaults to $XDG_CACHE_HOME/relayhud/relayhud.sqlite.\n";
+    "The cache defaults to $XDG_CACHE_HOME/relayhud/relayhud.sqlite.\n"
+    "--now starts the clock at TIME (epoch seconds or 2026-05-04T17:00:00Z): day windows,\n"
+    "stale runs and the time of tags as of then.\n";
 
 const Command* findCommand(std::string_view name)
 {
@@ -223,7 +227,8 @@ int runHelp(const std::vector<std::string>& args)
                   << commandNames() << ")\n";
         return 2;
     }
-    std::cout << "usage: relayhud-cli [--cache FILE] <command> [options]\n\n" << command->usage;
+    std::cout << "usage: relayhud-cli [--cache FILE] [--now TIME] <command> [options]\n\n"
+              << command->usage;
     return 0;
 }
 
@@ -274,6 +279,17 @@ int main(int argc, char** argv)
         }
         if (args[i] == "--cache" && i + 1 < args.size()) {
             global.cachePath = args[++i];
+            continue;
+        }
+        if (args[i] == "--now" && i + 1 < args.size()) {
+            const auto at = relayhud::parseInstant(args[++i]);
+            if (!at) {
+                std::cerr << "relayhud-cli: --now wants epoch seconds or a time like "
+                             "2026-05-04T17:00:00Z (got '"
+                          << args[i] << "')\n";
+                return 2;
+            }
+            relayhud::pinClock(*at);
             continue;
         }
         std::cerr << "relayhud-cli: unknown option " << args[i] << " (try --help)\n";

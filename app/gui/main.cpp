@@ -2,6 +2,7 @@
 #include "relayhud/ui/app/command_line.h"
 #include "relayhud/ui/app/dark_palette.h"
 #include "relayhud/ui/app/launcher.h"
+#include "relayhud/util/time.h"
 
 #include <QApplication>
 #include <QIcon>
@@ -18,6 +19,8 @@ int main(int argc, char** argv)
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/relayhud/relayhud.svg")));
 
     const relayhud::ui::LaunchOptions options = relayhud::ui::parseCommandLine(app);
+    if (options.now)
+        relayhud::pinClock(*options.now); // before any thread reads it
     if (options.dark)
         relayhud::ui::applyDarkPalette(app);
     relayhud::ui::Launcher launcher(options);

@@ -86,7 +86,7 @@ ApiResponse SimBucket::handle(const SimRequest& request)
 {
     const SigV4Keys keys{m_settings.s3AccessKeyId, m_settings.s3SecretAccessKey,
                          m_settings.s3Region, "s3"};
-    const SigV4Check check = verifySigV4(request, keys, m_clock.now());
+    const SigV4Check check = verifySigV4(request, keys, m_clock.hostNow());
     if (check.status != 0) {
         std::string extra;
         if (check.code == "SignatureDoesNotMatch")

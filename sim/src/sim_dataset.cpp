@@ -9,19 +9,13 @@
 #include "sim_stories.h"
 
 #include <algorithm>
-#include <chrono>
 #include <map>
 #include <tuple>
 
 namespace relayhud::sim {
 namespace {
 
-EpochSeconds currentHour()
-{
-    const auto now = std::chrono::system_clock::now().time_since_epoch();
-    const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(now).count();
-    return static_cast<EpochSeconds>(seconds) / 3600 * 3600;
-}
+EpochSeconds currentHour() { return nowSeconds() / kSecondsPerHour * kSecondsPerHour; }
 
 bool startsBefore(const PendingRow& a, const PendingRow& b)
 {

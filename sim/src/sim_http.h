@@ -28,11 +28,15 @@ struct SimRequest {
     bool hasParam(const std::string& name) const { return params.count(name) != 0; }
 };
 
-// The server's sense of time: the wall clock, which tests may move forward
-// (signed URLs expire, rate-limit windows reset).
+// The server's sense of time: the process's clock (relayhud/util/time.h),
+// which tests may move forward (signed URLs expire, rate-limit windows reset).
 class SimClock {
 public:
-    EpochSeconds now() const
+    EpochSeconds now() const { return nowSeconds() + m_offset.load(); }
+    // The host's own clock, for what a client stamps with it: libcurl signs
+    // SigV4 with the system time whatever --now says, and S3 compares the
+    // stamp with its own real clock (RequestTimeTooSkewed past 15 minutes).
+    EpochSeconds hostNow() const
     {
         const auto wall = std::chrono::system_clock::now().time_since_epoch();
         return std::chrono::duration_cast<std::chrono::seconds>(wall).count() + m_offset.load();

@@ -66,7 +66,13 @@ const std::map<std::string, Setter>& valueFlags()
          }},
         {"--now",
          [](SimOptions& o, const std::string& f, const std::string& v) {
-             return assign<EpochSeconds>(o.config.now, f, v, 1, 253402300799, "epoch seconds");
+             const auto at = parseInstant(v);
+             if (!at || *at < 1 || *at > 253402300799)
+                 return Result<void>(makeError(
+                     f + " expects epoch seconds or a time like 2026-05-04T17:00:00Z, got '" + v
+                     + "'"));
+             o.config.now = *at;
+             return Result<void>();
          }},
         {"--error-rate",
          [](SimOptions& o, const std::string& f, const std::string& v) {
@@ -208,7 +214,9 @@ std::string simUsage()
            "  --seed S               dataset and fault seed (default 1)\n"
            "  --commits N            upstream commits (default 200)\n"
            "  --jobs-scale N         multiply every backend's test shards (default 1)\n"
-           "  --now EPOCH            anchor time (default: now, rounded down to the hour)\n"
+           "  --now TIME             the world as of TIME, epoch seconds or 2026-05-04T17:00:00Z\n"
+           "                         (default: now, rounded down to the hour); the server's\n"
+           "                         clock starts there too\n"
            "  --exit-on-stdin-eof    exit when stdin closes (for a parent process)\n"
            "  --write-configs DIR    write each backend's outcome config into DIR, print\n"
            "                         'repo<TAB>path' lines and exit without serving\n"

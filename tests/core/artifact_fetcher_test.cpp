@@ -2,9 +2,11 @@
 // logs (FakeGitHub), plain HTTPS files, and local files and folders. S3 and
 // the simulator's stores are in artifact_sim_test.cpp.
 #include "relayhud/artifacts/artifact_store.h"
+#include "relayhud/util/time.h"
 
 #include "artifact_test_support.h"
 #include "raw_http_server.h"
+#include "test_files.h"
 
 #include <gtest/gtest.h>
 
@@ -15,18 +17,14 @@
 
 namespace {
 
+using relayhud::test::readFile;
+
 using namespace std::chrono_literals;
 using namespace relayhud;
 using relayhud::test::archiveOf;
 using relayhud::test::FakeGitHub;
 using relayhud::test::junitXml;
 namespace fs = std::filesystem;
-
-std::string readFile(const std::string& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
 
 class ArtifactFetcherTest : public ::testing::Test {
 protected:
@@ -288,7 +286,7 @@ TEST_F(ArtifactFetcherTest, WaitsOutARateLimitThatResetsSoon)
 {
     addArtifact(1, "reports");
     m_github.rateRemaining = 0;
-    m_github.rateReset = std::time(nullptr) + 2;
+    m_github.rateReset = nowSeconds() + 2;
     auto fetcher = fetcherFor(FakeGitHub::kToken);
     const auto start = std::chrono::steady_clock::now();
     auto fetched = fetcher.fetch(runLocation("5", "", 0));
@@ -302,7 +300,7 @@ TEST_F(ArtifactFetcherTest, ARateLimitThatResetsLateIsAnErrorSayingWhen)
 {
     addArtifact(1, "reports");
     m_github.rateRemaining = 0;
-    m_github.rateReset = std::time(nullptr) + 1800;
+    m_github.rateReset = nowSeconds() + 1800;
     auto fetcher = fetcherFor(FakeGitHub::kToken);
     auto fetched = fetcher.fetch(runLocation("5", "", 0));
     ASSERT_FALSE(fetched);
@@ -335,7 +333,7 @@ TEST_F(ArtifactFetcherTest, CancelStopsAFetchAndARateLimitWait)
 
     cancel = false;
     m_github.rateRemaining = 0;
-    m_github.rateReset = std::time(nullptr) + 30;
+    m_github.rateReset = nowSeconds() + 30;
     std::thread canceller([&] {
         std::this_thread::sleep_for(200ms);
         cancel = true;

@@ -149,7 +149,7 @@ private:
 
     void rateHeaders(httplib::Response& res) const
     {
-        const auto reset = rateReset ? rateReset : std::time(nullptr) + 3600;
+        const auto reset = rateReset ? rateReset : nowSeconds() + 3600;
         res.set_header("X-RateLimit-Limit", "5000");
         res.set_header("X-RateLimit-Remaining", std::to_string(rateRemaining));
         res.set_header("X-RateLimit-Reset", std::to_string(reset));

@@ -1,6 +1,7 @@
 // HttpClient over real HTTP on loopback: an httplib server scripted per test,
 // and a bare TCP server for replies httplib will not produce.
 #include "relayhud/net/http_client.h"
+#include "relayhud/util/time.h"
 
 #include "loopback_servers.h"
 
@@ -129,7 +130,7 @@ TEST(HttpRetryTiming, RetryAfterReadsDeltaSeconds)
 
 TEST(HttpRetryTiming, RetryAfterReadsHttpDates)
 {
-    const auto inThirty = HttpClient::parseRetryAfter(httpDate(std::time(nullptr) + 30));
+    const auto inThirty = HttpClient::parseRetryAfter(httpDate(nowSeconds() + 30));
     ASSERT_TRUE(inThirty.has_value());
     EXPECT_GE(*inThirty, 28s);
     EXPECT_LE(*inThirty, 31s);

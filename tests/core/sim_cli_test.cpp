@@ -100,6 +100,17 @@ TEST(SimOptions, RejectsBadFlagsWithOneLine)
     }
 }
 
+TEST(SimOptions, NowIsEpochSecondsOrATimestamp)
+{
+    EXPECT_EQ(parseSimOptions({"--now", "2026-05-04T17:00:00Z"})->config.now, 1777914000);
+    EXPECT_EQ(parseSimOptions({"--now=2038-01-20T00:00:00Z"})->config.now, 2147558400);
+    for (const char* bad : {"yesterday", "0", "-1", "999999999999"}) { // past 9999
+        auto o = parseSimOptions({"--now", bad});
+        ASSERT_FALSE(o) << bad;
+        EXPECT_NE(o.message().find("--now"), std::string::npos) << o.message();
+    }
+}
+
 TEST(SimOptions, WriteConfigsTakesAFolder)
 {
     auto o = parseSimOptions({"--write-configs", "out/configs", "--commits", "30"});

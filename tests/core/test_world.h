@@ -1,6 +1,7 @@
 #pragma once
-// The world every test lives in: the instant the simulated worlds are
-// anchored at, and the backends most tests are about.
+// The world every test lives in: the instant it is "now" (each test main pins
+// the process clock there, and the simulated worlds are anchored there), and
+// the backend most tests are about.
 #include "relayhud/util/time.h"
 
 #include <string>
@@ -13,5 +14,9 @@ inline constexpr EpochSeconds kNow = 1777914000;
 
 inline const std::string kSpyre = "torch-spyre/torch-spyre";
 inline const std::string kAscend = "Ascend/pytorch";
+
+// Each test main's first step: from here on the process's clock reads kNow
+// and advances in real time (a test may still wait for a deadline).
+inline void pinTestClock() { pinClock(kNow); }
 
 } // namespace relayhud::test

@@ -1,7 +1,11 @@
 #include "relayhud/util/natural_compare.h"
 #include "relayhud/util/time.h"
+#include "test_world.h"
 
 #include <gtest/gtest.h>
+
+#include <chrono>
+#include <thread>
 
 using namespace relayhud;
 
@@ -39,6 +43,39 @@ TEST(Time, FormatRoundTrips)
 {
     EXPECT_EQ(formatIso(1777927708), "2026-05-04T20:48:28Z");
     EXPECT_EQ(parseTimestamp(formatIso(951782400)), 951782400); // 2000-02-29
+}
+
+TEST(Time, InstantsAreEpochSecondsOrTimestamps)
+{
+    EXPECT_EQ(parseInstant("1777914000"), 1777914000);
+    EXPECT_EQ(parseInstant("2026-05-04T17:00:00Z"), 1777914000);
+    EXPECT_EQ(parseInstant("2038-01-20T00:00:00Z"), 2147558400); // past 32-bit time_t
+    for (const char* bad : {"", "yesterday", "-5", "17e8", "99999999999999999999999"})
+        EXPECT_FALSE(parseInstant(bad)) << bad;
+}
+
+// Every test process runs with the clock pinned (test_main.cpp): "now" is
+// the tests' world, and it still moves, so a deadline can pass.
+TEST(Clock, TheTestsRunAtTheirOwnNowAndTheClockMoves)
+{
+    const std::int64_t start = nowMilliseconds();
+    EXPECT_GE(start, relayhud::test::kNow * 1000);
+    EXPECT_LT(start, (relayhud::test::kNow + kSecondsPerDay) * 1000) << "pinned at the start";
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    EXPECT_GE(nowMilliseconds() - start, 19);
+    EXPECT_EQ(nowSeconds(), nowMilliseconds() / 1000);
+}
+
+TEST(Clock, PinningMovesEveryReadingAndKeepsThePace)
+{
+    pinClock(2147558400); // 2038-01-20T00:00:00Z
+    EXPECT_GE(nowSeconds(), 2147558400);
+    EXPECT_LT(nowSeconds(), 2147558400 + 5);
+    pinClock(-86400); // before 1970: whole seconds round down
+    EXPECT_LE(nowSeconds(), -86400 + 5);
+    EXPECT_EQ(nowSeconds() * 1000 <= nowMilliseconds(), true);
+    relayhud::test::pinTestClock(); // as the other tests expect it
+    EXPECT_LT(nowSeconds() - relayhud::test::kNow, 5);
 }
 
 TEST(NaturalCompare, OrdersNumbersByValue)

@@ -9,12 +9,11 @@ set -euo pipefail
 bin=$1
 source "$(dirname "${BASH_SOURCE[0]}")/sim_support.sh"
 
-now=$(( $(date +%s) / 3600 * 3600 ))
-cli() { local cache=$1; shift; "$bin/relayhud-cli" --cache "$work/$cache.sqlite" "$@"; }
+cli() { local cache=$1; shift; "$bin/relayhud-cli" --now "$now" --cache "$work/$cache.sqlite" "$@"; }
 stat_of() { cli "$1" stats | awk -v k="$2" '$1 == k { print $2 }'; }
 
 echo "== reference: the busy world without faults"
-start_sim --jobs-scale 4 --now "$now"
+start_sim --jobs-scale 4
 cli clean sync --hud "$url" --days 7 >"$work/clean.out" || fail "clean sync: $(cat "$work/clean.out")"
 cli clean matrix --format tsv --limit 100000 >"$work/clean.tsv"
 runs=$(stat_of clean check_runs); commits=$(stat_of clean commits)
@@ -23,7 +22,7 @@ echo "clean: $runs check runs, $commits commits"
 grep -q '^relay ' "$work/clean.out" || fail "no relay health line: $(cat "$work/clean.out")"
 
 echo "== the same world behind the HUD's limits"
-start_sim --jobs-scale 4 --now "$now" --max-response-bytes 4500000 --allowlist-fail-after 1
+start_sim --jobs-scale 4 --max-response-bytes 4500000 --allowlist-fail-after 1
 cli faulty sync --hud "$url" --days 7 >"$work/first.out" 2>"$work/first.err" ||
   fail "first sync: $(cat "$work/first.out" "$work/first.err")"
 grep -q 'worked around: .*the HUD answered 500.*per page' "$work/first.out" ||

@@ -6,7 +6,7 @@ bin=$1
 version=$2
 source "$(dirname "${BASH_SOURCE[0]}")/sim_support.sh"
 
-cli() { "$bin/relayhud-cli" --cache "$work/cache.sqlite" "$@"; }
+cli() { "$bin/relayhud-cli" --now "$now" --cache "$work/cache.sqlite" "$@"; }
 stat_of() { cli stats | awk -v k="$1" '$1 == k { print $2 }'; }
 
 echo "== smoke: --help and --version of each binary"
@@ -84,7 +84,7 @@ s3=$(sed -n 3p "$work/sim.out" | awk '{ print $NF }')
 [[ $api == "$url"/* && $s3 == "$url"/* ]] || fail "sim printed no store endpoints: $(cat "$work/sim.out")"
 set +e
 env -u GITHUB_TOKEN -u GH_TOKEN -u AWS_ACCESS_KEY_ID -u AWS_SECRET_ACCESS_KEY \
-  "$bin/relayhud-cli" --cache "$work/cache.sqlite" artifacts --github-api "$api" \
+  "$bin/relayhud-cli" --now "$now" --cache "$work/cache.sqlite" artifacts --github-api "$api" \
   --s3-endpoint "$s3" --max-runs 10 >"$work/out" 2>"$work/err"; rc=$?
 set -e
 [ $rc -eq 1 ] || fail "artifacts without tokens exit $rc"

@@ -8,7 +8,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/sim_support.sh"
 
 start_sim
 
-cli() { "$bin/relayhud-cli" --cache "$work/cache.sqlite" "$@"; }
+cli() { "$bin/relayhud-cli" --now "$now" --cache "$work/cache.sqlite" "$@"; }
 
 echo "== bad arguments exit 2 with one line"
 for args in "" "--failed --sha abc" "--limit" "--failed --days -1" "--failed --bogus 1"; do

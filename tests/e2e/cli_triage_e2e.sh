@@ -10,8 +10,11 @@ source "$(dirname "${BASH_SOURCE[0]}")/sim_support.sh"
 
 start_sim
 
-cli() { "$bin/relayhud-cli" --cache "$work/a.sqlite" "$@"; }
-fresh() { "$bin/relayhud-cli" --cache "$work/b.sqlite" "$@"; }
+cli() { "$bin/relayhud-cli" --now "$now" --cache "$work/a.sqlite" "$@"; }
+fresh() { "$bin/relayhud-cli" --now "$now" --cache "$work/b.sqlite" "$@"; }
+# Five minutes on: every process starts its clock at --now, so an edit that
+# must be the newer one is made at a later instant.
+later() { "$bin/relayhud-cli" --now 2026-05-04T17:05:00Z --cache "$work/a.sqlite" "$@"; }
 
 echo "== sync and fetch the failed runs' test results"
 cli sync --hud "$url" --days 30 >/dev/null || fail "sync"
@@ -68,7 +71,7 @@ echo "== the newer tag wins a conflict, either way"
 fresh triage set --check-run "$check_run" --class regression --author bob 2>"$work/err" &&
   fail "the fresh cache has no runs: set must refuse"
 grep -q "no check run with id $check_run" "$work/err" || fail "$(cat "$work/err")"
-cli triage set --check-run "$check_run" --test "$test" --class regression --author bob >/dev/null
+later triage set --check-run "$check_run" --test "$test" --class regression --author bob >/dev/null
 cli triage export "$work/newer.json" >/dev/null
 fresh triage import "$work/newer.json" >"$work/import2"
 grep -q '^added 0, updated 1, unchanged 1, kept local 0, conflicts 1$' "$work/import2" ||

@@ -10,7 +10,7 @@
 set -euo pipefail
 bin=$1
 source "$(dirname "${BASH_SOURCE[0]}")/sim_support.sh"
-cli() { "$bin/relayhud-cli" --cache "$work/cache.sqlite" "$@"; }
+cli() { "$bin/relayhud-cli" --now "$now" --cache "$work/cache.sqlite" "$@"; }
 
 start_sim --commits 40
 
@@ -82,7 +82,7 @@ set +e
 [ $rc -eq 1 ] && grep -q 'cannot create the config folder' "$work/err" ||
   fail "unwritable config folder: $rc $(cat "$work/err")"
 set -e
-"$bin/relayhud-sim" --seed 1 --commits 40 --write-configs "$work/configs" >"$work/configs.tsv" ||
+"$bin/relayhud-sim" --seed 1 --now "$now" --commits 40 --write-configs "$work/configs" >"$work/configs.tsv" ||
   fail "write-configs exit $?"
 cat "$work/configs.tsv"
 config_args=()

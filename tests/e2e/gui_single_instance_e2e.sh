@@ -26,7 +26,7 @@ start_gui() {
   shift 2
   local before
   before=$(find "$XDG_RUNTIME_DIR" -name 'relayhud-*.sock' | wc -l)
-  "$bin/relayhud" --cache "$cache" --hud "$dead_hud" "$@" 2>"$work/$name.err" &
+  "$bin/relayhud" --now "$now" --cache "$cache" --hud "$dead_hud" "$@" 2>"$work/$name.err" &
   gui_pid=$!
   guis+=("$gui_pid")
   for _ in $(seq 200); do
@@ -51,7 +51,7 @@ second() {
   local cache=$1
   shift
   set +e
-  timeout 20 "$bin/relayhud" --cache "$cache" --hud "$dead_hud" "$@" 2>"$work/second.err"
+  timeout 20 "$bin/relayhud" --now "$now" --cache "$cache" --hud "$dead_hud" "$@" 2>"$work/second.err"
   local rc=$?
   set -e
   [ $rc -eq 0 ] || fail "second instance exit $rc: $(cat "$work/second.err")"
@@ -61,9 +61,9 @@ second() {
 
 echo "== a cache with runs"
 start_sim
-"$bin/relayhud-cli" --cache "$work/cache.sqlite" sync --hud "$url" --days 30 >/dev/null ||
+"$bin/relayhud-cli" --now "$now" --cache "$work/cache.sqlite" sync --hud "$url" --days 30 >/dev/null ||
   fail "sync"
-"$bin/relayhud-cli" --cache "$work/cache.sqlite" suggest --failed --format tsv >"$work/failed.tsv" ||
+"$bin/relayhud-cli" --now "$now" --cache "$work/cache.sqlite" suggest --failed --format tsv >"$work/failed.tsv" ||
   fail "suggest --failed"
 id=$(awk -F'\t' '$2 ~ /^[0-9]+$/ { print $2; exit }' "$work/failed.tsv")
 [ -n "$id" ] || fail "no failed check run in the cache"
@@ -93,7 +93,7 @@ kill -KILL "$first_pid"
 wait "$first_pid" 2>/dev/null || true
 stale=$(find "$XDG_RUNTIME_DIR" -name 'relayhud-*.sock' | wc -l)
 [ "$stale" -ge 1 ] || fail "no socket file left behind to test with"
-"$bin/relayhud" --cache "$work/cache.sqlite" --hud "$dead_hud" "relayhud://run/$id" \
+"$bin/relayhud" --now "$now" --cache "$work/cache.sqlite" --hud "$dead_hud" "relayhud://run/$id" \
   2>"$work/restarted.err" &
 guis+=("$!")
 restarted=$!

@@ -1,4 +1,7 @@
-// relayhud_ui_tests: GoogleTest inside a QApplication, offscreen by default.
+// relayhud_ui_tests: GoogleTest inside a QApplication, offscreen by default,
+// at the tests' "now" (tests/core/test_world.h).
+#include "../core/test_world.h"
+
 #include <QApplication>
 #include <QStandardPaths>
 
@@ -6,6 +9,7 @@
 
 int main(int argc, char** argv)
 {
+    relayhud::test::pinTestClock();
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
     // Keep the user's QSettings and caches out of reach.

@@ -18,8 +18,8 @@
 #include "relayhud/ui/triage/team_client.h"
 #include "relayhud/ui/triage/triage_controller.h"
 #include "relayhud/ui/triage/triage_style.h"
+#include "relayhud/util/time.h"
 
-#include <QDateTime>
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QMenuBar>
@@ -252,7 +252,7 @@ void MainWindow::pushTriage(std::vector<TriageTarget> targets,
 {
     if (targets.empty())
         return;
-    const std::int64_t now = QDateTime::currentMSecsSinceEpoch();
+    const std::int64_t now = nowMilliseconds();
     const std::string author = triageAuthor().toStdString();
     std::vector<std::optional<TriageTag>> after;
     for (std::size_t i = 0; i < targets.size(); ++i) {

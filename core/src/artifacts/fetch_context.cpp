@@ -93,9 +93,9 @@ Result<void> RateLimitTracker::waitIfExhausted(std::chrono::seconds maxWait, con
         return makeError("GitHub API rate limit used up; it resets at "
                          + resetText(seen.resetAt, now));
     // GitHub's reset is a whole second; a little past it the window is new.
-    const auto until = std::chrono::system_clock::from_time_t(static_cast<time_t>(seen.resetAt))
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(seen.resetAt - now)
                        + std::chrono::milliseconds(250);
-    while (std::chrono::system_clock::now() < until) {
+    while (std::chrono::steady_clock::now() < until) {
         if (call.cancelled())
             return makeError("cancelled");
         std::this_thread::sleep_for(std::chrono::milliseconds(20));

@@ -1,5 +1,7 @@
 #include "net/retry.h"
 
+#include "relayhud/util/time.h"
+
 #include <algorithm>
 #include <cctype>
 #include <charconv>
@@ -66,8 +68,7 @@ std::optional<std::chrono::milliseconds> HttpClient::parseRetryAfter(const std::
     if (when == -1)
         return std::nullopt;
     const std::int64_t wait = std::clamp<std::int64_t>(
-        when - std::chrono::system_clock::to_time_t(std::chrono::system_clock::now()), 0,
-        kMaxRetryAfterSeconds);
+        static_cast<std::int64_t>(when) - nowSeconds(), 0, kMaxRetryAfterSeconds);
     return std::chrono::seconds(wait);
 }
 

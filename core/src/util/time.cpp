@@ -1,5 +1,8 @@
 #include "relayhud/util/time.h"
 
+#include <algorithm>
+#include <atomic>
+#include <charconv>
 #include <chrono>
 #include <cstdio>
 
@@ -96,16 +99,47 @@ std::string formatIso(EpochSeconds t)
     return buf;
 }
 
-EpochSeconds nowSeconds()
+std::optional<EpochSeconds> parseInstant(std::string_view text)
 {
-    using namespace std::chrono;
-    return duration_cast<seconds>(system_clock::now().time_since_epoch()).count();
+    const bool digits = !text.empty() && std::all_of(text.begin(), text.end(), [](char c) {
+        return c >= '0' && c <= '9';
+    });
+    if (!digits)
+        return parseTimestamp(text);
+    EpochSeconds value = 0;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (error != std::errc() || end != text.data() + text.size())
+        return std::nullopt;
+    return value;
 }
 
-std::int64_t nowMilliseconds()
+namespace {
+
+// What a pinned clock adds to the system clock's reading.
+std::atomic<std::int64_t> g_pinOffsetMs{0};
+
+std::int64_t systemMilliseconds()
 {
     using namespace std::chrono;
     return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
+}
+
+} // namespace
+
+std::int64_t nowMilliseconds()
+{
+    return systemMilliseconds() + g_pinOffsetMs.load(std::memory_order_relaxed);
+}
+
+EpochSeconds nowSeconds()
+{
+    const std::int64_t ms = nowMilliseconds();
+    return ms >= 0 ? ms / 1000 : (ms - 999) / 1000; // floor, before 1970 too
+}
+
+void pinClock(EpochSeconds at)
+{
+    g_pinOffsetMs.store(at * 1000 - systemMilliseconds(), std::memory_order_relaxed);
 }
 
 } // namespace relayhud

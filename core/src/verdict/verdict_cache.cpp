@@ -1,9 +1,8 @@
 // verdictForRun: gathers a run's evidence from the cache and the configured
 // config files, then applies computeVerdict.
 #include "relayhud/store/cache.h"
+#include "relayhud/util/time.h"
 #include "relayhud/verdict/verdict.h"
-
-#include <ctime>
 
 namespace relayhud::verdict {
 namespace {
@@ -41,7 +40,7 @@ Result<RunVerdict> verdictForRun(const Cache& cache, std::int64_t checkRunRow,
         return run.error();
     VerdictInput in;
     in.run = std::move(*run);
-    in.now = sources.now != 0 ? sources.now : static_cast<EpochSeconds>(std::time(nullptr));
+    in.now = sources.now != 0 ? sources.now : nowSeconds();
     in.shrinkThreshold = sources.shrinkThreshold;
     auto testRun = cache.testRunForCheckRun(checkRunRow);
     if (!testRun)

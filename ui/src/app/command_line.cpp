@@ -78,8 +78,14 @@ LaunchOptions parseCommandLine(const QCoreApplication& app)
         QStringLiteral("exit-after-paint"),
         QCoreApplication::translate(
             "relayhud", "Exit once the matrix from the cache is painted (cold-start benchmark)."));
+    const QCommandLineOption now(
+        QStringLiteral("now"),
+        QCoreApplication::translate(
+            "relayhud", "Start the clock at TIME (epoch seconds or 2026-05-04T17:00:00Z): the "
+                        "demo's world, day windows and stale runs as of then."),
+        QStringLiteral("TIME"));
     parser.addOptions({cache, hud, server, demo, selfTest, screenshot, size, simulator, view, dark,
-                       exitAfterPaint});
+                       exitAfterPaint, now});
     parser.addPositionalArgument(
         QStringLiteral("PATH"),
         QCoreApplication::translate(
@@ -119,6 +125,16 @@ LaunchOptions parseCommandLine(const QCoreApplication& app)
     options.simulator = parser.value(simulator);
     options.dark = parser.isSet(dark);
     options.exitAfterPaint = parser.isSet(exitAfterPaint);
+    if (parser.isSet(now)) {
+        options.now = parseInstant(parser.value(now).toStdString());
+        if (!options.now) {
+            std::fprintf(stderr,
+                         "relayhud: --now wants epoch seconds or a time like "
+                         "2026-05-04T17:00:00Z (got '%s')\n",
+                         qPrintable(parser.value(now)));
+            std::exit(2);
+        }
+    }
     // The desktop's %U hands files over as file:// URLs.
     for (const QString& argument : parser.positionalArguments())
         options.openPaths << (argument.startsWith(u"file://", Qt::CaseInsensitive)

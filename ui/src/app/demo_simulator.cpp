@@ -1,5 +1,7 @@
 #include "relayhud/ui/app/demo_simulator.h"
 
+#include "relayhud/util/time.h"
+
 #include <QCoreApplication>
 #include <QRandomGenerator>
 
@@ -62,6 +64,10 @@ void DemoSimulator::start(const QString& program)
         return;
     }
     m_program = program.isEmpty() ? defaultProgram() : program;
+    // One instant for both runs of the simulator (its configs and its
+    // server), so that they build one world even across the hour, and the
+    // one this process's clock reads (which --now may have pinned).
+    m_worldTime = QString::number(nowSeconds() / kSecondsPerHour * kSecondsPerHour);
     m_startTimeout.start(kStartTimeoutMs);
     // First the backends' outcome configs, which the demo's verdicts judge
     // greens against (the same seed, so the same test universes).
@@ -86,9 +92,10 @@ void DemoSimulator::start(const QString& program)
         if (error == QProcess::FailedToStart)
             fail(tr("cannot start %1: %2").arg(m_program, m_configWriter.errorString()));
     });
-    m_configWriter.start(m_program, {QStringLiteral("--seed"), QStringLiteral("1"),
-                                     QStringLiteral("--write-configs"),
-                                     m_dir.filePath(QStringLiteral("configs"))});
+    m_configWriter.start(m_program,
+                         {QStringLiteral("--seed"), QStringLiteral("1"), QStringLiteral("--now"),
+                          m_worldTime, QStringLiteral("--write-configs"),
+                          m_dir.filePath(QStringLiteral("configs"))});
 }
 
 void DemoSimulator::startServer()
@@ -99,14 +106,15 @@ void DemoSimulator::startServer()
     m_credentials.githubToken = "ghs_" + randomToken(36);
     m_credentials.s3AccessKeyId = "RELAYHUDDEMO" + randomToken(8);
     m_credentials.s3SecretAccessKey = randomToken(40);
-    m_process.start(
-        m_program,
-        {QStringLiteral("--port"), QStringLiteral("0"), QStringLiteral("--seed"),
-         QStringLiteral("1"), QStringLiteral("--exit-on-stdin-eof"),
-         QStringLiteral("--github-token"), QString::fromStdString(m_credentials.githubToken),
-         QStringLiteral("--s3-access-key-id"), QString::fromStdString(m_credentials.s3AccessKeyId),
-         QStringLiteral("--s3-secret-access-key"),
-         QString::fromStdString(m_credentials.s3SecretAccessKey)});
+    m_process.start(m_program,
+                    {QStringLiteral("--port"), QStringLiteral("0"), QStringLiteral("--seed"),
+                     QStringLiteral("1"), QStringLiteral("--now"), m_worldTime,
+                     QStringLiteral("--exit-on-stdin-eof"), QStringLiteral("--github-token"),
+                     QString::fromStdString(m_credentials.githubToken),
+                     QStringLiteral("--s3-access-key-id"),
+                     QString::fromStdString(m_credentials.s3AccessKeyId),
+                     QStringLiteral("--s3-secret-access-key"),
+                     QString::fromStdString(m_credentials.s3SecretAccessKey)});
 }
 
 void DemoSimulator::stop()

@@ -5,8 +5,8 @@
 #include "relayhud/sync/hud_sync.h"
 #include "relayhud/ui/format.h"
 #include "relayhud/ui/watch/watch_list.h"
+#include "relayhud/util/time.h"
 
-#include <QDateTime>
 #include <QHeaderView>
 #include <QLabel>
 #include <QTreeWidget>
@@ -124,7 +124,7 @@ BackendsData BackendsPanel::read(const QString& cachePath, int days)
     const Cache& c = **cache;
     auto backends = c.backends();
     TrendRunQuery query;
-    query.since = QDateTime::currentSecsSinceEpoch() - static_cast<qint64>(days) * 86400;
+    query.since = nowSeconds() - static_cast<EpochSeconds>(days) * kSecondsPerDay;
     auto runs = c.trendRuns(query);
     if (!backends || !runs) {
         got.error = toQString(!backends ? backends.message() : runs.message());
@@ -149,7 +149,7 @@ BackendsData BackendsPanel::read(const QString& cachePath, int days)
         if (r.repo != kProbeRepo)
             kept.push_back(std::move(r));
     got.backends = verdict::backendOverviews(shown, kept, hud);
-    const EpochSeconds now = QDateTime::currentSecsSinceEpoch();
+    const EpochSeconds now = nowSeconds();
     for (const verdict::BackendOverview& b : got.backends) {
         auto health = c.healthRuns({b.repo, query.since});
         if (!health)

@@ -7,8 +7,8 @@
 #include "relayhud/store/content_cache.h"
 #include "relayhud/ui/format.h"
 #include "relayhud/util/paths.h"
+#include "relayhud/util/time.h"
 
-#include <QDateTime>
 #include <QHeaderView>
 #include <QLabel>
 #include <QSplitter>
@@ -240,8 +240,8 @@ DoctorData DoctorPanel::read(const QString& cachePath, int days, const ArtifactA
     options.totalTimeout = std::chrono::seconds(30);
     HttpClient http(options);
     ArtifactFetcher fetcher(http, *blobs, access.settings, access.credentials);
-    const EpochSeconds now = QDateTime::currentSecsSinceEpoch();
-    const EpochSeconds since = now - static_cast<EpochSeconds>(days) * 86400;
+    const EpochSeconds now = nowSeconds();
+    const EpochSeconds since = now - static_cast<EpochSeconds>(days) * kSecondsPerDay;
     for (const Backend& backend : *backends) {
         if (backend.repo == kProbeRepo) // the relay's own probes fail by design
             continue;

@@ -1,9 +1,13 @@
 #pragma once
 // relayhud's command line: normal use with optional --cache/--hud overrides,
 // --demo, --self-test, --screenshot FILE, --dark, --help and --version.
+#include "relayhud/util/time.h"
+
 #include <QSize>
 #include <QString>
 #include <QStringList>
+
+#include <optional>
 
 class QCoreApplication;
 
@@ -20,8 +24,9 @@ struct LaunchOptions {
     QString simulator;                // --simulator (default: relayhud-sim next to relayhud)
     bool dark = false;                // --dark
     QString view;                     // --view: a MainWindow::viewNames() entry
-    bool exitAfterPaint = false; // --exit-after-paint: print the time to a painted matrix, exit
-    QStringList openPaths;       // reports, archives, folders or logs to open at start
+    bool exitAfterPaint = false;     // --exit-after-paint: print the time to a painted matrix, exit
+    std::optional<EpochSeconds> now; // --now: the clock starts at this instant
+    QStringList openPaths;           // reports, archives, folders or logs to open at start
 };
 
 // Must run before QApplication exists: headless modes (--self-test,

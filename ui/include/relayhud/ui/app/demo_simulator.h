@@ -54,6 +54,7 @@ private:
     QTimer m_startTimeout;
     QByteArray m_buffer;
     QString m_program;
+    QString m_worldTime; // --now for both runs of the simulator
     QString m_baseUrl;
     Credentials m_credentials;
     bool m_done = false; // ready or failed has been emitted
