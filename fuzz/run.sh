@@ -31,6 +31,10 @@ for t in "${targets[@]}"; do
     [[ " ${all[*]} " == *" $t "* ]] || { echo "fuzz/run.sh: no target '$t' (${all[*]})" >&2; exit 2; }
 done
 
+command -v clang++-14 >/dev/null && command -v zip >/dev/null || {
+    echo "fuzz/run.sh: needs clang 14 and zip: packaging/install-deps.sh --fuzz" >&2
+    exit 2
+}
 build=build/fuzz
 shared=../shared/corpus
 cmake --preset fuzz >/dev/null

@@ -1,8 +1,16 @@
 #!/usr/bin/env bash
-# Installs every Debian 12 package that RelayHUD's build, tests and app need.
+# Installs every Debian 12 package that RelayHUD's build, tests and app need;
+# with --fuzz, also what fuzz/run.sh needs (clang 14 and libFuzzer).
 # Idempotent: packages that dpkg already reports as installed are skipped, and
 # apt is not touched at all when nothing is missing.
 set -euo pipefail
+
+fuzz=0
+case "${1:-}" in
+"") ;;
+--fuzz) fuzz=1 ;;
+*) echo "usage: install-deps.sh [--fuzz]" >&2; exit 2 ;;
+esac
 
 packages=(
   # toolchain
@@ -22,14 +30,17 @@ packages=(
   dbus-daemon
   # a throwaway PostgreSQL the team-server tests start (initdb/pg_ctl), tests only
   postgresql-15
+  # the clock check: the tests run again at awkward instants under libfaketime
+  faketime
   # CI checks and packaging: formatting, .desktop/AppStream validation, CPack's
   # .deb generator (dpkg-shlibdeps from dpkg-dev; `file` finds the ELF binaries)
   clang-format desktop-file-utils appstream dpkg-dev file
-  # fuzzing (fuzz/run.sh, a CI step): clang 14 with libFuzzer and the
-  # sanitizers' runtimes, llvm-symbolizer for readable findings, zip for the
-  # archive seeds
-  clang-14 libclang-rt-14-dev llvm-14 zip
 )
+# Fuzzing (fuzz/run.sh, by hand or on a schedule; CI builds and runs the
+# targets' replays with the house compiler instead): clang 14 with libFuzzer
+# and the sanitizers' runtimes, llvm-symbolizer for readable findings, zip for
+# the archive seeds.
+[ $fuzz -eq 0 ] || packages+=(clang-14 libclang-rt-14-dev llvm-14 zip)
 
 missing=()
 for p in "${packages[@]}"; do
