@@ -1,4 +1,5 @@
 #include "relayhud/model/types.h"
+#include "relayhud/util/split.h"
 
 #include <gtest/gtest.h>
 
@@ -38,3 +39,18 @@ TEST(Types, StaleOnlyWhenInProgressPastSixHours)
 }
 
 TEST(Types, ShortSha) { EXPECT_EQ(Sha{"0123456789abcdef"}.shortSha(), "0123456"); }
+
+// rfindFast is std::string_view::rfind, found faster: the same answer for
+// every needle and start, at the edges too.
+TEST(TextSearch, RfindFastAnswersAsRfind)
+{
+    const std::string_view text = "test_spyre_x_spyre_spyre_float16_spyre";
+    const std::string_view needles[] = {"spyre", "s", "e", "test", "16_spyre", "nope", "", text};
+    for (std::string_view needle : needles)
+        for (std::size_t from : {std::size_t{0}, std::size_t{1}, std::size_t{5}, std::size_t{19},
+                                 text.size() - 1, text.size(), std::string_view::npos})
+            EXPECT_EQ(rfindFast(text, needle, from), text.rfind(needle, from))
+                << needle << " from " << from;
+    EXPECT_EQ(rfindFast("", "x"), std::string_view::npos);
+    EXPECT_EQ(rfindFast("ab", "abc"), std::string_view::npos);
+}

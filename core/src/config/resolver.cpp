@@ -87,7 +87,12 @@ Result<std::size_t> Resolver::sectionFor(std::string_view file) const
         return makeError("the config has " + std::to_string(m_config.files.size())
                          + " files; name the test as FILE.py::Class::method");
     }
-    const std::string original = unwrapOotPath(file);
+    std::string unwrapped; // only a wrapper's name is rewritten (most are not)
+    std::string_view original = file;
+    if (isOotWrapperPath(file)) {
+        unwrapped = unwrapOotPath(file);
+        original = unwrapped;
+    }
     for (std::size_t i = 0; i < m_config.files.size(); ++i)
         if (pathMatches(m_config.files[i].path, original))
             return i;
@@ -124,7 +129,9 @@ Result<Resolution> Resolver::resolve(const VariantQuery& query, const ResolveCon
     if (!fileIndex)
         return fileIndex.error();
     const Section& section = *m_sections[*fileIndex];
-    ResolveSteps steps(m_config, *m_globals, *fileIndex, query, context, explain);
+    Result<Resolution> result(std::in_place); // decided in place, returned as it is
+    Resolution& out = *result;
+    ResolveSteps steps(m_config, *m_globals, *fileIndex, query, context, explain, out);
     std::vector<Candidate> candidates;
     section.candidates(steps.base(), candidates);
     // A sanitised op mark leaves it open whether '_' before the op is the
@@ -137,17 +144,18 @@ Result<Resolution> Resolver::resolve(const VariantQuery& query, const ResolveCon
             candidates = std::move(other);
         }
     }
-    Resolution out = steps.run(candidates, section);
+    steps.run(candidates, section);
     out.candidates = std::move(candidates);
     // A regex RE2 cannot run might be a candidate or not: judge only when
     // either way gives the same outcome. One at a time is enough: whatever a
     // set of them decides, one of them alone decides too.
     for (const Section::RegexRef& ref : section.unsupported) {
-        section.candidates(steps.base(), candidates, &ref);
-        ResolveSteps alternative(m_config, *m_globals, *fileIndex, query, context, false);
-        if (steps.base() != alternative.base())
+        section.candidates(out.baseMethod, candidates, &ref);
+        Resolution other;
+        ResolveSteps alternative(m_config, *m_globals, *fileIndex, query, context, false, other);
+        if (out.baseMethod != alternative.base())
             alternative.useUntrimmedBase();
-        const Resolution other = alternative.run(candidates, section);
+        alternative.run(candidates, section);
         if (other.outcome == out.outcome && other.finalMode == out.finalMode)
             continue;
         const NameItem& item =
@@ -161,7 +169,7 @@ Result<Resolution> Resolver::resolve(const VariantQuery& query, const ResolveCon
             out.steps.push_back("cannot judge: " + out.cannotJudge);
         break;
     }
-    return out;
+    return result;
 }
 
 } // namespace relayhud::config

@@ -37,6 +37,7 @@ Resolver::Globals::Globals(const GlobalSection& global)
     for (const NamedOption& option : global.supportedOps) {
         opsByName[option.name] = &option;
         opsBySanitized[sanitizedOp(option.name)] = &option;
+        anyOpForcesXfail = anyOpForcesXfail || option.forceXfail;
     }
     for (const NamedOption& option : global.supportedDtypes) {
         dtypes.emplace_back(canonicalDtype(option.name));

@@ -39,6 +39,7 @@ struct Resolver::Globals {
     NameMap<const NamedOption*> opsBySanitized;
     std::vector<std::string> dtypes; // canonical; empty: no filter
     std::vector<std::string> forceXfailDtypes;
+    bool anyOpForcesXfail = false; // some supported_ops item sets force_xfail
 
     explicit Globals(const GlobalSection& global);
 };

@@ -30,7 +30,8 @@ const NamedOption* supportedOp(const Resolver::Globals& globals, std::string_vie
         const auto it = globals.opsByName.find(name);
         return it == globals.opsByName.end() ? nullptr : it->second;
     }
-    const auto it = globals.opsBySanitized.find(sanitizedOp(name));
+    const auto it = isPlainOp(name) ? globals.opsBySanitized.find(name)
+                                    : globals.opsBySanitized.find(sanitizedOp(name));
     return it == globals.opsBySanitized.end() ? nullptr : it->second;
 }
 
@@ -38,24 +39,22 @@ const NamedOption* supportedOp(const Resolver::Globals& globals, std::string_vie
 
 ResolveSteps::ResolveSteps(const OutcomeConfig& config, const Resolver::Globals& globals,
                            std::size_t fileIndex, const VariantQuery& query,
-                           const ResolveContext& context, bool explain)
+                           const ResolveContext& context, bool explain, Resolution& out)
     : m_config(config), m_globals(globals), m_file(config.files[fileIndex]), m_query(query),
       m_context(context), m_explain(explain),
-      m_variant(parseVariantName(query.method, query.ops, context.device))
+      m_variant(parseVariantName(query.method, query.ops, context.device)), m_out(out)
 {
     m_out.fileIndex = fileIndex;
-    m_out.baseMethod = m_variant.base;
+    m_out.baseMethod = std::move(m_variant.base); // base() reads it from there
     m_out.op = m_variant.op;
     if (const auto dtype = dtypeFromVariantName(query.method))
         m_out.dtype = std::string(*dtype);
-    m_out.frameworkOp = frameworkOpName(query.method, m_variant.base, context.device);
 }
 
 void ResolveSteps::useUntrimmedBase()
 {
-    m_variant.base = m_variant.untrimmedBase;
-    m_out.baseMethod = m_variant.base;
-    m_out.frameworkOp = frameworkOpName(m_query.method, m_variant.base, m_context.device);
+    m_out.baseMethod = m_variant.untrimmedBase;
+    m_frameworkOp.reset();
 }
 
 // The sentences cost more than the decision: made only when explaining.
@@ -80,6 +79,13 @@ void ResolveSteps::drop(DropStep step, std::string reason)
     m_out.dropReason = std::move(reason);
 }
 
+const std::optional<std::string>& ResolveSteps::frameworkOp()
+{
+    if (!m_frameworkOp)
+        m_frameworkOp = frameworkOpName(m_query.method, m_out.baseMethod, m_context.device);
+    return *m_frameworkOp;
+}
+
 const TestEntry* ResolveSteps::entry() const
 {
     return m_out.entryIndex ? &m_file.tests[*m_out.entryIndex] : nullptr;
@@ -90,15 +96,14 @@ std::string ResolveSteps::entryAt(std::size_t entry) const
     return "the entry at " + lineText(m_file.tests[entry].pos);
 }
 
-Resolution ResolveSteps::run(const std::vector<Candidate>& candidates,
-                             const Resolver::Section& section)
+void ResolveSteps::run(const std::vector<Candidate>& candidates, const Resolver::Section& section)
 {
     if (m_explain) {
         std::string where = "file section " + m_file.path + " (" + lineText(m_file.pos) + ")";
         if (!m_query.file.empty() && unwrapOotPath(m_query.file) != m_query.file)
             where += ", " + m_query.file + " being run_test.sh's wrapper of it";
         step([&] { return std::string(where); });
-        std::string base = "base method " + m_variant.base;
+        std::string base = "base method " + m_out.baseMethod;
         if (!m_variant.op.empty())
             base += " (op " + m_variant.op + " cut from the name)";
         base +=
@@ -119,7 +124,6 @@ Resolution ResolveSteps::run(const std::vector<Candidate>& candidates,
                                    : std::string("runs as ") + modeName(m_out.finalMode));
         });
     }
-    return std::move(m_out);
 }
 
 // Spec 5: one candidate decides alone; with several, the dtype-aware passes
@@ -218,39 +222,45 @@ bool ResolveSteps::generated(const std::vector<Candidate>& candidates,
     const GlobalSection& global = m_config.global;
     if (m_variant.op.empty() || global.supportedOps.empty())
         return true;
-    std::string why;
     DropStep step = DropStep::None;
-    if (!supportedOp(m_globals, m_variant.op, true)) {
+    const NamedOption* listed = supportedOp(m_globals, m_variant.op, true);
+    if (!listed) {
         // _OOTOpListPatcher keeps every op when none of the test's is listed;
         // test_model_ops_db's ops are the generated "<name>__<n>" of this section.
         bool anyListed = !m_variant.modelOps;
         for (const auto& [key, entryIndex] : section.modelOps)
             anyListed = anyListed || supportedOp(m_globals, key, true) != nullptr;
-        if (anyListed) {
+        if (anyListed)
             step = DropStep::SupportedOps;
-            why = "op " + m_variant.op
-                  + " is not in global supported_ops (assuming the test has at least one listed "
-                    "op; the framework keeps all of them otherwise)";
-        }
-    } else if (const NamedOption* option = supportedOp(m_globals, m_variant.op, true);
-               option && !option->dtypes.empty() && m_out.dtype) {
-        std::vector<std::string> allowed = option->dtypes;
+    } else if (!listed->dtypes.empty() && m_out.dtype) {
+        // The op's dtypes and those its candidate entries include.
+        bool allowed = containsDtype(listed->dtypes, *m_out.dtype);
         for (const Candidate& c : candidates)
-            for (const std::string& d : m_file.tests[c.entry].dtypes.include)
-                allowed.push_back(d);
-        if (!containsDtype(allowed, *m_out.dtype)) {
+            allowed = allowed || containsDtype(m_file.tests[c.entry].dtypes.include, *m_out.dtype);
+        if (!allowed)
             step = DropStep::OpDtypes;
-            why = "supported_ops gives op " + option->name + " the dtypes " + joined(allowed) + " ("
-                  + lineText(option->pos) + "), not " + *m_out.dtype;
-        }
     }
     if (step == DropStep::None)
         return true;
+    // The sentence costs more than the decision: made only when it is kept.
+    auto why = [&] {
+        if (step == DropStep::SupportedOps)
+            return "op " + m_variant.op
+                   + " is not in global supported_ops (assuming the test has at least one "
+                     "listed op; the framework keeps all of them otherwise)";
+        std::vector<std::string> dtypes = listed->dtypes;
+        for (const Candidate& c : candidates)
+            for (const std::string& d : m_file.tests[c.entry].dtypes.include)
+                dtypes.push_back(d);
+        return "supported_ops gives op " + listed->name + " the dtypes " + joined(dtypes) + " ("
+               + lineText(listed->pos) + "), not " + *m_out.dtype;
+    };
     if (m_query.observed) {
-        note("the report has it although " + why);
+        if (m_explain)
+            note("the report has it although " + why());
         return true;
     }
-    drop(step, "not generated: " + why);
+    drop(step, "not generated: " + why());
     return false;
 }
 
@@ -309,9 +319,9 @@ bool ResolveSteps::dtypeKeeps()
 bool ResolveSteps::opKeeps()
 {
     const TestEntry* decider = entry();
-    if (!decider || !m_out.frameworkOp || decider->ops.exclude.empty())
+    if (!decider || decider->ops.exclude.empty() || !frameworkOp())
         return true;
-    const std::string& op = *m_out.frameworkOp;
+    const std::string& op = *frameworkOp();
     for (const std::string& excluded : decider->ops.exclude)
         if (op == excluded || op.rfind(excluded + "_", 0) == 0) {
             drop(DropStep::OpExclude, "op " + op + " is excluded by " + entryAt(*m_out.entryIndex)
@@ -328,17 +338,17 @@ void ResolveSteps::forceXfail()
 {
     if (m_out.finalMode != Mode::MandatorySuccess)
         return;
-    if (m_out.frameworkOp)
-        if (const NamedOption* option = supportedOp(m_globals, *m_out.frameworkOp, false);
-            option && option->forceXfail) {
-            m_out.finalMode = Mode::Xfail;
-            step([&] {
-                return std::string("force_xfail on op " + option->name + " ("
-                                   + lineText(option->pos)
-                                   + ") turns mandatory_success into xfail");
-            });
-            return;
-        }
+    const NamedOption* opOption = nullptr;
+    if (m_globals.anyOpForcesXfail && frameworkOp())
+        opOption = supportedOp(m_globals, *frameworkOp(), false);
+    if (opOption && opOption->forceXfail) {
+        m_out.finalMode = Mode::Xfail;
+        step([&] {
+            return std::string("force_xfail on op " + opOption->name + " ("
+                               + lineText(opOption->pos) + ") turns mandatory_success into xfail");
+        });
+        return;
+    }
     if (!m_out.dtype
         || std::find(m_globals.forceXfailDtypes.begin(), m_globals.forceXfailDtypes.end(),
                      *m_out.dtype)

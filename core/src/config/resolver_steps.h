@@ -8,16 +8,20 @@
 
 namespace relayhud::config {
 
+// It writes straight into the caller's Resolution (a Result's, most often):
+// a Resolution is a dozen strings and vectors, and resolving 100k variants
+// moved each one twice.
 class ResolveSteps {
 public:
     ResolveSteps(const OutcomeConfig& config, const Resolver::Globals& globals,
                  std::size_t fileIndex, const VariantQuery& query, const ResolveContext& context,
-                 bool explain);
+                 bool explain, Resolution& out);
 
-    const std::string& base() const { return m_variant.base; }
+    const std::string& base() const { return m_out.baseMethod; }
     const std::string& untrimmedBase() const { return m_variant.untrimmedBase; }
     void useUntrimmedBase();
-    Resolution run(const std::vector<Candidate>& candidates, const Resolver::Section& section);
+    // Decides `out`; its candidates are left to the caller.
+    void run(const std::vector<Candidate>& candidates, const Resolver::Section& section);
 
 private:
     void choose(const std::vector<Candidate>& candidates, const Resolver::Section& section);
@@ -33,6 +37,9 @@ private:
     void note(std::string text);
     std::string entryAt(std::size_t entry) const;
     const TestEntry* entry() const;
+    // The op name the filters compare (spec 6.5), read from the name only
+    // when a filter asks: most variants meet none that does.
+    const std::optional<std::string>& frameworkOp();
 
     const OutcomeConfig& m_config;
     const Resolver::Globals& m_globals;
@@ -41,7 +48,8 @@ private:
     const ResolveContext& m_context;
     bool m_explain;
     VariantName m_variant;
-    Resolution m_out;
+    Resolution& m_out;
+    std::optional<std::optional<std::string>> m_frameworkOp; // unset: not read yet
 };
 
 } // namespace relayhud::config

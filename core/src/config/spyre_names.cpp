@@ -3,11 +3,15 @@
 #include "relayhud/config/spyre_names.h"
 
 #include "relayhud/junit/test_identity.h"
+#include "relayhud/util/split.h"
 
 #include <re2/re2.h>
 
 #include <algorithm>
 #include <array>
+#include <bit>
+#include <cstdint>
+#include <cstring>
 
 namespace relayhud::config {
 namespace {
@@ -22,6 +26,55 @@ constexpr std::array<std::string_view, 17> kLongestFirst = {
     "int64",      "uint8",     "int8",      "bool",     "half",
 };
 
+// Up to 8 bytes of a name as one integer, the first byte lowest.
+constexpr std::uint64_t bytesWord(std::string_view text)
+{
+    std::uint64_t word = 0;
+    for (std::size_t i = 0; i < std::min<std::size_t>(8, text.size()); ++i)
+        word |= static_cast<std::uint64_t>(static_cast<unsigned char>(text[i])) << (8 * i);
+    return word;
+}
+
+// kLongestFirst as a perfect hash of (first 8 bytes, length): a token is
+// looked up with one multiply and compared without a branch per byte.
+struct DtypeWords {
+    std::uint64_t head = 0; // bytes 0-7
+    std::uint64_t tail = 0; // bytes 8-15 (complex128's "28")
+    std::size_t size = ~std::size_t{0};
+};
+constexpr std::size_t kNoDtype = kLongestFirst.size();
+
+constexpr std::size_t dtypeSlot(std::uint64_t head, std::size_t size)
+{
+    return static_cast<std::size_t>(((head ^ size) * 0x9E3779B97F4A7C15ULL) >> 56);
+}
+
+constexpr std::array<DtypeWords, kNoDtype + 1> kDtypeWords = [] {
+    std::array<DtypeWords, kNoDtype + 1> words{}; // the last: no dtype, matches nothing
+    for (std::size_t i = 0; i < kNoDtype; ++i) {
+        const std::string_view name = kLongestFirst[i];
+        words[i] = {bytesWord(name), name.size() > 8 ? bytesWord(name.substr(8)) : 0, name.size()};
+    }
+    return words;
+}();
+
+constexpr std::array<std::uint8_t, 256> kDtypeBySlot = [] {
+    std::array<std::uint8_t, 256> slots{};
+    slots.fill(static_cast<std::uint8_t>(kNoDtype));
+    for (std::size_t i = 0; i < kNoDtype; ++i)
+        slots[dtypeSlot(kDtypeWords[i].head, kDtypeWords[i].size)] = static_cast<std::uint8_t>(i);
+    return slots;
+}();
+
+static_assert(
+    [] {
+        for (std::size_t i = 0; i < kNoDtype; ++i)
+            if (kDtypeBySlot[dtypeSlot(kDtypeWords[i].head, kDtypeWords[i].size)] != i)
+                return false;
+        return true;
+    }(),
+    "two dtype names share a slot: pick another multiplier");
+
 bool endsWith(std::string_view text, std::string_view suffix)
 {
     return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
@@ -33,8 +86,8 @@ std::size_t opCutAt(std::string_view prefix, std::string_view op)
 {
     if (op.empty())
         return std::string_view::npos;
-    for (std::size_t at = prefix.rfind(op); at != std::string_view::npos && at > 1;
-         at = prefix.rfind(op, at - 1)) {
+    for (std::size_t at = rfindFast(prefix, op); at != std::string_view::npos && at > 1;
+         at = rfindFast(prefix, op, at - 1)) {
         const std::size_t after = at + op.size();
         if (prefix[at - 1] == '_' && (after == prefix.size() || prefix[after] == '_'))
             return at - 1;
@@ -83,21 +136,44 @@ std::optional<std::string_view> dtypeFromVariantName(std::string_view variant)
 {
     // No dtype name holds a '_', so "_<d>_" or a final "_<d>" is a whole
     // token after a '_': one pass over the tokens, keeping the one that comes
-    // first in the framework's order.
-    std::size_t best = kLongestFirst.size();
-    for (std::size_t at = variant.find('_'); at != std::string_view::npos;) {
-        const std::size_t next = variant.find('_', at + 1);
-        const std::string_view token = variant.substr(
-            at + 1, (next == std::string_view::npos ? variant.size() : next) - at - 1);
-        if (token.size() >= 4 && token.size() <= 10)
-            for (std::size_t i = 0; i < best; ++i)
-                if (kLongestFirst[i] == token) {
-                    best = i;
-                    break;
-                }
-        at = next;
+    // first in the framework's order. This runs for every result a verdict
+    // judges: the '_'s are found 64 bytes at a time as a bit mask, and a token
+    // is looked up in kDtypeBySlot, with no branch per byte or per name.
+    const char* const bytes = variant.data();
+    const std::size_t size = variant.size();
+    auto word = [&](std::size_t from, std::size_t length) { // as bytesWord(substr(from, length))
+        if (std::endian::native != std::endian::little || from + 8 > size)
+            return bytesWord(variant.substr(from, length));
+        std::uint64_t w = 0;
+        std::memcpy(&w, bytes + from, 8);
+        return length < 8 ? w & ((std::uint64_t{1} << (8 * length)) - 1) : w;
+    };
+    std::size_t best = kNoDtype;
+    auto consider = [&](std::size_t from, std::size_t end) {
+        const std::size_t length = end - from;
+        const std::uint64_t head = word(from, length);
+        const std::size_t found = kDtypeBySlot[dtypeSlot(head, length)];
+        const DtypeWords& name = kDtypeWords[found];
+        const std::uint64_t tail = length > 8 ? word(from + 8, length - 8) : 0;
+        if (name.size == length && name.head == head && name.tail == tail)
+            best = std::min(best, found);
+    };
+    std::size_t token = std::string_view::npos; // where the current token starts
+    for (std::size_t chunk = 0; chunk < size; chunk += 64) {
+        const std::size_t length = std::min<std::size_t>(64, size - chunk);
+        std::uint64_t underscores = 0;
+        for (std::size_t i = 0; i < length; ++i)
+            underscores |= static_cast<std::uint64_t>(bytes[chunk + i] == '_') << i;
+        for (; underscores != 0; underscores &= underscores - 1) {
+            const std::size_t at = chunk + static_cast<std::size_t>(std::countr_zero(underscores));
+            if (token != std::string_view::npos)
+                consider(token, at);
+            token = at + 1;
+        }
     }
-    if (best == kLongestFirst.size())
+    if (token != std::string_view::npos)
+        consider(token, size);
+    if (best == kNoDtype)
         return std::nullopt;
     return canonicalDtype(kLongestFirst[best]);
 }
@@ -119,6 +195,26 @@ SplitName splitConfigName(std::string_view name)
 
 std::string sanitizedOp(std::string_view op) { return markedOp(op); }
 
+bool isPlainOp(std::string_view op)
+{
+    auto alnum = [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+    };
+    if (op.empty() || !alnum(op.front()) || !alnum(op.back()))
+        return false;
+    return std::all_of(op.begin(), op.end(), [&](char c) { return alnum(c) || c == '_'; });
+}
+
+bool isOotWrapperPath(std::string_view path)
+{
+    constexpr std::string_view kWrapper = "__oot_wrapper";
+    const std::size_t slash = path.rfind('/');
+    const std::size_t nameAt = slash == std::string_view::npos ? 0 : slash + 1;
+    const std::size_t dot = path.rfind('.');
+    const std::size_t stemEnd = dot != std::string_view::npos && dot > nameAt ? dot : path.size();
+    return stemEnd - nameAt > kWrapper.size() && endsWith(path.substr(0, stemEnd), kWrapper);
+}
+
 VariantName parseVariantName(std::string_view method, const std::vector<std::string>& ops,
                              std::string_view device)
 {
@@ -132,12 +228,18 @@ VariantName parseVariantName(std::string_view method, const std::vector<std::str
     for (const std::string& op : ops) {
         // A raw name that sanitising would change (`_scaled_mm`, `copy_`,
         // `nn.functional.relu`) cuts exactly; a plain one may be a mark.
-        const std::string formatted = formattedOp(op);
-        std::size_t cut =
-            formatted != sanitizedOp(op) ? opCutAt(prefix, formatted) : std::string_view::npos;
-        const bool exact = cut != std::string_view::npos;
-        if (!exact)
-            cut = opCutAt(prefix, sanitizedOp(op));
+        std::size_t cut = std::string_view::npos;
+        bool exact = false;
+        if (isPlainOp(op)) {
+            cut = opCutAt(prefix, op);
+        } else {
+            const std::string sanitized = sanitizedOp(op);
+            const std::string formatted = formattedOp(op);
+            cut = formatted != sanitized ? opCutAt(prefix, formatted) : std::string_view::npos;
+            exact = cut != std::string_view::npos;
+            if (!exact)
+                cut = opCutAt(prefix, sanitized);
+        }
         if (cut != std::string_view::npos && (bestCut == std::string_view::npos || cut > bestCut)) {
             bestCut = cut;
             exactCut = exact;
@@ -183,13 +285,13 @@ std::string unwrapOotPath(std::string_view path)
     // Path(path).stem.endswith("__oot_wrapper"): the stem is the last
     // component up to its last '.', the suffix kept as it was.
     constexpr std::string_view kWrapper = "__oot_wrapper";
+    if (!isOotWrapperPath(path))
+        return std::string(path);
     const std::size_t slash = path.rfind('/');
     const std::size_t nameAt = slash == std::string_view::npos ? 0 : slash + 1;
     const std::size_t dot = path.rfind('.');
     const std::size_t stemEnd = dot != std::string_view::npos && dot > nameAt ? dot : path.size();
     const std::string_view stem = path.substr(0, stemEnd);
-    if (stemEnd - nameAt <= kWrapper.size() || !endsWith(stem, kWrapper))
-        return std::string(path);
     return std::string(stem.substr(0, stem.size() - kWrapper.size()))
            + std::string(path.substr(stemEnd));
 }

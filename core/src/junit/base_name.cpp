@@ -1,5 +1,6 @@
 // The base-name algorithm documented at baseTestName() in test_identity.h.
 #include "relayhud/junit/test_identity.h"
+#include "relayhud/util/split.h"
 
 #include <algorithm>
 #include <array>
@@ -100,8 +101,8 @@ bool isDtypeSequence(std::string_view rest, const TestMarks& marks)
 
 std::size_t deviceTokenAt(std::string_view method, std::string_view device, const TestMarks& marks)
 {
-    for (std::size_t at = method.rfind(device); at != std::string_view::npos && at > 1;
-         at = method.rfind(device, at - 1)) {
+    for (std::size_t at = rfindFast(method, device); at != std::string_view::npos && at > 1;
+         at = rfindFast(method, device, at - 1)) {
         if (method[at - 1] != '_')
             continue;
         const std::size_t end = at + device.size();
@@ -137,8 +138,8 @@ std::size_t findOpSuffix(std::string_view prefix, std::string_view op)
 {
     if (op.empty())
         return std::string_view::npos;
-    for (std::size_t at = prefix.rfind(op); at != std::string_view::npos && at > 0;
-         at = prefix.rfind(op, at - 1)) {
+    for (std::size_t at = rfindFast(prefix, op); at != std::string_view::npos && at > 0;
+         at = rfindFast(prefix, op, at - 1)) {
         if (prefix[at - 1] != '_')
             continue;
         const std::size_t after = at + op.size();

@@ -71,10 +71,9 @@ struct Resolution {
     Outcome outcome = Outcome::Xfail;
     std::size_t fileIndex = 0;
     std::string baseMethod;
-    std::string op;                         // the op cut from the name, as given; "" when none
-    std::optional<std::string> dtype;       // read from the variant name, canonical
-    std::optional<std::string> frameworkOp; // the op name the filters compare (spec 6.5)
-    std::vector<Candidate> candidates;      // in the framework's order
+    std::string op;                    // the op cut from the name, as given; "" when none
+    std::optional<std::string> dtype;  // read from the variant name, canonical
+    std::vector<Candidate> candidates; // in the framework's order
     Decision decision = Decision::Unlisted;
     std::optional<std::size_t> entryIndex; // the deciding entry
     std::optional<std::size_t> nameIndex;  // its name that made it a candidate
@@ -82,8 +81,10 @@ struct Resolution {
     Mode finalMode = Mode::Xfail;          // after force_xfail; what runs unless dropped
     DropStep droppedBy = DropStep::None;
     std::string dropReason;
-    std::string cannotJudge;        // why, when outcome is CannotJudge
-    std::vector<std::string> notes; // generation filters an observed variant passed, ambiguities
+    std::string cannotJudge; // why, when outcome is CannotJudge
+    // With explain: the generation filters an observed variant passed, the file
+    // the framework fails collecting.
+    std::vector<std::string> notes;
     std::vector<std::string> steps; // with explain: one line per step, with line numbers
 
     bool dropped() const { return outcome == Outcome::Dropped; }

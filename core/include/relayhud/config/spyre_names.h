@@ -52,6 +52,8 @@ SplitName splitConfigName(std::string_view name);
 // "copy_" -> "copy", "_scaled_mm" -> "scaled_mm", "__rsub__" -> "rsub").
 // Comparing two ops through it makes a raw OpInfo name and a mark meet.
 std::string sanitizedOp(std::string_view op);
+// Sanitising leaves it as it is: ASCII letters, digits and inner '_' only.
+bool isPlainOp(std::string_view op);
 
 // A reported variant taken apart: `<base>[_<op>[_<variant>]][_<param>]_<device>[_<dtype>...]`.
 struct VariantName {
@@ -83,5 +85,7 @@ std::optional<std::string> frameworkOpName(std::string_view variant, std::string
 // "<stem>__oot_wrapper.py" -> "<stem>.py" (oot_test_parsing.py:77-98): the
 // wrapper run_test.sh generates for files of plain TestCase classes.
 std::string unwrapOotPath(std::string_view path);
+// The file is run_test.sh's wrapper of another (unwrapOotPath changes it).
+bool isOotWrapperPath(std::string_view path);
 
 } // namespace relayhud::config

@@ -18,8 +18,12 @@ struct Error {
 template <class T>
 class [[nodiscard]] Result {
 public:
-    Result(T value) : m_v(std::in_place_index<0>, std::move(value)) {}
+    Result(const T& value) : m_v(std::in_place_index<0>, value) {}
+    // Moved in once (a large value, a Resolution, a report, is returned often).
+    Result(T&& value) : m_v(std::in_place_index<0>, std::move(value)) {}
     Result(Error error) : m_v(std::in_place_index<1>, std::move(error)) {}
+    // A value made in place, to be filled through value() before returning.
+    explicit Result(std::in_place_t) : m_v(std::in_place_index<0>) {}
 
     bool ok() const { return m_v.index() == 0; }
     explicit operator bool() const { return ok(); }
