@@ -228,6 +228,40 @@ TEST(Verdict, ConfigThatDoesNotParseIsUnverifiable)
     }
 }
 
+// A loaded config remembers what each test resolved to (its runs repeat their
+// tests), by test id; a result whose test differs under the same id (another
+// cache, marks a later report changed) is resolved again, never taken from it.
+TEST(Verdict, CoverageRemembersResolutionsOnlyForTheSameTest)
+{
+    RunConfig loaded;
+    loaded.set(parsedConfig());
+    const auto results = goodResults();
+    const ConfigCoverage fresh = configCoverage(*loaded.config, results);
+    for (int pass = 0; pass < 2; ++pass) {
+        const ConfigCoverage remembered = configCoverage(loaded, results);
+        EXPECT_EQ(remembered.unknown.size(), fresh.unknown.size());
+        EXPECT_EQ(remembered.mandatoryNotRun.size(), fresh.mandatoryNotRun.size());
+        EXPECT_EQ(remembered.unlistedRan, fresh.unlistedRan);
+        for (std::size_t b = 0; b < fresh.buckets.size(); ++b)
+            EXPECT_EQ(remembered.buckets[b].ran, fresh.buckets[b].ran) << b;
+    }
+    // The same ids, other tests: an unlisted method and a dtype the config drops.
+    std::vector<StoredTestResult> other = results;
+    other[0].name = "test_other_add_spyre_float16";
+    other[0].identity = other[0].file + "::" + other[0].className + "::" + other[0].name;
+    other[1].marks = "op__add,dtype__int64";
+    other[1].name = "test_add_add_spyre_int64";
+    other[1].identity = other[1].file + "::" + other[1].className + "::" + other[1].name;
+    const ConfigCoverage expected = configCoverage(*loaded.config, other);
+    const ConfigCoverage got = configCoverage(loaded, other);
+    EXPECT_EQ(got.unlistedRan, expected.unlistedRan);
+    ASSERT_EQ(got.unknown.size(), expected.unknown.size());
+    for (std::size_t i = 0; i < got.unknown.size(); ++i)
+        EXPECT_EQ(got.unknown[i].why, expected.unknown[i].why);
+    EXPECT_NE(got.unknown.size() + got.unlistedRan.size(),
+              fresh.unknown.size() + fresh.unlistedRan.size());
+}
+
 TEST(Verdict, TestsTheConfigDoesNotKnowAreUnverifiable)
 {
     struct Case {
@@ -258,7 +292,7 @@ TEST(Verdict, UnlistedTestUnderUnlistedModeSkipIsUnknown)
     std::string text = kConfigText;
     text.replace(text.find("unlisted_test_mode: xfail"), 25, "unlisted_test_mode: skip");
     VerdictInput in = inputFor(goodResults());
-    in.config.config = parsedConfig(text);
+    in.config.set(parsedConfig(text));
     auto results = goodResults();
     results.push_back(result("test_other", "add", "float16"));
     in.testRun->totals = totalsOf(results);

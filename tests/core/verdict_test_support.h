@@ -138,7 +138,7 @@ inline VerdictInput inputFor(const std::vector<StoredTestResult>& results)
     info.totals = totalsOf(results);
     in.testRun = info;
     in.config.source = "ops.yaml";
-    in.config.config = parsedConfig();
+    in.config.set(parsedConfig());
     in.now = kNow;
     return in;
 }

@@ -15,9 +15,11 @@
 #include "relayhud/config/spyre_names.h"
 #include "relayhud/junit/mark_tags.h"
 #include "relayhud/verdict/verdict.h"
+#include "verdict/resolution_memo.h"
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 #include <string_view>
 #include <tuple>
@@ -53,10 +55,11 @@ struct Seen {
 
 class CoverageBuilder {
 public:
-    explicit CoverageBuilder(const config::OutcomeConfig& config)
-        : m_config(config), m_resolver(config), m_seen(config.files.size())
+    CoverageBuilder(const config::Resolver& resolver, ResolutionMemo* memo)
+        : m_config(resolver.config()), m_resolver(resolver), m_memo(memo),
+          m_seen(m_config.files.size())
     {
-        for (const config::FileSection& file : config.files)
+        for (const config::FileSection& file : m_config.files)
             for (const config::TestEntry& entry : file.tests)
                 m_out.buckets[static_cast<std::size_t>(bucketOf(entry.effectiveMode()))].declared +=
                     static_cast<std::int64_t>(entry.names.size());
@@ -64,12 +67,23 @@ public:
 
     void add(const StoredTestResult& r)
     {
-        config::VariantQuery query{r.file, r.className, r.name, {}, true};
-        // The marks outlive the loop: values() views into them.
-        const TestMarks marks = parseMarkTags(r.marks);
-        for (const std::string_view op : marks.values(MarkKind::Op))
-            query.ops.emplace_back(op);
-        Result<config::Resolution> resolved = m_resolver.resolve(query);
+        auto resolve = [&] {
+            config::VariantQuery query{r.file, r.className, r.name, {}, true};
+            // The marks outlive the loop: values() views into them.
+            const TestMarks marks = parseMarkTags(r.marks);
+            for (const std::string_view op : marks.values(MarkKind::Op))
+                query.ops.emplace_back(op);
+            return m_resolver.resolve(query);
+        };
+        if (!m_memo) {
+            add(r, resolve());
+            return;
+        }
+        add(r, m_memo->find(r, resolve));
+    }
+
+    void add(const StoredTestResult& r, const Result<config::Resolution>& resolved)
+    {
         if (!resolved) {
             m_out.unknown.push_back({r.identity, resolved.message()});
             return;
@@ -210,7 +224,8 @@ private:
     }
 
     const config::OutcomeConfig& m_config;
-    const config::Resolver m_resolver;
+    const config::Resolver& m_resolver;
+    ResolutionMemo* m_memo; // null: resolve every result
     std::vector<Seen> m_seen;
     std::map<std::tuple<std::size_t, std::size_t, std::size_t>, ListingUse> m_uses;
     ConfigCoverage m_out;
@@ -218,10 +233,25 @@ private:
 
 } // namespace
 
+ConfigCoverage configCoverage(const RunConfig& config, const std::vector<StoredTestResult>& results)
+{
+    std::optional<config::Resolver> fresh; // only when it came without one
+    if (!config.resolver)
+        fresh.emplace(*config.config);
+    CoverageBuilder builder(config.resolver ? *config.resolver : *fresh, config.memo.get());
+    std::unique_lock<std::mutex> held;
+    if (config.memo)
+        held = config.memo->hold();
+    for (const StoredTestResult& r : results)
+        builder.add(r);
+    return builder.finish();
+}
+
 ConfigCoverage configCoverage(const config::OutcomeConfig& config,
                               const std::vector<StoredTestResult>& results)
 {
-    CoverageBuilder builder(config);
+    const config::Resolver resolver(config);
+    CoverageBuilder builder(resolver, nullptr);
     for (const StoredTestResult& r : results)
         builder.add(r);
     return builder.finish();

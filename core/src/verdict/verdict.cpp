@@ -2,6 +2,8 @@
 #include "relayhud/verdict/verdict.h"
 
 #include "relayhud/config/config_file.h"
+#include "relayhud/config/resolver.h"
+#include "verdict/resolution_memo.h"
 
 #include <algorithm>
 #include <cmath>
@@ -339,8 +341,22 @@ RunConfig loadRunConfig(const std::string& path)
             out.error = config::formatFinding(f);
             return out;
         }
-    out.config = std::move(parsed->config);
+    out.set(std::move(parsed->config));
     return out;
+}
+
+void RunConfig::set(config::OutcomeConfig parsed)
+{
+    // One block: the Resolver refers to the config beside it.
+    struct Loaded {
+        explicit Loaded(config::OutcomeConfig c) : config(std::move(c)), resolver(config) {}
+        const config::OutcomeConfig config;
+        const config::Resolver resolver;
+    };
+    auto loaded = std::make_shared<const Loaded>(std::move(parsed));
+    config = std::shared_ptr<const config::OutcomeConfig>(loaded, &loaded->config);
+    resolver = std::shared_ptr<const config::Resolver>(loaded, &loaded->resolver);
+    memo = std::make_shared<ResolutionMemo>();
 }
 
 RunVerdict computeVerdict(const VerdictInput& in, const std::vector<StoredTestResult>& results)
@@ -352,9 +368,9 @@ RunVerdict computeVerdict(const VerdictInput& in, const std::vector<StoredTestRe
         v.executed = in.testRun->totals.cases() - in.testRun->totals.count(TestOutcome::Skipped);
     v.checks = {artifactsCheck(in),          configCheck(in), shaCheck(in), countsCheck(in),
                 shrinkCheck(in, v.executed), staleCheck(in)};
-    const config::OutcomeConfig* config = in.config.config ? &*in.config.config : nullptr;
+    const config::OutcomeConfig* config = in.config.config.get();
     if (config && hasStoredResults(in))
-        v.configCoverage = configCoverage(*config, results);
+        v.configCoverage = configCoverage(in.config, results);
     v.coverage = opDtypeCoverage(config, results);
 
     const SelfReported& r = in.run.reported;

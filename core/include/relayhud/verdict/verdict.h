@@ -40,6 +40,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -48,7 +49,13 @@ namespace relayhud {
 class Cache;
 }
 
+namespace relayhud::config {
+class Resolver;
+}
+
 namespace relayhud::verdict {
+
+class ResolutionMemo;
 
 enum class Verdict : std::uint8_t {
     VerifiedGreen,
@@ -165,8 +172,18 @@ struct ConsistencyCheck {
 // The outcome config a run ran under, or why there is none.
 struct RunConfig {
     std::string source; // the path, for sentences; "" when none is configured
-    std::optional<config::OutcomeConfig> config;
+    // Shared, with its Resolver built once: a RunConfig is copied into every
+    // run's VerdictInput, and coverage resolves each result against it. Both
+    // pointers own the same block; null when there is no config.
+    std::shared_ptr<const config::OutcomeConfig> config;
+    std::shared_ptr<const config::Resolver> resolver;
+    // What coverage resolved already, by test: the runs of one backend repeat
+    // their tests (verdict/resolution_memo.h).
+    std::shared_ptr<ResolutionMemo> memo;
     std::string error; // set when the file could not be read or does not parse cleanly
+
+    // Holds `parsed` (and a Resolver on it) from now on.
+    void set(config::OutcomeConfig parsed);
 };
 
 // Reads and parses `path`; a config with error findings counts as one that
@@ -208,6 +225,10 @@ RunVerdict computeVerdict(const VerdictInput& input, const std::vector<StoredTes
 
 // The declared set against what ran. Exposed for the views and the tests.
 ConfigCoverage configCoverage(const config::OutcomeConfig& config,
+                              const std::vector<StoredTestResult>& results);
+// The same on a loaded config (with its Resolver and memo); `config.config`
+// must be set.
+ConfigCoverage configCoverage(const RunConfig& config,
                               const std::vector<StoredTestResult>& results);
 // `config` may be null (no supported lists to compare with).
 OpDtypeCoverage opDtypeCoverage(const config::OutcomeConfig* config,
