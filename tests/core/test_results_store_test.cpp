@@ -8,7 +8,9 @@
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <sstream>
@@ -242,6 +244,36 @@ TEST(TestRunWriter, DeduplicatesMessagesWithinAndAcrossRuns)
     EXPECT_EQ((*a)[0].testId, (*b)[0].testId);
 }
 
+// Test runs written back to back, as a sync writes them, must not leave the
+// WAL growing: each commit's checkpoint copies it all back and the next run
+// starts it again from the beginning. A statement left active at COMMIT
+// stopped that, and a 30-day cache's WAL reached 71 GB.
+TEST(TestRunWriter, TheWalStartsOverAsRunsAreWritten)
+{
+    ScratchDir dir("store");
+    const auto path = dir.file("wal.sqlite");
+    auto cache = openCacheOk(path);
+    std::vector<TestCaseResult> cases;
+    for (int i = 0; i < 3000; ++i)
+        cases.push_back(makeCase("TestCommonPRIVATEUSE1",
+                                 "test_case_" + std::to_string(i * 7919 % 3000) + "_spyre",
+                                 i % 50 == 0 ? TestOutcome::Failed : TestOutcome::Passed,
+                                 i % 50 == 0 ? "AssertionError: run " + std::to_string(i) : ""));
+    std::uintmax_t afterThird = 0;
+    std::uintmax_t largest = 0;
+    for (int run = 1; run <= 30; ++run) {
+        ASSERT_TRUE(storeRun(*cache, importOrigin("run" + std::to_string(run) + ".xml"), cases));
+        const std::uintmax_t wal = std::filesystem::file_size(path + "-wal");
+        largest = std::max(largest, wal);
+        if (run == 3)
+            afterThird = wal;
+    }
+    // Without the restart the WAL grows by a run's frames each run (about 10x
+    // its size after three); with it, it stays near one checkpoint's worth.
+    EXPECT_LT(largest, 2 * afterThird + (4u << 20)) << "after 3 runs " << afterThird;
+    EXPECT_EQ(queryInt(path, "SELECT count(*) FROM test_run"), 30);
+}
+
 TEST(TestRunWriter, SameTextButDifferentFullTextsAreDifferentMessages)
 {
     ScratchDir dir("store");
@@ -375,6 +407,44 @@ TEST(TestRunWriter, ReplacesTheCheckRunsEarlierTestRunOnlyAtCommit)
     EXPECT_EQ(queryInt(path, "SELECT count(*) FROM test_result"), 1);
     EXPECT_EQ(queryInt(path, "SELECT count(*) FROM test_run"), 1);
     EXPECT_FALSE(cache->testRun(*first));
+}
+
+// The matrix asks for all its greens' test runs in one query: the same rows
+// testRunForCheckRun gives one at a time, a stored one and a failed fetch
+// alike, and nothing for a run never fetched.
+TEST(TestRunWriter, TestRunsOfManyCheckRunsAnswerAsOneAtATime)
+{
+    ScratchDir dir("store");
+    auto cache = openCacheOk(dir.file("many.sqlite"));
+    const auto stored =
+        addRun(*cache, completedRun("a1", "build", 1, Conclusion::Success, 100), 100);
+    const auto failed =
+        addRun(*cache, completedRun("a2", "build", 1, Conclusion::Success, 200), 200);
+    const auto never =
+        addRun(*cache, completedRun("a3", "build", 1, Conclusion::Success, 300), 300);
+    ASSERT_TRUE(storeRun(*cache, {stored, TestRunSource::Artifacts, "artifacts", "https://x"},
+                         sampleCases()));
+    ASSERT_TRUE(
+        cache->recordTestRunState({failed, TestRunSource::Artifacts, "artifacts", "https://y"},
+                                  TestRunState::Failed, "HTTP 502"));
+    auto many = cache->testRunsForCheckRuns({never, failed, stored, stored});
+    ASSERT_TRUE(many) << many.message();
+    EXPECT_EQ(many->size(), 2u);
+    EXPECT_EQ(many->count(never), 0u);
+    for (const std::int64_t row : {stored, failed}) {
+        auto one = cache->testRunForCheckRun(row);
+        ASSERT_TRUE(one && *one);
+        const TestRunInfo& batch = many->at(row);
+        EXPECT_EQ(batch.id, (*one)->id);
+        EXPECT_EQ(batch.state, (*one)->state);
+        EXPECT_EQ(batch.message, (*one)->message);
+        EXPECT_EQ(batch.totals.cases(), (*one)->totals.cases());
+        EXPECT_EQ(batch.fetchedAt, (*one)->fetchedAt);
+    }
+    EXPECT_EQ(many->at(failed).state, TestRunState::Failed);
+    auto none = cache->testRunsForCheckRuns({});
+    ASSERT_TRUE(none);
+    EXPECT_TRUE(none->empty());
 }
 
 TEST(TestRunWriter, RefusesACheckRunThatIsNotCached)

@@ -53,6 +53,7 @@ Result<void> Cache::configure()
     }
     if (auto r = store::exec(m_db, "PRAGMA synchronous = NORMAL"); !r)
         return r;
+    store::watchWal(m_db);
     // Up to 64 MiB of pages, allocated only as used: a test run of 100,000
     // results writes ~50 MB, and with SQLite's default 2 MiB the transaction
     // spills pages to the WAL and reads them back (3x slower), as does a

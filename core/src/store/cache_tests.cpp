@@ -185,6 +185,24 @@ Result<std::optional<TestRunInfo>> Cache::testRunForCheckRun(std::int64_t checkR
     return firstTestRun(s);
 }
 
+Result<std::unordered_map<std::int64_t, TestRunInfo>>
+Cache::testRunsForCheckRuns(const std::vector<std::int64_t>& checkRunRows) const
+{
+    std::unordered_map<std::int64_t, TestRunInfo> out;
+    if (checkRunRows.empty())
+        return out;
+    Statement s(m_db, kTestRunSelect + "WHERE check_run_row IN (SELECT value FROM json_each(?1))");
+    s.bind(1, store::jsonIdList(checkRunRows));
+    auto read = s.forEachRow([&](const Statement& row) {
+        TestRunInfo info = readTestRun(row);
+        const std::int64_t key = *info.checkRunRow;
+        out.insert_or_assign(key, std::move(info));
+    });
+    if (!read)
+        return read.error();
+    return out;
+}
+
 Result<TestRunInfo> Cache::testRun(std::int64_t testRunId) const
 {
     Statement s(m_db, kTestRunSelect + "WHERE id = ?");

@@ -389,14 +389,6 @@ void addTag(TriageProgress& p, const Statement& row)
         ++p.triagedTests;
 }
 
-std::string jsonList(const std::vector<std::int64_t>& ids)
-{
-    std::string list = "[";
-    for (const std::int64_t id : ids)
-        list += (list.size() > 1 ? "," : "") + std::to_string(id);
-    return list + "]";
-}
-
 } // namespace
 
 Result<std::vector<TriageProgress>>
@@ -415,7 +407,7 @@ Cache::triageProgress(const std::vector<std::int64_t>& checkRunRows) const
     std::unordered_map<RunPlace, std::size_t, RunPlaceHash> slotAt;
     std::vector<std::int64_t> commits;
     Statement runs(m_db, kProgressRuns);
-    auto read = runs.bind(1, jsonList(rows)).forEachRow([&](const Statement& row) {
+    auto read = runs.bind(1, store::jsonIdList(rows)).forEachRow([&](const Statement& row) {
         const std::size_t slot = slotOf[row.int64(0)];
         out[slot].failingTests = row.isNull(4) ? 0 : row.integer(4);
         slotAt.emplace(RunPlace{row.int64(1), row.int64(2), row.integer(3)}, slot);
@@ -431,7 +423,7 @@ Cache::triageProgress(const std::vector<std::int64_t>& checkRunRows) const
     // ?2, ?3: the classes that are no triage (isTriagedClass).
     tags.bind(2, triage::storedClass(FailureClass::Unset))
         .bind(3, triage::storedClass(FailureClass::Untriaged));
-    read = tags.bind(1, jsonList(commits)).forEachRow([&](const Statement& row) {
+    read = tags.bind(1, store::jsonIdList(commits)).forEachRow([&](const Statement& row) {
         const auto at = slotAt.find(RunPlace{row.int64(0), row.int64(1), row.integer(2)});
         if (at != slotAt.end())
             addTag(out[at->second], row);

@@ -146,4 +146,12 @@ Result<void> exec(sqlite3* db, const char* sql)
     return {};
 }
 
+std::string jsonIdList(const std::vector<std::int64_t>& ids)
+{
+    std::string list = "[";
+    for (const std::int64_t id : ids)
+        list += (list.size() > 1 ? "," : "") + std::to_string(id);
+    return list + "]";
+}
+
 } // namespace relayhud::store

@@ -79,6 +79,9 @@ Result<std::vector<T>> collectRows(Statement& s, Read read)
     return out;
 }
 
+// "[1,2,3]": ids bound as one parameter, read back with json_each(?).
+std::string jsonIdList(const std::vector<std::int64_t>& ids);
+
 // Runs one or more statements that return no rows (DDL, pragmas).
 Result<void> exec(sqlite3* db, const char* sql);
 

@@ -200,6 +200,12 @@ Result<std::int64_t> TestRunWriter::commit(const TestRunTotals& totals)
         r = store::writeTotals(s, totals);
     if (r)
         r = store::linkToCheckRun(s);
+    // No statement of this writer may be active at COMMIT (a SELECT that
+    // returned a row and was not reset): it would keep this connection on its
+    // old snapshot, and the checkpoint after the commit could not copy the WAL
+    // back (store/transaction.cpp).
+    s.batch.reset();
+    s.messages.reset();
     if (r)
         r = s.transaction->commit();
     s.transaction.reset();

@@ -34,4 +34,9 @@ private:
     sqlite3* m_db = nullptr; // null once committed or rolled back
 };
 
+// Keeps the WAL of `db` bounded (see transaction.cpp): SQLite's
+// autocheckpoint after each commit, and once the WAL passes 64 MiB, a
+// checkpoint that truncates it after the transaction that grew it.
+void watchWal(sqlite3* db);
+
 } // namespace relayhud::store

@@ -79,16 +79,23 @@ Result<void> VerdictMarker::mark(const Cache& cache, MatrixSnapshot& matrix)
     }
     if (refreshConfigs())
         m_memo.clear();
+    // The greens' test runs in one query: a statement per cell cost more than
+    // the rest of a cold start's first paint.
+    std::vector<std::int64_t> greens;
+    for (const MatrixCell& cell : matrix.cells)
+        if (selfReportedGreen(cell))
+            greens.push_back(cell.runRowId);
+    auto testRuns = cache.testRunsForCheckRuns(greens);
+    if (!testRuns)
+        return testRuns.error();
     std::size_t computed = 0;
     for (MatrixCell& cell : matrix.cells) {
         if (!selfReportedGreen(cell))
             continue;
-        auto testRun = cache.testRunForCheckRun(cell.runRowId);
-        if (!testRun)
-            return testRun.error();
-        if (!*testRun)
+        const auto testRun = testRuns->find(cell.runRowId);
+        if (testRun == testRuns->end())
             continue; // never fetched: nothing examined, no mark
-        const TestRunInfo& info = **testRun;
+        const TestRunInfo& info = testRun->second;
         if (info.state != TestRunState::Stored) {
             cell.flags |= MatrixCell::GreenUnverified; // expired, no reports, ...
             continue;

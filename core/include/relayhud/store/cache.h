@@ -19,6 +19,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 struct sqlite3;
@@ -142,6 +143,10 @@ public:
     Result<std::int64_t> recordTestRunState(const TestRunOrigin& origin, TestRunState state,
                                             const std::string& message);
     Result<std::optional<TestRunInfo>> testRunForCheckRun(std::int64_t checkRunRow) const;
+    // The same for many rows in one query (the matrix's greens), by row;
+    // rows without a test run are absent.
+    Result<std::unordered_map<std::int64_t, TestRunInfo>>
+    testRunsForCheckRuns(const std::vector<std::int64_t>& checkRunRows) const;
     // The row of the check run GitHub knows by `id` (the HUD's check_run_id),
     // newest first if a bad feed repeated it; none for an unknown or empty id.
     Result<std::optional<std::int64_t>> checkRunRowFor(const CheckRunId& id) const;
