@@ -56,6 +56,36 @@ TEST(HostileInput, ReadRegularFileRefusesDevicesFoldersAndOversizeFilesBeforeRea
     EXPECT_EQ(byteSizeText(100ull << 30), "100 GiB");
 }
 
+// The mapped reader (JUnit reports) checks and words its refusals alike, and
+// gives the bytes writable (the parser works in place) and whole.
+TEST(HostileInput, ReadRegularFileBytesChecksAsReadRegularFileDoes)
+{
+    relayhud::testing::ScratchDir dir("hostile");
+    auto zero = readRegularFileBytes("/dev/zero", 1024, "a thing");
+    ASSERT_FALSE(zero);
+    EXPECT_EQ(zero.message(),
+              "/dev/zero is not a regular file (a device, pipe or socket); a thing must be one");
+    const std::string big = sparse(dir, "big.xml", (2ull << 30) + 1);
+    auto over = readRegularFileBytes(big, 1ull << 30, "a JUnit report");
+    ASSERT_FALSE(over);
+    EXPECT_EQ(over.message(), big + " is 2 GiB; a JUnit report is at most 1 GiB");
+    std::ofstream(dir.file("empty.xml")).close();
+    auto empty = readRegularFileBytes(dir.file("empty.xml"), 10, "a thing");
+    ASSERT_TRUE(empty) << empty.message();
+    EXPECT_TRUE(empty->empty());
+    std::string text(3 * 4096 + 17, 'x');
+    text.front() = '<';
+    text.back() = '>';
+    std::ofstream(dir.file("pages.xml"), std::ios::binary) << text;
+    auto read = readRegularFileBytes(dir.file("pages.xml"), 1 << 20, "a thing");
+    ASSERT_TRUE(read) << read.message();
+    EXPECT_EQ(read->view(), text);
+    read->data()[0] = '(';
+    FileBytes moved = std::move(*read);
+    EXPECT_EQ(moved.view().substr(0, 2), "(x");
+    EXPECT_EQ(moved.size(), text.size());
+}
+
 TEST(HostileInput, ConfigsRulesReportsAndLogsFromDevZeroAreClearErrors)
 {
     auto config = config::loadConfigFile("/dev/zero");

@@ -246,6 +246,26 @@ TEST(JunitUtf8, SanitiserAndPrefix)
     EXPECT_EQ(utf8Prefix("abc", 10), "abc");
 }
 
+// ASCII is checked eight bytes at a time: a bad byte, or a character split
+// across two such words, is judged the same at every offset.
+TEST(JunitUtf8, EveryOffsetOfALongAsciiTextIsChecked)
+{
+    const std::string ascii(40, 'a');
+    for (std::size_t at = 0; at < ascii.size(); ++at) {
+        std::string bad = ascii;
+        bad[at] = '\xFF';
+        EXPECT_FALSE(isValidUtf8(bad)) << at;
+        EXPECT_EQ(sanitizeUtf8(bad), ascii.substr(0, at) + "\xEF\xBF\xBD" + ascii.substr(at + 1));
+        std::string euro = ascii;
+        euro.insert(at, "\xE2\x82\xAC");
+        EXPECT_TRUE(isValidUtf8(euro)) << at;
+        std::string cut = ascii.substr(0, at) + "\xE2\x82";
+        EXPECT_FALSE(isValidUtf8(cut)) << at;
+    }
+    EXPECT_TRUE(isValidUtf8(ascii));
+    EXPECT_TRUE(isValidUtf8(""));
+}
+
 TEST(JunitHugeText, TenMegabyteMessageIsCappedAndHandedOver)
 {
     // Two-byte characters, so the cap falls inside one if cut naively.

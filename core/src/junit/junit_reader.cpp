@@ -4,6 +4,7 @@
 
 #include "junit/case_reader.h"
 #include "junit/parse_break.h"
+#include "junit/pugi_pages.h"
 
 #include <pugixml.hpp>
 
@@ -14,6 +15,9 @@
 
 namespace relayhud {
 namespace {
+
+// Before main: no pugixml document exists yet (pugi_pages.h).
+[[maybe_unused]] const bool kPugixmlPages = (junit::usePugixmlPages(), true);
 
 // pugixml never fetches or expands DTD entities; leaving out parse_doctype
 // (and PIs, comments, declarations) also keeps a DOCTYPE out of the tree, so a
@@ -137,9 +141,9 @@ Result<JunitReport> readParsed(const pugi::xml_document& doc, const pugi::xml_pa
     return readSuites(source, suitesOf(root), parsed, options);
 }
 
-Result<std::string> readWholeFile(const std::string& path)
+Result<FileBytes> readWholeFile(const std::string& path)
 {
-    return readRegularFile(path, kMaxReportFileBytes, "a JUnit report");
+    return readRegularFileBytes(path, kMaxReportFileBytes, "a JUnit report");
 }
 
 Result<JunitReport> withPath(const std::string& path, Result<JunitReport> report)
@@ -163,13 +167,14 @@ Result<JunitReport> readJunitBuffer(std::string_view xml, const JunitReadOptions
 
 Result<JunitReport> readJunitFile(const std::string& path, const JunitReadOptions& options)
 {
-    Result<std::string> bytes = readWholeFile(path);
+    Result<FileBytes> bytes = readWholeFile(path);
     if (!bytes)
         return bytes.error();
     if (bytes->empty())
         return makeError(path + ": the JUnit report is empty (0 bytes)");
     // Parsing the file's own buffer in place saves copying it (page faults on
-    // a 40 MB report cost more than the parse itself on some machines).
+    // a 40 MB report cost more than the parse itself on some machines; the
+    // buffer comes filled in one call for that reason, read_file.h).
     pugi::xml_document doc;
     const pugi::xml_parse_result parsed =
         doc.load_buffer_inplace(bytes->data(), bytes->size(), kParseOptions, pugi::encoding_utf8);
@@ -181,7 +186,7 @@ Result<JunitReport> readJunitFile(const std::string& path, const JunitReadOption
     bytes = readWholeFile(path);
     if (!bytes)
         return bytes.error();
-    return withPath(path, readJunitBuffer(*bytes, options));
+    return withPath(path, readJunitBuffer(bytes->view(), options));
 }
 
 } // namespace relayhud

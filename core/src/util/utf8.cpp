@@ -1,5 +1,8 @@
 #include "relayhud/util/utf8.h"
 
+#include <cstdint>
+#include <cstring>
+
 namespace relayhud {
 namespace {
 
@@ -53,6 +56,16 @@ bool isValidUtf8(std::string_view text)
 {
     std::size_t i = 0;
     while (i < text.size()) {
+        // Eight ASCII bytes at a time: test names, messages and tracebacks
+        // are nearly all ASCII, and this runs over every one of them.
+        if (i + 8 <= text.size()) {
+            std::uint64_t eight = 0;
+            std::memcpy(&eight, text.data() + i, 8);
+            if ((eight & 0x8080808080808080ULL) == 0) {
+                i += 8;
+                continue;
+            }
+        }
         if (byteAt(text, i) < 0x80U) {
             ++i;
             continue;
