@@ -73,6 +73,11 @@ MainWindow::MainWindow(SessionConfig config, QWidget* parent)
     setWindowTitle(m_config.demo ? tr("RelayHUD — demo") : tr("RelayHUD"));
     setWindowIcon(QIcon(QStringLiteral(":/relayhud/relayhud.svg")));
     m_proxy->setSourceModel(m_model);
+    // The matrix is read on a worker while the window is built: the first
+    // paint then waits on the slower of the two, not on both in turn.
+    m_loader->setCachePath(m_config.settings.effectiveCachePath().toStdString());
+    m_loader->setVerdictSources(verdictSources(m_config.settings));
+    reloadMatrix();
     buildCentral();
     buildDock();
     buildTestsDock();
@@ -113,7 +118,6 @@ MainWindow::MainWindow(SessionConfig config, QWidget* parent)
     applyCredentials();
     if (!m_config.sessionCredentials)
         m_credentials->load(); // the keychain answers later
-    reloadMatrix();
     reloadClusters();
     if (m_config.syncOnStart)
         m_sync->syncNow();

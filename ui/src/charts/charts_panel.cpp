@@ -16,6 +16,7 @@
 #include <QMouseEvent>
 #include <QPixmap>
 #include <QPushButton>
+#include <QShowEvent>
 #include <QSpinBox>
 #include <QStackedWidget>
 #include <QToolTip>
@@ -42,7 +43,14 @@ ChartsPanel::ChartsPanel(const QString& cachePath, QWidget* parent)
     m_loader->setCachePath(cachePath.toStdString());
     buildControls();
     connect(m_loader, &TrendsLoader::loaded, this, &ChartsPanel::onLoaded);
-    reload();
+    m_overBox->setVisible(chartKind() == ChartKind::PassRate);
+}
+
+void ChartsPanel::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    if (m_readOnShow)
+        reload();
 }
 
 void ChartsPanel::setCachePath(const QString& cachePath)
@@ -184,7 +192,11 @@ TrendsRequest ChartsPanel::currentRequest() const
 void ChartsPanel::reload()
 {
     m_overBox->setVisible(chartKind() == ChartKind::PassRate);
-    m_loader->request(currentRequest());
+    // Hidden (a tab behind another, a window still being built): read when
+    // next shown, not while the matrix paints.
+    m_readOnShow = !isVisible();
+    if (!m_readOnShow)
+        m_loader->request(currentRequest());
 }
 
 void ChartsPanel::onLoaded(std::shared_ptr<const TrendsData> loaded)

@@ -65,7 +65,9 @@ public:
     bool isLoading() const { return m_loader->isLoading(); }
 
 public slots:
-    // Re-reads the cache (after a sync) with the current choices.
+    // Re-reads the cache (after a sync) with the current choices; while the
+    // panel is hidden (a tab behind another, a window being built), when it
+    // is next shown.
     void reload();
 
 signals:
@@ -75,6 +77,7 @@ signals:
 
 protected:
     void changeEvent(QEvent* event) override;
+    void showEvent(QShowEvent* event) override;
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
@@ -110,6 +113,7 @@ private:
     QLabel* m_note = nullptr;
     QChart* m_chart = nullptr; // owned by m_view
     std::shared_ptr<const TrendsData> m_data;
+    bool m_readOnShow = true; // a reload waits for the panel to be shown
     ChartMarks m_marks;
     QString m_toolTip;
 };
