@@ -1,14 +1,17 @@
 // Cold start: launching relayhud on a filled cache until its window has
 // painted the matrix (the app prints "first paint" and exits when started
-// with --exit-after-paint). Reference: `relayhud --version`, the cost of
-// starting the process and loading Qt without a window.
+// with --exit-after-paint), <= 3x the reference: `relayhud --version`, the
+// cost of starting the process and loading Qt without a window. Both are the
+// best of 3 launches.
 #include "bench_sections.h"
 
 #include "relayhud/sim/sim_server.h"
 #include "relayhud/sync/hud_sync.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <string>
 
@@ -60,7 +63,9 @@ void benchColdStart(Report& report, const std::string& binDir)
     }
     const std::string app = binDir + "/relayhud";
     const std::string env = "QT_QPA_PLATFORM=offscreen ";
-    const double version = timeCommand(env + app + " --version > /dev/null");
+    double version = 1e9; // best of 3 as well: both are a process start
+    for (int i = 0; i < 3; ++i)
+        version = std::min(version, timeCommand(env + app + " --version > /dev/null"));
     double best = 1e9;
     for (int i = 0; i < 3; ++i) {
         const double ms = timeCommand(env + app + " --cache " + cachePath + " --hud "
@@ -69,9 +74,12 @@ void benchColdStart(Report& report, const std::string& binDir)
             return;
         best = std::min(best, ms);
     }
-    report.add({"cold start to a painted matrix (best of 3)", best, "ms", 1000,
-                "relayhud --version", version});
-    std::filesystem::remove_all(dir);
+    report.add({"cold start to a painted matrix (best of 3)", best, "ms", 0, "relayhud --version",
+                version, 3.0});
+    if (std::getenv("RELAYHUD_BENCH_KEEP"))
+        std::printf("  kept %s (RELAYHUD_BENCH_KEEP)\n", cachePath.c_str());
+    else
+        std::filesystem::remove_all(dir);
 }
 
 } // namespace relayhud::bench
