@@ -11,6 +11,7 @@
 #include "test_results_fixtures.h"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <filesystem>
 #include <fstream>
@@ -30,23 +31,37 @@ std::string sparse(const relayhud::testing::ScratchDir& dir, const std::string& 
     return path;
 }
 
-TEST(HostileInput, ReadRegularFileRefusesDevicesFoldersAndOversizeFilesBeforeReading)
+// What both whole-file readers refuse before reading a byte, in the same
+// words: a device, a FIFO, a folder, a file over the limit, a missing file.
+template <class Read>
+void expectRefusals(const relayhud::testing::ScratchDir& dir, Read read)
 {
-    relayhud::testing::ScratchDir dir("hostile");
-    auto zero = readRegularFile("/dev/zero", 1024, "a thing");
+    auto zero = read("/dev/zero", 1024, "a thing");
     ASSERT_FALSE(zero);
     EXPECT_EQ(zero.message(),
               "/dev/zero is not a regular file (a device, pipe or socket); a thing must be one");
-    auto folder = readRegularFile(dir.path().string(), 1024, "a thing");
+    const std::string fifo = dir.file("pipe");
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    auto piped = read(fifo, 1024, "a thing"); // never blocks on the writer
+    ASSERT_FALSE(piped);
+    EXPECT_NE(piped.message().find("a device, pipe or socket"), std::string::npos)
+        << piped.message();
+    auto folder = read(dir.path().string(), 1024, "a thing");
     ASSERT_FALSE(folder);
     EXPECT_NE(folder.message().find("(a folder)"), std::string::npos) << folder.message();
     const std::string big = sparse(dir, "big.yaml", (17ull << 20) + 1);
-    auto over = readRegularFile(big, 16ull << 20, "an outcome config");
+    auto over = read(big, 16ull << 20, "an outcome config");
     ASSERT_FALSE(over);
     EXPECT_EQ(over.message(), big + " is 17 MiB; an outcome config is at most 16 MiB");
-    auto missing = readRegularFile(dir.file("none"), 10, "a thing");
+    auto missing = read(dir.file("none"), 10, "a thing");
     ASSERT_FALSE(missing);
     EXPECT_NE(missing.message().find("cannot open"), std::string::npos);
+}
+
+TEST(HostileInput, ReadRegularFileRefusesDevicesFoldersAndOversizeFilesBeforeReading)
+{
+    relayhud::testing::ScratchDir dir("hostile");
+    expectRefusals(dir, readRegularFile);
     std::ofstream(dir.file("ok.txt")) << "hello";
     auto ok = readRegularFile(dir.file("ok.txt"), 5, "a thing");
     ASSERT_TRUE(ok) << ok.message();
@@ -56,34 +71,29 @@ TEST(HostileInput, ReadRegularFileRefusesDevicesFoldersAndOversizeFilesBeforeRea
     EXPECT_EQ(byteSizeText(100ull << 30), "100 GiB");
 }
 
-// The mapped reader (JUnit reports) checks and words its refusals alike, and
-// gives the bytes writable (the parser works in place) and whole.
+// The mapped reader (JUnit reports) refuses alike, and gives the bytes
+// writable (the parser works in place) and whole, huge-page sized or not.
 TEST(HostileInput, ReadRegularFileBytesChecksAsReadRegularFileDoes)
 {
     relayhud::testing::ScratchDir dir("hostile");
-    auto zero = readRegularFileBytes("/dev/zero", 1024, "a thing");
-    ASSERT_FALSE(zero);
-    EXPECT_EQ(zero.message(),
-              "/dev/zero is not a regular file (a device, pipe or socket); a thing must be one");
-    const std::string big = sparse(dir, "big.xml", (2ull << 30) + 1);
-    auto over = readRegularFileBytes(big, 1ull << 30, "a JUnit report");
-    ASSERT_FALSE(over);
-    EXPECT_EQ(over.message(), big + " is 2 GiB; a JUnit report is at most 1 GiB");
+    expectRefusals(dir, readRegularFileBytes);
     std::ofstream(dir.file("empty.xml")).close();
     auto empty = readRegularFileBytes(dir.file("empty.xml"), 10, "a thing");
     ASSERT_TRUE(empty) << empty.message();
     EXPECT_TRUE(empty->empty());
-    std::string text(3 * 4096 + 17, 'x');
-    text.front() = '<';
-    text.back() = '>';
-    std::ofstream(dir.file("pages.xml"), std::ios::binary) << text;
-    auto read = readRegularFileBytes(dir.file("pages.xml"), 1 << 20, "a thing");
-    ASSERT_TRUE(read) << read.message();
-    EXPECT_EQ(read->view(), text);
-    read->data()[0] = '(';
-    FileBytes moved = std::move(*read);
-    EXPECT_EQ(moved.view().substr(0, 2), "(x");
-    EXPECT_EQ(moved.size(), text.size());
+    for (const std::size_t size : {std::size_t{3 * 4096 + 17}, std::size_t{(5u << 20) + 3}}) {
+        std::string text(size, 'x');
+        text.front() = '<';
+        text.back() = '>';
+        std::ofstream(dir.file("pages.xml"), std::ios::binary | std::ios::trunc) << text;
+        auto read = readRegularFileBytes(dir.file("pages.xml"), 16u << 20, "a thing");
+        ASSERT_TRUE(read) << read.message();
+        EXPECT_TRUE(read->view() == text) << size;
+        read->data()[0] = '(';
+        FileBytes moved = std::move(*read);
+        EXPECT_EQ(moved.view().substr(0, 2), "(x");
+        EXPECT_EQ(moved.size(), text.size());
+    }
 }
 
 TEST(HostileInput, ConfigsRulesReportsAndLogsFromDevZeroAreClearErrors)

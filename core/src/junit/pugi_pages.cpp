@@ -10,13 +10,15 @@
 // rest go back to the system.
 #include "junit/pugi_pages.h"
 
+#include "relayhud/util/huge_pages.h"
+
 #include <pugixml.hpp>
-#include <sys/mman.h>
 
 #include <cstddef>
 #include <cstdint>
 #include <mutex>
 #include <new>
+#include <utility>
 
 #if defined(__SANITIZE_ADDRESS__)
 #define RELAYHUD_PUGI_MALLOC 1
@@ -37,8 +39,7 @@ constexpr std::size_t kHeader = kAlign; // each block's chunk, before it
 constexpr std::size_t roundUp(std::size_t n, std::size_t to) { return (n + to - 1) / to * to; }
 
 struct Chunk {
-    void* mapping = nullptr;
-    std::size_t mapped = 0;
+    HugePages pages;      // holds this Chunk at its start
     char* next = nullptr; // the next free byte
     char* end = nullptr;
     std::size_t live = 0; // blocks not yet freed
@@ -55,37 +56,29 @@ std::size_t g_keptCount = 0;
 // page; null when the system has no memory left.
 Chunk* mapChunk(std::size_t usable)
 {
-    const std::size_t bytes = roundUp(roundUp(sizeof(Chunk), kAlign) + usable, kHugePage);
-    const std::size_t mapped = bytes + kHugePage; // room to align
-    void* mapping =
-        ::mmap(nullptr, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (mapping == MAP_FAILED)
+    HugePages pages(roundUp(roundUp(sizeof(Chunk), kAlign) + usable, kHugePage));
+    if (!pages)
         return nullptr;
-    const auto address = reinterpret_cast<std::uintptr_t>(mapping);
-    char* aligned = static_cast<char*>(mapping) + (kHugePage - address % kHugePage) % kHugePage;
-    (void)::madvise(aligned, bytes, MADV_HUGEPAGE); // advice: the kernel may decline
-    auto* chunk = new (aligned) Chunk;
-    chunk->mapping = mapping;
-    chunk->mapped = mapped;
-    chunk->next = aligned + roundUp(sizeof(Chunk), kAlign);
-    chunk->end = aligned + bytes;
+    char* start = pages.data();
+    const std::size_t bytes = pages.size();
+    auto* chunk = new (start) Chunk;
+    chunk->next = start + roundUp(sizeof(Chunk), kAlign);
+    chunk->end = start + bytes;
+    chunk->pages = std::move(pages);
     return chunk;
 }
 
 void unmapChunk(Chunk* chunk)
 {
-    void* mapping = chunk->mapping;
-    const std::size_t mapped = chunk->mapped;
+    HugePages pages = std::move(chunk->pages); // unmapped as it goes
     chunk->~Chunk();
-    ::munmap(mapping, mapped);
 }
 
 // A standard chunk no block uses any more: kept for reuse while there is room.
 void release(Chunk* chunk)
 {
-    const bool standard = chunk->end - reinterpret_cast<char*>(chunk)
-                          == static_cast<std::ptrdiff_t>(
-                              roundUp(roundUp(sizeof(Chunk), kAlign) + kChunkBytes, kHugePage));
+    const bool standard =
+        chunk->pages.size() == roundUp(roundUp(sizeof(Chunk), kAlign) + kChunkBytes, kHugePage);
     if (standard && g_keptCount < kKeptChunks) {
         chunk->next = reinterpret_cast<char*>(chunk) + roundUp(sizeof(Chunk), kAlign);
         g_kept[g_keptCount++] = chunk;

@@ -3,14 +3,11 @@
 #include "relayhud/util/file_ops.h"
 
 #include <fcntl.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstdint>
 #include <new>
-#include <utility>
 
 namespace relayhud {
 
@@ -93,32 +90,6 @@ Result<std::string> readRegularFile(const std::string& path, std::uint64_t maxBy
     return bytes;
 }
 
-FileBytes::FileBytes(FileBytes&& other) noexcept
-    : m_mapping(std::exchange(other.m_mapping, nullptr)),
-      m_mapped(std::exchange(other.m_mapped, 0)), m_data(std::exchange(other.m_data, nullptr)),
-      m_size(std::exchange(other.m_size, 0)), m_capacity(std::exchange(other.m_capacity, 0))
-{
-}
-
-FileBytes& FileBytes::operator=(FileBytes&& other) noexcept
-{
-    if (this != &other) {
-        FileBytes old(std::move(*this));
-        m_mapping = std::exchange(other.m_mapping, nullptr);
-        m_mapped = std::exchange(other.m_mapped, 0);
-        m_data = std::exchange(other.m_data, nullptr);
-        m_size = std::exchange(other.m_size, 0);
-        m_capacity = std::exchange(other.m_capacity, 0);
-    }
-    return *this;
-}
-
-FileBytes::~FileBytes()
-{
-    if (m_mapping != nullptr)
-        ::munmap(m_mapping, m_mapped);
-}
-
 Result<FileBytes> readRegularFileBytes(const std::string& path, std::uint64_t maxBytes,
                                        std::string_view what)
 {
@@ -129,26 +100,10 @@ Result<FileBytes> readRegularFileBytes(const std::string& path, std::uint64_t ma
     FileBytes out;
     if (size == 0)
         return out;
-    // Transparent huge pages where the file fills one (2 MiB): the kernel
-    // then maps 2 MiB per fault instead of 4 KiB, 500x fewer faults.
-    constexpr std::size_t kHugePage = std::size_t{2} << 20;
-    const auto bytes = static_cast<std::size_t>(size);
-    const bool huge = bytes >= kHugePage;
-    const std::size_t mapped = huge ? (bytes + kHugePage - 1) / kHugePage * kHugePage + kHugePage
-                                    : bytes; // room to align to a huge page
-    void* map = ::mmap(nullptr, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (map == MAP_FAILED)
+    out.m_pages = HugePages(static_cast<std::size_t>(size));
+    if (!out.m_pages)
         return makeError("not enough memory to read " + path + " (" + byteSizeText(size) + ")");
-    out.m_mapping = static_cast<char*>(map);
-    out.m_mapped = mapped;
-    out.m_data = out.m_mapping;
-    if (huge) {
-        const auto address = reinterpret_cast<std::uintptr_t>(map);
-        out.m_data += (kHugePage - address % kHugePage) % kHugePage;
-        (void)::madvise(out.m_data, mapped - kHugePage, MADV_HUGEPAGE); // advice: may be ignored
-    }
-    out.m_capacity = bytes;
-    auto done = readInto(fd->get(), path, out.m_data, out.m_capacity);
+    auto done = readInto(fd->get(), path, out.m_pages.data(), static_cast<std::size_t>(size));
     if (!done)
         return done.error();
     out.m_size = *done;

@@ -3,6 +3,7 @@
 // regular file (not /dev/zero, a FIFO or a folder), and only up to a size
 // fixed per kind, checked before a byte is read. A file over the limit is a
 // one-line error that says both sizes, never an allocation that aborts.
+#include "relayhud/util/huge_pages.h"
 #include "relayhud/util/result.h"
 
 #include <cstdint>
@@ -21,34 +22,23 @@ inline constexpr std::uint64_t kMaxWorkflowFileBytes = 4ull << 20; // a GitHub w
 Result<std::string> readRegularFile(const std::string& path, std::uint64_t maxBytes,
                                     std::string_view what);
 
-// A large file's bytes in memory mapped in huge pages where the kernel allows
-// them: a std::string of 40 MB is zeroed one 4 KiB page at a time first, and
-// on a VM each page's fault costs more than parsing it (reading a 37 MB JUnit
+// A large file's bytes in huge pages (util/huge_pages.h): a std::string of
+// 40 MB is zeroed one 4 KiB page at a time first (reading a 37 MB JUnit
 // report that way took 210 ms, in huge pages 9). Writable, for parsers that
 // work in place; not terminated.
 class FileBytes {
 public:
-    FileBytes() = default;
-    FileBytes(FileBytes&& other) noexcept;
-    FileBytes& operator=(FileBytes&& other) noexcept;
-    FileBytes(const FileBytes&) = delete;
-    FileBytes& operator=(const FileBytes&) = delete;
-    ~FileBytes();
-
-    char* data() { return m_data; }
-    const char* data() const { return m_data; }
+    char* data() { return m_pages.data(); }
+    const char* data() const { return m_pages.data(); }
     std::size_t size() const { return m_size; }
     bool empty() const { return m_size == 0; }
-    std::string_view view() const { return {m_data, m_size}; }
+    std::string_view view() const { return {m_pages.data(), m_size}; }
 
 private:
     friend Result<FileBytes> readRegularFileBytes(const std::string&, std::uint64_t,
                                                   std::string_view);
-    char* m_mapping = nullptr; // what mmap gave
-    std::size_t m_mapped = 0;
-    char* m_data = nullptr;     // in it, aligned to a huge page when large
-    std::size_t m_size = 0;     // bytes read
-    std::size_t m_capacity = 0; // bytes the file had
+    HugePages m_pages;
+    std::size_t m_size = 0; // bytes read
 };
 
 // readRegularFile into FileBytes: the same checks and messages.
