@@ -1,19 +1,12 @@
 #include "relayhud/sim/sim_server.h"
 
+#include "relayhud/sim/httplib_quiet.h"
 #include "relayhud/sim/sim_artifacts.h"
 #include "sim_artifact_routes.h"
 #include "sim_encoding.h"
 #include "sim_faults.h"
 #include "sim_http.h"
 #include "sim_routes.h"
-
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wold-style-cast"
-#pragma GCC diagnostic ignored "-Wconversion"
-#pragma GCC diagnostic ignored "-Wsign-conversion"
-#pragma GCC diagnostic ignored "-Wshadow"
-#include <httplib.h>
-#pragma GCC diagnostic pop
 
 #include <algorithm>
 #include <atomic>

@@ -2,7 +2,7 @@
 // Loopback servers for tests of HTTP clients: an httplib server a test
 // scripts with handlers, and a bare TCP server for replies httplib will not
 // produce (a Content-Length it does not honour, no reply at all).
-#include "httplib_quiet.h"
+#include "relayhud/sim/httplib_quiet.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>

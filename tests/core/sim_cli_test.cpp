@@ -2,7 +2,7 @@
 // the lines it announces, stdin EOF, SIGTERM, bad flags.
 #include "relayhud/sim/sim_options.h"
 
-#include "httplib_quiet.h"
+#include "relayhud/sim/httplib_quiet.h"
 
 #include <gtest/gtest.h>
 

@@ -5,7 +5,7 @@
 #include "relayhud/sim/sim_dataset.h"
 #include "test_world.h"
 
-#include "httplib_quiet.h"
+#include "relayhud/sim/httplib_quiet.h"
 
 #include <nlohmann/json.hpp>
 

@@ -6,7 +6,7 @@
 #include "sim_http_support.h"
 #include "test_world.h"
 
-#include "httplib_quiet.h"
+#include "relayhud/sim/httplib_quiet.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

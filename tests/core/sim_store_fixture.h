@@ -8,7 +8,7 @@
 #include "sim_http_support.h"
 #include "test_world.h"
 
-#include "httplib_quiet.h"
+#include "relayhud/sim/httplib_quiet.h"
 
 #include <archive.h>
 #include <archive_entry.h>

@@ -54,23 +54,11 @@ void MainWindow::buildChartsDock()
     tabifyDockWidget(m_testsDock, m_chartsDock);
     m_testsDock->raise();
     connect(m_charts, &ChartsPanel::commitActivated, this, &MainWindow::selectCommit);
-    // A change while the tab is hidden is read when it is next seen.
-    connect(m_chartsDock, &QDockWidget::visibilityChanged, this, [this](bool visible) {
-        if (visible && m_chartsStale) {
-            m_chartsStale = false;
-            m_charts->reload();
-        }
-    });
-    auto invalidate = [this] {
-        m_chartsStale = true;
-        if (m_charts->isVisible()) {
-            m_chartsStale = false;
-            m_charts->reload();
-        }
-    };
-    connect(this, &MainWindow::syncSucceeded, m_charts, invalidate);
-    connect(this, &MainWindow::triageWritten, m_charts, invalidate);
-    connect(this, &MainWindow::triageImported, m_charts, invalidate);
+    // A change while the tab is hidden is read when it is next seen
+    // (ChartsPanel::reload waits for the panel to be shown).
+    connect(this, &MainWindow::syncSucceeded, m_charts, &ChartsPanel::reload);
+    connect(this, &MainWindow::triageWritten, m_charts, &ChartsPanel::reload);
+    connect(this, &MainWindow::triageImported, m_charts, &ChartsPanel::reload);
 }
 
 bool MainWindow::selectCommit(const QString& sha)

@@ -1,6 +1,6 @@
 #pragma once
-// cpp-httplib for the tests' servers and clients, without the warnings its
-// header raises under the house's -Werror set.
+// cpp-httplib without the warnings its header raises under the house's
+// -Werror set: for the simulator's server and the tests' clients.
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wold-style-cast"
 #pragma GCC diagnostic ignored "-Wconversion"

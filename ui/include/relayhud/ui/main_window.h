@@ -340,7 +340,6 @@ private:
     QDockWidget* m_coverageDock = nullptr;
     ChartsPanel* m_charts = nullptr;
     QDockWidget* m_chartsDock = nullptr;
-    bool m_chartsStale = true;
     WatchController* m_watch = nullptr;
     BackendsPanel* m_backends = nullptr;
     DoctorPanel* m_doctor = nullptr;
