@@ -21,6 +21,7 @@ using namespace std::chrono_literals;
 using relayhud::HttpClient;
 using relayhud::HttpOptions;
 using relayhud::HttpRequest;
+using relayhud::nowSeconds;
 using relayhud::RetryPolicy;
 using relayhud::test::RawServer;
 using relayhud::test::ScriptedServer;
