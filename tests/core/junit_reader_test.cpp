@@ -295,3 +295,66 @@ TEST(JunitShapes, StreamingHandsOverEveryCaseAndKeepsNone)
     for (std::size_t i = 0; i < identities.size(); ++i)
         EXPECT_EQ(identities[i], kept.cases[i].identity);
 }
+
+// Cases of many classes interleaved (pytest-xdist workers, merged shards):
+// each case's file and class are its own, the same classname under two
+// `file` attributes is split by each, and a report of more classes than the
+// reader remembers at once (4,096) reads the same.
+TEST(JunitShapes, InterleavedClassesEachKeepTheirOwnFileAndClass)
+{
+    constexpr int kClasses = 5000;
+    std::string xml = "<testsuite>";
+    for (int round = 0; round < 2; ++round) {
+        for (int k = 0; k < kClasses; ++k) {
+            const std::string module = "test_m" + std::to_string(k % 7);
+            xml += "<testcase classname=\"" + module + ".TestC" + std::to_string(k)
+                   + "\" file=\"" + module + ".py\" name=\"test_" + std::to_string(round)
+                   + "\"/>";
+        }
+    }
+    // One classname, two files: the second file does not name the module, so
+    // the split follows the classname (test_identity.h).
+    xml += R"(<testcase classname="test_a.TestX" file="test_a.py" name="test_1"/>)"
+           R"(<testcase classname="test_a.TestX" file="mixins.py" name="test_2"/>)"
+           R"(<testcase classname="test_a.TestX" file="" name="test_3"/></testsuite>)";
+    Result<JunitReport> report = readJunitBuffer(xml);
+    ASSERT_TRUE(report) << report.message();
+    ASSERT_EQ(report->cases.size(), 2U * kClasses + 3U);
+    for (int round = 0; round < 2; ++round) {
+        for (int k = 0; k < kClasses; k += 499) {
+            const TestCaseResult& c = report->cases[static_cast<std::size_t>(round * kClasses + k)];
+            EXPECT_EQ(c.file, "test_m" + std::to_string(k % 7) + ".py");
+            EXPECT_EQ(c.className, "TestC" + std::to_string(k));
+            EXPECT_EQ(c.identity, c.file + "::" + c.className + "::test_" + std::to_string(round));
+        }
+    }
+    const auto last = report->cases.end() - 3;
+    for (int i = 0; i < 3; ++i) {
+        EXPECT_EQ(last[i].file, "test_a.py") << i;
+        EXPECT_EQ(last[i].className, "TestX") << i;
+    }
+}
+
+// A property's name and value are read in one walk of its attributes: the
+// first of each counts, in any order, and one without a name is ignored.
+TEST(JunitShapes, PropertiesReadTheirFirstNameAndValueInAnyOrder)
+{
+    const char* xml = R"(<testsuite><testcase classname="test_ops.TestOpsPRIVATEUSE1"
+        name="test_x_spyre_float16"><properties>
+        <property value="op__add" name="tag"/>
+        <property name="tag" value="dtype__float16" value="dtype__int8"/>
+        <property value="op__sub"/>
+        <property name="retried" value="2"/>
+        <other name="tag" value="op__mul"/>
+        </properties></testcase></testsuite>)";
+    Result<JunitReport> report = readJunitBuffer(xml);
+    ASSERT_TRUE(report) << report.message();
+    ASSERT_EQ(report->cases.size(), 1U);
+    const TestCaseResult& c = report->cases[0];
+    ASSERT_EQ(c.marks.items.size(), 2U);
+    EXPECT_EQ(c.marks.items[0].kind, MarkKind::Op);
+    EXPECT_EQ(c.marks.items[0].value, "add");
+    EXPECT_EQ(c.marks.items[1].kind, MarkKind::Dtype);
+    EXPECT_EQ(c.marks.items[1].value, "float16");
+    EXPECT_EQ(c.retried, "2");
+}

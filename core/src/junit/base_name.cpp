@@ -224,16 +224,25 @@ std::string_view classDevice(std::string_view className, const BaseNameOptions& 
     return suffix.device;
 }
 
-std::string baseTestName(std::string_view className, std::string_view method,
-                         const TestMarks& marks, const BaseNameOptions& options)
+void assignBaseTestName(std::string& out, std::string_view className, std::string_view method,
+                        const TestMarks& marks, const BaseNameOptions& options)
 {
     std::string_view generic = className;
     const std::string_view device = classDevice(className, options, &generic);
     const std::size_t at =
         device.empty() ? std::string_view::npos : deviceTokenAt(method, device, marks);
     if (at == std::string_view::npos)
-        return testIdentity({}, className, method);
-    return testIdentity({}, generic, stripOp(method.substr(0, at), marks));
+        assignTestIdentity(out, {}, className, method);
+    else
+        assignTestIdentity(out, {}, generic, stripOp(method.substr(0, at), marks));
+}
+
+std::string baseTestName(std::string_view className, std::string_view method,
+                         const TestMarks& marks, const BaseNameOptions& options)
+{
+    std::string out;
+    assignBaseTestName(out, className, method, marks, options);
+    return out;
 }
 
 } // namespace relayhud

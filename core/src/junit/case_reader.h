@@ -7,6 +7,7 @@
 
 #include <string>
 #include <string_view>
+#include <unordered_map>
 
 namespace relayhud::junit {
 
@@ -41,11 +42,12 @@ private:
     std::size_t m_unnamed = 0;
     TestCaseResult m_streamed; // refilled per case when streaming through onCase
     std::string m_textScratch;
-    // Consecutive cases nearly always share a classname; derive it once.
-    std::string m_lastClassname;
-    std::string m_lastFileAttribute;
-    TestLocation m_lastLocation;
-    bool m_haveLocation = false;
+    // A report's cases come from a few hundred classes at most, consecutive
+    // cases often from different ones (pytest-xdist, merged shards): each
+    // (classname, file) pair is split once. Bounded for hostile reports.
+    static constexpr std::size_t kMaxLocations = 4096;
+    std::unordered_map<std::string, TestLocation> m_locations;
+    std::string m_locationKey; // classname '\0' file, refilled per case
 };
 
 } // namespace relayhud::junit

@@ -85,9 +85,10 @@ TestLocation locateTest(std::string_view classname, std::string_view fileAttribu
     return location;
 }
 
-std::string testIdentity(std::string_view file, std::string_view className, std::string_view name)
+void assignTestIdentity(std::string& out, std::string_view file, std::string_view className,
+                        std::string_view name)
 {
-    std::string out;
+    out.clear();
     out.reserve(file.size() + className.size() + name.size() + 4);
     for (std::string_view part : {file, className, name}) {
         if (part.empty())
@@ -96,6 +97,12 @@ std::string testIdentity(std::string_view file, std::string_view className, std:
             out += "::";
         out += part;
     }
+}
+
+std::string testIdentity(std::string_view file, std::string_view className, std::string_view name)
+{
+    std::string out;
+    assignTestIdentity(out, file, className, name);
     return out;
 }
 

@@ -7,7 +7,9 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <mutex>
 #include <new>
+#include <utility>
 
 namespace relayhud {
 
@@ -68,7 +70,39 @@ Result<std::size_t> readInto(int fd, const std::string& path, char* into, std::s
     return done;
 }
 
+// The buffer of the last large file read, once its FileBytes is gone: an
+// artifact pass reads reports back to back, and the kernel zeroing a fresh
+// 40 MB buffer cost a tenth of parsing it. One is kept, of at most 64 MiB
+// (pugixml's chunks keep as much, junit/pugi_pages.cpp); a smaller file
+// reuses it too, a larger one maps its own and may be kept instead.
+constexpr std::size_t kKeptMin = std::size_t{2} << 20; // below this, no fault cost worth it
+constexpr std::size_t kKeptMax = std::size_t{64} << 20;
+
+std::mutex g_keptMutex;
+HugePages g_kept; // guarded by g_keptMutex
+
+HugePages pagesFor(std::size_t size)
+{
+    if (size >= kKeptMin) {
+        const std::lock_guard lock(g_keptMutex);
+        if (g_kept.size() >= size)
+            return std::move(g_kept);
+    }
+    return HugePages(size);
+}
+
+void keepPages(HugePages pages)
+{
+    if (pages.size() < kKeptMin || pages.size() > kKeptMax)
+        return;
+    const std::lock_guard lock(g_keptMutex);
+    if (pages.size() > g_kept.size())
+        std::swap(pages, g_kept); // the smaller of the two is unmapped here
+}
+
 } // namespace
+
+FileBytes::~FileBytes() { keepPages(std::move(m_pages)); }
 
 Result<std::string> readRegularFile(const std::string& path, std::uint64_t maxBytes,
                                     std::string_view what)
@@ -100,7 +134,7 @@ Result<FileBytes> readRegularFileBytes(const std::string& path, std::uint64_t ma
     FileBytes out;
     if (size == 0)
         return out;
-    out.m_pages = HugePages(static_cast<std::size_t>(size));
+    out.m_pages = pagesFor(static_cast<std::size_t>(size));
     if (!out.m_pages)
         return makeError("not enough memory to read " + path + " (" + byteSizeText(size) + ")");
     auto done = readInto(fd->get(), path, out.m_pages.data(), static_cast<std::size_t>(size));

@@ -26,6 +26,9 @@ TestLocation locateTest(std::string_view classname, std::string_view fileAttribu
 
 // "file::Class::name", skipping empty parts: pytest's node id.
 std::string testIdentity(std::string_view file, std::string_view className, std::string_view name);
+// The same into `out`, reusing its buffer (a reader refilling one case).
+void assignTestIdentity(std::string& out, std::string_view file, std::string_view className,
+                        std::string_view name);
 
 struct BaseNameOptions {
     // The name PyTorch's instantiate_device_type_tests puts in method names for
@@ -52,6 +55,9 @@ struct BaseNameOptions {
 // Parametrize suffixes other than op, device and dtype stay in the base name.
 std::string baseTestName(std::string_view className, std::string_view method,
                          const TestMarks& marks, const BaseNameOptions& options = {});
+// The same into `out`, reusing its buffer.
+void assignBaseTestName(std::string& out, std::string_view className, std::string_view method,
+                        const TestMarks& marks, const BaseNameOptions& options = {});
 
 // The lower-case device of an instantiated class name ("TestFooCUDA" -> "cuda",
 // "TestFooPRIVATEUSE1" -> options.privateUse1Device), "" when none; with

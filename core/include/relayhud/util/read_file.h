@@ -28,6 +28,14 @@ Result<std::string> readRegularFile(const std::string& path, std::uint64_t maxBy
 // work in place; not terminated.
 class FileBytes {
 public:
+    FileBytes() = default;
+    FileBytes(FileBytes&&) noexcept = default;
+    FileBytes& operator=(FileBytes&&) noexcept = default;
+    FileBytes(const FileBytes&) = delete;
+    FileBytes& operator=(const FileBytes&) = delete;
+    // A large buffer is kept for the next read (see read_file.cpp).
+    ~FileBytes();
+
     char* data() { return m_pages.data(); }
     const char* data() const { return m_pages.data(); }
     std::size_t size() const { return m_size; }
