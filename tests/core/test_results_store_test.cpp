@@ -12,8 +12,10 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <chrono>
 #include <limits>
 #include <sstream>
+#include <thread>
 
 using namespace relayhud;
 using namespace relayhud::testing;
@@ -272,6 +274,79 @@ TEST(TestRunWriter, TheWalStartsOverAsRunsAreWritten)
     // its size after three); with it, it stays near one checkpoint's worth.
     EXPECT_LT(largest, 2 * afterThird + (4u << 20)) << "after 3 runs " << afterThird;
     EXPECT_EQ(queryInt(path, "SELECT count(*) FROM test_run"), 30);
+}
+
+// A backfill writes its runs in a batch: each run is a savepoint in it, kept
+// or undone on its own, and nothing is visible to another connection, nor
+// durable, until the batch commits.
+TEST(WriteBatch, RunsInABatchAreKeptTogetherAndOneRolledBackRunIsUndoneAlone)
+{
+    ScratchDir dir("store");
+    const auto path = dir.file("batch.sqlite");
+    auto cache = openCacheOk(path);
+    const auto cases = sampleCases();
+    auto batch = cache->beginWriteBatch();
+    ASSERT_TRUE(batch) << batch.message();
+    ASSERT_TRUE(storeRun(*cache, importOrigin("one.xml"), cases));
+    {
+        auto abandoned = cache->beginTestRun(importOrigin("abandoned.xml"));
+        ASSERT_TRUE(abandoned) << abandoned.message();
+        ASSERT_TRUE((*abandoned)->add(cases.front()));
+    } // destroyed without commit: its savepoint is rolled back, the batch goes on
+    ASSERT_TRUE(storeRun(*cache, importOrigin("two.xml"), cases));
+    EXPECT_EQ(queryInt(path, "SELECT count(*) FROM test_run"), 0) << "seen before the commit";
+    ASSERT_TRUE((*batch)->commit());
+    EXPECT_EQ(queryInt(path, "SELECT count(*) FROM test_run"), 2);
+    EXPECT_EQ(queryInt(path, "SELECT count(*) FROM test_run WHERE label = 'abandoned.xml'"), 0);
+    EXPECT_EQ(queryInt(path, "SELECT count(*) FROM test_result"),
+              2 * static_cast<std::int64_t>(cases.size()));
+    EXPECT_FALSE((*batch)->commit()) << "a batch commits once";
+    // The writes after it are their own transactions again.
+    ASSERT_TRUE(storeRun(*cache, importOrigin("three.xml"), cases));
+    EXPECT_EQ(queryInt(path, "SELECT count(*) FROM test_run"), 3);
+}
+
+TEST(WriteBatch, ABatchNotCommittedLeavesTheCacheAsItWas)
+{
+    ScratchDir dir("store");
+    const auto path = dir.file("batch.sqlite");
+    auto cache = openCacheOk(path);
+    const auto cases = sampleCases();
+    ASSERT_TRUE(storeRun(*cache, importOrigin("before.xml"), cases));
+    {
+        auto batch = cache->beginWriteBatch();
+        ASSERT_TRUE(batch) << batch.message();
+        ASSERT_TRUE(storeRun(*cache, importOrigin("one.xml"), cases));
+        ASSERT_TRUE(storeRun(*cache, importOrigin("two.xml"), cases));
+    }
+    EXPECT_EQ(queryInt(path, "SELECT count(*) FROM test_run"), 1);
+    EXPECT_EQ(queryInt(path, "SELECT count(*) FROM test_result"),
+              static_cast<std::int64_t>(cases.size()));
+    // The connection is usable, in autocommit, with its own page cache again.
+    ASSERT_TRUE(storeRun(*cache, importOrigin("after.xml"), cases));
+    EXPECT_EQ(queryInt(path, "SELECT count(*) FROM test_run"), 2);
+}
+
+// While a batch holds the write lock, another connection's writer waits for
+// it (the busy timeout) rather than failing, and then writes.
+TEST(WriteBatch, AnotherConnectionsWriterWaitsForTheBatch)
+{
+    ScratchDir dir("store");
+    const auto path = dir.file("batch.sqlite");
+    auto cache = openCacheOk(path);
+    auto other = openCacheOk(path);
+    const auto cases = sampleCases();
+    auto batch = cache->beginWriteBatch();
+    ASSERT_TRUE(batch) << batch.message();
+    ASSERT_TRUE(storeRun(*cache, importOrigin("batched.xml"), cases));
+    std::thread committer([&] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(200));
+        EXPECT_TRUE((*batch)->commit());
+    });
+    auto id = storeRun(*other, importOrigin("waiting.xml"), cases);
+    committer.join();
+    ASSERT_TRUE(id) << id.message();
+    EXPECT_EQ(queryInt(path, "SELECT count(*) FROM test_run"), 2);
 }
 
 TEST(TestRunWriter, SameTextButDifferentFullTextsAreDifferentMessages)

@@ -7,6 +7,7 @@
 
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <chrono>
 #include <thread>
 
@@ -54,11 +55,18 @@ Result<void> Cache::configure()
     if (auto r = store::exec(m_db, "PRAGMA synchronous = NORMAL"); !r)
         return r;
     store::watchWal(m_db);
-    // Up to 64 MiB of pages, allocated only as used: a test run of 100,000
-    // results writes ~50 MB, and with SQLite's default 2 MiB the transaction
-    // spills pages to the WAL and reads them back (3x slower), as does a
-    // history read across a large cache.
-    return store::exec(m_db, "PRAGMA cache_size = -65536");
+    return store::setCacheSize(m_db, store::kCacheMiB);
+}
+
+Result<std::unique_ptr<WriteBatch>> Cache::beginWriteBatch(int cacheMiB)
+{
+    auto transaction = store::Transaction::begin(m_db);
+    if (!transaction)
+        return transaction.error();
+    if (auto r = store::setCacheSize(m_db, std::max(cacheMiB, store::kCacheMiB)); !r)
+        return r.error(); // the transaction rolls back as it goes
+    return std::unique_ptr<WriteBatch>(
+        new WriteBatch(m_db, std::make_unique<store::Transaction>(std::move(*transaction))));
 }
 
 int Cache::schemaVersion() const { return store::userVersion(m_db); }

@@ -4,6 +4,8 @@
 
 #include <sqlite3.h>
 
+#include <cstdint>
+#include <string>
 #include <utility>
 
 namespace relayhud::store {
@@ -34,16 +36,30 @@ int afterWalCommit(void*, sqlite3* db, const char* schema, int frames)
 
 } // namespace
 
+Result<void> setCacheSize(sqlite3* db, int mib)
+{
+    return exec(db, ("PRAGMA cache_size = -" + std::to_string(std::int64_t{mib} * 1024)).c_str());
+}
+
 void watchWal(sqlite3* db) { sqlite3_wal_hook(db, afterWalCommit, nullptr); }
+
+// One name serves every level: RELEASE and ROLLBACK TO act on the innermost
+// savepoint of that name, which is always this transaction's own.
+constexpr const char* kSavepoint = "relayhud_nested";
 
 Result<Transaction> Transaction::begin(sqlite3* db)
 {
-    if (auto r = exec(db, "BEGIN IMMEDIATE"); !r)
+    const bool nested = sqlite3_get_autocommit(db) == 0;
+    const std::string start = nested ? std::string("SAVEPOINT ") + kSavepoint : "BEGIN IMMEDIATE";
+    if (auto r = exec(db, start.c_str()); !r)
         return r.error();
-    return Transaction(db);
+    return Transaction(db, nested);
 }
 
-Transaction::Transaction(Transaction&& other) noexcept : m_db(std::exchange(other.m_db, nullptr)) {}
+Transaction::Transaction(Transaction&& other) noexcept
+    : m_db(std::exchange(other.m_db, nullptr)), m_nested(other.m_nested)
+{
+}
 
 Transaction::~Transaction() { rollback(); }
 
@@ -51,6 +67,13 @@ Result<void> Transaction::commit()
 {
     if (m_db == nullptr)
         return makeError("internal error: the transaction is already committed or rolled back");
+    if (m_nested) {
+        auto r = exec(m_db, (std::string("RELEASE ") + kSavepoint).c_str());
+        if (!r)
+            rollback();
+        m_db = nullptr;
+        return r;
+    }
     t_walFrames = 0;
     auto r = exec(m_db, "COMMIT");
     if (!r)
@@ -66,8 +89,16 @@ Result<void> Transaction::commit()
 
 void Transaction::rollback()
 {
-    if (m_db != nullptr)
-        (void)exec(std::exchange(m_db, nullptr), "ROLLBACK");
+    if (m_db == nullptr)
+        return;
+    sqlite3* db = std::exchange(m_db, nullptr);
+    if (!m_nested) {
+        (void)exec(db, "ROLLBACK");
+        return;
+    }
+    // Undone, then dropped: the outer transaction goes on without it.
+    (void)exec(db, (std::string("ROLLBACK TO ") + kSavepoint).c_str());
+    (void)exec(db, (std::string("RELEASE ") + kSavepoint).c_str());
 }
 
 } // namespace relayhud::store

@@ -7,6 +7,10 @@
 //   if (!transaction) return transaction.error();
 //   ... writes; an early return rolls them back ...
 //   return transaction->commit();
+//
+// Begun inside another transaction (a WriteBatch, relayhud/store/write_batch.h)
+// it is a savepoint: commit() releases it into the outer one, rollback()
+// undoes only its own writes, and nothing is durable until the outer commits.
 #include "relayhud/util/result.h"
 
 struct sqlite3;
@@ -29,10 +33,19 @@ public:
     bool open() const { return m_db != nullptr; }
 
 private:
-    explicit Transaction(sqlite3* db) : m_db(db) {}
+    Transaction(sqlite3* db, bool nested) : m_db(db), m_nested(nested) {}
 
     sqlite3* m_db = nullptr; // null once committed or rolled back
+    bool m_nested = false;   // a savepoint in an outer transaction
 };
+
+// A connection's page cache (PRAGMA cache_size), in MiB; pages are
+// allocated only as used. kCacheMiB is the Cache's own: a test run of 100,000
+// results writes ~50 MB, and with SQLite's default 2 MiB the transaction
+// spills pages to the WAL and reads them back (3x slower), as does a history
+// read across a large cache.
+inline constexpr int kCacheMiB = 64;
+Result<void> setCacheSize(sqlite3* db, int mib);
 
 // Keeps the WAL of `db` bounded (see transaction.cpp): SQLite's
 // autocheckpoint after each commit, and once the WAL passes 64 MiB, a

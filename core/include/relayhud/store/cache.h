@@ -13,6 +13,7 @@
 #include "relayhud/store/test_run_writer.h"
 #include "relayhud/store/trend_runs.h" // trend charts (verdict/trends.h)
 #include "relayhud/store/triage_tags.h"
+#include "relayhud/store/write_batch.h"
 #include "relayhud/util/result.h"
 
 #include <cstdint>
@@ -135,6 +136,10 @@ public:
     Result<MatrixSnapshot> loadMatrix(const MatrixQuery& query) const;
 
     // --- Test results (see store/test_results.h) ---
+    // Groups the writes that follow into one transaction until the batch
+    // commits (relayhud/store/write_batch.h), with a page cache of `cacheMiB`
+    // meanwhile. The batch must not outlive this Cache.
+    Result<std::unique_ptr<WriteBatch>> beginWriteBatch(int cacheMiB = 256);
     // Starts writing a test run; `fullTexts` keeps the whole of cut messages.
     Result<std::unique_ptr<TestRunWriter>> beginTestRun(const TestRunOrigin& origin,
                                                         ContentCache* fullTexts = nullptr);
