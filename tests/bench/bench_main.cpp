@@ -36,8 +36,8 @@ int main(int argc, char** argv)
                         " time\n");
             std::printf("  [verdict] [report]: verdicts and reports on a generated cache\n");
             std::printf("  [marks]: the matrix's verdict marks for 200 greens\n");
-            std::printf("  [attribution]: RELAYHUD_BENCH_ATTRIBUTION_HEADS=N,"
-                        " RELAYHUD_BENCH_ATTRIBUTION_TESTS=N\n");
+            std::printf("  [attribution]: RELAYHUD_BENCH_ATTRIBUTION_HEADS=N (500: 60 million"
+                        " results, ~15 min), RELAYHUD_BENCH_ATTRIBUTION_TESTS=N\n");
             std::printf("  [suggest]: RELAYHUD_BENCH_SUGGEST_SHAS=N, RELAYHUD_BENCH_SUGGEST_TESTS=N"
                         " (40 SHAs x 5 jobs x 1000 tests)\n");
             std::printf("  [charts]: a 1,000-point pass-rate chart into a QImage\n");
