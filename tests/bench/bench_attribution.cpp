@@ -202,8 +202,7 @@ bool buildCache(const std::string& path, const World& w)
     }
     for (int from = 0; from < w.heads; from += kHeadsPerStep) {
         auto batch = (*cache)->beginWriteBatch();
-        if (!batch
-            || !addHeads(**cache, w, from, std::min(w.heads, from + kHeadsPerStep), nullptr)
+        if (!batch || !addHeads(**cache, w, from, std::min(w.heads, from + kHeadsPerStep), nullptr)
             || !(*batch)->commit()) {
             std::fprintf(stderr, "could not build the attribution cache\n");
             return false;

@@ -307,9 +307,8 @@ TEST(JunitShapes, InterleavedClassesEachKeepTheirOwnFileAndClass)
     for (int round = 0; round < 2; ++round) {
         for (int k = 0; k < kClasses; ++k) {
             const std::string module = "test_m" + std::to_string(k % 7);
-            xml += "<testcase classname=\"" + module + ".TestC" + std::to_string(k)
-                   + "\" file=\"" + module + ".py\" name=\"test_" + std::to_string(round)
-                   + "\"/>";
+            xml += "<testcase classname=\"" + module + ".TestC" + std::to_string(k) + "\" file=\""
+                   + module + ".py\" name=\"test_" + std::to_string(round) + "\"/>";
         }
     }
     // One classname, two files: the second file does not name the module, so

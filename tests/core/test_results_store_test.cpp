@@ -9,10 +9,10 @@
 #include <sqlite3.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
-#include <chrono>
 #include <limits>
 #include <sstream>
 #include <thread>
