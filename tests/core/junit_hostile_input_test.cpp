@@ -310,6 +310,27 @@ TEST(JunitHugeText, SanitisingCannotPushTextPastTheCap)
     EXPECT_FALSE(report.cases[0].traceback.cut);
 }
 
+// Class names of a megabyte each are split for their own case and not
+// remembered for the next (the reader's memo keeps short names only): each
+// case still gets its own file and class.
+TEST(JunitHugeText, MegabyteClassNamesAreSplitPerCase)
+{
+    std::string xml = "<testsuite>";
+    for (char c : {'A', 'B', 'A'}) {
+        const std::string cls = "Test" + std::string(1 << 20, c);
+        xml += "<testcase classname=\"test_big." + cls + "\" name=\"test_x\"/>";
+    }
+    xml += "</testsuite>";
+    Result<JunitReport> report = readJunitBuffer(xml);
+    ASSERT_TRUE(report) << report.message();
+    ASSERT_EQ(report->cases.size(), 3U);
+    for (std::size_t i = 0; i < 3; ++i) {
+        const char c = i == 1 ? 'B' : 'A';
+        EXPECT_EQ(report->cases[i].file, "test_big.py") << i;
+        EXPECT_EQ(report->cases[i].className, "Test" + std::string(1 << 20, c)) << i;
+    }
+}
+
 TEST(JunitNotAReport, EmptyInputIsAnError)
 {
     EXPECT_NE(readError("").find("empty"), std::string::npos);

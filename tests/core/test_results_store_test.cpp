@@ -322,7 +322,7 @@ TEST(WriteBatch, ABatchNotCommittedLeavesTheCacheAsItWas)
     EXPECT_EQ(queryInt(path, "SELECT count(*) FROM test_run"), 1);
     EXPECT_EQ(queryInt(path, "SELECT count(*) FROM test_result"),
               static_cast<std::int64_t>(cases.size()));
-    // The connection is usable, in autocommit, with its own page cache again.
+    // The connection is usable again, each write its own transaction.
     ASSERT_TRUE(storeRun(*cache, importOrigin("after.xml"), cases));
     EXPECT_EQ(queryInt(path, "SELECT count(*) FROM test_run"), 2);
 }

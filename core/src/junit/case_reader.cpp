@@ -126,6 +126,11 @@ void CaseReader::readAttributes(pugi::xml_node testcase, TestCaseResult& result)
 
 const TestLocation& CaseReader::locate(std::string_view classname, std::string_view file)
 {
+    if (classname.size() + file.size() > kMaxLocationKeyBytes) {
+        // Not remembered: a hostile report's huge names would be copied again.
+        m_unremembered = locateTest(clean(classname), clean(file));
+        return m_unremembered;
+    }
     // Both attributes, joined by a '\0' that neither holds (each is read up to its NUL).
     m_locationKey.assign(classname);
     m_locationKey += '\0';

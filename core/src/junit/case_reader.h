@@ -44,8 +44,11 @@ private:
     std::string m_textScratch;
     // A report's cases come from a few hundred classes at most, consecutive
     // cases often from different ones (pytest-xdist, merged shards): each
-    // (classname, file) pair is split once. Bounded for hostile reports.
+    // (classname, file) pair is split once. Bounded for hostile reports, in
+    // entries and in the length of what an entry remembers.
     static constexpr std::size_t kMaxLocations = 4096;
+    static constexpr std::size_t kMaxLocationKeyBytes = 4096;
+    TestLocation m_unremembered; // the split of a pair too long to remember
     std::unordered_map<std::string, TestLocation> m_locations;
     std::string m_locationKey; // classname '\0' file, refilled per case
 };
