@@ -227,6 +227,110 @@ TEST_F(ArtifactFetcherTest, ArtifactsListedAsExpiredAreExpiredWithoutAsking)
     EXPECT_EQ(m_github.requestsTo("/zip"), 0);
 }
 
+// ---- The real reporters' artifacts (../shared/specs/real-backends.md 3.2, 3.3, 7) ----
+// torch-spyre build_test_pytorch_source.yaml @5a14b852 / @01f88357 and
+// _upstream_tests_beta_matrix.yaml @1c1da12d: wheels (5 days), per-suite
+// `<config stem>.xml` (90 days) and `upstream-beta-reports-<sha>` (30 days).
+
+const std::string kTestedSha = "6f1d2a9c0b8e4f3a2d1c0b9a8f7e6d5c4b3a2f10";
+
+TEST_F(ArtifactFetcherTest, ASpyreRunsWheelsAreNeverDownloadedAndItsMergedReportsAreReadOnce)
+{
+    const std::string merged = "upstream-beta-reports-" + kTestedSha;
+    m_github.artifacts = {
+        {1, "pytorch-wheel-" + kTestedSha, "not a zip", false, "", "", 812LL << 20},
+        {2, "torch-spyre-wheel-" + kTestedSha, "not a zip", false, "", "", 96LL << 20},
+        {3, "test_indexing.xml", archiveOf({{"test_indexing.xml", junitXml(3, 0)}})},
+        {4, merged,
+         archiveOf({{"test_indexing.xml", junitXml(3, 0)},
+                    {"test_linalg.xml", junitXml(2, 1, "test_linalg.py")}})}};
+    auto fetcher = fetcherFor(FakeGitHub::kToken);
+    auto fetched = fetcher.fetch(runLocation("17001", "41000000077", 1));
+    ASSERT_TRUE(fetched) << fetched.message();
+    ASSERT_EQ(fetched->status, FetchStatus::Fetched) << fetched->message;
+    ASSERT_EQ(fetched->files.size(), 1u);
+    EXPECT_EQ(fetched->files[0].name, merged + ".zip");
+    EXPECT_EQ(m_github.requestsTo("/artifacts/1/zip") + m_github.requestsTo("/artifacts/2/zip"), 0)
+        << "no wheel is ever asked for";
+    EXPECT_EQ(m_github.requestsTo("/artifacts/3/zip"), 0) << "the same cases as the merged ones";
+    const auto noted = [&](const std::string& text) {
+        return std::any_of(fetched->notes.begin(), fetched->notes.end(),
+                           [&](const auto& note) { return note.find(text) != std::string::npos; });
+    };
+    EXPECT_TRUE(noted("pytorch-wheel-" + kTestedSha + " (812 MiB, a wheel or other binary)"));
+    EXPECT_TRUE(noted("test_indexing.xml (")) << "said why it was left";
+    EXPECT_EQ(fetched->listedNames.size(), 4u) << "the names carry the tested commit";
+}
+
+// Variant B: the callback's run dispatched _upstream_tests_beta_matrix.yaml
+// with correlation_id <run_id>-<run_number>-<epoch ms>; the child's run name
+// ends " (<correlation id>)"; its suites' XML are the child's artifacts, and
+// the parent holds only wheels until its report job uploads the merged ones.
+TEST_F(ArtifactFetcherTest, AChildRunDispatchedByTheRunIsFoundByItsCorrelationIdAndRead)
+{
+    m_github.artifacts = {
+        {1, "pytorch-wheel-" + kTestedSha, "not a zip", false, "17001", "", 812LL << 20},
+        {2, "torch-spyre-wheel-" + kTestedSha, "not a zip", false, "17001", "", 96LL << 20},
+        {5, "test_indexing.xml", archiveOf({{"test_indexing.xml", junitXml(3, 0)}}), false,
+         "17950"},
+        {6, "test_linalg.xml", archiveOf({{"test_linalg.xml", junitXml(2, 1, "test_linalg.py")}}),
+         false, "17950"},
+        {7, "test_indexing.xml", archiveOf({{"test_indexing.xml", junitXml(9, 9)}}), false,
+         "17800"}};
+    m_github.runs = {{17950, "upstream-tests-beta-matrix (reusable) (17001-412-1764993600123)",
+                      "workflow_dispatch"},
+                     {17800, "upstream-tests-beta-matrix (reusable) (170012-77-1764990000000)",
+                      "workflow_dispatch"},
+                     {17001, "push-pytorch-dispatch-to-clickhouse", "repository_dispatch"}};
+    auto fetcher = fetcherFor(FakeGitHub::kToken);
+    auto location = runLocation("17001", "41000000077", 1);
+    location.startedAt = 1'764'990'000;
+    auto fetched = fetcher.fetch(location);
+    ASSERT_TRUE(fetched) << fetched.message();
+    ASSERT_EQ(fetched->status, FetchStatus::Fetched) << fetched->message;
+    ASSERT_EQ(fetched->files.size(), 2u);
+    EXPECT_EQ(m_github.requestsTo("/artifacts/5/zip"), 1);
+    EXPECT_EQ(m_github.requestsTo("/artifacts/6/zip"), 1);
+    EXPECT_EQ(m_github.requestsTo("/artifacts/7/zip"), 0)
+        << "run 170012's child is not run 17001's, though its id starts the same";
+    EXPECT_EQ(m_github.requestsTo("/artifacts/1/zip"), 0);
+    ASSERT_FALSE(fetched->notes.empty());
+    EXPECT_NE(fetched->notes[0].find("dispatched run 17950"), std::string::npos)
+        << fetched->notes[0];
+    int runListings = 0;
+    for (const auto& seen : m_github.seen())
+        runListings += seen.path.ends_with("/actions/runs") ? 1 : 0;
+    EXPECT_EQ(runListings, 1) << "one search of the dispatched runs";
+}
+
+TEST_F(ArtifactFetcherTest, ARunWithOnlyWheelsAndNoChildHasNoReportsUploadedAndSaysWhatItHad)
+{
+    m_github.artifacts = {
+        {1, "pytorch-wheel-" + kTestedSha, "not a zip", false, "", "", 812LL << 20}};
+    auto fetcher = fetcherFor(FakeGitHub::kToken);
+    auto fetched = fetcher.fetch(runLocation("17001", "41000000077", 1));
+    ASSERT_TRUE(fetched) << fetched.message();
+    EXPECT_EQ(fetched->status, FetchStatus::Empty);
+    EXPECT_NE(fetched->message.find("no reports uploaded"), std::string::npos) << fetched->message;
+    ASSERT_EQ(fetched->notes.size(), 1u);
+    EXPECT_NE(fetched->notes[0].find("a wheel or other binary"), std::string::npos);
+    EXPECT_EQ(m_github.requestsTo("/zip"), 0);
+}
+
+TEST_F(ArtifactFetcherTest, ReportsPastTheirExpiresAtSayTheDayTheyWent)
+{
+    m_github.artifacts = {
+        {4, "upstream-beta-reports-" + kTestedSha, "zip", true, "", "2026-11-02T04:31:10Z"},
+        {3, "test_indexing.xml", "zip", true, "", "2026-11-20T04:31:10Z"}};
+    auto fetcher = fetcherFor(FakeGitHub::kToken);
+    auto fetched = fetcher.fetch(runLocation("17001", "", 0));
+    ASSERT_TRUE(fetched) << fetched.message();
+    EXPECT_EQ(fetched->status, FetchStatus::Expired);
+    EXPECT_NE(fetched->message.find("expired on 2026-11-20"), std::string::npos)
+        << fetched->message;
+    EXPECT_EQ(m_github.requestsTo("/zip"), 0);
+}
+
 TEST_F(ArtifactFetcherTest, A410FromTheZipEndpointIsExpiredInOneLine)
 {
     addArtifact(1, "reports-a");

@@ -217,6 +217,89 @@ TEST_F(ArtifactSyncTest, AServerFailureIsRetriedOnlyAfterTheRetryDelay)
     EXPECT_EQ(testRunOf(row).state, TestRunState::Stored);
 }
 
+// torch-spyre never sends artifact-url, and uploads upstream-beta-reports-<sha>
+// after its completed callback (real-backends.md 1.5, 3.2): the run URL is
+// where its evidence is, and a run with no reports yet is asked again at 5
+// min, 30 min, 2 h and 12 h after it completed, then no more.
+TEST_F(ArtifactSyncTest,
+       ARunWithoutAnArtifactUrlIsReadFromItsRunAndLateReportsAreAskedForABoundedTime)
+{
+    const EpochSeconds start = nowSeconds();
+    CheckRun run =
+        relayhud::testing::completedRun(std::string(40, 'e'), "linux-x86_64 / pytorch / test", 1,
+                                        Conclusion::Success, start - 3600);
+    run.runId = "17001";
+    run.checkRunId = CheckRunId{"41000000077"};
+    run.reported.runUrl = "https://github.com/torch-spyre/torch-spyre/actions/runs/17001";
+    run.reported.artifactUrl.clear();
+    run.reported.completedAt = start - 60; // completed a minute ago
+    const auto row = relayhud::testing::addRun(*m_cache, run, start - 3600);
+    m_github.artifacts.push_back(
+        {1, "pytorch-wheel-" + std::string(40, 'f'), "wheel bytes", false, "", "", 812LL << 20});
+    ArtifactSyncOptions all;
+    all.policy = ArtifactPolicy::AllRuns;
+
+    auto first = sync().run(all);
+    ASSERT_TRUE(first) << first.message();
+    EXPECT_EQ(first->runs, 1) << "a green with no artifact_url is fetched from its run URL";
+    EXPECT_EQ(testRunOf(row).state, TestRunState::NoReports);
+    EXPECT_NE(testRunOf(row).message.find("no reports uploaded"), std::string::npos)
+        << testRunOf(row).message;
+    EXPECT_NE(testRunOf(row).message.find("a wheel or other binary"), std::string::npos);
+    auto soon = sync().run(all);
+    ASSERT_TRUE(soon);
+    EXPECT_EQ(soon->runs, 0) << "not before 5 minutes after completion";
+
+    int asked = 1;
+    for (const EpochSeconds at : {6 * 60, 31 * 60, 121 * 60, 721 * 60}) {
+        pinClock(start - 60 + at);
+        auto pass = sync().run(all);
+        ASSERT_TRUE(pass) << pass.message();
+        EXPECT_EQ(pass->runs, 1) << at / 60 << " min after completion";
+        asked += pass->runs;
+        auto again = sync().run(all);
+        ASSERT_TRUE(again);
+        EXPECT_EQ(again->runs, 0) << "once per schedule point";
+    }
+    pinClock(start + 30 * kSecondsPerDay / 10);
+    auto done = sync().run(all);
+    ASSERT_TRUE(done);
+    EXPECT_EQ(done->runs, 0) << "after 12 h the run's reports are not asked for again";
+    EXPECT_EQ(asked, kMaxArtifactAsks);
+    EXPECT_EQ(m_github.requestsTo("/zip"), 0) << "the wheel is never downloaded";
+    EXPECT_NE(testRunOf(row).message.find("no reports uploaded"), std::string::npos)
+        << "the reason stands";
+    pinClock(start);
+}
+
+TEST_F(ArtifactSyncTest, ReportsUploadedAfterTheCallbackAreReadAtTheNextScheduledAsk)
+{
+    const EpochSeconds start = nowSeconds();
+    CheckRun run =
+        relayhud::testing::completedRun(std::string(40, 'e'), "linux-x86_64 / pytorch / test", 1,
+                                        Conclusion::Success, start - 3600);
+    run.runId = "17001";
+    run.checkRunId = CheckRunId{"41000000077"};
+    run.reported.runUrl = "https://github.com/torch-spyre/torch-spyre/actions/runs/17001";
+    run.reported.artifactUrl.clear();
+    run.reported.completedAt = start - 60;
+    const auto row = relayhud::testing::addRun(*m_cache, run, start - 3600);
+    ArtifactSyncOptions all;
+    all.policy = ArtifactPolicy::AllRuns;
+    ASSERT_TRUE(sync().run(all));
+    EXPECT_EQ(testRunOf(row).state, TestRunState::NoReports);
+
+    m_github.artifacts.push_back({2, "upstream-beta-reports-" + std::string(40, 'f'),
+                                  archiveOf({{"test_indexing.xml", junitXml(4, 1)}})});
+    pinClock(start - 60 + 6 * 60);
+    auto late = sync().run(all);
+    ASSERT_TRUE(late) << late.message();
+    EXPECT_EQ(late->stored, 1);
+    EXPECT_EQ(testRunOf(row).state, TestRunState::Stored);
+    EXPECT_EQ(testRunOf(row).totals.cases(), 5);
+    pinClock(start);
+}
+
 TEST_F(ArtifactSyncTest, AnUnreachableStoreIsOneErrorLineWhateverThePaths)
 {
     const std::string base = "http://127.0.0.1:" + std::to_string(test::unusedPort());

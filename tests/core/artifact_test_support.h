@@ -83,10 +83,27 @@ inline std::string quotedHash(const std::string& text)
 class FakeGitHub {
 public:
     struct Artifact {
+        Artifact(std::int64_t id_, std::string name_, std::string zip_, bool expired_ = false,
+                 std::string runId_ = {}, std::string expiresAt_ = {},
+                 std::int64_t listedSize_ = -1)
+            : id(id_), name(std::move(name_)), zip(std::move(zip_)), expired(expired_),
+              runId(std::move(runId_)), expiresAt(std::move(expiresAt_)), listedSize(listedSize_)
+        {
+        }
         std::int64_t id = 0;
         std::string name;
         std::string zip;
         bool expired = false;
+        std::string runId;            // "" : listed for every run; else only for this one
+        std::string expiresAt;        // "expires_at", when set
+        std::int64_t listedSize = -1; // "size_in_bytes" when not the zip's (a wheel's)
+    };
+    // A run of "List workflow runs for a repository".
+    struct Run {
+        std::int64_t id = 0;
+        std::string name;
+        std::string event;
+        std::string createdAt = "2026-12-01T04:00:00Z";
     };
     struct Seen {
         std::string path;
@@ -99,6 +116,7 @@ public:
 
     std::vector<Artifact> artifacts;         // of every run
     std::map<std::string, std::string> logs; // job id -> text
+    std::vector<Run> runs;                   // of the repository
     int perPage = 100;
     std::int64_t rateRemaining = 4999;
     std::int64_t rateReset = 0;               // 0: an hour from now
@@ -114,6 +132,9 @@ public:
         http.Get(
             R"(/api/v3/repos/([^/]+)/([^/]+)/actions/runs/(\d+)/artifacts)",
             [this](const httplib::Request& req, httplib::Response& res) { listing(req, res); });
+        http.Get(
+            R"(/api/v3/repos/([^/]+)/([^/]+)/actions/runs)",
+            [this](const httplib::Request& req, httplib::Response& res) { runListing(req, res); });
         http.Get(R"(/api/v3/repos/([^/]+)/([^/]+)/actions/artifacts/(\d+)/zip)",
                  [this](const httplib::Request& req, httplib::Response& res) { zip(req, res); });
         http.Get(R"(/api/v3/repos/([^/]+)/([^/]+)/actions/jobs/(\d+)/logs)",
@@ -189,16 +210,23 @@ private:
         std::string items;
         const auto size = static_cast<std::size_t>(perPage);
         const auto first = static_cast<std::size_t>(page - 1) * size;
-        for (std::size_t i = first; i < artifacts.size() && i < first + size; ++i) {
-            const auto& a = artifacts[i];
+        const std::string runId = req.matches[3];
+        std::vector<const Artifact*> listed;
+        for (const auto& a : artifacts)
+            if (a.runId.empty() || a.runId == runId)
+                listed.push_back(&a);
+        for (std::size_t i = first; i < listed.size() && i < first + size; ++i) {
+            const auto& a = *listed[i];
+            const auto bytes =
+                a.listedSize >= 0 ? a.listedSize : static_cast<std::int64_t>(a.zip.size());
             items += std::string(items.empty() ? "" : ",") + "{\"id\":" + std::to_string(a.id)
-                     + ",\"name\":\"" + a.name
-                     + "\",\"size_in_bytes\":" + std::to_string(a.zip.size())
-                     + ",\"expired\":" + (a.expired ? "true" : "false") + "}";
+                     + ",\"name\":\"" + a.name + "\",\"size_in_bytes\":" + std::to_string(bytes)
+                     + ",\"expired\":" + (a.expired ? "true" : "false")
+                     + (a.expiresAt.empty() ? "" : ",\"expires_at\":\"" + a.expiresAt + "\"") + "}";
         }
-        const std::string body = "{\"total_count\":" + std::to_string(artifacts.size())
-                                 + ",\"artifacts\":[" + items + "]}";
-        if (first + size < artifacts.size() || !foreignNextLink.empty()) {
+        const std::string body =
+            "{\"total_count\":" + std::to_string(listed.size()) + ",\"artifacts\":[" + items + "]}";
+        if (first + size < listed.size() || !foreignNextLink.empty()) {
             const std::string next = foreignNextLink.empty()
                                          ? m_server.url(req.path)
                                                + "?per_page=" + std::to_string(perPage)
@@ -212,6 +240,29 @@ private:
             return;
         }
         res.set_content(body, "application/json");
+    }
+
+    // ?event= filters; created and paging are taken as given (one page).
+    void runListing(const httplib::Request& req, httplib::Response& res)
+    {
+        record(req);
+        rateHeaders(res);
+        const std::string event = req.get_param_value("event");
+        std::string items;
+        std::size_t count = 0;
+        for (const Run& run : runs) {
+            if (!event.empty() && run.event != event)
+                continue;
+            ++count;
+            items += std::string(items.empty() ? "" : ",") + "{\"id\":" + std::to_string(run.id)
+                     + ",\"name\":\"" + run.name + "\",\"event\":\"" + run.event
+                     + "\",\"created_at\":\"" + run.createdAt
+                     + "\",\"html_url\":\"https://github.com/o/r/actions/runs/"
+                     + std::to_string(run.id) + "\"}";
+        }
+        res.set_content("{\"total_count\":" + std::to_string(count) + ",\"workflow_runs\":[" + items
+                            + "]}",
+                        "application/json");
     }
 
     const Artifact* find(std::int64_t id) const

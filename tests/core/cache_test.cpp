@@ -410,6 +410,7 @@ TEST(Cache, UpgradeToSchema5KeepsRunsRowIdsAndTestRuns)
         DROP TABLE log_checkout_scan;
         DROP TABLE team_state; DROP TABLE team_outbox; DROP TABLE team_field;
         DROP TABLE team_conflict;
+        ALTER TABLE test_run DROP COLUMN asks;
         PRAGMA user_version = 4;
         COMMIT;)sql";
     char* error = nullptr;
@@ -418,7 +419,7 @@ TEST(Cache, UpgradeToSchema5KeepsRunsRowIdsAndTestRuns)
 
     auto cache = openOk(path);
     ASSERT_TRUE(cache);
-    EXPECT_EQ(cache->schemaVersion(), Cache::kSchemaVersion); // 5, 6, then 7
+    EXPECT_EQ(cache->schemaVersion(), Cache::kSchemaVersion); // 5, 6, 7, then 8
     auto run = cache->checkRun(rowId);
     ASSERT_TRUE(run) << run.message();
     EXPECT_EQ(run->jobName, "test");

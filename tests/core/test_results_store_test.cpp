@@ -403,10 +403,36 @@ TEST(TestRunWriter, ASecondResultForOneTestWinsAndIsWarnedAbout)
     EXPECT_EQ((*results)[0].messageId, 0);
     auto info = cache->testRun(*id);
     ASSERT_EQ(info->warnings.size(), 1u);
-    EXPECT_NE(info->warnings[0].find("1 test cases were reported more than once"),
+    EXPECT_NE(info->warnings[0].find("1 test cases were in more than one report"),
               std::string::npos);
     EXPECT_NE(info->warnings[0].find("TestA::test_x"), std::string::npos);
     EXPECT_EQ(cache->stats()->testResults, 2);
+}
+
+// torch-spyre's per-suite `<config stem>.xml` artifacts and its merged
+// `upstream-beta-reports-<sha>` hold the same cases (real-backends.md 3.2, 7):
+// the run's totals count each case once, whatever the reports summed to.
+TEST(TestRunWriter, ACaseInTwoReportsCountsOnceInTheTotals)
+{
+    auto cache = openCacheOk(":memory:");
+    auto writer = cache->beginTestRun(importOrigin("two reports"));
+    ASSERT_TRUE(writer);
+    for (int report = 0; report < 2; ++report) {
+        ASSERT_TRUE((*writer)->add(makeCase("TestA", "test_x", TestOutcome::Failed, "boom")));
+        ASSERT_TRUE((*writer)->add(makeCase("TestA", "test_y")));
+    }
+    TestRunTotals summed; // what the two reports declared together
+    summed.reports = 2;
+    summed.outcomes[static_cast<std::size_t>(TestOutcome::Failed)] = 2;
+    summed.outcomes[static_cast<std::size_t>(TestOutcome::Passed)] = 2;
+    auto id = (*writer)->commit(summed);
+    ASSERT_TRUE(id) << id.message();
+    auto info = cache->testRun(*id);
+    ASSERT_TRUE(info);
+    EXPECT_EQ(info->totals.reports, 2);
+    EXPECT_EQ(info->totals.cases(), 2);
+    EXPECT_EQ(info->totals.count(TestOutcome::Failed), 1);
+    EXPECT_EQ(info->totals.count(TestOutcome::Passed), 1);
 }
 
 TEST(TestRunWriter, NothingIsVisibleWithoutCommitAndDestructionRollsBack)

@@ -226,6 +226,39 @@ Result<ArtifactList> GitHubApi::listRunArtifacts(const std::string& owner, const
     return list;
 }
 
+Result<WorkflowRunList> GitHubApi::listRuns(const std::string& owner, const std::string& repo,
+                                            const std::string& event, EpochSeconds since,
+                                            int maxPages)
+{
+    // created=>=YYYY-MM-DD, the qualifier syntax GitHub's search uses
+    // (docs.github.com/rest/actions/workflow-runs#list-workflow-runs-for-a-repository).
+    const std::string day = formatIso(since).substr(0, 10);
+    const std::string base = repoUrl(owner, repo) + "/actions/runs?event=" + event
+                             + "&created=%3E%3D" + day + "&per_page=" + std::to_string(kPerPage);
+    WorkflowRunList list;
+    std::string url = base + "&page=1";
+    for (int page = 1; page <= maxPages && !url.empty(); ++page) {
+        auto kept = getKept(url, "application/vnd.github+json", [&](std::string_view body) {
+            auto parsed = parseWorkflowRunPage(body, url);
+            return parsed ? Result<void>() : Result<void>(parsed.error());
+        });
+        if (!kept)
+            return kept.error();
+        if (kept->refusal) {
+            list.refusal = std::move(kept->refusal);
+            return list;
+        }
+        auto parsed = parseWorkflowRunPage(kept->body, url);
+        if (!parsed)
+            return parsed.error();
+        list.runs.insert(list.runs.end(), parsed->runs.begin(), parsed->runs.end());
+        const bool more = !parsed->runs.empty()
+                          && static_cast<std::int64_t>(list.runs.size()) < parsed->totalCount;
+        url = more ? base + "&page=" + std::to_string(page + 1) : std::string();
+    }
+    return list;
+}
+
 std::string serverMessage(const HttpResponse& response)
 {
     return net::summarizeBody(response.body, response.header("content-type"), 160);

@@ -31,6 +31,11 @@ struct ArtifactList {
     std::optional<Refusal> refusal;
 };
 
+struct WorkflowRunList {
+    std::vector<WorkflowRunInfo> runs;
+    std::optional<Refusal> refusal;
+};
+
 class GitHubApi {
 public:
     GitHubApi(artifacts::FetcherContext& context, artifacts::FetchCall& call);
@@ -41,6 +46,12 @@ public:
     // page is read back from the content cache).
     Result<ArtifactList> listRunArtifacts(const std::string& owner, const std::string& repo,
                                           const std::string& runId);
+
+    // The repository's runs of one event created on or after `since` (a
+    // day, UTC), newest first, at most `maxPages` pages of 100
+    // (GET /repos/{o}/{r}/actions/runs?event=...&created=>=YYYY-MM-DD).
+    Result<WorkflowRunList> listRuns(const std::string& owner, const std::string& repo,
+                                     const std::string& event, EpochSeconds since, int maxPages);
 
     // GETs an API URL that answers with a redirect to a short-lived signed
     // URL (artifact zips, job logs), without following it: the caller goes

@@ -3,6 +3,8 @@
 
 #include "artifacts/github_api.h"
 #include "artifacts/signed_download.h"
+#include "relayhud/artifacts/report_plan.h"
+#include "relayhud/util/time.h"
 
 #include <algorithm>
 #include <cctype>
@@ -12,45 +14,6 @@ namespace relayhud::artifacts {
 namespace {
 
 using github::ArtifactInfo;
-
-// "..._12345678" -> "12345678": PyTorch's upload-test-artifacts job suffix.
-std::string jobSuffix(const std::string& name)
-{
-    const auto underscore = name.rfind('_');
-    if (underscore == std::string::npos || underscore + 1 == name.size())
-        return {};
-    const std::string digits = name.substr(underscore + 1);
-    const bool allDigits = std::all_of(digits.begin(), digits.end(),
-                                       [](unsigned char c) { return std::isdigit(c) != 0; });
-    return allDigits ? digits : std::string();
-}
-
-// "test-reports-runattempt2-..." -> 2; 0 when the name carries none.
-int attemptIn(const std::string& name)
-{
-    constexpr std::string_view marker = "runattempt";
-    const auto at = name.find(marker);
-    if (at == std::string::npos)
-        return 0;
-    int attempt = 0;
-    for (auto i = at + marker.size();
-         i < name.size() && std::isdigit(static_cast<unsigned char>(name[i])) && attempt < 100000;
-         ++i)
-        attempt = attempt * 10 + (name[i] - '0');
-    return attempt;
-}
-
-// Keeps the indexes for which `keep` holds, unless `applies` holds for none of them.
-std::vector<std::size_t> narrow(const std::vector<std::string>& names,
-                                std::vector<std::size_t> chosen,
-                                const std::function<bool(const std::string&)>& applies,
-                                const std::function<bool(const std::string&)>& keep)
-{
-    if (std::none_of(chosen.begin(), chosen.end(), [&](auto i) { return applies(names[i]); }))
-        return chosen;
-    std::erase_if(chosen, [&](auto i) { return !keep(names[i]); });
-    return chosen;
-}
 
 // A file name from an artifact name: no folders, nothing a shell or a file
 // system would read specially.
@@ -118,25 +81,123 @@ Result<ArtifactFetch> downloadChosen(FetcherContext& context, FetchCall& call,
     return fetch;
 }
 
-} // namespace
+// One run's listing and what to take from it.
+struct RunListing {
+    std::string runId;
+    std::vector<ArtifactInfo> artifacts;
+    ReportPlan plan;
+    std::string childName; // the dispatched child run's name; "" for the row's own run
+};
 
-std::vector<std::size_t> selectArtifacts(const std::vector<std::string>& names,
-                                         const std::string& jobId, int runAttempt)
+ArtifactLocation childLocation(const ArtifactLocation& parent, const std::string& childRunId)
 {
-    std::vector<std::size_t> chosen(names.size());
-    for (std::size_t i = 0; i < names.size(); ++i)
-        chosen[i] = i;
-    if (!jobId.empty())
-        chosen = narrow(
-            names, std::move(chosen), [](const auto& n) { return !jobSuffix(n).empty(); },
-            [&](const auto& n) { return jobSuffix(n) == jobId; });
-    if (runAttempt > 0)
-        chosen = narrow(
-            names, std::move(chosen), [](const auto& n) { return attemptIn(n) > 0; },
-            [&](const auto& n) { return attemptIn(n) == runAttempt; });
-    const auto isReport = [](const std::string& n) { return n.starts_with("test-reports"); };
-    return narrow(names, std::move(chosen), isReport, isReport);
+    ArtifactLocation child = parent;
+    child.runId = childRunId;
+    child.jobId.clear(); // the child's jobs are its own
+    child.runAttempt = 0;
+    return child;
 }
+
+// torch-spyre's variant B (real-backends.md 3.2, 7; torch-spyre
+// build_test_pytorch_source.yaml @5a14b852): the callback's run dispatches
+// _upstream_tests_beta_matrix.yaml with correlation_id
+// "<run_id>-<run_number>-<epoch ms>", and the child run's name ends
+// " (<correlation_id>)". No API links the two: the repository's
+// workflow_dispatch runs created since the parent started are searched for
+// that name. The suites' reports are the child's artifacts.
+Result<RunListing> dispatchedChild(github::GitHubApi& api, const ArtifactLocation& parent,
+                                   EpochSeconds now)
+{
+    RunListing none;
+    const EpochSeconds since =
+        (parent.startedAt > 0 ? parent.startedAt : now - 3 * kSecondsPerDay) - kSecondsPerDay;
+    auto runs = api.listRuns(parent.owner, parent.repo, "workflow_dispatch", since, 3);
+    if (!runs)
+        return runs.error();
+    if (runs->refusal)
+        return none; // the parent's own listing decides what to say
+    const std::string marker = "(" + parent.runId + "-";
+    const auto child = std::find_if(runs->runs.begin(), runs->runs.end(), [&](const auto& run) {
+        return run.name.find(marker) != std::string::npos && run.name.ends_with(")");
+    });
+    if (child == runs->runs.end())
+        return none;
+    const std::string childId = std::to_string(child->id);
+    auto list = api.listRunArtifacts(parent.owner, parent.repo, childId);
+    if (!list)
+        return list.error();
+    if (list->refusal)
+        return none;
+    RunListing out{childId, std::move(list->artifacts), {}, child->name};
+    out.plan = planReportDownloads(out.artifacts, "", 0, now);
+    return out;
+}
+
+std::string expiredOnText(const RunListing& listing, const ArtifactLocation& location)
+{
+    const std::string whose = listing.childName.empty()
+                                  ? runText(location)
+                                  : runText(childLocation(location, listing.runId));
+    if (listing.plan.expiredOn > 0)
+        return "the reports of " + whose + " expired on "
+               + formatIso(listing.plan.expiredOn).substr(0, 10);
+    return "the reports of " + whose + " have expired";
+}
+
+std::string noReportsText(const RunListing& listing, const ArtifactLocation& location)
+{
+    const bool othersOnly =
+        !listing.plan.skipped.empty()
+        && std::all_of(listing.plan.skipped.begin(), listing.plan.skipped.end(),
+                       [](const SkippedArtifact& s) { return s.why == kOtherJobOrAttempt; });
+    if (othersOnly)
+        return "none of the " + std::to_string(listing.artifacts.size()) + " artifacts of "
+               + runText(location) + " belong to job " + location.jobId;
+    if (listing.artifacts.empty())
+        return "no reports uploaded: " + runText(location) + " has no artifacts";
+    return "no reports uploaded: none of the " + std::to_string(listing.artifacts.size())
+           + " artifacts of " + runText(location) + " is a test report";
+}
+
+// Downloads what the plan chose from `listing` (the row's run, or the child
+// it dispatched; `parent` is the row's own listing then), saying what was
+// left and why.
+Result<ArtifactFetch> fetchPlanned(FetcherContext& context, FetchCall& call, github::GitHubApi& api,
+                                   const ArtifactLocation& location, const RunListing& listing,
+                                   const RunListing* parent)
+{
+    ArtifactFetch fetch;
+    std::vector<ArtifactInfo> chosen;
+    for (const std::size_t i : listing.plan.download)
+        chosen.push_back(listing.artifacts[i]);
+    if (!chosen.empty()) {
+        const ArtifactLocation where = parent ? childLocation(location, listing.runId) : location;
+        auto downloaded = downloadChosen(context, call, api, where, chosen);
+        if (!downloaded)
+            return downloaded.error();
+        fetch = std::move(*downloaded);
+    } else if (listing.plan.expiredReports > 0) {
+        fetch = fetchWithStatus(FetchStatus::Expired, expiredOnText(listing, location));
+    } else {
+        fetch = fetchWithStatus(FetchStatus::Empty,
+                                noReportsText(parent ? *parent : listing, location));
+    }
+    if (parent) {
+        fetch.notes.push_back("reports of the dispatched run " + listing.runId + " ("
+                              + listing.childName + ")");
+        for (const ArtifactInfo& a : parent->artifacts)
+            fetch.listedNames.push_back(a.name);
+        for (const SkippedArtifact& s : parent->plan.skipped)
+            fetch.notes.push_back("not downloaded: " + skippedText(s));
+    }
+    for (const ArtifactInfo& a : listing.artifacts)
+        fetch.listedNames.push_back(a.name);
+    for (const SkippedArtifact& s : listing.plan.skipped)
+        fetch.notes.push_back("not downloaded: " + skippedText(s));
+    return fetch;
+}
+
+} // namespace
 
 Result<ArtifactFetch> fetchGitHubArtifacts(FetcherContext& context, FetchCall& call,
                                            const ArtifactLocation& location)
@@ -149,19 +210,17 @@ Result<ArtifactFetch> fetchGitHubArtifacts(FetcherContext& context, FetchCall& c
         return makeError(runText(location) + ": " + list.message());
     if (list->refusal)
         return fromRefusal(context, api, *list->refusal, location);
-    if (list->artifacts.empty())
-        return fetchWithStatus(FetchStatus::Empty, runText(location) + " has no artifacts");
-    std::vector<std::string> names;
-    for (const auto& artifact : list->artifacts)
-        names.push_back(artifact.name);
-    std::vector<ArtifactInfo> chosen;
-    for (const auto i : selectArtifacts(names, location.jobId, location.runAttempt))
-        chosen.push_back(list->artifacts[i]);
-    if (chosen.empty())
-        return fetchWithStatus(FetchStatus::Empty, "none of the " + std::to_string(names.size())
-                                                       + " artifacts of " + runText(location)
-                                                       + " belong to job " + location.jobId);
-    return downloadChosen(context, call, api, location, chosen);
+    const EpochSeconds now = nowSeconds();
+    RunListing listing{location.runId, std::move(list->artifacts), {}, {}};
+    listing.plan = planReportDownloads(listing.artifacts, location.jobId, location.runAttempt, now);
+    if (listing.plan.liveReports == 0) {
+        auto child = dispatchedChild(api, location, now);
+        if (!child)
+            return makeError(runText(location) + ": " + child.message());
+        if (child->plan.liveReports > 0 || child->plan.expiredReports > 0)
+            return fetchPlanned(context, call, api, location, *child, &listing);
+    }
+    return fetchPlanned(context, call, api, location, listing, nullptr);
 }
 
 Result<JobLogFetch> fetchGitHubJobLog(FetcherContext& context, FetchCall& call,

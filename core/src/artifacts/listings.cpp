@@ -2,6 +2,7 @@
 #include "relayhud/artifacts/listings.h"
 
 #include "artifacts/blob_download.h"
+#include "relayhud/util/time.h"
 
 #include <nlohmann/json.hpp>
 #include <pugixml.hpp>
@@ -26,6 +27,11 @@ std::string stringOr(const json& object, const char* key)
 {
     const auto it = object.find(key);
     return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+EpochSeconds timeOr0(const json& object, const char* key)
+{
+    return parseTimestamp(stringOr(object, key)).value_or(0);
 }
 
 bool boolOr(const json& object, const char* key, bool fallback)
@@ -61,7 +67,35 @@ Result<ArtifactPage> parseArtifactPage(std::string_view body, const std::string&
         info.name = stringOr(item, "name");
         info.sizeInBytes = std::max<std::int64_t>(0, intOr(item, "size_in_bytes", 0));
         info.expired = boolOr(item, "expired", false);
+        info.createdAt = timeOr0(item, "created_at");
+        info.expiresAt = timeOr0(item, "expires_at");
         page.artifacts.push_back(std::move(info));
+    }
+    return page;
+}
+
+Result<WorkflowRunPage> parseWorkflowRunPage(std::string_view body, const std::string& url)
+{
+    const auto doc = json::parse(body, nullptr, /*allow_exceptions=*/false);
+    const auto list = doc.is_object() ? doc.find("workflow_runs") : doc.end();
+    if (!doc.is_object() || list == doc.end() || !list->is_array())
+        return makeError("GitHub's answer from " + artifacts::displayUrl(url)
+                         + " is not a list of workflow runs");
+    WorkflowRunPage page;
+    page.totalCount = intOr(doc, "total_count", 0);
+    for (const auto& item : *list) {
+        if (!item.is_object())
+            continue;
+        const auto id = item.find("id");
+        if (id == item.end() || !id->is_number_integer())
+            continue;
+        WorkflowRunInfo run;
+        run.id = id->get<std::int64_t>();
+        run.name = stringOr(item, "name");
+        run.event = stringOr(item, "event");
+        run.htmlUrl = stringOr(item, "html_url");
+        run.createdAt = timeOr0(item, "created_at");
+        page.runs.push_back(std::move(run));
     }
     return page;
 }

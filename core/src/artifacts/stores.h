@@ -25,12 +25,4 @@ Result<ArtifactFetch> fetchLocalPath(const ArtifactLocation& location);
 // A fetch that ended without files, for a reason the user can act on.
 ArtifactFetch fetchWithStatus(FetchStatus status, std::string message);
 
-// The artifacts of a workflow run that belong to one job and attempt, by
-// PyTorch's names: `..._{jobId}` and `runattempt{N}`. A name set that carries
-// no job ids (or attempts) is not filtered by them. Test reports are
-// preferred over a job's other artifacts (wheels, logs) when it has both.
-// Returns indexes into `names`.
-std::vector<std::size_t> selectArtifacts(const std::vector<std::string>& names,
-                                         const std::string& jobId, int runAttempt);
-
 } // namespace relayhud::artifacts

@@ -134,13 +134,20 @@ StoredTestResult readResult(const Statement& s)
 Result<void> replaceWithState(sqlite3* db, const TestRunOrigin& origin, TestRunState state,
                               const std::string& message)
 {
+    std::int64_t asks = 1;
     if (origin.checkRunRow) {
+        Statement before(db, "SELECT asks FROM test_run WHERE check_run_row = ?");
+        auto row = before.bind(1, *origin.checkRunRow).step();
+        if (!row)
+            return row.error();
+        if (*row)
+            asks += before.int64(0);
         Statement drop(db, "DELETE FROM test_run WHERE check_run_row = ?");
         if (auto r = drop.bind(1, *origin.checkRunRow).run(); !r)
             return r;
     }
     Statement insert(db, "INSERT INTO test_run(check_run_row, source, state, label, location,"
-                         " message, fetched_at) VALUES (?, ?, ?, ?, ?, ?, ?)");
+                         " message, fetched_at, asks) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
     return insert.bind(1, origin.checkRunRow)
         .bind(2, static_cast<std::int64_t>(origin.source))
         .bind(3, static_cast<std::int64_t>(state))
@@ -148,6 +155,7 @@ Result<void> replaceWithState(sqlite3* db, const TestRunOrigin& origin, TestRunS
         .bind(5, origin.location)
         .bind(6, message)
         .bind(7, nowSeconds())
+        .bind(8, asks)
         .run();
 }
 
@@ -284,15 +292,29 @@ namespace {
 // and Failed = 4: both are asked again once older than ?1 (a token may have
 // been set since; the fetcher's standing refusal keeps that to one request
 // per store and pass while it has not).
+//
+// A run is a candidate with an artifact_url or, without one, a GitHub
+// Actions run URL: torch-spyre and TorchedHat never send artifact-url, and
+// their evidence is the run's artifacts and logs (real-backends.md 1.4, 1.5, 7).
+//
+// Reports may come after the completed callback (torch-spyre uploads
+// upstream-beta-reports-<sha> after it; crcr-test its health report): a run
+// with none (NoReports = 1) is asked again at 5 min, 30 min, 2 h and 12 h
+// after it completed, at most kMaxArtifactAsks times in all, then its "no
+// reports uploaded" stands. A result kept partial (a report that broke off
+// twice) is asked again after ?1, as often.
 constexpr const char* kArtifactQueue =
     "SELECT cr.id, b.repo, cr.run_id, cr.run_attempt, cr.check_run_id, cr.artifact_url,"
-    " cr.run_url, cr.conclusion, c.time"
+    " cr.run_url, cr.conclusion, c.time, coalesce(cr.started_at, 0)"
     " FROM check_run cr JOIN job j ON j.id = cr.job_id JOIN backend b ON b.id = j.backend_id"
     " JOIN upstream_commit c ON c.id = cr.commit_id"
     " LEFT JOIN test_run tr ON tr.check_run_row = cr.id"
-    " WHERE cr.status = 3 AND cr.artifact_url != ''"
+    " WHERE cr.status = 3 AND (cr.artifact_url != '' OR cr.run_url LIKE '%/actions/runs/%')"
     " AND (tr.id IS NULL OR (tr.state IN (3, 4) AND tr.fetched_at < ?1)"
-    "      OR (tr.state = 0 AND tr.warnings LIKE ?5 AND tr.fetched_at < ?1))"
+    "      OR (tr.state = 0 AND tr.warnings LIKE ?5 AND tr.fetched_at < ?1 AND tr.asks < ?7)"
+    "      OR (tr.state = 1 AND tr.asks < ?7 AND EXISTS (SELECT 1 FROM (VALUES (300), (1800),"
+    "          (7200), (43200)) o WHERE tr.fetched_at < cr.completed_at + o.column1"
+    "          AND cr.completed_at + o.column1 <= ?6)))"
     " AND (?2 = 0 OR cr.conclusion != 1) AND c.time >= ?3"
     " ORDER BY cr.conclusion = 1, c.time DESC, cr.id DESC LIMIT ?4";
 
@@ -308,6 +330,7 @@ ArtifactCandidate readCandidate(const Statement& s)
     c.runUrl = s.text(6);
     c.conclusion = static_cast<Conclusion>(s.integer(7));
     c.commitTime = s.int64(8);
+    c.startedAt = s.int64(9);
     return c;
 }
 
@@ -320,7 +343,9 @@ Result<std::vector<ArtifactCandidate>> Cache::artifactQueue(const ArtifactQueueQ
         .bind(2, query.failedOnly ? 1 : 0)
         .bind(3, query.since)
         .bind(4, query.limit > 0 ? query.limit : std::int64_t{-1})
-        .bind(5, "%\"" + std::string(kPartialWarning) + "%"); // an element of the JSON list
+        .bind(5, "%\"" + std::string(kPartialWarning) + "%") // an element of the JSON list
+        .bind(6, nowSeconds())
+        .bind(7, std::int64_t{kMaxArtifactAsks});
     return store::collectRows<ArtifactCandidate>(s, readCandidate);
 }
 

@@ -369,8 +369,15 @@ CREATE TABLE team_conflict (
 );
 )sql";
 
-constexpr std::array<const char*, 7> kMigrations{kVersion1, kVersion2, kVersion3, kVersion4,
-                                                 kVersion5, kVersion6, kVersion7};
+// Schema 8 (issue 34): how many times a check run's artifacts were asked
+// for. A run with no reports yet, or one kept partial, is asked again on a
+// bounded schedule (Cache::artifactQueue), never every pass forever.
+constexpr const char* kVersion8 = R"sql(
+ALTER TABLE test_run ADD COLUMN asks INTEGER NOT NULL DEFAULT 1;
+)sql";
+
+constexpr std::array<const char*, 8> kMigrations{kVersion1, kVersion2, kVersion3, kVersion4,
+                                                 kVersion5, kVersion6, kVersion7, kVersion8};
 // Steps that rebuild a table others reference: run with foreign keys off, or
 // dropping the old table would cascade into its dependants' rows.
 constexpr int kRebuildingStep = 5;

@@ -95,7 +95,7 @@ ArtifactQueueQuery queueQuery(const ArtifactSyncOptions& options)
 }
 
 // What fetchRun fetches for a cached run: its artifact_url, else its
-// workflow run URL (GitHub keeps artifacts by run).
+// workflow run URL (GitHub keeps artifacts by run; sync::fetchRunArtifacts).
 ArtifactCandidate candidateOf(const CheckRun& run, std::int64_t checkRunRow)
 {
     ArtifactCandidate candidate;
@@ -104,10 +104,10 @@ ArtifactCandidate candidateOf(const CheckRun& run, std::int64_t checkRunRow)
     candidate.runId = run.runId;
     candidate.runAttempt = run.runAttempt;
     candidate.checkRunId = run.checkRunId;
-    candidate.artifactUrl =
-        run.reported.artifactUrl.empty() ? run.reported.runUrl : run.reported.artifactUrl;
+    candidate.artifactUrl = run.reported.artifactUrl;
     candidate.runUrl = run.reported.runUrl;
     candidate.conclusion = run.reported.conclusion;
+    candidate.startedAt = run.reported.startedAt.value_or(0);
     return candidate;
 }
 
@@ -181,7 +181,7 @@ Result<TestRunInfo> ArtifactSync::fetchRun(std::int64_t checkRunRow,
     if (!run)
         return run.error();
     const ArtifactCandidate candidate = candidateOf(*run, checkRunRow);
-    if (candidate.artifactUrl.empty())
+    if (candidate.artifactUrl.empty() && candidate.runUrl.empty())
         return makeError("run " + run->runId
                          + " reported neither an artifact_url nor a workflow run URL");
     const auto fetched = sync::fetchRunArtifacts(m_fetcher, m_settings, candidate, cancel);

@@ -197,6 +197,8 @@ Result<StoredRun> importFetched(Cache& cache, ContentCache& blobs, const Fetched
         return record(cache, run.origin, TestRunState::NoReports,
                       "no usable JUnit report: " + staged->withoutFolder(summary.message()), true);
     }
+    for (const std::string& note : fetch.notes)
+        (*writer)->addWarning(note);
     auto id = (*writer)->commit(summary->totals);
     if (!id)
         return id.error();
@@ -206,6 +208,18 @@ Result<StoredRun> importFetched(Cache& cache, ContentCache& blobs, const Fetched
     stored.state = TestRunState::Stored;
     stored.cases = summary->totals.cases();
     return stored;
+}
+
+// A run without reports says what it did hold: "...; not downloaded:
+// pytorch-wheel-<sha> (812 MiB, a wheel or other binary)".
+std::string withNotes(const ArtifactFetch& fetch)
+{
+    std::string out = fetch.message;
+    for (std::size_t i = 0; i < fetch.notes.size() && i < 4; ++i)
+        out += "; " + fetch.notes[i];
+    if (fetch.notes.size() > 4)
+        out += "; and " + std::to_string(fetch.notes.size() - 4) + " more";
+    return out;
 }
 
 } // namespace
@@ -224,8 +238,12 @@ FetchedRun fetchRunArtifacts(ArtifactFetcher& fetcher, const ArtifactSettings& s
     run.origin.checkRunRow = candidate.checkRunRow;
     run.origin.source = TestRunSource::Artifacts;
     run.origin.label = "artifacts of run " + candidate.runId;
-    run.origin.location = candidate.artifactUrl;
-    auto location = locateArtifacts(candidate.artifactUrl, settings);
+    // Without an artifact_url the run's own artifacts are its evidence:
+    // torch-spyre and TorchedHat never send one (real-backends.md 1.4, 1.5, 7).
+    const std::string& url =
+        candidate.artifactUrl.empty() ? candidate.runUrl : candidate.artifactUrl;
+    run.origin.location = url;
+    auto location = locateArtifacts(url, settings);
     if (!location) {
         ArtifactFetch unreadable;
         unreadable.status = FetchStatus::Empty;
@@ -240,6 +258,7 @@ FetchedRun fetchRunArtifacts(ArtifactFetcher& fetcher, const ArtifactSettings& s
         location->jobId = candidate.checkRunId.value;
     if (candidate.runAttempt > 0)
         location->runAttempt = candidate.runAttempt;
+    location->startedAt = candidate.startedAt;
     run.fetch = fetcher.fetch(*location, cancel);
     return run;
 }
@@ -256,11 +275,12 @@ Result<StoredRun> storeRunArtifacts(Cache& cache, ContentCache& blobs, const Fet
     switch (fetch.status) {
     case FetchStatus::Fetched: return importFetched(cache, blobs, run, fetch, cancel);
     case FetchStatus::Expired:
-        return record(cache, run.origin, TestRunState::Expired, fetch.message, false);
+        return record(cache, run.origin, TestRunState::Expired, withNotes(fetch), false);
     case FetchStatus::Unauthorized:
         return record(cache, run.origin, TestRunState::Unauthorized, fetch.message, true);
     case FetchStatus::Empty:
-        return record(cache, run.origin, TestRunState::NoReports, fetch.message, run.unreadableUrl);
+        return record(cache, run.origin, TestRunState::NoReports, withNotes(fetch),
+                      run.unreadableUrl);
     }
     return makeError("unknown fetch status");
 }

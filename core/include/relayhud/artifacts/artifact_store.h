@@ -19,6 +19,7 @@
 #include "relayhud/net/http_client.h"
 #include "relayhud/store/content_cache.h"
 #include "relayhud/util/result.h"
+#include "relayhud/util/time.h"
 
 #include <atomic>
 #include <cstdint>
@@ -67,6 +68,9 @@ struct ArtifactLocation {
     // gives all its artifacts.
     std::string jobId;
     int runAttempt = 0; // 0: any
+    // When the run started (the HUD row's started_at; 0: unknown): where a
+    // search for the run it dispatched begins.
+    EpochSeconds startedAt = 0;
     // S3
     std::string bucket;
     std::string key; // a key, or a prefix ending in '/' (every report under it)
@@ -101,6 +105,14 @@ struct ArtifactFetch {
     std::string message; // for a status other than Fetched: one line a user can act on
     std::vector<FetchedFile> files;
     int requests = 0;
+    // What the run's listing held that was not downloaded, and why
+    // ("pytorch-wheel-<sha> (812 MiB, a wheel or other binary)"); where the
+    // reports came from when not the run itself ("reports of the dispatched
+    // run 123 (upstream-tests-beta-matrix ...)").
+    std::vector<std::string> notes;
+    // Every artifact name the run (and a dispatched child run) listed: the
+    // names carry the tested commit for some reporters.
+    std::vector<std::string> listedNames;
 };
 
 struct JobLogFetch {

@@ -4,6 +4,7 @@
 // ListObjectsV2 and error XML. Server answers are outside data: anything a
 // body holds gives a page or an Error, never an exception.
 #include "relayhud/util/result.h"
+#include "relayhud/util/time.h"
 
 #include <cstdint>
 #include <string>
@@ -17,6 +18,8 @@ struct ArtifactInfo {
     std::string name;
     std::int64_t sizeInBytes = 0; // "size_in_bytes"; 0 when not given
     bool expired = false;
+    EpochSeconds createdAt = 0; // "created_at"; 0 when not given
+    EpochSeconds expiresAt = 0; // "expires_at"; 0 when not given
 };
 
 // One page of a run's artifact listing
@@ -29,6 +32,25 @@ struct ArtifactPage {
 // Items without an integer id are left out; a field of the wrong type reads
 // as its default. An Error (naming `url`) when the body is no artifact list.
 Result<ArtifactPage> parseArtifactPage(std::string_view body, const std::string& url);
+
+// One workflow run of a "List workflow runs for a repository" page
+// (GET /repos/{owner}/{repo}/actions/runs?event=...): what finding a
+// dispatched child run by the correlation id in its name needs.
+struct WorkflowRunInfo {
+    std::int64_t id = 0;
+    std::string name; // the run name: "upstream-tests-beta-matrix (reusable) (<correlation id>)"
+    std::string event;
+    std::string htmlUrl;
+    EpochSeconds createdAt = 0;
+};
+
+struct WorkflowRunPage {
+    std::vector<WorkflowRunInfo> runs;
+    std::int64_t totalCount = 0;
+};
+
+// As parseArtifactPage, for {"total_count": n, "workflow_runs": [...]}.
+Result<WorkflowRunPage> parseWorkflowRunPage(std::string_view body, const std::string& url);
 
 // The `rel="next"` target of a Link header, or "".
 std::string nextLink(std::string_view linkHeader);

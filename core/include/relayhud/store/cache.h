@@ -69,7 +69,13 @@ struct ArtifactCandidate {
     std::string runUrl;
     Conclusion conclusion = Conclusion::None;
     EpochSeconds commitTime = 0;
+    EpochSeconds startedAt = 0; // the row's started_at; 0: not reported
 };
+
+// A check run's artifacts are asked for at most this many times when they
+// hold no reports yet or broke off (Cache::artifactQueue): the first fetch
+// and one at each of 5 min, 30 min, 2 h and 12 h after the run completed.
+inline constexpr int kMaxArtifactAsks = 5;
 
 struct ArtifactQueueQuery {
     bool failedOnly = false;            // only runs whose conclusion is not success
@@ -82,7 +88,7 @@ struct ArtifactQueueQuery {
 class Cache {
 public:
     // Current schema version (PRAGMA user_version after migrations).
-    static constexpr int kSchemaVersion = 7;
+    static constexpr int kSchemaVersion = 8;
 
     // Opens or creates the cache file and migrates it to kSchemaVersion.
     // ":memory:" gives a private in-memory cache (tests).
