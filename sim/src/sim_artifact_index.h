@@ -29,6 +29,43 @@ struct WorkflowRun {
     std::vector<const SimRow*> attempt(int number) const;
 };
 
+// A GitHub artifact of a workflow run, as its listing shows it.
+enum class SimArtifactKind : std::uint8_t {
+    JobReports,    // a job's test-reports zip (PyTorch's upload-test-artifacts)
+    SuiteReport,   // torch-spyre: `<config stem>.xml`, one suite's JUnit (90 days)
+    MergedReports, // torch-spyre: `upstream-beta-reports-<sha>`, every suite (30 days)
+    Wheel,         // torch-spyre: `pytorch-wheel-<sha>`, `torch-spyre-wheel-<sha>` (5 days)
+};
+
+struct GitHubArtifact {
+    std::int64_t id = 0;
+    SimArtifactKind kind = SimArtifactKind::JobReports;
+    const SimRow* row = nullptr; // the callback row whose run (or child run) holds it
+    std::string runId;           // the run it is listed under
+    std::string name;
+    std::size_t suite = 0; // SuiteReport: which of the row's reports
+    EpochSeconds createdAt = 0;
+    EpochSeconds expiresAt = 0;
+    std::int64_t listedBytes = -1; // a wheel's size; -1: the zip's own
+};
+
+// torch-spyre's variant B matrix run: dispatched by the callback's run with
+// workflow_dispatch, named "upstream-tests-beta-matrix (reusable)
+// (<parent run_id>-<parent run_number>-<epoch ms>)" (real-backends.md 3.2, 7).
+struct ChildRun {
+    std::string repo;
+    std::string runId;
+    std::string name;
+    const SimRow* parent = nullptr;
+    EpochSeconds createdAt = 0;
+    EpochSeconds updatedAt = 0;
+};
+
+inline constexpr std::string_view kMatrixWorkflow = "upstream-tests-beta-matrix (reusable)";
+
+// "test_indexing", ...: the config stems of a torch-spyre-shaped row's suites.
+std::string suiteStem(std::size_t suite);
+
 struct BucketObject {
     std::string key;
     const SimRow* row = nullptr;
@@ -52,6 +89,12 @@ public:
     // GitHub artifacts: rows of GitHub-store backends that uploaded.
     std::int64_t artifactId(const SimRow& row) const; // 0 when the row has none
     const SimRow* artifact(std::int64_t id) const;
+    // Every GitHub artifact of a run (a child run's too), oldest first.
+    std::vector<const GitHubArtifact*> artifactsOfRun(const std::string& repo,
+                                                      const std::string& runId) const;
+    const GitHubArtifact* githubArtifact(std::int64_t id) const;
+    const std::vector<ChildRun>& childRuns() const { return m_children; }
+    const ChildRun* childRun(const std::string& repo, const std::string& runId) const;
 
     const std::vector<BucketObject>& bucket() const { return m_bucket; } // sorted by key
     const BucketObject* object(const std::string& key) const;
@@ -61,6 +104,8 @@ private:
     void addRun(const SimRow& row);
     void numberRuns();
     void addArtifact(const SimRow& row, const BackendSpec& backend, std::uint64_t& nextId);
+    void addSpyreEvidence(const SimRow& row, std::uint64_t& nextId);
+    void addGitHubArtifact(GitHubArtifact artifact, std::uint64_t& nextId);
 
     std::vector<BackendSpec> m_catalog;
     std::map<std::pair<std::string, std::string>, WorkflowRun> m_runs;
@@ -68,6 +113,10 @@ private:
     std::unordered_map<std::string, const SimRow*> m_jobs;
     std::unordered_map<const SimRow*, std::int64_t> m_artifactIds;
     std::unordered_map<std::int64_t, const SimRow*> m_artifacts;
+    std::vector<GitHubArtifact> m_githubArtifacts;
+    std::unordered_map<std::int64_t, std::size_t> m_githubArtifactById;
+    std::map<std::pair<std::string, std::string>, std::vector<std::size_t>> m_githubArtifactsByRun;
+    std::vector<ChildRun> m_children;
     std::vector<BucketObject> m_bucket;
     std::unordered_map<std::string, const SimRow*> m_files;
 };

@@ -77,4 +77,12 @@ std::string runnerHostName(const JobSpec& job, std::uint64_t hash)
     return (job.runner.empty() ? std::string("linux.2xlarge") : job.runner) + "-" + suffix;
 }
 
+std::string childRunIdOf(const SimRow& row)
+{
+    if (row.evidence.shape != SimEvidenceShape::Dispatched)
+        return {};
+    // Dispatched after the callback's run: a later id, unique per parent.
+    return std::to_string(std::stoll(row.run.runId) + 1'000'000'000);
+}
+
 } // namespace relayhud::sim

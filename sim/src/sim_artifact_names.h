@@ -31,6 +31,10 @@ std::string artifactUrlFor(const BackendSpec& backend, const CheckRun& run);
 // once a day, so runs of a day share it.
 std::string downstreamSha(std::uint64_t seed, const CheckRun& run);
 
+// The run id of the matrix run a torch-spyre variant B row dispatched
+// (SimEvidenceShape::Dispatched); "" for any other row.
+std::string childRunIdOf(const SimRow& row);
+
 // A per-row hash (runner names, infrastructure flavours): the check run id's.
 std::uint64_t rowHash(std::uint64_t seed, const CheckRun& run);
 

@@ -63,7 +63,8 @@ ArtifactRoutes::ArtifactRoutes(const SimDataset& data, const SimStoreSettings& s
 bool ArtifactRoutes::owns(const std::string& path)
 {
     return path == "/api/v3" || startsWith(path, "/api/v3/") || startsWith(path, "/blob/")
-           || path == "/s3" || startsWith(path, "/s3/") || startsWith(path, "/files/");
+           || path == kStatsPath || path == "/s3" || startsWith(path, "/s3/")
+           || startsWith(path, "/files/");
 }
 
 ApiResponse ArtifactRoutes::handle(const SimRequest& request)
@@ -72,6 +73,8 @@ ApiResponse ArtifactRoutes::handle(const SimRequest& request)
         return m_github.handle(request);
     if (startsWith(request.path, "/blob/"))
         return blob(request);
+    if (request.path == kStatsPath)
+        return stats();
     if (startsWith(request.path, "/s3"))
         return m_bucket.handle(request);
     return file(request);
@@ -97,9 +100,13 @@ ApiResponse ArtifactRoutes::blob(const SimRequest& request)
     const std::string artifact = idBetween(request.path, "/blob/artifacts/", ".zip");
     std::int64_t id = 0;
     std::from_chars(artifact.data(), artifact.data() + artifact.size(), id);
-    if (const SimRow* row = id ? m_index.artifact(id) : nullptr) {
-        found = m_blobs.githubZip(*row);
-        filename = m_artifacts.artifactName(*row) + ".zip";
+    if (const GitHubArtifact* a = id ? m_index.githubArtifact(id) : nullptr) {
+        found = m_blobs.githubArtifactZip(*a);
+        filename = a->name + ".zip";
+        if (a->kind == SimArtifactKind::Wheel) {
+            m_wheelDownloads.fetch_add(1);
+            m_wheelBytes.fetch_add(found->bytes.size());
+        }
     } else if (const SimRow* job = m_index.job(idBetween(request.path, "/blob/logs/", ".txt"))) {
         found = m_blobs.jobLog(*job);
     }
@@ -111,6 +118,16 @@ ApiResponse ArtifactRoutes::blob(const SimRequest& request)
         out.headers.emplace_back("Content-Disposition", "attachment; filename=" + filename
                                                             + "; filename*=UTF-8''" + filename);
     return out;
+}
+
+// What the simulator served that a client should never have asked for:
+// wheels (issue 34's "no wheel is downloaded").
+ApiResponse ArtifactRoutes::stats() const
+{
+    const std::string body = "{\"wheel_downloads\":" + std::to_string(m_wheelDownloads.load())
+                             + ",\"wheel_bytes_served\":" + std::to_string(m_wheelBytes.load())
+                             + "}";
+    return ApiResponse{200, body, "application/json", {}};
 }
 
 ApiResponse ArtifactRoutes::file(const SimRequest& request)

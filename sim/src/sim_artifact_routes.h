@@ -1,4 +1,6 @@
 #pragma once
+#include <atomic>
+#include <string_view>
 // The downstream stores' routes, dispatched by path prefix: /api/v3 (GitHub),
 // /blob (the signed URLs GitHub redirects to), /s3 (the bucket) and /files
 // (plain HTTPS). Owns the generator, the index and the blob cache they share.
@@ -21,6 +23,7 @@ public:
 
 private:
     ApiResponse blob(const SimRequest& request);
+    ApiResponse stats() const;
     ApiResponse file(const SimRequest& request);
 
     const SimStoreSettings& m_settings;
@@ -30,6 +33,11 @@ private:
     BlobStore m_blobs;
     GitHubApi m_github;
     SimBucket m_bucket;
+    std::atomic<std::uint64_t> m_wheelDownloads{0};
+    std::atomic<std::uint64_t> m_wheelBytes{0};
 };
+
+// GET: {"wheel_downloads": n, "wheel_bytes_served": n}.
+inline constexpr std::string_view kStatsPath = "/sim/stats";
 
 } // namespace relayhud::sim

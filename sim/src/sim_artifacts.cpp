@@ -1,5 +1,6 @@
 #include "relayhud/sim/sim_artifacts.h"
 
+#include "sim_artifact_index.h"
 #include "sim_artifact_names.h"
 #include "sim_catalog.h"
 #include "sim_causes.h"
@@ -13,6 +14,15 @@
 
 namespace relayhud::sim {
 namespace {
+
+// The cases a row's JUnit holds: its self-reported total, or, for a
+// torch-spyre variant B row (which reports no counts), what its suites ran.
+std::int64_t junitTotalOf(const SimRow& row)
+{
+    if (row.run.reported.tests)
+        return row.run.reported.tests->total;
+    return row.evidence.junitTotal;
+}
 
 const char* testTypeOf(std::string_view config)
 {
@@ -152,8 +162,14 @@ struct SimArtifacts::Impl {
         if (run.cases.empty())
             return {};
         const Resolved r = resolve(row);
-        const bool split = r.backend->store == SimStore::S3Bucket && run.cases.size() > 1;
-        const std::size_t parts = split ? 2 : 1;
+        // torch-spyre's suites each write `<config stem>.xml` (real-backends.md 3.3).
+        const bool suites = row.evidence.suites > 0;
+        const bool split =
+            (r.backend->store == SimStore::S3Bucket || suites) && run.cases.size() > 1;
+        const std::size_t parts =
+            suites  ? std::min(static_cast<std::size_t>(row.evidence.suites), run.cases.size())
+            : split ? 2
+                    : 1;
         ReportContext context;
         context.hostname = runnerHostName(*r.job, rowHash(data.config.seed, row.run));
         context.startedAt =
@@ -162,8 +178,10 @@ struct SimArtifacts::Impl {
         std::vector<SimReport> out;
         const std::size_t size = run.cases.size();
         for (std::size_t part = 0; part < parts; ++part) {
-            context.name =
-                r.job->config + (split ? "-" + std::to_string(part + 1) : std::string()) + ".xml";
+            context.name = suites ? suiteStem(part) + ".xml"
+                                  : r.job->config
+                                        + (split ? "-" + std::to_string(part + 1) : std::string())
+                                        + ".xml";
             out.push_back(
                 writeJunitReport(run, size * part / parts, size * (part + 1) / parts, context));
         }
@@ -197,7 +215,7 @@ struct SimArtifacts::Impl {
         if (!r.job || row.run.reported.status != RunStatus::Completed)
             return {};
         const bool uploads = !row.run.reported.artifactUrl.empty();
-        const JobRun session = run(row, row.run.reported.tests ? row.run.reported.tests->total : 0);
+        const JobRun session = run(row, junitTotalOf(row));
         LogContext context;
         context.row = &row;
         context.backend = r.backend;
@@ -210,6 +228,7 @@ struct SimArtifacts::Impl {
         if (r.backend->checksOutDefaultBranch && row.run.eventType == EventType::PullRequest)
             context.defaultBranchTip = mainTipAt(row.run.reported.startedAt.value_or(0));
         context.hash = rowHash(data.config.seed, row.run);
+        context.childRunId = childRunIdOf(row);
         return writeJobLog(context);
     }
 
@@ -258,8 +277,7 @@ bool SimArtifacts::artifactExpired(const SimRow& row) const
 
 std::vector<SimReport> SimArtifacts::reports(const SimRow& row) const
 {
-    const auto& tests = row.run.reported.tests;
-    return m_impl->reports(row, m_impl->run(row, tests ? tests->total : 0));
+    return m_impl->reports(row, m_impl->run(row, junitTotalOf(row)));
 }
 
 std::vector<SimReport> SimArtifacts::reportsWithTotal(const SimRow& row, std::int64_t total) const
@@ -271,8 +289,7 @@ std::string SimArtifacts::jobLog(const SimRow& row) const { return m_impl->log(r
 
 std::vector<std::string> SimArtifacts::failingTests(const SimRow& row) const
 {
-    const auto& tests = row.run.reported.tests;
-    const JobRun run = m_impl->run(row, tests ? tests->total : 0);
+    const JobRun run = m_impl->run(row, junitTotalOf(row));
     std::vector<std::string> out;
     for (const JobCase& c : run.cases)
         if (isFailing(c.result))

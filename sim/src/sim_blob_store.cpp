@@ -81,6 +81,47 @@ BlobMeta BlobStore::githubZipMeta(const SimRow& row)
     return meta("zip:" + row.run.checkRunId.value, [&] { return githubZip(row); });
 }
 
+BlobMeta BlobStore::githubArtifactMeta(const GitHubArtifact& artifact)
+{
+    if (artifact.kind == SimArtifactKind::JobReports)
+        return githubZipMeta(*artifact.row);
+    return meta("gha:" + std::to_string(artifact.id), [&] { return githubArtifactZip(artifact); });
+}
+
+BlobPtr BlobStore::githubArtifactZip(const GitHubArtifact& artifact)
+{
+    const SimRow& row = *artifact.row;
+    switch (artifact.kind) {
+    case SimArtifactKind::JobReports: return githubZip(row);
+    case SimArtifactKind::Wheel:
+        return cached("gha:" + std::to_string(artifact.id), [&] {
+            std::string bytes(64 * 1024, '\0');
+            std::uint64_t x = static_cast<std::uint64_t>(artifact.id);
+            for (char& c : bytes) {
+                x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+                c = static_cast<char>(x >> 56);
+            }
+            ArchiveEntries entries;
+            entries.emplace_back(artifact.name + ".whl", std::move(bytes));
+            return makeBlob(writeZip(entries, artifact.createdAt), "application/zip", row);
+        });
+    case SimArtifactKind::SuiteReport:
+    case SimArtifactKind::MergedReports: break;
+    }
+    return cached("gha:" + std::to_string(artifact.id), [&] {
+        ArchiveEntries entries;
+        std::vector<SimReport> reports = m_artifacts.reports(row);
+        for (std::size_t i = 0; i < reports.size(); ++i)
+            if (artifact.kind == SimArtifactKind::MergedReports || i == artifact.suite)
+                entries.emplace_back((artifact.kind == SimArtifactKind::MergedReports
+                                          ? "xml_artifacts/" + reports[i].name + "/"
+                                          : std::string())
+                                         + reports[i].name,
+                                     std::move(reports[i].xml));
+        return makeBlob(writeZip(entries, artifact.createdAt), "application/zip", row);
+    });
+}
+
 BlobMeta BlobStore::bucketObjectMeta(const BucketObject& object)
 {
     return meta("s3:" + object.key, [&] { return bucketObject(object); });

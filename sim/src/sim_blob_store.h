@@ -40,6 +40,10 @@ public:
               std::size_t capBytes = 256U << 20);
 
     BlobPtr githubZip(const SimRow& row);
+    // Any GitHub artifact's zip: a job's reports, one suite's or every
+    // suite's JUnit, or a wheel's stand-in bytes (listed at its real size).
+    BlobPtr githubArtifactZip(const GitHubArtifact& artifact);
+    BlobMeta githubArtifactMeta(const GitHubArtifact& artifact);
     BlobPtr jobLog(const SimRow& row);
     BlobPtr bucketObject(const BucketObject& object);
     BlobPtr file(const SimRow& row);

@@ -54,9 +54,13 @@ WorkflowSpec workflow(std::string name, JobSpec build, const std::vector<Sharded
     return out;
 }
 
+// A Spyre backend that reports the way our first guess had it: one zip of
+// test-reports per job, its run URL as artifact_url, on every PR head, at L4
+// (so the demo shows a check that would block a merge). The real
+// torch-spyre/torch-spyre is spyreAsReal() below.
 BackendSpec spyre(int scale)
 {
-    BackendSpec b{{"torch-spyre/torch-spyre", Level::L4, {"spyre-ci-oncall", "mkarlsson"}},
+    BackendSpec b{{"spyre-labs/spyre-inductor-ci", Level::L4, {"spyre-ci-oncall", "mkarlsson"}},
                   "spyre",
                   "spyre-sdk 1.6.2",
                   1.0,
@@ -239,6 +243,76 @@ BackendSpec departed(int scale)
     return b;
 }
 
+// torch-spyre/torch-spyre as it really reports (real-backends.md 1.5, 3.1-3.6;
+// torch-spyre push-pytorch-dispatch-to-clickhouse.yaml @0225ff97,
+// build_test_pytorch_source.yaml @01f88357 (variant A) and @5a14b852
+// (variant B), _upstream_tests_beta_matrix.yaml @1c1da12d): L2; builds only
+// merged PRs (the `closed` dispatch of a PR labelled Merged) and tests main's
+// HEAD at gate time, not the PR head its HUD row carries; one callback job
+// `linux-x86_64 / pytorch / test` of the caller workflow; a nightly at 04:00
+// on the main commit the nightly branch was cut from; never an artifact-url.
+BackendSpec spyreAsReal()
+{
+    BackendSpec b;
+    b.backend = {"torch-spyre/torch-spyre", Level::L2, {"spyre-triage", "dbrandon-ibm"}};
+    b.device = "spyre";
+    b.sdk = "spyre-sdk 1.7.0";
+    b.coverage = 1.0; // every merged PR
+    b.nightly = true;
+    b.artifactShare = 0.0; // no artifact-url; its evidence is in its runs (SimEvidence)
+    b.failRate = 0.03;
+    b.storyFree = true;
+    b.reporter = Reporter::TorchSpyre;
+    b.store = SimStore::None;
+    b.retentionDays = 90; // the per-suite XML
+    JobSpec test;
+    test.name = "linux-x86_64 / pytorch / test";
+    test.kind = JobKind::Test;
+    test.testsTotal = 1800;
+    test.minMinutes = 60;
+    test.maxMinutes = 110;
+    test.config = "upstream_beta";
+    test.shard = 1;
+    test.numShards = 1;
+    test.runner = "linux.spyre.1";
+    b.workflows.push_back({"push-pytorch-dispatch-to-clickhouse", {test}});
+    return b;
+}
+
+// TorchedHat/pytorch-redhat-ci (real-backends.md 1.4; pytorch-redhat-ci
+// crcr-nightly.yml @a559b043): nightly only, on the main commit the nightly
+// branch was cut from; one completed callback per job with its full name; no
+// test-results, no artifact-url, no artifacts: its evidence is its logs.
+BackendSpec torchedHat()
+{
+    BackendSpec b;
+    b.backend = {"TorchedHat/pytorch-redhat-ci", Level::L2, {"rhel-pytorch-ci"}};
+    b.device = "cuda";
+    b.sdk = "CUDA 13.0 (RHEL 9.6)";
+    b.coverage = 0.0; // no repository_dispatch handling
+    b.nightly = true;
+    b.artifactShare = 0.0;
+    b.failRate = 0.05;
+    b.storyFree = true;
+    b.reporter = Reporter::TorchedHat;
+    b.classSuffix = "CUDA";
+    const std::string prefix = "linux-rhel9.6-cuda13.0-py3.12-gcc11-x86_64 / ";
+    WorkflowSpec wf{"CRCR Nightly", {buildJob(prefix + "build", 40, 70)}};
+    for (const char* leg : {"cpu", "inductor", "sgpu", "mgpu"}) {
+        JobSpec job;
+        job.name = prefix + "test (" + leg + ", linux.rhel96)";
+        job.kind = JobKind::Test;
+        job.testsTotal = 0; // command counts, written to step summaries only
+        job.minMinutes = 30;
+        job.maxMinutes = 90;
+        job.config = leg;
+        job.runner = "linux.rhel96";
+        wf.jobs.push_back(std::move(job));
+    }
+    b.workflows.push_back(std::move(wf));
+    return b;
+}
+
 // L1 backends are dispatched to but never report: allowlist entries only.
 BackendSpec dispatchOnly(std::string repo, std::vector<std::string> oncalls, std::string device)
 {
@@ -295,6 +369,8 @@ std::vector<BackendSpec> backendCatalog(int jobsScale)
     out.push_back(crcrTest());
     out.push_back(rocm(scale));
     out.push_back(departed(scale));
+    out.push_back(spyreAsReal());
+    out.push_back(torchedHat());
     return out;
 }
 

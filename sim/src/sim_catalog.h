@@ -30,6 +30,15 @@ struct WorkflowSpec {
     std::vector<JobSpec> jobs; // a Build job, when present, comes first
 };
 
+// How a backend reports, when it is shaped after one of the real reporters
+// (../shared/specs/real-backends.md section 1).
+enum class Reporter : std::uint8_t {
+    Generic,    // sends artifact-url (or nothing), on every dispatched PR head
+    TorchSpyre, // torch-spyre/torch-spyre: merged PRs only, tests main's HEAD, no artifact-url;
+                // reports in its run or in a dispatched child run (SimEvidence)
+    TorchedHat, // TorchedHat/pytorch-redhat-ci: nightly only, no counts, logs only
+};
+
 struct BackendSpec {
     Backend backend;
     std::string device;         // "spyre", "npu", ... (failing test names use it)
@@ -63,6 +72,7 @@ struct BackendSpec {
     // main's tip, not the dispatched head the HUD files their result under
     // (their logs print the tip's SHA).
     bool checksOutDefaultBranch = false;
+    Reporter reporter = Reporter::Generic;
 
     Level rowLevel() const
     {

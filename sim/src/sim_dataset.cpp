@@ -88,7 +88,8 @@ SimDataset buildDataset(const SimConfig& config)
     out.pulls = buildPulls(out.config, out.commits);
     TestCatalog tests(out.config.seed);
     StoryPlan plan = planStories(out.config, catalog, out.commits, tests, out.pulls);
-    std::vector<PendingRow> pending = generateRuns(out.config, catalog, out.commits, plan, tests);
+    std::vector<PendingRow> pending =
+        generateRuns(out.config, catalog, out.commits, out.pulls, plan, tests);
     std::sort(pending.begin(), pending.end(), startsBefore);
     IdAssigner ids(out.config.seed);
     out.rows.reserve(pending.size());

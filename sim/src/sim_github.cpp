@@ -116,6 +116,14 @@ bool matchesRunFilters(const SimRequest& request, const Json& run)
     const std::string& sha = request.param("head_sha");
     if (!event.empty() && run["event"] != event)
         return false;
+    // created=>=YYYY-MM-DD (or >YYYY-MM-DD), GitHub's date qualifier
+    // (docs.github.com/rest/actions/workflow-runs#list-workflow-runs-for-a-repository).
+    const std::string& created = request.param("created");
+    if (created.starts_with(">")) {
+        const std::string day = created.substr(created.starts_with(">=") ? 2 : 1);
+        if (run["created_at"].get<std::string>().substr(0, 10) < day)
+            return false;
+    }
     if (!sha.empty() && run["head_sha"] != sha)
         return false;
     if (status.empty())
@@ -326,6 +334,14 @@ ApiResponse GitHubApi::repoRoute(const SimRequest& request, const std::string& r
 {
     if (rest.size() == 1 && rest[0] == "runs")
         return listRuns(request, repo);
+    if (rest.size() >= 2 && rest[0] == "runs")
+        if (const ChildRun* child = m_index.childRun(repo, rest[1])) {
+            if (rest.size() == 2)
+                return ok(childRunJson(context(), *child));
+            if (rest.size() == 3 && rest[2] == "artifacts")
+                return listArtifacts(request, repo, child->runId);
+            return notFound();
+        }
     if (rest.size() >= 2 && rest[0] == "runs") {
         const WorkflowRun* run = m_index.run(repo, rest[1]);
         return run ? runRoute(request, *run, std::vector<std::string>(rest.begin() + 2, rest.end()))
@@ -347,6 +363,16 @@ ApiResponse GitHubApi::listRuns(const SimRequest& request, const std::string& re
         if (matchesRunFilters(request, json))
             runs.push_back(std::move(json));
     }
+    for (const ChildRun& child : m_index.childRuns()) {
+        if (child.repo != repo || child.createdAt > m_clock.now())
+            continue;
+        Json json = childRunJson(ctx, child);
+        if (matchesRunFilters(request, json))
+            runs.push_back(std::move(json));
+    }
+    std::stable_sort(runs.begin(), runs.end(), [](const Json& a, const Json& b) {
+        return a["created_at"].get<std::string>() > b["created_at"].get<std::string>();
+    });
     const Page page = pageOf(request);
     ApiResponse out = ok(Json{{"total_count", runs.size()}, {"workflow_runs", slice(runs, page)}});
     paginate(out, m_baseUrl, request, page, runs.size());
@@ -371,7 +397,7 @@ ApiResponse GitHubApi::runRoute(const SimRequest& request, const WorkflowRun& ru
     if (rest.size() == 1 && rest[0] == "jobs")
         return listJobs(request, run, 0, request.param("filter") == "all");
     if (rest.size() == 1 && rest[0] == "artifacts")
-        return listArtifacts(request, run);
+        return listArtifacts(request, run.repo, run.runId);
     return notFound();
 }
 
@@ -396,20 +422,22 @@ ApiResponse GitHubApi::listJobs(const SimRequest& request, const WorkflowRun& ru
     return out;
 }
 
-ApiResponse GitHubApi::listArtifacts(const SimRequest& request, const WorkflowRun& run)
+// An artifact is listed once it was uploaded (torch-spyre's merged reports
+// come after the completed callback: real-backends.md 3.2).
+ApiResponse GitHubApi::listArtifacts(const SimRequest& request, const std::string& repo,
+                                     const std::string& runId)
 {
-    std::vector<const SimRow*> rows;
-    for (auto it = run.rows.rbegin(); it != run.rows.rend(); ++it) // newest first
-        if (m_index.artifactId(**it) != 0)
-            rows.push_back(*it);
     const GitHubContext ctx = context();
     const std::string& name = request.param("name");
+    const EpochSeconds now = m_clock.now();
     std::vector<Json> artifacts;
-    for (const SimRow* row : rows) {
-        const std::int64_t id = m_index.artifactId(*row);
-        Json json = artifactJson(ctx, *row, id, m_blobs.githubZipMeta(*row));
-        if (name.empty() || json["name"] == name)
-            artifacts.push_back(std::move(json));
+    const auto all = m_index.artifactsOfRun(repo, runId);
+    for (auto it = all.rbegin(); it != all.rend(); ++it) { // newest first
+        const GitHubArtifact& a = **it;
+        if (a.createdAt > now || (!name.empty() && a.name != name))
+            continue;
+        const BlobMeta zip = m_blobs.githubArtifactMeta(a);
+        artifacts.push_back(githubArtifactJson(ctx, a, zip.size, zip.sha256));
     }
     const Page page = pageOf(request);
     ApiResponse out =
@@ -422,17 +450,20 @@ ApiResponse GitHubApi::artifactRoute(const std::string& repo, const std::vector<
                                      Auth auth)
 {
     const std::int64_t id = rest.size() >= 2 ? positive(rest[1]) : 0;
-    const SimRow* row = id ? m_index.artifact(id) : nullptr;
-    if (!row || row->run.downstreamRepo != repo || rest.size() > 3)
+    const GitHubArtifact* artifact = id ? m_index.githubArtifact(id) : nullptr;
+    if (!artifact || artifact->row->run.downstreamRepo != repo || rest.size() > 3
+        || artifact->createdAt > m_clock.now())
         return notFound();
-    if (rest.size() == 2)
-        return ok(artifactJson(context(), *row, id, m_blobs.githubZipMeta(*row)));
+    if (rest.size() == 2) {
+        const BlobMeta zip = m_blobs.githubArtifactMeta(*artifact);
+        return ok(githubArtifactJson(context(), *artifact, zip.size, zip.sha256));
+    }
     if (rest[2] != "zip")
         return notFound();
     if (auth != Auth::Valid)
         return githubError(401, "Requires authentication",
                            "https://docs.github.com/rest/actions/artifacts#download-an-artifact");
-    if (artifactExpired(context(), *row))
+    if (artifact->expiresAt <= m_data.config.now)
         return githubError(410, "Artifact has expired",
                            "https://docs.github.com/rest/actions/artifacts#download-an-artifact");
     return redirect(signedBlobUrl("/blob/artifacts/" + std::to_string(id) + ".zip"));

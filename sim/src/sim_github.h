@@ -42,7 +42,8 @@ private:
     ApiResponse runRoute(const SimRequest& request, const WorkflowRun& run,
                          const std::vector<std::string>& rest);
     ApiResponse listJobs(const SimRequest& request, const WorkflowRun& run, int attempt, bool all);
-    ApiResponse listArtifacts(const SimRequest& request, const WorkflowRun& run);
+    ApiResponse listArtifacts(const SimRequest& request, const std::string& repo,
+                              const std::string& runId);
     ApiResponse artifactRoute(const std::string& repo, const std::vector<std::string>& rest,
                               Auth auth);
     ApiResponse jobRoute(const std::string& repo, const std::vector<std::string>& rest, Auth auth);

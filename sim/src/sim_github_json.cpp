@@ -133,10 +133,11 @@ Json workflowRunJson(const GitHubContext& ctx, const WorkflowRun& run, int attem
     const auto runId = std::stoll(run.runId);
     const Json actor = isNightly(run) ? owner(repo.substr(0, repo.find('/')) + "-bot", "Bot")
                                       : owner("pytorch-crcr-relay[bot]", "Bot");
-    const std::string display = isNightly(run)
-                                    ? run.workflow + " (nightly)"
-                                    : std::string(wireEventType(run.commit->eventType))
-                                          + " pytorch/pytorch@" + run.commit->sha.shortSha();
+    const std::string display = isNightly(run) ? run.workflow + " (nightly)"
+                                : run.commit
+                                    ? std::string(wireEventType(run.commit->eventType))
+                                          + " pytorch/pytorch@" + run.commit->sha.shortSha()
+                                    : run.workflow;
     return Json{
         {"id", runId},
         {"name", run.workflow},
@@ -259,6 +260,64 @@ Json artifactJson(const GitHubContext& ctx, const SimRow& row, std::int64_t id, 
                                       {"head_repository_id", repoId},
                                       {"head_branch", "main"},
                                       {"head_sha", downstreamSha(ctx.data.config.seed, r)}}}};
+}
+
+Json githubArtifactJson(const GitHubContext& ctx, const GitHubArtifact& artifact,
+                        std::uint64_t zipBytes, const std::string& sha256)
+{
+    const std::string& repo = artifact.row->run.downstreamRepo;
+    const std::string url =
+        ctx.apiUrl + "/repos/" + repo + "/actions/artifacts/" + std::to_string(artifact.id);
+    const std::int64_t repoId = repository(ctx, repo)["id"].get<std::int64_t>();
+    const std::int64_t bytes =
+        artifact.listedBytes >= 0 ? artifact.listedBytes : static_cast<std::int64_t>(zipBytes);
+    return Json{{"id", artifact.id},
+                {"node_id", nodeId("Artifact", artifact.id)},
+                {"name", artifact.name},
+                {"size_in_bytes", bytes},
+                {"url", url},
+                {"archive_download_url", url + "/zip"},
+                {"expired", artifact.expiresAt <= ctx.data.config.now},
+                {"digest", "sha256:" + sha256},
+                {"created_at", githubTime(artifact.createdAt)},
+                {"updated_at", githubTime(artifact.createdAt)},
+                {"expires_at", githubTime(artifact.expiresAt)},
+                {"workflow_run",
+                 Json{{"id", std::stoll(artifact.runId)},
+                      {"repository_id", repoId},
+                      {"head_repository_id", repoId},
+                      {"head_branch", "main"},
+                      {"head_sha", downstreamSha(ctx.data.config.seed, artifact.row->run)}}}};
+}
+
+Json childRunJson(const GitHubContext& ctx, const ChildRun& child)
+{
+    const std::string url = ctx.apiUrl + "/repos/" + child.repo + "/actions/runs/" + child.runId;
+    const auto id = std::stoll(child.runId);
+    const Json actor = owner(child.repo.substr(0, child.repo.find('/')) + "-bot", "Bot");
+    const SimRow& parent = *child.parent;
+    const bool done = parent.run.reported.status == RunStatus::Completed;
+    return Json{
+        {"id", id},
+        {"name", child.name},
+        {"node_id", nodeId("WorkflowRun", id)},
+        {"head_branch", "main"},
+        {"head_sha", downstreamSha(ctx.data.config.seed, parent.run)},
+        {"path", ".github/workflows/_upstream_tests_beta_matrix.yaml"},
+        {"display_title", child.name},
+        {"event", "workflow_dispatch"},
+        {"status", done ? "completed" : "in_progress"},
+        {"conclusion", done ? Json("success") : Json(nullptr)}, // validate mode
+        {"workflow_id", 100'000'000 + static_cast<std::int64_t>(fnv1a(child.repo) % 9'000'000)},
+        {"url", url},
+        {"html_url", gitHubWebUrl(child.repo + "/actions/runs/" + child.runId)},
+        {"created_at", githubTime(child.createdAt)},
+        {"updated_at", githubTime(child.updatedAt)},
+        {"run_attempt", 1},
+        {"actor", actor},
+        {"triggering_actor", actor},
+        {"jobs_url", url + "/jobs"},
+        {"artifacts_url", url + "/artifacts"}};
 }
 
 } // namespace relayhud::sim

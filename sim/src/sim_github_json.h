@@ -22,6 +22,12 @@ Json artifactJson(const GitHubContext& ctx, const SimRow& row, std::int64_t id,
                   const BlobMeta& zip);
 
 // The row's artifact is past its retention at the dataset's `now`.
+// A GitHub artifact of the index (sim_artifact_index.h) with its zip's size
+// and digest, expired once past expires_at at the dataset's `now`.
+Json githubArtifactJson(const GitHubContext& ctx, const GitHubArtifact& artifact,
+                        std::uint64_t zipBytes, const std::string& sha256);
+// A dispatched child run (torch-spyre variant B) as "List workflow runs" shows it.
+Json childRunJson(const GitHubContext& ctx, const ChildRun& child);
 bool artifactExpired(const GitHubContext& ctx, const SimRow& row);
 EpochSeconds artifactExpiresAt(const GitHubContext& ctx, const SimRow& row);
 

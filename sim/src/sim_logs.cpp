@@ -108,6 +108,26 @@ void checkout(LogWriter& log, const LogContext& ctx, const std::string& repo,
     log.line(sha);
 }
 
+// torch-spyre's own .github/actions/checkout-pytorch (real-backends.md 3.5;
+// torch-spyre checkout-pytorch/action.yml @4ef5062f): the folders, FETCH_REF
+// (the sha input, or release/X.Y), the repository, a depth-1 fetch and a
+// detached checkout, then `git log -1 --oneline` and TORCH_ROOT.
+void checkoutPyTorchAction(LogWriter& log, const LogContext& ctx)
+{
+    const std::string& sha = ctx.row->testedSha.value;
+    const std::string root = "/__w/torch-spyre/torch-spyre";
+    group(log, "Run ./.github/actions/checkout-pytorch", {"with:", "  sha: " + sha});
+    log.line("TORCH_SPYRE_DIR " + root);
+    log.line("PYTORCH_DIR " + root + "/pytorch");
+    log.line("FETCH_REF " + sha);
+    log.line("PYTORCH_REPO_URL https://github.com/pytorch/pytorch.git");
+    log.line("From https://github.com/pytorch/pytorch");
+    log.line(" * branch            " + sha + " -> FETCH_HEAD");
+    log.line("HEAD is now at " + sha.substr(0, 11) + " Merged upstream change");
+    log.line(sha.substr(0, 11) + " Merged upstream change");
+    log.line("TORCH_ROOT " + root + "/pytorch");
+}
+
 void infra(LogWriter& log, const LogContext& ctx, const StepPlan& step)
 {
     const std::string pod = runnerName(ctx) + "-runner-" + hexOf(ctx.hash >> 20, 5);
@@ -236,6 +256,8 @@ void writeStep(LogWriter& log, const LogContext& ctx, const StepPlan& step)
         return checkout(log, ctx, ctx.backend->backend.repo, ctx.downstreamSha, ctx.downstreamSha,
                         "", "Merge pull request");
     case StepKind::CheckoutPyTorch:
+        if (ctx.backend->reporter == Reporter::TorchSpyre)
+            return checkoutPyTorchAction(log, ctx);
         if (!ctx.defaultBranchTip.empty())
             return checkout(log, ctx, "pytorch/pytorch", "", ctx.defaultBranchTip, "pytorch", "");
         return checkout(log, ctx, "pytorch/pytorch", ctx.row->testedSha.value,
@@ -247,7 +269,14 @@ void writeStep(LogWriter& log, const LogContext& ctx, const StepPlan& step)
         command(log, "pip install dist/*.whl", {});
         return log.line("Successfully installed torch-2.9.0a0+git" + ctx.row->testedSha.shortSha());
     case StepKind::Build: return build(log, ctx, step);
-    case StepKind::Tests: return tests(log, ctx, step);
+    case StepKind::Tests:
+        if (!ctx.childRunId.empty()) {
+            // build_test_pytorch_source.yaml @5a14b852, the test job's script.
+            log.line("Dispatching _upstream_tests_beta_matrix.yaml (mode=validate)");
+            log.line("Found dispatched run " + ctx.childRunId + " (https://github.com/"
+                     + ctx.backend->backend.repo + "/actions/runs/" + ctx.childRunId + ")");
+        }
+        return tests(log, ctx, step);
     case StepKind::Upload: return upload(log, ctx);
     case StepKind::PostCheckout:
         log.line("Post job cleanup.");

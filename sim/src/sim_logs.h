@@ -27,6 +27,8 @@ struct LogContext {
     // the commit that checkout reaches, main's tip when the job ran.
     std::string defaultBranchTip;
     std::uint64_t hash = 0; // per row: runner names, infra flavour
+    // torch-spyre variant B: the matrix run its test job dispatched ("" none).
+    std::string childRunId;
 };
 
 std::string writeJobLog(const LogContext& context);

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 
@@ -90,12 +91,54 @@ std::string deliveryId(std::uint64_t seed, std::size_t commit, int dispatch)
            + hex.substr(16, 4) + "-" + hex.substr(20);
 }
 
+// torch-spyre's gate (real-backends.md 3.1; torch-spyre
+// push-pytorch-dispatch-to-clickhouse.yaml @0225ff97): a PR's `closed`
+// dispatch builds when it merged; what it builds is `git ls-remote` of the
+// base branch's HEAD at gate time, not the PR head nor its merge commit as
+// such. Main's HEAD at an instant is the merge commit of the last PR merged
+// by then.
+class MergedPulls {
+public:
+    explicit MergedPulls(const std::vector<SimPullRequest>& pulls)
+    {
+        for (const SimPullRequest& pr : pulls) {
+            if (!pr.merged() || pr.heads.empty())
+                continue;
+            m_byLastHead.emplace(pr.heads.back().sha.value, &pr);
+            m_merges.emplace_back(pr.mergedAt, &pr);
+        }
+        std::sort(m_merges.begin(), m_merges.end(),
+                  [](const auto& a, const auto& b) { return a.first < b.first; });
+    }
+
+    // The merged PR whose last head this is, or nullptr.
+    const SimPullRequest* mergedWithLastHead(const Sha& sha) const
+    {
+        const auto it = m_byLastHead.find(sha.value);
+        return it == m_byLastHead.end() ? nullptr : it->second;
+    }
+
+    Sha mainHeadAt(EpochSeconds at, const SimPullRequest& fallback) const
+    {
+        const auto it = std::upper_bound(m_merges.begin(), m_merges.end(), at,
+                                         [](EpochSeconds t, const auto& m) { return t < m.first; });
+        return it == m_merges.begin() ? fallback.mergeCommitSha
+                                      : std::prev(it)->second->mergeCommitSha;
+    }
+
+private:
+    std::map<std::string, const SimPullRequest*> m_byLastHead;
+    std::vector<std::pair<EpochSeconds, const SimPullRequest*>> m_merges;
+};
+
 class RunGenerator {
 public:
     RunGenerator(const SimConfig& config, const std::vector<BackendSpec>& backends,
-                 const std::vector<UpstreamCommit>& commits, const StoryPlan& plan,
+                 const std::vector<UpstreamCommit>& commits,
+                 const std::vector<SimPullRequest>& pulls, const StoryPlan& plan,
                  TestCatalog& tests)
-        : m_config(config), m_backends(backends), m_commits(commits), m_plan(plan), m_tests(tests)
+        : m_config(config), m_backends(backends), m_commits(commits), m_merged(pulls), m_plan(plan),
+          m_tests(tests)
     {
     }
 
@@ -122,7 +165,19 @@ private:
             return false; // no longer in the allowlist: the relay stopped dispatching
         if (m_commits[c].eventType == EventType::Nightly)
             return m_backends[b].nightly;
+        if (spec.reporter == Reporter::TorchSpyre)
+            return m_commits[c].eventType == EventType::PullRequest
+                   && m_merged.mergedWithLastHead(m_commits[c].sha) != nullptr;
         return m_plan.forcesRun(b, c) || rng.chance(m_backends[b].coverage);
+    }
+
+    // A torch-spyre-shaped run starts from the PR's `closed` dispatch.
+    const SimPullRequest* spyreMerge(std::size_t b, std::size_t c) const
+    {
+        if (m_backends[b].reporter != Reporter::TorchSpyre
+            || m_commits[c].eventType != EventType::PullRequest)
+            return nullptr;
+        return m_merged.mergedWithLastHead(m_commits[c].sha);
     }
 
     void generateFor(std::size_t b, std::size_t c)
@@ -132,6 +187,15 @@ private:
             return;
         const bool isNightly = m_commits[c].eventType == EventType::Nightly;
         const EpochSeconds delay = isNightly ? rng.range(3600, 3 * 3600) : rng.range(5, 90);
+        if (const SimPullRequest* merged = spyreMerge(b, c)) {
+            for (std::size_t w = 0; w < m_backends[b].workflows.size(); ++w) {
+                RunContext ctx{
+                    b, c, w, merged->mergedAt + delay, false, false, SplitMix64(rng.next())};
+                ctx.redispatch = 1; // the `closed` action's delivery
+                generateWorkflow(ctx);
+            }
+            return;
+        }
         for (std::size_t w = 0; w < m_backends[b].workflows.size(); ++w) {
             const bool cancelled = c == m_plan.cancelledCommit && b == m_plan.cancelledBackend;
             RunContext ctx{b,
@@ -468,6 +532,10 @@ private:
         PendingRow out{SimRow{}, ctx.backend, ctx.commit, ctx.workflow, ctx.redispatch, false, {}};
         out.row.run = checkRun(ctx, j, a, done);
         out.row.testedSha = commit.sha;
+        if (const SimPullRequest* merged = spyreMerge(ctx.backend, ctx.commit))
+            out.row.testedSha = m_merged.mainHeadAt(ctx.dispatch, *merged);
+        if (backend.reporter == Reporter::TorchSpyre && done)
+            shapeSpyreEvidence(ctx, a, out.row);
         out.row.specJob = workflowSpec(ctx).jobs[j].name;
         out.row.deliveryId = deliveryOf(ctx);
         out.row.eventTypeText = std::string(wireEventType(commit.eventType));
@@ -481,12 +549,46 @@ private:
         out.uploadsArtifacts = done && out.row.run.reported.tests && uploads;
         // Every row its HUD API serves: PR heads and nightlies (push rows
         // have pr_number 0 and no row query returns them).
+        const bool readable =
+            backend.reporter == Reporter::TorchSpyre
+                ? out.row.evidence.suites > 0
+                      && out.row.evidence.suitesAt + 90 * kSecondsPerDay > m_config.now
+                : out.uploadsArtifacts && !backend.artifactExpired(a.end, m_config.now);
         if (done && !backend.probe
             && (commit.eventType == EventType::PullRequest
                 || commit.eventType == EventType::Nightly))
-            out.truth = truthOf(
-                ctx, j, a, out.uploadsArtifacts && !backend.artifactExpired(a.end, m_config.now));
+            out.truth = truthOf(ctx, j, a, readable);
         m_rows.push_back(std::move(out));
+    }
+
+    // torch-spyre's two shapes (real-backends.md 3.2): variant A runs the
+    // matrix in its own run and sends counts with a count-derived conclusion;
+    // variant B dispatches the matrix as a child run in validate mode and
+    // sends the child's conclusion with no counts: success while tests failed.
+    // Its report job uploads the merged reports after the callback, and now
+    // and then not at all (a failed download step). Nightlies send counts
+    // after the upload (`report` job, schedule path).
+    void shapeSpyreEvidence(RunContext& ctx, const Attempt& a, SimRow& row)
+    {
+        SimEvidence& e = row.evidence;
+        const bool dispatched = !nightly(ctx) && ctx.rng.chance(0.5);
+        e.shape = dispatched ? SimEvidenceShape::Dispatched : SimEvidenceShape::InRun;
+        e.wheelsAt = a.start - ctx.rng.range(10 * 60, 40 * 60);
+        if (!a.reportsTests)
+            return; // the build broke or the run was cancelled: no suite ran
+        e.suites = 4;
+        e.suitesAt = a.end - ctx.rng.range(60, 600);
+        if (!dispatched) {
+            e.mergedReportsAt = a.end - ctx.rng.range(20, 120);
+            e.junitTotal = row.run.reported.tests ? row.run.reported.tests->total : 0;
+            return;
+        }
+        e.mergedReportsAt = ctx.rng.chance(0.3) ? 0 : a.end + ctx.rng.range(3 * 60, 25 * 60);
+        CheckRun& run = row.run;
+        e.junitTotal = run.reported.tests ? run.reported.tests->total : 0;
+        run.reported.tests.reset();
+        if (run.reported.conclusion == Conclusion::Failure)
+            run.reported.conclusion = Conclusion::Success; // validate mode
     }
 
     // What the HUD's user sees failing, and why: the tests of the artifact's
@@ -577,6 +679,7 @@ private:
     const SimConfig& m_config;
     const std::vector<BackendSpec>& m_backends;
     const std::vector<UpstreamCommit>& m_commits;
+    MergedPulls m_merged;
     const StoryPlan& m_plan;
     TestCatalog& m_tests;
     std::vector<PendingRow> m_rows;
@@ -587,9 +690,10 @@ private:
 std::vector<PendingRow> generateRuns(const SimConfig& config,
                                      const std::vector<BackendSpec>& backends,
                                      const std::vector<UpstreamCommit>& commits,
+                                     const std::vector<SimPullRequest>& pulls,
                                      const StoryPlan& plan, TestCatalog& tests)
 {
-    return RunGenerator(config, backends, commits, plan, tests).generate();
+    return RunGenerator(config, backends, commits, pulls, plan, tests).generate();
 }
 
 } // namespace relayhud::sim

@@ -26,9 +26,12 @@ struct PendingRow {
 
 // Failing tests and test counts come from `tests`, so that a row's counts
 // agree with the JUnit the artifact generator writes for it.
+// `pulls` says which PRs merged when: torch-spyre-shaped backends build
+// only merged PRs, at main's HEAD.
 std::vector<PendingRow> generateRuns(const SimConfig& config,
                                      const std::vector<BackendSpec>& backends,
                                      const std::vector<UpstreamCommit>& commits,
+                                     const std::vector<SimPullRequest>& pulls,
                                      const StoryPlan& plan, TestCatalog& tests);
 
 } // namespace relayhud::sim

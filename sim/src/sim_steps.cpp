@@ -94,7 +94,8 @@ JobShape jobShape(const SimRow& row, const JobSpec& job)
         return JobShape::TimedOut;
     if (job.kind == JobKind::Build)
         return r.conclusion == Conclusion::Success ? JobShape::Build : JobShape::Infra;
-    return r.tests ? JobShape::Tests : JobShape::Infra;
+    // A torch-spyre variant B callback reports no counts, yet its suites ran.
+    return r.tests || row.evidence.junitTotal > 0 ? JobShape::Tests : JobShape::Infra;
 }
 
 std::vector<StepPlan> planSteps(const SimRow& row, const JobSpec& job, bool uploads,

@@ -213,7 +213,10 @@ Result<ArtifactFetch> fetchGitHubArtifacts(FetcherContext& context, FetchCall& c
     const EpochSeconds now = nowSeconds();
     RunListing listing{location.runId, std::move(list->artifacts), {}, {}};
     listing.plan = planReportDownloads(listing.artifacts, location.jobId, location.runAttempt, now);
-    if (listing.plan.liveReports == 0) {
+    // Only a run that uploaded something (its wheels, say) may have
+    // dispatched the run that holds its reports: one search, not one per
+    // run that uploads nothing at all.
+    if (listing.plan.liveReports == 0 && !listing.artifacts.empty()) {
         auto child = dispatchedChild(api, location, now);
         if (!child)
             return makeError(runText(location) + ": " + child.message());

@@ -28,6 +28,24 @@ struct SimConfig {
 // is the downstream's free-text delivery-id. `testedSha` is the upstream
 // commit the downstream really checked out (the simulator's own knowledge,
 // used for its artifacts and logs; no query serves it).
+// Where a torch-spyre-shaped run's reports are (real-backends.md 3.2, 3.3, 7).
+enum class SimEvidenceShape : std::uint8_t {
+    None,       // the backend's own store (artifact_url), or nothing
+    InRun,      // variant A and nightlies: per-suite XML and the merged reports in the run
+    Dispatched, // variant B: per-suite XML in a workflow_dispatch child run; the merged
+                // reports in the run after the completed callback; the callback says the
+                // child's conclusion (validate mode: success while tests failed)
+};
+
+struct SimEvidence {
+    SimEvidenceShape shape = SimEvidenceShape::None;
+    int suites = 0;                   // per-suite XML artifacts, `<config stem>.xml`
+    EpochSeconds wheelsAt = 0;        // the build job's wheel uploads
+    EpochSeconds suitesAt = 0;        // the matrix legs' uploads
+    EpochSeconds mergedReportsAt = 0; // upstream-beta-reports-<sha>; 0: never uploaded
+    std::int64_t junitTotal = 0;      // the cases its JUnit holds (variant B reports no counts)
+};
+
 struct SimRow {
     CheckRun run;
     Sha testedSha;
@@ -41,6 +59,7 @@ struct SimRow {
     // callback's datetime.now().isoformat() sends them).
     int startedMicros = 0;
     int completedMicros = 0;
+    SimEvidence evidence; // torch-spyre-shaped rows only
 };
 
 // A pull request of pytorch/pytorch as GitHub's `pulls/{n}` shows it.
