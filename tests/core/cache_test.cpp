@@ -1,11 +1,13 @@
 #include "relayhud/store/cache.h"
 #include "test_files.h"
+#include "test_results_fixtures.h"
 
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <thread>
 
 using namespace relayhud;
@@ -199,6 +201,46 @@ TEST(Cache, KeepsEveryAttemptAndMatrixShowsNewest)
     ASSERT_EQ(attempts->size(), 2u);
     EXPECT_EQ(attempts->at(0).runAttempt, 2);
     EXPECT_EQ(attempts->at(1).runAttempt, 1);
+}
+
+// torch-spyre's variant B callback carries its validate-mode child run's
+// conclusion: success while tests failed (real-backends.md 3.2). Once the
+// run's JUnit is stored, the cell says so; a green whose JUnit passes, a red
+// run, and a green without results are left as they were.
+TEST(Cache, MatrixMarksAReportedSuccessWhoseTestsFailed)
+{
+    auto cache = openOk(":memory:");
+    using relayhud::testing::addRun;
+    using relayhud::testing::completedRun;
+    using relayhud::testing::makeCase;
+    const EpochSeconds t = 1'700'000'000;
+    const auto claimed = addRun(*cache, completedRun("s1", "test", 1, Conclusion::Success, t), t);
+    const auto honest = addRun(*cache, completedRun("s1", "lint", 1, Conclusion::Success, t), t);
+    const auto red = addRun(*cache, completedRun("s1", "build", 1, Conclusion::Failure, t), t);
+    addRun(*cache, completedRun("s1", "docs", 1, Conclusion::Success, t), t);
+    const auto store = [&](std::int64_t row, TestOutcome outcome) {
+        auto writer = cache->beginTestRun({row, TestRunSource::Artifacts, "artifacts", "u"});
+        ASSERT_TRUE(writer);
+        ASSERT_TRUE((*writer)->add(makeCase("TestA", "test_x", outcome)));
+        ASSERT_TRUE((*writer)->add(makeCase("TestA", "test_y")));
+        TestRunTotals totals;
+        totals.outcomes[static_cast<std::size_t>(outcome)] += 1;
+        totals.outcomes[static_cast<std::size_t>(TestOutcome::Passed)] += 1;
+        ASSERT_TRUE((*writer)->commit(totals));
+    };
+    store(claimed, TestOutcome::Failed);
+    store(honest, TestOutcome::Passed);
+    store(red, TestOutcome::Failed);
+    auto m = cache->loadMatrix(MatrixQuery{});
+    ASSERT_TRUE(m) << m.message();
+    std::map<std::string, const MatrixCell*> byJob;
+    for (std::size_t c = 0; c < m->columns.size(); ++c)
+        byJob[m->columns[c].job] = &m->cell(0, c);
+    ASSERT_EQ(byJob.size(), 4u);
+    EXPECT_TRUE(byJob["test"]->has(MatrixCell::ReportedGreenTestsFailed));
+    EXPECT_FALSE(byJob["lint"]->has(MatrixCell::ReportedGreenTestsFailed));
+    EXPECT_FALSE(byJob["build"]->has(MatrixCell::ReportedGreenTestsFailed)) << "red says so itself";
+    EXPECT_FALSE(byJob["docs"]->has(MatrixCell::ReportedGreenTestsFailed)) << "nothing stored";
 }
 
 TEST(Cache, MatrixMarksZombiesStale)

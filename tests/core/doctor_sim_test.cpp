@@ -137,7 +137,7 @@ TEST_F(DoctorSimTest, TheJobLogsShowWhichBackendTestsAnotherCommit)
     const SimDataset& data = s_server->dataset();
     const std::string wrong = data.stories.wrongShaBackend;
     ASSERT_FALSE(wrong.empty());
-    const std::string sound = "torch-spyre/torch-spyre";
+    const std::string sound = "spyre-labs/spyre-inductor-ci";
     auto cache = Cache::open(m_scratch->file("cache.sqlite"));
     ASSERT_TRUE(cache) << cache.message();
     const EpochSeconds since = data.config.now - 2 * 86400;

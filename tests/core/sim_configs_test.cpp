@@ -92,7 +92,7 @@ TEST(SimConfigs, AFileThatCannotBeReplacedIsNamed)
 {
     const relayhud::testing::ScratchDir dir("sim-configs");
     // A folder where a config file should go: the rename cannot replace it.
-    const std::string target = dir.file(outcomeConfigFileName("torch-spyre/torch-spyre"));
+    const std::string target = dir.file(outcomeConfigFileName("spyre-labs/spyre-inductor-ci"));
     std::filesystem::create_directories(target + "/keep");
     auto written = writeOutcomeConfigs(smallWorld(), dir.path().string());
     ASSERT_FALSE(written);

@@ -141,7 +141,7 @@ TEST(SimDataset, JobsScaleMultipliesTheMatrix)
     for (const auto& row : big.rows)
         jobs[row.run.downstreamRepo].insert(row.run.workflow + "/" + row.run.jobName);
     EXPECT_GT(big.rows.size(), shared().rows.size() * 2);
-    EXPECT_GT(jobs["torch-spyre/torch-spyre"].size(), 12U);
+    EXPECT_GT(jobs["spyre-labs/spyre-inductor-ci"].size(), 12U);
 }
 
 TEST(SimDataset, CommitsLookLikeUpstreamHistory)

@@ -336,7 +336,7 @@ TEST(SimReports, SpyreCasesCarryTorchSpyreTags)
 {
     const SimRow* spyre = nullptr;
     for (const SimRow* row : sampleRows(3))
-        if (row->run.downstreamRepo == "torch-spyre/torch-spyre")
+        if (row->run.downstreamRepo == "spyre-labs/spyre-inductor-ci")
             spyre = row;
     ASSERT_NE(spyre, nullptr);
     std::set<MarkKind> kinds;
@@ -494,7 +494,7 @@ TEST(SimReports, ThirtyThousandCasesAreGeneratedQuickly)
 {
     const SimRow* row = nullptr;
     for (const SimRow& r : seedOneWorld().rows)
-        if (hasCounts(r) && r.run.downstreamRepo == "torch-spyre/torch-spyre"
+        if (hasCounts(r) && r.run.downstreamRepo == "spyre-labs/spyre-inductor-ci"
             && r.run.jobName.find("default") != std::string::npos && !r.failedTestsJson.empty())
             row = &r;
     ASSERT_NE(row, nullptr);

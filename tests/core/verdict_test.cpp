@@ -106,8 +106,8 @@ TEST(Verdict, SelfReportedCountsThatDisagreeAreDisputed)
     EXPECT_EQ(v.verdict, Verdict::GreenDisputed);
     EXPECT_EQ(checkOf(v, CheckKind::Counts).state, CheckState::Fail);
     EXPECT_NE(checkOf(v, CheckKind::Counts).sentence.find("0 failed"), std::string::npos);
-    EXPECT_NE(joined(v.reasons).find("1 test fails in the artifacts"), std::string::npos);
-    EXPECT_EQ(v.shortReason, "tests fail in the artifacts"); // the first of three reasons
+    EXPECT_NE(joined(v.reasons).find("1 test fails in its JUnit"), std::string::npos);
+    EXPECT_EQ(v.shortReason, "reported success, tests failed"); // the first of three reasons
     EXPECT_EQ(v.configCoverage->mandatoryNotPassed.size(), 1u);
 }
 

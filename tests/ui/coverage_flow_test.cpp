@@ -171,7 +171,7 @@ TEST_F(CoverageFlow, TheIncompleteGreenIsMarkedAndItsCoverageTabNamesTheMissingT
             for (int c = 0; c < m.columnCount() && !spyre.isValid(); ++c) {
                 const QModelIndex candidate = m.index(r, c);
                 if (m.headerData(c, Qt::Horizontal, MatrixModel::BackendRole).toString()
-                        == QStringLiteral("torch-spyre/torch-spyre")
+                        == QStringLiteral("spyre-labs/spyre-inductor-ci")
                     && candidate.data(MatrixModel::CellStateRole).toInt()
                            == static_cast<int>(CellState::Success)
                     && candidate.data(MatrixModel::HasArtifactsRole).toBool()

@@ -116,6 +116,27 @@ TEST(MatrixModel, StaleRunsAreNotShownAsRunning)
     EXPECT_TRUE(model.index(0, 0).data(MatrixModel::StaleRole).toBool());
 }
 
+// A run that said success while its JUnit fails tests (torch-spyre's
+// variant B: real-backends.md 3.2) is not drawn as a green.
+TEST(MatrixModel, AReportedSuccessWhoseTestsFailedHasItsOwnStateAndSaysSo)
+{
+    auto snap = snapshot({commit("eeeeeee", 5)}, {column("torch-spyre/torch-spyre", "j", 1)});
+    MatrixCell claimed = cell(Conclusion::Success, 4);
+    claimed.flags |= MatrixCell::ReportedGreenTestsFailed;
+    setCell(snap, 0, 0, claimed);
+    MatrixModel model;
+    model.merge(snap);
+    const QModelIndex index = model.index(0, 0);
+    EXPECT_EQ(index.data(MatrixModel::CellStateRole).toInt(),
+              static_cast<int>(CellState::SuccessTestsFailed));
+    EXPECT_FALSE(isGreenish(CellState::SuccessTestsFailed));
+    EXPECT_NE(cellStateGlyph(CellState::SuccessTestsFailed), cellStateGlyph(CellState::Success));
+    EXPECT_NE(cellStateGlyph(CellState::SuccessTestsFailed), cellStateGlyph(CellState::Failure));
+    const QString tip = index.data(Qt::AccessibleTextRole).toString();
+    EXPECT_TRUE(tip.contains(QStringLiteral("reported success, tests failed")))
+        << tip.toStdString();
+}
+
 TEST(MatrixModel, ChildrenOfCellsDoNotExist)
 {
     MatrixModel model;

@@ -34,7 +34,7 @@ using relayhud::testing::PgTestServer;
 
 namespace {
 
-const QString kBackend = QStringLiteral("torch-spyre/torch-spyre");
+const QString kBackend = QStringLiteral("spyre-labs/spyre-inductor-ci");
 constexpr int kLiveMs = 2000;       // the bound for a colleague's tag
 constexpr int kReconnectMs = 45000; // retries back off to 15 s
 

@@ -79,7 +79,7 @@ TEST_F(TestResultsFlow, AFailedCellShowsTheFailingTestsOfItsArtifactsWithHistory
     const QString cachePath = m_dir.filePath(QStringLiteral("cache.sqlite"));
     MainWindow window(simSession(m_server, cachePath, simCredentials(m_server)));
     QSignalSpy shown(&window, &MainWindow::testsShown);
-    const QModelIndex cell = syncAndSelect(window, QStringLiteral("torch-spyre/torch-spyre"));
+    const QModelIndex cell = syncAndSelect(window, QStringLiteral("spyre-labs/spyre-inductor-ci"));
     ASSERT_TRUE(cell.isValid());
     ASSERT_TRUE(QTest::qWaitFor([&] { return !shown.isEmpty(); }, kWaitMs));
 
@@ -122,7 +122,7 @@ TEST_F(TestResultsFlow, ShowInLogOpensTheJobsLogAtTheTestsFailure)
     const QString cachePath = m_dir.filePath(QStringLiteral("cache.sqlite"));
     MainWindow window(simSession(m_server, cachePath, simCredentials(m_server)));
     QSignalSpy shown(&window, &MainWindow::testsShown);
-    const QModelIndex cell = syncAndSelect(window, QStringLiteral("torch-spyre/torch-spyre"));
+    const QModelIndex cell = syncAndSelect(window, QStringLiteral("spyre-labs/spyre-inductor-ci"));
     ASSERT_TRUE(cell.isValid());
     ASSERT_TRUE(QTest::qWaitFor([&] { return !shown.isEmpty(); }, kWaitMs));
 
@@ -181,7 +181,7 @@ TEST_F(TestResultsFlow, AMissingTokenNamesTheSettingAndNeverLeaksTheOtherSecrets
     noGithub.githubToken.clear();
     MainWindow window(simSession(m_server, cachePath, noGithub));
     QSignalSpy shown(&window, &MainWindow::testsShown);
-    const QModelIndex cell = syncAndSelect(window, QStringLiteral("torch-spyre/torch-spyre"));
+    const QModelIndex cell = syncAndSelect(window, QStringLiteral("spyre-labs/spyre-inductor-ci"));
     ASSERT_TRUE(cell.isValid());
     ASSERT_TRUE(QTest::qWaitFor([&] { return !shown.isEmpty(); }, kWaitMs));
 

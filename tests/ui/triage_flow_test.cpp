@@ -32,7 +32,7 @@ using namespace relayhud::ui::test;
 
 namespace {
 
-const QString kBackend = QStringLiteral("torch-spyre/torch-spyre");
+const QString kBackend = QStringLiteral("spyre-labs/spyre-inductor-ci");
 
 class TriageFlow : public ::testing::Test {
 protected:

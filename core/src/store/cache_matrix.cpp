@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <unordered_set>
 
 namespace relayhud {
 
@@ -49,6 +50,25 @@ void foldInto(MatrixCell& cell, const RunRow& r, const MatrixQuery& q)
     cell.attempts = static_cast<std::uint8_t>(std::min(attempts, 255));
     if (cell.attempts > 1)
         cell.flags |= MatrixCell::Retried;
+}
+
+// Runs that said success (Conclusion::Success = 1) while their stored
+// results (TestRunState::Stored = 0) hold failing cases: few, so one small
+// query beside the scan rather than a join inside it.
+Result<void> markReportedGreensThatFailed(sqlite3* db, std::vector<MatrixCell>& cells)
+{
+    Statement s(db, "SELECT cr.id FROM check_run cr JOIN test_run tr ON tr.check_run_row = cr.id"
+                    " WHERE cr.conclusion = 1 AND tr.state = 0"
+                    " AND tr.failed + tr.errors + tr.xpass_strict > 0");
+    std::unordered_set<std::int64_t> failing;
+    if (auto r = s.forEachRow([&](const Statement& row) { failing.insert(row.int64(0)); }); !r)
+        return r.error();
+    if (failing.empty())
+        return {};
+    for (MatrixCell& cell : cells)
+        if (!cell.empty() && failing.contains(cell.runRowId))
+            cell.flags |= MatrixCell::ReportedGreenTestsFailed;
+    return {};
 }
 
 Result<std::vector<MatrixColumn>> loadColumns(sqlite3* db)
@@ -176,6 +196,8 @@ Result<MatrixSnapshot> Cache::loadMatrix(const MatrixQuery& query) const
     });
     if (!scanned)
         return scanned.error();
+    if (auto marked = markReportedGreensThatFailed(m_db, cells); !marked)
+        return marked.error();
     compactColumns(snap, std::move(*allColumns), std::move(cells), used);
     return snap;
 }

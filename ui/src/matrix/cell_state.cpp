@@ -37,6 +37,9 @@ CellState cellStateOf(const MatrixCell& cell)
 {
     if (cell.empty())
         return CellState::Empty;
+    if (cell.has(MatrixCell::ReportedGreenTestsFailed) && cell.status == RunStatus::Completed
+        && cell.conclusion == Conclusion::Success)
+        return CellState::SuccessTestsFailed;
     return cellStateOf(cell.status, cell.conclusion, cell.has(MatrixCell::Stale));
 }
 
@@ -53,6 +56,7 @@ QString cellStateText(CellState state)
     case CellState::Stale: return QStringLiteral("stale (in progress > 6 h)");
     case CellState::Skipped: return QStringLiteral("skipped");
     case CellState::Neutral: return QStringLiteral("neutral");
+    case CellState::SuccessTestsFailed: return QStringLiteral("reported success, tests failed");
     }
     return {};
 }
@@ -75,6 +79,7 @@ QString cellStateGlyph(CellState state)
     case CellState::Stale: return QStringLiteral("⌛");
     case CellState::Skipped: return QStringLiteral("–");
     case CellState::Neutral: return QStringLiteral("•");
+    case CellState::SuccessTestsFailed: return QStringLiteral("✓✗");
     }
     return {};
 }

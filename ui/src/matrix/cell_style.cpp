@@ -27,6 +27,7 @@ ColorPair lightColors(CellState state)
     case CellState::Stale: return {"#8250df", "#ffffff"};
     case CellState::Skipped: return {nullptr, "#6e7781"};
     case CellState::Neutral: return {nullptr, "#6e7781"};
+    case CellState::SuccessTestsFailed: return {"#ffd8d3", "#cf222e"};
     case CellState::Empty: break;
     }
     return {nullptr, "#6e7781"};
@@ -44,6 +45,7 @@ ColorPair darkColors(CellState state)
     case CellState::Stale: return {"#7749d6", "#ffffff"};
     case CellState::Skipped: return {nullptr, "#9ea7b3"};
     case CellState::Neutral: return {nullptr, "#9ea7b3"};
+    case CellState::SuccessTestsFailed: return {"#5d1f1c", "#ff7b72"};
     case CellState::Empty: break;
     }
     return {nullptr, "#9ea7b3"};
@@ -133,6 +135,19 @@ void paintDot(QPainter& p, const QRectF& b, const QColor& color)
     p.restore();
 }
 
+// A thin check the run claimed, struck through by the failure its tests
+// show: "said success, tests failed".
+void paintClaimedCheck(QPainter& painter, const QRectF& box)
+{
+    QPen thin = painter.pen();
+    thin.setWidthF(thin.widthF() * 0.6);
+    painter.save();
+    painter.setPen(thin);
+    paintCheck(painter, box);
+    painter.restore();
+    painter.drawLine(at(box, 0.2, 0.2), at(box, 0.8, 0.8));
+}
+
 } // namespace
 
 bool isDarkPalette(const QPalette& palette)
@@ -166,6 +181,7 @@ void paintCellGlyph(QPainter& painter, const QRectF& box, CellState state, const
     case CellState::Stale: paintHourglass(painter, box); break;
     case CellState::Skipped: painter.drawLine(at(box, 0.3, 0.5), at(box, 0.7, 0.5)); break;
     case CellState::Neutral: paintDot(painter, box, color); break;
+    case CellState::SuccessTestsFailed: paintClaimedCheck(painter, box); break;
     case CellState::Empty: break;
     }
     painter.restore();

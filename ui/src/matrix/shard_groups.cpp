@@ -77,7 +77,7 @@ MatrixCell worstMember(const MatrixSnapshot& in, std::size_t row, const std::vec
         }
     }
     if (untriaged) {
-        worst.flags &= static_cast<std::uint8_t>(~MatrixCell::Triaged);
+        worst.flags &= static_cast<std::uint16_t>(~MatrixCell::Triaged);
         worst.flags |= MatrixCell::Untriaged;
     }
     return worst;

@@ -26,7 +26,7 @@ struct MatrixColumn {
 };
 
 struct MatrixCell {
-    enum Flag : std::uint8_t {
+    enum Flag : std::uint16_t {
         Retried = 1u << 0, // more than one attempt exists
         Stale = 1u << 1,   // in_progress for more than kStaleAfterSeconds
         HasArtifacts = 1u << 2,
@@ -40,13 +40,18 @@ struct MatrixCell {
         GreenVerified = 1u << 5,
         GreenUnverified = 1u << 6, // incomplete or unverifiable
         GreenDisputed = 1u << 7,   // the evidence contradicts the green
+        // The run said success, but its stored JUnit has failing cases:
+        // not a green, whatever the callback said (torch-spyre's variant B
+        // sends its validate-mode child run's conclusion: real-backends.md
+        // 3.2). Set by Cache::matrix from the stored test results.
+        ReportedGreenTestsFailed = 1u << 8,
     };
     std::int64_t runRowId = 0; // 0: no run in this cell
     float durationSeconds = 0;
     RunStatus status = RunStatus::Unknown;
     Conclusion conclusion = Conclusion::None;
     std::uint8_t attempts = 0;
-    std::uint8_t flags = 0;
+    std::uint16_t flags = 0;
     EpochSeconds startedAt = 0; // 0: unknown (the cell tooltip shows it)
 
     bool empty() const { return runRowId == 0; }

@@ -18,6 +18,9 @@ enum class CellState : int {
     Stale, // in_progress far past the relay's 6 h sweep: a zombie
     Skipped,
     Neutral,
+    // Reported success, but its stored JUnit fails tests (MatrixCell::
+    // ReportedGreenTestsFailed): drawn as a failure, with its own glyph.
+    SuccessTestsFailed,
 };
 
 CellState cellStateOf(RunStatus status, Conclusion conclusion, bool stale);
