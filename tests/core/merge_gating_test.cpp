@@ -93,6 +93,22 @@ TEST(MergeGating, OnlyAFailedOrPendingL4CheckBlocks)
             EXPECT_NE(c.reason.find("L3 never blocks"), std::string::npos);
         }
     EXPECT_EQ(checkOf(g, "fails")->name, "crcr/org/l4/crcr/fails"); // gh_helper.check_run_name
+    EXPECT_TRUE(g.bot.checks.front().blocks);                       // blocking first
+    // L3 check runs exist only with the PR's label, which the HUD's rows do not carry.
+    EXPECT_TRUE(std::any_of(g.notes.begin(), g.notes.end(), [](const std::string& n) {
+        return n.find("ciflow/crcr/<device>") != std::string::npos;
+    }));
+}
+
+// Below L3 the relay creates no check run (callback_handler.py L370), so an
+// L2 row on the head is none of the bot's business.
+TEST(MergeGating, RowsBelowL3AreNoCheckRuns)
+{
+    const MergeGating g = judgeMergeGating(facts({row("org/l2", "fails", Conclusion::Failure)}));
+    EXPECT_TRUE(g.bot.checks.empty());
+    EXPECT_EQ(g.bot.withoutCheckRun, 1);
+    EXPECT_FALSE(g.bot.blocks);
+    EXPECT_NE(g.bot.summary.find("no L3 or L4 CRCR check run"), std::string::npos);
 }
 
 TEST(MergeGating, CancelledAndTimedOutL4AndAnyL3DoNotBlock)
@@ -165,8 +181,9 @@ TEST(MergeGating, JudgesAtTheDispatchLevelWhereKnownAndSaysWhich)
     EXPECT_EQ(c->level.level, Level::L4);
     EXPECT_EQ(c->level.source, LevelSource::AtDispatch);
     EXPECT_TRUE(c->blocks);
-    EXPECT_FALSE(checkOf(g, "fails2", "org/none")->blocks);
-    EXPECT_EQ(checkOf(g, "fails2", "org/none")->level.source, LevelSource::Unknown);
+    // Not in the allowlist: no level, so no check run (nor a block).
+    EXPECT_EQ(checkOf(g, "fails2", "org/none"), nullptr);
+    EXPECT_EQ(g.bot.withoutCheckRun, 1);
     // The bot itself reads the allowlist at merge time: the disagreement is said.
     ASSERT_FALSE(g.notes.empty());
     EXPECT_NE(g.notes.front().find("org/l3 was L4 at dispatch and is L3"), std::string::npos);
@@ -269,6 +286,7 @@ TEST(MergeGating, TheReportShowsTheGatingWithTheRuleCited)
     EXPECT_NE(md.find("is an earlier head"), std::string::npos);
     EXPECT_NE(md.find("pytorchBotHandler.ts L686-759"), std::string::npos);
     EXPECT_NE(md.find("drci.ts"), std::string::npos);
+    EXPECT_NE(md.find("else the allowlist's now.</sub>"), std::string::npos); // the rule, whole
     // The job's own counts are named for what they count (model/count_kind.h).
     EXPECT_NE(md.find("self-reported health checks: 4, 1 failed"), std::string::npos) << md;
 }

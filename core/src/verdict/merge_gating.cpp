@@ -66,8 +66,7 @@ BotCheck botCheck(const std::string& name, const CheckRun& run, const MergeGatin
         c.reason = levelText(c.level) + ", " + state
                    + (c.blocks ? ": blocks" : ": does not block (only failure or pending blocks)");
         break;
-    case Level::L3: c.reason = levelText(c.level) + ", " + state + ": L3 never blocks"; break;
-    default: c.reason = levelText(c.level) + ": below L3 the relay creates no check run";
+    default: c.reason = levelText(c.level) + ", " + state + ": L3 never blocks"; break;
     }
     return c;
 }
@@ -75,8 +74,15 @@ BotCheck botCheck(const std::string& name, const CheckRun& run, const MergeGatin
 MergeBotJudgement judgeBot(const MergeGatingFacts& facts)
 {
     MergeBotJudgement out;
-    for (const auto& [name, run] : newestByName(facts.runs, facts.head))
-        out.checks.push_back(botCheck(name, *run, facts));
+    for (const auto& [name, run] : newestByName(facts.runs, facts.head)) {
+        const Level level = judgedLevel(*run, facts.allowlistLevels).level;
+        if (level == Level::L3 || level == Level::L4)
+            out.checks.push_back(botCheck(name, *run, facts));
+        else
+            ++out.withoutCheckRun;
+    }
+    std::stable_sort(out.checks.begin(), out.checks.end(),
+                     [](const BotCheck& a, const BotCheck& b) { return a.blocks > b.blocks; });
     std::set<std::string> blocking;
     for (const BotCheck& c : out.checks)
         if (c.blocks)
@@ -102,7 +108,7 @@ MergeBotJudgement judgeBot(const MergeGatingFacts& facts)
             repos += (repos.empty() ? "" : ", ") + r;
         out.summary = "blocks the merge of " + head + ": L4 " + repos + " failed or still running";
     } else if (out.checks.empty())
-        out.summary = "no CRCR check run on " + head + ": nothing blocks";
+        out.summary = "no L3 or L4 CRCR check run on " + head + ": nothing blocks";
     else
         out.summary = "nothing blocks " + head + ": no L4 check run failed or is pending";
     return out;
@@ -152,9 +158,9 @@ DrciListing listDrci(const MergeGatingFacts& facts)
     const auto earlier = std::count_if(out.rows.begin(), out.rows.end(),
                                        [](const DrciRow& r) { return r.earlierHead; });
     if (out.rows.empty())
-        out.summary = "Dr. CI lists no CRCR job";
+        out.summary = "lists no CRCR job";
     else
-        out.summary = "Dr. CI lists " + std::to_string(failures) + " CRCR failure"
+        out.summary = "lists " + std::to_string(failures) + " CRCR failure"
                       + (failures == 1 ? "" : "s") + " (L4), " + std::to_string(cancelled)
                       + " cancelled (L4), " + std::to_string(nonBlocking) + " non-blocking (L3)"
                       + (earlier ? ", " + std::to_string(earlier) + " of them from earlier heads"
@@ -227,6 +233,11 @@ MergeGating judgeMergeGating(const MergeGatingFacts& facts)
     out.bot = judgeBot(facts);
     out.drci = listDrci(facts);
     out.notes = levelNotes(facts);
+    if (std::any_of(out.bot.checks.begin(), out.bot.checks.end(),
+                    [](const BotCheck& c) { return c.level.level == Level::L3; }))
+        out.notes.push_back("an L3 row has a check run only when the PR carries its "
+                            "ciflow/crcr/<device> label (not in the HUD's data); it never blocks "
+                            "either way");
     out.notes.push_back("the bot reads the PR's current head; RelayHUD knows the newest head the "
                         "HUD has rows for ("
                         + facts.head.shortSha() + ")");

@@ -76,7 +76,7 @@ void writeGatingSection(layout::Document& doc, const MergeGating& g, const Sha& 
     std::string text = "### Merge gating (#" + std::to_string(g.prNumber) + ")\n";
     text += "- **Merge bot**: " + std::string(g.bot.blocks ? "⛔ " : "") + gatingText(g.bot.summary)
             + "\n";
-    text += "- **Dr. CI**: " + gatingText(g.drci.summary) + "\n";
+    text += "- **Dr. CI** " + gatingText(g.drci.summary) + "\n";
     if (sha != g.head)
         text += "- This report's SHA " + gatingText(sha.shortSha())
                 + " is an earlier head: the bot reads " + gatingText(g.head.shortSha()) + "\n";
@@ -87,7 +87,7 @@ void writeGatingSection(layout::Document& doc, const MergeGating& g, const Sha& 
         doc.table(botTable(g));
     if (!g.drci.rows.empty())
         doc.table(drciTable(g));
-    doc.text("<sub>" + gatingText(mergeGatingRuleText()) + "</sub>\n\n");
+    doc.text("<sub>" + escapeMarkdown(mergeGatingRuleText()) + "</sub>\n\n"); // ours: not clipped
 }
 
 } // namespace relayhud::verdict

@@ -75,7 +75,9 @@ struct MergeGatingFacts {
     bool allowlistLoaded = true;
 };
 
-// One check run of the head SHA as the merge bot would see it.
+// One check run of the head SHA as the merge bot would see it. Only rows at
+// L3 or L4 stand for one: below L3 the relay creates none
+// (callback_handler.py L370: repo_level >= L3).
 struct BotCheck {
     std::string name; // crcr/<repo>/<workflow>/<job>
     std::string repo;
@@ -88,8 +90,9 @@ struct BotCheck {
 struct MergeBotJudgement {
     bool blocks = false;
     std::vector<std::string> blockingRepos; // sorted, each once, as the bot's comment lists them
-    std::vector<BotCheck> checks;           // by name
-    std::string summary;                    // one sentence
+    std::vector<BotCheck> checks;           // L3 and L4 rows: blocking first, then by name
+    int withoutCheckRun = 0; // head rows below L3 (or of no known level): no check run
+    std::string summary;     // one sentence
 };
 
 enum class DrciSection : std::uint8_t {
@@ -111,7 +114,7 @@ struct DrciRow {
 struct DrciListing {
     std::vector<DrciRow> rows; // by section, then name, then SHA and attempt
     int ignored = 0;           // failing rows at L2 or below, or of an unknown level
-    std::string summary;       // one sentence
+    std::string summary;       // "lists 1 CRCR failure (L4), ...": follows "Dr. CI"
     int count(DrciSection section) const;
 };
 
