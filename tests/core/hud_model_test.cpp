@@ -4,6 +4,7 @@
 #include "relayhud/model/types.h"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 using namespace relayhud;
 
@@ -70,4 +71,54 @@ TEST(CallbackDuration, ANightlysSingleCallbackReportsNoDuration)
     EXPECT_EQ(callbackDuration(100, 100), std::nullopt);
     EXPECT_EQ(callbackDuration(std::nullopt, 100), std::nullopt);
     EXPECT_EQ(callbackDuration(100, 160), 60.0);
+}
+
+// crcr_nightly_summary's columns as its query names them (pytorch/test-infra
+// torchci/clickhouse_queries/crcr_nightly_summary/query.sql L1-11 @61a77570),
+// with the HUD's JSON types (UInt64 as numbers, DateTime64(9) as ISO text;
+// hud-read-api.md section 0). latest_sha is a free-text delivery-id.
+TEST(HudSummaries, NightlySummaryRowsMapWithTheirLatestSha)
+{
+    const auto rows = nlohmann::json::parse(R"([
+      {"repo":"TorchedHat/pytorch-redhat-ci","downstream_repo_level":"L2","successes":3,
+       "failures":1,"timed_out":1,"total":6,"pass_rate":0.5,"avg_duration_s":0,
+       "last_run":"2026-05-04T08:31:02.123456000Z",
+       "latest_sha":"0123456789abcdef0123456789abcdef01234567"},
+      {"repo":"vllm-project/vllm","downstream_repo_level":"L2","successes":0,"failures":0,
+       "timed_out":0,"total":1,"pass_rate":0,"avg_duration_s":0,
+       "last_run":"2026-05-03T04:00:00.000000000Z","latest_sha":"buildkite-12-ab"}])");
+    auto mapped = mapNightlySummaries(rows);
+    ASSERT_TRUE(mapped) << mapped.message();
+    ASSERT_EQ(mapped->size(), 2U);
+    const NightlySummary& rh = (*mapped)[0];
+    EXPECT_EQ(rh.repo, "TorchedHat/pytorch-redhat-ci");
+    EXPECT_EQ(rh.level, Level::L2);
+    EXPECT_EQ(rh.successes, 3);
+    EXPECT_EQ(rh.failures, 1);
+    EXPECT_EQ(rh.timedOut, 1);
+    EXPECT_EQ(rh.total, 6); // the sixth: cancelled, in the total only
+    EXPECT_DOUBLE_EQ(rh.passRate, 0.5);
+    ASSERT_TRUE(rh.lastRun);
+    EXPECT_EQ(rh.latestSha, "0123456789abcdef0123456789abcdef01234567");
+    EXPECT_EQ((*mapped)[1].latestSha, "buildkite-12-ab");
+    EXPECT_FALSE(mapNightlySummaries(nlohmann::json::parse(R"([{"repo":"noslash"}])")));
+}
+
+// crcr_success_rate: one row per (day, repo), day a ClickHouse Date
+// (crcr_success_rate/query.sql L1-42 @61a77570).
+TEST(HudSummaries, DailySuccessRateRowsMapByDayAndRepo)
+{
+    const auto rows = nlohmann::json::parse(R"([
+      {"day":"2026-05-03","repo":"org/npu","successes":8,"failures":1,"timed_out":0,
+       "total":10,"pass_rate":0.8},
+      {"day":"2026-05-04","repo":"org/npu","successes":5,"failures":0,"timed_out":0,
+       "total":5,"pass_rate":1}])");
+    auto mapped = mapDailyRates(rows);
+    ASSERT_TRUE(mapped) << mapped.message();
+    ASSERT_EQ(mapped->size(), 2U);
+    EXPECT_EQ((*mapped)[0].day, "2026-05-03");
+    EXPECT_EQ((*mapped)[0].total, 10);
+    EXPECT_DOUBLE_EQ((*mapped)[0].passRate, 0.8);
+    EXPECT_DOUBLE_EQ((*mapped)[1].passRate, 1.0);
+    EXPECT_FALSE(mapDailyRates(nlohmann::json::parse(R"({"day":"x"})")));
 }

@@ -347,3 +347,22 @@ TEST(TrendsMath, PercentilesDaysAndSelections)
     EXPECT_EQ(backendsIn({a, b}), (std::vector<std::string>{kAscend, kSpyre}));
     EXPECT_EQ(jobsIn({a, b, a}).size(), 2u);
 }
+
+// crcr-test's counts are health checks and TorchedHat's test commands
+// (real-backends.md 1.3, 1.4; model/count_kind.h): no point on a line of
+// executed test cases, where they would read as a shrink or a growth.
+TEST(TrendsMath, HealthCheckAndCommandCountsAreNoExecutedTests)
+{
+    for (const char* repo : {"pytorch/crcr-test", "TorchedHat/pytorch-redhat-ci"}) {
+        TrendRun r;
+        r.repo = repo;
+        r.workflow = "w";
+        r.job = "j";
+        r.status = RunStatus::Completed;
+        r.conclusion = Conclusion::Success;
+        r.reportedTests = TestCounts{4, 4, 0, 0};
+        EXPECT_TRUE(testsExecuted({r}, {repo, "w", "j"}).empty()) << repo;
+        r.repo = "Ascend/pytorch"; // a kind not known: plotted as before
+        EXPECT_EQ(testsExecuted({r}, {"Ascend/pytorch", "w", "j"}).size(), 1U);
+    }
+}

@@ -122,6 +122,43 @@ TEST(Verdict, CountsDisagreeingWithoutFailuresAreDisputed)
     EXPECT_EQ(v.shortReason, "counts differ from the artifacts'");
 }
 
+// Counts that are not test counts (real-backends.md 1.3, 1.4; model/count_kind.h):
+// crcr-test's are health-check outcomes, TorchedHat's test commands. Their
+// number says nothing about JUnit cases, so a mismatch disputes nothing.
+TEST(Verdict, HealthCheckAndCommandCountsAreNotComparedWithJUnitCases)
+{
+    for (const char* repo : {"pytorch/crcr-test", "TorchedHat/pytorch-redhat-ci"}) {
+        const auto results = goodResults();
+        VerdictInput in = inputFor(results);
+        in.run.downstreamRepo = repo;
+        in.run.reported.tests = TestCounts{3, 3, 0, 0}; // three checks passed
+        const RunVerdict v = computeVerdict(in, results);
+        EXPECT_EQ(checkOf(v, CheckKind::Counts).state, CheckState::NotCheckable) << repo;
+        EXPECT_NE(checkOf(v, CheckKind::Counts).sentence.find("not test cases"), std::string::npos)
+            << checkOf(v, CheckKind::Counts).sentence;
+        EXPECT_NE(v.verdict, Verdict::GreenDisputed) << repo;
+        EXPECT_EQ(joined(v.reasons).find("counts disagree"), std::string::npos);
+    }
+    // torch-spyre's counts are JUnit cases: compared, and disputed when they differ.
+    const auto results = goodResults();
+    VerdictInput spyre = inputFor(results);
+    spyre.run.downstreamRepo = "torch-spyre/torch-spyre";
+    spyre.run.reported.tests->total += 1;
+    EXPECT_EQ(checkOf(computeVerdict(spyre, results), CheckKind::Counts).state, CheckState::Fail);
+}
+
+TEST(Verdict, RedWithoutArtifactsNamesWhatTheCountsCount)
+{
+    VerdictInput in = inputFor({});
+    in.testRun.reset();
+    in.run.downstreamRepo = "pytorch/crcr-test";
+    in.run.reported.conclusion = Conclusion::Failure;
+    in.run.reported.tests = TestCounts{4, 3, 1, 0};
+    const RunVerdict v = computeVerdict(in, {});
+    EXPECT_NE(joined(v.reasons).find("1 failed of 4 health checks"), std::string::npos)
+        << joined(v.reasons);
+}
+
 TEST(Verdict, WrongTestedShaIsDisputed)
 {
     const auto results = goodResults();
@@ -347,7 +384,8 @@ TEST(Verdict, RedWithoutArtifactsUsesSelfReportedCounts)
     in.run.reported.tests = TestCounts{50, 40, 3, 7};
     RunVerdict v = computeVerdict(in, {});
     EXPECT_EQ(v.verdict, Verdict::Red);
-    EXPECT_EQ(v.reasons.front(), "timed_out: 3 failed of 50 (self-reported; no artifacts)");
+    EXPECT_EQ(v.reasons.front(),
+              "timed_out: 3 failed of 50 test cases (self-reported; no artifacts)");
     in.run.reported.tests.reset();
     EXPECT_EQ(computeVerdict(in, {}).reasons.front(), "timed_out (no test counts)");
 }

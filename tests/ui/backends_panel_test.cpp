@@ -66,6 +66,31 @@ TEST(BackendsPanelFlow, AfterASyncEveryBackendHasARowWorstFirstWithTheHudsRateAn
             EXPECT_LE(*data.backends[i - 1].passRate, *data.backends[i].passRate);
         }
     }
+    // The HUD's other aggregates the sync keeps, in the HUD's own definitions
+    // (hud-read-api.md R12): the nightly summary and the daily pass rates.
+    EXPECT_TRUE(data.nightlyAnswered);
+    EXPECT_TRUE(data.dailyAnswered);
+    int nightlyRates = 0;
+    int sparklines = 0;
+    for (int i = 0; i < table->topLevelItemCount(); ++i) {
+        const QTreeWidgetItem* item = table->topLevelItem(i);
+        const QString repo = item->data(1, Qt::UserRole).toString();
+        if (const auto n = data.nightly.find(repo.toStdString()); n != data.nightly.end()) {
+            ++nightlyRates;
+            EXPECT_TRUE(item->text(11).contains(u'%')) << item->text(11).toStdString();
+            EXPECT_TRUE(item->toolTip(11).contains(QStringLiteral("Latest SHA")));
+        }
+        if (const auto d = data.daily.find(repo.toStdString());
+            d != data.daily.end() && d->second.count("pull_request")) {
+            ++sparklines;
+            // One bar a day, painted from the rates (the delegate's role).
+            EXPECT_EQ(item->data(12, Qt::UserRole + 1).toList().size(),
+                      static_cast<qsizetype>(d->second.at("pull_request").size()));
+            EXPECT_TRUE(item->toolTip(12).contains(QStringLiteral("pull_request")));
+        }
+    }
+    EXPECT_GT(nightlyRates, 0);
+    EXPECT_GT(sparklines, 0);
     ASSERT_TRUE(data.relay.has_value());
     EXPECT_TRUE(panel->relayText().contains(QStringLiteral("Relay")));
     EXPECT_FALSE(panel->relayText().contains(QStringLiteral("not reported")));
@@ -74,13 +99,13 @@ TEST(BackendsPanelFlow, AfterASyncEveryBackendHasARowWorstFirstWithTheHudsRateAn
     bool zombieShown = false;
     for (int i = 0; i < table->topLevelItemCount(); ++i) {
         const QTreeWidgetItem* item = table->topLevelItem(i);
-        EXPECT_FALSE(item->text(11).isEmpty()) << item->text(1).toStdString();
+        EXPECT_FALSE(item->text(13).isEmpty()) << item->text(1).toStdString();
         if (item->data(1, Qt::UserRole).toString() == zombie) {
             zombieShown = true;
-            EXPECT_TRUE(item->text(11).contains(QStringLiteral("error")))
-                << item->text(11).toStdString();
-            EXPECT_TRUE(item->toolTip(11).contains(QStringLiteral("in progress for more than 7 h")))
-                << item->toolTip(11).toStdString();
+            EXPECT_TRUE(item->text(13).contains(QStringLiteral("error")))
+                << item->text(13).toStdString();
+            EXPECT_TRUE(item->toolTip(13).contains(QStringLiteral("in progress for more than 7 h")))
+                << item->toolTip(13).toStdString();
         }
     }
     EXPECT_TRUE(zombieShown || zombie.isEmpty());

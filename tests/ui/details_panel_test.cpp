@@ -3,6 +3,8 @@
 #include "relayhud/ui/details/run_details.h"
 #include "relayhud/ui/details/run_details_panel.h"
 
+#include "test_support.h"
+
 #include <gmock/gmock.h>
 
 using namespace relayhud;
@@ -175,7 +177,7 @@ TEST(RunDetailsPanel, ShowsRunFieldsAsPlainText)
     EXPECT_EQ(panel.fieldText(RunDetailsPanel::QueueTimeField),
               QStringLiteral("42s since the first dispatch (not this attempt's wait)"));
     EXPECT_EQ(panel.fieldText(RunDetailsPanel::TestsField),
-              QStringLiteral("42 passed · 3 failed · 5 skipped · 50 total"));
+              QStringLiteral("42 passed · 3 failed · 5 skipped · 50 total (JUnit test cases)"));
     EXPECT_EQ(
         panel.linkUrl(RunDetailsPanel::RunLink).toString(),
         QStringLiteral("https://github.com/torch-spyre/torch-spyre/actions/runs/99/attempts/2"));
@@ -191,6 +193,38 @@ TEST(RunDetailsPanel, UnmeasuredTrustedTimesSaySo)
     details.run.reported.tests.reset();
     panel.showDetails(details, runLinks(details, {}));
     EXPECT_EQ(panel.fieldText(RunDetailsPanel::QueueTimeField), QStringLiteral("not measured"));
-    EXPECT_EQ(panel.fieldText(RunDetailsPanel::TestsField), QStringLiteral("not reported"));
+    EXPECT_EQ(panel.fieldText(RunDetailsPanel::TestsField),
+              QStringLiteral("not reported (its counts are JUnit test cases)"));
     EXPECT_TRUE(panel.linkUrl(RunDetailsPanel::HudLink).isEmpty());
+}
+
+// What the counts count, where real-backends.md 1.3/1.4 says (model/count_kind.h);
+// a backend the table does not know keeps the plain counts.
+TEST(RunDetailsPanel, CountsAreLabelledWithWhatTheyCount)
+{
+    RunDetailsPanel panel;
+    RunDetails details = sampleDetails();
+    details.run.downstreamRepo = "pytorch/crcr-test";
+    details.run.reported.tests = TestCounts{4, 3, 1, 0};
+    details.attempts = {details.run};
+    panel.showDetails(details, runLinks(details, {}));
+    EXPECT_EQ(
+        panel.fieldText(RunDetailsPanel::TestsField),
+        QStringLiteral("3 passed · 1 failed · 0 skipped · 4 total (health checks, not tests)"));
+    EXPECT_TRUE(panel.attemptsModel()
+                    .data(panel.attemptsModel().index(0, 0), Qt::ToolTipRole)
+                    .toString()
+                    .contains(QStringLiteral("health checks, not tests (self-reported)")));
+    panel.resize(420, 640);
+    relayhud::ui::test::keepPictures(panel, QStringLiteral("details_health_check_counts"));
+    details.run.downstreamRepo = "TorchedHat/pytorch-redhat-ci";
+    details.run.reported.tests.reset();
+    panel.showDetails(details, runLinks(details, {}));
+    EXPECT_EQ(panel.fieldText(RunDetailsPanel::TestsField),
+              QStringLiteral("not reported (its counts are test commands, not test cases)"));
+    details.run.downstreamRepo = "Ascend/pytorch";
+    details.run.reported.tests = TestCounts{4, 3, 1, 0};
+    panel.showDetails(details, runLinks(details, {}));
+    EXPECT_EQ(panel.fieldText(RunDetailsPanel::TestsField),
+              QStringLiteral("3 passed · 1 failed · 0 skipped · 4 total"));
 }

@@ -3,6 +3,7 @@
 // light and dark palettes.
 #include "relayhud/junit/junit_reader.h"
 #include "relayhud/ui/app/dark_palette.h"
+#include "relayhud/ui/format.h"
 #include "relayhud/ui/tests/history_strip.h"
 #include "relayhud/ui/tests/test_details_view.h"
 #include "relayhud/ui/tests/tests_counts_bar.h"
@@ -127,6 +128,31 @@ std::int64_t currentTestId(const TestsPanel& panel)
 }
 
 } // namespace
+
+// Health checks (pytorch/crcr-test) and test commands (TorchedHat) are no
+// JUnit cases (real-backends.md 1.3, 1.4): labelled, never compared.
+TEST(TestsCountsBar, NeverComparesHealthChecksOrCommandsWithTheArtifacts)
+{
+    OutcomeCounts artifacts{};
+    artifacts[static_cast<std::size_t>(TestOutcome::Passed)] = 1200;
+    artifacts[static_cast<std::size_t>(TestOutcome::Failed)] = 3;
+    for (CountKind kind : {CountKind::HealthChecks, CountKind::TestCommands}) {
+        TestsCountsBar bar;
+        bar.setCounts(artifacts, TestCounts{4, 3, 1, 0}, kind);
+        EXPECT_THAT(bar.mismatchLines(), IsEmpty());
+        EXPECT_TRUE(bar.selfReportedText().contains(toQString(countKindName(kind))))
+            << bar.selfReportedText().toStdString();
+        EXPECT_TRUE(bar.selfReportedText().contains(u"not compared"_qs));
+    }
+    TestsCountsBar cases;
+    cases.setCounts(artifacts, TestCounts{4, 3, 1, 0}, CountKind::TestCases);
+    EXPECT_FALSE(cases.mismatchLines().isEmpty()); // JUnit cases: compared
+    EXPECT_TRUE(cases.selfReportedText().startsWith(u"Self-reported (test cases):"_qs));
+    TestsCountsBar health;
+    health.setCounts(artifacts, TestCounts{4, 3, 1, 0}, CountKind::HealthChecks);
+    health.resize(420, 80);
+    relayhud::ui::test::keepPictures(health, QStringLiteral("tests_counts_health_checks"));
+}
 
 TEST(TestsCountsBar, FlagsEachDisagreementWithTheSelfReportedCounts)
 {

@@ -1,7 +1,10 @@
 #include "relayhud/ui/format.h"
 
+#include "relayhud/model/count_kind.h"
+
 #include <QDateTime>
 #include <QLocale>
+#include <QObject>
 #include <QTimeZone>
 
 #include <cmath>
@@ -64,6 +67,17 @@ QString eventTypeLabel(EventType type)
     case EventType::Push: return QStringLiteral("push");
     case EventType::Nightly: return QStringLiteral("nightly");
     case EventType::Periodic: return QStringLiteral("periodic");
+    }
+    return {};
+}
+
+QString countKindNote(const std::string& repo)
+{
+    switch (countKindOf(repo).kind) {
+    case CountKind::TestCases: return QObject::tr("JUnit test cases");
+    case CountKind::TestCommands: return QObject::tr("test commands, not test cases");
+    case CountKind::HealthChecks: return QObject::tr("health checks, not tests");
+    case CountKind::Unknown: break;
     }
     return {};
 }

@@ -84,6 +84,7 @@ MainWindow::MainWindow(SessionConfig config, QWidget* parent)
     buildCoverageDock();
     buildChartsDock();
     buildClustersDock();
+    buildGatingDock();
     buildStatusBar();
     buildLinks();
     buildWatch();
@@ -306,6 +307,7 @@ void MainWindow::buildViewMenu()
     view->addAction(m_detailsDock->toggleViewAction());
     view->addAction(m_testsDock->toggleViewAction());
     view->addAction(m_coverageDock->toggleViewAction());
+    view->addAction(m_gatingDock->toggleViewAction());
     QAction* backends =
         view->addAction(tr("&Backends overview"), this, &MainWindow::showBackendsOverview);
     backends->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_B));

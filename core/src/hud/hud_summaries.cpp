@@ -81,6 +81,44 @@ Result<std::vector<RepoSummary>> mapRepoSummaries(const json& rows)
         });
 }
 
+Result<std::vector<NightlySummary>> mapNightlySummaries(const json& rows)
+{
+    return mapAll<NightlySummary>(
+        rows, "crcr_nightly_summary",
+        [](const json& row, NightlySummary& s, std::optional<Error>& error) {
+            std::string level;
+            take(stringField(row, "repo"), s.repo, error);
+            take(stringField(row, "downstream_repo_level"), level, error);
+            take(intField(row, "successes"), s.successes, error);
+            take(intField(row, "failures"), s.failures, error);
+            take(intField(row, "timed_out"), s.timedOut, error);
+            take(intField(row, "total"), s.total, error);
+            s.passRate = rateOf(row, "pass_rate", error);
+            take(optDoubleField(row, "avg_duration_s"), s.avgDurationSeconds, error);
+            take(optTimeField(row, "last_run"), s.lastRun, error);
+            take(stringField(row, "latest_sha"), s.latestSha, error);
+            s.level = levelFromString(level);
+            if (!error && s.repo.find('/') == std::string::npos)
+                error = makeError("repo '" + s.repo.substr(0, 60) + "' is not org/repo");
+        });
+}
+
+Result<std::vector<DailyRate>> mapDailyRates(const json& rows)
+{
+    return mapAll<DailyRate>(rows, "crcr_success_rate",
+                             [](const json& row, DailyRate& d, std::optional<Error>& error) {
+                                 take(stringField(row, "day"), d.day, error);
+                                 take(stringField(row, "repo"), d.repo, error);
+                                 take(intField(row, "successes"), d.successes, error);
+                                 take(intField(row, "failures"), d.failures, error);
+                                 take(intField(row, "timed_out"), d.timedOut, error);
+                                 take(intField(row, "total"), d.total, error);
+                                 d.passRate = rateOf(row, "pass_rate", error);
+                                 if (!error && d.day.size() > 10)
+                                     d.day.resize(10); // a DateTime-typed day: keep the date
+                             });
+}
+
 Result<std::vector<ProbePr>> mapProbePrs(const json& rows)
 {
     return mapAll<ProbePr>(rows, "crcr_health_last_prs",

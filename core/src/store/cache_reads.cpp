@@ -104,6 +104,16 @@ Result<std::vector<CheckRun>> Cache::checkRunsForSha(const Sha& sha) const
     return store::collectRows<CheckRun>(s, readRun);
 }
 
+Result<std::vector<CheckRun>> Cache::checkRunsForPr(std::int64_t prNumber) const
+{
+    Statement s(m_db, std::string(kRunSelect)
+                          + "WHERE c.pr_number = ?1 AND cr.pr_number = ?1 ORDER BY c.time DESC, "
+                            "c.sha, b.repo, j.workflow,"
+                            " j.name, cr.run_attempt DESC");
+    s.bind(1, prNumber);
+    return store::collectRows<CheckRun>(s, readRun);
+}
+
 Result<CheckRun> Cache::checkRun(std::int64_t rowId) const
 {
     Statement s(m_db, std::string(kRunSelect) + "WHERE cr.id = ?");

@@ -6,8 +6,10 @@
 // what unverified greens are missing, and what the sections mean. Long lists
 // fold into <details>; the whole fits a GitHub comment (report_layout.h).
 #include "report_backends.h"
+#include "report_gating.h"
 #include "report_layout.h"
 
+#include "relayhud/model/count_kind.h"
 #include "relayhud/verdict/report.h"
 
 #include <algorithm>
@@ -79,16 +81,28 @@ std::string jobName(const CheckRun& run, int attempt)
            + (named ? " (attempt " + std::to_string(attempt) + ")" : "");
 }
 
+// The row's own counts, named for what they count (model/count_kind.h):
+// "<br>self-reported health checks: 4, 1 failed".
+std::string selfReportedCounts(const CheckRun& run)
+{
+    if (!run.reported.tests)
+        return {};
+    const TestCounts& c = *run.reported.tests;
+    return "<br>self-reported " + std::string(countKindName(countKindOf(run.downstreamRepo).kind))
+           + ": " + std::to_string(c.total) + ", " + std::to_string(c.failed) + " failed";
+}
+
 std::string testsCell(const RunVerdict& v)
 {
+    const std::string reported = selfReportedCounts(v.run);
     if (!v.testRun)
-        return "not fetched";
+        return "not fetched" + reported;
     if (v.testRun->state != TestRunState::Stored)
-        return escapeMarkdown(testRunStateName(v.testRun->state));
+        return escapeMarkdown(testRunStateName(v.testRun->state)) + reported;
     const TestRunTotals& t = v.testRun->totals;
     const std::int64_t failing = t.count(TestOutcome::Failed) + t.count(TestOutcome::Error)
                                  + t.count(TestOutcome::XPassStrict);
-    return std::to_string(t.cases()) + " cases, " + std::to_string(failing) + " failing";
+    return std::to_string(t.cases()) + " cases, " + std::to_string(failing) + " failing" + reported;
 }
 
 std::string reasonsCell(const RunVerdict& v)
@@ -168,6 +182,8 @@ public:
             section(static_cast<ReportSection>(s));
         if (m_in.failures.empty())
             m_doc.text("No failing test or job.\n\n");
+        if (m_in.gating)
+            writeGatingSection(m_doc, *m_in.gating, m_in.sha);
         backends();
         jobTable();
         unverifiedGreens();

@@ -244,6 +244,12 @@ Result<ReportInput> loadReportInput(const Cache& cache, const Sha& sha,
         return std::tie(a.run.downstreamRepo, a.run.workflow, a.run.jobName)
                < std::tie(b.run.downstreamRepo, b.run.workflow, b.run.jobName);
     });
+    if (const std::int64_t pr = runs->front().prNumber; pr > 0) {
+        auto facts = gatherMergeGating(cache, pr);
+        if (!facts)
+            return facts.error();
+        input.gating = judgeMergeGating(*facts);
+    }
     return input;
 }
 

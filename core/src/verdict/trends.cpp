@@ -1,6 +1,8 @@
 // The trend charts' points (verdict/trends.h), folded from the window's runs.
 #include "relayhud/verdict/trends.h"
 
+#include "relayhud/model/count_kind.h"
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -131,7 +133,10 @@ std::vector<ExecutedPoint> testsExecuted(const std::vector<TrendRun>& runs, cons
         ExecutedPoint p{r.checkRunRow, r.sha, r.commitTime, 0, CountSource::Artifacts, false};
         if (r.storedExecuted)
             p.executed = *r.storedExecuted;
-        else if (r.reportedTests && r.reportedTests->total > 0) {
+        // Commands and health checks are no test cases: not on a line of
+        // JUnit cases, where a mix would read as a shrink (model/count_kind.h).
+        else if (r.reportedTests && r.reportedTests->total > 0
+                 && comparableWithJUnit(countKindOf(r.repo).kind)) {
             p.executed =
                 std::max<std::int64_t>(0, r.reportedTests->total - r.reportedTests->skipped);
             p.source = CountSource::SelfReported;

@@ -3,6 +3,7 @@
 
 #include "relayhud/config/config_file.h"
 #include "relayhud/config/resolver.h"
+#include "relayhud/model/count_kind.h"
 #include "verdict/resolution_memo.h"
 
 #include <algorithm>
@@ -101,10 +102,25 @@ ConsistencyCheck shaCheck(const VerdictInput& in)
             "tested " + in.testedSha->value + ", but " + dispatched + " was dispatched"};
 }
 
+// " health checks" where the table knows what the counts count; "" where not.
+std::string knownCountKind(const CheckRun& run)
+{
+    const CountKind kind = countKindOf(run.downstreamRepo).kind;
+    return kind == CountKind::Unknown ? std::string() : " " + std::string(countKindName(kind));
+}
+
 ConsistencyCheck countsCheck(const VerdictInput& in)
 {
     if (!in.run.reported.tests)
         return {CheckKind::Counts, CheckState::NotCheckable, "the run reported no test counts"};
+    // Commands and health checks are no JUnit cases: comparing their number
+    // with the artifacts' cases would dispute every green (model/count_kind.h).
+    if (const CountKindEntry kind = countKindOf(in.run.downstreamRepo);
+        !comparableWithJUnit(kind.kind))
+        return {CheckKind::Counts, CheckState::NotCheckable,
+                "the self-reported counts are " + std::string(countKindName(kind.kind)) + " ("
+                    + in.run.downstreamRepo
+                    + "), not test cases: not compared with the artifacts' cases"};
     if (!hasStoredResults(in))
         return {CheckKind::Counts, CheckState::NotCheckable,
                 "no artifacts to compare the self-reported counts with"};
@@ -182,7 +198,8 @@ std::string redReason(const VerdictInput& in)
     }
     if (in.run.reported.tests)
         return conclusion + ": " + std::to_string(in.run.reported.tests->failed) + " failed of "
-               + std::to_string(in.run.reported.tests->total) + " (self-reported; no artifacts)";
+               + std::to_string(in.run.reported.tests->total) + knownCountKind(in.run)
+               + " (self-reported; no artifacts)";
     return conclusion + " (no test counts)";
 }
 

@@ -5,6 +5,7 @@
 #include "relayhud/ui/app/demo_simulator.h"
 #include "relayhud/ui/app/instance_channel.h"
 #include "relayhud/ui/details/run_details_panel.h"
+#include "relayhud/ui/gating/merge_gating_panel.h"
 #include "relayhud/ui/logs/log_link.h"
 #include "relayhud/ui/main_window.h"
 #include "relayhud/ui/matrix/matrix_view.h"
@@ -307,6 +308,13 @@ void Launcher::finishScreenshot()
     }
     if (doctor->isVisible() && doctor->isLoading()) {
         connect(doctor, &DoctorPanel::loaded, this, &Launcher::finishScreenshot,
+                Qt::SingleShotConnection);
+        return;
+    }
+    // The Merge gating tab (in front in the Pull requests view) reads its PR on a worker.
+    if (MergeGatingPanel* gating = m_window->gatingPanel();
+        gating->isVisible() && gating->isLoading()) {
+        connect(gating, &MergeGatingPanel::loaded, this, &Launcher::finishScreenshot,
                 Qt::SingleShotConnection);
         return;
     }

@@ -9,11 +9,16 @@
 
 #include <QHeaderView>
 #include <QLabel>
+#include <QPainter>
+#include <QStyledItemDelegate>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 #include <QtConcurrent>
 
 #include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
 
 namespace relayhud::ui {
 
@@ -31,15 +36,139 @@ enum Column {
     QueueColumn,
     ExecutionColumn,
     TimeoutColumn,
+    NightlyColumn,
+    DailyColumn,
     DoctorColumn,
     LastRunColumn,
     OncallColumn,
     ColumnCount
 };
 
+// The event types whose daily series the sync keeps (hud_sync.cpp askKeptAnswers).
+constexpr const char* kDailyEvents[] = {"pull_request", "nightly", "push", "periodic"};
+
 QString percent(std::optional<double> rate)
 {
     return rate ? QStringLiteral("%1 %").arg(*rate * 100.0, 0, 'f', 1) : QStringLiteral("—");
+}
+
+// The answers the last sync kept for this window (HudSync::askKeptAnswers).
+void readHudAggregates(const Cache& c, int days, BackendsData& got)
+{
+    using nlohmann::json;
+    if (auto a = c.hudAnswer("crcr_nightly_summary", answerKey(json{{"days", days}})); a && *a)
+        if (auto mapped = mapNightlySummaries(json::parse((*a)->body, nullptr, false))) {
+            for (NightlySummary& s : *mapped)
+                got.nightly.emplace(s.repo, std::move(s));
+            got.nightlyAnswered = true;
+        }
+    for (const char* event : kDailyEvents) {
+        const json params{{"days", days}, {"event_type", event}};
+        auto a = c.hudAnswer("crcr_success_rate", answerKey(params));
+        if (!a || !*a)
+            continue;
+        auto mapped = mapDailyRates(json::parse((*a)->body, nullptr, false));
+        if (!mapped)
+            continue;
+        got.dailyAnswered = true;
+        for (DailyRate& d : *mapped) // the query orders by day
+            got.daily[d.repo][event].push_back(std::move(d));
+    }
+}
+
+// The daily pass rates a bar each, for the delegate (DailyRatesRole).
+QVariantList dailyRates(const std::vector<DailyRate>& days)
+{
+    QVariantList out;
+    for (const DailyRate& d : days)
+        out << d.passRate;
+    return out;
+}
+
+constexpr int DailyRatesRole = Qt::UserRole + 1;
+
+// Paints a cell's DailyRatesRole as bars, 0 % at the bottom, 100 % at the
+// top; a cell without rates paints its text.
+class DailyRatesDelegate : public QStyledItemDelegate {
+public:
+    using QStyledItemDelegate::QStyledItemDelegate;
+    void paint(QPainter* painter, const QStyleOptionViewItem& option,
+               const QModelIndex& index) const override
+    {
+        const QVariantList rates = index.data(DailyRatesRole).toList();
+        if (rates.isEmpty()) {
+            QStyledItemDelegate::paint(painter, option, index);
+            return;
+        }
+        QStyleOptionViewItem background = option;
+        initStyleOption(&background, index);
+        background.text.clear();
+        option.widget->style()->drawControl(QStyle::CE_ItemViewItem, &background, painter,
+                                            option.widget);
+        const QRectF area = QRectF(option.rect).adjusted(3, 3, -3, -3);
+        const qreal step = std::min<qreal>(6.0, area.width() / static_cast<qreal>(rates.size()));
+        painter->save();
+        painter->setPen(Qt::NoPen);
+        for (qsizetype i = 0; i < rates.size(); ++i) {
+            const double rate = std::clamp(rates[i].toDouble(), 0.0, 1.0);
+            const qreal h = std::max<qreal>(1.0, area.height() * rate);
+            painter->setBrush(rate >= 0.95   ? QColor(0x43, 0xa0, 0x47)
+                              : rate >= 0.80 ? QColor(0xf9, 0xa8, 0x25)
+                                             : QColor(0xe5, 0x39, 0x35));
+            painter->drawRect(QRectF(area.left() + static_cast<qreal>(i) * step, area.bottom() - h,
+                                     std::max<qreal>(1.0, step - 1.0), h));
+        }
+        painter->restore();
+    }
+    QSize sizeHint(const QStyleOptionViewItem& option, const QModelIndex& index) const override
+    {
+        QSize size = QStyledItemDelegate::sizeHint(option, index);
+        const auto bars = index.data(DailyRatesRole).toList().size();
+        if (bars > 0)
+            size.setWidth(static_cast<int>(bars) * 6 + 6);
+        return size;
+    }
+};
+
+QString dailyToolTip(const std::map<std::string, std::vector<DailyRate>>& byEvent)
+{
+    QStringList lines;
+    for (const char* event : kDailyEvents) {
+        const auto it = byEvent.find(event);
+        if (it == byEvent.end())
+            continue;
+        std::int64_t successes = 0, total = 0;
+        QStringList days;
+        for (const DailyRate& d : it->second) {
+            successes += d.successes;
+            total += d.total;
+            days << BackendsPanel::tr("  %1: %2 of %3 (%4 failed, %5 timed out)")
+                        .arg(toQString(d.day))
+                        .arg(d.successes)
+                        .arg(d.total)
+                        .arg(d.failures)
+                        .arg(d.timedOut);
+        }
+        lines << BackendsPanel::tr("%1: %2 successes of %3 runs")
+                     .arg(QString::fromLatin1(event))
+                     .arg(successes)
+                     .arg(total)
+              << days;
+    }
+    return lines.join(u'\n');
+}
+
+QString nightlyToolTip(const NightlySummary& s)
+{
+    return BackendsPanel::tr("crcr_nightly_summary: %1 successes, %2 failures, %3 timed out of %4 "
+                             "nightly runs (pass rate %5)\nLast run: %6\nLatest SHA: %7")
+        .arg(s.successes)
+        .arg(s.failures)
+        .arg(s.timedOut)
+        .arg(s.total)
+        .arg(percent(s.passRate))
+        .arg(s.lastRun ? formatShortTime(*s.lastRun) : BackendsPanel::tr("unknown"))
+        .arg(s.latestSha.empty() ? BackendsPanel::tr("none") : toQString(s.latestSha));
 }
 
 QString healthColor(HealthState state)
@@ -74,8 +203,8 @@ BackendsPanel::BackendsPanel(QWidget* parent)
     m_table->setColumnCount(ColumnCount);
     m_table->setHeaderLabels({QStringLiteral("★"), tr("Backend"), tr("Level"), tr("Pass (HUD)"),
                               tr("Pass (ours)"), tr("Failures"), tr("Runs"), tr("Duration"),
-                              tr("Queue"), tr("Execution"), tr("Timeouts"), tr("Doctor"),
-                              tr("Last run"), tr("On-call")});
+                              tr("Queue"), tr("Execution"), tr("Timeouts"), tr("Nightly (HUD)"),
+                              tr("Daily (HUD)"), tr("Doctor"), tr("Last run"), tr("On-call")});
     const QStringList tips{
         tr("Followed (Watch menu)"),
         tr("The downstream repository"),
@@ -92,6 +221,15 @@ BackendsPanel::BackendsPanel(QWidget* parent)
         tr("Average queue time measured by the relay (trusted), first attempts only"),
         tr("Average execution time measured by the relay (trusted), first attempts only"),
         tr("Share of finished runs that timed out (the relay's 6 h sweep included)"),
+        tr("The HUD's nightly summary (crcr_nightly_summary), in its own definition: "
+           "successes over every completed nightly row of the window, every attempt counted, "
+           "cancelled in the total (crcr-test's expected failures are not adjusted here). "
+           "Hover a cell for successes, failures, timeouts, last run and latest SHA"),
+        tr("The HUD's daily pass rate of PR runs (crcr_success_rate), oldest day first, in "
+           "its own definition, a bar a day (green ≥ 95 %, amber ≥ 80 %, red below): every "
+           "completed row counted, cancelled in the total, crcr-test's *xfail*/*xcancel*/"
+           "*xtimeout* outcomes counted as successes. Hover for "
+           "the days, and for nightly, push and periodic runs (pushes appear nowhere else)"),
         tr("What the integration doctor finds in its runs: runs never completed, swept "
            "zombies, legs sharing a job name (the Doctor tab has the details and the "
            "workflows)"),
@@ -99,6 +237,7 @@ BackendsPanel::BackendsPanel(QWidget* parent)
         tr("On-calls named in the allowlist")};
     for (int c = 0; c < ColumnCount; ++c)
         m_table->headerItem()->setToolTip(c, tips.value(c));
+    m_table->setItemDelegateForColumn(DailyColumn, new DailyRatesDelegate(m_table));
     m_table->header()->setStretchLastSection(true);
     m_table->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
     connect(m_table, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem* item) {
@@ -166,6 +305,7 @@ BackendsData BackendsPanel::read(const QString& cachePath, int days)
         summary.details = lines.join(u'\n');
         got.doctor.emplace(b.repo, std::move(summary));
     }
+    readHudAggregates(c, days, got);
     got.relay = cachedRelayHealth(c);
     return got;
 }
@@ -241,6 +381,23 @@ void BackendsPanel::showLoaded(const BackendsData& got)
         item->setText(QueueColumn, formatDuration(b.avgQueueSeconds));
         item->setText(ExecutionColumn, formatDuration(b.avgExecutionSeconds));
         item->setText(TimeoutColumn, b.completed ? percent(b.timeoutRate()) : QStringLiteral("—"));
+        if (const auto n = got.nightly.find(b.repo); n != got.nightly.end()) {
+            item->setText(NightlyColumn,
+                          tr("%1 of %2").arg(percent(n->second.passRate)).arg(n->second.total));
+            item->setToolTip(NightlyColumn, plainToolTip(nightlyToolTip(n->second)));
+        } else {
+            item->setText(NightlyColumn, got.nightlyAnswered ? tr("no nightly") : tr("not synced"));
+        }
+        if (const auto d = got.daily.find(b.repo); d != got.daily.end()) {
+            const auto pr = d->second.find("pull_request");
+            if (pr == d->second.end())
+                item->setText(DailyColumn, tr("no PR runs"));
+            else
+                item->setData(DailyColumn, DailyRatesRole, dailyRates(pr->second));
+            item->setToolTip(DailyColumn, plainToolTip(dailyToolTip(d->second)));
+        } else {
+            item->setText(DailyColumn, got.dailyAnswered ? tr("no runs") : tr("not synced"));
+        }
         if (const auto doctor = got.doctor.find(b.repo); doctor != got.doctor.end()) {
             const BackendDoctorSummary& d = doctor->second;
             QStringList parts;
@@ -267,18 +424,20 @@ void BackendsPanel::showLoaded(const BackendsData& got)
             oncalls << toQString(o);
         item->setText(OncallColumn, oncalls.join(QStringLiteral(", ")));
         for (int c : {HudRateColumn, OurRateColumn, FailuresColumn, RunsColumn, DurationColumn,
-                      QueueColumn, ExecutionColumn, TimeoutColumn})
+                      QueueColumn, ExecutionColumn, TimeoutColumn, NightlyColumn})
             item->setTextAlignment(c, Qt::AlignRight | Qt::AlignVCenter);
         item->setToolTip(BackendColumn,
                          tr("%1\nDouble-click or Enter: its columns in the matrix").arg(repo));
         if (b.passRate && *b.passRate < 0.8)
             item->setForeground(OurRateColumn, QColor(0xc6, 0x28, 0x28));
     }
-    m_note->setText(got.hudAnswered
-                        ? tr("Worst first. Pass (HUD) is the HUD's own number; Pass (ours) counts "
-                             "the newest attempt per job and commit. Hover the headers.")
-                        : tr("Worst first. The HUD's own pass rates are not known for this window "
-                             "yet (sync first)."));
+    m_note->setText(
+        got.hudAnswered
+            ? tr("Worst first. Pass (HUD) is the HUD's own number; Pass (ours) counts "
+                 "the newest attempt per job and commit; Nightly (HUD) and Daily (HUD) are the "
+                 "HUD's own aggregates, in its definitions. Hover the headers.")
+            : tr("Worst first. The HUD's own pass rates are not known for this window "
+                 "yet (sync first)."));
     emit loaded(static_cast<int>(got.backends.size()));
 }
 

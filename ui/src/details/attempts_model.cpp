@@ -27,9 +27,11 @@ QString toolTipText(const CheckRun& run)
         AttemptsModel::tr("attempt %1: %2").arg(run.runAttempt).arg(cellStateText(stateOf(run)));
     if (run.reported.tests) {
         const TestCounts& t = *run.reported.tests;
+        const QString kind = countKindNote(run.downstreamRepo);
         text +=
             u"\n"
-            % AttemptsModel::tr("tests (self-reported): %1 passed, %2 failed, %3 skipped, %4 total")
+            % AttemptsModel::tr("%1 (self-reported): %2 passed, %3 failed, %4 skipped, %5 total")
+                  .arg(kind.isEmpty() ? AttemptsModel::tr("tests") : kind)
                   .arg(t.passed)
                   .arg(t.failed)
                   .arg(t.skipped)

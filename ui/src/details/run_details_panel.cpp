@@ -32,16 +32,20 @@ QLabel* plainLabel(QWidget* parent)
     return label;
 }
 
+// The counts, named for what they count where that is known (model/count_kind.h).
 QString testsSummary(const CheckRun& run)
 {
+    const QString kind = countKindNote(run.downstreamRepo);
     if (!run.reported.tests)
-        return RunDetailsPanel::tr("not reported");
+        return kind.isEmpty() ? RunDetailsPanel::tr("not reported")
+                              : RunDetailsPanel::tr("not reported (its counts are %1)").arg(kind);
     const TestCounts& t = *run.reported.tests;
-    return RunDetailsPanel::tr("%1 passed · %2 failed · %3 skipped · %4 total")
-        .arg(t.passed)
-        .arg(t.failed)
-        .arg(t.skipped)
-        .arg(t.total);
+    const QString counts = RunDetailsPanel::tr("%1 passed · %2 failed · %3 skipped · %4 total")
+                               .arg(t.passed)
+                               .arg(t.failed)
+                               .arg(t.skipped)
+                               .arg(t.total);
+    return kind.isEmpty() ? counts : QString(counts % u" (" % kind % u')');
 }
 
 QString seconds(const std::optional<double>& value)

@@ -148,6 +148,7 @@ void TestResultsWorker::loadNow(const TestsLoadRequest& request)
             if (auto row = m_cache->checkRun(request.checkRunRow)) {
                 data->jobTitle = jobTitle(*row);
                 data->selfReported = row->reported.tests;
+                data->selfReportedKind = countKindOf(row->downstreamRepo).kind;
                 data->checkRunId = row->checkRunId;
             }
             if (auto triaged = gatherTriage(*data, request.checkRunRow); !triaged) {
@@ -219,6 +220,7 @@ Result<std::shared_ptr<TestsPanelData>> TestResultsWorker::gather(const TestsLoa
         if (!row)
             return row.error();
         data->selfReported = row->reported.tests;
+        data->selfReportedKind = countKindOf(row->downstreamRepo).kind;
         data->jobTitle = jobTitle(*row);
         data->checkRunId = row->checkRunId;
     } else {

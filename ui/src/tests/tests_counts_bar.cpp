@@ -132,19 +132,29 @@ QToolButton* TestsCountsBar::outcomeButton(TestOutcome outcome) const
 }
 
 void TestsCountsBar::setCounts(const std::optional<OutcomeCounts>& artifacts,
-                               const std::optional<TestCounts>& selfReported)
+                               const std::optional<TestCounts>& selfReported,
+                               CountKind selfReportedKind)
 {
     m_counts = artifacts;
     m_caption->setVisible(artifacts.has_value());
+    const bool comparable = comparableWithJUnit(selfReportedKind);
+    const QString kind = selfReportedKind == CountKind::Unknown
+                             ? QString()
+                             : QString(u" (" % toQString(countKindName(selfReportedKind)) % u')');
     if (selfReported)
         m_selfReported->setText(
-            tr("Self-reported: %1 passed · %2 failed · %3 skipped · %4 total")
-                .arg(formatCount(selfReported->passed), formatCount(selfReported->failed),
-                     formatCount(selfReported->skipped), formatCount(selfReported->total)));
+            tr("Self-reported%1: %2 passed · %3 failed · %4 skipped · %5 total")
+                .arg(kind, formatCount(selfReported->passed), formatCount(selfReported->failed),
+                     formatCount(selfReported->skipped), formatCount(selfReported->total))
+            % (comparable || !artifacts ? QString()
+                                        : tr(" — not test cases, so not compared with the "
+                                             "artifacts")));
     else
-        m_selfReported->setText(tr("Self-reported: no test counts"));
-    m_mismatchLines =
-        artifacts && selfReported ? countMismatches(*artifacts, *selfReported) : QStringList();
+        m_selfReported->setText(kind.isEmpty() ? tr("Self-reported: no test counts")
+                                               : tr("Self-reported%1: none sent").arg(kind));
+    m_mismatchLines = artifacts && selfReported && comparable
+                          ? countMismatches(*artifacts, *selfReported)
+                          : QStringList();
     QStringList shown;
     for (const QString& line : m_mismatchLines)
         shown << u"⚠ " % line;

@@ -272,7 +272,7 @@ void TestsPanel::showRunState(const TestsPanelData& loaded)
     const bool noTestRun = loaded.run.id == 0 && loaded.results.empty();
     const bool stored = !noTestRun && loaded.run.state == TestRunState::Stored;
     m_counts->setCounts(stored ? std::optional<OutcomeCounts>(countOutcomes(loaded)) : std::nullopt,
-                        loaded.selfReported);
+                        loaded.selfReported, loaded.selfReportedKind);
     m_counts->setWarnings(loaded.run.warnings);
     m_counts->show();
     const bool table = stored && !loaded.results.empty();

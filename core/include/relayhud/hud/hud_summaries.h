@@ -42,6 +42,40 @@ struct RepoSummary {
 };
 Result<std::vector<RepoSummary>> mapRepoSummaries(const nlohmann::json& rows);
 
+// One row of crcr_nightly_summary {days}: completed nightly rows of the
+// window per repo (test-infra torchci/clickhouse_queries/crcr_nightly_summary/
+// query.sql L1-21 @61a77570). The HUD's own definitions: every row counted
+// (FINAL, every attempt), cancelled in the total but not a failure, and
+// successes are conclusion = 'success' only (no crcr-test adjustment here).
+struct NightlySummary {
+    std::string repo;
+    Level level = Level::Unknown; // anyLast(downstream_repo_level)
+    std::int64_t successes = 0;
+    std::int64_t failures = 0;
+    std::int64_t timedOut = 0;
+    std::int64_t total = 0;
+    double passRate = 0.0;                    // successes / total
+    std::optional<double> avgDurationSeconds; // ~0 for callback-timed nightlies (R5)
+    std::optional<EpochSeconds> lastRun;      // max(started_at)
+    std::string latestSha;                    // argMax(pytorch_head_sha, started_at): free text
+};
+Result<std::vector<NightlySummary>> mapNightlySummaries(const nlohmann::json& rows);
+
+// One row of crcr_success_rate {days, event_type}: one repo's completed rows
+// of one day (crcr_success_rate/query.sql L1-42 @61a77570). Every row counted,
+// cancelled in the total; crcr-test's *xfail*/*xcancel*/*xtimeout* outcomes
+// count as successes (hud-read-api.md R12).
+struct DailyRate {
+    std::string day; // "2026-05-04" (toDate(started_at), UTC)
+    std::string repo;
+    std::int64_t successes = 0;
+    std::int64_t failures = 0;
+    std::int64_t timedOut = 0;
+    std::int64_t total = 0;
+    double passRate = 0.0;
+};
+Result<std::vector<DailyRate>> mapDailyRates(const nlohmann::json& rows);
+
 // One row of crcr_health_last_prs {count}.
 struct ProbePr {
     std::int64_t prNumber = 0;

@@ -109,6 +109,9 @@ public:
     Result<std::vector<UpstreamCommit>> commits() const;
     // Every attempt of every run for one upstream SHA, newest attempt first.
     Result<std::vector<CheckRun>> checkRunsForSha(const Sha& sha) const;
+    // Every attempt of every run of one upstream PR on all its heads, the
+    // newest head (by the commit's first activity) first; merge gating's facts.
+    Result<std::vector<CheckRun>> checkRunsForPr(std::int64_t prNumber) const;
     // One run by the row id a MatrixCell carries.
     Result<CheckRun> checkRun(std::int64_t rowId) const;
     // All attempts of the run a cell shows (same SHA, backend, workflow, job).

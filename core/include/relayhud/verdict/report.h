@@ -9,6 +9,7 @@
 // fills it from the cache, a person's triage tag over the suggestion engine's
 // class (triage/suggest.h), so the report says what the HUD's triage says.
 #include "relayhud/model/failure_class.h"
+#include "relayhud/verdict/merge_gating.h"
 #include "relayhud/verdict/verdict.h"
 
 #include <cstdint>
@@ -63,6 +64,8 @@ struct ReportInput {
     std::string upstreamRepo = "pytorch/pytorch";
     std::vector<RunVerdict> jobs;            // one per job (newest attempt)
     std::vector<ClassifiedFailure> failures; // of those jobs, by checkRunRow
+    // The PR's merge gating when the SHA is a PR head (verdict/merge_gating.h).
+    std::optional<MergeGating> gating;
 };
 
 // A GitHub comment holds at most 65,536 characters; counting bytes is the
@@ -102,7 +105,8 @@ std::string jobLogUrl(const CheckRun& run);
 
 // The verdicts of every job's newest attempt on `sha` (or only of
 // `checkRunRow`, which must be a run of that SHA), ordered by backend,
-// workflow and job; failures are left to the caller.
+// workflow and job, and the merge gating of the SHA's PR (if any); failures
+// are left to the caller.
 Result<ReportInput> loadReportInput(const Cache& cache, const Sha& sha,
                                     std::optional<std::int64_t> checkRunRow,
                                     const VerdictSources& sources);

@@ -109,7 +109,9 @@ struct ExecutedPoint {
 };
 
 // The job's runs, by commit, that have a count: the stored artifacts' when
-// there are any (evidence), else the self-reported total less skipped.
+// there are any (evidence), else the self-reported total less skipped where
+// those counts are test cases or of an unknown kind (never commands or
+// health checks: model/count_kind.h).
 std::vector<ExecutedPoint> testsExecuted(const std::vector<TrendRun>& runs, const JobKey& job,
                                          double shrinkThreshold = 0.1);
 

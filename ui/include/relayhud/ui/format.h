@@ -31,5 +31,8 @@ QString plainToolTip(const QString& text);
 
 QString eventTypeLabel(EventType type); // "PR", "push", "nightly", "periodic"
 QString levelLabel(Level level);        // "L2" ... ; "" for Unknown
+// What a backend's self-reported counts count, for labels (model/count_kind.h):
+// "health checks, not tests"; "" when not known.
+QString countKindNote(const std::string& repo);
 
 } // namespace relayhud::ui

@@ -47,6 +47,7 @@ class ChartsPanel;
 class WatchController;
 class BackendsPanel;
 class DoctorPanel;
+class MergeGatingPanel;
 struct TriageEdit;
 class ConfigEditorWindow;
 struct TriageRequest;
@@ -123,6 +124,9 @@ public:
     QDockWidget* coverageDock() const { return m_coverageDock; }
     ChartsPanel* chartsPanel() const { return m_charts; }
     QDockWidget* chartsDock() const { return m_chartsDock; }
+    // Merge gating of the current row's PR (issue 34, part 8).
+    MergeGatingPanel* gatingPanel() const { return m_gating; }
+    QDockWidget* gatingDock() const { return m_gatingDock; }
     // Makes the commit's first run current (clearing filters that hide it);
     // false when the matrix does not have it.
     bool selectCommit(const QString& sha);
@@ -210,6 +214,8 @@ private:
     void buildClustersDock();
     void buildCoverageDock();
     void buildChartsDock();
+    void buildGatingDock();
+    void showGatingFor(const QModelIndex& current);
     void applyCoverageSettings();
     void showCoverageFor(std::int64_t rowId);
     QString configPathForShownRun() const;
@@ -340,6 +346,9 @@ private:
     QDockWidget* m_coverageDock = nullptr;
     ChartsPanel* m_charts = nullptr;
     QDockWidget* m_chartsDock = nullptr;
+    MergeGatingPanel* m_gating = nullptr;
+    QDockWidget* m_gatingDock = nullptr;
+    qint64 m_gatingPr = 0; // the current row's PR (0: none), read when the tab is seen
     WatchController* m_watch = nullptr;
     BackendsPanel* m_backends = nullptr;
     DoctorPanel* m_doctor = nullptr;

@@ -31,6 +31,13 @@ struct BackendDoctorSummary {
 
 struct BackendsData {
     std::vector<verdict::BackendOverview> backends;
+    // The HUD's other aggregates as the last sync kept them (hud-read-api.md
+    // R12: the HUD's own definitions), by repo: crcr_nightly_summary, and
+    // crcr_success_rate's daily series by event type, oldest day first.
+    std::map<std::string, NightlySummary> nightly;
+    std::map<std::string, std::map<std::string, std::vector<DailyRate>>> daily;
+    bool nightlyAnswered = false;
+    bool dailyAnswered = false;
     std::map<std::string, BackendDoctorSummary> doctor; // by repo
     std::optional<RelayHealth> relay;
     bool hudAnswered = false; // crcr_summary was cached for this window

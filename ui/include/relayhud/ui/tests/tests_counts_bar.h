@@ -4,6 +4,7 @@
 // the warning colour wherever the two disagree, and the reports' warnings
 // (parse breaks, skipped archive entries).
 #include "relayhud/junit/test_result.h"
+#include "relayhud/model/count_kind.h"
 #include "relayhud/model/types.h"
 
 #include <QStringList>
@@ -33,9 +34,12 @@ public:
     explicit TestsCountsBar(QWidget* parent = nullptr);
 
     // No artifacts counts (nullopt): the toggles hide and only the
-    // self-reported counts show.
+    // self-reported counts show. Counts of a kind that is not JUnit cases
+    // (commands, health checks: model/count_kind.h) are labelled and never
+    // compared with the artifacts'.
     void setCounts(const std::optional<OutcomeCounts>& artifacts,
-                   const std::optional<TestCounts>& selfReported);
+                   const std::optional<TestCounts>& selfReported,
+                   CountKind selfReportedKind = CountKind::Unknown);
     void setWarnings(const std::vector<std::string>& warnings);
     // Bits per TestOutcome (outcomeBit); 0: none ticked, every outcome shown.
     void setSelectedOutcomes(std::uint8_t outcomes);

@@ -1,6 +1,7 @@
 #pragma once
 // What the tests panel shows for one run, loaded off the GUI thread (the
 // panel never reads the cache itself) and handed over whole.
+#include "relayhud/model/count_kind.h"
 #include "relayhud/model/types.h"
 #include "relayhud/store/test_results.h"
 #include "relayhud/store/triage_tags.h"
@@ -33,9 +34,10 @@ struct TestsPanelData {
     std::int64_t loadId = 0; // a load older than the panel's latest setLoading() is dropped
     TestRunInfo run;         // state, totals, warnings, message
     std::optional<TestCounts> selfReported; // the HUD row's counts: the backend's own claim
-    std::vector<StoredTestResult> results;  // up to 100,000+
-    std::vector<TestHistory> histories;     // for some tests (the failing ones), by testId
-    QString jobTitle;                       // "torch-spyre / CI / test (default, 1, 3)"
+    CountKind selfReportedKind = CountKind::Unknown; // what they count (model/count_kind.h)
+    std::vector<StoredTestResult> results;           // up to 100,000+
+    std::vector<TestHistory> histories;              // for some tests (the failing ones), by testId
+    QString jobTitle;                                // "torch-spyre / CI / test (default, 1, 3)"
     CheckRunId checkRunId; // the relay's id of the run, for links; empty for an import
     // Where a tag on this run points (repo, workflow, job, SHA, attempt);
     // none for an import, which cannot be triaged.
