@@ -10,6 +10,7 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <string>
 
 namespace relayhud::config {
 namespace {
@@ -28,6 +29,12 @@ bool isTrue(std::string_view text)
 {
     return text == "true" || text == "True" || text == "TRUE" || text == "yes" || text == "Yes"
            || text == "YES" || text == "on" || text == "On" || text == "ON";
+}
+
+bool isFalse(std::string_view text)
+{
+    return text == "false" || text == "False" || text == "FALSE" || text == "no" || text == "No"
+           || text == "NO" || text == "off" || text == "Off" || text == "OFF";
 }
 
 } // namespace
@@ -119,7 +126,9 @@ bool ConfigReader::checkMap(YNode node, std::string_view what,
         else if (unknownSeverity && std::find(known.begin(), known.end(), key) == known.end())
             add(*unknownSeverity, pair.first,
                 "unknown key '" + key + "' in " + std::string(what)
-                    + "; torch-spyre's framework ignores it");
+                    + (*unknownSeverity == Severity::Error
+                           ? "; torch-spyre's framework refuses the whole file"
+                           : "; torch-spyre's framework ignores it"));
     }
     return true;
 }
@@ -226,12 +235,179 @@ void ConfigReader::readEdits(YNode node, TestEntry& entry)
         return;
     if (node["dtypes"])
         entry.dtypes = readIncludeExclude(node["dtypes"], "edits.dtypes", ItemShape::DtypeMap);
-    if (node["ops"])
+    if (node["ops"]) {
         entry.ops = readIncludeExclude(node["ops"], "edits.ops", ItemShape::Map);
-    if (node["modules"])
+        if (!entry.ops.exclude.empty())
+            useFeature(FrameworkFeature::OpsExcludeRule, node["ops"]["exclude"]);
+        if (node["ops"].isMap())
+            readOpItems(node["ops"]["include"]);
+    }
+    if (node["modules"]) {
         entry.modules = readIncludeExclude(node["modules"], "edits.modules", ItemShape::Map);
-    if (node["functions"])
-        checkMap(node["functions"], "edits.functions", {"cpu_move"}, Severity::Warning);
+        if (node["modules"].isMap())
+            readModuleItems(node["modules"]["include"], entry);
+    }
+    if (const YNode functions = node["functions"];
+        functions && checkMap(functions, "edits.functions", {"cpu_move"}, Severity::Warning)
+        && functions["cpu_move"]) {
+        // FunctionsEdits.cpu_move: a list of {name: method} (#2489, TSF 8028f916).
+        useFeature(FrameworkFeature::CpuMove, functions["cpu_move"]);
+        for (const NamedOption& option :
+             readOptions(functions["cpu_move"], "edits.functions.cpu_move", ItemShape::Map))
+            entry.cpuMove.push_back(option.name);
+    }
+}
+
+void ConfigReader::useFeature(FrameworkFeature feature, YNode node, std::string detail)
+{
+    for (const FeatureUse& use : m_out.config.featureUses)
+        if (use.feature == feature && use.detail == detail)
+            return;
+    m_out.config.featureUses.push_back({feature, posOf(node), std::move(detail)});
+}
+
+// ModulesNamedItem (oot_test_config_models.py@1591b63f): name, module_path,
+// and input specs whose floating dtypes decide the module's dtype variants.
+void ConfigReader::readModuleItems(YNode list, TestEntry& entry)
+{
+    if (!list || !list.isSequence())
+        return; // readIncludeExclude has said so
+    for (const YNode item : list.items()) {
+        if (!item.isMap())
+            continue;
+        ModuleItem module{scalarOf(item["name"]), posOf(item), false, {}};
+        module.hasModulePath = item["module_path"] && !item["module_path"].isNull();
+        std::set<std::string> dtypes;
+        if (item["constructor_inputs"])
+            readInputs(item["constructor_inputs"], "constructor_inputs", &dtypes);
+        // `forward_inputs or sample_inputs_func`: the legacy key only without the new one.
+        if (const YNode forward = item["forward_inputs"]; forward && !forward.isNull()) {
+            if (forward.isSequence())
+                for (const YNode call : forward.items())
+                    readInputs(call, "forward_inputs", &dtypes);
+            else
+                readInputs(forward, "forward_inputs", &dtypes);
+            if (item["sample_inputs_func"])
+                readInputs(item["sample_inputs_func"], "sample_inputs_func", nullptr);
+        } else if (item["sample_inputs_func"]) {
+            readInputs(item["sample_inputs_func"], "sample_inputs_func", &dtypes);
+        }
+        module.inputDtypes.assign(dtypes.begin(), dtypes.end());
+        if (module.hasModulePath)
+            useFeature(FrameworkFeature::ModuleInputDtypes, item);
+        entry.moduleItems.push_back(std::move(module));
+    }
+}
+
+// OpsNamedItem.sample_inputs_func: the same input args as modules.
+void ConfigReader::readOpItems(YNode list)
+{
+    if (!list || !list.isSequence())
+        return;
+    for (const YNode item : list.items())
+        if (item.isMap() && item["sample_inputs_func"])
+            readInputs(item["sample_inputs_func"], "sample_inputs_func", nullptr);
+}
+
+// InputsEdits: `args` (a list of input args) and `kwargs` (a mapping whose
+// spec-shaped values are input args too, InputsEdits.resolved_kwargs).
+void ConfigReader::readInputs(YNode node, std::string_view what, std::set<std::string>* dtypes)
+{
+    if (!node || node.isNull())
+        return;
+    if (!node.isMap()) {
+        add(Severity::Error, node,
+            std::string(what)
+                + " must be a mapping with args and kwargs; torch-spyre's "
+                  "framework refuses the whole file otherwise");
+        return;
+    }
+    if (const YNode args = node["args"]; args && !args.isNull()) {
+        if (!args.isSequence())
+            add(Severity::Error, args, std::string(what) + ".args must be a list");
+        else
+            for (const YNode arg : args.items())
+                readInputArg(arg, what, dtypes);
+    }
+    if (const YNode kwargs = node["kwargs"]; kwargs && kwargs.isMap())
+        for (const auto& pair : kwargs.pairs()) {
+            const YNode value = pair.second;
+            // Only spec-shaped values are built; the rest pass through as values.
+            if (value.isMap()
+                && (value["tensor"] || value["tensor_list"] || value["cache"]
+                    || value["module_path"] || value["config_path"] || value["model_id"]))
+                readInputArg(value, what, dtypes);
+        }
+}
+
+// _parse_input_arg: the first key of tensor, tensor_list, cache, module_path,
+// config_path/model_id, value, py decides the kind; none fails the file.
+// Only tensor and tensor_list specs count for dtypes (_dtypes_from_input_arg).
+void ConfigReader::readInputArg(YNode arg, std::string_view what, std::set<std::string>* dtypes)
+{
+    if (!arg.isMap()) {
+        add(Severity::Error, arg,
+            "each " + std::string(what)
+                + " argument must be a mapping; torch-spyre's framework refuses the whole file");
+        return;
+    }
+    if (arg["tensor"]) {
+        readTensorSpec(arg["tensor"], what, dtypes);
+    } else if (const YNode list = arg["tensor_list"]) {
+        if (!list.isSequence())
+            add(Severity::Error, list, "tensor_list must be a list of tensor specs");
+        else
+            for (const YNode spec : list.items())
+                readTensorSpec(spec, what, dtypes);
+    } else if (const YNode cache = arg["cache"]) {
+        useFeature(FrameworkFeature::InputArgKinds, arg, "cache");
+        if (!cache.isMap() || !cache["cache_path"] || !cache["layer_idx"] || !cache["key"]
+            || !cache["value"]) {
+            add(Severity::Error, cache,
+                "a cache argument needs cache_path, layer_idx, key and value; torch-spyre's "
+                "framework refuses the whole file otherwise");
+            return;
+        }
+        readTensorSpec(cache["key"], what, nullptr);
+        readTensorSpec(cache["value"], what, nullptr);
+    } else if (arg["module_path"]) {
+        useFeature(FrameworkFeature::InputArgKinds, arg, "module_path");
+    } else if (arg["config_path"] || arg["model_id"]) {
+        useFeature(FrameworkFeature::InputArgKinds, arg,
+                   arg["model_id"] ? "model_id" : "config_path");
+    } else if (!arg["value"] && !arg["py"]) {
+        add(Severity::Error, arg,
+            "an input argument needs one of tensor, tensor_list, cache, module_path, "
+            "config_path, model_id, value or py; torch-spyre's framework refuses the whole "
+            "file otherwise");
+    }
+}
+
+// InputTensorSpec forbids unknown keys and needs a shape and a known dtype
+// ("torch." prefix allowed).
+void ConfigReader::readTensorSpec(YNode spec, std::string_view what, std::set<std::string>* dtypes)
+{
+    if (!checkMap(spec, std::string(what) + " tensor spec",
+                  {"shape", "dtype", "device", "init", "init_args", "stride", "storage_offset",
+                   "device_layout"},
+                  Severity::Error))
+        return;
+    if (!spec["shape"] || !spec["dtype"]) {
+        add(Severity::Error, spec, "a tensor spec needs shape and dtype");
+        return;
+    }
+    std::string_view dtype = scalarOf(spec["dtype"]);
+    if (dtype.rfind("torch.", 0) == 0)
+        dtype.remove_prefix(6);
+    if (!isConfigDtypeName(dtype)) {
+        checkDtype(std::string(dtype), spec["dtype"]);
+        return;
+    }
+    const std::string_view canonical = canonicalDtype(dtype);
+    if (dtypes
+        && (canonical == "float16" || canonical == "float32" || canonical == "float64"
+            || canonical == "bfloat16"))
+        dtypes->insert(std::string(canonical));
 }
 
 // TestEntry.validate_name (oot_test_config_models.py:742-765): a name is
@@ -321,7 +497,7 @@ TestEntry ConfigReader::readEntry(YNode node)
 {
     TestEntry entry;
     entry.pos = posOf(node);
-    if (!checkMap(node, "a tests entry", {"names", "mode", "tags", "labels", "edits"},
+    if (!checkMap(node, "a tests entry", {"names", "mode", "tags", "labels", "no_grad", "edits"},
                   Severity::Warning))
         return entry;
     for (const auto& pair : node.pairs()) {
@@ -336,6 +512,17 @@ TestEntry ConfigReader::readEntry(YNode node)
         add(Severity::Error, node, "a tests entry without names");
     entry.tags = readStrings(node["tags"], "tags");
     entry.labels = readStrings(node["labels"], "labels");
+    if (node["labels"])
+        useFeature(FrameworkFeature::Labels, node["labels"]);
+    if (const YNode noGrad = node["no_grad"]) {
+        // TestEntry.no_grad: bool (torch-spyre #3101); pydantic refuses a non-bool.
+        useFeature(FrameworkFeature::NoGrad, noGrad);
+        const std::string& text = scalarOf(noGrad);
+        entry.noGrad = isTrue(text) || text == "1"; // pydantic's lax bool takes 1 and 0
+        if (!entry.noGrad && !isFalse(text) && text != "0")
+            add(Severity::Error, noGrad,
+                "no_grad must be true or false; torch-spyre's framework refuses the whole file");
+    }
     if (node["edits"])
         readEdits(node["edits"], entry);
     entryKeys(node, entry);
@@ -346,9 +533,13 @@ void ConfigReader::readFile(YNode node)
 {
     FileSection file;
     file.pos = posOf(node);
-    if (!checkMap(node, "a files entry", {"path", "unlisted_test_mode", "tests"},
+    if (!checkMap(node, "a files entry", {"path", "unlisted_test_mode", "labels", "tests"},
                   Severity::Warning))
         return;
+    if (node["labels"]) {
+        file.labels = readStrings(node["labels"], "labels");
+        useFeature(FrameworkFeature::FileLabels, node["labels"]);
+    }
     file.path = scalarOf(node["path"]);
     if (file.path.empty())
         add(Severity::Error, node, "a files entry without a path");
@@ -440,6 +631,8 @@ void ConfigReader::readRoot(YNode root)
         return;
     m_out.config.hasLabels = static_cast<bool>(suite["labels"]);
     m_out.config.labels = readStrings(suite["labels"], "labels");
+    if (suite["labels"])
+        useFeature(FrameworkFeature::Labels, suite["labels"]);
     if (const YNode files = suite["files"]; files && files.isSequence()) {
         for (const YNode file : files.items())
             readFile(file);

@@ -270,6 +270,13 @@ bool ResolveSteps::labelsKeep()
     const TestEntry* decider = entry();
     if (!decider || decider->labels.empty())
         return true;
+    if (!frameworkHas(m_context.frameworkAsOf, FrameworkFeature::Labels)) {
+        note("the entry's labels (" + joined(decider->labels)
+             + ") do not apply: labels exist only in the "
+             + frameworkVersionText(FrameworkFeature::Labels) + ", and the framework as of "
+             + m_context.frameworkAsOf->iso + " ignores the key");
+        return true;
+    }
     const std::string type = m_context.testType.value_or("full");
     if (type.empty() || type == "full" || type.rfind("suite_", 0) == 0
         || std::find(decider->labels.begin(), decider->labels.end(), type)
@@ -324,8 +331,19 @@ bool ResolveSteps::opKeeps()
     const std::string& op = *frameworkOp();
     for (const std::string& excluded : decider->ops.exclude)
         if (op == excluded || op.rfind(excluded + "_", 0) == 0) {
+            if (!frameworkHas(m_context.frameworkAsOf, FrameworkFeature::OpsExcludeRule)) {
+                note("op " + op + " is in the entry's edits.ops.exclude (" + excluded + "), but "
+                     + std::string(kOpsExcludeNotEnforced) + ": the framework as of "
+                     + m_context.frameworkAsOf->iso + " runs it");
+                return true;
+            }
             drop(DropStep::OpExclude, "op " + op + " is excluded by " + entryAt(*m_out.entryIndex)
                                           + " (edits.ops.exclude " + excluded + ")");
+            if (!m_context.frameworkAsOf)
+                step([&] {
+                    return "note: " + std::string(kOpsExcludeNotEnforced)
+                           + ": a run on an older framework ran this variant";
+                });
             return false;
         }
     step([&] { return std::string("op " + op + " is not in the entry's edits.ops.exclude"); });

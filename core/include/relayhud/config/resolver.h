@@ -36,6 +36,12 @@ struct ResolveContext {
     // TORCH_SPYRE_TEST_TYPE; unset reads as "full" (oot_test_base_common.py:374-387).
     std::optional<std::string> testType;
     std::string device = "spyre"; // the PRIVATEUSE1 backend name in method names
+    // The framework a run used, as of a date (framework_age.h); none: the
+    // current one. Where behaviour changed, the resolver decides as that
+    // framework did: before 2026-07-01 edits.ops.exclude was not enforced
+    // (torch-spyre #2981, AdnanHoque/torch-spyre 539fd3b0) and labels did not
+    // exist (#2923, 8dc6ee97), so neither drops a variant.
+    std::optional<FrameworkDate> frameworkAsOf;
 };
 
 enum class Outcome : unsigned char {
