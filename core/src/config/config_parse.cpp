@@ -15,13 +15,6 @@
 namespace relayhud::config {
 namespace {
 
-SourcePos posOf(YNode node)
-{
-    if (!node)
-        return {};
-    return {node.line() + 1, node.column() + 1};
-}
-
 const std::string& scalarOf(YNode node) { return node.scalar(); }
 
 // PyYAML reads YAML 1.1 booleans (yaml.safe_load, what the framework uses).
@@ -46,7 +39,7 @@ ConfigReader::ConfigReader(ParsedConfig& out, const ParseLimits& limits)
 
 void ConfigReader::add(Severity severity, YNode node, std::string message)
 {
-    m_out.findings.push_back({severity, posOf(node), std::move(message)});
+    m_out.findings.push_back({severity, nodePos(node), std::move(message)});
 }
 
 // Canonical text of a subtree, for comparing entries semantically. Sized so
@@ -118,7 +111,7 @@ bool ConfigReader::checkMap(YNode node, std::string_view what,
     std::map<std::string, SourcePos> seen;
     for (const auto& pair : node.pairs()) {
         const std::string key = scalarOf(pair.first);
-        const auto [at, inserted] = seen.emplace(key, posOf(pair.first));
+        const auto [at, inserted] = seen.emplace(key, nodePos(pair.first));
         if (!inserted)
             add(Severity::Error, pair.first,
                 "duplicate key '" + key + "' in " + std::string(what) + " (first at line "
@@ -188,7 +181,7 @@ std::vector<NamedOption> ConfigReader::readOptions(YNode list, std::string_view 
     const bool dtypes = shape == ItemShape::DtypeMap;
     for (const YNode item : list.items()) {
         NamedOption option;
-        option.pos = posOf(item);
+        option.pos = nodePos(item);
         if (m_inGlobal) // only merges compare global items whole
             canonical(item, option.canonical);
         if (item.isScalar()) {
@@ -263,151 +256,7 @@ void ConfigReader::useFeature(FrameworkFeature feature, YNode node, std::string 
     for (const FeatureUse& use : m_out.config.featureUses)
         if (use.feature == feature && use.detail == detail)
             return;
-    m_out.config.featureUses.push_back({feature, posOf(node), std::move(detail)});
-}
-
-// ModulesNamedItem (oot_test_config_models.py@1591b63f): name, module_path,
-// and input specs whose floating dtypes decide the module's dtype variants.
-void ConfigReader::readModuleItems(YNode list, TestEntry& entry)
-{
-    if (!list || !list.isSequence())
-        return; // readIncludeExclude has said so
-    for (const YNode item : list.items()) {
-        if (!item.isMap())
-            continue;
-        ModuleItem module{scalarOf(item["name"]), posOf(item), false, {}};
-        module.hasModulePath = item["module_path"] && !item["module_path"].isNull();
-        std::set<std::string> dtypes;
-        if (item["constructor_inputs"])
-            readInputs(item["constructor_inputs"], "constructor_inputs", &dtypes);
-        // `forward_inputs or sample_inputs_func`: the legacy key only without the new one.
-        if (const YNode forward = item["forward_inputs"]; forward && !forward.isNull()) {
-            if (forward.isSequence())
-                for (const YNode call : forward.items())
-                    readInputs(call, "forward_inputs", &dtypes);
-            else
-                readInputs(forward, "forward_inputs", &dtypes);
-            if (item["sample_inputs_func"])
-                readInputs(item["sample_inputs_func"], "sample_inputs_func", nullptr);
-        } else if (item["sample_inputs_func"]) {
-            readInputs(item["sample_inputs_func"], "sample_inputs_func", &dtypes);
-        }
-        module.inputDtypes.assign(dtypes.begin(), dtypes.end());
-        if (module.hasModulePath)
-            useFeature(FrameworkFeature::ModuleInputDtypes, item);
-        entry.moduleItems.push_back(std::move(module));
-    }
-}
-
-// OpsNamedItem.sample_inputs_func: the same input args as modules.
-void ConfigReader::readOpItems(YNode list)
-{
-    if (!list || !list.isSequence())
-        return;
-    for (const YNode item : list.items())
-        if (item.isMap() && item["sample_inputs_func"])
-            readInputs(item["sample_inputs_func"], "sample_inputs_func", nullptr);
-}
-
-// InputsEdits: `args` (a list of input args) and `kwargs` (a mapping whose
-// spec-shaped values are input args too, InputsEdits.resolved_kwargs).
-void ConfigReader::readInputs(YNode node, std::string_view what, std::set<std::string>* dtypes)
-{
-    if (!node || node.isNull())
-        return;
-    if (!node.isMap()) {
-        add(Severity::Error, node,
-            std::string(what)
-                + " must be a mapping with args and kwargs; torch-spyre's "
-                  "framework refuses the whole file otherwise");
-        return;
-    }
-    if (const YNode args = node["args"]; args && !args.isNull()) {
-        if (!args.isSequence())
-            add(Severity::Error, args, std::string(what) + ".args must be a list");
-        else
-            for (const YNode arg : args.items())
-                readInputArg(arg, what, dtypes);
-    }
-    if (const YNode kwargs = node["kwargs"]; kwargs && kwargs.isMap())
-        for (const auto& pair : kwargs.pairs()) {
-            const YNode value = pair.second;
-            // Only spec-shaped values are built; the rest pass through as values.
-            if (value.isMap()
-                && (value["tensor"] || value["tensor_list"] || value["cache"]
-                    || value["module_path"] || value["config_path"] || value["model_id"]))
-                readInputArg(value, what, dtypes);
-        }
-}
-
-// _parse_input_arg: the first key of tensor, tensor_list, cache, module_path,
-// config_path/model_id, value, py decides the kind; none fails the file.
-// Only tensor and tensor_list specs count for dtypes (_dtypes_from_input_arg).
-void ConfigReader::readInputArg(YNode arg, std::string_view what, std::set<std::string>* dtypes)
-{
-    if (!arg.isMap()) {
-        add(Severity::Error, arg,
-            "each " + std::string(what)
-                + " argument must be a mapping; torch-spyre's framework refuses the whole file");
-        return;
-    }
-    if (arg["tensor"]) {
-        readTensorSpec(arg["tensor"], what, dtypes);
-    } else if (const YNode list = arg["tensor_list"]) {
-        if (!list.isSequence())
-            add(Severity::Error, list, "tensor_list must be a list of tensor specs");
-        else
-            for (const YNode spec : list.items())
-                readTensorSpec(spec, what, dtypes);
-    } else if (const YNode cache = arg["cache"]) {
-        useFeature(FrameworkFeature::InputArgKinds, arg, "cache");
-        if (!cache.isMap() || !cache["cache_path"] || !cache["layer_idx"] || !cache["key"]
-            || !cache["value"]) {
-            add(Severity::Error, cache,
-                "a cache argument needs cache_path, layer_idx, key and value; torch-spyre's "
-                "framework refuses the whole file otherwise");
-            return;
-        }
-        readTensorSpec(cache["key"], what, nullptr);
-        readTensorSpec(cache["value"], what, nullptr);
-    } else if (arg["module_path"]) {
-        useFeature(FrameworkFeature::InputArgKinds, arg, "module_path");
-    } else if (arg["config_path"] || arg["model_id"]) {
-        useFeature(FrameworkFeature::InputArgKinds, arg,
-                   arg["model_id"] ? "model_id" : "config_path");
-    } else if (!arg["value"] && !arg["py"]) {
-        add(Severity::Error, arg,
-            "an input argument needs one of tensor, tensor_list, cache, module_path, "
-            "config_path, model_id, value or py; torch-spyre's framework refuses the whole "
-            "file otherwise");
-    }
-}
-
-// InputTensorSpec forbids unknown keys and needs a shape and a known dtype
-// ("torch." prefix allowed).
-void ConfigReader::readTensorSpec(YNode spec, std::string_view what, std::set<std::string>* dtypes)
-{
-    if (!checkMap(spec, std::string(what) + " tensor spec",
-                  {"shape", "dtype", "device", "init", "init_args", "stride", "storage_offset",
-                   "device_layout"},
-                  Severity::Error))
-        return;
-    if (!spec["shape"] || !spec["dtype"]) {
-        add(Severity::Error, spec, "a tensor spec needs shape and dtype");
-        return;
-    }
-    std::string_view dtype = scalarOf(spec["dtype"]);
-    if (dtype.rfind("torch.", 0) == 0)
-        dtype.remove_prefix(6);
-    if (!isConfigDtypeName(dtype)) {
-        checkDtype(std::string(dtype), spec["dtype"]);
-        return;
-    }
-    const std::string_view canonical = canonicalDtype(dtype);
-    if (dtypes
-        && (canonical == "float16" || canonical == "float32" || canonical == "float64"
-            || canonical == "bfloat16"))
-        dtypes->insert(std::string(canonical));
+    m_out.config.featureUses.push_back({feature, nodePos(node), std::move(detail)});
 }
 
 // TestEntry.validate_name (oot_test_config_models.py:742-765): a name is
@@ -431,7 +280,7 @@ void ConfigReader::readName(YNode item, TestEntry& entry)
                   "whole file");
         return;
     }
-    NameItem name{text, posOf(item), std::string(split.method), std::string(split.classPart)};
+    NameItem name{text, nodePos(item), std::string(split.method), std::string(split.classPart)};
     name.regex = isRegexMethod(name.method);
     if (name.regex) {
         const RegexCheck check = checkNameRegex(name.method);
@@ -496,14 +345,14 @@ void ConfigReader::entryKeys(YNode node, TestEntry& entry)
 TestEntry ConfigReader::readEntry(YNode node)
 {
     TestEntry entry;
-    entry.pos = posOf(node);
+    entry.pos = nodePos(node);
     if (!checkMap(node, "a tests entry", {"names", "mode", "tags", "labels", "no_grad", "edits"},
                   Severity::Warning))
         return entry;
     for (const auto& pair : node.pairs()) {
         if (scalarOf(pair.first) == "mode") {
             entry.mode = readMode(pair.second);
-            entry.modePos = posOf(pair.second);
+            entry.modePos = nodePos(pair.second);
         }
     }
     if (node["names"])
@@ -532,7 +381,7 @@ TestEntry ConfigReader::readEntry(YNode node)
 void ConfigReader::readFile(YNode node)
 {
     FileSection file;
-    file.pos = posOf(node);
+    file.pos = nodePos(node);
     if (!checkMap(node, "a files entry", {"path", "unlisted_test_mode", "labels", "tests"},
                   Severity::Warning))
         return;

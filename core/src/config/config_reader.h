@@ -15,6 +15,14 @@ namespace relayhud::config {
 
 using yaml::YNode;
 
+// 1-based line and column of a node; {0, 0} for a missing one.
+inline SourcePos nodePos(YNode node)
+{
+    if (!node)
+        return {};
+    return {node.line() + 1, node.column() + 1};
+}
+
 class ConfigReader {
 public:
     ConfigReader(ParsedConfig& out, const ParseLimits& limits);
