@@ -173,6 +173,32 @@ TEST(ConfigAges, RegisteredModuleDtypesDependOnTheFrameworkDate)
               (std::vector<std::string>{"float16", "float32"}));
 }
 
+// @modules generates a registered module's variants only in its dtypes; the
+// global supported_dtypes (float16, bfloat16 here) only filter further.
+TEST(ConfigAges, AModuleVariantOutsideItsTensorSpecDtypesIsNotGenerated)
+{
+    const ParsedConfig parsed = parseOk(kNewConfig);
+    const Resolver resolver(parsed.config);
+    auto outcome = [&](const std::string& method, const ResolveContext& context = {}) {
+        const VariantQuery query{
+            "tests/models/test_granite_modules.py", "TestModulePRIVATEUSE1", method, {}, false};
+        const Result<Resolution> r = resolver.resolve(query, context);
+        EXPECT_TRUE(r) << r.message();
+        return r ? r->droppedBy : DropStep::None;
+    };
+    EXPECT_EQ(outcome("test_forward_GraniteAttention_spyre_bfloat16"), DropStep::None);
+    EXPECT_EQ(outcome("test_forward_GraniteAttention_spyre_float16"), DropStep::ModuleDtypes);
+    EXPECT_EQ(outcome("test_forward_GraniteMLP_spyre_float16"), DropStep::None);
+    EXPECT_EQ(outcome("test_forward_GraniteMLP_spyre_bfloat16"), DropStep::ModuleDtypes);
+    // No tensor spec: float32, float16, bfloat16; float32 then falls to the global filter.
+    EXPECT_EQ(outcome("test_forward_GraniteRMSNorm_spyre_float32"), DropStep::Dtype);
+    // The framework of 2026-07-01 registered float32 and float16 whatever the specs say.
+    EXPECT_EQ(outcome("test_forward_GraniteAttention_spyre_float16", asOf("2026-07-01")),
+              DropStep::None);
+    EXPECT_EQ(outcome("test_forward_GraniteAttention_spyre_bfloat16", asOf("2026-07-01")),
+              DropStep::ModuleDtypes);
+}
+
 TEST(ConfigAges, InputArgKindsAreKnownAndABadOneFailsTheFile)
 {
     const ParsedConfig parsed = parseOk(kNewConfig);

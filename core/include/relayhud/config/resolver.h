@@ -65,7 +65,17 @@ enum class Decision : unsigned char {
 };
 
 // The step that removed the variant (spec 6, steps 1-5).
-enum class DropStep : unsigned char { None, SupportedOps, OpDtypes, Labels, Dtype, OpExclude };
+// ModuleDtypes: a dtype a registered edits.modules.include module is not
+// generated in (registeredModuleDtypes, outcome_config.h).
+enum class DropStep : unsigned char {
+    None,
+    SupportedOps,
+    OpDtypes,
+    Labels,
+    Dtype,
+    OpExclude,
+    ModuleDtypes
+};
 
 struct Candidate {
     std::size_t entry = 0;
