@@ -40,7 +40,9 @@ struct ConfigArgs {
     std::optional<std::string> testType;
     std::string format = "text";
     std::optional<Mode> demoteTo;
-    bool fromStdin = false; // explain: tests from stdin, one per line
+    bool fromStdin = false;                     // explain: tests from stdin, one per line
+    std::vector<std::string> selections;        // suggest: --selection REPO=FILE
+    std::optional<FrameworkDate> frameworkAsOf; // --framework-as-of
     std::string error;
 };
 
@@ -59,7 +61,8 @@ ConfigArgs parseConfigArgs(const std::vector<std::string>& args)
         }
         const bool valued = arg == "--reason" || arg == "--evidence" || arg == "--op"
                             || arg == "--dtype" || arg == "--runs" || arg == "--repo"
-                            || arg == "--test-type" || arg == "--format" || arg == "--demote-to";
+                            || arg == "--test-type" || arg == "--format" || arg == "--demote-to"
+                            || arg == "--selection" || arg == "--framework-as-of";
         if (!valued) {
             if (arg.rfind("--", 0) == 0)
                 out.error = "unknown option " + arg;
@@ -80,6 +83,13 @@ ConfigArgs parseConfigArgs(const std::vector<std::string>& args)
             (arg == "--runs" ? out.runs : out.repo) = value;
         } else if (arg == "--test-type") {
             out.testType = value;
+        } else if (arg == "--selection") {
+            out.selections.push_back(value);
+        } else if (arg == "--framework-as-of") {
+            std::string error;
+            out.frameworkAsOf = parseFrameworkDate(value, &error);
+            if (!out.frameworkAsOf)
+                out.error = "--framework-as-of: " + error;
         } else if (arg == "--format") {
             out.format = value;
             if (value != "text" && value != "tsv")
@@ -190,6 +200,7 @@ int explainMany(const OutcomeConfig& config, const ConfigArgs& args, std::istrea
             query.ops = {std::string(fields[1])};
         ResolveContext context;
         context.testType = args.testType;
+        context.frameworkAsOf = args.frameworkAsOf;
         if (fields.size() > 2 && fields[2] != "-")
             context.testType = std::string(fields[2]);
         Result<Resolution> r = resolver.resolve(variantOf(query, context), context);
@@ -228,6 +239,7 @@ int runExplain(const ConfigArgs& args, std::istream& in, std::ostream& out, std:
         query.dtype = std::string(dtypes.front());
     ResolveContext context;
     context.testType = args.testType;
+    context.frameworkAsOf = args.frameworkAsOf;
     Result<Resolution> r = explainTest(config, query, context);
     if (!r)
         return fail(err, r.message());
@@ -245,7 +257,8 @@ int runExplain(const ConfigArgs& args, std::istream& in, std::ostream& out, std:
 
 // With --known, also the patterns that match no test the cache knows.
 Result<std::vector<Finding>> knownTestFindings(const GlobalOptions& global,
-                                               const OutcomeConfig& config)
+                                               const OutcomeConfig& config,
+                                               const ResolveContext& context)
 {
     Result<std::unique_ptr<Cache>> cache = openCache(global);
     if (!cache)
@@ -253,7 +266,7 @@ Result<std::vector<Finding>> knownTestFindings(const GlobalOptions& global,
     Result<std::vector<KnownTest>> known = (*cache)->knownTests();
     if (!known)
         return known.error();
-    return lintConfig(config, *known);
+    return lintConfig(config, *known, context);
 }
 
 int runValidate(const GlobalOptions& global, const ConfigArgs& args, std::ostream& out,
@@ -269,13 +282,15 @@ int runValidate(const GlobalOptions& global, const ConfigArgs& args, std::ostrea
     if (!parsed)
         return fail(err, path + ": " + parsed.message());
     std::vector<Finding> lint;
+    ResolveContext context;
+    context.frameworkAsOf = args.frameworkAsOf;
     if (args.known) {
-        Result<std::vector<Finding>> withKnown = knownTestFindings(global, parsed->config);
+        Result<std::vector<Finding>> withKnown = knownTestFindings(global, parsed->config, context);
         if (!withKnown)
             return fail(err, withKnown.message());
         lint = std::move(*withKnown);
     } else {
-        lint = lintConfig(parsed->config, {});
+        lint = lintConfig(parsed->config, {}, context);
     }
     parsed->findings.insert(parsed->findings.end(), lint.begin(), lint.end());
     std::stable_sort(parsed->findings.begin(), parsed->findings.end(),
@@ -389,6 +404,15 @@ int runConfigSuggest(const GlobalOptions& global, const ConfigArgs& args, std::o
     }
     list << suggestions.size() << " suggestion(s) from the last " << options.runs
          << " runs of each job\n";
+    std::vector<JobSelection> selections;
+    for (const std::string& item : args.selections) {
+        Result<RepoSelection> selection = readSelectionFlag(item);
+        if (!selection)
+            return fail(err, "config suggest: " + selection.message(), 2);
+        selections.push_back({selection->repo, {}, {}, selection->selection});
+    }
+    for (const std::string& sentence : xfailEvidence(*recent, selections).sentences)
+        list << sentence << "\n";
     if (suggestions.empty() || (!args.apply && !args.dryRun))
         return 0;
     const AppliedSuggestions applied = applySuggestions(

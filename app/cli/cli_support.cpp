@@ -1,6 +1,7 @@
 #include "cli_support.h"
 
 #include "relayhud/util/paths.h"
+#include "relayhud/util/read_file.h"
 
 #include <algorithm>
 #include <charconv>
@@ -54,6 +55,20 @@ bool parseNumber(const std::string& text, T& out)
 
 bool parseInt(const std::string& text, int& out) { return parseNumber(text, out); }
 bool parseInt64(const std::string& text, std::int64_t& out) { return parseNumber(text, out); }
+
+Result<RepoSelection> readSelectionFlag(const std::string& item)
+{
+    const std::size_t eq = item.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == item.size())
+        return makeError("--selection takes REPO=FILE (a job log or workflow file), not '" + item
+                         + "'");
+    // A job log can run to hundreds of MB; the selection reads its first 64 MiB.
+    Result<std::string> text = readRegularFile(item.substr(eq + 1), std::uint64_t{512} << 20,
+                                               "a job log or workflow file");
+    if (!text)
+        return text.error();
+    return RepoSelection{item.substr(0, eq), config::pytestSelectionFromText(*text)};
+}
 
 Result<std::unique_ptr<Cache>> openCache(const GlobalOptions& global)
 {

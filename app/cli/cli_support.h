@@ -2,6 +2,7 @@
 // What every relayhud-cli subcommand needs: flag parsing, the cache, and the
 // one-line failure.
 #include "cli_commands.h"
+#include "relayhud/config/pytest_selection.h"
 #include "relayhud/store/cache.h"
 
 #include <map>
@@ -31,6 +32,14 @@ Result<std::unique_ptr<Cache>> openCache(const GlobalOptions& global);
 inline constexpr int kMatched = 0;
 inline constexpr int kNoMatch = 1;
 inline constexpr int kTrouble = 2;
+
+// --selection REPO=FILE: a job log or workflow file read for the job's own
+// pytest selection (config/pytest_selection.h).
+struct RepoSelection {
+    std::string repo;
+    config::PytestSelection selection;
+};
+Result<RepoSelection> readSelectionFlag(const std::string& item);
 
 // "relayhud-cli: <message>" on `err`; returns `code`.
 int fail(std::ostream& err, const std::string& message, int code = 1);

@@ -23,6 +23,18 @@ Result<verdict::VerdictSources> verdictSources(const Flags& flags)
                              + item + "'");
         sources.configByRepo[item.substr(0, eq)] = item.substr(eq + 1);
     }
+    for (const std::string& item : flags.all("selection")) {
+        Result<RepoSelection> selection = readSelectionFlag(item);
+        if (!selection)
+            return selection.error();
+        sources.selectionByRepo[selection->repo] = selection->selection;
+    }
+    if (flags.has("framework-as-of")) {
+        std::string error;
+        sources.frameworkAsOf = config::parseFrameworkDate(flags.get("framework-as-of"), &error);
+        if (!sources.frameworkAsOf)
+            return makeError("--framework-as-of: " + error);
+    }
     return sources;
 }
 
@@ -46,13 +58,23 @@ std::string padded(std::string text, std::size_t width)
 void printBuckets(const verdict::ConfigCoverage& c, std::ostream& out)
 {
     out << "buckets:\n  " << padded("bucket", 19) << padded("declared", 10) << padded("ran", 8)
-        << padded("missing", 9) << "unexpected\n";
+        << padded("missing", 9) << padded("deselected", 12) << "unexpected\n";
     for (std::size_t i = 0; i < verdict::kBucketCount; ++i) {
         const verdict::BucketCounts& b = c.buckets[i];
         out << "  " << padded(verdict::bucketName(static_cast<verdict::Bucket>(i)), 19)
             << padded(std::to_string(b.declared), 10) << padded(std::to_string(b.ran), 8)
-            << padded(std::to_string(b.missing), 9) << b.unexpected << '\n';
+            << padded(std::to_string(b.missing), 9) << padded(std::to_string(b.deselected), 12)
+            << b.unexpected << '\n';
     }
+    out << "pytest selection: "
+        << (c.selection
+                ? std::string("deselects xfail tests: ")
+                      + config::triName(c.selection->deselectsXfail) + " (" + c.selection->why + ")"
+                : std::string("not read (give --selection REPO=LOG-OR-WORKFLOW)"))
+        << '\n';
+    if (!c.deselected.empty())
+        out << "deselected by the job, not missing: " << c.deselected.size()
+            << " xfail/xfail_strict listing(s)\n";
     if (!c.mandatoryNotRun.empty()) {
         out << "mandatory tests that did not run (" << c.mandatoryNotRun.size() << "):\n";
         for (const verdict::MissingTest& m : c.mandatoryNotRun)
@@ -119,7 +141,8 @@ void printVerdict(const verdict::RunVerdict& v, std::ostream& out)
 int runVerdict(const GlobalOptions& global, const std::vector<std::string>& args, std::ostream& out,
                std::ostream& err)
 {
-    const Flags flags = parseFlags(args, {"--check-run", "--config"});
+    const Flags flags =
+        parseFlags(args, {"--check-run", "--config", "--selection", "--framework-as-of"});
     if (!flags.error.empty())
         return fail(err, "verdict: " + flags.error, 2);
     if (!flags.has("check-run"))
@@ -143,7 +166,8 @@ int runVerdict(const GlobalOptions& global, const std::vector<std::string>& args
 int runReport(const GlobalOptions& global, const std::vector<std::string>& args, std::ostream& out,
               std::ostream& err)
 {
-    const Flags flags = parseFlags(args, {"--sha", "--check-run", "--format", "--config"});
+    const Flags flags = parseFlags(
+        args, {"--sha", "--check-run", "--format", "--config", "--selection", "--framework-as-of"});
     if (!flags.error.empty())
         return fail(err, "report: " + flags.error, 2);
     if (!flags.has("sha"))

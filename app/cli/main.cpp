@@ -111,14 +111,24 @@ constexpr std::array kCommands{
          "                      variant passed in each of a job's last N runs, default 10) and\n"
          "                      demotions to xfail (mandatory_success that failed in each) from\n"
          "                      the cache, with the runs as evidence; --dry-run prints the diff\n"
-         "                      of applying them all, --apply writes it\n"},
+         "                      of applying them all, --apply writes it;\n"
+         "                      --selection REPO=FILE (a job log or workflow, repeatable) says\n"
+         "                      which jobs deselect xfail tests and so lack promotion evidence\n"
+         "  config explain|validate ... [--framework-as-of YYYY-MM-DD]\n"
+         "                      resolve and lint as torch-spyre's framework of that date\n"
+         "                      (ops.exclude and labels arrived on 2026-07-01)\n"},
     Command{"verdict", runVerdict,
-         "  verdict --check-run ID [--config REPO=PATH]...\n"
+         "  verdict --check-run ID [--config REPO=PATH]... [--selection REPO=FILE]...\n"
+         "          [--framework-as-of YYYY-MM-DD]\n"
          "                      what a green covered: the verdict from the artifacts and the\n"
          "                      backend's outcome config, its reasons and checks, the config's\n"
-         "                      buckets and op x dtype coverage\n"},
+         "                      buckets and op x dtype coverage; --selection reads the job's\n"
+         "                      pytest selection (-m \"not xfail\") from its log or workflow, so\n"
+         "                      deselected tests are not missing; --framework-as-of resolves\n"
+         "                      the config as torch-spyre's framework of that date did\n"},
     Command{"report", runReport,
          "  report --sha SHA [--check-run ID] [--format md|csv] [--config REPO=PATH]...\n"
+         "         [--selection REPO=FILE]... [--framework-as-of YYYY-MM-DD]\n"
          "                      the verdicts and failures of an upstream SHA's jobs, as\n"
          "                      Markdown for a PR comment or CSV\n"},
     Command{"triage", runTriage,

@@ -110,6 +110,44 @@ void againstKnownTests(const Resolver& resolver, std::size_t f, const KnownInSec
     }
 }
 
+// What the config means to a framework without the field: most keys are
+// ignored (pydantic's default), an input arg of a newer kind fails the file
+// (_parse_input_arg of AdnanHoque/torch-spyre 5f29f49b accepts only tensor,
+// tensor_list, value and py), and ops.exclude is read but not enforced.
+const char* olderFrameworkDoes(FrameworkFeature feature)
+{
+    switch (feature) {
+    case FrameworkFeature::InputArgKinds: return "refuses the whole file";
+    case FrameworkFeature::OpsExcludeRule: return "runs the excluded ops";
+    case FrameworkFeature::ModuleInputDtypes:
+        return "generates float32 and float16 variants of registered modules whatever their "
+               "tensor specs say";
+    default: return "ignores the key";
+    }
+}
+
+// Lint names the framework a config needs, one finding per field at its
+// first use (real-backends.md section 6).
+void frameworkNeeds(const OutcomeConfig& config, const ResolveContext& context,
+                    std::vector<Finding>& out)
+{
+    for (const FeatureUse& use : config.featureUses) {
+        const FrameworkChange& change = frameworkChange(use.feature);
+        std::string what = use.feature == FrameworkFeature::InputArgKinds
+                               ? "input arg `" + use.detail + "`"
+                               : std::string(change.what);
+        std::string message =
+            (use.feature == FrameworkFeature::OpsExcludeRule ? "relies on " + what : "uses " + what)
+            + " (" + frameworkVersionText(use.feature) + ")";
+        if (context.frameworkAsOf && !frameworkHas(context.frameworkAsOf, use.feature))
+            message += ": the framework as of " + context.frameworkAsOf->iso + " lacks it and "
+                       + olderFrameworkDoes(use.feature);
+        else
+            message += std::string("; an older framework ") + olderFrameworkDoes(use.feature);
+        out.push_back({Severity::Warning, use.pos, std::move(message)});
+    }
+}
+
 } // namespace
 
 std::vector<Finding> lintConfig(const OutcomeConfig& config, const std::vector<KnownTest>& known,
@@ -127,6 +165,7 @@ std::vector<Finding> lintConfig(const OutcomeConfig& config, const std::vector<K
         bySection[*f].bases.insert(parseVariantName(method, {}, context.device).base);
     }
     std::vector<Finding> out;
+    frameworkNeeds(config, context, out);
     for (std::size_t f = 0; f < config.files.size(); ++f) {
         variantListings(config.files[f], context, out);
         shadowedListings(resolver, f, context, out);

@@ -10,16 +10,10 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <string>
 
 namespace relayhud::config {
 namespace {
-
-SourcePos posOf(YNode node)
-{
-    if (!node)
-        return {};
-    return {node.line() + 1, node.column() + 1};
-}
 
 const std::string& scalarOf(YNode node) { return node.scalar(); }
 
@@ -28,6 +22,12 @@ bool isTrue(std::string_view text)
 {
     return text == "true" || text == "True" || text == "TRUE" || text == "yes" || text == "Yes"
            || text == "YES" || text == "on" || text == "On" || text == "ON";
+}
+
+bool isFalse(std::string_view text)
+{
+    return text == "false" || text == "False" || text == "FALSE" || text == "no" || text == "No"
+           || text == "NO" || text == "off" || text == "Off" || text == "OFF";
 }
 
 } // namespace
@@ -39,7 +39,7 @@ ConfigReader::ConfigReader(ParsedConfig& out, const ParseLimits& limits)
 
 void ConfigReader::add(Severity severity, YNode node, std::string message)
 {
-    m_out.findings.push_back({severity, posOf(node), std::move(message)});
+    m_out.findings.push_back({severity, nodePos(node), std::move(message)});
 }
 
 // Canonical text of a subtree, for comparing entries semantically. Sized so
@@ -111,7 +111,7 @@ bool ConfigReader::checkMap(YNode node, std::string_view what,
     std::map<std::string, SourcePos> seen;
     for (const auto& pair : node.pairs()) {
         const std::string key = scalarOf(pair.first);
-        const auto [at, inserted] = seen.emplace(key, posOf(pair.first));
+        const auto [at, inserted] = seen.emplace(key, nodePos(pair.first));
         if (!inserted)
             add(Severity::Error, pair.first,
                 "duplicate key '" + key + "' in " + std::string(what) + " (first at line "
@@ -119,7 +119,9 @@ bool ConfigReader::checkMap(YNode node, std::string_view what,
         else if (unknownSeverity && std::find(known.begin(), known.end(), key) == known.end())
             add(*unknownSeverity, pair.first,
                 "unknown key '" + key + "' in " + std::string(what)
-                    + "; torch-spyre's framework ignores it");
+                    + (*unknownSeverity == Severity::Error
+                           ? "; torch-spyre's framework refuses the whole file"
+                           : "; torch-spyre's framework ignores it"));
     }
     return true;
 }
@@ -179,7 +181,7 @@ std::vector<NamedOption> ConfigReader::readOptions(YNode list, std::string_view 
     const bool dtypes = shape == ItemShape::DtypeMap;
     for (const YNode item : list.items()) {
         NamedOption option;
-        option.pos = posOf(item);
+        option.pos = nodePos(item);
         if (m_inGlobal) // only merges compare global items whole
             canonical(item, option.canonical);
         if (item.isScalar()) {
@@ -226,12 +228,35 @@ void ConfigReader::readEdits(YNode node, TestEntry& entry)
         return;
     if (node["dtypes"])
         entry.dtypes = readIncludeExclude(node["dtypes"], "edits.dtypes", ItemShape::DtypeMap);
-    if (node["ops"])
+    if (node["ops"]) {
         entry.ops = readIncludeExclude(node["ops"], "edits.ops", ItemShape::Map);
-    if (node["modules"])
+        if (!entry.ops.exclude.empty())
+            useFeature(FrameworkFeature::OpsExcludeRule, node["ops"]["exclude"]);
+        if (node["ops"].isMap())
+            readOpItems(node["ops"]["include"]);
+    }
+    if (node["modules"]) {
         entry.modules = readIncludeExclude(node["modules"], "edits.modules", ItemShape::Map);
-    if (node["functions"])
-        checkMap(node["functions"], "edits.functions", {"cpu_move"}, Severity::Warning);
+        if (node["modules"].isMap())
+            readModuleItems(node["modules"]["include"], entry);
+    }
+    if (const YNode functions = node["functions"];
+        functions && checkMap(functions, "edits.functions", {"cpu_move"}, Severity::Warning)
+        && functions["cpu_move"]) {
+        // FunctionsEdits.cpu_move: a list of {name: method} (#2489, TSF 8028f916).
+        useFeature(FrameworkFeature::CpuMove, functions["cpu_move"]);
+        for (const NamedOption& option :
+             readOptions(functions["cpu_move"], "edits.functions.cpu_move", ItemShape::Map))
+            entry.cpuMove.push_back(option.name);
+    }
+}
+
+void ConfigReader::useFeature(FrameworkFeature feature, YNode node, std::string detail)
+{
+    for (const FeatureUse& use : m_out.config.featureUses)
+        if (use.feature == feature && use.detail == detail)
+            return;
+    m_out.config.featureUses.push_back({feature, nodePos(node), std::move(detail)});
 }
 
 // TestEntry.validate_name (oot_test_config_models.py:742-765): a name is
@@ -255,7 +280,7 @@ void ConfigReader::readName(YNode item, TestEntry& entry)
                   "whole file");
         return;
     }
-    NameItem name{text, posOf(item), std::string(split.method), std::string(split.classPart)};
+    NameItem name{text, nodePos(item), std::string(split.method), std::string(split.classPart)};
     name.regex = isRegexMethod(name.method);
     if (name.regex) {
         const RegexCheck check = checkNameRegex(name.method);
@@ -320,14 +345,14 @@ void ConfigReader::entryKeys(YNode node, TestEntry& entry)
 TestEntry ConfigReader::readEntry(YNode node)
 {
     TestEntry entry;
-    entry.pos = posOf(node);
-    if (!checkMap(node, "a tests entry", {"names", "mode", "tags", "labels", "edits"},
+    entry.pos = nodePos(node);
+    if (!checkMap(node, "a tests entry", {"names", "mode", "tags", "labels", "no_grad", "edits"},
                   Severity::Warning))
         return entry;
     for (const auto& pair : node.pairs()) {
         if (scalarOf(pair.first) == "mode") {
             entry.mode = readMode(pair.second);
-            entry.modePos = posOf(pair.second);
+            entry.modePos = nodePos(pair.second);
         }
     }
     if (node["names"])
@@ -336,6 +361,17 @@ TestEntry ConfigReader::readEntry(YNode node)
         add(Severity::Error, node, "a tests entry without names");
     entry.tags = readStrings(node["tags"], "tags");
     entry.labels = readStrings(node["labels"], "labels");
+    if (node["labels"])
+        useFeature(FrameworkFeature::Labels, node["labels"]);
+    if (const YNode noGrad = node["no_grad"]) {
+        // TestEntry.no_grad: bool (torch-spyre #3101); pydantic refuses a non-bool.
+        useFeature(FrameworkFeature::NoGrad, noGrad);
+        const std::string& text = scalarOf(noGrad);
+        entry.noGrad = isTrue(text) || text == "1"; // pydantic's lax bool takes 1 and 0
+        if (!entry.noGrad && !isFalse(text) && text != "0")
+            add(Severity::Error, noGrad,
+                "no_grad must be true or false; torch-spyre's framework refuses the whole file");
+    }
     if (node["edits"])
         readEdits(node["edits"], entry);
     entryKeys(node, entry);
@@ -345,10 +381,14 @@ TestEntry ConfigReader::readEntry(YNode node)
 void ConfigReader::readFile(YNode node)
 {
     FileSection file;
-    file.pos = posOf(node);
-    if (!checkMap(node, "a files entry", {"path", "unlisted_test_mode", "tests"},
+    file.pos = nodePos(node);
+    if (!checkMap(node, "a files entry", {"path", "unlisted_test_mode", "labels", "tests"},
                   Severity::Warning))
         return;
+    if (node["labels"]) {
+        file.labels = readStrings(node["labels"], "labels");
+        useFeature(FrameworkFeature::FileLabels, node["labels"]);
+    }
     file.path = scalarOf(node["path"]);
     if (file.path.empty())
         add(Severity::Error, node, "a files entry without a path");
@@ -440,6 +480,8 @@ void ConfigReader::readRoot(YNode root)
         return;
     m_out.config.hasLabels = static_cast<bool>(suite["labels"]);
     m_out.config.labels = readStrings(suite["labels"], "labels");
+    if (suite["labels"])
+        useFeature(FrameworkFeature::Labels, suite["labels"]);
     if (const YNode files = suite["files"]; files && files.isSequence()) {
         for (const YNode file : files.items())
             readFile(file);

@@ -7,12 +7,21 @@
 
 #include <initializer_list>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 
 namespace relayhud::config {
 
 using yaml::YNode;
+
+// 1-based line and column of a node; {0, 0} for a missing one.
+inline SourcePos nodePos(YNode node)
+{
+    if (!node)
+        return {};
+    return {node.line() + 1, node.column() + 1};
+}
 
 class ConfigReader {
 public:
@@ -40,6 +49,14 @@ private:
     std::vector<NamedOption> readOptions(YNode list, std::string_view what, ItemShape shape);
     IncludeExclude readIncludeExclude(YNode node, std::string_view what, ItemShape shape);
     void readEdits(YNode node, TestEntry& entry);
+    void readModuleItems(YNode list, TestEntry& entry);
+    void readOpItems(YNode list);
+    // edits.inputs-shaped blocks (oot_test_config_models.py InputsEdits);
+    // the floating dtypes of tensor specs go to `dtypes` when given.
+    void readInputs(YNode node, std::string_view what, std::set<std::string>* dtypes);
+    void readInputArg(YNode arg, std::string_view what, std::set<std::string>* dtypes);
+    void readTensorSpec(YNode spec, std::string_view what, std::set<std::string>* dtypes);
+    void useFeature(FrameworkFeature feature, YNode node, std::string detail = {});
     void readName(YNode item, TestEntry& entry);
     void readNames(YNode node, TestEntry& entry);
     void entryKeys(YNode node, TestEntry& entry);

@@ -176,6 +176,78 @@ std::vector<Suggestion> suggestModeChanges(const OutcomeConfig& config, const Re
     return out;
 }
 
+namespace {
+
+bool selects(const JobSelection& s, const std::string& repo, const std::string& workflow,
+             const std::string& job)
+{
+    return s.repo == repo && (s.workflow.empty() || s.workflow == workflow)
+           && (s.job.empty() || s.job == job);
+}
+
+std::string jobName(const std::string& repo, const std::string& workflow, const std::string& job)
+{
+    std::string out = repo;
+    if (!workflow.empty())
+        out += " " + workflow;
+    if (!job.empty())
+        out += (workflow.empty() ? " " : " / ") + job;
+    return out;
+}
+
+} // namespace
+
+XfailEvidence xfailEvidence(const RecentResults& recent,
+                            const std::vector<JobSelection>& selections)
+{
+    XfailEvidence out;
+    auto judge = [&](const std::string& name, const PytestSelection* selection) {
+        if (!selection)
+            out.unknown.push_back(name + ": its pytest selection was not read");
+        else if (selection->deselectsXfail == Tri::Yes)
+            out.deselecting.push_back(name + ": " + selection->why);
+        else if (selection->deselectsXfail == Tri::No)
+            out.running.push_back(name + ": " + selection->why);
+        else
+            out.unknown.push_back(name + ": " + selection->why);
+    };
+    for (const RecentJob& job : recent.jobs) {
+        const auto it =
+            std::find_if(selections.begin(), selections.end(), [&](const JobSelection& s) {
+                return selects(s, job.repo, job.workflow, job.name);
+            });
+        judge(jobName(job.repo, job.workflow, job.name),
+              it == selections.end() ? nullptr : &it->selection);
+    }
+    if (recent.jobs.empty())
+        for (const JobSelection& s : selections)
+            judge(jobName(s.repo, s.workflow, s.job), &s.selection);
+    const std::string would =
+        "a job that runs the config without -m \"not xfail\" would (with --runxfail its xfail "
+        "tests report plain passes and failures)";
+    if (!out.deselecting.empty() && out.running.empty() && out.unknown.empty()) {
+        out.sentences.push_back(
+            "no job runs the xfail tests: every job deselects them with -m \"not xfail\", so no "
+            "xfail or xfail_strict test can ever produce promotion evidence; "
+            + would);
+    } else if (!out.deselecting.empty()) {
+        out.sentences.push_back(
+            std::to_string(out.deselecting.size())
+            + (out.deselecting.size() == 1 ? " job deselects" : " jobs deselect")
+            + " the xfail tests (-m \"not xfail\") and can never produce promotion evidence");
+        if (out.running.empty())
+            out.sentences.push_back("no job is known to run the xfail tests; " + would);
+    }
+    for (const std::string& job : out.deselecting)
+        out.sentences.push_back("lacks xfail evidence: " + job);
+    for (const std::string& job : out.running)
+        out.sentences.push_back("runs the xfail tests: " + job);
+    if (!out.unknown.empty() && !out.deselecting.empty())
+        for (const std::string& job : out.unknown)
+            out.sentences.push_back("cannot tell: " + job);
+    return out;
+}
+
 AppliedSuggestions applySuggestions(std::string_view text,
                                     const std::vector<Suggestion>& suggestions,
                                     const std::string& reason, const ResolveContext& context)

@@ -120,4 +120,14 @@ Result<ParsedConfig> parseOutcomeConfig(std::string_view text, const ParseLimits
     return parsed;
 }
 
+std::vector<std::string> registeredModuleDtypes(const ModuleItem& item,
+                                                const std::optional<FrameworkDate>& asOf)
+{
+    if (!frameworkHas(asOf, FrameworkFeature::ModuleInputDtypes))
+        return {"float16", "float32"};
+    if (!item.inputDtypes.empty())
+        return item.inputDtypes;
+    return {"bfloat16", "float16", "float32"};
+}
+
 } // namespace relayhud::config

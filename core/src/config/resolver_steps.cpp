@@ -115,7 +115,8 @@ void ResolveSteps::run(const std::vector<Candidate>& candidates, const Resolver:
     choose(candidates, section);
     m_out.finalMode = m_out.configMode;
     m_out.outcome = outcomeOf(m_out.configMode);
-    if (generated(candidates, section) && labelsKeep() && dtypeKeeps() && opKeeps()) {
+    if (generated(candidates, section) && moduleDtypeGenerated() && labelsKeep() && dtypeKeeps()
+        && opKeeps()) {
         forceXfail();
         m_out.outcome = outcomeOf(m_out.finalMode);
         step([&] {
@@ -264,12 +265,65 @@ bool ResolveSteps::generated(const std::vector<Candidate>& candidates,
     return false;
 }
 
+// An @modules variant of a module an entry of the section registers
+// (edits.modules.include with a module_path; names starting "nn." are
+// module_db's own, which the framework does not register again) is generated
+// only in that module's dtypes: its tensor specs' floating dtypes in later
+// frameworks, float32 and float16 up to 2026-07-01. The variant names the
+// module as `_<name with . as _>_<device>`.
+bool ResolveSteps::moduleDtypeGenerated()
+{
+    if (!m_out.dtype)
+        return true;
+    const std::string device = "_" + m_context.device;
+    for (const TestEntry& e : m_file.tests)
+        for (const ModuleItem& item : e.moduleItems) {
+            if (!item.hasModulePath || item.name.empty() || item.name.rfind("nn.", 0) == 0)
+                continue;
+            std::string formatted = item.name;
+            std::replace(formatted.begin(), formatted.end(), '.', '_');
+            const std::string key = "_" + formatted + device;
+            const std::size_t at = m_query.method.find(key);
+            const std::size_t after = at + key.size();
+            if (at == std::string::npos
+                || (after < m_query.method.size() && m_query.method[after] != '_'))
+                continue;
+            const std::vector<std::string> dtypes =
+                registeredModuleDtypes(item, m_context.frameworkAsOf);
+            if (std::find(dtypes.begin(), dtypes.end(), *m_out.dtype) != dtypes.end())
+                return true;
+            const std::string why =
+                "module " + item.name + " (" + lineText(item.pos) + ") is generated only in "
+                + joined(dtypes)
+                + (item.inputDtypes.empty()
+                           || !frameworkHas(m_context.frameworkAsOf,
+                                            FrameworkFeature::ModuleInputDtypes)
+                       ? std::string()
+                       : std::string(", the floating dtypes of its tensor specs"))
+                + ", not " + *m_out.dtype;
+            if (m_query.observed) {
+                note("the report has it although " + why);
+                return true;
+            }
+            drop(DropStep::ModuleDtypes, "not generated: " + why);
+            return false;
+        }
+    return true;
+}
+
 // Spec 6.3 (oot_test_base_common.py:374-387).
 bool ResolveSteps::labelsKeep()
 {
     const TestEntry* decider = entry();
     if (!decider || decider->labels.empty())
         return true;
+    if (!frameworkHas(m_context.frameworkAsOf, FrameworkFeature::Labels)) {
+        note("the entry's labels (" + joined(decider->labels)
+             + ") do not apply: labels exist only in the "
+             + frameworkVersionText(FrameworkFeature::Labels) + ", and the framework as of "
+             + m_context.frameworkAsOf->iso + " ignores the key");
+        return true;
+    }
     const std::string type = m_context.testType.value_or("full");
     if (type.empty() || type == "full" || type.rfind("suite_", 0) == 0
         || std::find(decider->labels.begin(), decider->labels.end(), type)
@@ -324,8 +378,19 @@ bool ResolveSteps::opKeeps()
     const std::string& op = *frameworkOp();
     for (const std::string& excluded : decider->ops.exclude)
         if (op == excluded || op.rfind(excluded + "_", 0) == 0) {
+            if (!frameworkHas(m_context.frameworkAsOf, FrameworkFeature::OpsExcludeRule)) {
+                note("op " + op + " is in the entry's edits.ops.exclude (" + excluded + "), but "
+                     + std::string(kOpsExcludeNotEnforced) + ": the framework as of "
+                     + m_context.frameworkAsOf->iso + " runs it");
+                return true;
+            }
             drop(DropStep::OpExclude, "op " + op + " is excluded by " + entryAt(*m_out.entryIndex)
                                           + " (edits.ops.exclude " + excluded + ")");
+            if (!m_context.frameworkAsOf)
+                step([&] {
+                    return "note: " + std::string(kOpsExcludeNotEnforced)
+                           + ": a run on an older framework ran this variant";
+                });
             return false;
         }
     step([&] { return std::string("op " + op + " is not in the entry's edits.ops.exclude"); });

@@ -27,6 +27,7 @@ private:
     void choose(const std::vector<Candidate>& candidates, const Resolver::Section& section);
     bool generated(const std::vector<Candidate>& candidates,
                    const Resolver::Section& section); // spec 6.1-6.2
+    bool moduleDtypeGenerated();                      // @modules dtypes
     bool labelsKeep();                                // 6.3
     bool dtypeKeeps();                                // 6.4
     bool opKeeps();                                   // 6.5

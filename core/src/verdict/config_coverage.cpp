@@ -2,7 +2,8 @@
 // case judged by the framework's own rules (config/resolver.h): a case a
 // regex entry governs is explained by it, a mandatory regex counts as run
 // when a variant it governs ran, and a variant the framework deletes is
-// never "missing".
+// never "missing", nor is a listing the job's pytest selection deselects
+// (`-m "not xfail"`, config/pytest_selection.h).
 //
 // What a bucket "expects" of a case (anything else is `unexpected`):
 //   mandatory_success  passed (skipped counts as not run, not as unexpected)
@@ -55,10 +56,13 @@ struct Seen {
 
 class CoverageBuilder {
 public:
-    CoverageBuilder(const config::Resolver& resolver, ResolutionMemo* memo)
-        : m_config(resolver.config()), m_resolver(resolver), m_memo(memo),
+    CoverageBuilder(const config::Resolver& resolver, ResolutionMemo* memo,
+                    const config::ResolveContext& context,
+                    const std::optional<config::PytestSelection>& selection)
+        : m_config(resolver.config()), m_resolver(resolver), m_memo(memo), m_context(context),
           m_seen(m_config.files.size())
     {
+        m_out.selection = selection;
         for (const config::FileSection& file : m_config.files)
             for (const config::TestEntry& entry : file.tests)
                 m_out.buckets[static_cast<std::size_t>(bucketOf(entry.effectiveMode()))].declared +=
@@ -73,7 +77,7 @@ public:
             const TestMarks marks = parseMarkTags(r.marks);
             for (const std::string_view op : marks.values(MarkKind::Op))
                 query.ops.emplace_back(op);
-            return m_resolver.resolve(query);
+            return m_resolver.resolve(query, m_context);
         };
         if (!m_memo) {
             add(r, resolve());
@@ -94,9 +98,13 @@ public:
             return;
         }
         if (d.outcome == Outcome::Dropped) {
-            m_out.unknown.push_back(
-                {r.identity, "the config deletes this variant before collection (" + d.dropReason
-                                 + "), yet the report has it"});
+            std::string why = "the config deletes this variant before collection (" + d.dropReason
+                              + "), yet the report has it";
+            // A framework older than #2981 ran it: say so when the run's is unknown.
+            if (d.droppedBy == config::DropStep::OpExclude && !m_context.frameworkAsOf)
+                why += "; " + std::string(config::kOpsExcludeNotEnforced)
+                       + ", so the run may have used an older framework";
+            m_out.unknown.push_back({r.identity, std::move(why)});
             return;
         }
         markSeen(d, r);
@@ -115,6 +123,19 @@ public:
                     const auto [ran, present] = seen(f, e, n);
                     if (ran || bucket == Bucket::Skip || neverMatches(item))
                         continue;
+                    if (bucket == Bucket::Xfail || bucket == Bucket::XfailStrict) {
+                        const config::Tri deselects = m_out.selection
+                                                          ? m_out.selection->deselectsXfail
+                                                          : config::Tri::Unknown;
+                        if (deselects == config::Tri::Yes) {
+                            ++m_out.buckets[static_cast<std::size_t>(bucket)].deselected;
+                            m_out.deselected.push_back(
+                                {item.name, file.path, item.pos.line, present});
+                            continue;
+                        }
+                        if (deselects == config::Tri::Unknown)
+                            ++m_out.xfailNotRunSelectionUnknown;
+                    }
                     ++m_out.buckets[static_cast<std::size_t>(bucket)].missing;
                     if (bucket == Bucket::MandatorySuccess)
                         m_out.mandatoryNotRun.push_back(
@@ -198,6 +219,13 @@ private:
         ++counts.ran;
         if (unlisted)
             m_out.unlistedRan.push_back(r.identity);
+        if ((d.finalMode == Mode::Xfail || d.finalMode == Mode::XfailStrict) && m_out.selection
+            && m_out.selection->deselectsXfail == config::Tri::Yes)
+            m_out.unknown.push_back(
+                {r.identity, std::string("the config runs it as ") + config::modeName(d.finalMode)
+                                 + ", which the job's selection deselects (" + m_out.selection->why
+                                 + "), yet it is in the report: the run may have used another "
+                                   "config or command"});
         switch (d.finalMode) {
         case Mode::MandatorySuccess:
             if (r.outcome != TestOutcome::Passed && r.outcome != TestOutcome::Skipped) {
@@ -226,6 +254,7 @@ private:
     const config::OutcomeConfig& m_config;
     const config::Resolver& m_resolver;
     ResolutionMemo* m_memo; // null: resolve every result
+    const config::ResolveContext& m_context;
     std::vector<Seen> m_seen;
     std::map<std::tuple<std::size_t, std::size_t, std::size_t>, ListingUse> m_uses;
     ConfigCoverage m_out;
@@ -233,12 +262,14 @@ private:
 
 } // namespace
 
-ConfigCoverage configCoverage(const RunConfig& config, const std::vector<StoredTestResult>& results)
+ConfigCoverage configCoverage(const RunConfig& config, const std::vector<StoredTestResult>& results,
+                              const std::optional<config::PytestSelection>& selection)
 {
     std::optional<config::Resolver> fresh; // only when it came without one
     if (!config.resolver)
         fresh.emplace(*config.config);
-    CoverageBuilder builder(config.resolver ? *config.resolver : *fresh, config.memo.get());
+    CoverageBuilder builder(config.resolver ? *config.resolver : *fresh, config.memo.get(),
+                            config.context, selection);
     std::unique_lock<std::mutex> held;
     if (config.memo)
         held = config.memo->hold();
@@ -248,10 +279,12 @@ ConfigCoverage configCoverage(const RunConfig& config, const std::vector<StoredT
 }
 
 ConfigCoverage configCoverage(const config::OutcomeConfig& config,
-                              const std::vector<StoredTestResult>& results)
+                              const std::vector<StoredTestResult>& results,
+                              const config::ResolveContext& context,
+                              const std::optional<config::PytestSelection>& selection)
 {
     const config::Resolver resolver(config);
-    CoverageBuilder builder(resolver, nullptr);
+    CoverageBuilder builder(resolver, nullptr, context, selection);
     for (const StoredTestResult& r : results)
         builder.add(r);
     return builder.finish();

@@ -213,6 +213,32 @@ std::string noResultsGist(const VerdictInput& in)
     return "no test case in the artifacts";
 }
 
+// What the job's pytest selection did to the listings that did not run;
+// "" when every listing ran.
+std::string selectionSentence(const ConfigCoverage& c)
+{
+    const std::int64_t deselected =
+        c.bucket(Bucket::Xfail).deselected + c.bucket(Bucket::XfailStrict).deselected;
+    const std::int64_t notRun =
+        c.bucket(Bucket::Xfail).missing + c.bucket(Bucket::XfailStrict).missing;
+    if (deselected == 0 && notRun == 0)
+        return {};
+    if (c.selection && c.selection->deselectsXfail == config::Tri::Yes)
+        return "deselected by the job, not missing: "
+               + plural(deselected, "xfail/xfail_strict listing", "xfail/xfail_strict listings")
+               + " and every unlisted test left to unlisted_test_mode xfail (" + c.selection->why
+               + ")";
+    if (c.selection && c.selection->deselectsXfail == config::Tri::No)
+        return "the job selects xfail tests (" + c.selection->why
+               + "): " + plural(notRun, "xfail/xfail_strict listing", "xfail/xfail_strict listings")
+               + " did not run";
+    const std::string why = c.selection ? c.selection->why : std::string("not read");
+    return "the job's pytest selection is unknown (" + why + "): "
+           + plural(c.xfailNotRunSelectionUnknown, "xfail/xfail_strict listing",
+                    "xfail/xfail_strict listings")
+           + " did not run, missing or deselected by -m \"not xfail\"; no one can tell which";
+}
+
 // Rules 3b-3g: the reasons of every rule that applies, and the verdict and
 // short reason of the first.
 void judgeGreen(const VerdictInput& in, RunVerdict& v)
@@ -280,8 +306,14 @@ void judgeGreen(const VerdictInput& in, RunVerdict& v)
              "the executed set shrank: " + check(v, CheckKind::ExecutedSet).sentence);
     v.verdict = first.value_or(Verdict::VerifiedGreen);
     if (!first)
-        v.reasons.push_back("the declared tests ran against the dispatched SHA with the outcomes "
-                            "the config expects");
+        v.reasons.push_back(in.selection && in.selection->deselectsXfail == config::Tri::Yes
+                                ? std::string("the green holds: every mandatory_success test ran "
+                                              "and passed against the dispatched SHA")
+                                : std::string("the declared tests ran against the dispatched SHA "
+                                              "with the outcomes the config expects"));
+    if (v.configCoverage)
+        if (std::string sentence = selectionSentence(*v.configCoverage); !sentence.empty())
+            v.reasons.push_back(std::move(sentence));
 }
 
 } // namespace
@@ -390,7 +422,7 @@ RunVerdict computeVerdict(const VerdictInput& in, const std::vector<StoredTestRe
                 shrinkCheck(in, v.executed), staleCheck(in)};
     const config::OutcomeConfig* config = in.config.config.get();
     if (config && hasStoredResults(in))
-        v.configCoverage = configCoverage(in.config, results);
+        v.configCoverage = configCoverage(in.config, results, in.selection);
     v.coverage = opDtypeCoverage(config, results);
 
     const SelfReported& r = in.run.reported;

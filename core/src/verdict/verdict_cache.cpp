@@ -59,6 +59,11 @@ Result<RunVerdict> verdictForRun(const Cache& cache, std::int64_t checkRunRow,
     else if (auto path = sources.configByRepo.find(in.run.downstreamRepo);
              path != sources.configByRepo.end())
         in.config = loadRunConfig(path->second);
+    if (sources.frameworkAsOf)
+        in.config.context.frameworkAsOf = sources.frameworkAsOf;
+    if (auto selection = sources.selectionByRepo.find(in.run.downstreamRepo);
+        selection != sources.selectionByRepo.end())
+        in.selection = selection->second;
     auto previous = previousExecuted(cache, checkRunRow, results);
     if (!previous)
         return previous.error();

@@ -3,7 +3,8 @@
 // finding with line:column and a one-line fix: names written as variants
 // (`..._spyre`, `..._spyre_float16`) that never match, exact listings that
 // an earlier one always beats, and, given the tests the cache knows, regexes
-// that match none of them.
+// that match none of them; and the torch-spyre framework version each field
+// newer than the class-based schema needs (framework_age.h), at its first use.
 #include "relayhud/config/outcome_config.h"
 #include "relayhud/config/resolver.h"
 #include "relayhud/store/recent_results.h"

@@ -9,6 +9,7 @@
 // selection or all of them is a loop of planModeEdit over the same text.
 #include "relayhud/config/config_edit.h"
 #include "relayhud/config/outcome_config.h"
+#include "relayhud/config/pytest_selection.h"
 #include "relayhud/config/resolver.h"
 #include "relayhud/store/recent_results.h"
 #include "relayhud/util/result.h"
@@ -54,6 +55,32 @@ struct Suggestion {
 // Suggestions ordered by base name, then repository, workflow and job.
 std::vector<Suggestion> suggestModeChanges(const OutcomeConfig& config, const RecentResults& recent,
                                            const SuggestOptions& options = {});
+
+// A job's own pytest selection (pytest_selection.h), read from its log or
+// workflow. An empty workflow or job matches every one of the repository's.
+struct JobSelection {
+    std::string repo;
+    std::string workflow;
+    std::string job;
+    PytestSelection selection;
+};
+
+// Which jobs can produce promotion evidence at all. torch-spyre's CI runs
+// `-m "not xfail"` (real-backends.md 3.3-3.4): every xfail and xfail_strict
+// variant is deselected, so no xfail test ever passes there and no
+// promotion can ever be suggested from those jobs.
+struct XfailEvidence {
+    std::vector<std::string> deselecting; // "org/repo workflow / job: <selection's why>"
+    std::vector<std::string> running;     // jobs that run xfail tests
+    std::vector<std::string> unknown;     // jobs whose selection was not read or is unclear
+    // Plain sentences: whether any job runs the xfail tests, and which job would.
+    std::vector<std::string> sentences;
+};
+
+// Over the jobs `recent` holds (and the selections' own jobs when `recent`
+// has none of them).
+XfailEvidence xfailEvidence(const RecentResults& recent,
+                            const std::vector<JobSelection>& selections);
 
 struct AppliedSuggestions {
     std::string text;                  // the config with every applied edit

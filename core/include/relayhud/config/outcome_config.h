@@ -3,6 +3,7 @@
 // outcome configs"), with every node's source position, and the findings of
 // validating it. Parsing never edits text: config_edit.h splices the text and
 // uses this model to prove an edit changed exactly what it meant to.
+#include "relayhud/config/framework_age.h"
 #include "relayhud/config/name_regex.h"
 #include "relayhud/util/result.h"
 
@@ -59,6 +60,37 @@ struct IncludeExclude {
     std::vector<std::string> exclude;
 };
 
+// An edits.modules.include item. One with a module_path is registered into
+// module_db, and the dtype variants @modules generates for it depend on the
+// framework's age (registeredModuleDtypes).
+struct ModuleItem {
+    std::string name;
+    SourcePos pos;
+    bool hasModulePath = false;
+    // The floating dtypes of its tensor / tensor_list specs in
+    // constructor_inputs and forward_inputs (sample_inputs_func when
+    // forward_inputs is absent), args and kwargs alike, canonical and sorted:
+    // ModulesNamedItem.resolved_input_dtypes (torch-spyre/torch-spyre
+    // tests/oot_framework/oot_test_config_models.py@1591b63f).
+    std::vector<std::string> inputDtypes;
+};
+
+// The dtype variants @modules generates for a registered module under a
+// framework as of `asOf`: later frameworks take the tensor specs' floating
+// dtypes, or float32, float16 and bfloat16 when it has none (a later
+// oot_test_base_common.py _register_custom_modules_from_edits); up to
+// 2026-07-01 always float32 and float16 (AdnanHoque/torch-spyre
+// tests/oot_framework/oot_test_base_common.py@539fd3b0 L280-286).
+std::vector<std::string> registeredModuleDtypes(const ModuleItem& item,
+                                                const std::optional<FrameworkDate>& asOf);
+
+// Where a config first uses a field that only some framework ages know.
+struct FeatureUse {
+    FrameworkFeature feature = FrameworkFeature::Labels;
+    SourcePos pos;
+    std::string detail; // "cache", "module_path", ... for input arg kinds
+};
+
 struct TestEntry {
     SourcePos pos; // the entry's first key
     std::vector<NameItem> names;
@@ -69,6 +101,9 @@ struct TestEntry {
     IncludeExclude dtypes;
     IncludeExclude ops;     // include never adds an op; exclude drops by name or "<name>_" prefix
     IncludeExclude modules; // applies to every @modules test of the file section
+    std::vector<ModuleItem> moduleItems; // modules.include, with their input dtypes
+    std::vector<std::string> cpuMove;    // edits.functions.cpu_move names
+    bool noGrad = false;                 // TestEntry.no_grad (module test_forward)
     // Everything but names and mode, canonically written: two entries with the
     // same signature differ only in names and mode (a "sibling" for a move).
     std::string signature;
@@ -84,6 +119,9 @@ struct FileSection {
     std::string path; // as written, tokens included
     SourcePos pos;
     std::optional<Mode> unlistedMode;
+    // FileEntry.labels: run_test.sh's merge fills it with the origin
+    // config's suite labels; a hand-written config does not set it.
+    std::vector<std::string> labels;
     bool hasTestsKey = false;
     std::vector<TestEntry> tests;
     std::string signature; // path, unlisted mode and other file-level keys
@@ -125,6 +163,9 @@ struct OutcomeConfig {
     std::vector<std::string> origins;
     bool hasInputConfig = false;
     std::string inputConfig; // global.input_config, canonically written
+    // The first use of each field a framework age may lack (and each
+    // input-arg kind), in source order.
+    std::vector<FeatureUse> featureUses;
 };
 
 struct ParsedConfig {

@@ -36,6 +36,12 @@ struct ResolveContext {
     // TORCH_SPYRE_TEST_TYPE; unset reads as "full" (oot_test_base_common.py:374-387).
     std::optional<std::string> testType;
     std::string device = "spyre"; // the PRIVATEUSE1 backend name in method names
+    // The framework a run used, as of a date (framework_age.h); none: the
+    // current one. Where behaviour changed, the resolver decides as that
+    // framework did: before 2026-07-01 edits.ops.exclude was not enforced
+    // (torch-spyre #2981, AdnanHoque/torch-spyre 539fd3b0) and labels did not
+    // exist (#2923, 8dc6ee97), so neither drops a variant.
+    std::optional<FrameworkDate> frameworkAsOf;
 };
 
 enum class Outcome : unsigned char {
@@ -59,7 +65,17 @@ enum class Decision : unsigned char {
 };
 
 // The step that removed the variant (spec 6, steps 1-5).
-enum class DropStep : unsigned char { None, SupportedOps, OpDtypes, Labels, Dtype, OpExclude };
+// ModuleDtypes: a dtype a registered edits.modules.include module is not
+// generated in (registeredModuleDtypes, outcome_config.h).
+enum class DropStep : unsigned char {
+    None,
+    SupportedOps,
+    OpDtypes,
+    Labels,
+    Dtype,
+    OpExclude,
+    ModuleDtypes
+};
 
 struct Candidate {
     std::size_t entry = 0;

@@ -65,7 +65,9 @@ struct TestCaseResult {
     std::string identity;  // pytest's node id: file::Class::name
     std::string baseName;  // the outcome configs' name: "TestCommon::test_compare_cpu"
     TestOutcome outcome = TestOutcome::Passed;
-    std::string retried; // "", "pod" or "stall" (torch-spyre's `retried` property)
+    // torch-spyre's `result.retried` property as written: "" (not retried) or a
+    // comma list of signal, stall and pod, innermost retry first.
+    std::string retried;
     double durationSeconds = 0.0;
     int line = 0; // the `line` attribute as the report writes it, 0 when absent
     TestMarks marks;

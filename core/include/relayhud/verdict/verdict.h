@@ -22,16 +22,22 @@
 //        pass, an xfail_strict test passed): GreenDisputed.
 //     e. tests ran that the config cannot account for (no files entry, a
 //        variant it drops, a test it skips or leaves to unlisted_test_mode
-//        skip): GreenUnverifiable: it may not be the config the run used.
+//        skip, an xfail test the job's pytest selection deselects):
+//        GreenUnverifiable: it may not be the config the run used.
 //     f. mandatory_success names or patterns with no case that ran (absent
 //        or only skipped), or the executed set shrank past the threshold
 //        against the previous run without a known config change:
-//        GreenIncomplete.
+//        GreenIncomplete. Listings the job's pytest selection deselects
+//        (`-m "not xfail"`: every xfail and xfail_strict one) are "deselected
+//        by the job", never missing; with the selection unknown, the reasons
+//        say so.
 //     g. otherwise VerifiedGreen.
 // So VerifiedGreen always has stored artifacts and a parsed, error-free
 // config, and every check passed or could not be checked for want of input
 // (tested SHA or previous run unknown); such a check is listed as such.
 #include "relayhud/config/outcome_config.h"
+#include "relayhud/config/pytest_selection.h"
+#include "relayhud/config/resolver.h"
 #include "relayhud/model/types.h"
 #include "relayhud/store/test_results.h"
 #include "relayhud/util/result.h"
@@ -47,10 +53,6 @@
 
 namespace relayhud {
 class Cache;
-}
-
-namespace relayhud::config {
-class Resolver;
 }
 
 namespace relayhud::verdict {
@@ -79,9 +81,12 @@ inline constexpr std::size_t kBucketCount = 5;
 const char* bucketName(Bucket bucket); // "mandatory_success", ..., "unlisted"
 
 struct BucketCounts {
-    std::int64_t declared = 0;   // names and patterns the config lists in this mode (unlisted: 0)
-    std::int64_t ran = 0;        // report cases decided into this bucket
-    std::int64_t missing = 0;    // declared names and patterns no case ran for
+    std::int64_t declared = 0; // names and patterns the config lists in this mode (unlisted: 0)
+    std::int64_t ran = 0;      // report cases decided into this bucket
+    std::int64_t missing = 0;  // declared names and patterns no case ran for
+    // Declared names and patterns no case ran for because the job's pytest
+    // selection deselects them (`-m "not xfail"`): not missing.
+    std::int64_t deselected = 0;
     std::int64_t unexpected = 0; // cases whose outcome the mode does not expect
                                  // (config_coverage.cpp says what each expects)
 };
@@ -117,6 +122,17 @@ struct ListingUse {
 struct ConfigCoverage {
     std::array<BucketCounts, kBucketCount> buckets{};
     std::vector<MissingTest> mandatoryNotRun;
+    // The job's pytest selection the coverage was judged under (none: not
+    // read, judged as if every test were selected).
+    std::optional<config::PytestSelection> selection;
+    // xfail and xfail_strict listings not run that the selection deselects.
+    // (A mandatory_success listing stays "not run": which variants force_xfail
+    // turns into xfail depends on the test's ops and dtypes, which the config
+    // alone does not say.)
+    std::vector<MissingTest> deselected;
+    // xfail and xfail_strict listings that did not run while the selection
+    // is unknown: missing or deselected, nobody can tell.
+    std::int64_t xfailNotRunSelectionUnknown = 0;
     std::vector<std::string> mandatoryNotPassed; // failed, error, xfailed or xpass-strict
     std::vector<std::string> strictXpassed;      // xfail_strict tests that passed
     std::vector<std::string> unlistedRan;        // decided by unlisted_test_mode
@@ -181,6 +197,9 @@ struct RunConfig {
     // their tests (verdict/resolution_memo.h).
     std::shared_ptr<ResolutionMemo> memo;
     std::string error; // set when the file could not be read or does not parse cleanly
+    // The framework the runs used, when known (config/framework_age.h); the
+    // resolver decides as that framework did (ops.exclude, labels).
+    config::ResolveContext context;
 
     // Holds `parsed` (and a Resolver on it) from now on.
     void set(config::OutcomeConfig parsed);
@@ -195,6 +214,9 @@ struct VerdictInput {
     std::optional<TestRunInfo> testRun; // none: artifacts never fetched
     RunConfig config;
     std::optional<Sha> testedSha; // what the run says it tested, when known
+    // The job's own pytest selection, from its log or workflow
+    // (config/pytest_selection.h); none: not read.
+    std::optional<config::PytestSelection> selection;
     // Executed cases of the previous run of the same job (previous SHA).
     std::optional<std::int64_t> previousExecuted;
     std::optional<bool> configChanged; // since that run; none: unknown
@@ -225,11 +247,13 @@ RunVerdict computeVerdict(const VerdictInput& input, const std::vector<StoredTes
 
 // The declared set against what ran. Exposed for the views and the tests.
 ConfigCoverage configCoverage(const config::OutcomeConfig& config,
-                              const std::vector<StoredTestResult>& results);
+                              const std::vector<StoredTestResult>& results,
+                              const config::ResolveContext& context = {},
+                              const std::optional<config::PytestSelection>& selection = {});
 // The same on a loaded config (with its Resolver and memo); `config.config`
 // must be set.
-ConfigCoverage configCoverage(const RunConfig& config,
-                              const std::vector<StoredTestResult>& results);
+ConfigCoverage configCoverage(const RunConfig& config, const std::vector<StoredTestResult>& results,
+                              const std::optional<config::PytestSelection>& selection = {});
 // `config` may be null (no supported lists to compare with).
 OpDtypeCoverage opDtypeCoverage(const config::OutcomeConfig* config,
                                 const std::vector<StoredTestResult>& results);
@@ -240,6 +264,11 @@ struct VerdictSources {
     // Configs already read (loadRunConfig), by repo: used instead of reading
     // configByRepo's file again, so judging many runs parses each file once.
     std::map<std::string, RunConfig> loadedConfigs;
+    // The jobs' pytest selection, by repo ("org/repo"), read from a job log
+    // or the workflow file (config/pytest_selection.h).
+    std::map<std::string, config::PytestSelection> selectionByRepo;
+    // The framework the runs used, when known: the configs resolve as it did.
+    std::optional<config::FrameworkDate> frameworkAsOf;
     double shrinkThreshold = 0.10;
     EpochSeconds now = 0; // 0: the current time
 };
