@@ -310,7 +310,8 @@ std::map<std::string, std::string> outcomeConfigs(const SimDataset& dataset)
     TestCatalog tests(dataset.config.seed);
     for (const BackendSpec& spec : backendCatalog(dataset.config.jobsScale)) {
         // The probe reports no test counts; a repo off the allowlist has none.
-        if (!spec.reports() || spec.probe || !spec.listed)
+        // TorchedHat writes no JUnit at all (real-backends.md 1.4): nothing to configure.
+        if (!spec.reports() || spec.probe || !spec.listed || spec.reporter == Reporter::TorchedHat)
             continue;
         const BackendSurvey survey = surveyBackend(spec, tests, dataset.commits.size());
         out[spec.backend.repo] = ConfigWriter(spec, survey).write(dataset.config.seed);

@@ -146,7 +146,7 @@ GitHubApi::GitHubApi(const SimDataset& data, const ArtifactIndex& index, BlobSto
                      const SimStoreSettings& settings, const SimClock& clock,
                      const std::string& baseUrl)
     : m_data(data), m_index(index), m_blobs(blobs), m_settings(settings), m_clock(clock),
-      m_baseUrl(baseUrl)
+      m_clockAtStart(clock.now()), m_baseUrl(baseUrl)
 {
     m_token.limit = settings.githubRateLimit;
     m_anonymous.limit = settings.githubAnonymousRateLimit;
@@ -245,6 +245,11 @@ ApiResponse GitHubApi::rateLimit(Auth auth)
     ApiResponse out = ok(Json{{"resources", Json{{"core", core}}}, {"rate", core}});
     addRateHeaders(out, w);
     return out;
+}
+
+EpochSeconds GitHubApi::worldNow() const
+{
+    return m_data.config.now + std::max<EpochSeconds>(0, m_clock.now() - m_clockAtStart);
 }
 
 ApiResponse GitHubApi::route(const SimRequest& request, Auth auth)
@@ -364,7 +369,7 @@ ApiResponse GitHubApi::listRuns(const SimRequest& request, const std::string& re
             runs.push_back(std::move(json));
     }
     for (const ChildRun& child : m_index.childRuns()) {
-        if (child.repo != repo || child.createdAt > m_clock.now())
+        if (child.repo != repo || child.createdAt > worldNow())
             continue;
         Json json = childRunJson(ctx, child);
         if (matchesRunFilters(request, json))
@@ -429,7 +434,7 @@ ApiResponse GitHubApi::listArtifacts(const SimRequest& request, const std::strin
 {
     const GitHubContext ctx = context();
     const std::string& name = request.param("name");
-    const EpochSeconds now = m_clock.now();
+    const EpochSeconds now = worldNow();
     std::vector<Json> artifacts;
     const auto all = m_index.artifactsOfRun(repo, runId);
     for (auto it = all.rbegin(); it != all.rend(); ++it) { // newest first
@@ -452,7 +457,7 @@ ApiResponse GitHubApi::artifactRoute(const std::string& repo, const std::vector<
     const std::int64_t id = rest.size() >= 2 ? positive(rest[1]) : 0;
     const GitHubArtifact* artifact = id ? m_index.githubArtifact(id) : nullptr;
     if (!artifact || artifact->row->run.downstreamRepo != repo || rest.size() > 3
-        || artifact->createdAt > m_clock.now())
+        || artifact->createdAt > worldNow())
         return notFound();
     if (rest.size() == 2) {
         const BlobMeta zip = m_blobs.githubArtifactMeta(*artifact);

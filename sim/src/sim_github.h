@@ -53,12 +53,16 @@ private:
     void addRateHeaders(ApiResponse& out, const Window& window) const;
     Window& window(Auth auth);
     GitHubContext context() const;
+    // The world's "now": the dataset's, moved on by the server clock since
+    // it started. An artifact uploaded after it is not listed yet.
+    EpochSeconds worldNow() const;
 
     const SimDataset& m_data;
     const ArtifactIndex& m_index;
     BlobStore& m_blobs;
     const SimStoreSettings& m_settings;
     const SimClock& m_clock;
+    EpochSeconds m_clockAtStart = 0;
     const std::string& m_baseUrl;
     std::mutex m_mutex; // guards the windows
     Window m_token;

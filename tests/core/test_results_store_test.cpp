@@ -646,8 +646,12 @@ TEST(ArtifactQueue, FinishedRunsWithoutResultsFailedFirstThenNewest)
     auto running = completedRun("a3", "test", 1, Conclusion::None, 300);
     running.reported.status = RunStatus::InProgress;
     addRun(*cache, running, 300);
+    // Without an artifact_url a run is read from its GitHub run URL
+    // (real-backends.md 7); one whose URL is no GitHub run (a Buildkite job)
+    // has no store to read here.
     auto noUrl = completedRun("a3", "build", 1, Conclusion::Failure, 300);
     noUrl.reported.artifactUrl.clear();
+    noUrl.reported.runUrl = "https://buildkite.com/vllm/ci/builds/91827#0192";
     addRun(*cache, noUrl, 300);
 
     auto all = cache->artifactQueue({});

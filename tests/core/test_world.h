@@ -12,7 +12,9 @@ namespace relayhud::test {
 // may depend on the real time they run at.
 inline constexpr EpochSeconds kNow = 1777914000;
 
-inline const std::string kSpyre = "torch-spyre/torch-spyre";
+// The simulator's Spyre backend with an artifact URL per run and its stories
+// (the real torch-spyre/torch-spyre reports otherwise: real_reporters_sim_test.cpp).
+inline const std::string kSpyre = "spyre-labs/spyre-inductor-ci";
 inline const std::string kAscend = "Ascend/pytorch";
 
 // Each test main's first step: from here on the process's clock reads kNow
