@@ -425,6 +425,7 @@ TEST(Cache, UpgradeToSchema5KeepsRunsRowIdsAndTestRuns)
     const char* undo = R"sql(
         PRAGMA foreign_keys = OFF;
         BEGIN;
+        DROP TABLE tested_commit;
         CREATE TABLE old_run AS SELECT * FROM check_run;
         DROP TABLE check_run;
         CREATE TABLE check_run (
