@@ -648,6 +648,35 @@ TEST_F(SuggestTest, AnUnknownRunIsAClearError)
     EXPECT_NE(s.message().find("check run 9999"), std::string::npos) << s.message();
 }
 
+// real-backends.md 3.1: torch-spyre builds each merged PR at its base's HEAD.
+// Such a run's baseline is the job's previous build of another main commit
+// (another PR's), compared main..main by the commits tested, never the PR's
+// own earlier head (which was never built).
+TEST_F(SuggestTest, AMergedPrsBuildComparesWithMainsPreviousTestedCommit)
+{
+    const auto tested = [&](std::int64_t row, int n) {
+        const std::string main =
+            "a0000" + std::to_string(n / 10) + std::to_string(n % 10) + std::string(33, 'f');
+        ASSERT_TRUE(m_cache->putTestedCommit(
+            row, TestedCommit{main, "", TestedCommitSource::JobName,
+                              "Build PyTorch@" + main + " + torch-spyre", 0}));
+    };
+    head(70, pr(170), 0, {{"test_a", P}}, 1, Conclusion::Success); // #170's earlier head, unbuilt
+    tested(head(71, pr(171), 1, {{"test_a", P}}, 1, Conclusion::Success), 71);
+    const auto row = head(72, pr(170), 2, {{"test_a", F}});
+    tested(row, 72);
+    const Suggestion& s = only(suggest(row));
+    const Evidence* baseline = nullptr;
+    for (const Evidence& e : s.evidence)
+        if (e.kind == EvidenceKind::Baseline)
+            baseline = &e;
+    ASSERT_NE(baseline, nullptr);
+    EXPECT_EQ(baseline->run->sha.value, sha(71)) << "main's previous build, by #171";
+    EXPECT_EQ(baseline->compareUrl, "https://github.com/pytorch/pytorch/compare/a000071"
+                                        + std::string(33, 'f') + "...a000072"
+                                        + std::string(33, 'f'));
+}
+
 TEST(CompareUrl, BuildsTheUpstreamRangeOrNothing)
 {
     EXPECT_EQ(compareUrl("pytorch/pytorch", Sha{"aaa"}, Sha{"bbb"}),
