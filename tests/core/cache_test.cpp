@@ -462,7 +462,7 @@ TEST(Cache, UpgradeToSchema5KeepsRunsRowIdsAndTestRuns)
 
     auto cache = openOk(path);
     ASSERT_TRUE(cache);
-    EXPECT_EQ(cache->schemaVersion(), Cache::kSchemaVersion); // 5, 6, 7, then 8
+    EXPECT_EQ(cache->schemaVersion(), Cache::kSchemaVersion); // 5, 6, 7, 8, then 9
     auto run = cache->checkRun(rowId);
     ASSERT_TRUE(run) << run.message();
     EXPECT_EQ(run->jobName, "test");
