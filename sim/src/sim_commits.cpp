@@ -30,7 +30,8 @@ class HistoryWriter {
 public:
     explicit HistoryWriter(std::uint64_t seed)
         : m_rng(mixSeed({seed, 0xC0FFEEULL})), m_nextPr(158000 + m_rng.range(0, 3999)),
-          m_releaseRng(mixSeed({seed, 0x2E1EA5EULL}))
+          m_releaseRng(mixSeed({seed, 0x2E1EA5EULL})), m_mainRng(mixSeed({seed, 0x3A1CULL})),
+          m_landedPr(m_nextPr)
     {
     }
 
@@ -52,15 +53,22 @@ public:
                     "refs/tags/ciflow/trunk/" + std::to_string(pr.number));
     }
 
+    // A nightly's SHA is the pytorch main commit its nightly was cut from
+    // (real-backends.md section 2: TorchedHat and torch-spyre send that, and
+    // crcr-test main's HEAD), never a nightly-branch commit: a landed PR's
+    // commit on main, titled as main's are ("<title> (#<pr>)"), which
+    // commit-info serves as any commit's.
     UpstreamCommit nightly(EpochSeconds time)
     {
         UpstreamCommit c;
         c.sha = Sha{m_rng.hex(40)};
         c.eventType = EventType::Nightly;
-        c.branch = "nightly";
+        c.branch = "main";
         c.time = time;
-        c.title = isoDate(time) + " nightly release (" + m_rng.hex(40) + ")";
-        c.author = "pytorchbot";
+        m_rng.hex(40); // drawn as before, so every later draw of the world stays as it was
+        m_landedPr -= m_mainRng.range(5, 60);
+        c.title = makePrTitle(m_mainRng) + " (#" + std::to_string(m_landedPr) + ")";
+        c.author = makeAuthor(m_mainRng);
         return c;
     }
 
@@ -100,6 +108,8 @@ private:
     SplitMix64 m_rng;
     std::int64_t m_nextPr;
     SplitMix64 m_releaseRng;
+    SplitMix64 m_mainRng;    // main's commits (the nightlies'), a stream of their own
+    std::int64_t m_landedPr; // the PR behind the newest main commit drawn, counting down
     std::vector<OpenPr> m_open;
 };
 

@@ -1,6 +1,7 @@
 #pragma once
 // Upstream history of the simulated world: PR heads (with synchronize pushes),
-// ciflow/trunk tag pushes and one nightly SHA a day, over the last ten days.
+// ciflow/trunk tag pushes and one nightly a day (on the main commit it was
+// cut from), over the last ten days.
 #include "relayhud/model/types.h"
 #include "relayhud/sim/sim_dataset.h"
 

@@ -425,6 +425,7 @@ TEST(Cache, UpgradeToSchema5KeepsRunsRowIdsAndTestRuns)
     const char* undo = R"sql(
         PRAGMA foreign_keys = OFF;
         BEGIN;
+        DROP TABLE tested_commit;
         CREATE TABLE old_run AS SELECT * FROM check_run;
         DROP TABLE check_run;
         CREATE TABLE check_run (
@@ -461,7 +462,7 @@ TEST(Cache, UpgradeToSchema5KeepsRunsRowIdsAndTestRuns)
 
     auto cache = openOk(path);
     ASSERT_TRUE(cache);
-    EXPECT_EQ(cache->schemaVersion(), Cache::kSchemaVersion); // 5, 6, 7, then 8
+    EXPECT_EQ(cache->schemaVersion(), Cache::kSchemaVersion); // 5, 6, 7, 8, then 9
     auto run = cache->checkRun(rowId);
     ASSERT_TRUE(run) << run.message();
     EXPECT_EQ(run->jobName, "test");

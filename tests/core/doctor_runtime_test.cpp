@@ -174,7 +174,7 @@ TEST(DoctorRuntime, TheTestedShaIsWhatTheLogsCheckoutsShow)
     add(std::nullopt);                                           // never read
     HealthRun nightly = runs.back();
     nightly.checkRunRow = 99;
-    nightly.eventType = EventType::Nightly; // its "SHA" is parsed from the nightly branch
+    nightly.eventType = EventType::Nightly; // its "SHA" is a main commit, not what it checks out
     nightly.checkouts = std::vector<LogCheckout>{{"pytorch/pytorch", trunk, 61}};
     runs.push_back(nightly);
 
@@ -230,6 +230,44 @@ TEST(DoctorRuntime, TheTestedShaIsWhatTheLogsCheckoutsShow)
     runs.erase(runs.begin(), runs.begin() + 2); // no log read: nothing said
     h = judgeRuntime("ibm/torch-spyre", runs, 0, kNow);
     EXPECT_EQ(findingOf(h, "tested-sha"), nullptr);
+}
+
+// real-backends.md 3.1, 3.5: torch-spyre's checkout-pytorch builds a merged
+// PR at its base branch's HEAD (FETCH_REF <sha>), or a release branch that
+// git's abbreviation resolves (FETCH_REF release/2.10); the row names the
+// PR's head. The doctor judges it (no longer "cannot judge") and says why
+// the commits differ; a branch git never resolved stays unjudged.
+TEST(DoctorRuntime, TorchSpyresFetchRefCheckoutIsJudgedAsAMergedPrsBuild)
+{
+    const std::string head = "e2b7c19d04a35f68b1c0d9e8f7a6b5c4d3e2f1a0";
+    const std::string base = "4f1d3c0a9b8e7d6c5b4a39281706f5e4d3c2b1a0";
+    std::vector<HealthRun> runs;
+    const auto add = [&](std::vector<LogCheckout> checkouts) {
+        HealthRun r = run(static_cast<std::int64_t>(runs.size() + 1), RunStatus::Completed,
+                          Conclusion::Success, kNow - 3600);
+        r.sha = Sha{head};
+        r.prNumber = 158123;
+        r.upstreamRepo = "pytorch/pytorch";
+        r.checkouts = std::move(checkouts);
+        runs.push_back(r);
+    };
+    add({{"pytorch/pytorch", base, 14, base}});
+    add({{"pytorch/pytorch", "4f1d3c0a9b8", 14, "release/2.10"}});
+    add({{"pytorch/pytorch", "", 7, "release/2.10"}}); // git printed no commit
+    RuntimeHealth h = judgeRuntime("torch-spyre/torch-spyre", runs, 0, kNow);
+    EXPECT_EQ(h.logsRead, 3u);
+    EXPECT_EQ(h.shaMismatched, 2u);
+    EXPECT_EQ(h.shaNotShown, 1u);
+    const HealthFinding* f = findingOf(h, "tested-sha");
+    ASSERT_NE(f, nullptr);
+    EXPECT_EQ(f->severity, Severity::Warning);
+    EXPECT_NE(f->message.find("built the base branch's HEAD"), std::string::npos) << f->message;
+    EXPECT_EQ(testedSha(runs[2]).evidence, ShaEvidence::NotShown);
+
+    runs[0].sha = Sha{base}; // a run given the base's own SHA: verified
+    runs[1].sha = Sha{base}; // ... and one its abbreviation names
+    EXPECT_EQ(testedSha(runs[0]).evidence, ShaEvidence::Verified);
+    EXPECT_EQ(testedSha(runs[1]).evidence, ShaEvidence::Verified);
 }
 
 TEST(DoctorRuntime, TheSimulatorsBackendsReadBackFromACache)

@@ -225,5 +225,28 @@ TEST_F(ReportCacheTest, UnknownShaAndForeignCheckRunAreErrors)
     EXPECT_FALSE(failuresFromResults(*m_cache, ghost)); // an unknown row is an error
 }
 
+// real-backends.md 3.1, 3.5: a merged PR's build tested its base branch's
+// HEAD, named in the build job's name; the report's job row says so beside
+// the SHA it is about (the PR's head).
+TEST_F(ReportCacheTest, AJobRowSaysWhichCommitItReallyTested)
+{
+    const std::string head(40, 'e');
+    const std::string base = "4f1d3c0a9b8e7d6c5b4a39281706f5e4d3c2b1a0";
+    CheckRun run = relayhud::testing::completedRun(head, "linux-x86_64 / pytorch / test", 1,
+                                                   Conclusion::Success, 1000);
+    run.prNumber = 158123;
+    const std::int64_t row = relayhud::testing::addRun(*m_cache, run, 1000);
+    const std::string job = "Build PyTorch@" + base + " + torch-spyre";
+    const auto tested = testedCommitFromJobName(job);
+    ASSERT_TRUE(tested);
+    ASSERT_TRUE(m_cache->putTestedCommit(row, *tested));
+    const ReportInput in = load(head);
+    ASSERT_EQ(in.tested.count(row), 1u);
+    EXPECT_EQ(in.tested.at(row), "tested main@4f1d3c0 after #158123 merged (from its job name)");
+    EXPECT_NE(markdownReport(in).find("<br>tested main@4f1d3c0 after \\#158123 merged"),
+              std::string::npos)
+        << markdownReport(in);
+}
+
 } // namespace
 } // namespace relayhud::verdict

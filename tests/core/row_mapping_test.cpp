@@ -194,8 +194,8 @@ TEST(RowMapping, AllowlistRejectsWrongShapes)
 TEST(RowMapping, CommitsFromRunsTakeEarliestStartPerSha)
 {
     CheckRun a, b, c;
-    a.upstreamSha = b.upstreamSha = Sha{"s1"};
-    c.upstreamSha = Sha{"s2"};
+    a.upstreamSha = b.upstreamSha = Sha{"a1"};
+    c.upstreamSha = Sha{std::string(40, 'c')};
     a.reported.startedAt = 500;
     b.reported.startedAt = 300;
     b.prNumber = 7;
@@ -206,7 +206,13 @@ TEST(RowMapping, CommitsFromRunsTakeEarliestStartPerSha)
     EXPECT_EQ(commits[0].time, 300);
     EXPECT_EQ(commits[0].prNumber, 7);
     EXPECT_EQ(commits[1].eventType, EventType::Nightly);
-    // Nightlies test the nightly branch's HEAD, never main (hud-read-api.md R6).
-    EXPECT_EQ(commits[1].branch, "nightly");
+    // A nightly's SHA is a main commit (the one its nightly was cut from, or
+    // main's HEAD), never a nightly-branch commit: real-backends.md section
+    // 2; hud-read-api.md R6, corrected.
+    EXPECT_EQ(commits[1].branch, "main");
     EXPECT_EQ(commits[1].time, 900);
+    // A free-text nightly id ("nightly-<date>", "buildkite-<n>-<uuid>") is not
+    // an upstream commit: no branch.
+    c.upstreamSha = Sha{"nightly-2026-12-01"};
+    EXPECT_EQ(commitsFromRuns({c})[0].branch, "");
 }

@@ -186,7 +186,7 @@ private:
                                    {{"Content-Type", "application/json"}},
                                    R"({"error":"Failed to fetch commit info"})");
             out.push_back({{"sha", sha},
-                           {"title", "2026-12-01 nightly release (" + sha40(4242) + ")"},
+                           {"title", "[inductor] Fuse the epilogue (#158123)"},
                            {"author", "pytorchbot"}});
             start = end + 1;
         }

@@ -453,15 +453,21 @@ TEST_F(SimServerTest, InfoEndpointsAnswerTitlesAndAuthors)
                           + ",nightly-2026-05-03",
                       500),
               json({{"error", "Failed to fetch commit info"}}));
-    // Nightly-branch commits keep their "<date> nightly release (<main sha>)" title.
+    // A nightly's SHA is the main commit its nightly was cut from
+    // (real-backends.md section 2), served as any main commit: its title is a
+    // landed PR's, "<title> (#<pr>)", never a nightly-branch commit's.
+    int nightlies = 0;
     for (const auto& c : data().commits)
         if (c.eventType == EventType::Nightly) {
+            ++nightlies;
+            EXPECT_EQ(c.branch, "main");
             const json nightly =
                 getJson("/api/crcr/commit-info?repo=pytorch/pytorch&shas=" + c.sha.value);
-            EXPECT_NE(nightly[0]["title"].get<std::string>().find(" nightly release ("),
-                      std::string::npos);
-            break;
+            const std::string title = nightly[0]["title"].get<std::string>();
+            EXPECT_EQ(title.find("nightly release"), std::string::npos) << title;
+            EXPECT_TRUE(std::regex_match(title, std::regex(R"(.+ \(#[0-9]+\))"))) << title;
         }
+    EXPECT_GT(nightlies, 0);
 }
 
 // ---------------------------------------------------------------- errors

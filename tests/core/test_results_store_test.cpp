@@ -110,7 +110,7 @@ TEST(TestResultsSchema, AVersion1CacheMigratesInPlaceKeepingItsRows)
                   " ALTER TABLE check_run DROP COLUMN conclusion_text;"
                   " DROP TABLE log_checkout; DROP TABLE log_checkout_scan;"
                   " DROP TABLE team_state; DROP TABLE team_outbox; DROP TABLE team_field;"
-                  " DROP TABLE team_conflict;"
+                  " DROP TABLE team_conflict; DROP TABLE tested_commit;"
                   " PRAGMA user_version = 1;");
     ASSERT_EQ(queryInt(path, "PRAGMA user_version"), 1);
     auto cache = openCacheOk(path);

@@ -29,8 +29,8 @@ std::string sha(int n)
 
 using Tests = std::vector<std::pair<std::string, TestOutcome>>;
 
-// Who dispatched a run: a PR (number, author) or, with number 0, a nightly
-// titled with its main commit.
+// Who dispatched a run: a PR (number, author) or, with number 0, a nightly,
+// whose SHA is a main commit titled as main's are (real-backends.md section 2).
 struct Source {
     std::int64_t pr = 0;
     std::string author;
@@ -40,13 +40,6 @@ Source pr(std::int64_t number, std::string author = {})
     return {number, author.empty() ? "author" + std::to_string(number) : author};
 }
 const Source kNightly{};
-
-// The main commit nightly n was cut from.
-std::string mainSha(int n)
-{
-    std::string s = "a0000" + std::to_string(n / 10) + std::to_string(n % 10);
-    return s + std::string(40 - s.size(), 'f');
-}
 
 class SuggestTest : public ::testing::Test {
 protected:
@@ -69,17 +62,21 @@ protected:
     // The same for a PR head or a nightly, `hoursIn` hours into the world.
     std::int64_t head(int n, const Source& source, double hoursIn, const Tests& tests,
                       int attempt = 1, Conclusion conclusion = Conclusion::Failure,
-                      const std::string& job = "test", bool store = true)
+                      const std::string& job = "test", bool store = true,
+                      const std::string& nightlyId = {})
     {
         const EpochSeconds time = 1'000'000 + static_cast<EpochSeconds>(hoursIn * 3600);
-        CheckRun r = completedRun(sha(n), job, attempt, conclusion, time);
+        CheckRun r =
+            completedRun(nightlyId.empty() ? sha(n) : nightlyId, job, attempt, conclusion, time);
         r.prNumber = source.pr;
         r.eventType = source.pr > 0 ? EventType::PullRequest : EventType::Nightly;
-        const std::string title = source.pr > 0 ? "PR " + std::to_string(source.pr)
-                                                : "2026-12-03 nightly release (" + mainSha(n) + ")";
+        const std::string title = source.pr > 0       ? "PR " + std::to_string(source.pr)
+                                  : nightlyId.empty() ? "Landed change " + std::to_string(n)
+                                                            + " (#157" + std::to_string(n) + ")"
+                                                      : "";
         UpstreamCommit commit{r.upstreamSha,
                               source.pr,
-                              source.pr > 0 ? "" : "nightly",
+                              source.pr > 0 || !nightlyId.empty() ? "" : "main",
                               r.eventType,
                               time,
                               title,
@@ -349,12 +346,32 @@ TEST_F(SuggestTest, ANightlysNewFailureIsARegressionInTheMainRangeSinceThePrevio
     const Evidence& e = s.evidence.front();
     ASSERT_EQ(e.kind, EvidenceKind::Baseline);
     EXPECT_EQ(e.run->sha.value, sha(60));
+    // A nightly's SHA is itself the main commit (real-backends.md section 2;
+    // hud-read-api.md R6, corrected): main..main.
     EXPECT_EQ(e.compareUrl,
-              "https://github.com/pytorch/pytorch/compare/" + mainSha(60) + "..." + mainSha(61))
-        << "the main commits the nightlies were cut from, never the nightly branch's";
+              "https://github.com/pytorch/pytorch/compare/" + sha(60) + "..." + sha(61))
+        << "two nightlies' own SHAs, both main commits";
     EXPECT_NE(s.why.find("passed on the previous nightly c000060: regression in main"),
               std::string::npos)
         << s.why;
+}
+
+// real-backends.md section 2: a nightly id may be free text (vLLM's
+// "buildkite-<n>-<uuid>", a "nightly-<date>"): not an upstream commit, so
+// no compare range and no link.
+TEST_F(SuggestTest, AFreeTextNightlyIdIsNotAnUpstreamCommitAndGetsNoRange)
+{
+    head(62, kNightly, 0, {{"test_a", P}}, 1, Conclusion::Success, "test", true,
+         "nightly-2026-12-01");
+    const auto row = head(63, kNightly, 24, {{"test_a", F}}, 1, Conclusion::Failure, "test", true,
+                          "buildkite-4242-0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b");
+    const Suggestion& s = only(suggest(row));
+    EXPECT_EQ(s.cls, FailureClass::Regression);
+    const Evidence& e = s.evidence.front();
+    ASSERT_EQ(e.kind, EvidenceKind::Baseline);
+    EXPECT_EQ(e.run->sha.value, "nightly-2026-12-01");
+    EXPECT_EQ(e.compareUrl, "") << "free text is no commit to compare";
+    EXPECT_NE(s.why.find("(not an upstream commit: range unknown)"), std::string::npos) << s.why;
 }
 
 TEST_F(SuggestTest, ATestThatErrsBecauseTheDeviceIsBusyIsInfraNotARegression)
@@ -631,12 +648,46 @@ TEST_F(SuggestTest, AnUnknownRunIsAClearError)
     EXPECT_NE(s.message().find("check run 9999"), std::string::npos) << s.message();
 }
 
+// real-backends.md 3.1: torch-spyre builds each merged PR at its base's HEAD.
+// Such a run's baseline is the job's previous build of another main commit
+// (another PR's), compared main..main by the commits tested, never the PR's
+// own earlier head (which was never built).
+TEST_F(SuggestTest, AMergedPrsBuildComparesWithMainsPreviousTestedCommit)
+{
+    const auto tested = [&](std::int64_t row, int n) {
+        const std::string main =
+            "a0000" + std::to_string(n / 10) + std::to_string(n % 10) + std::string(33, 'f');
+        ASSERT_TRUE(m_cache->putTestedCommit(
+            row, TestedCommit{main, "", TestedCommitSource::JobName,
+                              "Build PyTorch@" + main + " + torch-spyre", 0}));
+    };
+    head(70, pr(170), 0, {{"test_a", P}}, 1, Conclusion::Success); // #170's earlier head, unbuilt
+    tested(head(71, pr(171), 1, {{"test_a", P}}, 1, Conclusion::Success), 71);
+    const auto row = head(72, pr(170), 2, {{"test_a", F}});
+    tested(row, 72);
+    const Suggestion& s = only(suggest(row));
+    const Evidence* baseline = nullptr;
+    for (const Evidence& e : s.evidence)
+        if (e.kind == EvidenceKind::Baseline)
+            baseline = &e;
+    ASSERT_NE(baseline, nullptr);
+    EXPECT_EQ(baseline->run->sha.value, sha(71)) << "main's previous build, by #171";
+    EXPECT_EQ(baseline->compareUrl, "https://github.com/pytorch/pytorch/compare/a000071"
+                                        + std::string(33, 'f') + "...a000072"
+                                        + std::string(33, 'f'));
+}
+
 TEST(CompareUrl, BuildsTheUpstreamRangeOrNothing)
 {
     EXPECT_EQ(compareUrl("pytorch/pytorch", Sha{"aaa"}, Sha{"bbb"}),
               "https://github.com/pytorch/pytorch/compare/aaa...bbb");
     EXPECT_EQ(compareUrl("pytorch/pytorch", Sha{}, Sha{"bbb"}), "");
     EXPECT_EQ(compareUrl("", Sha{"aaa"}, Sha{"bbb"}), "");
+    // real-backends.md section 2: free-text nightly ids are no commits.
+    EXPECT_EQ(compareUrl("pytorch/pytorch", Sha{"nightly-2026-12-01"}, Sha{"bbb"}), "");
+    EXPECT_EQ(compareUrl("pytorch/pytorch", Sha{"aaa"},
+                         Sha{"buildkite-4242-0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b"}),
+              "");
     EXPECT_EQ(evidenceKindName(EvidenceKind::Baseline), "previous head");
     EXPECT_EQ(pullFilesUrl("pytorch/pytorch", 158123),
               "https://github.com/pytorch/pytorch/pull/158123/files");

@@ -195,7 +195,7 @@ TEST(CommitViews, ScheduledAndReleaseViewsKeepTheirRowsAndTheJobsThatRanThere)
 {
     MatrixSnapshot snap = snapshot({commit("aaaa111111", 400, 1001, "main"),
                                     commit("bbbb222222", 300, 1002, "release/2.10"),
-                                    commit("cccc333333", 200, 0, "nightly", EventType::Nightly),
+                                    commit("cccc333333", 200, 0, "main", EventType::Nightly),
                                     commit("dddd444444", 100, 0, "main", EventType::Periodic)},
                                    {column("org/a", "test", 1), column("org/a", "nightly-full", 2),
                                     column("org/b", "lint", 3)});

@@ -66,7 +66,10 @@ TEST(RunLinks, PointAtTheRunHudCompareAndPr)
               QStringLiteral("https://github.com/pytorch/pytorch/pull/4242"));
 }
 
-TEST(RunLinks, NeverCompareTwoPrsHeadsAndNightliesCompareTheirMainCommits)
+// A nightly's SHA is a main commit (the one its nightly was cut from, or
+// main's HEAD): two nightlies compare main..main; a free-text id is not an
+// upstream commit and gets no link (real-backends.md section 2; R6, R18).
+TEST(RunLinks, NeverCompareTwoPrsHeadsAndNightliesCompareMainToMain)
 {
     RunDetails other = sampleDetails();
     other.previous->prNumber = 4241; // another PR's head: no history with this one
@@ -75,30 +78,22 @@ TEST(RunLinks, NeverCompareTwoPrsHeadsAndNightliesCompareTheirMainCommits)
     RunDetails nightly = sampleDetails();
     nightly.run.prNumber = 0;
     nightly.run.eventType = EventType::Nightly;
-    const std::string a(40, 'a');
-    const std::string b(40, 'b');
-    nightly.previous = UpstreamCommit{Sha{"1212121212121212121212121212121212121212"},
-                                      0,
-                                      "nightly",
-                                      EventType::Nightly,
-                                      1,
-                                      "2026-12-02 nightly release (" + a + ")",
-                                      "pytorchbot"};
-    nightly.commit = UpstreamCommit{nightly.run.upstreamSha,
-                                    0,
-                                    "nightly",
-                                    EventType::Nightly,
-                                    2,
-                                    "2026-12-03 nightly release (" + b + ")",
-                                    "pytorchbot"};
+    const std::string before(40, 'b');
+    nightly.previous = UpstreamCommit{
+        Sha{before}, 0, "main", EventType::Nightly, 1, "[inductor] Fuse (#158100)", "someone"};
+    nightly.commit =
+        UpstreamCommit{nightly.run.upstreamSha, 0,        "main", EventType::Nightly, 2,
+                       "Fix a typo (#158123)",  "someone"};
     EXPECT_EQ(runLinks(nightly, {}).compare.toString().toStdString(),
-              "https://github.com/pytorch/pytorch/compare/" + a + "..." + b);
-    nightly.commit->title = "free text the downstream chose";
-    EXPECT_TRUE(runLinks(nightly, {}).compare.isEmpty()) << "no main commit named: no link";
+              "https://github.com/pytorch/pytorch/compare/" + before + "..."
+                  + nightly.run.upstreamSha.value);
+    nightly.run.upstreamSha = Sha{"buildkite-4242-0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b"};
+    EXPECT_TRUE(runLinks(nightly, {}).compare.isEmpty()) << "not an upstream commit: no link";
 }
 
 // R18: the job's page as the HUD's "Show log" builds it; a nightly's HUD page
-// with ?event=nightly. R5, R6, R7: a nightly's one callback, its SHA, its level.
+// with ?event=nightly. R5, R6, R7: a nightly's one callback, its SHA (a main
+// commit, or free text: real-backends.md section 2), its level.
 TEST(RunDetailsPanel, ANightlyShowsItsJobLinkNoDurationAndItsMainCommit)
 {
     RunDetails details = sampleDetails();
@@ -111,14 +106,8 @@ TEST(RunDetailsPanel, ANightlyShowsItsJobLinkNoDurationAndItsMainCommit)
     run.reported.startedAt = run.reported.completedAt;
     run.trusted = Trusted{Level::L4, true, std::nullopt, std::nullopt};
     details.previous.reset();
-    details.commit = UpstreamCommit{run.upstreamSha,
-                                    0,
-                                    "nightly",
-                                    EventType::Nightly,
-                                    1,
-                                    "2026-12-01 nightly release "
-                                    "(2222222ccccccccccccccccccccccccccccccccc)",
-                                    ""};
+    details.commit = UpstreamCommit{run.upstreamSha,        0,        "main", EventType::Nightly, 1,
+                                    "Fix a typo (#158123)", "someone"};
     const RunLinks links = runLinks(details, QStringLiteral("https://hud.pytorch.org"));
     EXPECT_EQ(
         links.run.toString(),
@@ -132,14 +121,42 @@ TEST(RunDetailsPanel, ANightlyShowsItsJobLinkNoDurationAndItsMainCommit)
     EXPECT_EQ(panel.fieldText(RunDetailsPanel::LevelField),
               QStringLiteral("L4 (verified by the relay at dispatch)"));
     EXPECT_EQ(panel.fieldText(RunDetailsPanel::ShaField),
-              QStringLiteral("1111111aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa (nightly branch, cut from "
-                             "main 2222222)"));
+              QStringLiteral("1111111aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa (main)"));
+    EXPECT_EQ(panel.fieldText(RunDetailsPanel::BranchField), QStringLiteral("main"));
     run.upstreamSha = Sha{"nightly-2026-12-01"};
     EXPECT_TRUE(runLinks(details, {}).compare.isEmpty());
     panel.showDetails(details, runLinks(details, {}));
-    EXPECT_EQ(
-        panel.fieldText(RunDetailsPanel::ShaField),
-        QStringLiteral("nightly-2026-12-01 (as the downstream reported it; not a commit SHA)"));
+    EXPECT_EQ(panel.fieldText(RunDetailsPanel::ShaField),
+              QStringLiteral("nightly-2026-12-01 (not an upstream commit)"));
+}
+
+// real-backends.md 3.1, 3.5: torch-spyre builds a merged PR at its base
+// branch's HEAD; the row names the PR's head. The details show the commit
+// tested beside it, and compare it with the job's previous tested commit,
+// never with the PR's previous head or another PR's.
+TEST(RunDetailsPanel, AMergedPrsBuildShowsAndComparesItsTestedCommit)
+{
+    RunDetails details = sampleDetails();
+    details.commit =
+        UpstreamCommit{details.run.upstreamSha, 4242, "main", EventType::PullRequest, 1, "", ""};
+    const std::string tested = "abc1234" + std::string(33, 'd');
+    const std::string before = "9876543" + std::string(33, 'e');
+    details.tested = TestedCommit{tested, "", TestedCommitSource::JobName,
+                                  "Build PyTorch@" + tested + " + torch-spyre", 0};
+    EXPECT_TRUE(runLinks(details, {}).compare.isEmpty())
+        << "no earlier tested commit: the PR's previous head is not what was tested";
+    details.previousTested =
+        TestedCommit{before, "", TestedCommitSource::ArtifactName, "pytorch-wheel-" + before, 0};
+    EXPECT_EQ(runLinks(details, {}).compare.toString().toStdString(),
+              "https://github.com/pytorch/pytorch/compare/" + before + "..." + tested);
+    RunDetailsPanel panel;
+    panel.showDetails(details, runLinks(details, {}));
+    EXPECT_EQ(panel.fieldText(RunDetailsPanel::TestedField),
+              QStringLiteral("tested main@abc1234 after #4242 merged (from its job name)"));
+    details.tested.reset();
+    panel.showDetails(details, runLinks(details, {}));
+    EXPECT_EQ(panel.fieldText(RunDetailsPanel::TestedField),
+              QStringLiteral("not shown by its log or names (the row's commit)"));
 }
 
 TEST(RunLinks, NonWebUrlsFromCiAreDropped)

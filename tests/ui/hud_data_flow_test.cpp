@@ -2,10 +2,13 @@
 // simulator (which answers as the real HUD does) over loopback, a sync, then
 // a nightly's run. The status bar shows the relay's health from its probe
 // repo (not a red backend); a nightly shows its duration as not reported and
-// the main commit its nightly-branch commit was cut from
-// (../shared/specs/hud-read-api.md R5, R6, R11). With RELAYHUD_UI_SHOTS=DIR
+// its SHA as a main commit, titled through commit-info, with a main..main
+// compare (../shared/specs/hud-read-api.md R5, R6 corrected, R11;
+// real-backends.md section 2). With RELAYHUD_UI_SHOTS=DIR
 // it keeps pictures, in light and dark.
 #include "relayhud/hud/hud_summaries.h"
+#include "relayhud/model/tested_commit.h"
+#include "relayhud/store/cache.h"
 #include "relayhud/ui/details/run_details_panel.h"
 #include "relayhud/ui/main_window.h"
 #include "relayhud/ui/matrix/matrix_filter_proxy.h"
@@ -29,6 +32,7 @@
 using namespace relayhud;
 using namespace relayhud::ui;
 using namespace relayhud::ui::test;
+using namespace Qt::StringLiterals;
 
 TEST(HudDataFlow, RelayHealthInTheStatusBarAndANightlysOwnTimesAndCommit)
 {
@@ -56,13 +60,14 @@ TEST(HudDataFlow, RelayHealthInTheStatusBarAndANightlysOwnTimesAndCommit)
         EXPECT_NE(model.headerData(c, Qt::Horizontal, MatrixModel::BackendRole).toString(),
                   QString::fromLatin1(kProbeRepo));
 
-    // A nightly of a backend whose delivery-id is the nightly branch's commit.
+    // A nightly of a backend whose delivery-id is the main commit its nightly
+    // was cut from, titled as main's commits are ("<title> (#<pr>)").
     QModelIndex nightly;
     for (int r = 0; r < model.rowCount() && !nightly.isValid(); ++r) {
         const QModelIndex first = model.index(r, 0);
         if (first.data(MatrixModel::EventTypeRole).toInt() != static_cast<int>(EventType::Nightly)
             || first.data(MatrixModel::ShaRole).toString().size() != 40
-            || !first.data(MatrixModel::CommitTitleRole).toString().contains(u"nightly release"))
+            || !first.data(MatrixModel::CommitTitleRole).toString().contains(u" (#"))
             continue;
         for (int c = 0; c < model.columnCount(); ++c)
             if (model.index(r, c).data(MatrixModel::RunRowIdRole).toLongLong() != 0) {
@@ -79,12 +84,98 @@ TEST(HudDataFlow, RelayHealthInTheStatusBarAndANightlysOwnTimesAndCommit)
     ASSERT_TRUE(QTest::qWaitFor([&] { return panel.shownRowId() == nightlyRow; }, kWaitMs));
     EXPECT_EQ(panel.fieldText(RunDetailsPanel::DurationField),
               QStringLiteral("not reported (one callback, no start time)"));
-    EXPECT_TRUE(
-        panel.fieldText(RunDetailsPanel::ShaField).contains(u"nightly branch, cut from main"))
+    EXPECT_TRUE(panel.fieldText(RunDetailsPanel::ShaField).endsWith(u" (main)"))
         << panel.fieldText(RunDetailsPanel::ShaField).toStdString();
+    EXPECT_EQ(panel.fieldText(RunDetailsPanel::BranchField), QStringLiteral("main"));
     EXPECT_TRUE(panel.fieldText(RunDetailsPanel::LevelField).contains(u"allowlist level now"))
         << panel.fieldText(RunDetailsPanel::LevelField).toStdString();
     EXPECT_TRUE(panel.fieldText(RunDetailsPanel::QueueTimeField).contains(u"not measured"))
         << panel.fieldText(RunDetailsPanel::QueueTimeField).toStdString();
     test::keepPictures(window, QStringLiteral("hud-data-nightly"));
+}
+
+// real-backends.md 3.1, 3.5: torch-spyre builds a merged PR at its base
+// branch's HEAD, while its HUD row names the PR's head; the build's artifact
+// names carry the commit built (pytorch-wheel-<sha>, upstream-beta-reports-
+// <sha>). Once the artifact pass records it from those names, the run's
+// details and its cell's tooltip say which commit was tested, and the run
+// compares with nothing else (no earlier tested commit of the job yet).
+TEST(HudDataFlow, AMergedPrsBuildShowsTheCommitItTested)
+{
+    std::signal(SIGPIPE, SIG_IGN);
+    sim::SimConfig config;
+    config.seed = 1;
+    config.commits = 60;
+    sim::SimServer server(sim::buildDataset(config));
+    ASSERT_GT(server.start(0), 0);
+    QTemporaryDir dir;
+    const QString cachePath = dir.filePath(QStringLiteral("cache.sqlite"));
+    MainWindow window(simSession(server, cachePath, simCredentials(server)));
+    window.resize(1600, 1000);
+    window.show();
+    QSignalSpy succeeded(&window, &MainWindow::syncSucceeded);
+    ASSERT_TRUE(succeeded.wait(kWaitMs));
+    ASSERT_TRUE(QTest::qWaitFor([&] { return window.matrixModel().rowCount() > 0; }, kWaitMs));
+
+    // A PR head's torch-spyre run, and main's HEAD before it: the newest
+    // nightly SHA dispatched earlier (each a main commit).
+    const QAbstractItemModel& model = window.filterProxy();
+    QModelIndex merged;
+    QString base;
+    for (int r = model.rowCount() - 1; r >= 0 && !merged.isValid(); --r) {
+        const QModelIndex first = model.index(r, 0);
+        const auto type = first.data(MatrixModel::EventTypeRole).toInt();
+        if (type == static_cast<int>(EventType::Nightly)
+            && first.data(MatrixModel::ShaRole).toString().size() == 40) {
+            base = first.data(MatrixModel::ShaRole).toString();
+            continue;
+        }
+        if (base.isEmpty() || type != static_cast<int>(EventType::PullRequest)
+            || first.data(MatrixModel::BranchRole).toString().startsWith(u"release/"))
+            continue;
+        for (int c = 0; c < model.columnCount(); ++c) {
+            const QModelIndex cell = model.index(r, c);
+            if (cell.data(MatrixModel::RunRowIdRole).toLongLong() != 0
+                && model.headerData(c, Qt::Horizontal, MatrixModel::BackendRole).toString()
+                       == u"torch-spyre/torch-spyre") {
+                merged = cell;
+                break;
+            }
+        }
+    }
+    ASSERT_TRUE(merged.isValid()) << "no torch-spyre PR run after a nightly";
+    const std::string sha = base.toStdString();
+    auto tested = testedCommitFromArtifactNames(
+        {"test_indexing.xml", "pytorch-wheel-" + sha, "upstream-beta-reports-" + sha});
+    ASSERT_TRUE(tested && tested->has_value());
+    {
+        auto cache = Cache::open(cachePath.toStdString());
+        ASSERT_TRUE(cache) << cache.message();
+        ASSERT_TRUE((*cache)->putTestedCommit(merged.data(MatrixModel::RunRowIdRole).toLongLong(),
+                                              **tested));
+    }
+    QSignalSpy refreshed(&window, &MainWindow::matrixRefreshed);
+    window.reloadMatrix();
+    ASSERT_TRUE(refreshed.wait(kWaitMs));
+
+    const auto pr =
+        model.headerData(merged.row(), Qt::Vertical, MatrixModel::PrNumberRole).toLongLong();
+    // The PR's base where the cache knows it (the sim's pulls API), else none.
+    const QString branch =
+        model.headerData(merged.row(), Qt::Vertical, MatrixModel::BranchRole).toString();
+    const QString expected = u"tested "_s % (branch.isEmpty() ? QString() : branch % u"@"_s)
+                             % base.left(7) % u" after #"_s % QString::number(pr)
+                             % u" merged (from its artifact name)"_s;
+    EXPECT_TRUE(merged.data(Qt::ToolTipRole).toString().contains(expected))
+        << merged.data(Qt::ToolTipRole).toString().toStdString();
+    window.matrixView()->scrollTo(merged);
+    window.matrixView()->selectionModel()->setCurrentIndex(merged,
+                                                           QItemSelectionModel::ClearAndSelect);
+    RunDetailsPanel& panel = *window.detailsPanel();
+    const auto row = merged.data(MatrixModel::RunRowIdRole).toLongLong();
+    ASSERT_TRUE(QTest::qWaitFor([&] { return panel.shownRowId() == row; }, kWaitMs));
+    EXPECT_EQ(panel.fieldText(RunDetailsPanel::TestedField), expected);
+    EXPECT_TRUE(panel.linkUrl(RunDetailsPanel::CompareLink).isEmpty())
+        << "not the PR's previous head: the job's previous tested commit, none yet";
+    test::keepPictures(window, QStringLiteral("hud-data-tested-commit"));
 }

@@ -50,7 +50,7 @@ MatrixSnapshot threeHeads()
     MatrixSnapshot snap = snapshot(
         {commit("c7c7c7c7", 300, 7), commit("b8b8b8b8", 250, 8), commit("b7b7b7b7", 200, 7),
          commit("ffff0000", 180, 0, "main", EventType::Push), commit("a7a7a7a7", 100, 7),
-         commit("eeee0000", 50, 0, "nightly", EventType::Nightly)},
+         commit("eeee0000", 50, 0, "main", EventType::Nightly)},
         {column("org/a", "test", 1), column("org/a", "lint", 2), column("org/b", "build", 3)});
     snap.rows[0].title = ""; // pr-info not read for the newest head yet
     snap.rows[2].title = "Fix the scan kernel";

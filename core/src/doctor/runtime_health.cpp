@@ -1,6 +1,7 @@
 // The integration doctor's runtime health (doctor/runtime_health.h).
 #include "relayhud/doctor/runtime_health.h"
 
+#include "relayhud/model/tested_commit.h"
 #include "relayhud/util/ascii.h"
 
 #include <algorithm>
@@ -32,9 +33,11 @@ const std::vector<CheckInfo> kRuntimeChecks = {
      "The HUD keeps test-results' counts and artifact-url only when sent (crcrUtils.ts:158-177)."},
     {"tested-sha", "the job logs show the dispatched upstream SHA checked out",
      "actions/checkout logs `Syncing repository: OWNER/NAME` and, once checked out, the commit "
-     "(`git log -1 --format=%H`; src/git-source-provider.ts, actions/checkout @0109144c); the "
-     "relay dispatches the PR's head.sha (push: after), the SHA the HUD row carries "
-     "(docs/crcr-integration-facts.md)."},
+     "(`git log -1 --format=%H`; src/git-source-provider.ts, actions/checkout @0109144c); "
+     "torch-spyre's checkout-pytorch logs `FETCH_REF <sha or release/X.Y>` and `git log -1 "
+     "--oneline` (action.yml @4ef5062f; real-backends.md 3.5). The relay dispatches the PR's "
+     "head.sha (push: after), the SHA the HUD row carries (docs/crcr-integration-facts.md); "
+     "torch-spyre builds a merged PR at its base branch's HEAD instead (real-backends.md 3.1)."},
     {"callback-latency", "the relay's queue time of first attempts",
      "queue_time is the relay's time from dispatch to the in_progress callback "
      "(callback_handler.py:177-182)."},
@@ -78,11 +81,13 @@ bool sameRepository(std::string_view a, std::string_view b)
 }
 
 // The dispatched SHA as the HUD keeps it (40 hex, maybe upper case) against
-// what git printed (lowercase).
+// what git printed (lowercase; torch-spyre's git log only an abbreviation).
 bool sameCommit(const std::string& dispatched, const std::string& checkedOut)
 {
-    return !dispatched.empty() && lowerAscii(dispatched) == checkedOut;
+    return relayhud::sameCommit(checkedOut, dispatched);
 }
+
+bool shaOnly(const std::string& ref) { return isUpstreamCommit(ref); }
 
 std::vector<std::int64_t> rowsOf(const std::vector<const HealthRun*>& runs)
 {
@@ -104,7 +109,9 @@ TestedSha testedSha(const HealthRun& run)
     if (!run.checkouts)
         return out;
     for (const LogCheckout& checkout : *run.checkouts) {
-        if (!sameRepository(checkout.repository, out.upstreamRepo))
+        // A checkout-pytorch of a branch whose log never printed the commit
+        // says nothing about which one it was.
+        if (checkout.sha.empty() || !sameRepository(checkout.repository, out.upstreamRepo))
             continue;
         if (sameCommit(run.sha.value, checkout.sha)) {
             out.evidence = ShaEvidence::Verified;
@@ -141,6 +148,7 @@ RuntimeHealth judgeRuntime(const std::string& repo, const std::vector<HealthRun>
     std::map<std::string, int> attempts; // by run id
     std::vector<double> queue;
     std::vector<const HealthRun*> noCounts, noUrl, mismatched, notShown;
+    std::size_t fetchedBase = 0; // mismatches read from checkout-pytorch: a merged PR's base
     std::string mismatchExample;
     for (const HealthRun& run : runs) {
         attempts[run.runId] = std::max(attempts[run.runId], run.attempt);
@@ -173,10 +181,15 @@ RuntimeHealth judgeRuntime(const std::string& repo, const std::vector<HealthRun>
             case ShaEvidence::Verified: ++h.shaVerified; break;
             case ShaEvidence::Mismatched:
                 mismatched.push_back(&run);
+                if (!other->fetchRef.empty() && run.prNumber > 0)
+                    ++fetchedBase;
                 if (mismatchExample.empty())
                     mismatchExample = "'" + run.job + "' on " + run.sha.value.substr(0, 12)
-                                      + ": its log checked out " + other->repository + " at "
-                                      + other->sha.substr(0, 12) + " (line "
+                                      + ": its log checked out " + other->repository
+                                      + (other->fetchRef.empty() || shaOnly(other->fetchRef)
+                                             ? std::string()
+                                             : " " + other->fetchRef)
+                                      + " at " + other->sha.substr(0, 12) + " (line "
                                       + std::to_string(other->line) + ")";
                 break;
             case ShaEvidence::NotShown: notShown.push_back(&run); break;
@@ -249,7 +262,18 @@ RuntimeHealth judgeRuntime(const std::string& repo, const std::vector<HealthRun>
                  + " no artifact URL: their greens cannot be checked",
              "send test-results and artifact-url with the completed callback (doctor: evidence)",
              rowsOf(noCounts.empty() ? noUrl : noCounts)});
-    if (!mismatched.empty())
+    if (!mismatched.empty() && fetchedBase == mismatched.size())
+        h.findings.push_back(
+            {Severity::Warning, "tested-sha",
+             plural(mismatched.size(), "run", "runs") + " of " + std::to_string(h.logsRead)
+                 + " whose job log was read built the base branch's HEAD (checkout-pytorch's "
+                   "FETCH_REF), not the PR head their HUD row names ("
+                 + mismatchExample
+                 + "): a merged PR's build; RelayHUD shows and compares them by the tested commit",
+             "nothing to fix in the job if it means to test merged PRs; the HUD row cannot say "
+             "so, since the relay's head SHA is the PR's (real-backends.md 3.1)",
+             rowsOf(mismatched)});
+    else if (!mismatched.empty())
         h.findings.push_back(
             {Severity::Error, "tested-sha",
              plural(mismatched.size(), "run", "runs") + " of " + std::to_string(h.logsRead)

@@ -1,5 +1,7 @@
 #include "relayhud/hud/row_mapping.h"
 
+#include "relayhud/model/tested_commit.h"
+
 #include "hud/json_fields.h"
 #include "relayhud/util/time.h"
 
@@ -145,8 +147,8 @@ std::vector<UpstreamCommit> commitsFromRuns(const std::vector<CheckRun>& runs)
             c.sha = run.upstreamSha;
             c.eventType = run.eventType;
             c.time = t;
-            if (run.eventType == EventType::Nightly)
-                c.branch = "nightly";
+            if (run.eventType == EventType::Nightly && isUpstreamCommit(run.upstreamSha.value))
+                c.branch = "main";
         }
         if (c.prNumber == 0)
             c.prNumber = run.prNumber;

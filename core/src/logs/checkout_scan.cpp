@@ -18,6 +18,17 @@ namespace {
 constexpr std::string_view kSyncing = "Syncing repository: ";
 constexpr std::string_view kLogCommand = "git log -1 --format=";
 constexpr std::string_view kCommandMarker = "[command]";
+// torch-spyre's checkout-pytorch action (.github/actions/checkout-pytorch/
+// action.yml @4ef5062f; real-backends.md 3.5) echoes these at the start of
+// a line, the fetched ref first, then the remote, and ends with the root.
+constexpr std::string_view kFetchRef = "FETCH_REF ";
+constexpr std::string_view kRepoUrl = "PYTORCH_REPO_URL ";
+constexpr std::string_view kTorchRoot = "TORCH_ROOT ";
+constexpr std::string_view kGitHubUrl = "https://github.com/";
+// Between FETCH_REF and TORCH_ROOT come the fetch, the checkout and every
+// submodule's output; a log that never reaches TORCH_ROOT (the step failed,
+// the log was cut) is read this far for the commit, then given up.
+constexpr std::uint64_t kMaxFetchLines = 100000;
 constexpr std::size_t kBlockBytes = std::size_t{4} << 20;
 
 bool isHex(char c)
@@ -82,6 +93,69 @@ bool isCommitQuery(std::string_view text)
     return format == "%H" || format == "'%H'" || format == "\"%H\"";
 }
 
+// "https://github.com/OWNER/NAME(.git)" as OWNER/NAME; "" for another URL.
+std::string repositoryOfUrl(std::string_view url)
+{
+    url = withoutBlanks(url);
+    if (url.substr(0, kGitHubUrl.size()) != kGitHubUrl)
+        return {};
+    url.remove_prefix(kGitHubUrl.size());
+    if (url.size() > 4 && url.substr(url.size() - 4) == ".git")
+        url.remove_suffix(4);
+    return repositoryIn(url);
+}
+
+// `git log -1 --oneline`'s answer: an abbreviated SHA (7 to 40 hex digits),
+// a space and the subject. The abbreviation, lowercase; "" for other lines.
+std::string onelineSha(std::string_view text)
+{
+    const std::size_t space = text.find(' ');
+    if (space < 7 || space > 40 || space == std::string_view::npos || space + 1 == text.size())
+        return {};
+    const std::string_view hex = text.substr(0, space);
+    if (!std::all_of(hex.begin(), hex.end(), isHex))
+        return {};
+    std::string sha(hex);
+    std::transform(sha.begin(), sha.end(), sha.begin(),
+                   [](char c) { return c >= 'A' && c <= 'F' ? static_cast<char>(c + 32) : c; });
+    return sha;
+}
+
+// The ref of a `FETCH_REF <ref>` line: one word, as a shell expanded it (the
+// action's own script, echoed in the step's header, has `$FETCH_REF`).
+std::string fetchRefIn(std::string_view text)
+{
+    if (text.substr(0, kFetchRef.size()) != kFetchRef)
+        return {};
+    text = withoutBlanks(text.substr(kFetchRef.size()));
+    if (text.empty() || text.find_first_of(" \t$\"'`") != std::string_view::npos)
+        return {};
+    return std::string(text);
+}
+
+// One checkout-pytorch step from FETCH_REF on: what it fetched, from where,
+// and the commit git printed.
+struct FetchRefCheckout {
+    std::string ref;
+    std::uint64_t refLine = 0;
+    std::string repository;
+    std::string oneline; // the abbreviation `git log -1 --oneline` printed
+    std::uint64_t onelineLine = 0;
+    std::uint64_t linesRead = 0;
+
+    // What is known once the step is over: a SHA ref is the commit unless
+    // git printed another; a branch resolves only through git's answer.
+    LogCheckout finish() const
+    {
+        std::string full = shaIn(ref);
+        const bool agrees = oneline.empty() || (!full.empty() && full.starts_with(oneline));
+        if (!full.empty() && agrees)
+            return {repository, std::move(full), onelineLine ? onelineLine : refLine, ref};
+        // A branch (or a SHA git contradicts): what git printed, maybe nothing.
+        return {repository, oneline, onelineLine ? onelineLine : refLine, ref};
+    }
+};
+
 class Scanner {
 public:
     // Reads the lines that end in `data` (all of it when `final`: the log
@@ -108,7 +182,7 @@ public:
         const int after = stop < end ? static_cast<unsigned char>(*stop) : kNoByte;
         while (p < stop && !full()) {
             const char* lineStart = p;
-            if (!m_pending) {
+            if (!m_pending && !m_fetching) {
                 const char* marker = nextMarker(p, stop);
                 if (marker == stop) {
                     m_line += countTerminators(p, stop, after);
@@ -145,7 +219,11 @@ public:
     }
 
     bool full() const { return m_found.size() >= kMaxLogCheckouts; }
-    std::vector<LogCheckout> take() { return std::move(m_found); }
+    std::vector<LogCheckout> take()
+    {
+        finishFetch();
+        return std::move(m_found);
+    }
 
 private:
     // Just past the last terminator in [p, end) whose meaning is known: a
@@ -170,16 +248,55 @@ private:
 
     static const char* nextMarker(const char* p, const char* stop)
     {
-        return std::min(find(p, stop, kSyncing), find(p, stop, kLogCommand));
+        return std::min(
+            {find(p, stop, kSyncing), find(p, stop, kLogCommand), find(p, stop, kFetchRef)});
+    }
+
+    void finishFetch()
+    {
+        if (m_fetching && !full())
+            m_found.push_back(m_fetch.finish());
+        m_fetching = false;
+        m_fetch = {};
+    }
+
+    // A line inside a checkout-pytorch step; false when it ends the step
+    // and is to be read as any other line.
+    bool readFetch(std::string_view text)
+    {
+        if (text.substr(0, kFetchRef.size()) == kFetchRef || ++m_fetch.linesRead > kMaxFetchLines) {
+            finishFetch();
+            return false;
+        }
+        if (text.substr(0, kTorchRoot.size()) == kTorchRoot) {
+            finishFetch();
+            return true;
+        }
+        if (text.substr(0, kRepoUrl.size()) == kRepoUrl)
+            m_fetch.repository = repositoryOfUrl(text.substr(kRepoUrl.size()));
+        else if (std::string sha = onelineSha(text); !sha.empty()) {
+            m_fetch.oneline = std::move(sha);
+            m_fetch.onelineLine = m_line;
+        }
+        return true;
     }
 
     void read(std::string_view raw)
     {
         std::string_view text = raw.substr(timestampPrefixLength(raw));
+        if (m_fetching && readFetch(text))
+            return;
+        if (std::string ref = fetchRefIn(text); !ref.empty()) {
+            m_fetch = FetchRefCheckout{};
+            m_fetch.ref = std::move(ref);
+            m_fetch.refLine = m_line;
+            m_fetching = true;
+            return;
+        }
         if (m_pending) {
             m_pending = false;
             if (std::string sha = shaIn(text); !sha.empty()) {
-                m_found.push_back({std::move(m_repository), std::move(sha), m_line});
+                m_found.push_back({std::move(m_repository), std::move(sha), m_line, {}});
                 m_repository.clear();
                 return;
             }
@@ -191,8 +308,10 @@ private:
     }
 
     std::string m_repository;
-    bool m_pending = false;  // the last line was the commit query: this one is its answer
-    bool m_skipping = false; // in the rest of a line longer than a block
+    bool m_pending = false;   // the last line was the commit query: this one is its answer
+    bool m_skipping = false;  // in the rest of a line longer than a block
+    FetchRefCheckout m_fetch; // the checkout-pytorch step being read ...
+    bool m_fetching = false;  // ... while this is set
     std::uint64_t m_line = 1;
     std::vector<LogCheckout> m_found;
 };

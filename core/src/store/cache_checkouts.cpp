@@ -28,17 +28,20 @@ Result<void> Cache::putLogCheckouts(std::int64_t checkRunRow,
     if (auto r = scan.bind(1, checkRunRow).bind(2, scannedAt).run(); !r)
         return failed(r);
     Statement insert(m_db, "INSERT INTO log_checkout (check_run_row, ordinal, repository, sha,"
-                           " line) VALUES (?, ?, ?, ?, ?)");
+                           " line, fetch_ref) VALUES (?, ?, ?, ?, ?, ?)");
     for (std::size_t i = 0; i < checkouts.size(); ++i) {
         insert.reset();
         insert.bind(1, checkRunRow)
             .bind(2, static_cast<std::int64_t>(i))
             .bind(3, checkouts[i].repository)
             .bind(4, checkouts[i].sha)
-            .bind(5, static_cast<std::int64_t>(checkouts[i].line));
+            .bind(5, static_cast<std::int64_t>(checkouts[i].line))
+            .bind(6, checkouts[i].fetchRef);
         if (auto r = insert.run(); !r)
             return failed(r);
     }
+    if (auto r = putTestedFromCheckouts(checkRunRow, checkouts); !r)
+        return failed(r);
     return transaction->commit();
 }
 
@@ -67,11 +70,11 @@ Result<std::optional<std::vector<LogCheckout>>> Cache::logCheckouts(std::int64_t
         return row.error();
     if (!*row)
         return std::optional<std::vector<LogCheckout>>{};
-    Statement s(m_db, "SELECT repository, sha, line FROM log_checkout WHERE check_run_row = ?"
-                      " ORDER BY ordinal");
+    Statement s(m_db, "SELECT repository, sha, line, fetch_ref FROM log_checkout"
+                      " WHERE check_run_row = ? ORDER BY ordinal");
     s.bind(1, checkRunRow);
     auto found = store::collectRows<LogCheckout>(s, [](const Statement& r) {
-        return LogCheckout{r.text(0), r.text(1), static_cast<std::uint64_t>(r.int64(2))};
+        return LogCheckout{r.text(0), r.text(1), static_cast<std::uint64_t>(r.int64(2)), r.text(3)};
     });
     if (!found)
         return found.error();

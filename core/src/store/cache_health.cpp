@@ -28,7 +28,7 @@ const char* const kHealthRunsSql =
 
 // The read logs of the same runs and their checkouts (none: a NULL row).
 const char* const kHealthCheckoutsSql =
-    "SELECT s.check_run_row, lc.repository, lc.sha, lc.line"
+    "SELECT s.check_run_row, lc.repository, lc.sha, lc.line, lc.fetch_ref"
     " FROM log_checkout_scan s"
     " JOIN check_run cr ON cr.id = s.check_run_row"
     " JOIN upstream_commit c ON c.id = cr.commit_id"
@@ -84,7 +84,8 @@ Result<std::vector<HealthRun>> Cache::healthRuns(const HealthRunQuery& query) co
         if (!list)
             list.emplace();
         if (!row.isNull(1))
-            list->push_back({row.text(1), row.text(2), static_cast<std::uint64_t>(row.int64(3))});
+            list->push_back(
+                {row.text(1), row.text(2), static_cast<std::uint64_t>(row.int64(3)), row.text(4)});
     });
     if (!read)
         return read.error();

@@ -145,7 +145,10 @@ Result<std::optional<UpstreamCommit>> Cache::previousCommit(const Sha& sha) cons
                           + "WHERE EXISTS (SELECT 1 FROM upstream_commit h WHERE h.sha = ?1"
                             " AND upstream_commit.time < h.time"
                             " AND ((h.pr_number > 0 AND upstream_commit.pr_number = h.pr_number)"
-                            "   OR (h.event_type = 2 AND upstream_commit.event_type = 2)))"
+                            "   OR (h.event_type = 2 AND upstream_commit.event_type = 2"
+                            // a nightly's free-text id is no commit to compare with
+                            "    AND length(upstream_commit.sha) IN (40, 64)"
+                            "    AND upstream_commit.sha NOT GLOB '*[^0-9a-fA-F]*')))"
                             " ORDER BY time DESC LIMIT 1");
     s.bind(1, sha.value);
     auto row = s.step();

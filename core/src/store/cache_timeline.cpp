@@ -75,9 +75,11 @@ Result<JobTimeline> Cache::jobTimeline(std::int64_t jobId) const
 
     Statement runs(m_db, "SELECT cr.id, c.sha, cr.pr_number, cr.event_type, c.author, c.title,"
                          " c.time, cr.run_attempt, cr.conclusion, cr.started_at,"
-                         " tr.state IS NOT NULL AND tr.state = 0, cr.upstream_repo"
+                         " tr.state IS NOT NULL AND tr.state = 0, cr.upstream_repo,"
+                         " coalesce(t.sha, '')"
                          " FROM check_run cr JOIN upstream_commit c ON c.id = cr.commit_id"
                          " LEFT JOIN test_run tr ON tr.check_run_row = cr.id"
+                         " LEFT JOIN tested_commit t ON t.check_run_row = cr.id"
                          " WHERE cr.job_id = ?"
                          " ORDER BY c.time, c.sha, "
                              + store::oldestRunFirstSql("cr"));
@@ -96,6 +98,7 @@ Result<JobTimeline> Cache::jobTimeline(std::int64_t jobId) const
         r.conclusion = static_cast<Conclusion>(row.integer(8));
         r.startedAt = row.isNull(9) ? 0 : row.int64(9);
         r.hasResults = row.integer(10) != 0;
+        r.testedSha = row.text(12);
         if (out.runs.empty())
             out.upstreamRepo = row.text(11);
         byRow.emplace(r.row, out.runs.size());

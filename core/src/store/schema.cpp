@@ -376,8 +376,27 @@ constexpr const char* kVersion8 = R"sql(
 ALTER TABLE test_run ADD COLUMN asks INTEGER NOT NULL DEFAULT 1;
 )sql";
 
-constexpr std::array<const char*, 8> kMigrations{kVersion1, kVersion2, kVersion3, kVersion4,
-                                                 kVersion5, kVersion6, kVersion7, kVersion8};
+// Schema 9 (issue 34): the upstream commit a run really tested, where its
+// HUD row names another (a merged PR's build at its base branch's HEAD;
+// ../shared/specs/real-backends.md 3.1, 3.5), one per check run: its SHA
+// (full, or the abbreviation git printed), the branch fetched when the job
+// named one, where it was read (model/tested_commit.h, TestedCommitSource)
+// and that name or line. log_checkout gains torch-spyre's FETCH_REF.
+constexpr const char* kVersion9 = R"sql(
+ALTER TABLE log_checkout ADD COLUMN fetch_ref TEXT NOT NULL DEFAULT '';
+CREATE TABLE tested_commit (
+    check_run_row INTEGER PRIMARY KEY REFERENCES check_run(id) ON DELETE CASCADE,
+    sha           TEXT NOT NULL,
+    ref           TEXT NOT NULL,
+    source        INTEGER NOT NULL,
+    evidence      TEXT NOT NULL,
+    line          INTEGER NOT NULL
+);
+)sql";
+
+constexpr std::array<const char*, 9> kMigrations{kVersion1, kVersion2, kVersion3,
+                                                 kVersion4, kVersion5, kVersion6,
+                                                 kVersion7, kVersion8, kVersion9};
 // Steps that rebuild a table others reference: run with foreign keys off, or
 // dropping the old table would cascade into its dependants' rows.
 constexpr int kRebuildingStep = 5;

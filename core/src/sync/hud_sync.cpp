@@ -466,9 +466,11 @@ void HudSync::fetchTitles(SyncReport& result)
     if (auto shas = m_cache.nightlyShasWithoutTitle(200); shas && !shas->empty()) {
         auto infos = m_hud.commitInfo(*shas);
         SyncBatch batch;
+        // A nightly's SHA is a main commit (real-backends.md section 2): the
+        // rows gave its branch; commit-info only titles it ("" keeps it).
         for (const auto& info : infos.rows)
-            batch.commits.push_back(UpstreamCommit{info.sha, 0, "nightly", EventType::Nightly, 0,
-                                                   info.title, info.author});
+            batch.commits.push_back(
+                UpstreamCommit{info.sha, 0, "", EventType::Nightly, 0, info.title, info.author});
         if (auto r = m_cache.apply(batch); !r)
             result.warnings.push_back("nightly titles: " + r.message());
         for (const auto& e : infos.errors)

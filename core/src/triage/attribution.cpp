@@ -10,8 +10,6 @@
 // the test, and which PR failed it before they did.
 #include "relayhud/triage/attribution.h"
 
-#include <re2/re2.h>
-
 #include <algorithm>
 #include <cstdlib>
 #include <set>
@@ -75,15 +73,6 @@ std::optional<TimelineIndex> JobAttributor::indexOf(std::int64_t checkRunRow) co
     return it->second;
 }
 
-Sha JobAttributor::nightlyMainSha(const std::string& title)
-{
-    static const RE2 pattern(R"(nightly release \(([0-9a-f]{40})\))");
-    std::string sha;
-    if (RE2::PartialMatch(title, pattern, &sha))
-        return Sha{sha};
-    return {};
-}
-
 bool JobAttributor::isNightly(const TimelineRun& run) const
 {
     return run.prNumber == 0 || run.eventType == EventType::Nightly
@@ -129,11 +118,18 @@ const JobAttributor::RunNeighbours& JobAttributor::neighbours(TimelineIndex run)
     const TimelineRun& here = runs[run];
     RunNeighbours n;
     // This PR's (or the nightly series') earlier settled runs, nearest first.
+    // A merged PR's build that tested its base branch's HEAD follows main:
+    // its previous is the previous build of another main commit, not another
+    // head of the PR (real-backends.md 3.1).
+    const bool onMain = !isNightly(here) && !here.testedSha.empty();
     for (std::size_t p = m_settled.size(); p-- > 0;) {
         const TimelineRun& r = runs[m_settled[p]];
         if (r.time >= here.time || r.sha == here.sha)
             continue;
-        if (isNightly(here) ? isNightly(r) : r.prNumber == here.prNumber)
+        const bool series = onMain ? !r.testedSha.empty() && r.testedSha != here.testedSha
+                            : isNightly(here) ? isNightly(r)
+                                              : r.prNumber == here.prNumber;
+        if (series)
             n.previous.push_back(p);
     }
     std::vector<std::pair<EpochSeconds, std::size_t>> near;

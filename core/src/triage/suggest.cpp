@@ -350,19 +350,17 @@ private:
             previous.run = run(facts, *a.previous);
             previous.outcome = a.previousFailed ? TestOutcome::Failed : TestOutcome::Passed;
             const TimelineRun& before = timeline.runs[*a.previous];
-            // A PR's two heads, or two pushes of one branch, compare as they
-            // are; nightly and periodic SHAs are nightly-branch commits (or
-            // free text): their titles name the main commits to compare.
-            const bool viaTitles =
-                facts.here.prNumber == 0 && facts.here.eventType != EventType::Push;
-            if (viaTitles) {
-                const TimelineRun& here = timeline.runs[*facts.index];
-                previous.compareUrl =
-                    compareUrl(timeline.upstreamRepo, JobAttributor::nightlyMainSha(before.title),
-                               JobAttributor::nightlyMainSha(here.title));
-            } else {
-                previous.compareUrl = compareUrl(timeline.upstreamRepo, before.sha, facts.here.sha);
-            }
+            // A PR's two heads, two pushes of one branch, two nightlies (each
+            // a main commit: the one its nightly was cut from, or main's HEAD;
+            // real-backends.md section 2), or two merged PRs' builds of main
+            // (their tested commits, 3.1) compare as they are; a free-text
+            // nightly id is no commit and gets no range (compareUrl).
+            const TimelineRun& here = timeline.runs[*facts.index];
+            const bool tested = !before.testedSha.empty() && !here.testedSha.empty();
+            previous.compareUrl =
+                tested
+                    ? compareUrl(timeline.upstreamRepo, Sha{before.testedSha}, Sha{here.testedSha})
+                    : compareUrl(timeline.upstreamRepo, before.sha, facts.here.sha);
         } else {
             previous.kind = EvidenceKind::NoBaseline;
         }
@@ -556,9 +554,8 @@ private:
         std::string why = "a " + series + "'s new failure; passed on the previous " + series + " "
                           + before.sha.shortSha();
         if (type == EventType::Nightly)
-            why += previous.compareUrl.empty()
-                       ? " (the nightly titles name no main commit: range unknown)"
-                       : ": regression in main " + previous.compareUrl;
+            why += previous.compareUrl.empty() ? " (not an upstream commit: range unknown)"
+                                               : ": regression in main " + previous.compareUrl;
         else if (!previous.compareUrl.empty())
             why += ": regression in " + before.sha.shortSha() + "..." + facts.here.sha.shortSha();
         return why;
@@ -710,7 +707,14 @@ std::string_view evidenceKindName(EvidenceKind kind)
 
 std::string compareUrl(std::string_view upstreamRepo, const Sha& base, const Sha& head)
 {
-    if (upstreamRepo.empty() || base.empty() || head.empty())
+    // Hex, as commits are named (full, or the abbreviation a tested commit
+    // may be known by); a nightly's free-text id or a push's delivery GUID
+    // is no commit (real-backends.md section 2).
+    const auto commit = [](const Sha& sha) {
+        return !sha.value.empty()
+               && sha.value.find_first_not_of("0123456789abcdefABCDEF") == std::string::npos;
+    };
+    if (upstreamRepo.empty() || !commit(base) || !commit(head) || base == head)
         return {};
     return "https://github.com/" + std::string(upstreamRepo) + "/compare/" + base.value + "..."
            + head.value;

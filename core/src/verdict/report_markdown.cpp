@@ -251,13 +251,21 @@ private:
         table.head = "| Backend | Job | Verdict | Reasons | Tests | Links |\n"
                      "|---|---|---|---|---|---|\n";
         for (const RunVerdict& job : m_in.jobs)
-            table.rows.push_back(
-                "| " + esc(job.run.downstreamRepo) + " | " + jobName(job.run, job.run.runAttempt)
-                + " | " + verdictMark(job.verdict) + " " + verdictName(job.verdict) + " | "
-                + reasonsCell(job) + " | " + testsCell(job) + " | " + links(job.run) + " |\n");
+            table.rows.push_back("| " + esc(job.run.downstreamRepo) + " | "
+                                 + jobName(job.run, job.run.runAttempt)
+                                 + testedNote(job.checkRunRow) + " | " + verdictMark(job.verdict)
+                                 + " " + verdictName(job.verdict) + " | " + reasonsCell(job) + " | "
+                                 + testsCell(job) + " | " + links(job.run) + " |\n");
         table.fullList = m_csvCommand;
         table.capped = false; // every job, unless the comment cannot hold them
         m_doc.table(std::move(table));
+    }
+
+    // "<br>tested main@abc1234 after #1234 merged (from its job name)"
+    std::string testedNote(std::int64_t checkRunRow) const
+    {
+        const auto it = m_in.tested.find(checkRunRow);
+        return it == m_in.tested.end() ? std::string() : "<br>" + esc(it->second);
     }
 
     std::string jobCell(const ClassifiedFailure& f) const

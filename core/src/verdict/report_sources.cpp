@@ -206,6 +206,23 @@ Result<std::vector<ClassifiedFailure>> failuresFromResults(const Cache& cache,
     return out;
 }
 
+namespace {
+
+// The branch the cache keeps for an upstream SHA (a PR row's base), "" when
+// none: what "tested main@abc1234 after #1234 merged" names.
+Result<std::string> branchOf(const Cache& cache, const Sha& sha)
+{
+    auto commits = cache.commits();
+    if (!commits)
+        return commits.error();
+    for (const UpstreamCommit& c : *commits)
+        if (c.sha == sha)
+            return c.branch;
+    return std::string();
+}
+
+} // namespace
+
 Result<ReportInput> loadReportInput(const Cache& cache, const Sha& sha,
                                     std::optional<std::int64_t> checkRunRow,
                                     const VerdictSources& sources)
@@ -234,10 +251,25 @@ Result<ReportInput> loadReportInput(const Cache& cache, const Sha& sha,
     if (checkRunRow && rows.empty())
         return makeError("check run row " + std::to_string(*checkRunRow)
                          + " is not the newest attempt of a job on " + sha.value);
+    std::optional<std::string> branch; // the SHA's branch (a PR's base), read once if needed
     for (std::int64_t row : rows) {
         auto v = verdictForRun(cache, row, sources);
         if (!v)
             return v.error();
+        auto tested = cache.testedCommit(row);
+        if (!tested)
+            return tested.error();
+        if (*tested && !branch) {
+            auto known = branchOf(cache, sha);
+            if (!known)
+                return known.error();
+            branch = std::move(*known);
+        }
+        if (*tested)
+            input.tested.emplace(
+                row, testedCommitText(**tested, sha, v->run.prNumber,
+                                      v->run.prNumber > 0 ? *branch : std::string())
+                         + " (from its " + testedCommitSourceName((*tested)->source) + ")");
         input.jobs.push_back(std::move(*v));
     }
     std::sort(input.jobs.begin(), input.jobs.end(), [](const RunVerdict& a, const RunVerdict& b) {

@@ -26,6 +26,16 @@ Result<RunDetails> loadRunDetails(const Cache& cache, std::int64_t rowId)
     auto previous = cache.previousCommit(details.run.upstreamSha);
     if (previous)
         details.previous = std::move(*previous);
+    auto tested = cache.testedCommit(rowId);
+    if (!tested)
+        return tested.error();
+    details.tested = std::move(*tested);
+    if (details.tested) {
+        auto before = cache.previousTestedCommit(rowId);
+        if (!before)
+            return before.error();
+        details.previousTested = std::move(*before);
+    }
     return details;
 }
 
@@ -60,17 +70,24 @@ RunLinks runLinks(const RunDetails& details, const QString& hudBaseUrl)
         links.hudPage =
             QUrl(base % u"/crcr/" % toQString(run.downstreamRepo)
                  % (run.eventType == EventType::Nightly ? u"?event=nightly"_s : QString()));
-    // Two heads of one PR, or the main commits two nightlies were cut from;
-    // never two different PRs' heads (PR heads are no linear history).
+    // Two heads of one PR, two nightlies (main commits: main..main; free
+    // text gets none), or a merged PR's build against the job's previous
+    // tested commit of its branch; never two different PRs' heads (PR heads
+    // are no linear history; R18).
     const std::optional<UpstreamCommit>& previous = details.previous;
-    if (previous && run.eventType == EventType::Nightly && previous->prNumber == 0)
-        links.compare = webUrl(triage::compareUrl(
-            run.upstreamRepo, triage::JobAttributor::nightlyMainSha(previous->title),
-            triage::JobAttributor::nightlyMainSha(details.commit ? details.commit->title
-                                                                 : std::string())));
-    else if (previous && run.eventType != EventType::Nightly && previous->prNumber == run.prNumber)
+    const bool scheduled =
+        run.eventType == EventType::Nightly || run.eventType == EventType::Periodic;
+    if (details.tested) {
+        if (details.previousTested)
+            links.compare = webUrl(triage::compareUrl(
+                run.upstreamRepo, Sha{details.previousTested->sha}, Sha{details.tested->sha}));
+    } else if (previous && scheduled && previous->prNumber == 0) {
         links.compare =
             webUrl(triage::compareUrl(run.upstreamRepo, previous->sha, run.upstreamSha));
+    } else if (previous && !scheduled && previous->prNumber == run.prNumber) {
+        links.compare =
+            webUrl(triage::compareUrl(run.upstreamRepo, previous->sha, run.upstreamSha));
+    }
     if (run.prNumber > 0)
         links.pullRequest =
             QUrl(u"https://github.com/" % upstream % u"/pull/" % QString::number(run.prNumber));

@@ -53,29 +53,32 @@ QString seconds(const std::optional<double>& value)
     return value ? formatDuration(value) : RunDetailsPanel::tr("not measured");
 }
 
-bool isFullSha(const std::string& text)
-{
-    return text.size() == 40 && std::all_of(text.begin(), text.end(), [](char c) {
-               return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
-           });
-}
-
-// A nightly's "SHA" is the downstream's delivery-id: normally the nightly
-// branch's commit, whose title names the main commit it was cut from; it may
-// be free text (test-infra cross-repo-ci-relay-callback/action.yml:28-35; R6).
+// A nightly's "SHA" is the downstream's delivery-id: a pytorch main commit
+// (the one its nightly was cut from, or main's HEAD), or free text that is
+// no commit at all (../shared/specs/real-backends.md section 2; R6).
 QString shaText(const RunDetails& details)
 {
     const CheckRun& run = details.run;
     const QString sha = toQString(run.upstreamSha.value);
-    if (run.eventType != EventType::Nightly)
+    if (run.eventType != EventType::Nightly && run.eventType != EventType::Periodic)
         return sha;
-    if (!isFullSha(run.upstreamSha.value))
-        return RunDetailsPanel::tr("%1 (as the downstream reported it; not a commit SHA)").arg(sha);
-    const Sha main = triage::JobAttributor::nightlyMainSha(details.commit ? details.commit->title
-                                                                          : std::string());
-    return main.empty() ? RunDetailsPanel::tr("%1 (nightly branch; main commit not known)").arg(sha)
-                        : RunDetailsPanel::tr("%1 (nightly branch, cut from main %2)")
-                              .arg(sha, toQString(main.shortSha()));
+    return isUpstreamCommit(run.upstreamSha.value)
+               ? RunDetailsPanel::tr("%1 (main)").arg(sha)
+               : RunDetailsPanel::tr("%1 (not an upstream commit)").arg(sha);
+}
+
+// The commit the run really tested, where its log or names say, beside the
+// row's (a merged PR's build of its base's HEAD; real-backends.md 3.1).
+QString testedText(const RunDetails& details)
+{
+    if (!details.tested)
+        return RunDetailsPanel::tr("not shown by its log or names (the row's commit)");
+    const CheckRun& run = details.run;
+    const std::string line =
+        testedCommitText(*details.tested, run.upstreamSha, run.prNumber,
+                         details.commit && run.prNumber > 0 ? details.commit->branch : "");
+    return RunDetailsPanel::tr("%1 (from its %2)")
+        .arg(toQString(line), toQString(testedCommitSourceName(details.tested->source)));
 }
 
 } // namespace
@@ -115,6 +118,7 @@ QWidget* RunDetailsPanel::buildContent()
     addField(*run, WorkflowField, tr("Workflow"));
     addField(*run, JobField, tr("Job"));
     addField(*run, ShaField, tr("SHA"));
+    addField(*run, TestedField, tr("Tested"));
     addField(*run, PrField, tr("PR"));
     addField(*run, EventField, tr("Event"));
     addField(*run, BranchField, tr("Branch"));
@@ -299,6 +303,7 @@ void RunDetailsPanel::fillRun(const RunDetails& details)
     setField(WorkflowField, toQString(run.workflow));
     setField(JobField, toQString(run.jobName));
     setField(ShaField, shaText(details));
+    setField(TestedField, testedText(details));
     setField(PrField, run.prNumber > 0 ? u"#" % QString::number(run.prNumber) : QString());
     setField(EventField, toQString(toString(run.eventType)));
     setField(BranchField, details.commit ? toQString(details.commit->branch) : QString());

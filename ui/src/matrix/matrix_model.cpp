@@ -5,6 +5,29 @@
 #include "relayhud/ui/matrix/cell_state.h"
 
 namespace relayhud::ui {
+namespace {
+
+using namespace Qt::StringLiterals;
+
+// A nightly's or periodic run's row: its "SHA" is the downstream's own id.
+bool isScheduled(EventType type)
+{
+    return type == EventType::Nightly || type == EventType::Periodic;
+}
+
+// A nightly's SHA is a main commit titled through commit-info (the HUD's
+// fallback: "nightly (<first 12>)"), or not a commit at all
+// (real-backends.md section 2).
+QString scheduledTitle(const UpstreamCommit& commit)
+{
+    if (!isUpstreamCommit(commit.sha.value))
+        return MatrixModel::tr("not an upstream commit (the downstream's own nightly id)");
+    if (commit.title.empty())
+        return u"nightly ("_s + toQString(commit.sha.value.substr(0, 12)) + u")"_s;
+    return toQString(commit.title);
+}
+
+} // namespace
 
 MatrixModel::MatrixModel(QObject* parent) : QAbstractTableModel(parent) {}
 
@@ -227,6 +250,8 @@ QVariant MatrixModel::commitData(const UpstreamCommit& commit, int role) const
         QString text = toQString(commit.sha.value);
         if (commit.prNumber > 0)
             text += u"\n#" % QString::number(commit.prNumber) % u"  " % toQString(commit.title);
+        else if (isScheduled(commit.eventType))
+            text += u"\n" % scheduledTitle(commit);
         if (!commit.author.empty())
             text += u"\nby " % toQString(commit.author);
         text += u"\n" % eventTypeLabel(commit.eventType) % u" · " % toQString(commit.branch)
@@ -283,6 +308,14 @@ QString MatrixModel::cellDescription(int row, int column) const
             % toQString(commit.sha.shortSha());
     if (commit.prNumber > 0)
         text += u"  #" % QString::number(commit.prNumber);
+    if (const auto tested = m_tested.find(cell.runRowId); !cell.empty() && tested != m_tested.end())
+        text += u"\n"
+                % tr("%1 (from its %2)")
+                      .arg(toQString(testedCommitText(tested->second, commit.sha, commit.prNumber,
+                                                      commit.prNumber > 0 ? commit.branch : "")),
+                           toQString(testedCommitSourceName(tested->second.source)));
+    else if (isScheduled(commit.eventType) && !isUpstreamCommit(commit.sha.value))
+        text += tr("\nnot an upstream commit (the downstream's own nightly id)");
     if (const QString head =
             carriedFrom(static_cast<std::size_t>(row), static_cast<std::size_t>(column));
         !head.isEmpty())

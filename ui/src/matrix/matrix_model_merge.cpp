@@ -80,6 +80,7 @@ std::string matrixColumnKey(const MatrixColumn& column)
 
 void MatrixModel::merge(MatrixSnapshot next)
 {
+    m_tested = std::move(next.tested);
     m_commits = std::move(next);
     present();
 }

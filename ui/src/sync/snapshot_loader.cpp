@@ -57,6 +57,14 @@ LoadResult loadSnapshot(const std::string& path, const MatrixQuery& query,
         return {nullptr, toQString(marked.message())};
     if (auto judged = verdicts->mark(**cache, *matrix); !judged)
         return {nullptr, toQString(judged.message())};
+    std::vector<std::int64_t> runs;
+    for (const MatrixCell& cell : matrix->cells)
+        if (!cell.empty())
+            runs.push_back(cell.runRowId);
+    auto tested = (*cache)->testedCommits(runs);
+    if (!tested)
+        return {nullptr, toQString(tested.message())};
+    matrix->tested = std::move(*tested);
     return {std::make_shared<MatrixSnapshot>(std::move(*matrix)), {}};
 }
 

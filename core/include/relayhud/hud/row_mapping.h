@@ -29,9 +29,12 @@ Result<CheckRun> mapCheckRunRow(const nlohmann::json& row, const RowContext& con
 Result<std::vector<Backend>> mapAllowlist(const nlohmann::json& doc);
 
 // Upstream commits implied by a set of runs: one per SHA, time = earliest start.
-// A nightly's "SHA" is the downstream's delivery-id: normally the tested
-// nightly-branch commit, but free text is possible (action.yml:28-35); its
-// branch is "nightly", never main (hud-read-api.md R6).
+// A nightly's "SHA" is the downstream's delivery-id: a pytorch main commit
+// (the one the nightly branch was cut from, or main's HEAD), never a
+// nightly-branch commit; its branch is "main". Free text is possible
+// (action.yml:28-35; "nightly-2026-12-01", "buildkite-<n>-<uuid>"): not an
+// upstream commit, so no branch (hud-read-api.md R6, corrected;
+// real-backends.md section 2).
 std::vector<UpstreamCommit> commitsFromRuns(const std::vector<CheckRun>& runs);
 
 } // namespace relayhud

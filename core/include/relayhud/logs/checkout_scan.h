@@ -15,9 +15,20 @@
 // When git is missing the action downloads a tarball over the REST API and
 // logs no commit: such a log shows no checkout, and nothing is guessed.
 //
+// torch-spyre checks PyTorch out with its own action (.github/actions/
+// checkout-pytorch/action.yml @4ef5062f; ../shared/specs/real-backends.md
+// 3.5), which echoes at the start of lines `FETCH_REF <ref>` (the `sha`
+// input, or `release/X.Y`), `PYTORCH_REPO_URL <url>`, then after the fetch
+// and checkout `git log -1 --oneline`'s `<abbreviated sha> <subject>`, then
+// `TORCH_ROOT <path>`. A SHA ref is the commit (unless git printed another);
+// a branch resolves only through git's abbreviation, and to no commit when
+// the log never shows it (LogCheckout::sha ""). Everything between FETCH_REF
+// and TORCH_ROOT is read (at most 100,000 lines).
+//
 // The scan reads the file in blocks (memory is one block whatever the log's
-// size or its longest line), looks only at lines holding one of the two
-// markers, and numbers lines as the log viewer does (line_scan.h: "\n",
+// size or its longest line), looks only at lines holding one of the
+// markers (and inside a checkout-pytorch step at every line), and numbers lines as the log viewer
+// does (line_scan.h: "\n",
 // "\r\n" and a lone "\r" each end one).
 #include "relayhud/model/log_checkout.h"
 #include "relayhud/util/result.h"

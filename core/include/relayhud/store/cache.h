@@ -2,6 +2,7 @@
 // The local SQLite cache: everything RelayHUD shows comes from here, so the
 // app works offline. One Cache per thread (SQLite connections are not shared);
 // WAL mode lets a sync writer and GUI readers, or two app instances, coexist.
+#include "relayhud/model/tested_commit.h"
 #include "relayhud/model/types.h"
 #include "relayhud/store/health_runs.h"      // the doctor's runtime health (doctor/)
 #include "relayhud/store/job_failure_line.h" // triage evidence (triage/suggest.h)
@@ -88,7 +89,7 @@ struct ArtifactQueueQuery {
 class Cache {
 public:
     // Current schema version (PRAGMA user_version after migrations).
-    static constexpr int kSchemaVersion = 8;
+    static constexpr int kSchemaVersion = 9;
 
     // Opens or creates the cache file and migrates it to kSchemaVersion.
     // ":memory:" gives a private in-memory cache (tests).
@@ -318,10 +319,30 @@ public:
     Result<std::vector<JobLineCandidate>>
     checkoutSampleQueue(const CheckoutSampleQuery& query) const;
 
+    // --- The commit a run really tested (model/tested_commit.h) ---
+    // Records it for one check run, unless the run already has one from
+    // stronger evidence (a lower TestedCommitSource: its log's checkout
+    // beats a job name, which beats an artifact name). putLogCheckouts
+    // records the one its checkouts show.
+    Result<void> putTestedCommit(std::int64_t checkRunRow, const TestedCommit& tested);
+    Result<std::optional<TestedCommit>> testedCommit(std::int64_t checkRunRow) const;
+    // The same for many rows (the matrix's tooltips); rows without one are
+    // absent.
+    Result<std::unordered_map<std::int64_t, TestedCommit>>
+    testedCommits(const std::vector<std::int64_t>& checkRunRows) const;
+    // The newest earlier run of the same job (by its upstream commit's time)
+    // that tested another commit of the same branch: a merged PR's build is
+    // compared with main's previous tested commit, never with other PRs'
+    // heads. None when the run has no tested commit.
+    Result<std::optional<TestedCommit>> previousTestedCommit(std::int64_t checkRunRow) const;
+
 private:
     explicit Cache(std::string path);
     Result<void> configure();
     Result<void> applyInTransaction(const SyncBatch& batch);
+    // In putLogCheckouts' transaction: the tested commit its checkouts show.
+    Result<void> putTestedFromCheckouts(std::int64_t checkRunRow,
+                                        const std::vector<LogCheckout>& checkouts);
 
     std::string m_path;
     sqlite3* m_db = nullptr;

@@ -17,8 +17,12 @@ struct TimelineRun {
     Sha sha;
     std::int64_t prNumber = 0; // 0 for nightlies and pushes
     EventType eventType = EventType::PullRequest;
-    std::string author;    // the PR's author (pr-info); "" when not known
-    std::string title;     // the commit's title: a nightly's names its main commit
+    std::string author; // the PR's author (pr-info); "" when not known
+    std::string title;  // the commit's title (a nightly's: its main commit's, commit-info)
+    // The upstream commit the run really tested where its log or names say
+    // (model/tested_commit.h): a merged PR's build of its base branch's HEAD;
+    // "" when not known.
+    std::string testedSha;
     EpochSeconds time = 0; // the upstream commit's time (when it was dispatched)
     int attempt = 1;
     Conclusion conclusion = Conclusion::None;

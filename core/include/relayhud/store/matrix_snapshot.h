@@ -2,10 +2,12 @@
 // A compact, immutable picture of the SHA x job matrix, built by the cache on
 // a worker thread and handed to the UI model. 24 bytes per cell, so 1,000
 // SHAs x 300 jobs stay under 8 MB; details are read from the cache by row id.
+#include "relayhud/model/tested_commit.h"
 #include "relayhud/model/types.h"
 
 #include <cstdint>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace relayhud {
@@ -63,6 +65,9 @@ struct MatrixSnapshot {
     std::vector<UpstreamCommit> rows;  // newest first
     std::vector<MatrixColumn> columns; // grouped by backend, then workflow, job
     std::vector<MatrixCell> cells;     // rows.size() * columns.size(), row-major
+    // The commit each run really tested, where known (Cache::testedCommits),
+    // by run row: the GUI's loader sets it for the cells' tooltips.
+    std::unordered_map<std::int64_t, TestedCommit> tested;
 
     const MatrixCell& cell(std::size_t row, std::size_t column) const
     {

@@ -9,8 +9,12 @@
 //  - PRs dispatched at about the same time share about the same main: a
 //    failure most of them share from some moment on is already broken
 //    upstream (or in the backend); one only this PR shows is this PR's;
-//  - nightlies are a linear history on the `nightly` branch, each titled
-//    "<date> nightly release (<main sha>)".
+//  - nightlies are a linear history of main commits: each nightly's SHA is
+//    the main commit its nightly was cut from, or main's HEAD, or free text
+//    that is no commit at all (../shared/specs/real-backends.md section 2);
+//  - a merged PR's build that tested its base branch's HEAD (its tested
+//    commit, model/tested_commit.h; real-backends.md 3.1) follows main: its
+//    previous is the job's previous build of another main commit.
 // PyTorch's Dr. CI makes the same call for in-tree CI (pytorch/test-infra
 // torchci/lib/drciUtils.ts `hasSimilarFailures`: the same job's failures on
 // other PRs, not by the same author, in a 24 h look-back). We look both ways
@@ -95,10 +99,6 @@ public:
 
     // Where the failure of `testId` in run `run` comes from.
     Attribution attribute(TimelineIndex run, std::int64_t testId) const;
-
-    // A nightly's main commit, from its title "<date> nightly release (<sha>)";
-    // empty when the title names none.
-    static Sha nightlyMainSha(const std::string& title);
 
 private:
     struct Breakage {

@@ -13,6 +13,7 @@
 #include "relayhud/verdict/verdict.h"
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -66,6 +67,10 @@ struct ReportInput {
     std::vector<ClassifiedFailure> failures; // of those jobs, by checkRunRow
     // The PR's merge gating when the SHA is a PR head (verdict/merge_gating.h).
     std::optional<MergeGating> gating;
+    // The commit a job really tested where it is not the SHA's own (a merged
+    // PR's build of its base's HEAD; model/tested_commit.h), by checkRunRow:
+    // "tested main@abc1234 after #1234 merged (from its job name)".
+    std::map<std::int64_t, std::string> tested;
 };
 
 // A GitHub comment holds at most 65,536 characters; counting bytes is the

@@ -1,6 +1,7 @@
 #pragma once
 // Everything the details panel shows about one cell's run, read from the
 // cache by the run's row id, and the outbound links derived from it.
+#include "relayhud/model/tested_commit.h"
 #include "relayhud/model/types.h"
 #include "relayhud/util/result.h"
 
@@ -23,7 +24,11 @@ struct RunDetails {
     std::vector<CheckRun> attempts;         // every attempt, newest first
     std::optional<UpstreamCommit> commit;   // the matrix row (branch, title)
     std::optional<UpstreamCommit> previous; // base of the compare link
-    Level level = Level::Unknown;           // the relay's level for the backend
+    // The commit the run really tested (model/tested_commit.h), and the
+    // previous one of its job and branch: then the compare link's ends.
+    std::optional<TestedCommit> tested;
+    std::optional<TestedCommit> previousTested;
+    Level level = Level::Unknown; // the relay's level for the backend
 };
 
 struct RunLinks {

@@ -30,6 +30,7 @@ public:
         WorkflowField,
         JobField,
         ShaField,
+        TestedField,
         PrField,
         EventField,
         BranchField,

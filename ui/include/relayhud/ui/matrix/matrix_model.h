@@ -163,8 +163,9 @@ private:
     MatrixSnapshot m_commits;  // as merged
     bool m_pullRequestView = false;
     std::set<std::int64_t> m_expanded;
-    QHash<QString, PullRequestRow> m_rowGroups; // by SHA, pull-request view only
-    QHash<qint64, QString> m_carried;           // run row id -> SHA of its head
+    QHash<QString, PullRequestRow> m_rowGroups;              // by SHA, pull-request view only
+    QHash<qint64, QString> m_carried;                        // run row id -> SHA of its head
+    std::unordered_map<std::int64_t, TestedCommit> m_tested; // run row id -> what it tested
     bool m_shardGrouping = true;
     QSet<QString> m_expandedGroups;
     MatrixSnapshot m_pullRequests; // the pull-request view's rows, before grouping
