@@ -10,6 +10,7 @@
 // The ground truth (what each row really did) is read from the dataset,
 // never by the code under test.
 #include "relayhud/artifacts/artifact_store.h"
+#include "relayhud/model/tested_commit.h"
 #include "relayhud/sim/sim_server.h"
 #include "relayhud/store/content_cache.h"
 #include "relayhud/sync/artifact_sync.h"
@@ -208,6 +209,61 @@ TEST_F(RealReportersSimTest, ARunWhoseSuitesRanInADispatchedChildIsReadFromTheCh
         ++dispatched;
     }
     EXPECT_GT(dispatched, 0) << "the world has variant B runs without merged reports";
+}
+
+// torch-spyre builds main's HEAD when a PR merges, not the PR head its row
+// names (real-backends.md 3.1); its artifact names carry the commit (3.5).
+TEST_F(RealReportersSimTest, EveryMergedPrRunShowsTheCommitItReallyTested)
+{
+    int merged = 0;
+    for (const sim::SimRow* row : finishedRows(kSpyre)) {
+        if (row->run.eventType != EventType::PullRequest || row->evidence.wheelsAt == 0)
+            continue;
+        auto id = s_cache->checkRunRowFor(row->run.checkRunId);
+        ASSERT_TRUE(id && *id);
+        auto tested = s_cache->testedCommit(**id);
+        ASSERT_TRUE(tested) << tested.message();
+        ASSERT_TRUE(*tested) << "run " << row->run.runId << " has no tested commit";
+        EXPECT_EQ((*tested)->sha, row->testedSha.value) << "the dataset's truth";
+        EXPECT_NE((*tested)->sha, row->run.upstreamSha.value) << "not the PR head";
+        EXPECT_EQ((*tested)->source, TestedCommitSource::ArtifactName);
+        ++merged;
+    }
+    EXPECT_GT(merged, 5);
+}
+
+// Every real nightly's SHA is a main commit (real-backends.md section 2).
+TEST_F(RealReportersSimTest, EveryNightlySitsOnAMainCommit)
+{
+    auto commits = s_cache->commits();
+    ASSERT_TRUE(commits) << commits.message();
+    std::map<std::string, UpstreamCommit> bySha;
+    for (const UpstreamCommit& c : *commits)
+        bySha[c.sha.value] = c;
+    int nightlies = 0;
+    int ranges = 0;
+    for (const std::string_view repo : {kSpyre, kTorchedHat})
+        for (const sim::SimRow* row : finishedRows(repo)) {
+            if (row->run.eventType != EventType::Nightly)
+                continue;
+            const std::string& sha = row->run.upstreamSha.value;
+            EXPECT_TRUE(isUpstreamCommit(sha)) << sha;
+            ASSERT_TRUE(bySha.contains(sha)) << sha;
+            EXPECT_EQ(bySha[sha].branch, "main") << sha;
+            EXPECT_EQ(bySha[sha].title.find("nightly release"), std::string::npos)
+                << "a main commit's title, not a nightly-branch one: " << bySha[sha].title;
+            // Consecutive nightlies compare main..main.
+            auto previous = s_cache->previousCommit(row->run.upstreamSha);
+            ASSERT_TRUE(previous) << previous.message();
+            if (*previous) {
+                EXPECT_EQ((*previous)->eventType, EventType::Nightly);
+                EXPECT_EQ((*previous)->branch, "main");
+                ++ranges;
+            }
+            ++nightlies;
+        }
+    EXPECT_GT(nightlies, 5);
+    EXPECT_GT(ranges, 3);
 }
 
 TEST_F(RealReportersSimTest, TorchedHatRunsHaveNoReportsAndSaySo)

@@ -1,5 +1,6 @@
 #include "sync/run_store.h"
 
+#include "relayhud/model/tested_commit.h"
 #include "relayhud/results/report_import.h"
 #include "sync/cancel.h"
 
@@ -263,9 +264,29 @@ FetchedRun fetchRunArtifacts(ArtifactFetcher& fetcher, const ArtifactSettings& s
     return run;
 }
 
+namespace {
+
+// torch-spyre names its artifacts after the commit it built
+// (`pytorch-wheel-<sha>`, `upstream-beta-reports-<sha>`; real-backends.md
+// 3.5): the listing says what a merged-PR run really tested, whatever its
+// HUD row's PR head. Names that disagree say nothing.
+Result<void> keepTestedCommit(Cache& cache, const FetchedRun& run)
+{
+    if (!run.fetch || run.fetch->listedNames.empty() || !run.origin.checkRunRow)
+        return {};
+    auto tested = testedCommitFromArtifactNames(run.fetch->listedNames);
+    if (!tested || !*tested)
+        return {};
+    return cache.putTestedCommit(*run.origin.checkRunRow, **tested);
+}
+
+} // namespace
+
 Result<StoredRun> storeRunArtifacts(Cache& cache, ContentCache& blobs, const FetchedRun& run,
                                     const std::atomic<bool>* cancel)
 {
+    if (auto kept = keepTestedCommit(cache, run); !kept)
+        return kept.error();
     if (!run.fetch) {
         if (cancelled(cancel))
             return StoredRun{};

@@ -10,6 +10,8 @@
 // the test, and which PR failed it before they did.
 #include "relayhud/triage/attribution.h"
 
+#include "relayhud/model/tested_commit.h"
+
 #include <algorithm>
 #include <cstdlib>
 #include <set>
@@ -121,12 +123,16 @@ const JobAttributor::RunNeighbours& JobAttributor::neighbours(TimelineIndex run)
     // A merged PR's build that tested its base branch's HEAD follows main:
     // its previous is the previous build of another main commit, not another
     // head of the PR (real-backends.md 3.1).
-    const bool onMain = !isNightly(here) && !here.testedSha.empty();
+    // A run whose log shows its own head checked out is a PR head's run.
+    const auto buildsMain = [](const TimelineRun& r) {
+        return !r.testedSha.empty() && !sameCommit(r.testedSha, r.sha.value);
+    };
+    const bool onMain = !isNightly(here) && buildsMain(here);
     for (std::size_t p = m_settled.size(); p-- > 0;) {
         const TimelineRun& r = runs[m_settled[p]];
         if (r.time >= here.time || r.sha == here.sha)
             continue;
-        const bool series = onMain ? !r.testedSha.empty() && r.testedSha != here.testedSha
+        const bool series = onMain            ? buildsMain(r) && r.testedSha != here.testedSha
                             : isNightly(here) ? isNightly(r)
                                               : r.prNumber == here.prNumber;
         if (series)
