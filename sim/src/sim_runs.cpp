@@ -444,8 +444,8 @@ private:
     }
 
     // torch-spyre's suites fail a few mandatory tests now and then (its
-    // validate-mode runs report them and go on): its own bugs, drawn from the
-    // pass-stable cases its JUnit holds.
+    // validate-mode runs report them and go on): drawn per run from the
+    // pass-stable cases its JUnit holds, so flaky by the truth.
     void drawSpyreBackendFailures(RunContext& ctx, const JobSpec& job,
                                   std::vector<CausedTest>& failures)
     {
@@ -458,7 +458,7 @@ private:
         for (int i = 0; i < count && total > 0; ++i) {
             const std::uint64_t index = u.indexAt(job.shard, job.numShards, ctx.rng.below(total));
             if (u.outcome(index) == StableOutcome::Pass)
-                addFailure(failures, {u.nodeId(u.caseAt(index)), SimCause::Backend, 0, false});
+                addFailure(failures, {u.nodeId(u.caseAt(index)), SimCause::Flaky, 0, false});
         }
     }
 

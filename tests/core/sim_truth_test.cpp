@@ -96,7 +96,9 @@ TEST(SimTruth, EveryLineIsAFailingCaseOfTheServedJunitAndEveryFailingCaseHasOne)
                 << id;
             continue;
         }
-        ASSERT_FALSE(row.run.reported.artifactUrl.empty()) << id;
+        // torch-spyre's reports are in its run without an artifact_url
+        // (real-backends.md 1.5, 7).
+        ASSERT_TRUE(!row.run.reported.artifactUrl.empty() || row.evidence.suites > 0) << id;
         EXPECT_FALSE(seedOneArtifacts().artifactExpired(row)) << id;
         const auto failing = failingInJunit(row);
         std::set<std::string> named;

@@ -134,6 +134,25 @@ TEST_F(WindowLayoutTest, JobHeadersAreShortAndNoTallerThanTheirLabels)
     EXPECT_GT(sharded, 0);
 }
 
+// TorchedHat's job names (pytorch-redhat-ci crcr-nightly.yml @a559b043,
+// real-backends.md 1.4) lead with the build environment and name a config and
+// a runner only.
+TEST(JobLabel, ABuildEnvironmentPrefixIsDroppedAndAConfigWithItsRunnerIsRead)
+{
+    const JobLabel sgpu = parseJobLabel(
+        QStringLiteral("linux-rhel9.6-cuda13.0-py3.12-gcc11-x86_64 / test (sgpu, linux.rhel96)"));
+    EXPECT_EQ(sgpu.compact, QStringLiteral("test sgpu"));
+    EXPECT_EQ(sgpu.runner, QStringLiteral("linux.rhel96"));
+    EXPECT_EQ(sgpu.shards, 0);
+    EXPECT_EQ(
+        parseJobLabel(QStringLiteral("linux-rhel9.6-cuda13.0-py3.12-gcc11-x86_64 / build")).compact,
+        QStringLiteral("build"));
+    EXPECT_EQ(parseJobLabel(
+                  QStringLiteral("linux-jammy-py3.10-gcc11 / test (default, 2, 5, linux.4xlarge)"))
+                  .compact,
+              QStringLiteral("default 2/5"));
+}
+
 TEST(JobLabel, PyTorchShardsReadConfigAndShard)
 {
     const JobLabel npu = parseJobLabel(QStringLiteral("test (default, 1, 4, linux.arm64.npu.2)"));

@@ -59,7 +59,13 @@ JobLabel shardedTest(const QString& name, const QStringList& parts)
 
 JobLabel parseJobLabel(const QString& job)
 {
-    const QRegularExpressionMatch match = parenthesised().match(job);
+    // PyTorch-style names lead with the build environment, "linux-rhel9.6-
+    // cuda13.0-py3.12-gcc11-x86_64 / test (sgpu, linux.rhel96)" (TorchedHat's
+    // crcr-nightly.yml, real-backends.md 1.4): the part after the last " / "
+    // tells a backend's columns apart; the header's tooltip keeps the whole.
+    const qsizetype slash = job.lastIndexOf(QLatin1String(" / "));
+    const QString tail = slash > 0 ? job.mid(slash + 3) : job;
+    const QRegularExpressionMatch match = parenthesised().match(tail);
     if (match.hasMatch()) {
         const QStringList parts = match.captured(2).split(u',');
         if (parts.size() >= 3) {
@@ -67,9 +73,16 @@ JobLabel parseJobLabel(const QString& job)
             if (!label.compact.isEmpty())
                 return label;
         }
+        if (parts.size() == 2 && !parts[0].trimmed().isEmpty()) {
+            // "test (config, runner)": one leg per config.
+            JobLabel label;
+            label.compact = match.captured(1) + u' ' + parts[0].trimmed();
+            label.runner = parts[1].trimmed();
+            return label;
+        }
     }
     JobLabel label;
-    label.compact = job;
+    label.compact = slash > 0 ? tail : job;
     const QRegularExpressionMatch suffix = numericSuffix().match(job);
     if (suffix.hasMatch()) {
         label.family = suffix.captured(1);
