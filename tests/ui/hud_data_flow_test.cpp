@@ -9,8 +9,12 @@
 #include "relayhud/hud/hud_summaries.h"
 #include "relayhud/model/tested_commit.h"
 #include "relayhud/store/cache.h"
+#include "relayhud/store/content_cache.h"
+#include "relayhud/sync/artifact_sync.h"
+#include "relayhud/sync/hud_sync.h"
 #include "relayhud/ui/details/run_details_panel.h"
 #include "relayhud/ui/main_window.h"
+#include "relayhud/ui/matrix/cell_state.h"
 #include "relayhud/ui/matrix/matrix_filter_proxy.h"
 #include "relayhud/ui/matrix/matrix_model.h"
 #include "relayhud/ui/matrix/matrix_view.h"
@@ -178,4 +182,76 @@ TEST(HudDataFlow, AMergedPrsBuildShowsTheCommitItTested)
     EXPECT_TRUE(panel.linkUrl(RunDetailsPanel::CompareLink).isEmpty())
         << "not the PR's previous head: the job's previous tested commit, none yet";
     test::keepPictures(window, QStringLiteral("hud-data-tested-commit"));
+}
+
+// real-backends.md 3.2: torch-spyre's variant B callback carries its
+// validate-mode child run's conclusion, success while tests failed. After the
+// background artifact pass (which finds the reports without an artifact_url,
+// in the run or in the child it dispatched), such a cell is drawn as
+// "reported success, tests failed", and its details name the commit the run
+// really tested (from its artifact names).
+TEST(HudDataFlow, AReportedSuccessWhoseTestsFailedIsNotDrawnAsAGreen)
+{
+    std::signal(SIGPIPE, SIG_IGN);
+    sim::SimServer server(sim::buildDataset(sim::SimConfig{}));
+    ASSERT_GT(server.start(0), 0);
+    QTemporaryDir dir;
+    const QString cachePath = dir.filePath(QStringLiteral("cache.sqlite"));
+    {
+        // torch-spyre's rows synced and its artifacts read, as the app's
+        // background pass does it.
+        auto cache = Cache::open(cachePath.toStdString());
+        ASSERT_TRUE(cache) << cache.message();
+        HttpClient http;
+        HudClient hud(http, server.baseUrl());
+        SyncOptions sync;
+        sync.days = 30;
+        sync.backends = {"torch-spyre/torch-spyre"};
+        ASSERT_TRUE(HudSync(hud, **cache).run(sync));
+        auto blobs = ContentCache::open(dir.filePath(QStringLiteral("blobs")).toStdString());
+        ASSERT_TRUE(blobs) << blobs.message();
+        ArtifactSettings settings;
+        settings.githubApiUrl = server.githubApiUrl();
+        ArtifactFetcher fetcher(http, *blobs, settings, simCredentials(server));
+        ArtifactSyncOptions pass;
+        pass.policy = ArtifactPolicy::AllRuns;
+        pass.days = 30;
+        pass.jobLines = false;
+        ASSERT_TRUE(ArtifactSync(**cache, fetcher, settings).run(pass));
+    }
+    MainWindow window(offlineSession(cachePath, QString::fromStdString(server.baseUrl())));
+    window.resize(1600, 1000);
+    window.show();
+    const QAbstractItemModel& model = window.filterProxy();
+    QModelIndex claimed;
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] {
+            for (int r = 0; r < model.rowCount() && !claimed.isValid(); ++r)
+                for (int c = 0; c < model.columnCount(); ++c)
+                    if (model.index(r, c).data(MatrixModel::CellStateRole).toInt()
+                        == static_cast<int>(CellState::SuccessTestsFailed)) {
+                        claimed = model.index(r, c);
+                        break;
+                    }
+            return claimed.isValid();
+        },
+        kWaitMs))
+        << "no reported success whose tests failed after the artifact pass";
+    EXPECT_EQ(
+        model.headerData(claimed.column(), Qt::Horizontal, MatrixModel::BackendRole).toString(),
+        u"torch-spyre/torch-spyre"_s);
+    EXPECT_TRUE(
+        claimed.data(Qt::ToolTipRole).toString().contains(u"reported success, tests failed"_s))
+        << claimed.data(Qt::ToolTipRole).toString().toStdString();
+    window.matrixView()->scrollTo(claimed);
+    window.matrixView()->selectionModel()->setCurrentIndex(claimed,
+                                                           QItemSelectionModel::ClearAndSelect);
+    RunDetailsPanel& panel = *window.detailsPanel();
+    const auto row = claimed.data(MatrixModel::RunRowIdRole).toLongLong();
+    ASSERT_TRUE(QTest::qWaitFor([&] { return panel.shownRowId() == row; }, kWaitMs));
+    EXPECT_TRUE(panel.stateText().startsWith(u"reported success, tests failed"_s))
+        << panel.stateText().toStdString();
+    EXPECT_TRUE(panel.fieldText(RunDetailsPanel::TestedField).contains(u"from its artifact name"_s))
+        << panel.fieldText(RunDetailsPanel::TestedField).toStdString();
+    test::keepPictures(window, QStringLiteral("real-reporters-success-tests-failed"));
 }

@@ -36,6 +36,15 @@ Result<RunDetails> loadRunDetails(const Cache& cache, std::int64_t rowId)
             return before.error();
         details.previousTested = std::move(*before);
     }
+    auto results = cache.testRunForCheckRun(rowId);
+    if (!results)
+        return results.error();
+    if (*results && (*results)->state == TestRunState::Stored) {
+        const TestRunTotals& t = (*results)->totals;
+        details.testsFailed = t.count(TestOutcome::Failed) + t.count(TestOutcome::Error)
+                                  + t.count(TestOutcome::XPassStrict)
+                              > 0;
+    }
     return details;
 }
 

@@ -261,6 +261,8 @@ QUrl RunDetailsPanel::linkUrl(Link link) const
 
 QString RunDetailsPanel::titleText() const { return m_title->text(); }
 
+QString RunDetailsPanel::stateText() const { return m_stateText->text(); }
+
 void RunDetailsPanel::setField(Field field, const QString& text)
 {
     m_fields[static_cast<std::size_t>(field)]->setText(text.isEmpty() ? QStringLiteral("—") : text);
@@ -283,8 +285,12 @@ void RunDetailsPanel::showDetails(const RunDetails& details, const RunLinks& lin
 void RunDetailsPanel::fillRun(const RunDetails& details)
 {
     const CheckRun& run = details.run;
-    const CellState state =
+    const CellState reported =
         cellStateOf(run.reported.status, run.reported.conclusion, run.isStale(nowSeconds()));
+    // Not a green, whatever the callback said (real-backends.md 3.2).
+    const CellState state = reported == CellState::Success && details.testsFailed
+                                ? CellState::SuccessTestsFailed
+                                : reported;
     m_title->setText(toQString(run.jobName));
     m_subtitle->setText(toQString(run.downstreamRepo) % u" · " % toQString(run.workflow));
     m_stateTile->setState(state);

@@ -29,6 +29,9 @@ struct RunDetails {
     std::optional<TestedCommit> tested;
     std::optional<TestedCommit> previousTested;
     Level level = Level::Unknown; // the relay's level for the backend
+    // Its stored JUnit has failing cases: a reported success is then not a
+    // green (MatrixCell::ReportedGreenTestsFailed).
+    bool testsFailed = false;
 };
 
 struct RunLinks {

@@ -58,6 +58,7 @@ public:
     QString fieldText(Field field) const;
     QUrl linkUrl(Link link) const;
     QString titleText() const;
+    QString stateText() const; // "success  ·  attempt 1 of 1"
     QTableView* attemptsView() const { return m_attemptsView; }
     const AttemptsModel& attemptsModel() const { return *m_attempts; }
 
