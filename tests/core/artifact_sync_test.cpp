@@ -54,6 +54,20 @@ protected:
             {{"test-reports/python-pytest/test_ops/test_ops-123.xml", junitXml(passed, failed)}});
     }
     ArtifactSync sync() { return ArtifactSync(*m_cache, *m_fetcher, m_settings); }
+    // A torch-spyre green as its callback sends it (real-backends.md 1.5):
+    // no artifact_url, its run URL only.
+    std::int64_t addSpyreGreen(EpochSeconds completedAt)
+    {
+        CheckRun run =
+            relayhud::testing::completedRun(std::string(40, 'e'), "linux-x86_64 / pytorch / test",
+                                            1, Conclusion::Success, completedAt - 3600);
+        run.runId = "17001";
+        run.checkRunId = CheckRunId{"41000000077"};
+        run.reported.runUrl = "https://github.com/torch-spyre/torch-spyre/actions/runs/17001";
+        run.reported.artifactUrl.clear();
+        run.reported.completedAt = completedAt;
+        return relayhud::testing::addRun(*m_cache, run, completedAt - 3600);
+    }
     TestRunInfo testRunOf(std::int64_t row)
     {
         auto info = m_cache->testRunForCheckRun(row);
@@ -225,15 +239,7 @@ TEST_F(ArtifactSyncTest,
        ARunWithoutAnArtifactUrlIsReadFromItsRunAndLateReportsAreAskedForABoundedTime)
 {
     const EpochSeconds start = nowSeconds();
-    CheckRun run =
-        relayhud::testing::completedRun(std::string(40, 'e'), "linux-x86_64 / pytorch / test", 1,
-                                        Conclusion::Success, start - 3600);
-    run.runId = "17001";
-    run.checkRunId = CheckRunId{"41000000077"};
-    run.reported.runUrl = "https://github.com/torch-spyre/torch-spyre/actions/runs/17001";
-    run.reported.artifactUrl.clear();
-    run.reported.completedAt = start - 60; // completed a minute ago
-    const auto row = relayhud::testing::addRun(*m_cache, run, start - 3600);
+    const auto row = addSpyreGreen(start - 60); // completed a minute ago
     m_github.artifacts.push_back(
         {1, "pytorch-wheel-" + std::string(40, 'f'), "wheel bytes", false, "", "", 812LL << 20});
     ArtifactSyncOptions all;
@@ -275,15 +281,7 @@ TEST_F(ArtifactSyncTest,
 TEST_F(ArtifactSyncTest, ReportsUploadedAfterTheCallbackAreReadAtTheNextScheduledAsk)
 {
     const EpochSeconds start = nowSeconds();
-    CheckRun run =
-        relayhud::testing::completedRun(std::string(40, 'e'), "linux-x86_64 / pytorch / test", 1,
-                                        Conclusion::Success, start - 3600);
-    run.runId = "17001";
-    run.checkRunId = CheckRunId{"41000000077"};
-    run.reported.runUrl = "https://github.com/torch-spyre/torch-spyre/actions/runs/17001";
-    run.reported.artifactUrl.clear();
-    run.reported.completedAt = start - 60;
-    const auto row = relayhud::testing::addRun(*m_cache, run, start - 3600);
+    const auto row = addSpyreGreen(start - 60); // completed a minute ago
     ArtifactSyncOptions all;
     all.policy = ArtifactPolicy::AllRuns;
     ASSERT_TRUE(sync().run(all));

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <functional>
 
 namespace relayhud {
 namespace {
@@ -47,56 +48,67 @@ constexpr unsigned kXmlOptions = pugi::parse_default & ~pugi::parse_doctype;
 
 namespace github {
 
-Result<ArtifactPage> parseArtifactPage(std::string_view body, const std::string& url)
+namespace {
+
+// One page of a GitHub list answer, {"total_count": n, "<key>": [...]}:
+// `each` gets every object item with an integer "id"; other items are left
+// out. An Error naming `url` and `what` when the body is no such list.
+Result<std::int64_t> readListPage(std::string_view body, const std::string& url, const char* key,
+                                  const char* what,
+                                  const std::function<void(const json&, std::int64_t)>& each)
 {
     const auto doc = json::parse(body, nullptr, /*allow_exceptions=*/false);
-    const auto list = doc.is_object() ? doc.find("artifacts") : doc.end();
+    const auto list = doc.is_object() ? doc.find(key) : doc.end();
     if (!doc.is_object() || list == doc.end() || !list->is_array())
-        return makeError("GitHub's answer from " + artifacts::displayUrl(url)
-                         + " is not an artifact list");
-    ArtifactPage page;
-    page.totalCount = intOr(doc, "total_count", 0);
+        return makeError("GitHub's answer from " + artifacts::displayUrl(url) + " is not " + what);
     for (const auto& item : *list) {
         if (!item.is_object())
             continue;
         const auto id = item.find("id");
-        if (id == item.end() || !id->is_number_integer())
-            continue;
-        ArtifactInfo info;
-        info.id = id->get<std::int64_t>();
-        info.name = stringOr(item, "name");
-        info.sizeInBytes = std::max<std::int64_t>(0, intOr(item, "size_in_bytes", 0));
-        info.expired = boolOr(item, "expired", false);
-        info.createdAt = timeOr0(item, "created_at");
-        info.expiresAt = timeOr0(item, "expires_at");
-        page.artifacts.push_back(std::move(info));
+        if (id != item.end() && id->is_number_integer())
+            each(item, id->get<std::int64_t>());
     }
+    return intOr(doc, "total_count", 0);
+}
+
+} // namespace
+
+Result<ArtifactPage> parseArtifactPage(std::string_view body, const std::string& url)
+{
+    ArtifactPage page;
+    auto total =
+        readListPage(body, url, "artifacts", "an artifact list", [&](const json& item, auto id) {
+            ArtifactInfo info;
+            info.id = id;
+            info.name = stringOr(item, "name");
+            info.sizeInBytes = std::max<std::int64_t>(0, intOr(item, "size_in_bytes", 0));
+            info.expired = boolOr(item, "expired", false);
+            info.createdAt = timeOr0(item, "created_at");
+            info.expiresAt = timeOr0(item, "expires_at");
+            page.artifacts.push_back(std::move(info));
+        });
+    if (!total)
+        return total.error();
+    page.totalCount = *total;
     return page;
 }
 
 Result<WorkflowRunPage> parseWorkflowRunPage(std::string_view body, const std::string& url)
 {
-    const auto doc = json::parse(body, nullptr, /*allow_exceptions=*/false);
-    const auto list = doc.is_object() ? doc.find("workflow_runs") : doc.end();
-    if (!doc.is_object() || list == doc.end() || !list->is_array())
-        return makeError("GitHub's answer from " + artifacts::displayUrl(url)
-                         + " is not a list of workflow runs");
     WorkflowRunPage page;
-    page.totalCount = intOr(doc, "total_count", 0);
-    for (const auto& item : *list) {
-        if (!item.is_object())
-            continue;
-        const auto id = item.find("id");
-        if (id == item.end() || !id->is_number_integer())
-            continue;
-        WorkflowRunInfo run;
-        run.id = id->get<std::int64_t>();
-        run.name = stringOr(item, "name");
-        run.event = stringOr(item, "event");
-        run.htmlUrl = stringOr(item, "html_url");
-        run.createdAt = timeOr0(item, "created_at");
-        page.runs.push_back(std::move(run));
-    }
+    auto total = readListPage(body, url, "workflow_runs", "a list of workflow runs",
+                              [&](const json& item, auto id) {
+                                  WorkflowRunInfo run;
+                                  run.id = id;
+                                  run.name = stringOr(item, "name");
+                                  run.event = stringOr(item, "event");
+                                  run.htmlUrl = stringOr(item, "html_url");
+                                  run.createdAt = timeOr0(item, "created_at");
+                                  page.runs.push_back(std::move(run));
+                              });
+    if (!total)
+        return total.error();
+    page.totalCount = *total;
     return page;
 }
 
