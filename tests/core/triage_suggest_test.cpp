@@ -675,6 +675,15 @@ TEST_F(SuggestTest, AMergedPrsBuildComparesWithMainsPreviousTestedCommit)
     EXPECT_EQ(baseline->compareUrl, "https://github.com/pytorch/pytorch/compare/a000071"
                                         + std::string(33, 'f') + "...a000072"
                                         + std::string(33, 'f'));
+    // What changed is main's range where #170 merged; other merges may sit
+    // in it, so it is said so, and less surely than a PR head's regression.
+    EXPECT_EQ(s.cls, FailureClass::Regression);
+    EXPECT_LE(s.confidence, 0.6);
+    EXPECT_NE(s.why.find("passed on main's previous build a000071: regression in main "
+                         "a000071...a000072, where this PR merged"),
+              std::string::npos)
+        << s.why;
+    EXPECT_EQ(s.why.find("this PR's previous head"), std::string::npos) << s.why;
 }
 
 TEST(CompareUrl, BuildsTheUpstreamRangeOrNothing)

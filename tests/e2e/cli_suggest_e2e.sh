@@ -59,7 +59,7 @@ tsv_classes=$(cut -f1 "$work/tsv" | sort | uniq -c)
 [ "$text_classes" = "$tsv_classes" ] || fail "tsv classes differ: $tsv_classes vs $text_classes"
 
 echo "== a regression: compared with other PRs' runs of the job, never a compare across PRs"
-id=$(awk -F'\t' '$1 == "regression" && $4 != "(job)" && $5 ~ /this PR/ { print $2; exit }' "$work/all")
+id=$(awk -F'\t' '$1 == "regression" && $4 != "(job)" && $5 ~ /this PR.s regression$/ { print $2; exit }' "$work/all")
 cli suggest --check-run "$id" --evidence >"$work/one" || fail "suggest --check-run $id"
 grep -Eq $'^regression\t'"$id"$'\t.*: this PR\'s regression$' "$work/one" ||
   fail "regression line: $(grep -v '^expected\|^    outcome' "$work/one" | head -n3)"

@@ -4,6 +4,8 @@
 // attribution (triage/attribution.h).
 #include "relayhud/triage/suggest.h"
 
+#include "relayhud/model/tested_commit.h"
+
 #include "relayhud/store/cache.h"
 #include "relayhud/triage/classifier.h"
 #include "relayhud/triage/evidence_source.h"
@@ -441,6 +443,15 @@ private:
             switch (a->call) {
             case AttributionCall::ThisPr:
             case AttributionCall::Culprit:
+                if (a->call == AttributionCall::ThisPr && a->previous && facts.index
+                    && buildsMain(facts.attributor->timeline().runs[*facts.index])) {
+                    // Main's previous build failed it too: older than this
+                    // merge. Else the range may hold other merges: less sure.
+                    finish(a->previousFailed ? FailureClass::PreExisting : FailureClass::Regression,
+                           a->previousFailed ? a->confidence : std::min(a->confidence, 0.6),
+                           previous, regressionWhy(*a, facts));
+                    return;
+                }
                 finish(FailureClass::Regression, a->confidence,
                        a->call == AttributionCall::Culprit ? *breakage : concurrent,
                        regressionWhy(*a, facts));
@@ -511,6 +522,8 @@ private:
                 why = "fails here; no other PR's run of this job within "
                       + hours(m_options.attribution.windowSeconds) + " to compare";
         }
+        if (a.previous && buildsMain(timeline.runs[*facts.index]))
+            return why + mainBuildWhy(a, facts);
         if (a.previous) {
             const TimelineRun& before = timeline.runs[*a.previous];
             why += a.previousFailed
@@ -519,6 +532,30 @@ private:
                              + ": brought by the push of " + facts.here.sha.shortSha();
         }
         return why + ": this PR's regression";
+    }
+
+    // A merged PR's build of main's HEAD (torch-spyre: real-backends.md 3.1)
+    // follows main's earlier builds, not the PR's heads: what changed is the
+    // main range between the two tested commits, where this PR merged, and
+    // other merges may sit in it too (no HUD data says which).
+    static bool buildsMain(const TimelineRun& run)
+    {
+        return !run.testedSha.empty() && !sameCommit(run.testedSha, run.sha.value);
+    }
+
+    static std::string mainBuildWhy(const Attribution& a, const RunFacts& facts)
+    {
+        const JobTimeline& timeline = facts.attributor->timeline();
+        const TimelineRun& before = timeline.runs[*a.previous];
+        const TimelineRun& here = timeline.runs[*facts.index];
+        const auto shortOf = [](const std::string& sha) { return sha.substr(0, 7); };
+        if (a.previousFailed)
+            return "; failing on main's previous build " + shortOf(before.testedSha)
+                   + " too: not from this PR's merge";
+        return "; passed on main's previous build " + shortOf(before.testedSha)
+               + ": regression in main " + shortOf(before.testedSha) + "..."
+               + shortOf(here.testedSha) + ", where this PR merged (another merge in that range "
+               + "may have brought it)";
     }
 
     std::string breakageWhy(const Attribution& a, const RunFacts& facts) const

@@ -304,22 +304,41 @@ private:
         return out;
     }
 
-    std::string rangeLabel(const Sha& base) const
+    // The ends the compare link names (".../compare/<base>...<head>"): a
+    // merged PR's build compares main's tested commits, not the row's SHAs.
+    static std::pair<std::string, std::string> compareEnds(const std::string& url)
     {
-        return esc(base.shortSha()) + "..." + esc(m_in.sha.shortSha());
+        const auto at = url.rfind("/compare/");
+        const auto dots = url.find("...", at == std::string::npos ? 0 : at);
+        if (at == std::string::npos || dots == std::string::npos)
+            return {};
+        return {url.substr(at + 9, dots - at - 9), url.substr(dots + 3)};
+    }
+
+    std::string rangeLabel(const ClassifiedFailure& f) const
+    {
+        const auto [base, head] = compareEnds(f.compareUrl);
+        if (base.empty() || head.empty())
+            return esc(f.baseSha.shortSha()) + "..." + esc(m_in.sha.shortSha());
+        return esc(base.substr(0, 7)) + "..." + esc(head.substr(0, 7));
     }
 
     std::string rangeCell(const ClassifiedFailure& f) const
     {
-        return linkable(f.compareUrl) ? link(rangeLabel(f.baseSha), f.compareUrl) : "–";
+        return linkable(f.compareUrl) ? link(rangeLabel(f), f.compareUrl) : "–";
     }
 
-    // This PR's files, and the push that brought it when its previous head passed.
+    // This PR's files, and the push that brought it when its previous head
+    // passed (or, for a merged PR's build, the main range it tested).
     std::string changeCell(const ClassifiedFailure& f) const
     {
         std::string out = linkable(f.changeUrl) ? link("files", f.changeUrl) : "";
-        if (linkable(f.compareUrl))
-            out += (out.empty() ? "" : "<br>") + std::string("push ") + rangeCell(f);
+        if (linkable(f.compareUrl)) {
+            const auto [base, head] = compareEnds(f.compareUrl);
+            const bool heads = base == f.baseSha.value && head == m_in.sha.value;
+            out +=
+                (out.empty() ? "" : "<br>") + std::string(heads ? "push " : "main ") + rangeCell(f);
+        }
         return out.empty() ? "–" : out;
     }
 
