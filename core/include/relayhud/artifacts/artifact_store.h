@@ -1,6 +1,9 @@
 #pragma once
 // Where a run's artifacts live and how to get them (DOMAIN.md, "Downstream
-// artifact stores"). The HUD row's artifact_url decides the store:
+// artifact stores"). The HUD row's artifact_url decides the store, or
+// without one its GitHub run URL (torch-spyre and TorchedHat send none:
+// real-backends.md 1.4, 1.5, 7; which of a run's artifacts are read:
+// report_plan.h):
 //   https://github.com/{o}/{r}/actions/runs/{id}[/attempts/{n}][/artifacts]
 //                      GitHub Actions artifacts of that run: listed through
 //                      the REST API, each archive_download_url 302s to a zip
