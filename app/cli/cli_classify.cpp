@@ -5,6 +5,7 @@
 
 #include "relayhud/triage/accuracy.h"
 #include "relayhud/triage/classifier.h"
+#include "relayhud/util/terminal_text.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -59,8 +60,8 @@ std::string describeVerdict(const std::optional<triage::FailureLine>& verdict)
 {
     if (!verdict)
         return "no match";
-    return std::to_string(verdict->line) + '\t' + verdict->ruleName + '\t'
-           + triage::joinCaptures(verdict->captures);
+    return std::to_string(verdict->line) + '\t' + oneLine(verdict->ruleName) + '\t'
+           + oneLine(triage::joinCaptures(verdict->captures));
 }
 
 void printCase(const triage::AccuracyCase& c, std::ostream& out)

@@ -5,6 +5,7 @@
 #include "relayhud/net/http_client.h"
 #include "relayhud/store/cache.h"
 #include "relayhud/sync/hud_sync.h"
+#include "relayhud/util/terminal_text.h"
 #include "relayhud/util/time.h"
 
 #include <memory>
@@ -47,11 +48,11 @@ void printTsv(const MatrixSnapshot& m, std::ostream& out)
 {
     out << "sha\tpr\tbranch\tevent\ttime";
     for (const auto& c : m.columns)
-        out << '\t' << c.backend << '/' << c.workflow << '/' << c.job;
+        out << '\t' << oneLine(c.backend + '/' + c.workflow + '/' + c.job);
     out << '\n';
     for (std::size_t r = 0; r < m.rows.size(); ++r) {
         const auto& row = m.rows[r];
-        out << row.sha.value << '\t' << row.prNumber << '\t' << row.branch << '\t'
+        out << row.sha.value << '\t' << row.prNumber << '\t' << oneLine(row.branch) << '\t'
             << toString(row.eventType) << '\t' << formatIso(row.time);
         for (std::size_t c = 0; c < m.columns.size(); ++c)
             out << '\t' << cellText(m.cell(r, c));
@@ -62,9 +63,9 @@ void printTsv(const MatrixSnapshot& m, std::ostream& out)
 void printText(const MatrixSnapshot& m, std::ostream& out)
 {
     for (std::size_t c = 0; c < m.columns.size(); ++c)
-        out << "col " << c + 1 << ": " << m.columns[c].backend << " ["
-            << toString(m.columns[c].level) << "] " << m.columns[c].workflow << " / "
-            << m.columns[c].job << '\n';
+        out << "col " << c + 1 << ": " << oneLine(m.columns[c].backend) << " ["
+            << toString(m.columns[c].level) << "] " << oneLine(m.columns[c].workflow) << " / "
+            << oneLine(m.columns[c].job) << '\n';
     out << "legend: ✓ success  ✗ failure  ⊘ cancelled  ⏱ timed out  ◐ running  ☠ stale  · no "
            "run\n\n";
     for (std::size_t r = 0; r < m.rows.size(); ++r) {

@@ -13,6 +13,7 @@
 #include "relayhud/config/outcome_config.h"
 #include "relayhud/config/text_diff.h"
 #include "relayhud/util/split.h"
+#include "relayhud/util/terminal_text.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -103,15 +104,6 @@ ConfigArgs parseConfigArgs(const std::vector<std::string>& args)
         }
     }
     return out;
-}
-
-// One line for a TSV field: tabs and line breaks as spaces.
-std::string oneLine(std::string text)
-{
-    for (char& c : text)
-        if (c == '\t' || c == '\n' || c == '\r')
-            c = ' ';
-    return text;
 }
 
 // The configs named on the command line, read and merged as run_test.sh

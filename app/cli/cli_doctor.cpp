@@ -10,6 +10,7 @@
 #include "relayhud/store/content_cache.h"
 #include "relayhud/util/paths.h"
 #include "relayhud/util/read_file.h"
+#include "relayhud/util/terminal_text.h"
 
 #include <iterator>
 #include <ostream>
@@ -18,15 +19,6 @@ namespace relayhud::cli {
 namespace {
 
 constexpr int kFoundErrors = 1;
-
-// One TSV field: tabs and line breaks from a workflow's own text become spaces.
-std::string field(std::string text)
-{
-    for (char& c : text)
-        if (c == '\t' || c == '\n' || c == '\r')
-            c = ' ';
-    return text;
-}
 
 void printText(const std::string& path, const doctor::WorkflowLint& lint, std::ostream& out)
 {
@@ -47,7 +39,8 @@ void printTsv(const std::string& path, bool several, const doctor::WorkflowLint&
 {
     for (const doctor::Finding& f : lint.findings)
         out << doctor::severityName(f.severity) << '\t' << f.check << '\t'
-            << (several ? path + ":" : std::string()) << f.line << '\t' << field(f.message) << '\n';
+            << (several ? path + ":" : std::string()) << f.line << '\t' << oneLine(f.message)
+            << '\n';
 }
 
 struct Workflow {
@@ -103,7 +96,8 @@ int runDoctor(const GlobalOptions& global, const std::vector<std::string>& args,
             githubApi = args[++i];
         } else if (args[i] == "--checks") {
             for (const doctor::CheckInfo& check : doctor::workflowChecks())
-                out << check.name << '\t' << check.summary << '\t' << check.fact << '\n';
+                out << check.name << '\t' << oneLine(check.summary) << '\t' << oneLine(check.fact)
+                    << '\n';
             return 0;
         } else {
             return fail(err, "doctor: unknown argument '" + args[i] + "' (try --help)", kTrouble);

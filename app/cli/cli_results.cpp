@@ -6,6 +6,7 @@
 #include "relayhud/results/report_import.h"
 #include "relayhud/store/content_cache.h"
 #include "relayhud/util/paths.h"
+#include "relayhud/util/terminal_text.h"
 
 #include <cstdio>
 #include <filesystem>
@@ -72,9 +73,9 @@ void printResult(const StoredTestResult& r, std::ostream& out)
     std::snprintf(duration, sizeof duration, "%.3fs", r.durationSeconds);
     std::string outcome = outcomeName(r.outcome);
     outcome.resize(std::max<std::size_t>(outcome.size(), 12), ' ');
-    out << outcome << "  " << r.identity << "  " << duration;
+    out << outcome << "  " << oneLine(r.identity) << "  " << duration;
     if (!r.message.empty())
-        out << "  " << firstLine(r.message);
+        out << "  " << oneLine(firstLine(r.message));
     out << '\n';
 }
 

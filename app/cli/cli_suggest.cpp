@@ -5,6 +5,7 @@
 #include "cli_support.h"
 
 #include "relayhud/triage/suggest.h"
+#include "relayhud/util/terminal_text.h"
 #include "relayhud/util/time.h"
 
 #include <map>
@@ -163,8 +164,8 @@ int runSuggest(const GlobalOptions& global, const std::vector<std::string>& args
                     return fail(err, "suggest: " + run.message());
                 it = ids.emplace(s.target.checkRunRow, run->checkRunId.value).first;
             }
-            out << failureClassSlug(s.cls) << '\t' << it->second << '\t' << s.target.identity
-                << '\t' << s.why << '\n';
+            out << failureClassSlug(s.cls) << '\t' << it->second << '\t'
+                << oneLine(s.target.identity) << '\t' << oneLine(s.why) << '\n';
         }
         return 0;
     }
@@ -180,8 +181,9 @@ int runSuggest(const GlobalOptions& global, const std::vector<std::string>& args
         }
         const CheckRun& run = it->second;
         out << failureClassName(s.cls) << '\t' << run.checkRunId.value << '\t' << run.downstreamRepo
-            << ' ' << run.workflow << " / " << run.jobName << " (attempt " << run.runAttempt
-            << ")\t" << (s.target.isJob() ? "(job)" : s.target.identity) << '\t' << s.why << '\n';
+            << ' ' << oneLine(run.workflow + " / " + run.jobName) << " (attempt " << run.runAttempt
+            << ")\t" << (s.target.isJob() ? "(job)" : oneLine(s.target.identity)) << '\t'
+            << oneLine(s.why) << '\n';
         if (evidence)
             for (const Evidence& e : s.evidence)
                 printEvidence(e, out);

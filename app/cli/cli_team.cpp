@@ -13,6 +13,7 @@
 #include "relayhud/team/team_server.h"
 #include "relayhud/team/team_sync.h"
 #include "relayhud/triage/triage_exchange.h"
+#include "relayhud/util/terminal_text.h"
 
 #include <ostream>
 
@@ -32,10 +33,11 @@ std::string describe(const TeamChange& c)
 void printConflict(std::ostream& out, const TeamConflict& c)
 {
     const TriageTarget& t = c.local.target;
-    out << "conflict: " << t.repo << ' ' << t.workflow << " / " << t.job << " @" << t.sha.shortSha()
-        << " attempt " << t.attempt << (t.test.empty() ? "" : " " + t.test) << ": "
-        << describe(c.local) << " here, " << describe(c.remote) << " on the server; "
-        << (c.remoteWon ? "the server's" : "this one") << " is newer and kept\n";
+    out << "conflict: " << oneLine(t.repo + ' ' + t.workflow + " / " + t.job) << " @"
+        << t.sha.shortSha() << " attempt " << t.attempt
+        << (t.test.empty() ? "" : " " + oneLine(t.test)) << ": " << describe(c.local) << " here, "
+        << describe(c.remote) << " on the server; " << (c.remoteWon ? "the server's" : "this one")
+        << " is newer and kept\n";
 }
 
 int sync(Cache& cache, team::TeamServer& server, std::ostream& out, std::ostream& err)

@@ -5,6 +5,7 @@
 
 #include "relayhud/triage/cluster.h"
 #include "relayhud/triage/triage_exchange.h"
+#include "relayhud/util/terminal_text.h"
 #include "relayhud/util/time.h"
 
 #include <cstdlib>
@@ -193,9 +194,9 @@ int runClusters(Cache& cache, const std::vector<std::string>& args, std::ostream
     const auto shown = std::min<std::size_t>(clusters.size(), static_cast<std::size_t>(limit));
     for (std::size_t i = 0; i < shown; ++i) {
         const triage::FailureCluster& c = clusters[i];
-        out << c.count << "  [" << triage::clusterTagName(c) << "]  " << c.key << "\n  first seen "
-            << c.firstSeenSha.shortSha() << "  backends " << joined(c.backends) << "\n  jobs "
-            << joined(c.jobs) << "\n  e.g. " << c.example << '\n';
+        out << c.count << "  [" << triage::clusterTagName(c) << "]  " << oneLine(c.key)
+            << "\n  first seen " << c.firstSeenSha.shortSha() << "  backends " << joined(c.backends)
+            << "\n  jobs " << oneLine(joined(c.jobs)) << "\n  e.g. " << oneLine(c.example) << '\n';
         const auto listed =
             std::min<std::size_t>(c.members.size(), static_cast<std::size_t>(members));
         for (std::size_t m = 0; m < listed; ++m)

@@ -3,6 +3,7 @@
 #include "cli_commands.h"
 #include "cli_support.h"
 
+#include "relayhud/util/terminal_text.h"
 #include "relayhud/verdict/report.h"
 #include "relayhud/verdict/verdict.h"
 
@@ -86,7 +87,8 @@ void printBuckets(const verdict::ConfigCoverage& c, std::ostream& out)
     if (!c.unknown.empty()) {
         out << "tests the config does not account for (" << c.unknown.size() << "):\n";
         for (std::size_t i = 0; i < std::min<std::size_t>(c.unknown.size(), 20); ++i)
-            out << "  " << c.unknown[i].identity << ": " << c.unknown[i].why << '\n';
+            out << "  " << oneLine(c.unknown[i].identity) << ": " << oneLine(c.unknown[i].why)
+                << '\n';
     }
     out << "unlisted tests that ran: " << c.unlistedRan.size() << '\n';
 }
@@ -122,8 +124,8 @@ void printVerdict(const verdict::RunVerdict& v, std::ostream& out)
 {
     const CheckRun& r = v.run;
     out << "check run " << r.checkRunId.value << ": " << r.downstreamRepo << ' ' << r.workflow
-        << " / " << r.jobName << " (attempt " << r.runAttempt << ") on " << r.upstreamSha.value
-        << '\n';
+        << " / " << oneLine(r.jobName) << " (attempt " << r.runAttempt << ") on "
+        << r.upstreamSha.value << '\n';
     out << "verdict: " << verdict::verdictName(v.verdict) << '\n';
     for (const std::string& reason : v.reasons)
         out << "  - " << reason << '\n';

@@ -35,8 +35,25 @@ TEST(TerminalText, C1ControlsBecomeReplacementCharactersAndTheRestPasses)
               "\ufffd0;t\ufffd"); // OSC .. ST
     EXPECT_EQ(visibleControls("caf\xc3\xa9 \xc2\xa0nbsp \xe2\x9c\x93"),
               "caf\xc3\xa9 \xc2\xa0nbsp \xe2\x9c\x93");
-    EXPECT_EQ(visibleControls("tab\there\r\nnext\n"), "tab\there\r\nnext\n");
+    EXPECT_EQ(visibleControls("tab\there\nnext\n"), "tab\there\nnext\n");
     EXPECT_EQ(visibleControls("ends with \xc2"), "ends with \xc2");
+}
+
+TEST(TerminalText, ABareCarriageReturnIsShownNotObeyed)
+{
+    // "\r" returns to the line's start: a name could overwrite what came before.
+    EXPECT_EQ(visibleControls("failed  test_a\rpassed  test_a\n"),
+              "failed  test_a\u240dpassed  test_a\n");
+    EXPECT_EQ(visibleControls("crlf\r\n"), "crlf\u240d\n");
+}
+
+TEST(TerminalText, OneFieldStaysOneRowAndKeepsItsOtherBytes)
+{
+    EXPECT_EQ(relayhud::oneLine("test_a\npassed  fake::row"), "test_a\u240apassed  fake::row");
+    EXPECT_EQ(relayhud::oneLine("col\tumn\rx"), "col\u2409umn\u240dx");
+    EXPECT_EQ(relayhud::oneLine("esc \x1b[31m stays for the terminal guard"),
+              "esc \x1b[31m stays for the terminal guard");
+    EXPECT_EQ(relayhud::oneLine("caf\xc3\xa9"), "caf\xc3\xa9");
 }
 
 TEST(TerminalText, AStreamBufferKeepsALeadByteSplitAcrossWrites)

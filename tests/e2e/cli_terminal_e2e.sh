@@ -35,4 +35,25 @@ case "$err" in
 *"␛]0;t␇"*) ;;
 *) echo "FAIL: the error does not show the escape: $err"; exit 1 ;;
 esac
-echo "ok: controls shown under a terminal, bytes kept in a pipe"
+# A bare CR in a test name cannot return to the line's start and overwrite
+# it, and a line break in a name cannot split one test into two rows, in a
+# pipe as on a terminal (issue 35).
+printf '<testsuite name="s" tests="2" failures="2"><testcase classname="test_y.T" name="test_cr&#13;PASSED    " file="test_y.py"><failure message="m">x</failure></testcase><testcase classname="test_y.T" name="test_lf&#10;passed      fake::row" file="test_y.py"><failure message="one&#10;two">x</failure></testcase></testsuite>' > "$work/names.xml"
+"$cli" --cache "$work/n.sqlite" import "$work/names.xml" > /dev/null
+piped=$("$cli" --cache "$work/n.sqlite" tests --test-run 1)
+rows=$(printf '%s\n' "$piped" | wc -l)
+[ "$rows" -eq 2 ] || { echo "FAIL: 2 tests gave $rows rows: $piped" | cat -v; exit 1; }
+case "$piped" in
+*"test_cr␍PASSED"*"test_lf␊passed      fake::row"*) ;;
+*) echo "FAIL: a CR or LF in a name is not shown as its picture: $piped" | cat -v; exit 1 ;;
+esac
+cr=$(printf '\r')
+shown=$(CLI="$cli" CACHE="$work/n.sqlite" script -qec '"$CLI" --cache "$CACHE" tests --test-run 1' /dev/null | tr -d '\r')
+case "$shown" in
+*"test_cr␍PASSED"*) ;;
+*) echo "FAIL: a terminal does not show the CR: $shown" | cat -v; exit 1 ;;
+esac
+case "$("$cli" --cache "$work/n.sqlite" tests --test-run 1)" in
+*"$cr"*) echo "FAIL: a raw CR reached the output"; exit 1 ;;
+esac
+echo "ok: controls shown under a terminal, bytes kept in a pipe, one test per row"

@@ -16,10 +16,7 @@ void appendPicture(std::string& out, unsigned char c)
     out += static_cast<char>(0x80 | (code & 0x3F));
 }
 
-bool isHidden(unsigned char c)
-{
-    return (c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7F;
-}
+bool isHidden(unsigned char c) { return (c < 0x20 && c != '\t' && c != '\n') || c == 0x7F; }
 
 // Appends `text` made visible; `pendingLead` carries a 0xC2 byte across calls.
 void convert(std::string_view text, bool& pendingLead, std::string& out)
@@ -71,6 +68,19 @@ std::string visibleControls(std::string_view text)
     convert(text, pending, out);
     if (pending)
         out += static_cast<char>(kC1Lead);
+    return out;
+}
+
+std::string oneLine(std::string_view text)
+{
+    std::string out;
+    out.reserve(text.size());
+    for (const char c : text) {
+        if (c == '\t' || c == '\n' || c == '\r')
+            appendPicture(out, static_cast<unsigned char>(c));
+        else
+            out += c;
+    }
     return out;
 }
 
