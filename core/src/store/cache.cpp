@@ -1,5 +1,6 @@
 #include "relayhud/store/cache.h"
 
+#include "store/damage_check.h"
 #include "store/run_writer.h"
 #include "store/schema.h"
 #include "store/statement.h"
@@ -17,7 +18,11 @@ using store::Statement;
 
 Cache::Cache(std::string path) : m_path(std::move(path)) {}
 
-Cache::~Cache() { sqlite3_close_v2(m_db); }
+Cache::~Cache()
+{
+    sqlite3_close_v2(m_db);
+    store::recordCleanClose(m_path);
+}
 
 Result<std::unique_ptr<Cache>> Cache::open(const std::string& path)
 {
@@ -29,6 +34,8 @@ Result<std::unique_ptr<Cache>> Cache::open(const std::string& path)
     }
     if (auto r = cache->configure(); !r)
         return makeError("cannot use the cache " + path + ": " + r.message());
+    if (auto r = store::checkForDamage(cache->m_db, path); !r)
+        return r.error();
     if (auto r = store::migrate(cache->m_db, kSchemaVersion); !r)
         return makeError(path + ": " + r.message());
     return cache;

@@ -1,5 +1,7 @@
 #include "store/statement.h"
 
+#include "store/damage_check.h"
+
 #include <utility>
 
 namespace relayhud::store {
@@ -90,7 +92,7 @@ Result<bool> Statement::step()
         return true;
     if (rc == SQLITE_DONE)
         return false;
-    return makeError(std::string("cache error: ") + sqlite3_errmsg(m_db));
+    return makeError(cacheErrorText(m_db, rc));
 }
 
 Result<void> Statement::run()
@@ -138,10 +140,10 @@ std::optional<double> Statement::optReal(int column) const
 Result<void> exec(sqlite3* db, const char* sql)
 {
     char* message = nullptr;
-    if (sqlite3_exec(db, sql, nullptr, nullptr, &message) != SQLITE_OK) {
-        std::string text = message ? message : sqlite3_errmsg(db);
+    const int rc = sqlite3_exec(db, sql, nullptr, nullptr, &message);
+    if (rc != SQLITE_OK) {
         sqlite3_free(message);
-        return makeError("cache error: " + text);
+        return makeError(cacheErrorText(db, rc));
     }
     return {};
 }
