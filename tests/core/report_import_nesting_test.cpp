@@ -1,7 +1,8 @@
-// Archives inside archives, met through `import` (and every `artifacts`
-// pass, which imports the same way; issue 35): zips nested 5,000 deep in
-// .xml.gz entries (608 kB) once crashed the import with a SIGSEGV, and 3,000
-// deep took 630 MB; a zip inside an artifact was passed over without a word.
+// Archives inside archives and corrupt gzip streams, met through `import`
+// (and every `artifacts` pass, which imports the same way; issue 35): zips
+// nested 5,000 deep in .xml.gz entries (608 kB) once crashed the import with
+// a SIGSEGV, and 3,000 deep took 630 MB; a gzip whose CRC did not match its
+// data, or a zip inside an artifact, was imported without a word.
 #include "archive_packer.h"
 #include "relayhud/results/report_import.h"
 #include "test_results_fixtures.h"
@@ -130,6 +131,41 @@ TEST_F(ImportNesting, AZipInsideAnArtifactIsNamedNotIgnored)
     EXPECT_NE(joined(summary->warnings)
                   .find("artifact.zip: entry 'more/reports.zip' is an archive inside an archive; "
                         "not read"),
+              std::string::npos)
+        << joined(summary->warnings);
+}
+
+// libarchive 3.6 never checks a gzip's CRC-32: a report whose bytes changed
+// after gzip wrote them imported silently.
+TEST_F(ImportNesting, AGzipWithABadCrcIsImportedWithAWarning)
+{
+    std::string bytes = gzipped("r.xml", smallReport("Crc"));
+    const auto good = import({m_dir->write("good.xml.gz", bytes)});
+    ASSERT_TRUE(good) << good.message();
+    EXPECT_TRUE(good->warnings.empty()) << joined(good->warnings);
+
+    bytes[bytes.size() - 8] = static_cast<char>(bytes[bytes.size() - 8] ^ 0x5a); // the CRC's byte
+    auto summary = import({m_dir->write("report.xml.gz", bytes)});
+    ASSERT_TRUE(summary) << summary.message();
+    EXPECT_EQ(summary->reports.size(), 1u);
+    EXPECT_NE(joined(summary->warnings)
+                  .find("report.xml.gz: entry 'report.xml' fails gzip's integrity check "
+                        "(incorrect data check); its data was read but may be corrupt"),
+              std::string::npos)
+        << joined(summary->warnings);
+}
+
+TEST_F(ImportNesting, AGzipWithABadCrcInsideAZipIsNamed)
+{
+    std::string bytes = gzipped("r.xml", smallReport("Crc"));
+    bytes[bytes.size() - 5] = static_cast<char>(bytes[bytes.size() - 5] ^ 0x01);
+    Packer zip(Packer::Kind::Zip);
+    zip.add("reports/r.xml.gz", bytes);
+    auto summary = import({m_dir->write("artifact.zip", zip.finish())});
+    ASSERT_TRUE(summary) << summary.message();
+    EXPECT_NE(joined(summary->warnings)
+                  .find("artifact.zip:reports/r.xml.gz: entry 'r.xml' fails gzip's integrity "
+                        "check"),
               std::string::npos)
         << joined(summary->warnings);
 }
