@@ -3,12 +3,14 @@
 // names a line of the text, a known check and a fix. Lines are YAML's, as
 // libyaml counts them (its IS_BREAK): "\r\n", "\r", "\n", NEL, LS and PS each
 // end one; a file with old Mac line ends has as many lines as an editor shows.
+// The text after a flow sequence 100,000 deep is refused at once (issue 35).
 #include "fuzz_check.h"
 #include "relayhud/doctor/workflow_lint.h"
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 namespace {
@@ -40,6 +42,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 {
     using namespace relayhud::doctor;
     const std::string_view text(reinterpret_cast<const char*>(data), size);
+    FUZZ_CHECK(!lintWorkflow("jobs: " + std::string(100'000, '[') + std::string(text)),
+               "a workflow nested 100,000 deep is refused");
     const auto lint = lintWorkflow(text);
     if (!lint)
         return 0;

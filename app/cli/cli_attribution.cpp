@@ -9,6 +9,7 @@
 #include "cli_support.h"
 
 #include "relayhud/triage/suggest.h"
+#include "relayhud/util/json_guard.h"
 
 #include <nlohmann/json.hpp>
 
@@ -60,7 +61,7 @@ Result<std::map<Key, std::string>> readTruth(const std::string& path)
         ++number;
         if (line.empty())
             continue;
-        const auto json = nlohmann::json::parse(line, nullptr, false);
+        const auto json = parseJsonOrDiscarded(line);
         if (!json.is_object() || !json.contains("check_run_id") || !json.contains("cause")
             || !json["check_run_id"].is_string() || !json["cause"].is_string()
             || (json.contains("test") && !json["test"].is_string()))

@@ -443,7 +443,31 @@ TEST_F(HttpClientTest, FollowsRedirectsAndKeepsTheLastHeaders)
     EXPECT_EQ(response->headers.count("x-hop"), 0u);
     const auto loop = client.get({m_server.url("/loop"), {}, {}});
     ASSERT_FALSE(loop.ok());
-    EXPECT_EQ(loop.message(), "too many redirects fetching " + m_server.url("/loop"));
+    EXPECT_EQ(loop.message(), "too many redirects; refused the one to " + m_server.url("/loop"));
+}
+
+// A redirect's failure names the target that failed or was refused, and
+// where the chain began (issue 35: naming only the original misled).
+TEST_F(HttpClientTest, ARedirectFailureNamesTheRefusedTarget)
+{
+    m_server.http().Get("/to-ftp", [](const httplib::Request&, httplib::Response& res) {
+        res.set_redirect("ftp://127.0.0.1/secret.xml");
+    });
+    m_server.http().Get(R"(/hop(\d+))", [](const httplib::Request& req, httplib::Response& res) {
+        res.set_redirect("/hop" + std::to_string(std::stoi(req.matches[1]) + 1));
+    });
+    m_server.start();
+    HttpClient client(fastOptions());
+    const auto ftp = client.get({m_server.url("/to-ftp"), {}, {}});
+    ASSERT_FALSE(ftp.ok());
+    EXPECT_NE(ftp.message().find("ftp://127.0.0.1/secret.xml"), std::string::npos) << ftp.message();
+    EXPECT_NE(ftp.message().find("(redirected from " + m_server.url("/to-ftp") + ")"),
+              std::string::npos)
+        << ftp.message();
+    const auto chain = client.get({m_server.url("/hop1"), {}, {}});
+    ASSERT_FALSE(chain.ok());
+    EXPECT_EQ(chain.message(), "too many redirects; refused the one to " + m_server.url("/hop7")
+                                   + " (redirected from " + m_server.url("/hop1") + ")");
 }
 
 TEST_F(HttpClientTest, EnforcesTheBodyLimitWithAndWithoutContentLength)

@@ -1,6 +1,7 @@
 // importReports: every corpus report, reports inside zips and tarballs (built
 // here with libarchive's writer), folders, and hostile input, stored into a
 // real SQLite cache.
+#include "archive_packer.h"
 #include "relayhud/artifacts/report_names.h"
 #include "relayhud/results/report_import.h"
 #include "relayhud/store/content_cache.h"
@@ -24,56 +25,7 @@ namespace {
 
 using relayhud::test::readFile;
 
-// Archives in memory; the writer stores names and types as given.
-class Packer {
-public:
-    enum class Kind { Zip, Tar, TarGz, Gzip };
-    explicit Packer(Kind kind) : m_archive(archive_write_new())
-    {
-        if (kind == Kind::Zip)
-            archive_write_set_format_zip(m_archive);
-        else if (kind == Kind::Gzip)
-            archive_write_set_format_raw(m_archive);
-        else
-            archive_write_set_format_pax_restricted(m_archive);
-        if (kind == Kind::TarGz || kind == Kind::Gzip)
-            archive_write_add_filter_gzip(m_archive);
-        archive_write_open(m_archive, this, nullptr, &Packer::append, nullptr);
-    }
-    ~Packer() { archive_write_free(m_archive); }
-    Packer(const Packer&) = delete;
-    Packer& operator=(const Packer&) = delete;
-
-    Packer& add(const std::string& path, const std::string& bytes, unsigned type = AE_IFREG)
-    {
-        archive_entry* entry = archive_entry_new();
-        archive_entry_set_pathname(entry, path.c_str());
-        archive_entry_set_filetype(entry, type);
-        archive_entry_set_perm(entry, 0644);
-        archive_entry_set_size(entry, static_cast<la_int64_t>(bytes.size()));
-        if (type == AE_IFLNK)
-            archive_entry_set_symlink(entry, "/etc/passwd");
-        EXPECT_EQ(archive_write_header(m_archive, entry), ARCHIVE_OK) << path;
-        if (!bytes.empty())
-            archive_write_data(m_archive, bytes.data(), bytes.size());
-        archive_entry_free(entry);
-        return *this;
-    }
-    std::string finish()
-    {
-        EXPECT_EQ(archive_write_close(m_archive), ARCHIVE_OK);
-        return std::move(m_bytes);
-    }
-
-private:
-    static la_ssize_t append(archive*, void* self, const void* data, size_t size)
-    {
-        static_cast<Packer*>(self)->m_bytes.append(static_cast<const char*>(data), size);
-        return static_cast<la_ssize_t>(size);
-    }
-    archive* m_archive;
-    std::string m_bytes;
-};
+using relayhud::test::Packer;
 
 // A pytest report of `passed` passing and `failed` failing test_ops cases.
 std::string pytestReport(int passed, int failed, const std::string& cls = "TestCommonPRIVATEUSE1",

@@ -233,10 +233,11 @@ TEST(TriageExchange, BadFilesAreNamedAndWriteNothing)
         {withField("time", "2030-01-01T00:00:00.000Z"),
          "tag 1: \"time\": 2030-01-01T00:00:00.000Z is in the future"},
     };
-    // Hostile shapes: deep nesting (no stack overflow) and a name that is not UTF-8.
+    // Hostile shapes: deep nesting (refused before it is parsed, issue 35) and
+    // a name that is not UTF-8.
     cases.push_back({std::string(200'000, '[') + std::string(200'000, ']'),
-                     "not a triage file: the document is not a JSON object"});
-    cases.push_back({std::string(200'000, '['), "not JSON: error at line 1"});
+                     "the triage file was refused: JSON nested deeper than 256 levels"});
+    cases.push_back({std::string(200'000, '['), "JSON nested deeper than 256 levels"});
     cases.push_back(
         {withField("note", "x").replace(withField("note", "x").find("\"x\""), 3, "\"\xff\""),
          "not JSON: error at line 1"});

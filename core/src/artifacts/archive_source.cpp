@@ -107,7 +107,7 @@ Result<OpenedArchive> openArchive(const ArchiveSource& source)
     auto gzip = isGzip(source);
     if (!gzip)
         return gzip.error();
-    OpenedArchive opened{nullptr, ArchiveHandle(archive_read_new()), {}};
+    OpenedArchive opened{nullptr, ArchiveHandle(archive_read_new()), {}, source};
     archive* a = opened.handle.get();
     if (!a)
         return makeError("cannot read " + source.name + ": out of memory");

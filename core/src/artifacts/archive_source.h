@@ -35,6 +35,7 @@ struct OpenedArchive {
     // entry is the decompressed file and gets this name (report.xml.gz ->
     // report.xml), since libarchive's raw reader calls it "data".
     std::string singleGzipEntryName;
+    ArchiveSource source; // what was opened, for the gzip integrity check
 };
 
 Result<OpenedArchive> openArchive(const ArchiveSource& source);

@@ -1,8 +1,10 @@
 #include "artifacts/archive_walker.h"
 
 #include "artifacts/entry_path.h"
+#include "artifacts/gzip_check.h"
 
 #include <archive_entry.h>
+#include <zlib.h>
 
 #include <algorithm>
 #include <array>
@@ -58,7 +60,7 @@ std::string sizeText(std::uint64_t bytes)
 
 ArchiveWalker::ArchiveWalker(OpenedArchive& opened, const ArchiveLimits& limits, std::string name)
     : m_archive(opened.handle.get()), m_singleGzipEntryName(opened.singleGzipEntryName),
-      m_limits(limits), m_name(std::move(name))
+      m_source(opened.source), m_limits(limits), m_name(std::move(name))
 {
 }
 
@@ -168,14 +170,25 @@ Result<void> ArchiveWalker::copyData(const ArchiveEntryInfo& info, EntrySink& si
     std::array<char, kChunk> buffer;
     const std::uint64_t inAtStart = consumed();
     std::uint64_t out = 0;
+    const bool singleGzip =
+        !m_singleGzipEntryName.empty() && archive_format(m_archive) == ARCHIVE_FORMAT_RAW;
+    uLong crc = crc32(0L, Z_NULL, 0);
     for (;;) {
         const la_ssize_t n = archive_read_data(m_archive, buffer.data(), buffer.size());
-        if (n == 0)
+        if (n == 0) {
+            if (singleGzip)
+                if (auto whole = checkGzipIntegrity(m_source, static_cast<std::uint32_t>(crc), out);
+                    !whole)
+                    m_report.warnings.push_back(where(info.path) + " " + whole.message()
+                                                + "; its data was read but may be corrupt");
             return {};
+        }
         if (n < 0)
             return brokeOffError(where(info.path)
                                  + " cannot be decompressed: " + libarchiveSays(m_archive));
         const auto produced = static_cast<std::uint64_t>(n);
+        if (singleGzip)
+            crc = crc32(crc, reinterpret_cast<const Bytef*>(buffer.data()), static_cast<uInt>(n));
         out += produced;
         m_report.bytes += produced;
         // Checked before the sink sees the bytes, so nothing past a limit is written.

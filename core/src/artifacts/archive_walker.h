@@ -37,6 +37,7 @@ private:
     archive* m_archive;
     archive_entry* m_entry = nullptr;
     std::string m_singleGzipEntryName;
+    ArchiveSource m_source;
     ArchiveLimits m_limits;
     std::string m_name;
     ExtractReport m_report;

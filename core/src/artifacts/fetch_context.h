@@ -27,6 +27,11 @@ inline constexpr const char* kS3KeysSetting =
 // stall guard still ends a dead one after a minute) and be this large.
 inline constexpr std::chrono::minutes kDownloadTimeout{30};
 inline constexpr std::int64_t kMaxDownloadBytes = 2ll << 30;
+// GitHub's API answers (listings of 100 items a page, a folder's contents, a
+// workflow file) are far smaller: a workflow run is the largest item, about
+// 15 kB with its two repository objects, so a page is under 2 MB. Refused
+// while downloading above this; their JSON is bounded in depth too.
+inline constexpr std::int64_t kMaxApiAnswerBytes = 16ll << 20;
 
 // One fetch() or fetchJobLog() call: its cancel flag and request count.
 struct FetchCall {

@@ -87,6 +87,7 @@ HttpRequest GitHubApi::apiRequest(const std::string& url) const
                                      "Bearer " + m_context.credentials.githubToken);
     request.statusAsAnswer = true;
     request.cancel = m_call.cancel;
+    request.maxBodyBytes = artifacts::kMaxApiAnswerBytes;
     return request;
 }
 

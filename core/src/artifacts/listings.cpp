@@ -2,6 +2,8 @@
 #include "relayhud/artifacts/listings.h"
 
 #include "artifacts/blob_download.h"
+#include "artifacts/fetch_context.h"
+#include "relayhud/util/json_guard.h"
 #include "relayhud/util/time.h"
 
 #include <nlohmann/json.hpp>
@@ -50,6 +52,11 @@ namespace github {
 
 namespace {
 
+JsonLimits githubJsonLimits()
+{
+    return {kMaxJsonDepth, static_cast<std::size_t>(artifacts::kMaxApiAnswerBytes)};
+}
+
 // One page of a GitHub list answer, {"total_count": n, "<key>": [...]}:
 // `each` gets every object item with an integer "id"; other items are left
 // out. An Error naming `url` and `what` when the body is no such list.
@@ -57,6 +64,9 @@ Result<std::int64_t> readListPage(std::string_view body, const std::string& url,
                                   const char* what,
                                   const std::function<void(const json&, std::int64_t)>& each)
 {
+    if (auto bounded = checkJsonBounds(body, githubJsonLimits()); !bounded)
+        return makeError("GitHub's answer from " + artifacts::displayUrl(url)
+                         + " was refused: " + bounded.message());
     const auto doc = json::parse(body, nullptr, /*allow_exceptions=*/false);
     const auto list = doc.is_object() ? doc.find(key) : doc.end();
     if (!doc.is_object() || list == doc.end() || !list->is_array())

@@ -10,6 +10,7 @@
 #include "artifacts/stores.h"
 
 #include "artifacts/github_api.h"
+#include "relayhud/util/json_guard.h"
 #include "relayhud/util/read_file.h"
 #include "relayhud/util/sha256.h"
 
@@ -46,7 +47,8 @@ std::string stringOf(const nlohmann::json& item, const char* key)
 // The folder's workflow files; an Error when the body is no contents listing.
 Result<std::vector<Entry>> readListing(std::string_view body)
 {
-    const auto doc = nlohmann::json::parse(body, nullptr, /*allow_exceptions=*/false);
+    const auto doc = parseJsonOrDiscarded(
+        body, {kMaxJsonDepth, static_cast<std::size_t>(artifacts::kMaxApiAnswerBytes)});
     if (!doc.is_array())
         return makeError("GitHub's answer for " + std::string(kWorkflowFolder)
                          + " is not a folder listing");

@@ -48,8 +48,9 @@ Result<std::string> resolveLocation(const std::string& location, const std::stri
         const auto pathStart = apiUrl.find('/', scheme + 3);
         return apiUrl.substr(0, pathStart) + location;
     }
-    return makeError("GitHub redirected " + artifacts::displayUrl(apiUrl)
-                     + " to something that is not an http(s) URL");
+    return makeError("GitHub redirected " + artifacts::displayUrl(apiUrl) + " to \""
+                     + artifacts::displayUrl(location.substr(0, 200))
+                     + "\", which is not an http(s) URL; refused");
 }
 
 // The request to a signed URL: no token, no custom headers at all.

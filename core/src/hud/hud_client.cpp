@@ -2,6 +2,7 @@
 
 #include "hud/json_fields.h"
 #include "relayhud/net/body_summary.h"
+#include "relayhud/util/json_guard.h"
 
 #include <nlohmann/json.hpp>
 
@@ -153,7 +154,7 @@ std::string hudServerErrorText(const HttpResponse& response, const std::string& 
                                                         : "";
     // The HUD's own routes answer {"error": "..."}; Next.js and Vercel plain text.
     std::string said;
-    const json doc = json::parse(response.body, nullptr, false);
+    const json doc = parseJsonOrDiscarded(response.body, {kMaxJsonDepth, kMaxHudAnswerBytes});
     if (doc.is_object() && doc.contains("error") && doc["error"].is_string())
         said = net::summarizeBody(doc["error"].get<std::string>(), "text/plain");
     else
@@ -170,6 +171,7 @@ Result<HttpResponse> HudClient::fetch(const std::string& url, const std::string&
 {
     HttpRequest request{url, {{"Accept", "application/json"}}, etag};
     request.serverErrorAsAnswer = serverErrorAsAnswer;
+    request.maxBodyBytes = static_cast<std::int64_t>(kMaxHudAnswerBytes);
     return m_http.get(request);
 }
 

@@ -1,5 +1,7 @@
 #include "hud/json_fields.h"
 
+#include "relayhud/hud/hud_client.h"
+#include "relayhud/util/json_guard.h"
 #include "relayhud/util/time.h"
 
 #include <cctype>
@@ -119,6 +121,8 @@ Result<json> parseJsonBody(const std::string& body, const std::string& url)
     if (body[first] == '<')
         return makeError("expected JSON from " + url + " but got an HTML page (" + htmlTitle(body)
                          + ")");
+    if (auto bounded = checkJsonBounds(body, {kMaxJsonDepth, kMaxHudAnswerBytes}); !bounded)
+        return makeError("refused the answer from " + url + ": " + bounded.message());
     json doc = json::parse(body, nullptr, /*allow_exceptions=*/false);
     if (doc.is_discarded())
         return makeError("invalid JSON from " + url + " (" + std::to_string(body.size())

@@ -1,5 +1,6 @@
 #include "relayhud/net/body_summary.h"
 #include "relayhud/util/ascii.h"
+#include "relayhud/util/json_guard.h"
 
 #include <nlohmann/json.hpp>
 
@@ -93,7 +94,7 @@ std::string summarizeHtml(const std::string& html)
 // GitHub and the HUD answer errors with {"message": "..."}.
 std::string jsonMessage(const std::string& body)
 {
-    const auto parsed = nlohmann::json::parse(body, nullptr, false);
+    const auto parsed = parseJsonOrDiscarded(body);
     if (!parsed.is_object())
         return {};
     const auto message = parsed.find("message");

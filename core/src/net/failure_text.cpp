@@ -104,11 +104,25 @@ bool isTransient(CURLcode code)
     }
 }
 
+Failure describeAt(const TransportFacts& facts, const std::string& url);
+
 } // namespace
 
+// The failure in the words of the URL it happened at: a redirect's target
+// when the transfer followed one (issue 35: naming the original misled).
 Failure describeTransportFailure(const TransportFacts& facts)
 {
-    const std::string url = redactUrl(facts.url);
+    if (facts.redirectTarget.empty() || facts.redirectTarget == facts.url)
+        return describeAt(facts, redactUrl(facts.url));
+    Failure failure = describeAt(facts, redactUrl(facts.redirectTarget));
+    failure.message += " (redirected from " + redactUrl(facts.url) + ")";
+    return failure;
+}
+
+namespace {
+
+Failure describeAt(const TransportFacts& facts, const std::string& url)
+{
     if (isTransient(facts.code))
         return transientFailure(facts, url);
     switch (facts.code) {
@@ -118,7 +132,7 @@ Failure describeTransportFailure(const TransportFacts& facts)
         if (facts.bodyTooLarge)
             return {tooLargeText(facts, url), false};
         break;
-    case CURLE_TOO_MANY_REDIRECTS: return {"too many redirects fetching " + url, false};
+    case CURLE_TOO_MANY_REDIRECTS: return {"too many redirects; refused the one to " + url, false};
     case CURLE_URL_MALFORMAT:
     case CURLE_UNSUPPORTED_PROTOCOL: return {"not a valid http(s) URL: \"" + url + "\"", false};
     case CURLE_PEER_FAILED_VERIFICATION:
@@ -130,6 +144,8 @@ Failure describeTransportFailure(const TransportFacts& facts)
     }
     return {url + ": " + curl_easy_strerror(facts.code) + detailOf(facts), false};
 }
+
+} // namespace
 
 Failure describeHttpFailure(long status, const std::string& reason, const std::string& url,
                             const std::string& body, const std::string& contentType)

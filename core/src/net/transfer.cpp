@@ -237,6 +237,7 @@ AttemptOutcome Transfer::fromTransportFailure(CURLcode code)
     facts.connectTimeout = m_options.connectTimeout;
     facts.totalTimeout = m_options.totalTimeout;
     facts.maxBodyBytes = maxBodyBytes();
+    facts.redirectTarget = redirectTarget();
     if (m_download && !m_download->writeError().empty())
         return {makeError(m_download->writeError()), false, std::nullopt, 0};
     curl_easy_getinfo(m_easy, CURLINFO_OS_ERRNO, &facts.osErrno);
@@ -251,6 +252,21 @@ AttemptOutcome Transfer::fromTransportFailure(CURLcode code)
     facts.expected = expected;
     const Failure failure = describeTransportFailure(facts);
     return {makeError(failure.message), failure.retryable, std::nullopt, 0};
+}
+
+// Where the transfer went when it followed redirects: the next target when
+// libcurl refused to follow it (too many), else the URL it failed at.
+std::string Transfer::redirectTarget() const
+{
+    long redirects = 0;
+    curl_easy_getinfo(m_easy, CURLINFO_REDIRECT_COUNT, &redirects);
+    const char* next = nullptr;
+    curl_easy_getinfo(m_easy, CURLINFO_REDIRECT_URL, &next);
+    if (next && m_request.followRedirects)
+        return next;
+    const char* effective = nullptr;
+    curl_easy_getinfo(m_easy, CURLINFO_EFFECTIVE_URL, &effective);
+    return redirects > 0 && effective ? std::string(effective) : std::string();
 }
 
 // A status the caller gets as a response rather than an Error.

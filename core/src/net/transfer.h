@@ -58,6 +58,7 @@ private:
     void startNewResponse(const std::string& statusLine);
     AttemptOutcome fromHttpAnswer();
     AttemptOutcome fromTransportFailure(CURLcode code);
+    std::string redirectTarget() const;
 
     const HttpRequest& m_request;
     const HttpOptions& m_options;

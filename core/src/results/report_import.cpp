@@ -6,6 +6,7 @@
 #include "results/report_files.h"
 
 #include <algorithm>
+#include <deque>
 
 namespace relayhud {
 namespace {
@@ -52,7 +53,8 @@ public:
     Result<void> importPath(const std::string& path);
     // A report's bytes, named for messages; parsed streaming into the writer.
     Result<void> importBuffer(std::string_view xml, const std::string& name);
-    Result<void> importArchiveBytes(std::string bytes, const std::string& name);
+    // An archive found inside one at `level`: read after it, unless too deep.
+    void nestedArchive(std::string bytes, const std::string& name, std::size_t level);
     void warn(std::string warning);
     // Every byte extracted from an archive, nested ones included (a zip of
     // .xml.gz files), counts against one budget: the outer archive's total
@@ -78,7 +80,12 @@ private:
     Result<void> importFolder(const std::string& folder);
     Result<void> importFile(const std::string& path, const std::string& name, ReportFileKind kind);
     Result<void> importArchive(const ArchiveReader& reader, const std::string& name,
-                               bool singleReport);
+                               bool singleReport, std::size_t level);
+    // The archives nestedArchive queued, in turn, and those they hold: a
+    // loop, so a hostile chain of archives never deepens the stack.
+    Result<void> importNestedArchives();
+    void warnAboutInnerArchives(const std::vector<ArchiveEntryInfo>& entries,
+                                const std::string& name);
     JunitReadOptions readOptions();
     Result<void> finishReport(Result<JunitReport> report, const std::string& name,
                               std::int64_t casesBefore);
@@ -89,13 +96,20 @@ private:
     ImportSummary m_summary;
     std::uint64_t m_extracted = 0;
     std::optional<Error> m_fatal; // the first store error: it ends the import
+    struct NestedArchive {
+        std::string bytes;
+        std::string name;
+        std::size_t level = 0;
+    };
+    std::deque<NestedArchive> m_nested;
 };
 
 // Streams the reports of one archive into the importer, one entry at a time.
 class ReportSink final : public EntrySink {
 public:
-    ReportSink(Importer& importer, std::string archiveName, bool singleReport)
-        : m_importer(importer), m_archiveName(std::move(archiveName)), m_single(singleReport)
+    ReportSink(Importer& importer, std::string archiveName, bool singleReport, std::size_t level)
+        : m_importer(importer), m_archiveName(std::move(archiveName)), m_single(singleReport),
+          m_level(level)
     {
     }
 
@@ -117,15 +131,17 @@ public:
     Result<void> endFile() override
     {
         const std::string name = m_single ? m_archiveName : m_archiveName + ":" + m_path;
-        if (reportFileKind(m_path) == ReportFileKind::GzipReport)
-            return m_importer.importArchiveBytes(std::move(m_bytes), name);
-        return m_importer.importBuffer(m_bytes, name);
+        if (reportFileKind(m_path) != ReportFileKind::GzipReport)
+            return m_importer.importBuffer(m_bytes, name);
+        m_importer.nestedArchive(std::move(m_bytes), name, m_level + 1);
+        return {};
     }
 
 private:
     Importer& m_importer;
     std::string m_archiveName;
     bool m_single;
+    std::size_t m_level;
     std::string m_path;
     std::string m_bytes;
 };
@@ -191,29 +207,62 @@ Result<void> Importer::importBuffer(std::string_view xml, const std::string& nam
     return finishReport(readJunitBuffer(xml, readOptions()), name, before);
 }
 
-Result<void> Importer::importArchiveBytes(std::string bytes, const std::string& name)
+void Importer::nestedArchive(std::string bytes, const std::string& name, std::size_t level)
 {
-    const std::string base = name.substr(name.find_last_of(":/") + 1);
-    return importArchive(ArchiveReader::fromMemory(std::move(bytes), base, m_options.limits), name,
-                         true);
+    if (level > m_options.limits.maxNesting) {
+        warn(name + ": an archive nested " + std::to_string(level) + " deep (the limit is "
+             + std::to_string(m_options.limits.maxNesting) + "); not read");
+        return;
+    }
+    m_nested.push_back({std::move(bytes), name, level});
+}
+
+Result<void> Importer::importNestedArchives()
+{
+    while (!m_nested.empty()) {
+        NestedArchive next = std::move(m_nested.front());
+        m_nested.pop_front();
+        const std::string base = next.name.substr(next.name.find_last_of(":/") + 1);
+        const auto reader =
+            ArchiveReader::fromMemory(std::move(next.bytes), base, m_options.limits);
+        if (auto r = importArchive(reader, next.name, true, next.level); !r)
+            return r;
+    }
+    return {};
+}
+
+// A .zip or tarball inside an archive is not read (reports inside one are
+// read as .xml and .xml.gz entries), and the import says so.
+void Importer::warnAboutInnerArchives(const std::vector<ArchiveEntryInfo>& entries,
+                                      const std::string& name)
+{
+    for (const auto& entry : entries)
+        if (reportFileKind(entry.path) == ReportFileKind::Archive)
+            warn(name + ": entry '" + entry.path
+                 + "' is an archive inside an archive; not read (only its .xml and .xml.gz "
+                   "entries are)");
 }
 
 Result<void> Importer::importArchive(const ArchiveReader& reader, const std::string& name,
-                                     bool singleReport)
+                                     bool singleReport, std::size_t level)
 {
     const EntryFilter filter = suffixFilter({".xml", ".xml.gz"});
     // Headers first, without decompressing: an archive that smuggles a path
     // out of its folder is refused before any of its reports is stored.
-    auto entries = reader.list(filter);
+    auto entries =
+        reader.list(suffixFilter({".xml", ".xml.gz", ".zip", ".tar", ".tar.gz", ".tgz"}));
     if (!entries) {
         warn(aboutArchive(entries.message(), reader, name));
         if (entries.error().brokeOff)
             brokeOff(name);
         return checkFatal();
     }
-    if (entries->empty() && !singleReport)
+    warnAboutInnerArchives(*entries, name);
+    if (std::none_of(entries->begin(), entries->end(),
+                     [&](const ArchiveEntryInfo& e) { return filter(e.path); })
+        && !singleReport)
         warn(name + ": holds no JUnit report (.xml)");
-    ReportSink sink(*this, name, singleReport);
+    ReportSink sink(*this, name, singleReport, level);
     auto streamed = reader.stream(sink, filter);
     if (auto r = checkFatal(); !r)
         return r;
@@ -242,7 +291,9 @@ Result<void> Importer::importFile(const std::string& path, const std::string& na
         return finishReport(std::move(report), name, before);
     }
     auto reader = ArchiveReader::fromFile(path, m_options.limits);
-    return importArchive(reader, name, kind == ReportFileKind::GzipReport);
+    if (auto r = importArchive(reader, name, kind == ReportFileKind::GzipReport, 1); !r)
+        return r;
+    return importNestedArchives();
 }
 
 Result<void> Importer::importFolder(const std::string& folder)

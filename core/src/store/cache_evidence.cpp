@@ -3,6 +3,7 @@
 // tests, and the other infra failures nearby.
 #include "relayhud/store/cache.h"
 
+#include "relayhud/util/json_guard.h"
 #include "store/run_order.h"
 #include "store/statement.h"
 
@@ -29,7 +30,7 @@ std::string capturesJson(const std::vector<std::string>& captures)
 
 std::vector<std::string> parseCaptures(const std::string& text)
 {
-    const auto json = nlohmann::json::parse(text, nullptr, false);
+    const auto json = parseJsonOrDiscarded(text);
     std::vector<std::string> out;
     if (!json.is_array())
         return out;

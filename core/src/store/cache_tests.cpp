@@ -8,6 +8,7 @@
 #include "store/transaction.h"
 
 #include "relayhud/junit/test_identity.h"
+#include "relayhud/util/json_guard.h"
 #include "relayhud/util/time.h"
 
 #include <nlohmann/json.hpp>
@@ -65,7 +66,7 @@ const std::string kTestRunSelect =
 
 std::vector<std::string> parseWarnings(const std::string& text)
 {
-    const auto json = nlohmann::json::parse(text, nullptr, false);
+    const auto json = parseJsonOrDiscarded(text);
     std::vector<std::string> out;
     if (json.is_array())
         for (const auto& item : json)

@@ -5,6 +5,7 @@
 
 #include "relayhud/junit/test_identity.h"
 #include "relayhud/util/hash.h"
+#include "relayhud/util/json_guard.h"
 #include "store/run_order.h"
 #include "store/schema.h"
 #include "store/statement.h"
@@ -132,7 +133,7 @@ Result<JobTimeline> Cache::jobTimeline(std::int64_t jobId) const
         const auto it = byRow.find(row.int64(0));
         if (it == byRow.end() || out.runs[it->second].hasResults)
             return;
-        const auto captures = nlohmann::json::parse(row.text(1), nullptr, false);
+        const auto captures = parseJsonOrDiscarded(row.text(1));
         if (captures.is_array() && !captures.empty() && captures[0].is_string()) {
             std::string first = captures[0].get<std::string>();
             if (first.find("::") != std::string::npos)

@@ -3,6 +3,7 @@
 #include "relayhud/store/content_cache.h"
 
 #include "relayhud/util/file_ops.h"
+#include "relayhud/util/json_guard.h"
 #include "relayhud/util/sha256.h"
 
 #include <nlohmann/json.hpp>
@@ -32,7 +33,7 @@ std::optional<UrlRecord> readRecord(const std::string& path, const std::string* 
         return std::nullopt;
     std::stringstream text;
     text << in.rdbuf();
-    const auto j = nlohmann::json::parse(text.str(), nullptr, false);
+    const auto j = parseJsonOrDiscarded(text.str());
     if (!j.is_object() || (url && stringField(j, "url") != *url))
         return std::nullopt;
     UrlRecord record{stringField(j, "hash"), stringField(j, "etag"),

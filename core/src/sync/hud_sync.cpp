@@ -1,5 +1,6 @@
 #include "relayhud/sync/hud_sync.h"
 
+#include "relayhud/util/json_guard.h"
 #include "relayhud/util/time.h"
 #include "sync/cancel.h"
 
@@ -489,13 +490,13 @@ std::optional<RelayHealth> cachedRelayHealth(const Cache& cache)
         return std::nullopt;
     std::vector<ProbePr> probePrs;
     if (prs && *prs) {
-        const json doc = json::parse((*prs)->body, nullptr, false);
+        const json doc = parseJsonOrDiscarded((*prs)->body);
         if (auto mapped = mapProbePrs(doc))
             probePrs = std::move(*mapped);
     }
     std::vector<CheckRun> runs;
     if (nightly && *nightly) {
-        const json doc = json::parse((*nightly)->body, nullptr, false);
+        const json doc = parseJsonOrDiscarded((*nightly)->body);
         const RowContext context{kProbeRepo, EventType::Nightly, {}, 0, "crcr_nightly_dashboard"};
         if (doc.is_array())
             for (const auto& row : doc)

@@ -5,6 +5,7 @@
 #include "relayhud/util/file_ops.h"
 
 #include "relayhud/store/cache.h"
+#include "relayhud/util/json_guard.h"
 #include "relayhud/util/read_file.h"
 #include "relayhud/util/time.h"
 
@@ -157,6 +158,8 @@ Result<json> parseDocument(std::string_view text)
         return makeError("the triage file is " + std::to_string(text.size() >> 20)
                          + " MiB; the limit is " + std::to_string(kMaxExchangeBytes >> 20)
                          + " MiB");
+    if (auto bounded = checkJsonBounds(text); !bounded)
+        return makeError("the triage file was refused: " + bounded.message());
     try {
         return json::parse(text.begin(), text.end());
     } catch (const json::parse_error& e) {

@@ -56,6 +56,12 @@ private:
             m_anchors[reinterpret_cast<const char*>(name)] = node;
     }
     Result<void> add(const YamlNode* node);
+    Error tooDeep(const yaml_mark_t& mark) const
+    {
+        return makeError("YAML error at " + std::to_string(mark.line + 1) + ":"
+                         + std::to_string(mark.column + 1) + ": nested deeper than "
+                         + std::to_string(m_limits.maxDepth) + " levels; refused");
+    }
 
     std::deque<YamlNode>& m_nodes;
     const YamlLimits& m_limits;
@@ -124,6 +130,8 @@ Result<const YamlNode*> Builder::build(std::string_view text, std::size_t& alias
         }
         case YAML_SEQUENCE_START_EVENT:
         case YAML_MAPPING_START_EVENT: {
+            if (m_open.size() >= m_limits.maxDepth)
+                return tooDeep(mark);
             const bool map = event.type == YAML_MAPPING_START_EVENT;
             YamlNode& node = make(map ? YamlKind::Map : YamlKind::Sequence, mark);
             anchor(map ? event.data.mapping_start.anchor : event.data.sequence_start.anchor, &node);

@@ -5,6 +5,7 @@
 #include "relayhud/sync/hud_sync.h"
 #include "relayhud/ui/format.h"
 #include "relayhud/ui/watch/watch_list.h"
+#include "relayhud/util/json_guard.h"
 #include "relayhud/util/time.h"
 
 #include <QHeaderView>
@@ -57,7 +58,7 @@ void readHudAggregates(const Cache& c, int days, BackendsData& got)
 {
     using nlohmann::json;
     if (auto a = c.hudAnswer("crcr_nightly_summary", answerKey(json{{"days", days}})); a && *a)
-        if (auto mapped = mapNightlySummaries(json::parse((*a)->body, nullptr, false))) {
+        if (auto mapped = mapNightlySummaries(parseJsonOrDiscarded((*a)->body))) {
             for (NightlySummary& s : *mapped)
                 got.nightly.emplace(s.repo, std::move(s));
             got.nightlyAnswered = true;
@@ -67,7 +68,7 @@ void readHudAggregates(const Cache& c, int days, BackendsData& got)
         auto a = c.hudAnswer("crcr_success_rate", answerKey(params));
         if (!a || !*a)
             continue;
-        auto mapped = mapDailyRates(json::parse((*a)->body, nullptr, false));
+        auto mapped = mapDailyRates(parseJsonOrDiscarded((*a)->body));
         if (!mapped)
             continue;
         got.dailyAnswered = true;
@@ -273,7 +274,7 @@ BackendsData BackendsPanel::read(const QString& cachePath, int days)
     // The answer the last sync kept for this window (HudSync::addReportingRepos).
     auto answer = c.hudAnswer("crcr_summary", answerKey(nlohmann::json{{"days", days}}));
     if (answer && *answer) {
-        const auto doc = nlohmann::json::parse((*answer)->body, nullptr, false);
+        const auto doc = parseJsonOrDiscarded((*answer)->body);
         if (auto mapped = mapRepoSummaries(doc)) {
             hud = std::move(*mapped);
             got.hudAnswered = true;

@@ -21,6 +21,14 @@ namespace relayhud {
 // The HUD's host (Vercel) answers 500 FUNCTION_RESPONSE_PAYLOAD_TOO_LARGE to
 // a function response over 4.5 MB, on every try (test-infra torchci/README.md:9,75).
 inline constexpr std::size_t kHudResponseCapBytes = 4'500'000;
+// What we take from the HUD at most: five times that cap, so a host that one
+// day raises it still syncs, while a hostile or broken answer is refused while
+// it downloads, by its Content-Length or by the bytes that arrive
+// (net/transfer.cpp). `relayhud-cli sync` against a loopback HUD answering a
+// 264 MB array (issue 35): before, 21 GB peak RSS until the OOM killer ended
+// it after 10 min; now refused in about a second, at 19 MB peak with a
+// Content-Length and 223 MB without one (parallel requests each stop here).
+inline constexpr std::size_t kMaxHudAnswerBytes = 24u * 1024 * 1024;
 
 // A page of rows plus what is needed to skip unchanged pages next time.
 struct HudPage {

@@ -18,7 +18,10 @@ struct Failure {
 // What libcurl told us about a transfer that did not produce an HTTP answer.
 struct TransportFacts {
     CURLcode code = CURLE_OK;
-    std::string url;        // as the caller asked for it (credentials redacted later)
+    std::string url; // as the caller asked for it (credentials redacted later)
+    // Where a redirect led when the failure came after one: the target that
+    // was refused or could not be fetched; messages name it, not `url`.
+    std::string redirectTarget;
     std::string curlDetail; // libcurl's error buffer, may be empty
     long osErrno = 0;
     bool connected = false;    // a connection was established before the failure

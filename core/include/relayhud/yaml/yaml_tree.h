@@ -18,6 +18,10 @@ namespace relayhud::yaml {
 
 struct YamlLimits {
     std::size_t maxAliases = 16; // configs and workflows have no use for aliases; bombs use many
+    // Sequences and maps inside each other. Configs and workflows nest under
+    // ten; libyaml's scanner does work in proportion to the depth for every
+    // token, so `[[[...` a million deep ran past 120 s before this stopped it.
+    std::size_t maxDepth = 256;
 };
 
 class YamlNode;
