@@ -110,7 +110,8 @@ TEST(LogFifo, TwoFifoLinksSayWhyInOneLineAndTheWindowKeepsPainting)
     }
     // The pool painting waits on is free: a job there runs at once...
     auto job = QtConcurrent::run([] { return 1; });
-    EXPECT_TRUE(QTest::qWaitFor([&job] { return job.isFinished(); }, kResponsiveMs));
+    // (Stop here if not: the scale below would wait on a stuck pool for good.)
+    ASSERT_TRUE(QTest::qWaitFor([&job] { return job.isFinished(); }, kResponsiveMs));
     // ...so a smooth scale (split over that pool) and a paint of the window end.
     QElapsedTimer clock;
     clock.start();
