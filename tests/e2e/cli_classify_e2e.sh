@@ -97,4 +97,12 @@ cli classify --rules "$work/nope.toml" "$work/job.log" 2>"$work/err" >/dev/null 
 status=0
 cli classify-accuracy "$work/empty-dir" 2>"$work/err" >/dev/null || status=$?
 [ "$status" = 2 ] || fail "missing fixture dir: exit $status"
+# A FIFO (no writer) used to block open() for good: now one line at once.
+mkfifo "$work/pipe.log"
+status=0
+timeout 10 "$bin/relayhud-cli" classify --rules "$work/rules.toml" "$work/pipe.log" \
+  2>"$work/err" >/dev/null || status=$?
+[ "$status" = 2 ] || fail "a FIFO: exit $status (124: it blocked)"
+[ "$(wc -l <"$work/err")" = 1 ] || fail "a FIFO's error is not one line: $(cat "$work/err")"
+grep -q "pipe.log is a FIFO, not a regular file" "$work/err" || fail "a FIFO: $(cat "$work/err")"
 echo "PASS"

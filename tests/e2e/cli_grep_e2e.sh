@@ -97,5 +97,14 @@ grep -q "not a valid gzip file" "$work/err" || fail "no reason for a corrupt .gz
 status=0
 cli -A x FAILED "$log" 2>"$work/err" >/dev/null || status=$?
 [ "$status" = 2 ] || fail "a bad -A exits $status"
+# A FIFO (no writer) used to block open() for good: now one line at once.
+mkfifo "$work/pipe.log"
+status=0
+timeout 10 "$bin/relayhud-cli" --cache "$work/cache.sqlite" grep x "$work/pipe.log" \
+  2>"$work/err" >/dev/null || status=$?
+[ "$status" = 2 ] || fail "a FIFO exits $status (124: it blocked)"
+[ "$(wc -l <"$work/err")" = 1 ] || fail "a FIFO's error is not one line: $(cat "$work/err")"
+grep -q "pipe.log is a FIFO, not a regular file" "$work/err" ||
+  fail "no reason for a FIFO: $(cat "$work/err")"
 
 echo "cli grep e2e: ok"

@@ -3,7 +3,9 @@
 # the same cache hands its relayhud:// link to the first and exits 0; the first
 # selects the run (it says so on stderr); a link to what the cache lacks is
 # reported; a socket left by a killed instance is taken over; another cache
-# runs side by side.
+# runs side by side. Without XDG_RUNTIME_DIR, a socket folder in the shared
+# temporary directory that another user made first (or made open to all) is
+# refused in one line, and the window opens on its own.
 # usage: gui_single_instance_e2e.sh BIN_DIR
 set -euo pipefail
 bin=$1
@@ -101,4 +103,25 @@ wait_for "$work/restarted.err" "relayhud://run/$id: Showing"
 kill -0 "$restarted" || fail "the restarted instance exited: $(cat "$work/restarted.err")"
 second "$work/cache.sqlite" "relayhud://run/$id"
 kill "$restarted"
+
+echo "== a socket folder someone else made first is refused; the window opens on its own"
+shared_tmp=$work/shared-tmp
+squat=$shared_tmp/relayhud-$(id -u)
+mkdir -p "$squat"
+if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1; then
+  chmod 700 "$squat" && chown nobody "$squat"
+  why="$squat belongs to uid $(id -u nobody), not to you (uid 0)"
+else
+  chmod 777 "$squat"
+  why="$squat has mode 0777, not 0700"
+fi
+env -u XDG_RUNTIME_DIR TMPDIR="$shared_tmp" "$bin/relayhud" --now "$now" --cache "$work/cache.sqlite" \
+  --hud "$dead_hud" "relayhud://run/$id" 2>"$work/squat.err" &
+guis+=("$!")
+alone=$!
+wait_for "$work/squat.err" "relayhud: links from other instances will not reach this one: $why"
+wait_for "$work/squat.err" "relayhud://run/$id: Showing"
+kill -0 "$alone" || fail "the window did not stay open: $(cat "$work/squat.err")"
+[ -z "$(find "$squat" -name 'relayhud-*.sock')" ] || fail "a socket was made in the squatted folder"
+kill "$alone"
 echo "ok"

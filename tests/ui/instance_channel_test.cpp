@@ -2,6 +2,7 @@
 // over the local socket; with none running it says so; a socket file left by
 // a crashed instance is taken over; a live one is not; junk is dropped.
 #include "relayhud/ui/app/instance_channel.h"
+#include "relayhud/ui/app/socket_trust.h"
 
 #include "test_support.h"
 
@@ -147,19 +148,31 @@ TEST_F(InstanceChannelTest, OversizedOrMalformedMessagesAreDropped)
     EXPECT_EQ(received.count(), 0);
 }
 
-TEST(InstanceChannelName, OnePerCacheAndUser)
+TEST(InstanceChannelName, OnePerCacheAndUserInAFolderOfTheUsersOwn)
 {
-    const QByteArray saved = qgetenv("XDG_RUNTIME_DIR");
-    QTemporaryDir runtime;
+    const QByteArray savedRuntime = qgetenv("XDG_RUNTIME_DIR");
+    const QByteArray savedTmp = qgetenv("TMPDIR");
+    QTemporaryDir runtime; // 0700, this user's
     qputenv("XDG_RUNTIME_DIR", QFile::encodeName(runtime.path()));
-    const QString a = InstanceChannel::serverNameFor(QStringLiteral("/home/me/a.sqlite"));
-    EXPECT_EQ(a, InstanceChannel::serverNameFor(QStringLiteral("/home/me/./a.sqlite")));
-    EXPECT_NE(a, InstanceChannel::serverNameFor(QStringLiteral("/home/me/b.sqlite")));
+    const QString a = *InstanceChannel::serverNameFor(QStringLiteral("/home/me/a.sqlite"));
+    EXPECT_EQ(a, *InstanceChannel::serverNameFor(QStringLiteral("/home/me/./a.sqlite")));
+    EXPECT_NE(a, *InstanceChannel::serverNameFor(QStringLiteral("/home/me/b.sqlite")));
     EXPECT_TRUE(a.startsWith(runtime.path() + QStringLiteral("/relayhud-"))) << a.toStdString();
+    // Without XDG_RUNTIME_DIR: a folder of the user's own in the temporary
+    // directory, never a name in the shared /tmp itself.
     qunsetenv("XDG_RUNTIME_DIR");
-    const QString fallback = InstanceChannel::serverNameFor(QStringLiteral("/home/me/a.sqlite"));
-    EXPECT_TRUE(fallback.startsWith(QStringLiteral("relayhud-%1-").arg(::getuid())))
-        << fallback.toStdString();
-    if (!saved.isEmpty())
-        qputenv("XDG_RUNTIME_DIR", saved);
+    QTemporaryDir tmp;
+    qputenv("TMPDIR", QFile::encodeName(tmp.path()));
+    const auto fallback = InstanceChannel::serverNameFor(QStringLiteral("/home/me/a.sqlite"));
+    ASSERT_TRUE(fallback) << fallback.message();
+    const QString folder = tmp.path() + QStringLiteral("/relayhud-%1").arg(::getuid());
+    EXPECT_TRUE(fallback->startsWith(folder + QStringLiteral("/relayhud-")))
+        << fallback->toStdString();
+    EXPECT_EQ(privateFolderProblem(folder, ::getuid()), QString()); // 0700, this user's
+    if (savedTmp.isEmpty())
+        qunsetenv("TMPDIR");
+    else
+        qputenv("TMPDIR", savedTmp);
+    if (!savedRuntime.isEmpty())
+        qputenv("XDG_RUNTIME_DIR", savedRuntime);
 }

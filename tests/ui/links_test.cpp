@@ -134,6 +134,21 @@ TEST(AppLinkParse, MalformedLinksSayWhatIsWrong)
     EXPECT_THAT(error("relayhud://pr/x"), HasSubstr("relayhud://pr/x: "));
 }
 
+// A link pasted from a chat or a page may carry CR, LF or an escape: the
+// refusal stays one line (the controls shown as pictures), and a link of a
+// page is quoted by its start (fuzz/fuzz_link.cpp found both).
+TEST(AppLinkParse, ARefusalIsOneLineWhateverTheLinkHolds)
+{
+    const std::string crlf =
+        message(parseAppLink(QStringLiteral("relayhud://pr/1\r\nFAKE: second line\x1b[2J")));
+    EXPECT_EQ(crlf.find_first_of("\r\n\x1b"), std::string::npos) << crlf;
+    EXPECT_THAT(crlf, HasSubstr("relayhud://pr/1\u240d\u240aFAKE: second line\u241b[2J: "));
+    const std::string page =
+        message(parseAppLink(QStringLiteral("relayhud://sha/") + QString(100000, u'x')));
+    EXPECT_LT(page.size(), 400u) << page.substr(0, 400);
+    EXPECT_THAT(page, HasSubstr("xxx\u2026: "));
+}
+
 TEST(AppLinkParse, LogLinksAndPathsAreNotAppLinks)
 {
     EXPECT_TRUE(isAppLink(QStringLiteral("relayhud://run/1")));

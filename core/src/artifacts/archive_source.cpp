@@ -1,9 +1,13 @@
 #include "artifacts/archive_source.h"
 
+#include "relayhud/util/read_file.h"
+
+#include <unistd.h>
+
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <cstdio>
-#include <fstream>
 
 namespace relayhud::artifacts {
 
@@ -20,16 +24,15 @@ bool startsWithGzipMagic(std::string_view head)
 
 // The first bytes decide whether the raw reader may be enabled: it accepts
 // anything at all, so without this random bytes would "open" as one entry.
-Result<bool> isGzip(const ArchiveSource& source)
+Result<bool> isGzip(const ArchiveSource& source, int fd)
 {
     if (source.bytes)
         return startsWithGzipMagic(*source.bytes);
-    std::ifstream in(source.path, std::ios::binary);
-    if (!in)
-        return makeError("cannot open " + source.path);
     char head[3] = {};
-    in.read(head, sizeof head);
-    return startsWithGzipMagic(std::string_view(head, static_cast<std::size_t>(in.gcount())));
+    const ssize_t got = ::pread(fd, head, sizeof head, 0);
+    if (got < 0)
+        return makeError("cannot read " + source.path + ": " + errnoText(errno));
+    return startsWithGzipMagic(std::string_view(head, static_cast<std::size_t>(got)));
 }
 
 std::string withoutGzSuffix(const std::string& name)
@@ -104,10 +107,18 @@ Result<void> check(archive* a, int rc, const std::string& name)
 
 Result<OpenedArchive> openArchive(const ArchiveSource& source)
 {
-    auto gzip = isGzip(source);
+    OpenedArchive opened;
+    if (!source.bytes) { // only a regular file: a FIFO would block the read for good
+        auto file = openRegularFile(source.path, "a report or archive of reports");
+        if (!file)
+            return file.error();
+        opened.file = std::move(file->fd);
+    }
+    auto gzip = isGzip(source, opened.file.get());
     if (!gzip)
         return gzip.error();
-    OpenedArchive opened{nullptr, ArchiveHandle(archive_read_new()), {}, source};
+    opened.handle.reset(archive_read_new());
+    opened.source = source;
     archive* a = opened.handle.get();
     if (!a)
         return makeError("cannot read " + source.name + ": out of memory");
@@ -124,7 +135,7 @@ Result<OpenedArchive> openArchive(const ArchiveSource& source)
         opened.cursor = std::make_unique<MemoryCursor>(MemoryCursor{source.bytes, 0});
         rc = openMemory(a, *opened.cursor);
     } else {
-        rc = archive_read_open_filename(a, source.path.c_str(), kReadBlock);
+        rc = archive_read_open_fd(a, opened.file.get(), kReadBlock);
     }
     if (rc != ARCHIVE_OK) {
         const char* why = archive_error_string(a);

@@ -2,6 +2,7 @@
 // Opens a libarchive read handle on a file or a memory buffer with only the
 // formats RelayHUD needs (zip, tar, gzip; raw for a single .gz), so the
 // decoders of a dozen other formats are never exposed to untrusted input.
+#include "relayhud/util/file_ops.h"
 #include "relayhud/util/result.h"
 
 #include <archive.h>
@@ -30,6 +31,7 @@ struct MemoryCursor {
 
 struct OpenedArchive {
     std::unique_ptr<MemoryCursor> cursor; // declared first: outlives the handle
+    UniqueFd file;                        // likewise, for a file
     ArchiveHandle handle;
     // Set when the input is gzip: if it turns out to hold no tar, its one
     // entry is the decompressed file and gets this name (report.xml.gz ->

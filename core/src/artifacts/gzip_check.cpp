@@ -1,10 +1,14 @@
 #include "artifacts/gzip_check.h"
 
+#include "relayhud/util/file_ops.h"
+#include "relayhud/util/read_file.h"
+
+#include <unistd.h>
 #include <zlib.h>
 
 #include <algorithm>
 #include <array>
-#include <fstream>
+#include <cerrno>
 #include <vector>
 
 namespace relayhud::artifacts {
@@ -29,15 +33,21 @@ Result<void> readBlocks(const ArchiveSource& source, Each each)
                 return r;
         return {};
     }
-    std::ifstream in(source.path, std::ios::binary);
-    if (!in)
-        return makeError("cannot open " + source.path);
+    auto file = openRegularFile(source.path, "a gzip report");
+    if (!file)
+        return file.error();
     std::vector<char> block(kBlock);
-    while (in.read(block.data(), static_cast<std::streamsize>(block.size())) || in.gcount() > 0)
-        if (auto r = each(std::string_view(block.data(), static_cast<std::size_t>(in.gcount())));
-            !r)
+    for (;;) {
+        const ssize_t n = ::read(file->fd.get(), block.data(), block.size());
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return makeError("cannot read " + source.path + ": " + errnoText(errno));
+        if (n == 0)
+            return {};
+        if (auto r = each(std::string_view(block.data(), static_cast<std::size_t>(n))); !r)
             return r;
-    return {};
+    }
 }
 
 Result<std::array<unsigned char, 8>> trailer(const ArchiveSource& source)
@@ -49,10 +59,13 @@ Result<std::array<unsigned char, 8>> trailer(const ArchiveSource& source)
         std::copy(source.bytes->end() - 8, source.bytes->end(), last.begin());
         return last;
     }
-    std::ifstream in(source.path, std::ios::binary);
-    in.seekg(-8, std::ios::end);
-    in.read(reinterpret_cast<char*>(last.data()), 8);
-    if (!in || in.gcount() != 8)
+    auto file = openRegularFile(source.path, "a gzip report");
+    if (!file)
+        return file.error();
+    if (file->size < last.size()
+        || ::pread(file->fd.get(), last.data(), last.size(),
+                   static_cast<off_t>(file->size - last.size()))
+               != static_cast<ssize_t>(last.size()))
         return makeError("the gzip ends before its trailer");
     return last;
 }

@@ -3,6 +3,7 @@
 #include "logs/line_scan.h"
 #include "relayhud/logs/line_decoder.h"
 #include "relayhud/util/file_ops.h"
+#include "relayhud/util/read_file.h"
 
 #include <sys/stat.h>
 
@@ -331,14 +332,13 @@ std::vector<LogCheckout> scanCheckoutsIn(std::string_view log)
 
 Result<std::vector<LogCheckout>> scanCheckouts(const std::string& path)
 {
-    const std::unique_ptr<std::FILE, FileCloser> file(std::fopen(path.c_str(), "rb"));
+    auto opened = openRegularFile(path, "a job log");
+    if (!opened)
+        return opened.error();
+    const std::unique_ptr<std::FILE, FileCloser> file(::fdopen(opened->fd.get(), "rb"));
     if (!file)
-        return makeError("cannot open " + path + ": " + artifacts::errnoText(errno));
-    struct stat info {};
-    if (::fstat(::fileno(file.get()), &info) != 0)
         return makeError("cannot read " + path + ": " + artifacts::errnoText(errno));
-    if (!S_ISREG(info.st_mode))
-        return makeError(path + " is not a regular file; a job log must be one");
+    opened->fd.release(); // the FILE closes it now
     Scanner scanner;
     std::string buffer(kBlockBytes, '\0');
     std::size_t carried = 0;

@@ -1,5 +1,7 @@
 #include "logs/log_data.h"
 
+#include "relayhud/util/read_file.h"
+
 #include <cerrno>
 
 #include <fcntl.h>
@@ -64,11 +66,12 @@ bool LogData::tailStillMatches() const
 
 bool LogData::reopen(const std::string& path)
 {
-    UniqueFd file(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
-    if (!file.valid())
+    // The path may now name a FIFO: refused, never waited on.
+    auto file = openRegularFile(path, "a job log");
+    if (!file)
         return false;
     std::lock_guard lock(m_fdMutex);
-    m_fd = std::make_shared<const UniqueFd>(std::move(file));
+    m_fd = std::make_shared<const UniqueFd>(std::move(file->fd));
     return true;
 }
 

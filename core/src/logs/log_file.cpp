@@ -3,6 +3,7 @@
 #include "logs/gz_cache.h"
 #include "logs/log_data.h"
 #include "relayhud/util/paths.h"
+#include "relayhud/util/read_file.h"
 
 #include <cerrno>
 
@@ -15,12 +16,10 @@ using namespace logs;
 
 Result<std::shared_ptr<LogFile>> LogFile::open(const std::string& path, LogOpenOptions options)
 {
-    UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
-    if (!fd.valid())
-        return makeError("cannot open " + path + ": " + artifacts::errnoText(errno));
-    struct stat info {};
-    if (::fstat(fd.get(), &info) != 0 || !S_ISREG(info.st_mode))
-        return makeError("cannot open " + path + ": not a regular file");
+    auto opened = openRegularFile(path, "a job log");
+    if (!opened)
+        return opened.error();
+    UniqueFd fd = std::move(opened->fd);
     if (options.maxLineBytes == 0)
         options.maxLineBytes = LogOpenOptions{}.maxLineBytes;
     std::string dataPath = path;

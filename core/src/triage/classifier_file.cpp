@@ -5,6 +5,7 @@
 #include "classifier_scan.h"
 
 #include "relayhud/util/file_ops.h"
+#include "relayhud/util/read_file.h"
 
 #include <sys/stat.h>
 
@@ -28,14 +29,13 @@ using FilePtr = std::unique_ptr<std::FILE, FileCloser>;
 
 Result<std::optional<FailureLine>> Classifier::classifyFile(const std::string& path) const
 {
-    const FilePtr file(std::fopen(path.c_str(), "rb"));
+    auto opened = openRegularFile(path, "a log to classify");
+    if (!opened)
+        return opened.error();
+    const FilePtr file(::fdopen(opened->fd.get(), "rb"));
     if (!file)
-        return makeError("cannot open " + path + ": " + std::strerror(errno));
-    struct stat info {};
-    if (::fstat(::fileno(file.get()), &info) != 0)
         return makeError("cannot read " + path + ": " + artifacts::errnoText(errno));
-    if (!S_ISREG(info.st_mode))
-        return makeError(path + " is not a regular file; a log to classify must be one");
+    opened->fd.release(); // the FILE closes it now
     Scan scan(*m_compiled);
     std::string buffer(kFileBlockBytes, '\0');
     std::size_t carried = 0; // bytes of an unfinished line at the buffer's start

@@ -31,25 +31,34 @@ std::string byteSizeText(std::uint64_t bytes)
 
 namespace {
 
+// What a file that is not a regular one is, for its refusal.
+std::string fileKindText(mode_t mode)
+{
+    if (S_ISFIFO(mode))
+        return "a FIFO";
+    if (S_ISDIR(mode))
+        return "a folder";
+    if (S_ISCHR(mode))
+        return "a character device";
+    if (S_ISBLK(mode))
+        return "a block device";
+    if (S_ISSOCK(mode))
+        return "a socket";
+    return "of another kind";
+}
+
 // Opened first, then checked: what is read is what was checked.
 Result<artifacts::UniqueFd> openChecked(const std::string& path, std::uint64_t maxBytes,
                                         std::string_view what, std::uint64_t& size)
 {
-    artifacts::UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
-    if (!fd.valid())
-        return makeError("cannot open " + path + ": " + artifacts::errnoText(errno));
-    struct stat info {};
-    if (::fstat(fd.get(), &info) != 0)
-        return makeError("cannot read " + path + ": " + artifacts::errnoText(errno));
-    if (!S_ISREG(info.st_mode))
-        return makeError(path + " is not a regular file ("
-                         + (S_ISDIR(info.st_mode) ? "a folder" : "a device, pipe or socket") + "); "
-                         + std::string(what) + " must be one");
-    size = static_cast<std::uint64_t>(info.st_size);
+    auto opened = openRegularFile(path, what);
+    if (!opened)
+        return opened.error();
+    size = opened->size;
     if (size > maxBytes)
         return makeError(path + " is " + byteSizeText(size) + "; " + std::string(what)
                          + " is at most " + byteSizeText(maxBytes));
-    return fd;
+    return std::move(opened->fd);
 }
 
 // Reads up to `capacity` bytes into `into`; the count read (a file that
@@ -101,6 +110,23 @@ void keepPages(HugePages pages)
 }
 
 } // namespace
+
+Result<OpenedFile> openRegularFile(const std::string& path, std::string_view what)
+{
+    artifacts::UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY));
+    if (!fd.valid())
+        return makeError("cannot open " + path + ": " + artifacts::errnoText(errno));
+    struct stat info {};
+    if (::fstat(fd.get(), &info) != 0)
+        return makeError("cannot read " + path + ": " + artifacts::errnoText(errno));
+    if (!S_ISREG(info.st_mode))
+        return makeError(path + " is " + fileKindText(info.st_mode) + ", not a regular file; "
+                         + std::string(what) + " must be one");
+    const int flags = ::fcntl(fd.get(), F_GETFL);
+    if (flags < 0 || ::fcntl(fd.get(), F_SETFL, flags & ~O_NONBLOCK) != 0)
+        return makeError("cannot read " + path + ": " + artifacts::errnoText(errno));
+    return OpenedFile{std::move(fd), static_cast<std::uint64_t>(info.st_size)};
+}
 
 FileBytes::~FileBytes() { keepPages(std::move(m_pages)); }
 

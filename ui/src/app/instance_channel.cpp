@@ -1,20 +1,15 @@
 #include "relayhud/ui/app/instance_channel.h"
 
+#include "relayhud/ui/app/socket_trust.h"
+
 #include <QCryptographicHash>
 #include <QDir>
 #include <QFileInfo>
-#include <QJsonArray>
-#include <QJsonDocument>
 #include <QLocalServer>
 #include <QLocalSocket>
 #include <QTimer>
-#include <QtEndian>
 
-#include <optional>
-
-#ifdef Q_OS_UNIX
 #include <unistd.h>
-#endif
 
 namespace relayhud::ui {
 
@@ -23,39 +18,6 @@ namespace {
 constexpr char kTaken = '1';
 constexpr int kProbeMs = 500;
 constexpr int kReadMs = 5000; // a sender that stops mid-message is dropped
-
-QByteArray frame(const QStringList& arguments)
-{
-    const QByteArray body =
-        QJsonDocument(QJsonArray::fromStringList(arguments)).toJson(QJsonDocument::Compact);
-    QByteArray out(4, '\0');
-    qToBigEndian(static_cast<quint32>(body.size()), out.data());
-    return out + body;
-}
-
-// The arguments, or nullopt for anything but a JSON array of strings.
-std::optional<QStringList> arguments(const QByteArray& body)
-{
-    const QJsonDocument doc = QJsonDocument::fromJson(body);
-    if (!doc.isArray())
-        return std::nullopt;
-    QStringList out;
-    for (const QJsonValue& value : doc.array()) {
-        if (!value.isString())
-            return std::nullopt;
-        out << value.toString();
-    }
-    return out;
-}
-
-QString userTag()
-{
-#ifdef Q_OS_UNIX
-    return QString::number(::getuid());
-#else
-    return qEnvironmentVariable("USERNAME");
-#endif
-}
 
 // True when an instance accepts connections under `name`.
 bool answers(const QString& name)
@@ -80,17 +42,18 @@ InstanceChannel::~InstanceChannel()
         m_server->close(); // removes the socket file
 }
 
-QString InstanceChannel::serverNameFor(const QString& cachePath)
+Result<QString> InstanceChannel::serverNameFor(const QString& cachePath)
 {
     const QFileInfo info(cachePath);
     const QString path =
         info.exists() ? info.canonicalFilePath() : QDir::cleanPath(info.absoluteFilePath());
     const QString hash = QString::fromLatin1(
         QCryptographicHash::hash(path.toUtf8(), QCryptographicHash::Sha256).toHex().left(16));
-    const QString runtime = qEnvironmentVariable("XDG_RUNTIME_DIR");
-    if (!runtime.isEmpty() && QFileInfo(runtime).isDir())
-        return runtime % u"/relayhud-" % hash % u".sock";
-    return u"relayhud-" % userTag() % u'-' % hash;
+    auto folder =
+        privateSocketFolder(qEnvironmentVariable("XDG_RUNTIME_DIR"), QDir::tempPath(), ::getuid());
+    if (!folder)
+        return folder.error();
+    return QString(*folder % u"/relayhud-" % hash % u".sock");
 }
 
 void InstanceChannel::forward(const QStringList& arguments, int timeoutMs)
@@ -103,7 +66,7 @@ void InstanceChannel::forward(const QStringList& arguments, int timeoutMs)
         finishForward(false, tr("the running instance did not answer within %1 ms").arg(timeoutMs));
     });
     connect(m_client, &QLocalSocket::connected, this,
-            [this, message = frame(arguments)] { m_client->write(message); });
+            [this, message = instance_frame::encode(arguments)] { onConnected(message); });
     connect(m_client, &QLocalSocket::readyRead, this, [this] {
         if (m_client->read(1) == QByteArray(1, kTaken))
             finishForward(true, {});
@@ -116,6 +79,18 @@ void InstanceChannel::forward(const QStringList& arguments, int timeoutMs)
     });
     m_clientTimeout->start(timeoutMs);
     m_client->connectToServer(m_name);
+}
+
+// Nothing is sent to a socket another user holds.
+void InstanceChannel::onConnected(const QByteArray& message)
+{
+    const QString problem = peerProblem(peerUid(m_client->socketDescriptor()), ::getuid(), m_name);
+    if (problem.isEmpty()) {
+        m_client->write(message);
+        return;
+    }
+    emit refused(problem);
+    finishForward(false, problem);
 }
 
 void InstanceChannel::finishForward(bool taken, const QString& why)
@@ -160,6 +135,12 @@ void InstanceChannel::onNewConnection()
 {
     while (QLocalSocket* socket = m_server->nextPendingConnection()) {
         connect(socket, &QLocalSocket::disconnected, socket, &QObject::deleteLater);
+        // Only this user's own processes are heard.
+        if (!peerProblem(peerUid(socket->socketDescriptor()), ::getuid(), m_name).isEmpty()) {
+            socket->abort();
+            socket->deleteLater();
+            continue;
+        }
         connect(socket, &QLocalSocket::readyRead, this, [this, socket] { readMessage(socket); });
         QTimer::singleShot(kReadMs, socket, [socket] { socket->abort(); });
         readMessage(socket); // it may have written before we accepted
@@ -168,26 +149,19 @@ void InstanceChannel::onNewConnection()
 
 void InstanceChannel::readMessage(QLocalSocket* socket)
 {
-    if (socket->bytesAvailable() < 4)
+    const QByteArray buffered = socket->peek(socket->bytesAvailable());
+    const instance_frame::Decoded message = instance_frame::decode(buffered);
+    if (message.state == instance_frame::Decoded::State::NeedMore)
         return;
-    const QByteArray head = socket->peek(4);
-    const quint32 size = qFromBigEndian<quint32>(head.constData());
-    if (size > kMaxMessageBytes) {
+    if (message.state == instance_frame::Decoded::State::Refused) {
         socket->abort();
         return;
     }
-    if (socket->bytesAvailable() < 4 + static_cast<qint64>(size))
-        return;
-    socket->read(4);
-    const std::optional<QStringList> taken = arguments(socket->read(size));
-    if (!taken) {
-        socket->abort();
-        return;
-    }
+    socket->read(message.consumed);
     socket->write(QByteArray(1, kTaken));
     socket->flush();
     socket->disconnectFromServer();
-    emit received(*taken);
+    emit received(message.arguments);
 }
 
 } // namespace relayhud::ui

@@ -78,11 +78,25 @@ void Launcher::startNormal()
         return;
     }
     // One window per cache: hand the arguments to the instance showing it.
-    m_channel = std::make_unique<InstanceChannel>(
-        InstanceChannel::serverNameFor(config.settings.effectiveCachePath()));
+    const Result<QString> name =
+        InstanceChannel::serverNameFor(config.settings.effectiveCachePath());
+    if (!name) { // no folder of the user's own: this window runs on its own
+        std::fprintf(stderr, "relayhud: links from other instances will not reach this one: %s\n",
+                     name.message().c_str());
+        openNormalWindow(config);
+        return;
+    }
+    m_channel = std::make_unique<InstanceChannel>(*name);
     connect(m_channel.get(), &InstanceChannel::forwarded, this, [this] {
         std::fprintf(stderr, "relayhud: the running instance took the arguments\n");
         exitLater(0);
+    });
+    // Another user holds the socket: nothing was sent, and this window opens
+    // on its own (it cannot listen where another listens).
+    connect(m_channel.get(), &InstanceChannel::refused, this, [this, config](const QString& why) {
+        std::fprintf(stderr, "relayhud: %s; this window runs on its own\n", qPrintable(why));
+        m_channel->disconnect(this);
+        openNormalWindow(config);
     });
     connect(m_channel.get(), &InstanceChannel::alone, this, [this, config](const QString&) {
         if (!m_channel->listen())

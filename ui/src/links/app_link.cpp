@@ -14,9 +14,30 @@ const QString kScheme = QStringLiteral("relayhud");
 constexpr qsizetype kMaxSha = 200;       // a nightly's key is free text, but short
 constexpr qsizetype kMaxIdentity = 4096; // pytest ids with long parameters
 
+constexpr qsizetype kMaxShownLink = 200; // a refusal quotes a link up to this
+
+// One line, whatever the text holds: a link from a browser or a chat may
+// carry CR, LF or escapes.
+QString oneLine(QString text)
+{
+    for (QChar& c : text) {
+        const char16_t u = c.unicode();
+        if (u < 0x20)
+            c = QChar(char16_t(0x2400 + u)); // the control pictures: LF -> U+240A
+        else if (u == 0x7f)
+            c = QChar(char16_t(0x2421));
+        else if ((u >= 0x80 && u < 0xa0) || u == 0x2028 || u == 0x2029)
+            c = QChar(QChar::ReplacementCharacter);
+    }
+    return text;
+}
+
+// A refusal quotes the link, on one line and not a page long.
 Error linkError(const QString& text, const QString& why)
 {
-    return makeError(QString(text % u": " % why).toStdString());
+    const QString link =
+        text.size() > kMaxShownLink ? QString(text.left(kMaxShownLink) % u'…') : text;
+    return makeError(oneLine(link % u": " % why).toStdString());
 }
 
 bool isHex(const QString& text)

@@ -2,6 +2,8 @@
 
 #include "relayhud/ui/logs/batch_poster.h"
 
+#include "relayhud/ui/logs/file_work_pool.h"
+
 #include <QtConcurrent/QtConcurrentRun>
 
 namespace relayhud::ui {
@@ -40,7 +42,7 @@ void LogDocument::open(const QString& path, LogOpenOptions options)
             b.any = true;
         });
     };
-    QtConcurrent::run([path = path.toStdString(), options = std::move(options)] {
+    QtConcurrent::run(fileWorkPool(), [path = path.toStdString(), options = std::move(options)] {
         auto opened = LogFile::open(path, options);
         return opened ? OpenOutcome{std::move(*opened), {}}
                       : OpenOutcome{nullptr, QString::fromStdString(opened.message())};
@@ -93,7 +95,7 @@ void LogDocument::poll()
         return;
     m_polling = true;
     const std::uint64_t id = m_openId;
-    QtConcurrent::run([file = m_file] {
+    QtConcurrent::run(fileWorkPool(), [file = m_file] {
         return file->refresh();
     }).then(this, [this, id](RefreshResult result) {
         m_polling = false;

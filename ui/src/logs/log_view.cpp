@@ -4,6 +4,7 @@
 #include "relayhud/ui/logs/log_view.h"
 
 #include "relayhud/ui/format.h"
+#include "relayhud/ui/logs/file_work_pool.h"
 #include "relayhud/ui/logs/line_jump_edit.h"
 #include "relayhud/ui/logs/log_copy.h"
 #include "relayhud/ui/logs/log_overview_bar.h"
@@ -284,7 +285,7 @@ void LogView::copySelection()
         return;
     }
     const std::uint64_t job = ++m_copyJob;
-    QtConcurrent::run([file = m_file, selection = m_selection, cap = m_copyCap] {
+    QtConcurrent::run(fileWorkPool(), [file = m_file, selection = m_selection, cap = m_copyCap] {
         auto text = selectionText(*file, selection, cap);
         return text ? CopyOutcome{std::move(*text), {}}
                     : CopyOutcome{{}, QString::fromStdString(text.message())};

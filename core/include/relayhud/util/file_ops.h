@@ -24,6 +24,8 @@ public:
     int get() const { return m_fd; }
     bool valid() const { return m_fd >= 0; }
     void reset(int fd = -1);
+    // Hands the descriptor over (to fdopen): this one no longer closes it.
+    int release() { return std::exchange(m_fd, -1); }
 
 private:
     int m_fd = -1;

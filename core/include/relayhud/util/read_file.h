@@ -3,6 +3,7 @@
 // regular file (not /dev/zero, a FIFO or a folder), and only up to a size
 // fixed per kind, checked before a byte is read. A file over the limit is a
 // one-line error that says both sizes, never an allocation that aborts.
+#include "relayhud/util/file_ops.h"
 #include "relayhud/util/huge_pages.h"
 #include "relayhud/util/result.h"
 
@@ -17,6 +18,18 @@ inline constexpr std::uint64_t kMaxConfigFileBytes = 16ull << 20;  // largest re
 inline constexpr std::uint64_t kMaxRuleFileBytes = 4ull << 20;     // pytorch's ruleset.toml ~30 KB
 inline constexpr std::uint64_t kMaxReportFileBytes = 1ull << 30;   // a JUnit report
 inline constexpr std::uint64_t kMaxWorkflowFileBytes = 4ull << 20; // a GitHub workflow ~50 KB
+
+// A file a user or CI named, open for reading, and its size: the one way
+// logs, reports and the files of a local folder are opened. A FIFO with no
+// writer would block open() for good (two such log links froze the window),
+// so it opens with O_NONBLOCK, checks what it opened with fstat, refuses all
+// but a regular file in one line ("PATH is a FIFO, not a regular file; a job
+// log must be one"), then clears O_NONBLOCK for ordinary reads.
+struct OpenedFile {
+    artifacts::UniqueFd fd;
+    std::uint64_t size = 0;
+};
+Result<OpenedFile> openRegularFile(const std::string& path, std::string_view what);
 
 // `what` names the kind in messages: "an outcome config", "a rule file".
 Result<std::string> readRegularFile(const std::string& path, std::uint64_t maxBytes,

@@ -5,9 +5,14 @@
 // opens them. The socket's name comes from the cache path, so two caches
 // still run side by side.
 //
-// The message is a 4-byte big-endian length and a JSON array of strings (at
-// most kMaxMessageBytes); the running instance answers one byte once it has
-// taken them, so the sender knows before it exits.
+// The message is a 4-byte big-endian length and a JSON array of strings
+// (app/instance_frame.h); the running instance answers one byte once it has
+// taken them, so the sender knows before it exits. Neither end trusts another
+// user (app/socket_trust.h): the sender checks who holds the socket before it
+// sends a byte, the instance who sent before it acts.
+#include "relayhud/ui/app/instance_frame.h"
+#include "relayhud/util/result.h"
+
 #include <QObject>
 #include <QString>
 #include <QStringList>
@@ -24,15 +29,16 @@ public:
     explicit InstanceChannel(QString serverName, QObject* parent = nullptr);
     ~InstanceChannel() override;
 
-    // This user's socket for the instance that shows `cachePath`: in
-    // $XDG_RUNTIME_DIR when set (private to the user), else a name with the
-    // user id that QLocalServer places in the temporary directory.
-    static QString serverNameFor(const QString& cachePath);
+    // This user's socket for the instance that shows `cachePath`, in a
+    // folder of the user's own (privateSocketFolder: $XDG_RUNTIME_DIR, or
+    // <tmp>/relayhud-<uid>); an error when there is none to trust.
+    static Result<QString> serverNameFor(const QString& cachePath);
     const QString& serverName() const { return m_name; }
 
     // Asks a running instance to take `arguments`: forwarded() once it has
-    // them, alone(why) when none takes them within `timeoutMs`. Needs an
-    // event loop.
+    // them, alone(why) when none takes them within `timeoutMs`, refused(why)
+    // and then alone(why) when another user holds the socket (nothing is
+    // sent). Needs an event loop.
     void forward(const QStringList& arguments, int timeoutMs = 3000);
 
     // Becomes the instance others forward to. A socket file left by a crashed
@@ -42,15 +48,17 @@ public:
     bool isListening() const;
     QString errorString() const { return m_error; }
 
-    static constexpr qint64 kMaxMessageBytes = 1 << 20;
+    static constexpr qint64 kMaxMessageBytes = instance_frame::kMaxBodyBytes;
 
 signals:
     void forwarded();
     void alone(const QString& why);
+    void refused(const QString& why);
     void received(const QStringList& arguments);
 
 private:
     void finishForward(bool taken, const QString& why);
+    void onConnected(const QByteArray& message);
     void onNewConnection();
     void readMessage(QLocalSocket* socket);
 
