@@ -154,31 +154,6 @@ Result<void> setTeamStateValue(sqlite3* db, const std::string& key, const std::s
     return s.bind(1, key).bind(2, value).run();
 }
 
-namespace {
-
-std::string teamSkipKey(TeamSkip why) { return "skipped:" + std::string(teamSkipSlug(why)); }
-
-// Adds a page's skipped rows to the counts since joining.
-Result<void> addTeamSkips(sqlite3* db, const TeamSkips& skips)
-{
-    Statement add(db, "INSERT INTO team_state(key, value) VALUES (?1, ?2) ON CONFLICT (key)"
-                      " DO UPDATE SET value = CAST(value AS INTEGER) + excluded.value");
-    for (std::size_t i = 0; i < kTeamSkipKinds; ++i) {
-        const auto why = static_cast<TeamSkip>(i);
-        if (why == TeamSkip::ForgedSeq || skips.of(why) == 0)
-            continue;
-        if (auto r = add.reset()
-                         .bind(1, teamSkipKey(why))
-                         .bind(2, static_cast<std::int64_t>(skips.of(why)))
-                         .run();
-            !r)
-            return r;
-    }
-    return {};
-}
-
-} // namespace
-
 Result<TeamOutbox> TeamOutbox::open(sqlite3* db)
 {
     TeamOutbox out;

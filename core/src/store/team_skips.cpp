@@ -2,6 +2,9 @@
 // named in the cache and in the one line that tells the user.
 #include "relayhud/store/team_changes.h"
 
+#include "store/statement.h"
+#include "store/team_outbox.h"
+
 #include <numeric>
 
 namespace relayhud {
@@ -69,5 +72,30 @@ std::string describeTeamSkips(const TeamSkips& skips)
     return "skipped " + std::to_string(total) + (total == 1 ? " change" : " changes")
            + " the team server holds that this RelayHUD cannot use (" + parts + ")";
 }
+
+namespace store {
+
+std::string teamSkipKey(TeamSkip why) { return "skipped:" + std::string(teamSkipSlug(why)); }
+
+// Adds a page's skipped rows to the counts since joining.
+Result<void> addTeamSkips(sqlite3* db, const TeamSkips& skips)
+{
+    Statement add(db, "INSERT INTO team_state(key, value) VALUES (?1, ?2) ON CONFLICT (key)"
+                      " DO UPDATE SET value = CAST(value AS INTEGER) + excluded.value");
+    for (std::size_t i = 0; i < kTeamSkipKinds; ++i) {
+        const auto why = static_cast<TeamSkip>(i);
+        if (why == TeamSkip::ForgedSeq || skips.of(why) == 0)
+            continue;
+        if (auto r = add.reset()
+                         .bind(1, teamSkipKey(why))
+                         .bind(2, static_cast<std::int64_t>(skips.of(why)))
+                         .run();
+            !r)
+            return r;
+    }
+    return {};
+}
+
+} // namespace store
 
 } // namespace relayhud
