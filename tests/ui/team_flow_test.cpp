@@ -21,6 +21,7 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QToolTip>
 #include <QTreeView>
 
 #include <gtest/gtest.h>
@@ -213,4 +214,10 @@ TEST_F(TeamFlow, RowsATeammateWroteThatTheWindowCannotUseAreSaidOnceInTheTeamSta
                                            "RelayHUD cannot use (1 invalid SHA, 1 invalid link)"));
     EXPECT_EQ(view.details().count(QStringLiteral("skipped")), 1) << view.details().toStdString();
     EXPECT_EQ(alice->syncStatus()->teamText(), QStringLiteral("team: connected as relayhud"));
+    // What hovering the team status shows.
+    QToolTip::showText(alice->syncStatus()->mapToGlobal(QPoint(0, 0)), view.details(),
+                       alice->syncStatus());
+    for (QWidget* tip : QApplication::topLevelWidgets())
+        if (tip->objectName() == QStringLiteral("qtooltip_label") && tip->isVisible())
+            test::keepPicture(*tip, QStringLiteral("team_skipped_tooltip.png"));
 }
