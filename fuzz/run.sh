@@ -25,7 +25,7 @@ while [ $# -gt 0 ]; do
     *) targets+=("$1"); shift ;;
     esac
 done
-all=(junit hud listings headers rules config log archive triage workflow instance_channel link)
+all=(junit hud listings headers rules config log archive triage workflow instance_channel link team_row)
 [ ${#targets[@]} -gt 0 ] || targets=("${all[@]}")
 for t in "${targets[@]}"; do
     [[ " ${all[*]} " == *" $t "* ]] || { echo "fuzz/run.sh: no target '$t' (${all[*]})" >&2; exit 2; }

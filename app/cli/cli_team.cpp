@@ -3,7 +3,9 @@
 // brings up to date the server's schema; a server newer than this RelayHUD
 // is refused. `sync` pushes the cache's unsent tag changes and pulls the
 // team's; `status` says whether the server answers, how many changes wait
-// and when the last sync worked. The password comes from PGPASSWORD or
+// and when the last sync worked. Rows on the server this RelayHUD cannot use
+// (team/team_row.h) are skipped and counted, said in one line. `--timeout`
+// bounds connecting, each statement and each lock wait. The password comes from PGPASSWORD or
 // ~/.pgpass, as libpq reads them, never from the command line's own flags.
 #include "cli_commands.h"
 #include "cli_support.h"
@@ -52,11 +54,15 @@ int sync(Cache& cache, team::TeamServer& server, std::ostream& out, std::ostream
     }
     out << "team at " << report->where << ": pushed " << report->pushed << ", pulled "
         << report->pulled.pulled - report->pulled.own << " from the team ("
-        << report->pulled.applied << " applied";
-    if (report->pulled.skipped > 0)
-        out << ", " << report->pulled.skipped << " of a kind this RelayHUD does not read";
-    out << "), " << report->pulled.conflicts.size() << " conflict(s); signed " << report->user
-        << '\n';
+        << report->pulled.applied << " applied), " << report->pulled.conflicts.size()
+        << " conflict(s); signed " << report->user << '\n';
+    if (report->unsendable > 0)
+        out << "not sent: " << report->unsendable
+            << " change(s) of this cache that the team server would refuse (the first: "
+            << visibleControls(report->unsendableWhy) << ")\n";
+    // Once, whatever the number: what the server holds that was not used.
+    if (const std::string skipped = describeTeamSkips(report->pulled.skips); !skipped.empty())
+        out << skipped << '\n';
     for (const TeamConflict& c : report->pulled.conflicts)
         printConflict(out, c);
     return 0;
@@ -80,6 +86,8 @@ int status(Cache& cache, const Result<team::TeamServer>& server, std::ostream& o
     if (!status->lastError.empty())
         out << "last error " << status->lastError << '\n';
     out << "conflicts " << status->conflicts << '\n';
+    if (const std::string skipped = describeTeamSkips(status->skipped); !skipped.empty())
+        out << skipped << " (since joining)\n";
     if (auto conflicts = cache.teamConflicts(kConflictsShown); conflicts)
         for (const TeamConflict& c : *conflicts)
             printConflict(out, c);

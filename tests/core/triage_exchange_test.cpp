@@ -2,6 +2,7 @@
 // the newest-wins merge and its conflict report, and every kind of bad file
 // (named with where it is wrong, and nothing written).
 #include "relayhud/store/cache.h"
+#include "relayhud/store/triage_tag_rules.h"
 #include "relayhud/triage/triage_exchange.h"
 #include "test_results_fixtures.h"
 
@@ -231,7 +232,11 @@ TEST(TriageExchange, BadFilesAreNamedAndWriteNothing)
         {withField("bug", "javascript:alert(1)"), "tag 1: \"bug\": not an http(s) link"},
         {withField("bug", "file:///etc/passwd"), "tag 1: \"bug\": not an http(s) link"},
         {withField("time", "2030-01-01T00:00:00.000Z"),
-         "tag 1: \"time\": 2030-01-01T00:00:00.000Z is in the future"},
+         "tag 1: \"time\": 2030-01-01T00:00:00Z is in the future"},
+        {withField("job", std::string(kMaxTagNameBytes + 1, 'j')),
+         "tag 1: \"job\" is 1025 bytes; the limit is 1024"},
+        {withField("note", std::string(kMaxTagNoteBytes + 1, 'n')),
+         "tag 1: \"note\" is 65537 bytes; the limit is 65536"},
     };
     // Hostile shapes: deep nesting (refused before it is parsed, issue 35) and
     // a name that is not UTF-8.

@@ -5,8 +5,9 @@
 # password from PGPASSWORD is used and never printed; two caches share a tag
 # through the server; status says connected, unsent N, last sync T, and
 # offline with the changes waiting when the server is down, which a sync
-# delivers once it is back; a server that is down is a one-line error with
-# exit 1; usage errors exit 2.
+# delivers once it is back; a teammate's hostile rows are skipped and said
+# once; a held lock is a one-line error within --timeout; a server that is
+# down is a one-line error with exit 1; usage errors exit 2.
 # usage: cli_team_e2e.sh BIN_DIR
 set -euo pipefail
 bin=$1
@@ -39,10 +40,10 @@ grep -q "cannot reach the team server" "$work/err" || fail "no clear error: $(ca
 
 export PGPASSWORD=s3cret-pw
 cli team init --server "$server" >"$work/out" 2>"$work/err" || fail "init: $(cat "$work/err")"
-grep -q "schema 2 (created); your changes are signed relayhud" "$work/out" \
+grep -q "schema 3 (created); your changes are signed relayhud" "$work/out" \
     || fail "created: $(cat "$work/out")"
 cli team init --server "$server" >"$work/out" || fail "init again"
-grep -q "schema 2 (up to date)" "$work/out" || fail "again: $(cat "$work/out")"
+grep -q "schema 3 (up to date)" "$work/out" || fail "again: $(cat "$work/out")"
 ! grep -q "s3cret" "$work/out" "$work/err" || fail "the password was printed"
 
 # Two caches, one server: Alice's imported tag reaches Bob, signed by the
@@ -99,6 +100,53 @@ cli --cache "$work/bob.sqlite" team sync --server "$server" >"$work/out" || fail
 grep -q "pulled 1 from the team (1 applied)" "$work/out" || fail "bob got: $(cat "$work/out")"
 [ "$(psql -X -A -t -q "$server" -c "SELECT count(*) FROM relayhud_change")" = 3 ] \
     || fail "not exactly once on the server"
+
+# A teammate's hostile rows, written with psql: each sync says once what it
+# skipped, status keeps the count, and nothing of them reaches a cache.
+row() {
+    psql -X -q "$server" -c "INSERT INTO relayhud_change (change_id, kind, repo, workflow, job,
+        sha, attempt, test, field, value, client_time) VALUES (gen_random_uuid(), 'triage',
+        'o/r', 'w', 'j', $1, 1, '', $2, to_jsonb($3::text), now())" >/dev/null 2>&1
+}
+row "'../x'" "'class'" "'infra'" || fail "insert a path for a SHA"
+row "'abc'" "'bug'" "'javascript:alert(1)'" || fail "insert a javascript: link"
+row "'abc'" "'class'" "'no such class'" || fail "insert an unknown class"
+! row "repeat('a', 200)" "'class'" "'infra'" || fail "the server took a 200-byte SHA"
+cli --cache "$work/carol.sqlite" team sync --server "$server" >"$work/out" || fail "carol"
+[ "$(grep -c "skipped" "$work/out")" = 1 ] || fail "skipped said once: $(cat "$work/out")"
+grep -qx "skipped 3 changes the team server holds that this RelayHUD cannot use (1 unknown class, 1 invalid SHA, 1 invalid link)" \
+    "$work/out" || fail "skipped: $(cat "$work/out")"
+cli --cache "$work/carol.sqlite" team status --server "$server" >"$work/out" || fail "status"
+grep -q "^skipped 3 changes .* (since joining)$" "$work/out" || fail "status: $(cat "$work/out")"
+cli --cache "$work/carol.sqlite" triage list >"$work/out" || fail "carol's list"
+! grep -q "o/r" "$work/out" || fail "a hostile row was stored: $(cat "$work/out")"
+
+# Someone holds the append lock: --timeout 2 is a one-line error naming them
+# within the timeout, and the change still waits.
+psql -X -q "$server application_name=holdout" \
+    -c "SELECT pg_advisory_lock(7365827402), pg_sleep(30)" >/dev/null 2>&1 &
+holder=$!
+for _ in $(seq 50); do
+    [ "$(psql -X -A -t -q "$server" -c "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory'")" = 1 ] && break
+    sleep 0.1
+done
+sed -e 's/test_y/test_z/' "$work/tags.json" >"$work/another.json"
+cli --cache "$work/alice.sqlite" triage import "$work/another.json" >/dev/null || fail "import another"
+started=$(date +%s%N)
+status=0
+cli --cache "$work/alice.sqlite" team sync --server "$server" --timeout 2 >"$work/out" \
+    2>"$work/err" || status=$?
+took=$((($(date +%s%N) - started) / 1000000))
+psql -X -q "$server" -c "SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+    WHERE application_name = 'holdout'" >/dev/null
+wait "$holder" || true
+[ "$status" = 1 ] || fail "sync exit $status with the lock held"
+[ "$(wc -l <"$work/err")" = 1 ] || fail "not one line: $(cat "$work/err")"
+grep -q "append lock is held by role 'relayhud' (application 'holdout'" "$work/err" \
+    || fail "who holds it: $(cat "$work/err")"
+[ "$took" -lt 4000 ] || fail "took $took ms with --timeout 2"
+cli --cache "$work/alice.sqlite" team sync --server "$server" >"$work/out" || fail "sync after"
+grep -q ": pushed 2," "$work/out" || fail "the waiting change: $(cat "$work/out")"
 
 # Down: a one-line error, exit 1.
 stop

@@ -21,6 +21,7 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QToolTip>
 #include <QTreeView>
 
 #include <gtest/gtest.h>
@@ -191,4 +192,32 @@ TEST_F(TeamFlow, AKeyInOneWindowShowsInTheOtherWithinTwoSecondsAndNothingIsLostO
     EXPECT_EQ(m_pg.query("SELECT count(DISTINCT change_id)" + ofTheTest), "2");
     EXPECT_EQ(m_pg.query("SELECT string_agg(value #>> '{}', ',' ORDER BY seq)" + ofTheTest),
               "infra,flaky");
+}
+
+// Rows a teammate wrote with psql that this RelayHUD cannot use (issue 35):
+// the window connects and syncs all the same, and its team status says what
+// it skipped in one line.
+TEST_F(TeamFlow, RowsATeammateWroteThatTheWindowCannotUseAreSaidOnceInTheTeamStatus)
+{
+    ASSERT_TRUE(m_pg.psql(
+        "INSERT INTO relayhud_change (change_id, kind, repo, workflow, job, sha, attempt, test,"
+        " field, value, client_time) VALUES (gen_random_uuid(), 'triage', 'o/r', 'w', 'j', '../x',"
+        " 1, '', 'class', to_jsonb('infra'::text), now()), (gen_random_uuid(), 'triage', 'o/r',"
+        " 'w', 'j', 'abc', 1, '', 'bug', to_jsonb('javascript:alert(1)'::text), now())"));
+    auto alice = openWindow(QStringLiteral("alice"));
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] { return connected(*alice) && !alice->teamClient()->view().skipped.isEmpty(); },
+        kWaitMs))
+        << alice->teamClient()->view().details().toStdString();
+    const TeamView& view = alice->teamClient()->view();
+    EXPECT_EQ(view.skipped, QStringLiteral("skipped 2 changes the team server holds that this "
+                                           "RelayHUD cannot use (1 invalid SHA, 1 invalid link)"));
+    EXPECT_EQ(view.details().count(QStringLiteral("skipped")), 1) << view.details().toStdString();
+    EXPECT_EQ(alice->syncStatus()->teamText(), QStringLiteral("team: connected as relayhud"));
+    // What hovering the team status shows.
+    QToolTip::showText(alice->syncStatus()->mapToGlobal(QPoint(0, 0)), view.details(),
+                       alice->syncStatus());
+    for (QWidget* tip : QApplication::topLevelWidgets())
+        if (tip->objectName() == QStringLiteral("qtooltip_label") && tip->isVisible())
+            test::keepPicture(*tip, QStringLiteral("team_skipped_tooltip.png"));
 }

@@ -340,7 +340,8 @@ Result<std::size_t> Cache::joinTeam(const std::string& teamId, const std::string
         if (*current == teamId)
             return std::size_t{0};
         for (const char* sql :
-             {"DELETE FROM team_outbox", "DELETE FROM team_field", "DELETE FROM team_conflict"})
+             {"DELETE FROM team_outbox", "DELETE FROM team_field", "DELETE FROM team_conflict",
+              "DELETE FROM team_state WHERE key LIKE 'skipped:%'"})
             if (auto r = Statement(m_db, sql).run(); !r)
                 return r.error();
         for (const auto& [key, value] :
@@ -399,6 +400,9 @@ Result<TeamStatus> Cache::teamStatus() const
                 status.lastSyncMs = store::toInt64(value);
             else if (key == "last_error")
                 status.lastError = value;
+            else if (key.starts_with("skipped:"))
+                if (const auto why = teamSkipFromSlug(std::string_view(key).substr(8)))
+                    status.skipped.add(*why, static_cast<std::size_t>(store::toInt64(value)));
         });
         !r)
         return r.error();
@@ -435,12 +439,15 @@ Result<void> Cache::markTeamSent(const std::vector<std::string>& changeIds)
 }
 
 Result<TeamApplyReport> Cache::applyTeamChanges(const std::vector<TeamChange>& changes,
-                                                std::int64_t lastSeq, std::int64_t nowMs)
+                                                std::int64_t lastSeq, std::int64_t nowMs,
+                                                const TeamSkips& skipped)
 {
     auto transaction = store::Transaction::begin(m_db);
     if (!transaction)
         return makeError("could not apply the team's changes: " + transaction.message());
     TeamApplyReport report;
+    report.skips = skipped;
+    report.pulled = skipped.total();
     auto run = [&]() -> Result<void> {
         Statement ownRow(m_db, "DELETE FROM team_outbox WHERE change_id = ? RETURNING id");
         // By the field's key: the change is ours only if it is still the field's last.
@@ -489,7 +496,7 @@ Result<TeamApplyReport> Cache::applyTeamChanges(const std::vector<TeamChange>& c
             if (!applied)
                 return applied.error();
             if (!*applied) {
-                ++report.skipped;
+                report.skips.add(TeamSkip::UnknownClass);
                 continue;
             }
             if (auto r = store::writeField(fieldWrite, remote); !r)
@@ -498,6 +505,8 @@ Result<TeamApplyReport> Cache::applyTeamChanges(const std::vector<TeamChange>& c
             report.changedTargets.push_back(remote.target);
             report.authors.push_back(remote.author);
         }
+        if (auto r = store::addTeamSkips(m_db, report.skips); !r)
+            return r;
         return setTeamStateValue(m_db, "last_seq", std::to_string(lastSeq));
     }();
     if (!run)
@@ -515,11 +524,16 @@ Result<TeamApplyReport> Cache::applyTeamChanges(const std::vector<TeamChange>& c
 }
 
 Result<void> Cache::setTeamSyncResult(std::int64_t whenMs, const std::string& where,
-                                      const std::string& error)
+                                      const std::string& error, std::int64_t forgedRows)
 {
     auto transaction = store::Transaction::begin(m_db);
     if (!transaction)
         return transaction.error();
+    if (forgedRows >= 0)
+        if (auto r = setTeamStateValue(m_db, store::teamSkipKey(TeamSkip::ForgedSeq),
+                                       std::to_string(forgedRows));
+            !r)
+            return r;
     if (error.empty())
         if (auto r = setTeamStateValue(m_db, "last_sync_ms", std::to_string(whenMs)); !r)
             return r;

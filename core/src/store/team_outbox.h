@@ -47,5 +47,10 @@ std::string teamFieldValue(const std::optional<TriageTag>& tag, TeamField field)
 // The server state a cache keeps (team_state), "" when not set.
 Result<std::string> teamStateValue(sqlite3* db, const std::string& key);
 Result<void> setTeamStateValue(sqlite3* db, const std::string& key, const std::string& value);
+// Where the count of rows skipped for `why` is kept in team_state, and
+// adding a page's skipped rows to those counts (ForgedSeq is the server's
+// count, set by the sync, not added).
+std::string teamSkipKey(TeamSkip why);
+Result<void> addTeamSkips(sqlite3* db, const TeamSkips& skips);
 
 } // namespace relayhud::store

@@ -82,7 +82,11 @@ Result<PgConnection> PgConnection::open(const std::string& conninfo, int timeout
         return makeError("cannot reach the team server: "
                          + trimmedMessage(PQerrorMessage(c.m_conn.get())));
     PQsetNoticeProcessor(c.m_conn.get(), ignoreNotice, nullptr);
-    auto user = c.exec("SELECT session_user");
+    c.m_timeoutSeconds = timeoutSeconds;
+    const std::string ms = std::to_string(static_cast<long long>(timeoutSeconds) * 1000);
+    auto user = c.exec("SELECT session_user, set_config('statement_timeout', $1, false),"
+                       " set_config('lock_timeout', $1, false)",
+                       {ms});
     if (!user)
         return user.error();
     c.m_user = user->text(0, 0);
@@ -103,10 +107,12 @@ Result<PgResult> PgConnection::exec(const std::string& sql, const std::vector<st
     }
     const ExecStatusType status =
         out.m_result ? PQresultStatus(out.m_result.get()) : PGRES_FATAL_ERROR;
+    m_lastState.clear();
     if (status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK)
         return out;
     const char* state =
         out.m_result ? PQresultErrorField(out.m_result.get(), PG_DIAG_SQLSTATE) : nullptr;
+    m_lastState = state ? state : "";
     std::string message = trimmedMessage(out.m_result ? PQresultErrorMessage(out.m_result.get())
                                                       : PQerrorMessage(m_conn.get()));
     if (message.empty())

@@ -31,6 +31,9 @@ public:
     // `conninfo` is a libpq keyword string or URI, passed on unchanged; libpq
     // reads PGPASSWORD and ~/.pgpass itself, and honours sslmode. A
     // `password` (the keychain's) is used when the conninfo names none.
+    // Every statement and lock wait after connecting is bounded by
+    // `timeoutSeconds` too (statement_timeout, lock_timeout): a server or a
+    // session that holds a lock never hangs the caller.
     static Result<PgConnection> open(const std::string& conninfo, int timeoutSeconds,
                                      const std::string& password = {});
 
@@ -39,6 +42,9 @@ public:
     Result<PgResult> exec(const std::string& sql, const std::vector<std::string>& params = {});
 
     bool ok() const;
+    // The SQLSTATE of the last statement that failed ("" when it worked).
+    const std::string& lastState() const { return m_lastState; }
+    int timeoutSeconds() const { return m_timeoutSeconds; }
     // The connection's socket, to wait on for notifications; -1 when closed.
     int socket() const;
     // Reads what the server sent and drops the notifications it holds:
@@ -56,6 +62,8 @@ private:
     };
     std::unique_ptr<pg_conn, Close> m_conn;
     std::string m_user;
+    std::string m_lastState;
+    int m_timeoutSeconds = 0;
 };
 
 // Why a server setting cannot be used ("" when it can): not a conninfo or
@@ -65,5 +73,9 @@ std::string conninfoProblem(const std::string& conninfo);
 
 // SQLSTATE 42501: the role may not do what it asked.
 inline constexpr const char* kInsufficientPrivilege = "42501";
+// SQLSTATE 55P03 (lock_timeout) and 57014 (statement_timeout, which may
+// fire first while a lock is awaited).
+inline constexpr const char* kLockNotAvailable = "55P03";
+inline constexpr const char* kQueryCanceled = "57014";
 
 } // namespace relayhud::team

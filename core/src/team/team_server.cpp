@@ -1,9 +1,13 @@
 #include "relayhud/team/team_server.h"
 
+#include "relayhud/store/triage_tag_rules.h"
+#include "relayhud/team/team_row.h"
 #include "team/pg_connection.h"
+#include "team/team_schema.h"
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 
@@ -15,72 +19,47 @@ namespace {
 // transaction that began before the other client's commit could still see
 // the old catalog (its negative cache entry for relayhud_schema), seen here
 // with a lock taken inside the transaction.
+constexpr std::int64_t kInitLockKey = 7365827401;
 constexpr const char* kInitLock = "SELECT pg_advisory_lock(7365827401)";
 constexpr const char* kInitUnlock = "SELECT pg_advisory_unlock(7365827401)";
-
-// Version 1: the schema's own version, and the change log every client
-// appends to and pulls from (seq orders it; change_id makes a resend a
-// no-op; the author is the session user, never what a client claims). A new
-// change wakes listeners on channel relayhud_change with its seq.
-constexpr const char* kVersion1 = R"sql(
-CREATE TABLE relayhud_schema (version integer NOT NULL);
-INSERT INTO relayhud_schema VALUES (0);
-CREATE TABLE relayhud_change (
-    seq         bigserial PRIMARY KEY,
-    change_id   uuid NOT NULL UNIQUE,
-    kind        text NOT NULL,
-    repo        text NOT NULL,
-    workflow    text NOT NULL,
-    job         text NOT NULL,
-    sha         text NOT NULL,
-    attempt     integer NOT NULL,
-    test        text NOT NULL DEFAULT '',
-    field       text NOT NULL,
-    value       jsonb NOT NULL,
-    client_time timestamptz NOT NULL,
-    author      text NOT NULL DEFAULT session_user,
-    received    timestamptz NOT NULL DEFAULT now()
-);
-CREATE INDEX relayhud_change_by_failure
-    ON relayhud_change (repo, workflow, job, sha, attempt, test);
-CREATE FUNCTION relayhud_change_notify() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-    PERFORM pg_notify('relayhud_change', NEW.seq::text);
-    RETURN NEW;
-END $$;
-CREATE TRIGGER relayhud_change_notify AFTER INSERT ON relayhud_change
-    FOR EACH ROW EXECUTE FUNCTION relayhud_change_notify();
-)sql";
-
-// Version 2: the team's id, so a cache knows the team it joined under any
-// host name; each change's base_seq (the newest change its author had
-// pulled), which tells two edits that had not seen each other (a conflict)
-// from one that followed the other (store/team_changes.h); one notification
-// per statement, not per row: a push of 10,000 changes wakes a listener
-// once, with the last seq; and no index by failure, which no query reads
-// (pulls go by seq) and which cost a push a fifth of its time.
-constexpr const char* kVersion2 = R"sql(
-ALTER TABLE relayhud_schema ADD COLUMN team_id uuid NOT NULL DEFAULT gen_random_uuid();
-ALTER TABLE relayhud_change ADD COLUMN base_seq bigint NOT NULL DEFAULT 0;
-DROP INDEX relayhud_change_by_failure;
-DROP TRIGGER relayhud_change_notify ON relayhud_change;
-DROP FUNCTION relayhud_change_notify();
-CREATE FUNCTION relayhud_change_notify() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-    PERFORM pg_notify('relayhud_change', (SELECT max(seq) FROM inserted)::text);
-    RETURN NULL;
-END $$;
-CREATE TRIGGER relayhud_change_notify AFTER INSERT ON relayhud_change
-    REFERENCING NEW TABLE AS inserted
-    FOR EACH STATEMENT EXECUTE FUNCTION relayhud_change_notify();
-)sql";
-
-constexpr std::array<const char*, kTeamSchemaVersion> kMigrations{kVersion1, kVersion2};
 
 // Held from before a push's insert to its commit: seq values are handed out
 // in commit order, so a reader that has seen seq N never later meets a
 // smaller one committed behind it.
+constexpr std::int64_t kAppendLockKey = 7365827402;
 constexpr const char* kAppendLock = "SELECT pg_advisory_xact_lock(7365827402)";
+
+// Who holds an advisory lock (a bigint key is classid = its high 32 bits,
+// objid = its low 32 bits, objsubid = 1: PostgreSQL docs, pg_locks).
+// Other roles' client_addr is NULL without pg_read_all_stats.
+constexpr const char* kLockHolder = R"sql(
+SELECT a.usename, coalesce(a.application_name, ''),
+       coalesce(host(a.client_addr), CASE WHEN a.client_port = -1 THEN 'a local socket' END, '?'),
+       a.pid
+FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+WHERE l.locktype = 'advisory' AND l.granted AND l.classid = $1::oid AND l.objid = $2::oid
+  AND l.objsubid = 1 AND l.pid <> pg_backend_pid()
+LIMIT 1
+)sql";
+
+// A lock wait that timed out: who holds the lock, on one line.
+std::string lockRefusal(PgConnection& c, std::int64_t key, const std::string& lock)
+{
+    const std::string waited = "gave up after " + std::to_string(c.timeoutSeconds()) + " s";
+    auto holder =
+        c.exec(kLockHolder, {std::to_string(key >> 32), std::to_string(key & 0xffffffff)});
+    if (!holder || holder->rows() == 0)
+        return "the team server's " + lock + " was held by another session; " + waited;
+    const std::string app = holder->text(0, 1);
+    return "the team server's " + lock + " is held by role '" + holder->text(0, 0) + "' ("
+           + (app.empty() ? std::string() : "application '" + app + "', ") + "from "
+           + holder->text(0, 2) + ", pid " + holder->text(0, 3) + "); " + waited;
+}
+
+bool lockTimedOut(const PgConnection& c)
+{
+    return c.lastState() == kLockNotAvailable || c.lastState() == kQueryCanceled;
+}
 
 // A push: the batch as one JSON parameter, read in one pass into records,
 // in its order (`n`: the same field changed twice in one batch keeps its
@@ -97,15 +76,6 @@ ORDER BY x.n
 ON CONFLICT (change_id) DO NOTHING
 )sql";
 
-// A pull: a value longer than 64 KiB (no client writes one; a note is a
-// sentence and a link) is cut rather than read whole into every cache.
-constexpr const char* kPull = R"sql(
-SELECT seq, change_id, kind, repo, workflow, job, sha, attempt, test, field,
-       left(value #>> '{}', 65536), round(extract(epoch FROM client_time) * 1000)::bigint,
-       author, base_seq
-FROM relayhud_change WHERE seq > $1 ORDER BY seq LIMIT $2
-)sql";
-
 std::string olderMessage(int server)
 {
     return "the team server's schema is " + std::to_string(server) + "; this RelayHUD needs "
@@ -113,7 +83,7 @@ std::string olderMessage(int server)
            + ": run 'relayhud-cli team init --server ...' (as a role that may create tables)";
 }
 
-std::int64_t parseInt64(const std::string& text, bool& ok)
+std::int64_t parseCount(const std::string& text, bool& ok)
 {
     std::int64_t value = 0;
     const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
@@ -151,7 +121,7 @@ Result<int> readVersion(PgConnection& c)
 
 // Under the init lock: each missing step in a transaction of its own, read
 // again first (another client may have taken it while we waited).
-Result<void> migrate(PgConnection& c)
+Result<void> migrate(PgConnection& c, int target)
 {
     for (;;) {
         if (auto begun = c.exec("BEGIN"); !begun)
@@ -162,10 +132,10 @@ Result<void> migrate(PgConnection& c)
                 return now.error();
             if (*now > kTeamSchemaVersion)
                 return makeError(newerMessage(*now));
-            if (*now == kTeamSchemaVersion)
+            if (*now >= target)
                 return false;
             const int version = *now + 1;
-            if (auto r = c.exec(kMigrations[static_cast<std::size_t>(version - 1)]); !r)
+            if (auto r = c.exec(migrationSql(version)); !r)
                 return makeError("could not bring the team server to schema "
                                  + std::to_string(version) + ": " + r.message());
             if (auto r =
@@ -216,7 +186,7 @@ Result<int> TeamServer::schemaVersion()
     return *version;
 }
 
-Result<TeamInit> TeamServer::init()
+Result<TeamInit> TeamServer::init(int upTo)
 {
     PgConnection& c = m_impl->connection;
     TeamInit out;
@@ -226,10 +196,12 @@ Result<TeamInit> TeamServer::init()
     if (!before)
         return before.error();
     out.before = *before;
-    if (*before < kTeamSchemaVersion) {
+    upTo = std::clamp(upTo, 1, kTeamSchemaVersion);
+    if (*before < upTo) {
         if (auto locked = c.exec(kInitLock); !locked)
-            return locked.error();
-        auto migrated = migrate(c);
+            return lockTimedOut(c) ? makeError(lockRefusal(c, kInitLockKey, "schema lock"))
+                                   : locked.error();
+        auto migrated = migrate(c, upTo);
         (void)c.exec(kInitUnlock); // the session's end releases it too
         if (!migrated)
             return migrated.error();
@@ -291,25 +263,49 @@ Result<void> TeamServer::push(const std::vector<TeamChange>& changes)
     PgConnection& c = m_impl->connection;
     if (auto begun = c.exec("BEGIN"); !begun)
         return begun.error();
+    bool lockWait = false;
     auto inserted = [&]() -> Result<void> {
-        if (auto locked = c.exec(kAppendLock); !locked)
+        if (auto locked = c.exec(kAppendLock); !locked) {
+            lockWait = lockTimedOut(c);
             return locked.error();
+        }
         if (auto r = c.exec(kPush, {json}); !r)
             return r.error();
         return {};
     }();
     if (!inserted) {
         (void)c.exec("ROLLBACK");
-        return makeError("could not send the triage changes: " + inserted.message());
+        return makeError(
+            "could not send the triage changes: "
+            + (lockWait ? lockRefusal(c, kAppendLockKey, "append lock") : inserted.message()));
     }
     if (auto committed = c.exec("COMMIT"); !committed)
         return makeError("could not send the triage changes: " + committed.message());
     return {};
 }
 
+namespace {
+
+// Limits a page's text: 5,000 rows of notes at their limit would be 320 MB.
+constexpr std::size_t kPageBytes = 16u << 20;
+
+TeamRowText rowText(const PgResult& rows, int i)
+{
+    auto at = [&](int column) -> std::optional<std::string> {
+        if (rows.isNull(i, column))
+            return std::nullopt;
+        return rows.text(i, column);
+    };
+    return {at(0), at(1), at(2),  at(3),  at(4),  at(5),  at(6), at(7),
+            at(8), at(9), at(10), at(11), at(12), at(13), at(14)};
+}
+
+} // namespace
+
 Result<TeamPage> TeamServer::pull(std::int64_t afterSeq, std::size_t limit)
 {
-    auto rows = m_impl->connection.exec(kPull, {std::to_string(afterSeq), std::to_string(limit)});
+    auto rows = m_impl->connection.exec(
+        pullSql(), {std::to_string(afterSeq), std::to_string(limit), std::to_string(kPageBytes)});
     if (!rows)
         return makeError("could not read the team's changes: " + rows.message());
     TeamPage page;
@@ -317,38 +313,28 @@ Result<TeamPage> TeamServer::pull(std::int64_t afterSeq, std::size_t limit)
     page.rows = static_cast<std::size_t>(rows->rows());
     page.changes.reserve(page.rows);
     for (int i = 0; i < rows->rows(); ++i) {
-        bool ok = true;
-        const std::int64_t seq = parseInt64(rows->text(i, 0), ok);
-        if (!ok)
+        DecodedTeamRow row = decodeTeamRow(rowText(*rows, i));
+        if (!row.seq)
             return makeError("the team server sent a change without a seq");
-        page.lastSeq = seq;
-        const auto field = teamFieldFromName(rows->text(i, 9));
-        if (rows->text(i, 2) != "triage" || !field) {
-            ++page.skipped;
-            continue;
-        }
-        TeamChange change;
-        change.seq = seq;
-        change.changeId = rows->text(i, 1);
-        change.target = {rows->text(i, 3),
-                         rows->text(i, 4),
-                         rows->text(i, 5),
-                         Sha{rows->text(i, 6)},
-                         static_cast<int>(parseInt64(rows->text(i, 7), ok)),
-                         rows->text(i, 8)};
-        change.field = *field;
-        change.value = rows->text(i, 10);
-        change.clientMs = parseInt64(rows->text(i, 11), ok);
-        change.author = rows->text(i, 12);
-        change.baseSeq = parseInt64(rows->text(i, 13), ok);
-        if (!ok || change.target.attempt < 1 || change.target.repo.empty()
-            || change.target.sha.empty()) {
-            ++page.skipped; // a row another client wrote badly: never stops the pull
-            continue;
-        }
-        page.changes.push_back(std::move(change));
+        page.lastSeq = *row.seq;
+        if (row.change)
+            page.changes.push_back(std::move(*row.change));
+        else
+            page.skips.add(row.skip); // a row another client wrote badly: never stops the pull
     }
     return page;
+}
+
+Result<std::int64_t> TeamServer::forgedRows()
+{
+    auto count = m_impl->connection.exec(kForgedRowsSql);
+    if (!count)
+        return makeError("could not read the team's changes: " + count.message());
+    bool ok = true;
+    const std::int64_t n = parseCount(count->text(0, 0), ok);
+    if (!ok)
+        return makeError("the team server gave no count of its rows");
+    return n;
 }
 
 Result<void> TeamServer::listen()

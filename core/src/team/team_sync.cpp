@@ -1,6 +1,7 @@
 #include "relayhud/team/team_sync.h"
 
 #include "relayhud/store/cache.h"
+#include "relayhud/team/team_row.h"
 #include "relayhud/team/team_server.h"
 #include "relayhud/util/time.h"
 
@@ -15,7 +16,7 @@ void add(TeamApplyReport& total, TeamApplyReport&& page)
     total.pulled += page.pulled;
     total.applied += page.applied;
     total.own += page.own;
-    total.skipped += page.skipped;
+    total.skips += page.skips;
     for (TeamConflict& c : page.conflicts)
         total.conflicts.push_back(std::move(c));
     for (TriageTarget& t : page.changedTargets)
@@ -23,6 +24,34 @@ void add(TeamApplyReport& total, TeamApplyReport&& page)
     for (std::string& author : page.authors)
         if (std::find(total.authors.begin(), total.authors.end(), author) == total.authors.end())
             total.authors.push_back(std::move(author));
+}
+
+// The changes the server would take. One it would refuse (schema 3's
+// limits, which every pull applies too) is never sent and leaves the outbox
+// (marked sent: resending it could only fail again, and would hold up
+// every change behind it); the first one's reason is kept for the user.
+struct Outgoing {
+    std::vector<TeamChange> sendable;
+    std::vector<std::string> refused; // change ids
+};
+
+Outgoing splitSendable(std::vector<TeamChange> outbox, TeamSyncReport& report)
+{
+    Outgoing out;
+    out.sendable.reserve(outbox.size());
+    const std::int64_t nowMs = nowMilliseconds();
+    for (TeamChange& c : outbox) {
+        std::string why = teamChangeProblem(c, nowMs);
+        if (why.empty()) {
+            out.sendable.push_back(std::move(c));
+            continue;
+        }
+        ++report.unsendable;
+        if (report.unsendableWhy.empty())
+            report.unsendableWhy = std::move(why);
+        out.refused.push_back(c.changeId);
+    }
+    return out;
 }
 
 Result<TeamSyncReport> run(Cache& cache, TeamServer& server, const TeamSyncOptions& options)
@@ -41,15 +70,15 @@ Result<TeamSyncReport> run(Cache& cache, TeamServer& server, const TeamSyncOptio
             return outbox.error();
         if (outbox->empty())
             break;
-        if (auto r = server.push(*outbox); !r)
+        Outgoing outgoing = splitSendable(std::move(*outbox), report);
+        if (auto r = server.push(outgoing.sendable); !r)
             return r.error();
-        std::vector<std::string> ids;
-        ids.reserve(outbox->size());
-        for (const TeamChange& c : *outbox)
+        std::vector<std::string>& ids = outgoing.refused;
+        for (const TeamChange& c : outgoing.sendable)
             ids.push_back(c.changeId);
         if (auto r = cache.markTeamSent(ids); !r)
             return r.error();
-        report.pushed += outbox->size();
+        report.pushed += outgoing.sendable.size();
     }
     auto status = cache.teamStatus();
     if (!status)
@@ -61,14 +90,18 @@ Result<TeamSyncReport> run(Cache& cache, TeamServer& server, const TeamSyncOptio
             return page.error();
         if (page->rows == 0)
             break;
-        auto applied = cache.applyTeamChanges(page->changes, page->lastSeq, nowMilliseconds());
+        auto applied =
+            cache.applyTeamChanges(page->changes, page->lastSeq, nowMilliseconds(), page->skips);
         if (!applied)
             return applied.error();
-        applied->skipped += page->skipped;
-        applied->pulled += page->skipped;
         add(report.pulled, std::move(*applied));
         report.lastSeq = page->lastSeq;
     }
+    auto forged = server.forgedRows();
+    if (!forged)
+        return forged.error();
+    report.forgedRows = *forged;
+    report.pulled.skips.add(TeamSkip::ForgedSeq, static_cast<std::size_t>(*forged));
     return report;
 }
 
@@ -80,7 +113,8 @@ Result<TeamSyncReport> syncTeam(Cache& cache, TeamServer& server, const TeamSync
     // What `team status` says next; a failure to note it never hides the
     // sync's own result.
     (void)cache.setTeamSyncResult(nowMilliseconds(), report ? server.where() : std::string(),
-                                  report ? std::string() : report.message());
+                                  report ? std::string() : report.message(),
+                                  report ? report->forgedRows : -1);
     return report;
 }
 

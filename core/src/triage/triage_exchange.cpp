@@ -5,6 +5,7 @@
 #include "relayhud/util/file_ops.h"
 
 #include "relayhud/store/cache.h"
+#include "relayhud/store/triage_tag_rules.h"
 #include "relayhud/util/json_guard.h"
 #include "relayhud/util/read_file.h"
 #include "relayhud/util/time.h"
@@ -39,9 +40,6 @@ json tagJson(const TriageTag& tag)
                 {"time", formatTimeMs(tag.timeMs)}};
 }
 
-// Clocks of two machines differ; a day more is no clock, it is a forgery.
-constexpr EpochSeconds kClockSkewSeconds = 86400;
-
 // Reads tag `index` of the document; errors say which field is wrong.
 class TagReader {
 public:
@@ -68,18 +66,7 @@ public:
                                  {"author", &tag.author}})
             if (auto r = text(name, *out, false); !r)
                 return r.error();
-        // A 40-hex SHA, or a nightly's delivery id ("nightly-2026-12-01"):
-        // never a path, a space or a control.
-        if (sha.size() > 100
-            || sha.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                                     "0123456789._-")
-                   != std::string::npos)
-            return fail("\"sha\": not a commit SHA or delivery id (letters, digits, . _ -)");
         t.sha = Sha{sha};
-        // A bug link opens in a browser: http(s) only, never javascript: or file:.
-        if (!tag.bugUrl.empty() && !tag.bugUrl.starts_with("https://")
-            && !tag.bugUrl.starts_with("http://"))
-            return fail("\"bug\": not an http(s) link");
         if (auto r = attempt(t.attempt); !r)
             return r.error();
         const auto parsed = parseTagClass(cls);
@@ -92,9 +79,9 @@ public:
             return fail("\"time\": \"" + time
                         + "\" is not a UTC time like 2026-05-04T20:48:28.123Z");
         tag.timeMs = *ms;
-        // Newest wins a merge: a tag from the future would win every one.
-        if (tag.timeMs > (nowSeconds() + kClockSkewSeconds) * 1000)
-            return fail("\"time\": " + time + " is in the future");
+        // The rule a team pull applies too (store/triage_tag_rules.h).
+        if (const TagCheck check = checkTriageTag(tag, nowMilliseconds()); !check.ok())
+            return fail(check.why);
         return tag;
     }
 
@@ -126,7 +113,7 @@ private:
         if (it == m_item.end())
             return fail("\"attempt\" is missing");
         if (!it->is_number_integer() || it->get<std::int64_t>() < 1
-            || it->get<std::int64_t>() > 1'000'000)
+            || it->get<std::int64_t>() > kMaxTagAttempt)
             return fail("\"attempt\" is not a run attempt (a whole number from 1)");
         out = it->get<int>();
         return {};

@@ -18,6 +18,9 @@ namespace relayhud::ui {
 
 namespace {
 
+// Bounds connecting, every statement and every lock wait of the link
+// (TeamServer::connect): a server or a session holding a lock never keeps
+// the worker past it.
 constexpr int kConnectTimeoutSeconds = 5;
 constexpr int kFirstRetrySeconds = 2;
 constexpr int kLongestRetrySeconds = 15;
@@ -74,6 +77,8 @@ QString TeamView::details() const
     if (conflicts > 0)
         lines << QObject::tr("Conflicts listed: %1 (relayhud-cli team status shows them)")
                      .arg(conflicts);
+    if (!skipped.isEmpty())
+        lines << skipped;
     if (!error.isEmpty())
         lines << error;
     if (retryInSeconds > 0)
@@ -251,6 +256,7 @@ private:
                 view.unsent = status->unsent;
                 view.lastSyncMs = status->lastSyncMs;
                 view.conflicts = status->conflicts;
+                view.skipped = toQString(describeTeamSkips(status->skipped));
                 if (view.where.isEmpty())
                     view.where = toQString(status->where);
             }

@@ -239,12 +239,16 @@ public:
     Result<void> markTeamSent(const std::vector<std::string>& changeIds);
     // Applies pulled changes, in server order, to the tags, lists the
     // conflicts, and moves the last seen change to `lastSeq`: one
-    // transaction, so a pull that dies half-way is read again whole.
+    // transaction, so a pull that dies half-way is read again whole. The
+    // page's rows that were skipped (`skipped`) are counted in it too, once.
     Result<TeamApplyReport> applyTeamChanges(const std::vector<TeamChange>& changes,
-                                             std::int64_t lastSeq, std::int64_t nowMs);
-    // How the last sync went: its time when it worked, its error when not.
+                                             std::int64_t lastSeq, std::int64_t nowMs,
+                                             const TeamSkips& skipped = {});
+    // How the last sync went: its time when it worked, its error when not;
+    // `forgedRows` (when >= 0) how many rows the server holds with a seq its
+    // sequence never gave (a count of the server's, not added up).
     Result<void> setTeamSyncResult(std::int64_t whenMs, const std::string& where,
-                                   const std::string& error);
+                                   const std::string& error, std::int64_t forgedRows = -1);
     // The conflicts listed, newest first.
     Result<std::vector<TeamConflict>> teamConflicts(std::size_t limit) const;
     // The last applied change of one field of one tag (who set it, when).

@@ -15,6 +15,8 @@
 // (its session user) are the server's, never what a client claims.
 #include "relayhud/store/triage_tags.h"
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -53,11 +55,43 @@ struct TeamConflict {
     std::int64_t foundMs = 0;
 };
 
+// Why a pull skipped a row the team server holds (issue 35): a row this
+// RelayHUD cannot use is counted, never stored, and never stops the pull.
+enum class TeamSkip {
+    BadTime,      // not a time, before 1970, or over a day in the future
+    Oversized,    // a field over its limit (store/triage_tag_rules.h)
+    UnknownClass, // a class value this build does not know
+    BadSha,       // not a commit SHA or delivery id
+    BadLink,      // a bug link that is not http(s)
+    BadTarget,    // no repository, workflow or job, or no run attempt
+    UnknownKind,  // a kind or field of a newer client
+    ForgedSeq,    // a seq the server's sequence never gave: left unread
+};
+inline constexpr std::size_t kTeamSkipKinds = 8;
+
+struct TeamSkips {
+    std::array<std::size_t, kTeamSkipKinds> counts{};
+
+    void add(TeamSkip why, std::size_t n = 1) { counts[static_cast<std::size_t>(why)] += n; }
+    std::size_t of(TeamSkip why) const { return counts[static_cast<std::size_t>(why)]; }
+    std::size_t total() const;
+    TeamSkips& operator+=(const TeamSkips& other);
+    bool operator==(const TeamSkips&) const = default;
+};
+
+// "bad_time", "oversized", ...: how a kind is stored; nullopt for a name
+// this build does not know.
+std::string_view teamSkipSlug(TeamSkip why);
+std::optional<TeamSkip> teamSkipFromSlug(std::string_view slug);
+// "skipped 7 changes the team server holds that this RelayHUD cannot use
+// (3 bad times, 2 oversized, 2 invalid SHAs)"; "" when none.
+std::string describeTeamSkips(const TeamSkips& skips);
+
 struct TeamApplyReport {
-    std::size_t pulled = 0;  // server changes read
+    std::size_t pulled = 0;  // server changes read, skipped ones included
     std::size_t applied = 0; // of those, fields written into tags
     std::size_t own = 0;     // this cache's own changes, come back
-    std::size_t skipped = 0; // a kind or field this build does not know
+    TeamSkips skips;         // rows read and not used, by why
     std::vector<TeamConflict> conflicts;
     std::vector<TriageTarget> changedTargets; // tags a pull changed
     std::vector<std::string> authors;         // who made the applied changes
@@ -72,6 +106,7 @@ struct TeamStatus {
     std::int64_t unsent = 0;     // outbox changes the server has not acknowledged
     std::int64_t conflicts = 0;  // listed conflicts
     std::string lastError;       // the last sync's error, "" when it worked
+    TeamSkips skipped;           // every row a pull skipped since joining
 };
 
 } // namespace relayhud

@@ -16,14 +16,14 @@
 namespace relayhud::team {
 
 // The server schema this RelayHUD reads and writes.
-inline constexpr int kTeamSchemaVersion = 2;
+inline constexpr int kTeamSchemaVersion = 3;
 
 // One page of the server's change log.
 struct TeamPage {
     std::vector<TeamChange> changes; // triage changes this build reads, in seq order
     std::int64_t lastSeq = 0;        // the last seq read (also of changes skipped)
     std::size_t rows = 0;            // rows read, skipped ones included
-    std::size_t skipped = 0;         // a kind or field this build does not know
+    TeamSkips skips;                 // rows read that this build cannot use, by why
 };
 
 struct TeamInit {
@@ -57,8 +57,10 @@ public:
     // Applies the migrations the server lacks, each in one transaction under
     // an advisory lock (two clients initialising at once take turns).
     // Refuses a newer server as schemaVersion() does; a role that may not
-    // create tables gets the server's reason and what to ask for.
-    Result<TeamInit> init();
+    // create tables gets the server's reason and what to ask for. `upTo`
+    // stops at an older version (the tests build a server as an older
+    // RelayHUD left it, then upgrade it).
+    Result<TeamInit> init(int upTo = kTeamSchemaVersion);
 
     // The team's id, made by the server when its schema was created: the
     // same team reached under another name is still the same team.
@@ -68,10 +70,17 @@ public:
     // Appends changes to the log, idempotent by change id (a resend is a
     // no-op): one transaction, under the append lock, so that seq is handed
     // out in commit order and a pull never skips a change that commits
-    // late. The author is the server's session user.
+    // late. The author is the server's session user. A lock another session
+    // holds past the connection's timeout is an error that names it.
     Result<void> push(const std::vector<TeamChange>& changes);
-    // The log after `afterSeq`, at most `limit` rows.
+    // The log after `afterSeq`, at most `limit` rows (and 16 MiB of text).
+    // A row this RelayHUD cannot use (team/team_row.h) is counted in the
+    // page's skips and never returned; a field over its limit is not even
+    // sent. Rows whose seq the sequence never gave are left unread.
     Result<TeamPage> pull(std::int64_t afterSeq, std::size_t limit);
+    // How many rows hold a seq beyond the sequence's last value (written
+    // with an explicit seq before schema 3): never read, so never a jump.
+    Result<std::int64_t> forgedRows();
 
     // LISTEN on the change channel; then socket() is readable when a change
     // arrives and takeNotifications() reads them (how many, or an error

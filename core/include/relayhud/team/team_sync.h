@@ -28,10 +28,13 @@ struct TeamSyncOptions {
 
 struct TeamSyncReport {
     std::size_t pushed = 0;
-    TeamApplyReport pulled; // summed over the pages
+    TeamApplyReport pulled; // summed over the pages; its skips include forgedRows
     std::int64_t lastSeq = 0;
-    std::string user;  // the server's session user: who the team sees as author
-    std::string where; // never with the password
+    std::int64_t forgedRows = 0; // rows the server holds with a seq it never gave
+    std::size_t unsendable = 0;  // local changes the server would refuse: not sent
+    std::string unsendableWhy;   // the first one's reason
+    std::string user;            // the server's session user: who the team sees as author
+    std::string where;           // never with the password
 };
 
 // Joins the server's team on the first sync (the cache's tags are queued

@@ -26,11 +26,13 @@ struct TeamView {
     QString user;          // the server's session user: how the team sees us
     QString where;         // never with the password
     QString error;         // why offline (or why the last sync failed)
+    QString skipped;       // "skipped 7 changes the team server holds that ..."; "" when none
     int retryInSeconds = 0;
 
     // "team: connected as alice", "team: offline, 3 changes waiting", ...
     QString summary() const;
-    // Where, who, the last sync, the conflicts and the error, one per line.
+    // Where, who, the last sync, the conflicts, the rows skipped and the
+    // error, one per line.
     QString details() const;
 };
 
