@@ -16,6 +16,7 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QImage>
+#include <QLabel>
 #include <QSemaphore>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -107,6 +108,13 @@ TEST(LogFifo, TwoFifoLinksSayWhyInOneLineAndTheWindowKeepsPainting)
                                  .arg(fifos.paths()[static_cast<qsizetype>(i)]);
         EXPECT_TRUE(QTest::qWaitFor([&] { return placeholderOf(logs[i]) == want; }, kResponsiveMs))
             << placeholderOf(logs[i]).toStdString();
+        // Nothing was read, so the failures panel claims nothing either.
+        QStringList labels;
+        for (const QLabel* label : logs[i]->findChildren<QLabel*>())
+            labels << label->text();
+        EXPECT_TRUE(labels.contains(QStringLiteral("Failures: not read")))
+            << labels.join(u'|').toStdString();
+        EXPECT_FALSE(labels.contains(QStringLiteral("Failures: none found")));
     }
     // The pool painting waits on is free: a job there runs at once...
     auto job = QtConcurrent::run([] { return 1; });

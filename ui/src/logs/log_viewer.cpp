@@ -210,6 +210,8 @@ void LogViewer::onOpened(bool ok, const QString& error)
 {
     if (!ok) {
         m_view->setPlaceholderText(tr("Cannot open the log: %1").arg(error));
+        // Not "none found": nothing was read, so nothing can be said.
+        m_landmarksTitle->setText(tr("Failures: not read"));
         Q_EMIT opened(false, error);
         if (m_pendingTest)
             Q_EMIT testFailureResolved(*std::exchange(m_pendingTest, std::nullopt), false);
