@@ -97,7 +97,9 @@ MainWindow::MainWindow(SessionConfig config, QWidget* parent)
 
     connect(m_loader, &SnapshotLoader::loaded, this, &MainWindow::onSnapshot);
     connect(m_loader, &SnapshotLoader::failed, this, [this](const QString& reason) {
+        m_cacheError = reason;
         m_status->showOffline(tr("cannot read the cache: %1").arg(reason), 0);
+        updateEmptyText();
     });
     connect(m_sync, &SyncController::started, this, [this] {
         m_status->showSyncing({}, 0, 0);

@@ -157,6 +157,8 @@ void MainWindow::updateEmptyText()
         text = tr("No commit matches the filters.");
     else if (m_model->rowCount() > 0 && m_proxy->columnCount() == 0)
         text = tr("No job column matches the filters.");
+    else if (m_model->rowCount() == 0 && !m_cacheError.isEmpty())
+        text = tr("The cache cannot be read:\n%1").arg(m_cacheError);
     else if (m_status->isOffline())
         text = tr("Nothing cached yet, and the HUD cannot be reached:\n%1").arg(m_lastSyncError);
     else if (m_sync->isRunning())
@@ -168,6 +170,7 @@ void MainWindow::updateEmptyText()
 
 void MainWindow::onSnapshot(const std::shared_ptr<MatrixSnapshot>& snapshot)
 {
+    m_cacheError.clear();
     watchSnapshot(*snapshot);
     // A sync never takes the cell away: a job whose other shards just
     // arrived opens its new group rather than fold the cell into it.
