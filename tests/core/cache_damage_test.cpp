@@ -119,6 +119,28 @@ TEST(CacheDamage, ACleanCloseIsTrustedAndAnyLaterChangeIsChecked)
     EXPECT_NE(damaged.message().find(".recover"), std::string::npos) << damaged.message();
 }
 
+TEST(CacheDamage, AFileReplacedWhileOpenIsCheckedAtTheNextOpen)
+{
+    const ScratchDir dir("damage");
+    const std::string path = dir.file("c.sqlite");
+    ASSERT_GT(importFailures(dir, path), 0);
+    auto first = Cache::open(path);
+    ASSERT_TRUE(first) << first.message(); // trusted while it is open...
+    // ...but a damaged copy moved over its name is another file.
+    const std::string copy = dir.file("copy.sqlite");
+    std::filesystem::copy_file(path, copy);
+    const auto pages = static_cast<std::int64_t>(std::filesystem::file_size(copy)) / kPage;
+    {
+        std::fstream file(copy, std::ios::binary | std::ios::in | std::ios::out);
+        file.seekp(pages / 2 * kPage);
+        file.write(std::string(static_cast<std::size_t>(kPage), '\x5a').data(), kPage);
+    }
+    std::filesystem::rename(copy, path);
+    auto second = Cache::open(path);
+    ASSERT_FALSE(second) << "the file under the name changed: it is checked";
+    EXPECT_NE(second.message().find("is damaged"), std::string::npos) << second.message();
+}
+
 TEST(CacheDamage, AStepThatMeetsDamageSaysSoAndTheNextOpenChecks)
 {
     const ScratchDir dir("damage");

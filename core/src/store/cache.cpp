@@ -20,8 +20,9 @@ Cache::Cache(std::string path) : m_path(std::move(path)) {}
 
 Cache::~Cache()
 {
+    const store::CloseTicket ticket = store::releaseForClose(m_db);
     sqlite3_close_v2(m_db);
-    store::recordCleanClose(m_path);
+    store::recordCleanClose(ticket, m_path);
 }
 
 Result<std::unique_ptr<Cache>> Cache::open(const std::string& path)

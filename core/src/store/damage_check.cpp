@@ -38,17 +38,27 @@ std::string readSmallFile(const std::string& path)
     return text;
 }
 
-// The cache files this process has open, by (device, inode): one checked
-// (or found as its stamp says) stays trusted while any connection to it is
-// open, so the GUI's worker connections do not check it again; one where a
-// step met damage is never stamped at close.
+// The cache files this process has open, by (device, inode), and which file
+// each connection opened: a file checked (or found as its stamp says) stays
+// trusted while any connection to it is open, so the GUI's workers do not
+// check it again while a sync writes it; one where a step met damage is never
+// stamped at close. Connections are known by their handle, so a file removed
+// while open cannot leave its inode trusted for the next file that gets it.
+using FileKey = std::pair<dev_t, ino_t>;
 struct OpenFile {
     int connections = 0;
     bool damaged = false;
 };
 struct OpenFiles {
     std::mutex mutex;
-    std::map<std::pair<dev_t, ino_t>, OpenFile> files;
+    std::map<FileKey, OpenFile> files;
+    std::map<const sqlite3*, FileKey> connections;
+
+    void add(const sqlite3* db, FileKey key)
+    {
+        ++files[key].connections;
+        connections[db] = key;
+    }
 };
 OpenFiles& openFiles()
 {
@@ -100,46 +110,50 @@ std::string closeStampPath(const std::string& path) { return path + "-closed"; }
 Result<void> checkForDamage(sqlite3* db, const std::string& path)
 {
     struct stat st {};
-    if (path.empty() || ::stat(path.c_str(), &st) != 0 || st.st_size == 0)
-        return {}; // a new cache
+    if (path.empty() || ::stat(path.c_str(), &st) != 0)
+        return {}; // ":memory:"
+    const FileKey key(st.st_dev, st.st_ino);
     OpenFiles& open = openFiles();
     const std::lock_guard lock(open.mutex);
-    OpenFile& file = open.files[std::make_pair(st.st_dev, st.st_ino)];
-    if (file.connections > 0 && !file.damaged) {
-        ++file.connections;
-        return {};
-    }
-    if (readSmallFile(closeStampPath(path)) != stampOf(st)) {
+    const auto known = open.files.find(key);
+    const bool trusted =
+        known != open.files.end() && known->second.connections > 0 && !known->second.damaged;
+    // A new file has nothing to check; nor one that is as its clean close left it.
+    if (!trusted && st.st_size > 0 && readSmallFile(closeStampPath(path)) != stampOf(st)) {
         auto findings = quickCheck(db);
-        if (!findings || !findings->empty()) {
-            if (file.connections == 0)
-                open.files.erase(std::make_pair(st.st_dev, st.st_ino));
-            return makeError(findings ? damagedMessage(path, findings->front(), findings->size())
-                                      : damagedMessage(path, findings.message(), 1));
-        }
+        if (!findings)
+            return makeError(damagedMessage(path, findings.message(), 1));
+        if (!findings->empty())
+            return makeError(damagedMessage(path, findings->front(), findings->size()));
     }
-    file.damaged = false;
-    ++file.connections;
+    open.add(db, key);
     return {};
 }
 
-void recordCleanClose(const std::string& path)
+CloseTicket releaseForClose(const sqlite3* db)
+{
+    OpenFiles& open = openFiles();
+    const std::lock_guard lock(open.mutex);
+    const auto connection = open.connections.find(db);
+    if (connection == open.connections.end())
+        return {}; // never passed its check
+    CloseTicket ticket{true, connection->second.first, connection->second.second};
+    const auto file = open.files.find(connection->second);
+    open.connections.erase(connection);
+    if (file == open.files.end())
+        return ticket;
+    ticket.stamp = !file->second.damaged;
+    if (--file->second.connections <= 0)
+        open.files.erase(file);
+    return ticket;
+}
+
+void recordCleanClose(const CloseTicket& ticket, const std::string& path)
 {
     struct stat st {};
-    if (path.empty() || ::stat(path.c_str(), &st) != 0)
-        return;
-    {
-        OpenFiles& open = openFiles();
-        const std::lock_guard lock(open.mutex);
-        const auto it = open.files.find(std::make_pair(st.st_dev, st.st_ino));
-        if (it == open.files.end())
-            return; // never passed its check
-        const bool damaged = it->second.damaged;
-        if (--it->second.connections <= 0)
-            open.files.erase(it);
-        if (damaged)
-            return;
-    }
+    if (!ticket.stamp || ::stat(path.c_str(), &st) != 0 || st.st_dev != ticket.device
+        || st.st_ino != ticket.inode)
+        return; // damaged, or not the file that was checked
     struct stat wal {};
     if (::stat((path + "-wal").c_str(), &wal) == 0)
         return; // another connection still has it open
@@ -159,18 +173,15 @@ void recordCleanClose(const std::string& path)
 void forgetCleanClose(sqlite3* db)
 {
     const char* name = sqlite3_db_filename(db, "main");
-    if (name == nullptr || *name == '\0')
-        return;
-    const std::string path(name);
-    std::remove(closeStampPath(path).c_str());
-    struct stat st {};
-    if (::stat(path.c_str(), &st) != 0)
-        return;
+    if (name != nullptr && *name != '\0')
+        std::remove(closeStampPath(name).c_str());
     OpenFiles& open = openFiles();
     const std::lock_guard lock(open.mutex);
-    const auto it = open.files.find(std::make_pair(st.st_dev, st.st_ino));
-    if (it != open.files.end())
-        it->second.damaged = true;
+    const auto connection = open.connections.find(db);
+    if (connection == open.connections.end())
+        return;
+    if (const auto file = open.files.find(connection->second); file != open.files.end())
+        file->second.damaged = true;
 }
 
 std::string cacheErrorText(sqlite3* db, int rc)

@@ -13,6 +13,8 @@
 // Private to the store.
 #include "relayhud/util/result.h"
 
+#include <sys/types.h>
+
 #include <string>
 
 struct sqlite3;
@@ -28,8 +30,18 @@ std::string closeStampPath(const std::string& path);
 // and what to do.
 Result<void> checkForDamage(sqlite3* db, const std::string& path);
 
-// After the connection to `path` closed: stamps the file when no WAL is left.
-void recordCleanClose(const std::string& path);
+// Before a connection that passed checkForDamage closes: whether its file
+// may be stamped (no step met damage), and which file it was.
+struct CloseTicket {
+    bool stamp = false;
+    dev_t device = 0;
+    ino_t inode = 0;
+};
+CloseTicket releaseForClose(const sqlite3* db);
+
+// After that connection closed: stamps the file when it is still the one the
+// ticket names and no WAL is left (this was the last connection to it).
+void recordCleanClose(const CloseTicket& ticket, const std::string& path);
 
 // A step met SQLITE_CORRUPT or SQLITE_NOTADB on `db`: the next open checks.
 void forgetCleanClose(sqlite3* db);

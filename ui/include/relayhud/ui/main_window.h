@@ -385,7 +385,7 @@ private:
     std::int64_t m_shownRowId = 0;
     bool m_keepingCurrent = false; // the panels wait while the model changes under the cell
     QString m_lastSyncError;
-    QString m_cacheError; // why the last snapshot could not be read (a damaged cache)
+    QString m_cacheError;       // why the last snapshot could not be read (a damaged cache)
     QStringList m_pendingLinks; // until the first matrix has loaded
     bool m_matrixLoaded = false;
     QString m_pendingTest; // a run link's ?test=, selected when its run's tests show
