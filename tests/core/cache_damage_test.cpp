@@ -11,6 +11,7 @@
 
 #include <gtest/gtest.h>
 #include <sqlite3.h>
+#include <sys/stat.h>
 
 #include <chrono>
 #include <filesystem>
@@ -139,6 +140,24 @@ TEST(CacheDamage, AFileReplacedWhileOpenIsCheckedAtTheNextOpen)
     auto second = Cache::open(path);
     ASSERT_FALSE(second) << "the file under the name changed: it is checked";
     EXPECT_NE(second.message().find("is damaged"), std::string::npos) << second.message();
+}
+
+TEST(CacheDamage, AFifoInPlaceOfTheStampIsNotWaitedOn)
+{
+    const ScratchDir dir("damage");
+    const std::string path = dir.file("c.sqlite");
+    const std::int64_t run = importFailures(dir, path);
+    ASSERT_GT(run, 0);
+    std::filesystem::remove(path + "-closed");
+    ASSERT_EQ(::mkfifo((path + "-closed").c_str(), 0600), 0);
+    {
+        auto cache = Cache::open(path); // checks the file instead of blocking
+        ASSERT_TRUE(cache) << cache.message();
+        auto results = (*cache)->testResults(run);
+        ASSERT_TRUE(results) << results.message();
+        EXPECT_EQ(results->size(), static_cast<std::size_t>(kFailed));
+    }
+    EXPECT_TRUE(std::filesystem::is_regular_file(path + "-closed")) << "a real stamp replaced it";
 }
 
 TEST(CacheDamage, AStepThatMeetsDamageSaysSoAndTheNextOpenChecks)

@@ -1,5 +1,7 @@
 #include "store/damage_check.h"
 
+#include "relayhud/util/read_file.h"
+
 #include <sqlite3.h>
 #include <sys/stat.h>
 
@@ -29,13 +31,11 @@ std::string stampOf(const struct stat& st)
     return out.str();
 }
 
-std::string readSmallFile(const std::string& path)
+// The stamp's text, or "" (no stamp, or not a small regular file: checked).
+std::string readStamp(const std::string& path)
 {
-    std::ifstream in(path, std::ios::binary);
-    std::string text(256, '\0');
-    in.read(text.data(), static_cast<std::streamsize>(text.size()));
-    text.resize(static_cast<std::size_t>(in.gcount()));
-    return text;
+    auto text = readRegularFile(path, 256, "a cache's clean-close stamp");
+    return text ? *text : std::string();
 }
 
 // The cache files this process has open, by (device, inode), and which file
@@ -119,7 +119,7 @@ Result<void> checkForDamage(sqlite3* db, const std::string& path)
     const bool trusted =
         known != open.files.end() && known->second.connections > 0 && !known->second.damaged;
     // A new file has nothing to check; nor one that is as its clean close left it.
-    if (!trusted && st.st_size > 0 && readSmallFile(closeStampPath(path)) != stampOf(st)) {
+    if (!trusted && st.st_size > 0 && readStamp(closeStampPath(path)) != stampOf(st)) {
         auto findings = quickCheck(db);
         if (!findings)
             return makeError(damagedMessage(path, findings.message(), 1));
