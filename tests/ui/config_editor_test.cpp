@@ -14,6 +14,8 @@
 #include "relayhud/ui/config/config_editor_window.h"
 #include "relayhud/ui/config/config_tree_model.h"
 #include "relayhud/ui/config/suggestions_pane.h"
+#include "relayhud/ui/main_window.h"
+#include "sim_session.h"
 #include "test_support.h"
 
 #include <QAction>
@@ -22,11 +24,14 @@
 #include <QDir>
 #include <QFile>
 #include <QLineEdit>
+#include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QProcess>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QStyle>
 #include <QTemporaryDir>
+#include <QTimer>
 #include <QTreeView>
 #include <QUndoStack>
 
@@ -128,16 +133,17 @@ protected:
     }
 
     // Selects a name in the tree as a user would; false when not listed.
-    bool select(const std::string& name)
+    bool select(const std::string& name) { return selectIn(*m_window, name); }
+    static bool selectIn(ConfigEditorWindow& window, const std::string& name)
     {
-        ConfigTreeModel* model = m_window->model();
+        ConfigTreeModel* model = window.model();
         const auto& cfg = model->document(0).parsed().config;
         for (std::size_t e = 0; e < cfg.files[0].tests.size(); ++e)
             for (std::size_t n = 0; n < cfg.files[0].tests[e].names.size(); ++n)
                 if (cfg.files[0].tests[e].names[n].name == name) {
                     const QModelIndex source = model->indexFor(0, 0, e, n);
-                    auto* proxy = qobject_cast<QAbstractProxyModel*>(m_window->treeView()->model());
-                    m_window->treeView()->setCurrentIndex(proxy->mapFromSource(source));
+                    auto* proxy = qobject_cast<QAbstractProxyModel*>(window.treeView()->model());
+                    window.treeView()->setCurrentIndex(proxy->mapFromSource(source));
                     return true;
                 }
         return false;
@@ -469,4 +475,96 @@ TEST_F(ConfigEditor, Pictures)
     test::keepPicture(*m_window, QStringLiteral("config_editor_dark.png"));
     QApplication::setPalette(palette);
     QApplication::setStyle(style);
+}
+
+// Pending edits are never dropped without asking (issue 36): closing asks to
+// save, discard or stay; Cancel keeps the window and the edits, Save writes
+// them, Discard leaves the file as it was. The real dialog is shown once.
+TEST_F(ConfigEditor, ClosingWithPendingEditsAsksToSaveDiscardOrStay)
+{
+    m_window->show();
+    ASSERT_TRUE(m_window->openFile(m_path));
+    QStringList asked;
+    auto answer = ConfigEditorWindow::UnsavedChoice::Cancel;
+    m_window->setUnsavedPrompt([&](const QStringList& paths) {
+        asked = paths;
+        return answer;
+    });
+    EXPECT_TRUE(m_window->close()) << "nothing pending: it closes without asking";
+    EXPECT_TRUE(asked.isEmpty());
+
+    m_window->show();
+    promote();
+    ASSERT_EQ(m_window->modifiedPaths().size(), 1);
+    EXPECT_FALSE(m_window->close()) << "Cancel keeps the window";
+    EXPECT_EQ(asked, m_window->modifiedPaths());
+    EXPECT_TRUE(m_window->isVisible());
+    EXPECT_EQ(readFile(m_path), m_original) << "nothing written yet";
+
+    answer = ConfigEditorWindow::UnsavedChoice::Save;
+    EXPECT_TRUE(m_window->close());
+    EXPECT_EQ(readFile(m_path).toStdString(), expectedPromotion()) << "Save wrote the edit";
+    EXPECT_TRUE(m_window->modifiedPaths().isEmpty());
+}
+
+TEST_F(ConfigEditor, DiscardClosesAndLeavesTheFileAsItWas)
+{
+    m_window->show();
+    promote();
+    m_window->setUnsavedPrompt(
+        [](const QStringList&) { return ConfigEditorWindow::UnsavedChoice::Discard; });
+    EXPECT_TRUE(m_window->close());
+    EXPECT_EQ(readFile(m_path), m_original);
+}
+
+TEST_F(ConfigEditor, TheUnsavedEditsDialogNamesTheConfigAndDefaultsToSave)
+{
+    m_window->show();
+    promote();
+    QString text;
+    QString files;
+    bool saveIsDefault = false;
+    QTimer::singleShot(0, [&] {
+        auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+        ASSERT_NE(box, nullptr);
+        text = box->text();
+        files = box->informativeText();
+        saveIsDefault = box->defaultButton() == box->button(QMessageBox::Save);
+        test::keepPictures(*box, QStringLiteral("config_unsaved_prompt"));
+        box->button(QMessageBox::Cancel)->click();
+    });
+    EXPECT_FALSE(m_window->close());
+    EXPECT_EQ(text, QStringLiteral("Save your edits to test_torch.yaml before closing?"));
+    EXPECT_EQ(files, m_window->modifiedPaths().join(u'\n'));
+    EXPECT_TRUE(saveIsDefault);
+}
+
+// Quit (the main window's close) closes the editor first: Cancel in its
+// prompt keeps both windows open and the edit pending.
+TEST_F(ConfigEditor, QuittingWithPendingEditsAsksTheEditorFirst)
+{
+    MainWindow window(test::offlineSession(m_cachePath));
+    window.show();
+    ConfigEditorWindow* editor = window.openConfigEditor();
+    editor->setRationalePrompt([](const RationaleRequest& request) {
+        return std::optional<Rationale>(Rationale{QStringLiteral("passes now"), request.evidence,
+                                                  config::Mode::MandatorySuccess});
+    });
+    ASSERT_TRUE(editor->openFile(m_path));
+    ASSERT_TRUE(selectIn(*editor, kPromoted));
+    editor->action(ConfigEditorWindow::Action::Promote)->trigger();
+    ASSERT_EQ(editor->modifiedPaths().size(), 1);
+    int asked = 0;
+    editor->setUnsavedPrompt([&](const QStringList&) {
+        ++asked;
+        return ConfigEditorWindow::UnsavedChoice::Cancel;
+    });
+    EXPECT_FALSE(window.close()) << "the quit waits for the editor";
+    EXPECT_EQ(asked, 1);
+    EXPECT_TRUE(window.isVisible());
+    EXPECT_TRUE(editor->isVisible());
+    editor->setUnsavedPrompt(
+        [](const QStringList&) { return ConfigEditorWindow::UnsavedChoice::Discard; });
+    EXPECT_TRUE(window.close());
+    EXPECT_EQ(readFile(m_path), m_original);
 }

@@ -2,6 +2,7 @@
 #include "relayhud/ui/main_window.h"
 
 #include "relayhud/ui/app/cache_reader.h"
+#include "relayhud/ui/config/config_editor_window.h"
 #include "relayhud/ui/details/link_label.h"
 #include "relayhud/ui/details/run_details_loader.h"
 #include "relayhud/ui/details/run_details_panel.h"
@@ -415,6 +416,12 @@ void MainWindow::saveWindowState() const
 
 void MainWindow::closeEvent(QCloseEvent* event)
 {
+    // Quit closes the config editor first: its pending edits are saved or
+    // dropped as the user says, or the quit waits.
+    if (m_configEditor && !m_configEditor->close()) {
+        event->ignore();
+        return;
+    }
     saveWindowState();
     m_sync->shutdown();
     m_tests->shutdown();

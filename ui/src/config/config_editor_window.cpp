@@ -10,6 +10,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QClipboard>
+#include <QCloseEvent>
 #include <QComboBox>
 #include <QDir>
 #include <QDirIterator>
@@ -42,13 +43,30 @@ namespace {
 constexpr int kRecentMax = 10;
 const QString kRecentKey = QStringLiteral("configEditor/recent");
 
+// The dialog: Save (the default), Discard or Cancel, naming the files.
+ConfigEditorWindow::UnsavedChoice askUnsaved(QWidget* parent, const QStringList& paths)
+{
+    const QString what = paths.size() == 1 ? QFileInfo(paths.front()).fileName()
+                                           : ConfigEditorWindow::tr("%1 configs").arg(paths.size());
+    QMessageBox box(QMessageBox::Warning, ConfigEditorWindow::tr("Unsaved edits"),
+                    ConfigEditorWindow::tr("Save your edits to %1 before closing?").arg(what),
+                    QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, parent);
+    box.setInformativeText(paths.join(u'\n'));
+    box.setDefaultButton(QMessageBox::Save);
+    switch (box.exec()) {
+    case QMessageBox::Save: return ConfigEditorWindow::UnsavedChoice::Save;
+    case QMessageBox::Discard: return ConfigEditorWindow::UnsavedChoice::Discard;
+    default: return ConfigEditorWindow::UnsavedChoice::Cancel;
+    }
+}
+
 } // namespace
 
 ConfigEditorWindow::ConfigEditorWindow(const QString& cachePath, QWidget* parent)
     : QMainWindow(parent), m_cachePath(cachePath), m_model(new ConfigTreeModel(this)),
       m_undo(new QUndoStack(this))
 {
-    setWindowTitle(tr("Outcome configs — RelayHUD"));
+    setWindowTitle(tr("Outcome configs[*] — RelayHUD")); // [*]: a mark while edits are pending
     m_askRationale = [this](const RationaleRequest& r) { return RationaleDialog::ask(r, this); };
     m_askReload = [this](const QString& path) {
         return QMessageBox::question(
@@ -58,6 +76,7 @@ ConfigEditorWindow::ConfigEditorWindow(const QString& cachePath, QWidget* parent
                        .arg(path))
                == QMessageBox::Yes;
     };
+    m_askUnsaved = [this](const QStringList& paths) { return askUnsaved(this, paths); };
     buildActions();
     buildMenus();
     buildLayout();
@@ -312,6 +331,27 @@ void ConfigEditorWindow::changeEvent(QEvent* event)
     if (event->type() == QEvent::PaletteChange && m_diffColours)
         m_diffColours->rehighlight();
     QMainWindow::changeEvent(event);
+}
+
+QStringList ConfigEditorWindow::modifiedPaths() const
+{
+    QStringList paths;
+    for (std::size_t doc = 0; doc < m_model->documentCount(); ++doc)
+        if (m_model->document(doc).modified())
+            paths << m_model->document(doc).path();
+    return paths;
+}
+
+void ConfigEditorWindow::closeEvent(QCloseEvent* event)
+{
+    const QStringList paths = modifiedPaths();
+    const UnsavedChoice choice = paths.isEmpty() ? UnsavedChoice::Discard : m_askUnsaved(paths);
+    // A save that was refused (changed on disk, read-only) keeps the window.
+    if (choice == UnsavedChoice::Cancel || (choice == UnsavedChoice::Save && !save())) {
+        event->ignore();
+        return;
+    }
+    QMainWindow::closeEvent(event);
 }
 
 void ConfigEditorWindow::showMessage(const QString& text)

@@ -96,8 +96,15 @@ public:
     // to reload a file that changed on disk. Defaults are dialogs.
     using RationalePrompt = std::function<std::optional<Rationale>(const RationaleRequest&)>;
     using ReloadPrompt = std::function<bool(const QString& path)>;
+    // Closing with pending edits: save them, drop them, or stay open. Gets
+    // the paths of the configs with pending edits.
+    enum class UnsavedChoice { Save, Discard, Cancel };
+    using UnsavedPrompt = std::function<UnsavedChoice(const QStringList& modifiedPaths)>;
     void setRationalePrompt(RationalePrompt prompt) { m_askRationale = std::move(prompt); }
     void setReloadPrompt(ReloadPrompt prompt) { m_askReload = std::move(prompt); }
+    void setUnsavedPrompt(UnsavedPrompt prompt) { m_askUnsaved = std::move(prompt); }
+    // The open configs with pending edits.
+    QStringList modifiedPaths() const;
     // The last error shown to the user (status bar), for tests.
     const QString& lastMessage() const { return m_lastMessage; }
 
@@ -111,6 +118,8 @@ signals:
 
 protected:
     void changeEvent(QEvent* event) override;
+    // Pending edits are never dropped without asking (issue 36).
+    void closeEvent(QCloseEvent* event) override;
 
 private:
     struct CacheData;
@@ -171,6 +180,7 @@ private:
 
     RationalePrompt m_askRationale;
     ReloadPrompt m_askReload;
+    UnsavedPrompt m_askUnsaved;
     QString m_lastMessage;
 };
 
