@@ -74,12 +74,8 @@ Result<std::optional<TestedCommit>> Cache::testedCommit(std::int64_t checkRunRow
 {
     Statement s(m_db,
                 std::string("SELECT ") + kColumns + " FROM tested_commit WHERE check_run_row = ?");
-    auto row = s.bind(1, checkRunRow).step();
-    if (!row)
-        return row.error();
-    if (!*row)
-        return std::optional<TestedCommit>{};
-    return std::optional<TestedCommit>{readTested(s, 0)};
+    return store::firstRow<TestedCommit>(s.bind(1, checkRunRow),
+                                         [](const Statement& row) { return readTested(row, 0); });
 }
 
 Result<std::unordered_map<std::int64_t, TestedCommit>>
@@ -120,12 +116,8 @@ Result<std::optional<TestedCommit>> Cache::previousTestedCommit(std::int64_t che
                             "  AND t.ref = ht.ref AND c.branch = hc.branch AND t.sha != ht.sha"
                             "  AND substr(t.sha, 1, 7) != substr(ht.sha, 1, 7))"
                             " ORDER BY time DESC, id DESC LIMIT 1");
-    auto row = s.bind(1, checkRunRow).step();
-    if (!row)
-        return row.error();
-    if (!*row)
-        return std::optional<TestedCommit>{};
-    return std::optional<TestedCommit>{readTested(s, 0)};
+    return store::firstRow<TestedCommit>(s.bind(1, checkRunRow),
+                                         [](const Statement& row) { return readTested(row, 0); });
 }
 
 } // namespace relayhud

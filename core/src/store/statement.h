@@ -79,6 +79,18 @@ Result<std::vector<T>> collectRows(Statement& s, Read read)
     return out;
 }
 
+// The first row, read into a T by read(statement), or nullopt when there is none.
+template <class T, class Read>
+Result<std::optional<T>> firstRow(Statement& s, Read read)
+{
+    auto row = s.step();
+    if (!row)
+        return row.error();
+    if (!*row)
+        return std::optional<T>{};
+    return std::optional<T>{read(s)};
+}
+
 // "[1,2,3]": ids bound as one parameter, read back with json_each(?).
 std::string jsonIdList(const std::vector<std::int64_t>& ids);
 
