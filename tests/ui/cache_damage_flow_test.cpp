@@ -58,6 +58,10 @@ TEST(CacheDamageFlow, TheWindowSaysTheCacheIsDamagedAndShowsNoShortMatrix)
     EXPECT_TRUE(labelTexts(window).join(u'\n').contains(u"Move it aside and sync again"));
     EXPECT_EQ(window.matrixModel().rowCount(), 0) << "nothing is read from a damaged cache";
     // Where the matrix would be, the reason, not "nothing cached yet".
+    const auto explained = [&] {
+        return window.matrixView()->emptyText().startsWith(u"The cache cannot be read:");
+    };
+    EXPECT_TRUE(QTest::qWaitFor(explained, kWaitMs));
     const QString empty = window.matrixView()->emptyText();
     EXPECT_TRUE(empty.startsWith(u"The cache cannot be read:")) << empty.toStdString();
     EXPECT_TRUE(empty.contains(u"is damaged")) << empty.toStdString();

@@ -41,10 +41,13 @@ void MainWindow::openCache()
     m_reader->read<std::optional<std::string>>(
         [](const Cache& cache) { return cache.meta("last_sync"); },
         [this](const Result<std::optional<std::string>>& last) {
-            if (!last)
-                m_status->showOffline(
-                    tr("cannot open the cache: %1").arg(toQString(last.message())), 0);
-            else if (*last)
+            if (!last) {
+                // The matrix says why too, whichever of this read and the
+                // snapshot's finds the damage first.
+                m_cacheError = toQString(last.message());
+                m_status->showOffline(tr("cannot open the cache: %1").arg(m_cacheError), 0);
+                updateEmptyText();
+            } else if (*last)
                 m_status->showLastSync(parseTimestamp(**last).value_or(0));
         });
 }
