@@ -59,7 +59,7 @@ TEST(BackendsPanelFlow, AfterASyncEveryBackendHasARowWorstFirstWithTheHudsRateAn
         hudRates += table->topLevelItem(i)->text(3).endsWith(u'%') ? 1 : 0;
     EXPECT_GT(hudRates, 0);
     // Worst first, by our pass rate.
-    const BackendsData data = BackendsPanel::read(session.settings.cachePath, 30);
+    const BackendsData data = BackendsPanel::read(session.settings.cachePath, 30, ArtifactAccess{});
     ASSERT_TRUE(data.error.isEmpty()) << data.error.toStdString();
     for (std::size_t i = 1; i < data.backends.size(); ++i) {
         if (data.backends[i].passRate && data.backends[i - 1].passRate) {
@@ -109,6 +109,31 @@ TEST(BackendsPanelFlow, AfterASyncEveryBackendHasARowWorstFirstWithTheHudsRateAn
         }
     }
     EXPECT_TRUE(zombieShown || zombie.isEmpty());
+    // No workflow was read yet (the Doctor tab reads them): the column says
+    // it judged the runs alone.
+    for (int i = 0; i < table->topLevelItemCount(); ++i) {
+        const QTreeWidgetItem* item = table->topLevelItem(i);
+        if (item->text(13) != QStringLiteral("—")) {
+            EXPECT_TRUE(item->text(13).endsWith(QStringLiteral(" (runs only)")))
+                << item->text(13).toStdString();
+        }
+    }
+    // L1 backends are in the allowlist (dispatched to, reporting nothing):
+    // never "not in the allowlist".
+    int l1 = 0;
+    for (int i = 0; i < table->topLevelItemCount(); ++i) {
+        const QTreeWidgetItem* item = table->topLevelItem(i);
+        EXPECT_FALSE(item->text(1).contains(QStringLiteral("not in the allowlist")))
+            << item->text(1).toStdString();
+        if (item->text(2) == QStringLiteral("L1")) {
+            ++l1;
+            EXPECT_TRUE(
+                item->text(1).endsWith(QStringLiteral("(L1: dispatched to, reports nothing)")))
+                << item->text(1).toStdString();
+            EXPECT_TRUE(item->toolTip(1).contains(QStringLiteral("takes no results from it")));
+        }
+    }
+    EXPECT_GT(l1, 0) << "the simulator's allowlist has L1 backends";
     test::keepPictures(window, QStringLiteral("backends_overview_1920x1080"));
 
     // Activating the worst backend shows only its columns.

@@ -9,6 +9,7 @@
 #include "relayhud/hud/hud_summaries.h"
 #include "relayhud/sim/sim_dataset.h"
 #include "relayhud/sim/sim_server.h"
+#include "relayhud/ui/backends/backends_panel.h"
 #include "relayhud/ui/backends/doctor_panel.h"
 #include "relayhud/ui/main_window.h"
 #include "relayhud/ui/matrix/matrix_model.h"
@@ -148,6 +149,41 @@ TEST(DoctorPanelFlow, TheSimulatorsPlantedMistakesShowWithTheirLinesAndRuns)
         EXPECT_FALSE(run->text(1).startsWith(run->text(0))) << run->text(0).toStdString();
     }
     test::keepPictures(window, QStringLiteral("doctor_tested_sha_1920x1080"));
+
+    // The Backends tab's Doctor column counts what this tab counts.
+    QSignalSpy overview(window.backendsPanel(), &BackendsPanel::loaded);
+    window.showBackendsOverview();
+    ASSERT_TRUE(overview.wait(kWaitMs));
+    const QTreeWidget* table = window.backendsPanel()->table();
+    int compared = 0;
+    for (int i = 0; i < backends->topLevelItemCount(); ++i) {
+        const QTreeWidgetItem* doctorRow = backends->topLevelItem(i);
+        const auto number = [](const QString& cell) {
+            return cell == QStringLiteral("—") ? 0 : cell.toInt();
+        };
+        QStringList expected;
+        if (const int errors = number(doctorRow->text(2)))
+            expected << (errors == 1 ? QStringLiteral("1 error")
+                                     : QStringLiteral("%1 errors").arg(errors));
+        if (const int warnings = number(doctorRow->text(3)))
+            expected << (warnings == 1 ? QStringLiteral("1 warning")
+                                       : QStringLiteral("%1 warnings").arg(warnings));
+        for (int j = 0; j < table->topLevelItemCount(); ++j) {
+            const QTreeWidgetItem* row = table->topLevelItem(j);
+            if (row->data(1, Qt::UserRole).toString() != doctorRow->text(0))
+                continue;
+            ++compared;
+            const QString shown = row->text(13);
+            if (expected.isEmpty()) {
+                EXPECT_TRUE(shown == QStringLiteral("sound") || shown == QStringLiteral("—"))
+                    << doctorRow->text(0).toStdString() << ": " << shown.toStdString();
+            } else {
+                EXPECT_EQ(shown, expected.join(u" · ")) << doctorRow->text(0).toStdString();
+            }
+        }
+    }
+    EXPECT_EQ(compared, backends->topLevelItemCount());
+    ASSERT_TRUE(window.showView(QStringLiteral("doctor")));
 
     // Activating the zombie's run selects it in the matrix.
     ASSERT_TRUE(panel->selectBackend(zombie));

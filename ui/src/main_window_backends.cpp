@@ -40,6 +40,9 @@ void MainWindow::buildDoctorView()
     m_viewTabs->setTabToolTip(tab, tr("Is each backend's CRCR integration sound? Its runs in "
                                       "the cache and its workflows, checked against the relay's "
                                       "rules, worst first"));
+    // The doctor reads the workflows afresh; the Backends tab counts from the
+    // copies it keeps, so it reads again when next shown.
+    connect(m_doctor, &DoctorPanel::loaded, this, [this] { m_backendsStale = true; });
     connect(m_doctor, &DoctorPanel::runActivated, this, [this](qint64 row) {
         m_viewTabs->setCurrentIndex(static_cast<int>(CommitView::All));
         if (!selectRunRow(row))
@@ -63,7 +66,8 @@ void MainWindow::reloadBackends()
     m_backendsStale = m_centralStack->currentWidget() != m_backends;
     if (m_backendsStale)
         return;
-    m_backends->load(m_config.settings.effectiveCachePath(), m_config.settings.historyDays);
+    m_backends->load(m_config.settings.effectiveCachePath(), m_config.settings.historyDays,
+                     artifactAccess());
 }
 
 } // namespace relayhud::ui

@@ -1,8 +1,8 @@
 #include "relayhud/ui/backends/backends_panel.h"
 
-#include "relayhud/doctor/runtime_health.h"
 #include "relayhud/store/cache.h"
 #include "relayhud/sync/hud_sync.h"
+#include "relayhud/ui/backends/doctor_panel.h"
 #include "relayhud/ui/format.h"
 #include "relayhud/ui/watch/watch_list.h"
 #include "relayhud/util/json_guard.h"
@@ -78,6 +78,61 @@ void readHudAggregates(const Cache& c, int days, BackendsData& got)
 }
 
 // The daily pass rates a bar each, for the delegate (DailyRatesRole).
+// The Doctor tab's judgement of each backend (DoctorPanel::read, offline:
+// the workflows as it last read them), counted the way that tab counts, so
+// the two tabs never disagree.
+void readDoctorSummaries(const QString& cachePath, int days, const ArtifactAccess& access,
+                         BackendsData& got)
+{
+    const DoctorData doctor = DoctorPanel::read(cachePath, days, access, false);
+    for (const BackendDoctor& d : doctor.backends) {
+        BackendDoctorSummary summary;
+        summary.runs = d.runtime.runs;
+        summary.errors = d.count(doctor::Severity::Error);
+        summary.warnings = d.count(doctor::Severity::Warning);
+        QStringList lines;
+        for (const doctor::HealthFinding& f : d.runtime.findings)
+            if (f.severity != doctor::Severity::Info)
+                lines << toQString(f.message);
+        for (const WorkflowReport& w : d.workflows)
+            for (const doctor::Finding& f : w.lint.findings)
+                if (f.severity != doctor::Severity::Info)
+                    lines << QStringLiteral("%1:%2: %3")
+                                 .arg(toQString(w.path))
+                                 .arg(f.line)
+                                 .arg(toQString(f.message));
+        summary.details = lines.join(u'\n');
+        summary.workflows = toQString(d.workflowsNote);
+        summary.runsOnly = d.workflows.empty() && !d.workflowsNote.empty();
+        got.doctor.emplace(d.repo, std::move(summary));
+    }
+}
+
+// What the allowlist says of a backend that is not listed at L2+. L1 is in
+// the allowlist: dispatched to, but the relay takes no results from it
+// (DOMAIN.md, integration levels), so "not in the allowlist" would be wrong.
+QString allowlistNote(const verdict::BackendOverview& b)
+{
+    if (b.allowlisted)
+        return {};
+    if (b.level == Level::L1)
+        return BackendsPanel::tr(" (L1: dispatched to, reports nothing)");
+    return BackendsPanel::tr(" (not at L2+ in the allowlist)");
+}
+
+QString allowlistToolTip(const verdict::BackendOverview& b)
+{
+    if (b.level == Level::L1)
+        return BackendsPanel::tr("The allowlist lists %1 at L1: the relay dispatches upstream "
+                                 "events to it, but takes no results from it, so the HUD and "
+                                 "RelayHUD show none.")
+            .arg(toQString(b.repo));
+    return BackendsPanel::tr("%1 reports rows, but the allowlist does not list it at L2 or above "
+                             "(it was removed, demoted, or reported before it was listed). "
+                             "Found through the HUD's crcr_summary, as its /crcr page finds it.")
+        .arg(toQString(b.repo));
+}
+
 QVariantList dailyRates(const std::vector<DailyRate>& days)
 {
     QVariantList out;
@@ -253,7 +308,7 @@ BackendsPanel::BackendsPanel(QWidget* parent)
     m_relay->setText(tr("Relay health: not known yet"));
 }
 
-BackendsData BackendsPanel::read(const QString& cachePath, int days)
+BackendsData BackendsPanel::read(const QString& cachePath, int days, const ArtifactAccess& access)
 {
     BackendsData got;
     auto cache = Cache::open(cachePath.toStdString());
@@ -289,33 +344,17 @@ BackendsData BackendsPanel::read(const QString& cachePath, int days)
         if (r.repo != kProbeRepo)
             kept.push_back(std::move(r));
     got.backends = verdict::backendOverviews(shown, kept, hud);
-    const EpochSeconds now = nowSeconds();
-    for (const verdict::BackendOverview& b : got.backends) {
-        auto health = c.healthRuns({b.repo, query.since});
-        if (!health)
-            continue;
-        const doctor::RuntimeHealth h = doctor::judgeRuntime(b.repo, *health, query.since, now);
-        BackendDoctorSummary summary;
-        summary.runs = h.runs;
-        summary.errors = h.count(doctor::Severity::Error);
-        summary.warnings = h.count(doctor::Severity::Warning);
-        QStringList lines;
-        for (const doctor::HealthFinding& f : h.findings)
-            if (f.severity != doctor::Severity::Info)
-                lines << toQString(f.message);
-        summary.details = lines.join(u'\n');
-        got.doctor.emplace(b.repo, std::move(summary));
-    }
+    readDoctorSummaries(cachePath, days, access, got);
     readHudAggregates(c, days, got);
     got.relay = cachedRelayHealth(c);
     return got;
 }
 
-void BackendsPanel::load(const QString& cachePath, int days)
+void BackendsPanel::load(const QString& cachePath, int days, const ArtifactAccess& access)
 {
     const quint64 request = ++m_request;
     m_loading = true;
-    QtConcurrent::run(&BackendsPanel::read, cachePath, days)
+    QtConcurrent::run(&BackendsPanel::read, cachePath, days, access)
         .then(this, [this, request](const BackendsData& got) {
             if (request != m_request)
                 return;
@@ -369,7 +408,7 @@ void BackendsPanel::showLoaded(const BackendsData& got)
         item->setData(BackendColumn, Qt::UserRole, repo);
         item->setText(FollowedColumn,
                       m_followed.contains(backendKey(repo)) ? QStringLiteral("★") : QString());
-        item->setText(BackendColumn, b.allowlisted ? repo : repo + tr(" (not in the allowlist)"));
+        item->setText(BackendColumn, repo + allowlistNote(b));
         item->setText(LevelColumn, levelLabel(b.level));
         item->setText(HudRateColumn, b.hudPassRate ? percent(b.hudPassRate) : tr("not reported"));
         item->setText(OurRateColumn, percent(b.passRate));
@@ -399,6 +438,8 @@ void BackendsPanel::showLoaded(const BackendsData& got)
         } else {
             item->setText(DailyColumn, got.dailyAnswered ? tr("no runs") : tr("not synced"));
         }
+        item->setText(DoctorColumn, QStringLiteral("—"));
+        item->setToolTip(DoctorColumn, tr("No runs in the window: nothing to judge"));
         if (const auto doctor = got.doctor.find(b.repo); doctor != got.doctor.end()) {
             const BackendDoctorSummary& d = doctor->second;
             QStringList parts;
@@ -406,14 +447,16 @@ void BackendsPanel::showLoaded(const BackendsData& got)
                 parts << (d.errors == 1 ? tr("1 error") : tr("%1 errors").arg(d.errors));
             if (d.warnings)
                 parts << (d.warnings == 1 ? tr("1 warning") : tr("%1 warnings").arg(d.warnings));
-            item->setText(DoctorColumn, d.runs == 0       ? QStringLiteral("—")
-                                        : parts.isEmpty() ? tr("sound")
-                                                          : parts.join(u" · "));
-            item->setToolTip(DoctorColumn, d.runs == 0
-                                               ? tr("No runs in the window: nothing to judge")
-                                           : d.details.isEmpty()
-                                               ? tr("Nothing the doctor would change in its runs")
-                                               : d.details);
+            const QString judged = !parts.isEmpty() ? parts.join(u" · ")
+                                   : d.runs == 0    ? QStringLiteral("—")
+                                                    : tr("sound");
+            item->setText(DoctorColumn, d.runsOnly ? judged + tr(" (runs only)") : judged);
+            QString tip = !d.details.isEmpty() ? d.details
+                          : d.runs == 0        ? tr("No runs in the window: nothing to judge")
+                                               : tr("Nothing the doctor would change in its runs");
+            if (!d.workflows.isEmpty())
+                tip += tr("\n(workflows: %1)").arg(d.workflows);
+            item->setToolTip(DoctorColumn, tip);
             if (d.errors)
                 item->setForeground(DoctorColumn, QColor(0xd3, 0x2f, 0x2f));
             else if (d.warnings)
@@ -428,7 +471,8 @@ void BackendsPanel::showLoaded(const BackendsData& got)
                       QueueColumn, ExecutionColumn, TimeoutColumn, NightlyColumn})
             item->setTextAlignment(c, Qt::AlignRight | Qt::AlignVCenter);
         item->setToolTip(BackendColumn,
-                         tr("%1\nDouble-click or Enter: its columns in the matrix").arg(repo));
+                         (b.allowlisted ? repo : allowlistToolTip(b))
+                             % tr("\nDouble-click or Enter: its columns in the matrix"));
         if (b.passRate && *b.passRate < 0.8)
             item->setForeground(OurRateColumn, QColor(0xc6, 0x28, 0x28));
     }

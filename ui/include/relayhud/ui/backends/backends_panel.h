@@ -7,6 +7,7 @@
 // Activating a row shows that backend's columns in the matrix. Loads on a
 // worker from the cache file; nothing here reads SQLite on the GUI thread.
 #include "relayhud/hud/hud_summaries.h"
+#include "relayhud/ui/settings/app_settings.h"
 #include "relayhud/verdict/backend_overview.h"
 
 #include <QSet>
@@ -26,7 +27,9 @@ struct BackendDoctorSummary {
     std::size_t runs = 0; // in the window
     std::size_t errors = 0;
     std::size_t warnings = 0;
-    QString details; // one line per error or warning
+    QString details;       // one line per error or warning
+    QString workflows;     // which workflows were judged: "as last read", "never read"
+    bool runsOnly = false; // no workflow was read yet: the runs alone were judged
 };
 
 struct BackendsData {
@@ -49,15 +52,16 @@ class BackendsPanel : public QWidget {
 public:
     explicit BackendsPanel(QWidget* parent = nullptr);
 
-    // Reads `cachePath` on a worker: the runs of the last `days` days.
-    void load(const QString& cachePath, int days);
+    // Reads `cachePath` on a worker: the runs of the last `days` days, and
+    // the workflows the Doctor tab last read (kept copies: never the network).
+    void load(const QString& cachePath, int days, const ArtifactAccess& access);
     void setFollowed(const QSet<QString>& keys);
     bool isLoading() const { return m_loading; }
     QTreeWidget* table() const { return m_table; }
     QString relayText() const;
 
     // The worker's part, public for tests.
-    static BackendsData read(const QString& cachePath, int days);
+    static BackendsData read(const QString& cachePath, int days, const ArtifactAccess& access);
 
 signals:
     void backendActivated(const QString& repo);
