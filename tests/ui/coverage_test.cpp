@@ -80,6 +80,13 @@ TEST(CoveragePanel, VerifiedGreenShowsItsBucketsAndNothingMissing)
     EXPECT_EQ(buckets->item(0, 1)->text(), QStringLiteral("3")); // add, mul, scan_*
     EXPECT_EQ(buckets->item(0, 2)->text(), QStringLiteral("4"));
     EXPECT_EQ(buckets->item(0, 3)->text(), QStringLiteral("0"));
+    // Words a newcomer reads: what each column counts, what each mode expects.
+    EXPECT_EQ(buckets->horizontalHeaderItem(3)->text(), QStringLiteral("Listed, did not run"));
+    EXPECT_EQ(buckets->horizontalHeaderItem(4)->text(), QStringLiteral("Against the mode"));
+    EXPECT_EQ(buckets->item(0, 0)->toolTip(),
+              QStringLiteral("mandatory_success: must pass (a skip counts as not run)"));
+    EXPECT_EQ(buckets->item(0, 4)->toolTip(),
+              QStringLiteral("0 mandatory_success cases did not pass"));
     EXPECT_EQ(panel.missingGroup(), nullptr);
     keepPicture(panel, QStringLiteral("coverage-verified.png"));
 }
@@ -93,6 +100,12 @@ TEST(CoveragePanel, IncompleteGreenListsTheMissingTestAndAClickOpensItsEntry)
     panel.show();
     EXPECT_EQ(panel.banner()->text(), QStringLiteral("Green, incomplete"));
     EXPECT_EQ(panel.bucketTable()->item(0, 3)->text(), QStringLiteral("1"));
+    // The number worth acting on, in a sentence under the table.
+    const auto* note = panel.findChild<QLabel*>(QStringLiteral("bucketsNote"));
+    ASSERT_NE(note, nullptr);
+    EXPECT_TRUE(note->text().startsWith(
+        QStringLiteral("1 mandatory_success listings did not run (listed below).")))
+        << note->text().toStdString();
     ASSERT_NE(panel.missingGroup(), nullptr);
     EXPECT_THAT(children(panel.missingGroup()),
                 ::testing::ElementsAre(QStringLiteral("TestOps::test_mul")));

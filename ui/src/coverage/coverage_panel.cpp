@@ -1,5 +1,7 @@
 #include "relayhud/ui/coverage/coverage_panel.h"
 
+#include "bucket_table.h"
+
 #include "relayhud/store/cache.h"
 #include "relayhud/ui/coverage/op_dtype_heatmap.h"
 #include "relayhud/ui/format.h"
@@ -143,19 +145,16 @@ QWidget* CoveragePanel::buildContent()
     layout->addWidget(sectionLabel(tr("Declared against ran"), content));
     m_buckets = new QTableWidget(0, 5, content);
     m_buckets->setObjectName(QStringLiteral("bucketTable"));
-    m_buckets->setHorizontalHeaderLabels(
-        {tr("Bucket"), tr("Declared"), tr("Ran"), tr("Missing"), tr("Unexpected")});
+    setUpBucketTable(*m_buckets);
     m_buckets->verticalHeader()->hide();
     m_buckets->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_buckets->setSelectionMode(QAbstractItemView::NoSelection);
     m_buckets->setFocusPolicy(Qt::NoFocus);
-    m_buckets->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
-    for (int c = 1; c < 5; ++c)
-        m_buckets->horizontalHeader()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
     m_buckets->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     m_buckets->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     layout->addWidget(m_buckets);
     m_bucketsNote = new QLabel(content);
+    m_bucketsNote->setObjectName(QStringLiteral("bucketsNote"));
     m_bucketsNote->setWordWrap(true);
     m_bucketsNote->setForegroundRole(QPalette::PlaceholderText);
     layout->addWidget(m_bucketsNote);
@@ -325,39 +324,12 @@ void CoveragePanel::fillBuckets(const verdict::RunVerdict& v)
         return;
     }
     m_buckets->show();
-    const verdict::ConfigCoverage& c = *v.configCoverage;
-    int row = 0;
-    for (std::size_t b = 0; b < verdict::kBucketCount; ++b) {
-        const auto bucket = static_cast<verdict::Bucket>(b);
-        if (bucket == verdict::Bucket::Skip)
-            continue; // skipped tests never reach a report
-        const verdict::BucketCounts& counts = c.bucket(bucket);
-        m_buckets->insertRow(row);
-        const qint64 values[] = {counts.declared, counts.ran, counts.missing, counts.unexpected};
-        m_buckets->setItem(row, 0,
-                           new QTableWidgetItem(QString::fromUtf8(verdict::bucketName(bucket))));
-        for (int col = 0; col < 4; ++col) {
-            auto* item =
-                new QTableWidgetItem(bucket == verdict::Bucket::Unlisted && (col == 0 || col == 2)
-                                         ? QStringLiteral("–")
-                                         : QString::number(values[col]));
-            item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-            if ((col == 2 || col == 3) && values[col] > 0 && bucket != verdict::Bucket::Unlisted) {
-                QFont f = item->font();
-                f.setBold(true);
-                item->setFont(f);
-            }
-            m_buckets->setItem(row, col + 1, item);
-        }
-        ++row;
-    }
-    int height = m_buckets->horizontalHeader()->height() + 2 * m_buckets->frameWidth();
-    for (int r = 0; r < m_buckets->rowCount(); ++r)
-        height += m_buckets->rowHeight(r);
-    m_buckets->setFixedHeight(height);
-    m_bucketsNote->setText(
-        tr("%n case(s) executed. Skip entries are deleted before collection and never appear.",
-           nullptr, static_cast<int>(v.executed)));
+    fillBucketTable(*m_buckets, *v.configCoverage);
+    QStringList lines = bucketSentences(*v.configCoverage);
+    lines << tr("%L1 cases executed. Skip entries are deleted before collection and never "
+                "appear.")
+                 .arg(v.executed);
+    m_bucketsNote->setText(lines.join(u'\n'));
 }
 
 void CoveragePanel::fillTests(const verdict::RunVerdict& v)
