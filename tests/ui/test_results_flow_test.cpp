@@ -10,6 +10,7 @@
 #include "relayhud/ui/logs/log_viewer.h"
 #include "relayhud/ui/logs/log_window.h"
 #include "relayhud/ui/main_window.h"
+#include "relayhud/ui/status/sync_status_widget.h"
 #include "relayhud/ui/matrix/cell_state.h"
 #include "relayhud/ui/matrix/matrix_filter_proxy.h"
 #include "relayhud/ui/matrix/matrix_model.h"
@@ -138,7 +139,12 @@ TEST_F(TestResultsFlow, ShowInLogOpensTheJobsLogAtTheTestsFailure)
 
     QSignalSpy opened(&window, &MainWindow::logOpened);
     window.showTestInLog(QString::fromStdString(identity));
+    EXPECT_EQ(window.syncStatus()->stateText(), QStringLiteral("Downloading the job's log…"));
     ASSERT_TRUE(opened.wait(kWaitMs));
+    // Once the log is open, the status bar no longer says it is downloading.
+    EXPECT_TRUE(window.syncStatus()->stateText().startsWith(
+        QStringLiteral("Opened the job's log in its own window: ")))
+        << window.syncStatus()->stateText().toStdString();
     LogWindow* logWindow = window.lastLogWindow();
     ASSERT_NE(logWindow, nullptr);
     QSignalSpy resolved(logWindow->viewer(), &LogViewer::testFailureResolved);

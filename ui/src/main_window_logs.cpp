@@ -44,6 +44,9 @@ void MainWindow::connectLogs()
                 if (id != m_logRequest)
                     return;
                 LogWindow* window = openLog(path, title);
+                // The download is over: the status bar says so, not "Downloading…".
+                m_status->showMessage(tr("Opened the job's log in its own window: %1")
+                                          .arg(title.isEmpty() ? path : title));
                 if (!m_logTest.isEmpty())
                     window->viewer()->goToTestFailure(m_logTest);
             });
