@@ -2,6 +2,7 @@
 // over the local socket; with none running it says so; a socket file left by
 // a crashed instance is taken over; a live one is not; junk is dropped.
 #include "relayhud/ui/app/instance_channel.h"
+#include "relayhud/ui/app/launcher.h"
 #include "relayhud/ui/app/socket_trust.h"
 
 #include "test_support.h"
@@ -176,3 +177,66 @@ TEST(InstanceChannelName, OnePerCacheAndUserInAFolderOfTheUsersOwn)
     if (!savedRuntime.isEmpty())
         qputenv("XDG_RUNTIME_DIR", savedRuntime);
 }
+
+namespace {
+
+// A link clicked while the demo runs, or a second `--demo LINK`, reaches the
+// demo's window instead of opening another (issue 36): the demo listens on a
+// socket of its own, in the same private folder as the caches' sockets.
+class DemoLinks : public ::testing::Test {
+protected:
+    void SetUp() override
+    {
+        m_savedRuntime = qgetenv("XDG_RUNTIME_DIR");
+        qputenv("XDG_RUNTIME_DIR", QFile::encodeName(m_runtime.path()));
+    }
+    void TearDown() override
+    {
+        if (m_savedRuntime.isEmpty())
+            qunsetenv("XDG_RUNTIME_DIR");
+        else
+            qputenv("XDG_RUNTIME_DIR", m_savedRuntime);
+    }
+    // Starts a launcher with `link` and returns what the running demo received.
+    QStringList launch(LaunchOptions::Mode mode, const QString& link)
+    {
+        const auto name = InstanceChannel::demoServerName();
+        EXPECT_TRUE(name) << name.message();
+        InstanceChannel demo(*name);
+        EXPECT_TRUE(demo.listen()) << demo.errorString().toStdString();
+        QSignalSpy received(&demo, &InstanceChannel::received);
+        LaunchOptions options;
+        options.mode = mode;
+        options.cachePath = m_runtime.filePath(QStringLiteral("mine.sqlite"));
+        options.openPaths = {link};
+        Launcher launcher(options);
+        launcher.start();
+        EXPECT_TRUE(received.wait(kWaitMs));
+        EXPECT_EQ(launcher.window(), nullptr) << "no second window";
+        return received.isEmpty() ? QStringList{} : received.takeFirst().at(0).toStringList();
+    }
+    QTemporaryDir m_runtime;
+    QByteArray m_savedRuntime;
+};
+
+TEST_F(DemoLinks, TheDemosSocketIsItsOwnInTheUsersFolder)
+{
+    const auto demo = InstanceChannel::demoServerName();
+    ASSERT_TRUE(demo) << demo.message();
+    EXPECT_EQ(*demo, m_runtime.filePath(QStringLiteral("relayhud-demo.sock")));
+    EXPECT_NE(*demo, *InstanceChannel::serverNameFor(m_runtime.filePath(QStringLiteral("a"))));
+}
+
+TEST_F(DemoLinks, ALinkWithNoWindowOnItsCacheReachesTheRunningDemo)
+{
+    EXPECT_EQ(launch(LaunchOptions::Mode::Normal, QStringLiteral("relayhud://pr/162177")),
+              QStringList{QStringLiteral("relayhud://pr/162177")});
+}
+
+TEST_F(DemoLinks, ASecondDemoHandsItsLinkToTheFirst)
+{
+    EXPECT_EQ(launch(LaunchOptions::Mode::Demo, QStringLiteral("relayhud://sha/39678f4b")),
+              QStringList{QStringLiteral("relayhud://sha/39678f4b")});
+}
+
+} // namespace

@@ -29,6 +29,16 @@ bool answers(const QString& name)
     return live;
 }
 
+// "<private folder>/relayhud-<key>.sock".
+Result<QString> socketIn(const QString& key)
+{
+    auto folder =
+        privateSocketFolder(qEnvironmentVariable("XDG_RUNTIME_DIR"), QDir::tempPath(), ::getuid());
+    if (!folder)
+        return folder.error();
+    return QString(*folder % u"/relayhud-" % key % u".sock");
+}
+
 } // namespace
 
 InstanceChannel::InstanceChannel(QString serverName, QObject* parent)
@@ -49,12 +59,10 @@ Result<QString> InstanceChannel::serverNameFor(const QString& cachePath)
         info.exists() ? info.canonicalFilePath() : QDir::cleanPath(info.absoluteFilePath());
     const QString hash = QString::fromLatin1(
         QCryptographicHash::hash(path.toUtf8(), QCryptographicHash::Sha256).toHex().left(16));
-    auto folder =
-        privateSocketFolder(qEnvironmentVariable("XDG_RUNTIME_DIR"), QDir::tempPath(), ::getuid());
-    if (!folder)
-        return folder.error();
-    return QString(*folder % u"/relayhud-" % hash % u".sock");
+    return socketIn(hash);
 }
+
+Result<QString> InstanceChannel::demoServerName() { return socketIn(QStringLiteral("demo")); }
 
 void InstanceChannel::forward(const QStringList& arguments, int timeoutMs)
 {

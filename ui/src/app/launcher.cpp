@@ -6,6 +6,7 @@
 #include "relayhud/ui/app/instance_channel.h"
 #include "relayhud/ui/details/run_details_panel.h"
 #include "relayhud/ui/gating/merge_gating_panel.h"
+#include "relayhud/ui/links/app_link.h"
 #include "relayhud/ui/logs/log_link.h"
 #include "relayhud/ui/main_window.h"
 #include "relayhud/ui/matrix/matrix_view.h"
@@ -15,6 +16,7 @@
 #include <QMessageBox>
 #include <QSettings>
 
+#include <algorithm>
 #include <cstdio>
 
 namespace relayhud::ui {
@@ -54,6 +56,8 @@ void Launcher::start()
 {
     if (m_options.mode == LaunchOptions::Mode::Normal)
         startNormal();
+    else if (m_options.mode == LaunchOptions::Mode::Demo)
+        startDemo();
     else
         startSimulator();
 }
@@ -105,9 +109,72 @@ void Launcher::startNormal()
                          "%s\n",
                          qPrintable(m_channel->errorString()));
         connect(m_channel.get(), &InstanceChannel::received, this, &Launcher::onForwardedArguments);
-        openNormalWindow(config);
+        openOrOfferToDemo(config);
     });
     m_channel->forward(forwardable(m_options.openPaths));
+}
+
+// No window shows this cache. Links (relayhud://pr/N, ...) go to a running
+// demo when there is one: they were most likely copied from it, and a new
+// window would sync the user's own cache for a place that is not in it.
+void Launcher::openOrOfferToDemo(const SessionConfig& config)
+{
+    const bool links = std::any_of(m_options.openPaths.begin(), m_options.openPaths.end(),
+                                   [](const QString& path) { return isAppLink(path); });
+    const Result<QString> demo = InstanceChannel::demoServerName();
+    if (!links || !demo) {
+        openNormalWindow(config);
+        return;
+    }
+    m_demoChannel = std::make_unique<InstanceChannel>(*demo);
+    connect(m_demoChannel.get(), &InstanceChannel::forwarded, this, [this] {
+        std::fprintf(stderr, "relayhud: the running demo took the arguments\n");
+        exitLater(0);
+    });
+    connect(m_demoChannel.get(), &InstanceChannel::alone, this, [this, config](const QString&) {
+        m_demoChannel->disconnect(this);
+        openNormalWindow(config);
+    });
+    m_demoChannel->forward(forwardable(m_options.openPaths));
+}
+
+// A second `--demo LINK` hands the link to the demo already running; a
+// `--demo` alone starts another demo.
+void Launcher::startDemo()
+{
+    const Result<QString> demo = InstanceChannel::demoServerName();
+    if (!demo) {
+        std::fprintf(stderr, "relayhud: links will not reach this demo: %s\n",
+                     demo.message().c_str());
+        startSimulator();
+        return;
+    }
+    m_demoChannel = std::make_unique<InstanceChannel>(*demo);
+    if (m_options.openPaths.isEmpty()) {
+        listenAsDemo();
+        return;
+    }
+    connect(m_demoChannel.get(), &InstanceChannel::forwarded, this, [this] {
+        std::fprintf(stderr, "relayhud: the running demo took the arguments\n");
+        exitLater(0);
+    });
+    connect(m_demoChannel.get(), &InstanceChannel::alone, this, [this](const QString&) {
+        m_demoChannel->disconnect(this);
+        listenAsDemo();
+    });
+    m_demoChannel->forward(forwardable(m_options.openPaths));
+}
+
+// Becomes the demo links reach (unless another demo already is), then starts.
+void Launcher::listenAsDemo()
+{
+    if (m_demoChannel->listen())
+        connect(m_demoChannel.get(), &InstanceChannel::received, this,
+                &Launcher::onForwardedArguments);
+    else
+        std::fprintf(stderr, "relayhud: links will reach the other demo, not this one: %s\n",
+                     qPrintable(m_demoChannel->errorString()));
+    startSimulator();
 }
 
 void Launcher::openNormalWindow(const SessionConfig& config)
@@ -128,8 +195,10 @@ void Launcher::openNormalWindow(const SessionConfig& config)
 // and files here.
 void Launcher::onForwardedArguments(const QStringList& arguments)
 {
-    if (!m_window)
+    if (!m_window) { // a demo whose simulator is still starting opens them once ready
+        m_options.openPaths << arguments;
         return;
+    }
     if (m_window->isMinimized())
         m_window->showNormal();
     m_window->show();

@@ -33,6 +33,10 @@ public:
     // folder of the user's own (privateSocketFolder: $XDG_RUNTIME_DIR, or
     // <tmp>/relayhud-<uid>); an error when there is none to trust.
     static Result<QString> serverNameFor(const QString& cachePath);
+    // This user's socket for the running demo (whose cache is a fresh
+    // temporary file no link can name): links reach it when no window shows
+    // the user's own cache.
+    static Result<QString> demoServerName();
     const QString& serverName() const { return m_name; }
 
     // Asks a running instance to take `arguments`: forwarded() once it has

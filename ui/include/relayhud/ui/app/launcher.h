@@ -3,7 +3,9 @@
 // child simulator, the offscreen self-test, or a screenshot. Ends the event
 // loop with an exit code for the headless modes. A normal start first offers
 // its arguments to an instance already showing the same cache (exit 0 once
-// it took them) and otherwise becomes that instance.
+// it took them), then links to a running demo, and otherwise becomes that
+// instance. An interactive demo takes links (relayhud://pr/N, ...) the same
+// way: a second `--demo LINK` or a link clicked while it runs reach it.
 #include "relayhud/ui/app/command_line.h"
 
 #include <QElapsedTimer>
@@ -37,8 +39,15 @@ public:
     // (it has its own working directory), links and anything else as given.
     static QStringList forwardable(const QStringList& arguments);
 
+    // The window this process shows; null while it waits, or when another
+    // instance took its arguments.
+    MainWindow* window() const { return m_window.get(); }
+
 private:
     void startNormal();
+    void openOrOfferToDemo(const SessionConfig& config);
+    void startDemo();
+    void listenAsDemo();
     void openNormalWindow(const SessionConfig& config);
     void onForwardedArguments(const QStringList& arguments);
     void startSimulator();
@@ -59,6 +68,7 @@ private:
     std::unique_ptr<MainWindow> m_window;
     std::unique_ptr<DemoSimulator> m_simulator;
     std::unique_ptr<InstanceChannel> m_channel;
+    std::unique_ptr<InstanceChannel> m_demoChannel; // a running demo's, or this demo's
     QTimer m_deadline;
     QElapsedTimer m_sinceStart;
     bool m_synced = false;
