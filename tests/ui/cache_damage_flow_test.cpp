@@ -5,6 +5,7 @@
 #include "relayhud/ui/main_window.h"
 #include "relayhud/ui/matrix/matrix_model.h"
 #include "relayhud/ui/matrix/matrix_view.h"
+#include "relayhud/ui/status/sync_status_widget.h"
 
 #include "sim_session.h"
 #include "test_support.h"
@@ -57,6 +58,11 @@ TEST(CacheDamageFlow, TheWindowSaysTheCacheIsDamagedAndShowsNoShortMatrix)
     ASSERT_TRUE(QTest::qWaitFor(damaged, kWaitMs)) << labelTexts(window).join(u'|').toStdString();
     EXPECT_TRUE(labelTexts(window).join(u'\n').contains(u"Move it aside and sync again"));
     EXPECT_EQ(window.matrixModel().rowCount(), 0) << "nothing is read from a damaged cache";
+    // Not "offline … showing the cache": nothing is shown from it.
+    const QString state = window.syncStatus()->stateText();
+    EXPECT_TRUE(state.startsWith(u"cache unreadable — the cache ")) << state.toStdString();
+    EXPECT_FALSE(state.contains(u"showing the cache")) << state.toStdString();
+    EXPECT_FALSE(state.contains(u"retry in")) << state.toStdString();
     // Where the matrix would be, the reason, not "nothing cached yet".
     const auto explained = [&] {
         return window.matrixView()->emptyText().startsWith(u"The cache cannot be read:");

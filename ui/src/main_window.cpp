@@ -78,6 +78,7 @@ MainWindow::MainWindow(SessionConfig config, QWidget* parent)
     // paint then waits on the slower of the two, not on both in turn.
     m_loader->setCachePath(m_config.settings.effectiveCachePath().toStdString());
     m_loader->setVerdictSources(verdictSources(m_config.settings));
+    m_loader->hold(); // until onSnapshot is connected below
     reloadMatrix();
     buildCentral();
     buildDock();
@@ -99,7 +100,7 @@ MainWindow::MainWindow(SessionConfig config, QWidget* parent)
     connect(m_loader, &SnapshotLoader::loaded, this, &MainWindow::onSnapshot);
     connect(m_loader, &SnapshotLoader::failed, this, [this](const QString& reason) {
         m_cacheError = reason;
-        m_status->showOffline(tr("cannot read the cache: %1").arg(reason), 0);
+        m_status->showCacheError(reason);
         updateEmptyText();
     });
     connect(m_sync, &SyncController::started, this, [this] {
@@ -125,6 +126,7 @@ MainWindow::MainWindow(SessionConfig config, QWidget* parent)
     reloadClusters();
     if (m_config.syncOnStart)
         m_sync->syncNow();
+    m_loader->release();
 }
 
 MainWindow::~MainWindow()

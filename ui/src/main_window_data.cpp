@@ -45,7 +45,7 @@ void MainWindow::openCache()
                 // The matrix says why too, whichever of this read and the
                 // snapshot's finds the damage first.
                 m_cacheError = toQString(last.message());
-                m_status->showOffline(tr("cannot open the cache: %1").arg(m_cacheError), 0);
+                m_status->showCacheError(m_cacheError);
                 updateEmptyText();
             } else if (*last)
                 m_status->showLastSync(parseTimestamp(**last).value_or(0));
@@ -218,7 +218,10 @@ void MainWindow::onSyncSucceeded(const SyncOutcome& outcome)
 
 void MainWindow::onSyncFailed(const QString& reason, int retryInSeconds)
 {
-    m_status->showOffline(reason, retryInSeconds);
+    if (m_cacheError.isEmpty())
+        m_status->showOffline(reason, retryInSeconds);
+    else // the cache is the problem, whatever else the sync met
+        m_status->showCacheError(m_cacheError);
     m_lastSyncError = reason;
     updateEmptyText();
     emit syncFailed(reason);

@@ -80,6 +80,12 @@ void SyncStatusWidget::showOffline(const QString& reason, int retryInSeconds)
     m_lastSync->setText(lastSyncText());
 }
 
+void SyncStatusWidget::showCacheError(const QString& reason)
+{
+    m_progress->hide();
+    setState(tr("cache unreadable — %1").arg(reason.section(u'\n', 0, 0)), reason);
+}
+
 void SyncStatusWidget::showTeam(const QString& text, const QString& toolTip, bool warn)
 {
     m_team->setText(text);

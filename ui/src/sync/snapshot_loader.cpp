@@ -88,11 +88,36 @@ void SnapshotLoader::request(const MatrixQuery& query)
             if (job != m_latestJob)
                 return; // a newer request is on its way
             m_delivered = job;
-            if (result.snapshot)
-                emit loaded(result.snapshot);
+            if (m_held)
+                m_waiting.emplace(result.snapshot, result.error);
             else
-                emit failed(result.error);
+                deliver(result.snapshot, result.error);
         });
+}
+
+void SnapshotLoader::release()
+{
+    m_held = false;
+    // From the event loop, as an unheld result comes: whoever connects
+    // right after the window is made still hears it.
+    QMetaObject::invokeMethod(
+        this,
+        [this] {
+            if (m_held || !m_waiting)
+                return;
+            auto [snapshot, error] = std::move(*m_waiting);
+            m_waiting.reset();
+            deliver(snapshot, error);
+        },
+        Qt::QueuedConnection);
+}
+
+void SnapshotLoader::deliver(const std::shared_ptr<MatrixSnapshot>& snapshot, const QString& error)
+{
+    if (snapshot)
+        emit loaded(snapshot);
+    else
+        emit failed(error);
 }
 
 } // namespace relayhud::ui

@@ -22,6 +22,9 @@ public:
     // (a dot and a word; the counts in the tooltip). Empty text hides it.
     void showRelayHealth(int state, const QString& word, const QString& toolTip);
     void showOffline(const QString& reason, int retryInSeconds);
+    // The cache cannot be read (damaged, not a cache): nothing is shown from
+    // it, so no "showing the cache" and no retry countdown.
+    void showCacheError(const QString& reason);
     void showLastSync(qint64 finishedAt); // from the cache, before any sync
     // A note that is not about the HUD's reachability (test results, imports).
     void showMessage(const QString& text);

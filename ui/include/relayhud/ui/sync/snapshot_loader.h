@@ -10,7 +10,9 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
+#include <utility>
 
 namespace relayhud::ui {
 
@@ -27,6 +29,11 @@ public:
     void setVerdictSources(verdict::VerdictSources sources);
     void request(const MatrixQuery& query);
     bool isLoading() const { return m_delivered != m_latestJob; }
+    // Results wait until release(): a window that asks for its matrix
+    // before it has built (and connected) what shows it loses nothing, even
+    // when something processes events while it builds.
+    void hold() { m_held = true; }
+    void release();
 
 signals:
     void loaded(std::shared_ptr<relayhud::MatrixSnapshot> snapshot);
@@ -37,6 +44,9 @@ private:
     std::shared_ptr<VerdictMarker> m_verdicts; // shared with the pool jobs
     std::uint64_t m_latestJob = 0;
     std::uint64_t m_delivered = 0;
+    bool m_held = false;
+    std::optional<std::pair<std::shared_ptr<MatrixSnapshot>, QString>> m_waiting; // while held
+    void deliver(const std::shared_ptr<MatrixSnapshot>& snapshot, const QString& error);
 };
 
 } // namespace relayhud::ui
