@@ -329,4 +329,19 @@ TEST_F(JobLineSyncTest, APassReadsEveryFailedJobsLogOrSaysHowManyItLeft)
     auto fourth = sync().run(rest);
     ASSERT_TRUE(fourth) << fourth.message();
     EXPECT_EQ(fourth->jobLogs, 0);
+
+    // A cancelled pass (the GUI's Stop) says what it left.
+    for (int i = 0; i < 6; ++i) {
+        char sha[41];
+        std::snprintf(sha, sizeof sha, "%040x", 0x9000 + i);
+        CheckRun run = relayhud::testing::completedRun(sha, "test (default, 1, 1)", 1,
+                                                       Conclusion::Failure, now - 60 - i);
+        run.checkRunId = CheckRunId{std::to_string(90000 + i)}; // with its artifacts
+        relayhud::testing::addRun(*m_cache, run, now - 60 - i);
+    }
+    const std::atomic<bool> stop{true}; // Stop pressed as the pass starts
+    auto cancelled = sync().run(rest, {}, &stop);
+    ASSERT_FALSE(cancelled);
+    EXPECT_EQ(cancelled.message(), "artifact sync cancelled: left 6 runs' test results "
+                                   "unfetched; the next sync reads them");
 }

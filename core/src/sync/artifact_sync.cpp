@@ -112,6 +112,20 @@ ArtifactCandidate candidateOf(const CheckRun& run, std::int64_t checkRunRow)
     return candidate;
 }
 
+// "artifact sync cancelled: left 37 runs' test results unfetched; the next
+// sync reads them". The job logs are counted only when their step began.
+std::string cancelledMessage(const ArtifactSyncReport& report)
+{
+    std::string left;
+    if (report.runsLeft > 0)
+        left = std::to_string(report.runsLeft) + " runs' test results unfetched";
+    if (report.jobLogsLeft > 0)
+        left += (left.empty() ? "" : " and ") + std::to_string(report.jobLogsLeft)
+                + " failed jobs' logs unread";
+    return "artifact sync cancelled"
+           + (left.empty() ? std::string() : ": left " + left + "; the next sync reads them");
+}
+
 // What a pass has done so far, and where it reports.
 struct Pass {
     Cache& cache;
@@ -207,7 +221,7 @@ Result<ArtifactSyncReport> ArtifactSync::run(const ArtifactSyncOptions& options,
     }
     report.errors = pass.problems.lines();
     if (cancelled(cancel))
-        return makeError("artifact sync cancelled");
+        return makeError(cancelledMessage(report));
     return report;
 }
 
