@@ -149,12 +149,12 @@ public:
     // ends after a few.
     std::string write()
     {
-        std::size_t shown = kFailedJobsShown;
+        std::size_t shown = std::min(kFailedJobsShown, m_failedJobs.size());
         std::string md = render(shown);
         for (std::size_t over = linesOver(md); over > 0 && shown > kFailedJobsMin;
              over = linesOver(md)) {
-            // The fold of the rest costs a line of its own.
-            shown = shown > kFailedJobsMin + over + 1 ? shown - over - 1 : kFailedJobsMin;
+            // The fold of the rest costs two lines: its summary and a blank.
+            shown = shown > kFailedJobsMin + over + 2 ? shown - over - 2 : kFailedJobsMin;
             md = render(shown);
         }
         return md;
