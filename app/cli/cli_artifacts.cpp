@@ -37,7 +37,9 @@ Result<ArtifactSyncOptions> syncOptions(const Flags& flags)
     if (!parseInt(flags.get("parallel", "4"), options.maxParallel) || options.maxParallel < 1
         || options.maxParallel > 16)
         return makeError("--parallel must be between 1 and 16");
-    if (!parseInt64(flags.get("max-runs", "200"), options.maxRuns) || options.maxRuns < 1)
+    // Without it, every run the pass needs (a page at a time).
+    if (flags.has("max-runs")
+        && (!parseInt64(flags.get("max-runs"), options.maxRuns) || options.maxRuns < 1))
         return makeError("--max-runs must be a positive integer");
     if (!parseInt(flags.get("days", "14"), options.days) || options.days < 1)
         return makeError("--days must be a positive integer");
@@ -58,7 +60,18 @@ ArtifactSettings storeSettings(const Flags& flags)
     return settings;
 }
 
-void printReport(const ArtifactSyncReport& r, std::ostream& out)
+// What a cap left for the next pass, or nothing.
+void printLeft(std::int64_t left, const char* what, std::int64_t maxRuns, std::ostream& out)
+{
+    if (left <= 0)
+        return;
+    out << "left " << left << ' ' << what;
+    if (maxRuns > 0)
+        out << ": --max-runs " << maxRuns << " reached";
+    out << "; run again for the rest\n";
+}
+
+void printReport(const ArtifactSyncReport& r, std::int64_t maxRuns, std::ostream& out)
 {
     out << "fetched test results of " << r.runs << (r.runs == 1 ? " run: " : " runs: ") << r.stored
         << " stored (" << r.cases << " test cases), " << r.expired << " expired, " << r.unauthorized
@@ -67,6 +80,12 @@ void printReport(const ArtifactSyncReport& r, std::ostream& out)
         << (r.jobLogs == 1 ? " failed run: " : " failed runs: ") << r.jobLinesPicked
         << " with a failure line, " << r.jobLinesNoMatch << " without, " << r.jobLogsMissing
         << " gone, " << r.jobLogsFailed << " failed\n";
+    printLeft(r.runsLeft,
+              r.runsLeft == 1 ? "run's test results unfetched" : "runs' test results unfetched",
+              maxRuns, out);
+    printLeft(r.jobLogsLeft,
+              r.jobLogsLeft == 1 ? "failed job's log unread" : "failed jobs' logs unread", maxRuns,
+              out);
     if (r.checkoutLogs > 0)
         out << "read the job logs of " << r.checkoutLogs
             << (r.checkoutLogs == 1 ? " green run" : " green runs")
@@ -105,7 +124,7 @@ int runArtifacts(const GlobalOptions& global, const std::vector<std::string>& ar
         err << "error: " << e << '\n';
     for (const std::string& e : report->jobLineErrors)
         err << "error: " << e << '\n';
-    printReport(*report, out);
+    printReport(*report, options->maxRuns, out);
     (void)blobs->evictToFit();
     return report->failed == 0 && report->unauthorized == 0 ? 0 : 1;
 }

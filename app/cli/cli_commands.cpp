@@ -44,20 +44,35 @@ std::string cellText(const MatrixCell& cell)
     return text;
 }
 
-void printTsv(const MatrixSnapshot& m, std::ostream& out)
+// Each job's column is followed by its check_run_id (the GitHub job id of
+// the run the cell shows, "" for none), so a script can open the run
+// (relayhud-cli verdict --check-run, tests --check-run) from the row.
+Result<void> printTsv(const Cache& cache, const MatrixSnapshot& m, std::ostream& out)
 {
     out << "sha\tpr\tbranch\tevent\ttime";
-    for (const auto& c : m.columns)
-        out << '\t' << oneLine(c.backend + '/' + c.workflow + '/' + c.job);
+    for (const auto& c : m.columns) {
+        const std::string name = oneLine(c.backend + '/' + c.workflow + '/' + c.job);
+        out << '\t' << name << '\t' << name << " check_run_id";
+    }
     out << '\n';
     for (std::size_t r = 0; r < m.rows.size(); ++r) {
         const auto& row = m.rows[r];
         out << row.sha.value << '\t' << row.prNumber << '\t' << oneLine(row.branch) << '\t'
             << toString(row.eventType) << '\t' << formatIso(row.time);
-        for (std::size_t c = 0; c < m.columns.size(); ++c)
-            out << '\t' << cellText(m.cell(r, c));
+        for (std::size_t c = 0; c < m.columns.size(); ++c) {
+            const MatrixCell& cell = m.cell(r, c);
+            std::string id;
+            if (!cell.empty()) {
+                auto run = cache.checkRun(cell.runRowId);
+                if (!run)
+                    return run.error();
+                id = oneLine(run->checkRunId.value);
+            }
+            out << '\t' << cellText(cell) << '\t' << id;
+        }
         out << '\n';
     }
+    return {};
 }
 
 void printText(const MatrixSnapshot& m, std::ostream& out)
@@ -140,10 +155,12 @@ int runMatrix(const GlobalOptions& global, const std::vector<std::string>& args,
     auto matrix = (*cache)->loadMatrix(query);
     if (!matrix)
         return fail(err, matrix.message());
-    if (format == "tsv")
-        printTsv(*matrix, out);
-    else
+    if (format == "tsv") {
+        if (auto printed = printTsv(**cache, *matrix, out); !printed)
+            return fail(err, "matrix: " + printed.message());
+    } else {
         printText(*matrix, out);
+    }
     return 0;
 }
 

@@ -48,7 +48,9 @@ constexpr std::array kCommands{
          "            [--github-api URL] [--s3-endpoint URL] [--s3-region R]\n"
          "                      fetch the test results (JUnit artifacts) of finished runs\n"
          "                      in the cache, each run once; tokens from GITHUB_TOKEN (or\n"
-         "                      GH_TOKEN) and AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY\n"
+         "                      GH_TOKEN) and AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY;\n"
+         "                      every run it needs unless --max-runs N, which says how\n"
+         "                      many it left\n"
          "            [--rules FILE]...\n"
          "                      then read the GitHub job logs of failed runs and keep each\n"
          "                      one's failure line (default rules, then these files)\n"
@@ -57,7 +59,8 @@ constexpr std::array kCommands{
          "                      0: none): what their checkouts checked out (doctor)\n"},
     Command{"matrix", runMatrix,
          "  matrix [--format text|tsv] [--limit N]\n"
-         "                      print the upstream SHA x job matrix from the cache\n"},
+         "                      print the upstream SHA x job matrix from the cache; tsv\n"
+         "                      gives each job's cell, then its check_run_id\n"},
     Command{"stats", runStats,
          "  stats               print the number of backends, commits, check runs, test runs\n"
          "                      and test results\n"},

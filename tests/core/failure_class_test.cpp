@@ -91,7 +91,7 @@ TEST(FailureClassTable, ReportSections)
 {
     EXPECT_EQ(failureClassInfo(FailureClass::Regression).section, ReportSection::Regression);
     EXPECT_EQ(failureClassInfo(FailureClass::PreExisting).section, ReportSection::Broken);
-    EXPECT_EQ(failureClassInfo(FailureClass::BackendBug).section, ReportSection::Broken);
+    EXPECT_EQ(failureClassInfo(FailureClass::BackendBug).section, ReportSection::Backend);
     EXPECT_EQ(failureClassInfo(FailureClass::Flaky).section, ReportSection::Flaky);
     EXPECT_EQ(failureClassInfo(FailureClass::Infra).section, ReportSection::Infra);
     for (const FailureClass other :

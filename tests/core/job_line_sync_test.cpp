@@ -15,6 +15,7 @@
 #include <gtest/gtest.h>
 
 #include <csignal>
+#include <cstdio>
 
 namespace {
 
@@ -275,3 +276,72 @@ TEST_F(JobLineSyncTest, ALogWithoutTheRunnersLastLineIsAskedAgainThenReadAsItIs)
 }
 
 } // namespace
+
+// Issue 36: a pass read at most 200 failed jobs' logs, so a SHA's red jobs
+// sat under "others" with "sync artifacts to read it". A whole pass now
+// reads every log it needs, a page at a time; a capped pass says how many
+// it left, and the next pass reads exactly those.
+TEST_F(JobLineSyncTest, APassReadsEveryFailedJobsLogOrSaysHowManyItLeft)
+{
+    constexpr int kFailed = 230; // more than a page (ArtifactSyncOptions::pageRuns)
+    const EpochSeconds now = nowSeconds();
+    std::vector<std::int64_t> rows;
+    for (int i = 0; i < kFailed; ++i) {
+        char sha[41];
+        std::snprintf(sha, sizeof sha, "%040x", 0x5000 + i);
+        CheckRun run = relayhud::testing::completedRun(sha, "test (default, 1, 1)", 1,
+                                                       Conclusion::Failure, now - 3600 - i);
+        run.checkRunId = CheckRunId{std::to_string(70000 + i)};
+        run.reported.artifactUrl.clear();
+        rows.push_back(relayhud::testing::addRun(*m_cache, run, now - 3600 - i));
+        m_github.logs[run.checkRunId.value] = kRunnerLost;
+    }
+    // The default pass: no cap, pages of 200.
+    ArtifactSyncOptions all;
+    all.checkoutSample = 0;
+    auto first = sync().run(all);
+    ASSERT_TRUE(first) << first.message();
+    EXPECT_EQ(first->jobLogs, kFailed);
+    EXPECT_EQ(first->jobLinesPicked, kFailed);
+    EXPECT_EQ(first->jobLogsLeft, 0);
+    for (const std::int64_t row : rows)
+        EXPECT_EQ(lineOf(row).state, JobLineState::Matched) << row;
+
+    // Another rule set queues every log again. A capped pass says what it left ...
+    ArtifactSyncOptions capped = all;
+    capped.ruleFiles = {m_scratch->write("ours.toml", "[[rule]]\nname = 'Quota'\n"
+                                                      "pattern = '^QUOTA: no GPU hours'\n"
+                                                      "class = 'infra'\n")};
+    capped.maxRuns = 120;
+    auto second = sync().run(capped);
+    ASSERT_TRUE(second) << second.message();
+    EXPECT_EQ(second->jobLogs, 120);
+    EXPECT_EQ(second->jobLogsLeft, kFailed - 120);
+
+    // ... and the next pass, in pages of 40, reads exactly those.
+    ArtifactSyncOptions rest = capped;
+    rest.maxRuns = 0;
+    rest.pageRuns = 40;
+    auto third = sync().run(rest);
+    ASSERT_TRUE(third) << third.message();
+    EXPECT_EQ(third->jobLogs, kFailed - 120);
+    EXPECT_EQ(third->jobLogsLeft, 0);
+    auto fourth = sync().run(rest);
+    ASSERT_TRUE(fourth) << fourth.message();
+    EXPECT_EQ(fourth->jobLogs, 0);
+
+    // A cancelled pass (the GUI's Stop) says what it left.
+    for (int i = 0; i < 6; ++i) {
+        char sha[41];
+        std::snprintf(sha, sizeof sha, "%040x", 0x9000 + i);
+        CheckRun run = relayhud::testing::completedRun(sha, "test (default, 1, 1)", 1,
+                                                       Conclusion::Failure, now - 60 - i);
+        run.checkRunId = CheckRunId{std::to_string(90000 + i)}; // with its artifacts
+        relayhud::testing::addRun(*m_cache, run, now - 60 - i);
+    }
+    const std::atomic<bool> stop{true}; // Stop pressed as the pass starts
+    auto cancelled = sync().run(rest, {}, &stop);
+    ASSERT_FALSE(cancelled);
+    EXPECT_EQ(cancelled.message(), "artifact sync cancelled: left 6 runs' test results "
+                                   "unfetched; the next sync reads them");
+}

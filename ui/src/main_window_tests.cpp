@@ -151,6 +151,11 @@ void MainWindow::onArtifactsSynced(const ArtifactSyncOutcome& outcome)
                                   .arg(r.failed + r.unauthorized));
     if (!r.errors.empty())
         m_status->showMessage(tr("Test results: %1").arg(toQString(r.errors.front())));
+    if (r.jobLogsLeft > 0 || r.runsLeft > 0) // only a cancelled pass leaves some
+        m_status->showMessage(tr("Left %1 failed jobs' logs unread and %2 runs' test results "
+                                 "unfetched; the next sync reads them")
+                                  .arg(r.jobLogsLeft)
+                                  .arg(r.runsLeft));
     if (r.stored > 0) {
         reloadClusters();
         reloadMatrix(); // greens with new results get their verdict marks

@@ -20,7 +20,7 @@ constexpr std::array kFailureClasses{
     FailureClassInfo{FC::PreExisting,    "pre-existing",    true,  false, RS::Broken},
     FailureClassInfo{FC::Flaky,          "flaky",           true,  false, RS::Flaky},
     FailureClassInfo{FC::Infra,          "infra",           true,  true,  RS::Infra},
-    FailureClassInfo{FC::BackendBug,     "backend bug",     true,  true,  RS::Broken},
+    FailureClassInfo{FC::BackendBug,     "backend bug",     true,  true,  RS::Backend},
     FailureClassInfo{FC::TestOrConfig,   "test or config",  true,  true,  RS::Other},
     FailureClassInfo{FC::Expected,       "expected",        true,  false, RS::Other},
     FailureClassInfo{FC::UnexpectedPass, "unexpected pass", true,  false, RS::Other},

@@ -105,29 +105,53 @@ Result<std::optional<JobFailureLine>> Cache::jobFailureLine(std::int64_t checkRu
     return std::optional<JobFailureLine>{std::move(line)};
 }
 
-Result<std::vector<JobLineCandidate>> Cache::jobLineQueue(const JobLineQueueQuery& query) const
+namespace {
+
+std::string jobLineQueueSql()
 {
-    Statement s(m_db, std::string("SELECT cr.id, b.repo, cr.check_run_id, cr.conclusion,"
-                                  " l.message LIKE ?5"
-                                  " FROM check_run cr JOIN job j ON j.id = cr.job_id"
-                                  " JOIN backend b ON b.id = j.backend_id"
-                                  " JOIN upstream_commit c ON c.id = cr.commit_id"
-                                  " LEFT JOIN job_failure_line l ON l.check_run_row = cr.id"
-                                  " WHERE cr.status = 3 AND ")
-                          + kFailedConclusion
-                          + " AND cr.check_run_id != '' AND c.time >= ?1"
-                            " AND (l.check_run_row IS NULL OR l.rules_hash != ?2"
-                            "      OR ((l.state = 3 OR l.message LIKE ?5) AND l.picked_at < ?3))"
-                            " ORDER BY c.time DESC, cr.id DESC LIMIT ?4");
+    return std::string("SELECT cr.id, b.repo, cr.check_run_id, cr.conclusion,"
+                       " l.message LIKE ?5"
+                       " FROM check_run cr JOIN job j ON j.id = cr.job_id"
+                       " JOIN backend b ON b.id = j.backend_id"
+                       " JOIN upstream_commit c ON c.id = cr.commit_id"
+                       " LEFT JOIN job_failure_line l ON l.check_run_row = cr.id"
+                       " WHERE cr.status = 3 AND ")
+           + kFailedConclusion
+           + " AND cr.check_run_id != '' AND c.time >= ?1"
+             " AND (l.check_run_row IS NULL OR l.rules_hash != ?2"
+             "      OR ((l.state = 3 OR l.message LIKE ?5) AND l.picked_at < ?3))"
+             " ORDER BY c.time DESC, cr.id DESC LIMIT ?4";
+}
+
+void bindJobLineQueue(Statement& s, const JobLineQueueQuery& query, std::int64_t limit)
+{
     s.bind(1, query.since)
         .bind(2, static_cast<std::int64_t>(query.rulesHash))
         .bind(3, query.retryFailedBefore)
-        .bind(4, query.limit > 0 ? query.limit : -1)
+        .bind(4, limit > 0 ? limit : -1)
         .bind(5, std::string(kLogBrokeOffMessage) + "%");
+}
+
+} // namespace
+
+Result<std::vector<JobLineCandidate>> Cache::jobLineQueue(const JobLineQueueQuery& query) const
+{
+    Statement s(m_db, jobLineQueueSql());
+    bindJobLineQueue(s, query, query.limit);
     return store::collectRows<JobLineCandidate>(s, [](const Statement& row) {
         return JobLineCandidate{row.int64(0), row.text(1), CheckRunId{row.text(2)},
                                 static_cast<Conclusion>(row.integer(3)), row.integer(4) == 1};
     });
+}
+
+Result<std::int64_t> Cache::jobLineQueueSize(const JobLineQueueQuery& query) const
+{
+    Statement s(m_db, "SELECT count(*) FROM (" + jobLineQueueSql() + ")");
+    bindJobLineQueue(s, query, 0);
+    auto row = s.step();
+    if (!row)
+        return row.error();
+    return *row ? s.int64(0) : 0;
 }
 
 Result<std::vector<std::int64_t>> Cache::triageRunRows(const TriageRunQuery& query) const

@@ -337,17 +337,38 @@ ArtifactCandidate readCandidate(const Statement& s)
 
 } // namespace
 
-Result<std::vector<ArtifactCandidate>> Cache::artifactQueue(const ArtifactQueueQuery& query) const
+namespace {
+
+// The queue's statement with its parameters bound: a page of it, or, with
+// "SELECT count(*) FROM (...)" around it and no limit, its size.
+void bindArtifactQueue(Statement& s, const ArtifactQueueQuery& query, std::int64_t limit)
 {
-    Statement s(m_db, kArtifactQueue);
     s.bind(1, query.retryFailedBefore)
         .bind(2, query.failedOnly ? 1 : 0)
         .bind(3, query.since)
-        .bind(4, query.limit > 0 ? query.limit : std::int64_t{-1})
+        .bind(4, limit > 0 ? limit : std::int64_t{-1})
         .bind(5, "%\"" + std::string(kPartialWarning) + "%") // an element of the JSON list
         .bind(6, nowSeconds())
         .bind(7, std::int64_t{kMaxArtifactAsks});
+}
+
+} // namespace
+
+Result<std::vector<ArtifactCandidate>> Cache::artifactQueue(const ArtifactQueueQuery& query) const
+{
+    Statement s(m_db, kArtifactQueue);
+    bindArtifactQueue(s, query, query.limit);
     return store::collectRows<ArtifactCandidate>(s, readCandidate);
+}
+
+Result<std::int64_t> Cache::artifactQueueSize(const ArtifactQueueQuery& query) const
+{
+    Statement s(m_db, std::string("SELECT count(*) FROM (") + kArtifactQueue + ")");
+    bindArtifactQueue(s, query, 0);
+    auto row = s.step();
+    if (!row)
+        return row.error();
+    return *row ? s.int64(0) : 0;
 }
 
 } // namespace relayhud

@@ -3,6 +3,7 @@
 #include "sync/cancel.h"
 #include "sync/fetch_pool.h"
 #include "sync/job_line_sync.h"
+#include "sync/paging.h"
 #include "sync/run_store.h"
 
 #include "relayhud/util/time.h"
@@ -111,6 +112,61 @@ ArtifactCandidate candidateOf(const CheckRun& run, std::int64_t checkRunRow)
     return candidate;
 }
 
+// "artifact sync cancelled: left 37 runs' test results unfetched; the next
+// sync reads them". The job logs are counted only when their step began.
+std::string cancelledMessage(const ArtifactSyncReport& report)
+{
+    std::string left;
+    if (report.runsLeft > 0)
+        left = std::to_string(report.runsLeft) + " runs' test results unfetched";
+    if (report.jobLogsLeft > 0)
+        left += (left.empty() ? "" : " and ") + std::to_string(report.jobLogsLeft)
+                + " failed jobs' logs unread";
+    return "artifact sync cancelled"
+           + (left.empty() ? std::string() : ": left " + left + "; the next sync reads them");
+}
+
+// What a pass has done so far, and where it reports.
+struct Pass {
+    Cache& cache;
+    ArtifactFetcher& fetcher;
+    const ArtifactSettings& settings;
+    ArtifactSyncReport& report;
+    ProblemLog problems;
+    ArtifactSyncProgress step;
+    const ArtifactSync::ProgressFn& progress;
+};
+
+// One page of the queue: fetched in parallel, stored by this thread.
+Result<void> fetchPage(Pass& pass, std::vector<ArtifactCandidate> page,
+                       const ArtifactSyncOptions& options, const std::atomic<bool>* cancel)
+{
+    sync::FetchPool pool(
+        std::move(page), options.maxParallel,
+        [&](const ArtifactCandidate& c) {
+            return sync::fetchRunArtifacts(pass.fetcher, pass.settings, c, cancel);
+        },
+        cancel);
+    while (auto fetched = pool.next()) {
+        auto stored =
+            sync::storeRunArtifacts(pass.cache, pass.fetcher.contentCache(), *fetched, cancel);
+        if (!stored) {
+            pool.stop();
+            return makeError("could not store test results: " + stored.message());
+        }
+        if (!stored->recorded)
+            continue; // cancelled: the run stays in the queue
+        count(pass.report, *stored);
+        if (stored->problem)
+            pass.problems.add(stored->message);
+        pass.step.done += 1;
+        pass.step.current = fetched->candidate.downstreamRepo + " run " + fetched->candidate.runId;
+        if (pass.progress)
+            pass.progress(pass.step);
+    }
+    return {};
+}
+
 } // namespace
 
 ArtifactSync::ArtifactSync(Cache& cache, ArtifactFetcher& fetcher, ArtifactSettings settings)
@@ -125,33 +181,33 @@ Result<ArtifactSyncReport> ArtifactSync::run(const ArtifactSyncOptions& options,
     ArtifactSyncReport report;
     if (options.policy == ArtifactPolicy::OnDemand)
         return report;
-    auto queue = m_cache.artifactQueue(queueQuery(options));
-    if (!queue)
-        return makeError("could not read the artifact queue: " + queue.message());
-    ArtifactSyncProgress step{0, static_cast<int>(queue->size()), {}};
-    sync::FetchPool pool(
-        std::move(*queue), options.maxParallel,
-        [&](const ArtifactCandidate& c) {
-            return sync::fetchRunArtifacts(m_fetcher, m_settings, c, cancel);
-        },
-        cancel);
-    ProblemLog problems;
-    while (auto fetched = pool.next()) {
-        auto stored = sync::storeRunArtifacts(m_cache, m_fetcher.contentCache(), *fetched, cancel);
-        if (!stored) {
-            pool.stop();
-            return makeError("could not store test results: " + stored.message());
-        }
-        if (!stored->recorded)
-            continue; // cancelled: the run stays in the queue
-        count(report, *stored);
-        if (stored->problem)
-            problems.add(stored->message);
-        step.done += 1;
-        step.current = fetched->candidate.downstreamRepo + " run " + fetched->candidate.runId;
-        if (progress)
-            progress(step);
+    // Its times fixed for the whole pass: a run fetched (or failed) during it
+    // is not back in the queue before the pass ends.
+    ArtifactQueueQuery query = queueQuery(options);
+    auto queued = m_cache.artifactQueueSize(query);
+    if (!queued)
+        return makeError("could not read the artifact queue: " + queued.message());
+    Pass pass{m_cache,    m_fetcher,
+              m_settings, report,
+              {},         {0, static_cast<int>(sync::runsToAsk(*queued, options.maxRuns)), {}},
+              progress};
+    sync::AskedRuns asked(options);
+    while (const std::int64_t limit = asked.nextLimit(cancel)) {
+        query.limit = limit;
+        auto page = m_cache.artifactQueue(query);
+        if (!page)
+            return makeError("could not read the artifact queue: " + page.message());
+        std::erase_if(*page, [&](const ArtifactCandidate& c) { return !asked.add(c.checkRunRow); });
+        if (page->empty())
+            break;
+        if (auto fetched = fetchPage(pass, std::move(*page), options, cancel); !fetched)
+            return fetched.error();
     }
+    query.limit = 0;
+    auto left = m_cache.artifactQueueSize(query);
+    if (!left)
+        return makeError("could not read the artifact queue: " + left.message());
+    report.runsLeft = *left;
     if (options.jobLines && !cancelled(cancel)) {
         std::vector<std::string> lineProblems;
         if (auto lines =
@@ -163,9 +219,9 @@ Result<ArtifactSyncReport> ArtifactSync::run(const ArtifactSyncOptions& options,
             lineLog.add(problem);
         report.jobLineErrors = lineLog.lines();
     }
-    report.errors = problems.lines();
+    report.errors = pass.problems.lines();
     if (cancelled(cancel))
-        return makeError("artifact sync cancelled");
+        return makeError(cancelledMessage(report));
     return report;
 }
 

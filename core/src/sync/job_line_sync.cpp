@@ -4,6 +4,7 @@
 #include "relayhud/triage/job_line.h"
 #include "relayhud/util/time.h"
 #include "sync/cancel.h"
+#include "sync/paging.h"
 
 #include <algorithm>
 #include <fstream>
@@ -255,6 +256,35 @@ void count(ArtifactSyncReport& report, const JobFailureLine& line)
     }
 }
 
+// One page of the queue: workers fetch and classify; this thread alone
+// writes the cache.
+Result<void> readPage(Cache& cache, ArtifactFetcher& fetcher, const triage::Classifier& classifier,
+                      std::uint64_t rulesHash, const std::vector<JobLineCandidate>& page,
+                      const ArtifactSyncOptions& options, ArtifactSyncReport& report,
+                      std::vector<std::string>& problems, const std::atomic<bool>* cancel)
+{
+    const auto picks =
+        inParallel(page, options.maxParallel, cancel, [&](const JobLineCandidate& run) {
+            return pickLine(fetcher, classifier, rulesHash, run, cancel);
+        });
+    for (const auto& pick : picks) {
+        if (!pick)
+            continue; // cancelled: the run stays in the queue
+        const JobFailureLine& line = pick->line;
+        if (auto stored = cache.putJobFailureLine(line); !stored)
+            return stored.error();
+        if (pick->checkouts)
+            if (auto stored =
+                    cache.putLogCheckouts(line.checkRunRow, *pick->checkouts, nowSeconds());
+                !stored)
+                return stored.error();
+        count(report, line);
+        if (line.state == JobLineState::FetchFailed)
+            problems.push_back(line.message);
+    }
+    return {};
+}
+
 } // namespace
 
 Result<void> syncJobLines(Cache& cache, ArtifactFetcher& fetcher,
@@ -269,34 +299,30 @@ Result<void> syncJobLines(Cache& cache, ArtifactFetcher& fetcher,
         return {};
     }
     const EpochSeconds now = nowSeconds();
+    // Its times fixed for the whole pass (see artifact_sync.cpp).
     JobLineQueueQuery query;
     query.rulesHash = rulesHash;
     query.since = options.days > 0 ? now - static_cast<EpochSeconds>(options.days) * 86'400 : 0;
     query.retryFailedBefore = now - options.retryAfterSeconds;
-    query.limit = options.maxRuns;
-    auto queue = cache.jobLineQueue(query);
-    if (!queue)
-        return makeError("could not read the job log queue: " + queue.message());
-
-    // Workers fetch and classify; this thread alone writes the cache.
-    const auto picks =
-        inParallel(*queue, options.maxParallel, cancel, [&](const JobLineCandidate& run) {
-            return pickLine(fetcher, *classifier, rulesHash, run, cancel);
-        });
-    for (const auto& pick : picks) {
-        if (!pick)
-            continue; // cancelled: the run stays in the queue
-        const JobFailureLine& line = pick->line;
-        if (auto stored = cache.putJobFailureLine(line); !stored)
-            return stored.error();
-        if (pick->checkouts)
-            if (auto stored = cache.putLogCheckouts(line.checkRunRow, *pick->checkouts, now);
-                !stored)
-                return stored.error();
-        count(report, line);
-        if (line.state == JobLineState::FetchFailed)
-            problems.push_back(line.message);
+    AskedRuns asked(options);
+    while (const std::int64_t limit = asked.nextLimit(cancel)) {
+        query.limit = limit;
+        auto page = cache.jobLineQueue(query);
+        if (!page)
+            return makeError("could not read the job log queue: " + page.message());
+        std::erase_if(*page, [&](const JobLineCandidate& c) { return !asked.add(c.checkRunRow); });
+        if (page->empty())
+            break;
+        if (auto read = readPage(cache, fetcher, *classifier, rulesHash, *page, options, report,
+                                 problems, cancel);
+            !read)
+            return read;
     }
+    query.limit = 0;
+    auto left = cache.jobLineQueueSize(query);
+    if (!left)
+        return makeError("could not read the job log queue: " + left.message());
+    report.jobLogsLeft = *left;
     if (options.checkoutSample > 0 && !cancelled(cancel))
         return sampleCheckouts(cache, fetcher, options, now, report, problems, cancel);
     return {};

@@ -1,6 +1,6 @@
 // The merge-gating section of the Markdown report: two lines a reviewer
-// reads (the merge bot's decision, Dr. CI's listing), then the check runs and
-// rows behind them, folded, and the rule with its sources.
+// reads (the merge bot's decision, Dr. CI's listing), then folded: the
+// notes, the check runs and rows behind them, and the rule with its sources.
 #include "report_gating.h"
 
 #include "relayhud/verdict/report.h"
@@ -71,6 +71,9 @@ layout::Table drciTable(const MergeGating& g)
 
 } // namespace
 
+// What a reviewer reads (the bot's decision, Dr. CI's listing, and which
+// head the bot reads) stays open; the notes, the rows and the rule behind
+// them are one fold.
 void writeGatingSection(layout::Document& doc, const MergeGating& g, const Sha& sha)
 {
     std::string text = "### Merge gating (#" + std::to_string(g.prNumber) + ")\n";
@@ -80,14 +83,18 @@ void writeGatingSection(layout::Document& doc, const MergeGating& g, const Sha& 
     if (sha != g.head)
         text += "- This report's SHA " + gatingText(sha.shortSha())
                 + " is an earlier head: the bot reads " + gatingText(g.head.shortSha()) + "\n";
+    doc.text(text + "\n<details><summary>How the merge bot and Dr. CI read it</summary>\n\n");
+    std::string notes;
     for (const std::string& note : g.notes)
-        text += "- " + gatingText(note) + "\n";
-    doc.text(text + "\n");
+        notes += "- " + gatingText(note) + "\n";
+    if (!notes.empty())
+        doc.text(notes + "\n");
     if (!g.bot.checks.empty())
         doc.table(botTable(g));
     if (!g.drci.rows.empty())
         doc.table(drciTable(g));
-    doc.text("<sub>" + escapeMarkdown(mergeGatingRuleText()) + "</sub>\n\n"); // ours: not clipped
+    doc.text("<sub>" + escapeMarkdown(mergeGatingRuleText()) // ours: not clipped
+             + "</sub>\n\n</details>\n\n");
 }
 
 } // namespace relayhud::verdict

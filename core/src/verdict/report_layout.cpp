@@ -6,6 +6,24 @@
 #include <algorithm>
 
 namespace relayhud::verdict::layout {
+namespace {
+
+// "<details>" opened and not closed in `markdown`.
+std::size_t openFolds(std::string_view markdown)
+{
+    std::size_t open = 0;
+    for (std::size_t at = markdown.find("<details"); at != std::string_view::npos;
+         at = markdown.find("<details", at + 1)) {
+        if (markdown.compare(at, 9, "<details>") == 0)
+            ++open;
+    }
+    for (std::size_t at = markdown.find("</details>"); at != std::string_view::npos && open > 0;
+         at = markdown.find("</details>", at + 1))
+        --open;
+    return open;
+}
+
+} // namespace
 
 void Document::text(std::string markdown)
 {
@@ -39,8 +57,8 @@ std::pair<std::string, std::string> Document::frame(std::size_t index, std::size
     before += t.head;
     std::string after;
     if (shown < t.total)
-        after += "\n… " + std::to_string(t.total - shown)
-                 + " more not shown; full list: " + t.fullList + "\n";
+        after += "\n… " + std::to_string(t.total - shown) + " more not shown"
+                 + (t.fullList.empty() ? "" : "; full list: " + t.fullList) + "\n";
     after += folded ? "\n</details>\n\n" : "\n";
     return {std::move(before), std::move(after)};
 }
@@ -66,10 +84,11 @@ std::string Document::render(const ReportOptions& options) const
     for (std::size_t i = 0; i < n; ++i)
         cap[i] = m_parts[i].capped ? std::min(m_parts[i].rows.size(), options.maxRows)
                                    : m_parts[i].rows.size();
+    bool keepWhole = true;
     auto shownAt = [&](std::size_t limit) {
         std::vector<std::size_t> shown(n);
         for (std::size_t i = 0; i < n; ++i)
-            shown[i] = std::min(cap[i], limit);
+            shown[i] = keepWhole && m_parts[i].whole ? cap[i] : std::min(cap[i], limit);
         return shown;
     };
     auto total = [&](const std::vector<std::size_t>& shown) {
@@ -79,6 +98,8 @@ std::string Document::render(const ReportOptions& options) const
         return bytes;
     };
     const std::size_t longest = n ? *std::max_element(cap.begin(), cap.end()) : 0;
+    if (total(shownAt(0)) > options.maxBytes)
+        keepWhole = false;
     if (total(shownAt(0)) > options.maxBytes)
         return cutToFit(options);
     // The largest common limit that fits: total() grows with the limit.
@@ -121,8 +142,39 @@ std::string Document::cutToFit(const ReportOptions& options) const
         whole += part(i, 0, options);
     if (options.maxBytes < tail.size())
         return clipUtf8(tail, options.maxBytes);
-    const std::size_t end = whole.rfind('\n', options.maxBytes - tail.size());
-    return whole.substr(0, end == std::string::npos ? 0 : end) + tail;
+    // Every fold the cut leaves open is closed after the note, so nothing
+    // after the report (a reply, a signature) lands inside one.
+    const std::string close = "\n</details>\n";
+    std::size_t end = whole.rfind('\n', options.maxBytes - tail.size());
+    std::string out = whole.substr(0, end == std::string::npos ? 0 : end);
+    while (!out.empty()
+           && out.size() + tail.size() + openFolds(out) * close.size() > options.maxBytes) {
+        end = out.rfind('\n', out.size() - 1);
+        out.resize(end == std::string::npos ? 0 : end);
+    }
+    const std::size_t open = openFolds(out);
+    out += tail;
+    for (std::size_t i = 0; i < open; ++i)
+        out += close;
+    return out;
+}
+
+std::size_t visibleLines(std::string_view markdown)
+{
+    std::size_t lines = 0;
+    std::size_t depth = 0;
+    while (!markdown.empty()) {
+        const std::size_t end = markdown.find('\n');
+        const std::string_view line = markdown.substr(0, end);
+        if (depth == 0)
+            ++lines;
+        if (line.starts_with("<details>"))
+            ++depth;
+        if (line.find("</details>") != std::string_view::npos && depth > 0)
+            --depth;
+        markdown.remove_prefix(end == std::string_view::npos ? markdown.size() : end + 1);
+    }
+    return lines;
 }
 
 } // namespace relayhud::verdict::layout

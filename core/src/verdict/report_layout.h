@@ -6,6 +6,7 @@
 #include "relayhud/verdict/report.h"
 
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -20,8 +21,11 @@ struct Table {
     // Rows in the list: those past rows.size() (beyond maxRows, so never
     // shown) are counted, not built. Raised to rows.size() when smaller.
     std::size_t total = 0;
-    std::string fullList; // where the rows left out are, as Markdown
+    std::string fullList; // where the rows left out are, as Markdown ("": not said)
     bool capped = true;   // ReportOptions::maxRows applies
+    // Kept whole while the other lists can give rows (the jobs that failed:
+    // what the report is for); trimmed like them only when that is not enough.
+    bool whole = false;
 };
 
 class Document {
@@ -34,8 +38,9 @@ public:
 
     // Every table shows at most maxRows (when capped) and at most a common
     // length L, the largest that fits options.maxBytes, so the longest lists
-    // lose rows first; rows that still fit after that are given back in
-    // document order. When nothing fits, the text is cut at a line end.
+    // lose rows first (a `whole` one none, if the others can make room);
+    // rows that still fit after that are given back in document order. When
+    // nothing fits, the text is cut at a line end.
     std::string render(const ReportOptions& options) const;
 
 private:
@@ -49,5 +54,9 @@ private:
     std::vector<Table> m_parts;
     std::vector<std::vector<std::size_t>> m_prefix; // bytes of each part's first k rows
 };
+
+// The lines a reader sees with every <details> closed: a fold's opening
+// line (its summary) counts, what it folds up to its "</details>" does not.
+std::size_t visibleLines(std::string_view markdown);
 
 } // namespace relayhud::verdict::layout

@@ -163,6 +163,7 @@ const char* reportSectionName(ReportSection section)
     switch (section) {
     case ReportSection::Regression: return "this PR";
     case ReportSection::Broken: return "broken upstream";
+    case ReportSection::Backend: return "backend bug";
     case ReportSection::Flaky: return "flaky";
     case ReportSection::Infra: return "infra";
     case ReportSection::Other: return "other";

@@ -31,9 +31,10 @@ enum class FailureClass : std::uint8_t {
 };
 
 // Where a report lists a failure of the class, in this order. As a PR author
-// and a backend on-call read it: caused by this PR, already broken upstream
-// (or in the backend), flaky, infra, and the rest.
-enum class ReportSection : std::uint8_t { Regression, Broken, Flaky, Infra, Other };
+// and a backend on-call read it: caused by this PR, already broken upstream,
+// broken in the backend, flaky, infra, and the rest. Not stored: a report
+// names a section by reportSectionName (verdict/report.h).
+enum class ReportSection : std::uint8_t { Regression, Broken, Backend, Flaky, Infra, Other };
 
 struct FailureClassInfo {
     FailureClass value;

@@ -181,6 +181,8 @@ public:
     // fetch failed, or whose reports broke off and were kept partial, before
     // query.retryFailedBefore), failed runs first, then newest commit first.
     Result<std::vector<ArtifactCandidate>> artifactQueue(const ArtifactQueueQuery& query) const;
+    // How many runs the queue holds (query.limit aside).
+    Result<std::int64_t> artifactQueueSize(const ArtifactQueueQuery& query) const;
 
     // --- Config suggestions (config/config_suggest.h) ---
     // The last query.runsPerJob runs with results of every job (one per
@@ -273,6 +275,8 @@ public:
     // whose fetch failed (or whose log broke off, JobLineCandidate) before
     // retryFailedBefore; newest commit first.
     Result<std::vector<JobLineCandidate>> jobLineQueue(const JobLineQueueQuery& query) const;
+    // How many runs that queue holds (query.limit aside).
+    Result<std::int64_t> jobLineQueueSize(const JobLineQueueQuery& query) const;
     // Runs triage looks at: failed, cancelled or timed out, or whose stored
     // results hold a failed, error or xpass-strict test; newest commit first.
     Result<std::vector<std::int64_t>> triageRunRows(const TriageRunQuery& query) const;

@@ -25,15 +25,20 @@ enum class ArtifactPolicy : std::uint8_t {
 struct ArtifactSyncOptions {
     ArtifactPolicy policy = ArtifactPolicy::FailedRuns;
     int maxParallel = 4;
-    std::int64_t maxRuns = 200; // per pass
-    int days = 14;              // runs on commits at most this old
+    // Runs a pass fetches, each of the two queues (artifacts, job logs):
+    // 0, every run it needs. A pass reads its queue a page at a time, so
+    // thousands of runs never sit in memory at once; what a cap or a cancel
+    // leaves is counted in the report (runsLeft, jobLogsLeft).
+    std::int64_t maxRuns = 0;
+    std::int64_t pageRuns = 200;
+    int days = 14; // runs on commits at most this old
     std::int64_t retryAfterSeconds = 15 * 60;
     // Job failure lines (triage/suggest.h): after the artifacts, the GitHub
     // job logs of failed, cancelled and timed-out runs with a check_run_id
     // are fetched (into the fetcher's ContentCache) and classified with the
     // default rules followed by ruleFiles; the result goes to
-    // job_failure_line. At most maxRuns logs a pass; a failed fetch is asked
-    // again after retryAfterSeconds, an expired log never.
+    // job_failure_line. At most maxRuns logs a pass (0: all); a failed fetch
+    // is asked again after retryAfterSeconds, an expired log never.
     bool jobLines = true;
     std::vector<std::string> ruleFiles;
     // The tested-SHA evidence (doctor/runtime_health.h): the checkouts in
@@ -56,6 +61,7 @@ struct ArtifactSyncReport {
     int unauthorized = 0;
     int empty = 0; // no reports in the artifacts
     int failed = 0;
+    std::int64_t runsLeft = 0; // in the queue when the pass stopped (maxRuns, cancel)
     std::int64_t cases = 0;
     std::vector<std::string> errors; // one line per distinct problem, not per run
     // Job failure lines, counted apart from the artifacts above.
@@ -64,6 +70,7 @@ struct ArtifactSyncReport {
     int jobLinesNoMatch = 0;
     int jobLogsMissing = 0;                 // expired or empty: final
     int jobLogsFailed = 0;                  // asked again after retryAfterSeconds
+    std::int64_t jobLogsLeft = 0;           // failed jobs' logs not read: maxRuns, cancel
     std::vector<std::string> jobLineErrors; // as `errors`, for job logs and rule files
     int checkoutLogs = 0;                   // greens' logs asked for their checkouts
     int checkoutLogsUnread = 0;             // of them, gone, refused or cut: asked again later
