@@ -27,6 +27,18 @@ QString joinedNames(const std::vector<std::string>& names)
     return list.join(u'\n');
 }
 
+// The reason wraps in its column (never cut mid-word); a long one ends at
+// a word within three lines' worth, the tooltip has it whole.
+QString reasonText(const QString& example)
+{
+    constexpr qsizetype kMost = 240;
+    QString text = example.simplified();
+    if (text.size() <= kMost)
+        return text;
+    const qsizetype space = text.lastIndexOf(u' ', kMost);
+    return text.left(space > kMost / 2 ? space : kMost) + QChar(0x2026);
+}
+
 QString tagText(const triage::FailureCluster& cluster)
 {
     switch (cluster.tagState) {
@@ -75,7 +87,7 @@ QVariant ClustersModel::data(const QModelIndex& index, int role) const
         switch (index.column()) {
         case CountColumn: return static_cast<qulonglong>(c->count);
         case TagColumn: return tagText(*c);
-        case ReasonColumn: return toQString(c->example).left(300);
+        case ReasonColumn: return reasonText(toQString(c->example));
         case FirstSeenColumn: return shortSha(c->firstSeenSha);
         case BackendsColumn:
             return tr("%n backend(s), %1 job(s)", nullptr, static_cast<int>(c->backends.size()))
@@ -118,7 +130,15 @@ ClustersPanel::ClustersPanel(QWidget* parent)
     m_view->setObjectName(QStringLiteral("clustersView"));
     m_view->setModel(m_model);
     m_view->setRootIsDecorated(false);
-    m_view->setUniformRowHeights(true);
+    // Reasons wrap at words: rows are as tall as their reason (a few dozen
+    // clusters at most).
+    m_view->setWordWrap(true);
+    m_view->setUniformRowHeights(false);
+    m_view->setTextElideMode(Qt::ElideNone);
+    connect(m_view->header(), &QHeaderView::sectionResized, m_view, [this](int section) {
+        if (section == ClustersModel::ReasonColumn)
+            m_view->doItemsLayout(); // the rows' heights follow the reasons' wrapping
+    });
     m_view->setAlternatingRowColors(true);
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_view->header()->setStretchLastSection(false);
