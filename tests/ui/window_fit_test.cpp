@@ -214,6 +214,7 @@ TEST_F(WindowFit, TheSideColumnFoldsAwayAndComesBackWithF9)
     EXPECT_FALSE(window.testsPanel()->isVisible());
     EXPECT_GT(window.matrixView()->width(), matrixWidth + 300);
     EXPECT_GE(window.matrixView()->width(), kLaptop.width() - 40) << "the matrix takes the width";
+    test::keepPictures(window, QStringLiteral("fit_1366x768_side_column_folded"));
 
     toggle->trigger(); // View › Side column
     QTest::qWait(50);
