@@ -6,6 +6,7 @@
 // The data is the simulator's, read over loopback as a user's window reads it.
 #include "relayhud/ui/app/window_shot.h"
 #include "relayhud/ui/details/run_details_panel.h"
+#include "relayhud/ui/elide_words.h"
 #include "relayhud/ui/main_window.h"
 #include "relayhud/ui/matrix/cell_delegate.h"
 #include "relayhud/ui/matrix/cell_style.h"
@@ -288,6 +289,25 @@ TEST_F(WindowFit, TheDemoTitleNamesTheAppOnce)
     config.demo = false;
     MainWindow plain(config);
     EXPECT_TRUE(plain.windowTitle().isEmpty());
+}
+
+// Cluster reasons and titles end at a word (elide_words.h), never mid-word.
+TEST(ElideAtWord, CutsAfterAWholeWordAndFitsItsWidth)
+{
+    const QFontMetrics metrics(QApplication::font());
+    const QString text =
+        QStringLiteral("failed on setup with RuntimeError: spyre device 0 is not available");
+    EXPECT_EQ(elideAtWord(text, metrics, metrics.horizontalAdvance(text)), text);
+    const int least = metrics.horizontalAdvance(QStringLiteral("failed on") + QChar(0x2026)) + 1;
+    for (int width = least; width < metrics.horizontalAdvance(text); width += 5) {
+        const QString cut = elideAtWord(text, metrics, width);
+        EXPECT_LE(metrics.horizontalAdvance(cut), width) << cut.toStdString();
+        ASSERT_TRUE(cut.endsWith(QChar(0x2026))) << cut.toStdString();
+        const QString head = cut.chopped(1);
+        ASSERT_TRUE(text.startsWith(head)) << cut.toStdString();
+        const QChar next = text.at(head.size());
+        EXPECT_TRUE(next == u' ' || next == u':') << "cut mid-word: " << cut.toStdString();
+    }
 }
 
 // The verified mark reads at a glance on a green tile, light and dark: a

@@ -1,5 +1,6 @@
 #include "relayhud/ui/triage/clusters_panel.h"
 
+#include "relayhud/ui/elide_words.h"
 #include "relayhud/ui/format.h"
 #include "relayhud/ui/triage/triage_style.h"
 #include "relayhud/ui/triage/triage_text.h"
@@ -10,6 +11,7 @@
 #include <QPushButton>
 #include <QShortcut>
 #include <QSplitter>
+#include <QStyledItemDelegate>
 #include <QTreeView>
 #include <QVBoxLayout>
 
@@ -27,17 +29,26 @@ QString joinedNames(const std::vector<std::string>& names)
     return list.join(u'\n');
 }
 
-// The reason wraps in its column (never cut mid-word); a long one ends at
-// a word within three lines' worth, the tooltip has it whole.
-QString reasonText(const QString& example)
-{
-    constexpr qsizetype kMost = 240;
-    QString text = example.simplified();
-    if (text.size() <= kMost)
-        return text;
-    const qsizetype space = text.lastIndexOf(u' ', kMost);
-    return text.left(space > kMost / 2 ? space : kMost) + QChar(0x2026);
-}
+// The reason on one line (the tooltip has it whole); WordElideDelegate
+// ends it at a word.
+QString reasonText(const QString& example) { return example.simplified().left(300); }
+
+// A cell's text cut at a word to its column's width, never mid-word.
+class WordElideDelegate : public QStyledItemDelegate {
+public:
+    using QStyledItemDelegate::QStyledItemDelegate;
+
+protected:
+    void initStyleOption(QStyleOptionViewItem* option, const QModelIndex& index) const override
+    {
+        QStyledItemDelegate::initStyleOption(option, index);
+        const int room = option->rect.width() - 8; // the style's text margins
+        if (room > 0) {
+            option->text = elideAtWord(option->text, option->fontMetrics, room);
+            option->textElideMode = Qt::ElideNone;
+        }
+    }
+};
 
 QString tagText(const triage::FailureCluster& cluster)
 {
@@ -130,15 +141,9 @@ ClustersPanel::ClustersPanel(QWidget* parent)
     m_view->setObjectName(QStringLiteral("clustersView"));
     m_view->setModel(m_model);
     m_view->setRootIsDecorated(false);
-    // Reasons wrap at words: rows are as tall as their reason (a few dozen
-    // clusters at most).
-    m_view->setWordWrap(true);
-    m_view->setUniformRowHeights(false);
-    m_view->setTextElideMode(Qt::ElideNone);
-    connect(m_view->header(), &QHeaderView::sectionResized, m_view, [this](int section) {
-        if (section == ClustersModel::ReasonColumn)
-            m_view->doItemsLayout(); // the rows' heights follow the reasons' wrapping
-    });
+    m_view->setUniformRowHeights(true);
+    // Reasons end at a word, never mid-word (the tooltip has them whole).
+    m_view->setItemDelegateForColumn(ClustersModel::ReasonColumn, new WordElideDelegate(m_view));
     m_view->setAlternatingRowColors(true);
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_view->header()->setStretchLastSection(false);
