@@ -38,7 +38,6 @@
 #include <QStatusBar>
 #include <QTabBar>
 #include <QTableView>
-#include <QTimer>
 #include <QUndoStack>
 #include <QVBoxLayout>
 
@@ -384,11 +383,11 @@ void MainWindow::growDocksForSelection()
     const int wanted =
         std::clamp(share, kCompactDockWidth, std::max(kCompactDockWidth, width() - 700));
     resizeDocks({m_detailsDock}, {wanted}, Qt::Horizontal);
-    // The narrower matrix still shows the selected cell, once laid out.
-    QTimer::singleShot(0, this, [this] {
-        if (m_view->currentIndex().isValid())
-            m_view->scrollTo(m_view->currentIndex());
-    });
+    // The narrower matrix still shows the selected cell: laid out now, so
+    // the scroll reads its new width (a queued scroll raced the layout).
+    layout()->activate();
+    if (m_view->currentIndex().isValid())
+        m_view->scrollTo(m_view->currentIndex());
 }
 
 QStringList MainWindow::viewNames()
