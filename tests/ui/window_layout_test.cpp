@@ -3,10 +3,13 @@
 // and after a cell is selected (the docks open beside it, not below), and the
 // job headers are short labels with the full name in the tooltip.
 #include "relayhud/hud/hud_summaries.h"
+#include "relayhud/model/tested_commit.h"
 #include "relayhud/sim/sim_dataset.h"
 #include "relayhud/store/cache.h"
 #include "relayhud/ui/details/run_details_panel.h"
 #include "relayhud/ui/main_window.h"
+#include "relayhud/ui/matrix/commit_header_view.h"
+#include "relayhud/ui/matrix/job_header_view.h"
 #include "relayhud/ui/matrix/job_label.h"
 #include "relayhud/ui/matrix/matrix_model.h"
 #include "relayhud/ui/matrix/matrix_view.h"
@@ -14,6 +17,7 @@
 #include "test_support.h"
 
 #include <QHeaderView>
+#include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -132,6 +136,88 @@ TEST_F(WindowLayoutTest, JobHeadersAreShortAndNoTallerThanTheirLabels)
         sharded += label.shards > 1 ? 1 : 0;
     }
     EXPECT_GT(sharded, 0);
+}
+
+// Names are read whole (issue 36): SHAs at 7 characters, a nightly's id
+// whole, the PR's title in its own column (cut at a word), a branch or "not
+// reported", and backend bands that tell every backend apart.
+TEST_F(WindowLayoutTest, ShasTitlesBranchesAndBackendNamesAreReadWhole)
+{
+    MainWindow window(session());
+    window.resize(1366, 768);
+    window.show();
+    ASSERT_TRUE(QTest::qWaitFor([&] { return window.matrixModel().rowCount() > 0; }, kWaitMs));
+    QTest::qWait(50);
+    const CommitHeaderView* header = window.matrixView()->commitHeader();
+    const QAbstractItemModel& shown = *window.matrixView()->model();
+    const QChar ellipsis(0x2026);
+    int prRows = 0;
+    int titled = 0;
+    int nonHex = 0;
+    for (int row = 0; row < shown.rowCount(); ++row) {
+        const QString sha = header->shownText(row, CommitHeaderView::ShaField);
+        const QString full = shown.headerData(row, Qt::Vertical, MatrixModel::ShaRole).toString();
+        EXPECT_FALSE(sha.contains(ellipsis)) << full.toStdString();
+        EXPECT_GE(sha.size(), std::min<qsizetype>(7, full.size())) << full.toStdString();
+        EXPECT_TRUE(full.startsWith(sha)) << sha.toStdString();
+        nonHex += isUpstreamCommit(full.toStdString()) ? 0 : 1;
+        // A branch the HUD does not report says so, whole.
+        if (shown.headerData(row, Qt::Vertical, MatrixModel::BranchRole).toString().isEmpty()
+            && shown.headerData(row, Qt::Vertical, MatrixModel::TestedRefRole)
+                   .toString()
+                   .isEmpty()) {
+            EXPECT_EQ(header->shownText(row, CommitHeaderView::BranchField),
+                      QStringLiteral("not reported"));
+        }
+        if (shown.headerData(row, Qt::Vertical, MatrixModel::PrNumberRole).toLongLong() == 0)
+            continue;
+        ++prRows;
+        const QString branch = header->shownText(row, CommitHeaderView::BranchField);
+        EXPECT_FALSE(branch.isEmpty()) << "an empty branch on a PR row";
+        const QString title = header->shownText(row, CommitHeaderView::TitleField);
+        const QString whole =
+            shown.headerData(row, Qt::Vertical, MatrixModel::CommitTitleRole).toString();
+        if (whole.isEmpty())
+            continue;
+        ++titled;
+        // Whole, or whole words then "…".
+        if (title != whole) {
+            ASSERT_TRUE(title.endsWith(ellipsis)) << title.toStdString();
+            const QString words = title.chopped(1);
+            EXPECT_TRUE(whole.startsWith(words)) << title.toStdString();
+            EXPECT_TRUE(whole.at(words.size()) == u' ' || whole.at(words.size()) == u',')
+                << "cut mid-word: " << title.toStdString();
+        }
+    }
+    EXPECT_GT(prRows, 0);
+    EXPECT_GT(titled, 0);
+    std::printf("[ measured ] %d PR rows, %d titled, %d rows whose id is no SHA\n", prRows, titled,
+                nonHex);
+
+    const JobHeaderView* jobs = window.matrixView()->jobHeader();
+    QSet<QString> bands;
+    int groups = 0;
+    for (int column = 0; column < shown.columnCount(); ++column) {
+        const QString backend =
+            shown.headerData(column, Qt::Horizontal, MatrixModel::BackendRole).toString();
+        if (column > 0
+            && shown.headerData(column - 1, Qt::Horizontal, MatrixModel::BackendRole).toString()
+                   == backend)
+            continue;
+        ++groups;
+        const QString name = jobs->shownBandName(column);
+        EXPECT_FALSE(name.contains(ellipsis))
+            << backend.toStdString() << " reads " << name.toStdString();
+        EXPECT_FALSE(name.isEmpty()) << backend.toStdString();
+        bands.insert(name);
+    }
+    EXPECT_EQ(bands.size(), groups) << "two backends read the same";
+    EXPECT_EQ(JobHeaderView::distinguishingName(QStringLiteral("Ascend/pytorch")),
+              QStringLiteral("Ascend"));
+    EXPECT_EQ(JobHeaderView::distinguishingName(QStringLiteral("openmlu/torch-mlu")),
+              QStringLiteral("mlu"));
+    EXPECT_EQ(JobHeaderView::distinguishingName(QStringLiteral("torch-spyre/torch-spyre")),
+              QStringLiteral("spyre"));
 }
 
 // TorchedHat's job names (pytorch-redhat-ci crcr-nightly.yml @a559b043,

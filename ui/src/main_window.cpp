@@ -58,6 +58,7 @@ constexpr int kLayoutVersion = 2;
 // grows to when one is (unless the user sized it).
 constexpr int kCompactDockWidth = 380;
 constexpr double kOpenDockShare = 0.36;
+constexpr int kOpenDockLeast = 570;
 
 } // namespace
 
@@ -71,7 +72,8 @@ MainWindow::MainWindow(SessionConfig config, QWidget* parent)
 {
     initResources();
     setObjectName(QStringLiteral("RelayHudMainWindow"));
-    setWindowTitle(m_config.demo ? tr("RelayHUD — demo") : tr("RelayHUD"));
+    // The platform adds the application's display name ("demo — RelayHUD").
+    setWindowTitle(m_config.demo ? tr("demo") : QString());
     setWindowIcon(QIcon(QStringLiteral(":/relayhud/relayhud.svg")));
     m_proxy->setSourceModel(m_model);
     // The matrix is read on a worker while the window is built: the first
@@ -87,6 +89,7 @@ MainWindow::MainWindow(SessionConfig config, QWidget* parent)
     buildChartsDock();
     buildClustersDock();
     buildGatingDock();
+    buildSideColumn();
     buildStatusBar();
     buildLinks();
     buildWatch();
@@ -309,6 +312,7 @@ void MainWindow::buildViewMenu()
     find->setShortcut(QKeySequence::Find);
     view->addAction(m_jumpAction); // Ctrl+K
     view->addSeparator();
+    view->addAction(m_sideColumnAction); // F9
     view->addAction(m_detailsDock->toggleViewAction());
     view->addAction(m_testsDock->toggleViewAction());
     view->addAction(m_coverageDock->toggleViewAction());
@@ -358,7 +362,12 @@ void MainWindow::applyDefaultDockSizes(int width)
 {
     resizeDocks({m_detailsDock}, {width}, Qt::Horizontal);
     const int column = std::max(400, height() - 120);
-    resizeDocks({m_detailsDock, m_testsDock}, {column * 9 / 20, column * 11 / 20}, Qt::Vertical);
+    // The run's details scroll; the tests (a table and a failure's details)
+    // need the room more.
+    // On a laptop screen the run's heading and first fields show above the
+    // tests' table and details.
+    const int details = height() < 900 ? column / 4 : column / 3;
+    resizeDocks({m_detailsDock, m_testsDock}, {details, column - details}, Qt::Vertical);
 }
 
 // The docks start compact; the first selected cell opens them to a third of
@@ -370,9 +379,17 @@ void MainWindow::growDocksForSelection()
     m_docksGrown = true;
     if (m_detailsDock->isFloating() || m_detailsDock->width() > kCompactDockWidth + 8)
         return;
-    const int wanted = std::clamp(static_cast<int>(width() * kOpenDockShare), kCompactDockWidth,
-                                  std::max(kCompactDockWidth, width() - 700));
+    // At least the tests panel's width on a laptop screen (1366 px): its
+    // buttons and "Show in log" whole, the matrix keeping 700 px.
+    const int share = std::max(static_cast<int>(width() * kOpenDockShare), kOpenDockLeast);
+    const int wanted =
+        std::clamp(share, kCompactDockWidth, std::max(kCompactDockWidth, width() - 700));
     resizeDocks({m_detailsDock}, {wanted}, Qt::Horizontal);
+    // The narrower matrix still shows the selected cell: laid out now, so
+    // the scroll reads its new width (a queued scroll raced the layout).
+    layout()->activate();
+    if (m_view->currentIndex().isValid())
+        m_view->scrollTo(m_view->currentIndex());
 }
 
 QStringList MainWindow::viewNames()

@@ -4,6 +4,7 @@
 
 #include "relayhud/ui/app/demo_simulator.h"
 #include "relayhud/ui/app/instance_channel.h"
+#include "relayhud/ui/app/window_shot.h"
 #include "relayhud/ui/details/run_details_panel.h"
 #include "relayhud/ui/gating/merge_gating_panel.h"
 #include "relayhud/ui/links/app_link.h"
@@ -299,9 +300,10 @@ void Launcher::onSimulatorFailed(const QString& reason)
 void Launcher::createWindow(const SessionConfig& config)
 {
     m_window = std::make_unique<MainWindow>(config);
-    // Offscreen, a window the size of the screen it pictures (--size).
+    // Offscreen, a window the size of the screen it pictures (--size), as a
+    // window manager would size it (window_shot.h).
     if (m_options.mode == LaunchOptions::Mode::Screenshot)
-        m_window->resize(m_options.screenshotSize);
+        sizeLikeAScreen(*m_window, m_options.screenshotSize);
     if (!m_options.view.isEmpty())
         m_window->showView(m_options.view);
     m_window->show();
@@ -403,8 +405,15 @@ void Launcher::finishScreenshot()
     }
     m_shot = true;
     m_deadline.stop();
-    QApplication::processEvents();
-    const QPixmap shot = m_window->grab();
+    // A selected cell fills the panels: a window manager would keep the
+    // window at least at its minimum size, and so does the picture.
+    if (const QString problem = screenFitProblem(*m_window, m_options.screenshotSize);
+        !problem.isEmpty()) {
+        std::fprintf(stderr, "relayhud: %s; the picture shows it at that size\n",
+                     qPrintable(problem));
+        sizeLikeAScreen(*m_window, m_options.screenshotSize);
+    }
+    const QPixmap shot = shootWindow(*m_window);
     if (!shot.save(m_options.screenshotPath))
         return fail(tr("cannot write %1").arg(m_options.screenshotPath));
     std::printf("screenshot saved: %s (%dx%d)\n", qPrintable(m_options.screenshotPath),

@@ -312,7 +312,12 @@ void RunDetailsPanel::fillRun(const RunDetails& details)
     setField(TestedField, testedText(details));
     setField(PrField, run.prNumber > 0 ? u"#" % QString::number(run.prNumber) : QString());
     setField(EventField, toQString(toString(run.eventType)));
-    setField(BranchField, details.commit ? toQString(details.commit->branch) : QString());
+    const QString branch = details.commit ? toQString(details.commit->branch) : QString();
+    // The HUD's rows name no branch for a PR (hud-read-api.md section 4).
+    setField(BranchField, !branch.isEmpty() ? branch
+                          : run.prNumber > 0
+                              ? tr("not reported (the HUD's rows name no branch for a PR)")
+                              : tr("not reported"));
 }
 
 void RunDetailsPanel::fillSelfReported(const CheckRun& run)

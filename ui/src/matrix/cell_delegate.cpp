@@ -13,7 +13,10 @@ void CellDelegate::paint(QPainter* painter, const QStyleOptionViewItem& option,
                          const QModelIndex& index) const
 {
     const int state = index.data(MatrixModel::CellStateRole).toInt();
-    const QRect tile = option.rect.adjusted(1, 1, -1, -1);
+    QRect tile = option.rect.adjusted(1, 1, -1, -1);
+    if (tile.width() > kCellWidth - 2) // a column widened for its backend's name
+        tile = QRect(tile.center().x() - (kCellWidth - 2) / 2, tile.top(), kCellWidth - 2,
+                     tile.height());
     const int attempts = std::min(index.data(MatrixModel::AttemptsRole).toInt(), 10);
     const int triage = index.data(MatrixModel::TriageRole).toInt();
     const int verdict = index.data(MatrixModel::VerdictRole).toInt();
@@ -96,8 +99,9 @@ void CellDelegate::paintTriagedMark(QPainter& painter, const QRect& tile, const 
     painter.restore();
 }
 
-// Greens only, bottom-left: a small solid dot in the glyph's colour when the
-// green is verified (quiet: the usual case), an amber ring when it is not
+// Greens only, bottom-left: a solid dot in the glyph's colour, ringed in the
+// base colour so it reads at a glance on the green tile, when the green is
+// verified, an amber ring when it is not
 // (incomplete or unverifiable), a filled amber triangle when its own
 // artifacts contradict it. A green whose artifacts were never fetched has no
 // mark: nothing was checked.
@@ -105,7 +109,7 @@ void CellDelegate::paintVerdictMark(QPainter& painter, const QRect& tile, int ve
                                     const QPalette& palette)
 {
     const QColor color = cellColors(CellState::Success, palette).glyph;
-    const qreal r = std::max(3.0, tile.height() * 0.16);
+    const qreal r = std::max(3.0, tile.height() * 0.18);
     const QColor amber =
         isDarkPalette(palette) ? QColor(0xd2, 0x99, 0x22) : QColor(0xbf, 0x87, 0x00);
     const QPointF centre(tile.left() + r + 2, tile.bottom() - r - 1);
@@ -113,9 +117,9 @@ void CellDelegate::paintVerdictMark(QPainter& painter, const QRect& tile, int ve
     painter.setRenderHint(QPainter::Antialiasing);
     switch (static_cast<MatrixModel::VerdictMark>(verdict)) {
     case MatrixModel::VerdictMark::Verified:
-        painter.setPen(Qt::NoPen);
+        painter.setPen(QPen(palette.color(QPalette::Base), 1.2));
         painter.setBrush(color);
-        painter.drawEllipse(centre, r * 0.8, r * 0.8);
+        painter.drawEllipse(centre, r * 1.05, r * 1.05);
         break;
     case MatrixModel::VerdictMark::Unverified:
         painter.setPen(QPen(amber, 1.8));

@@ -1,6 +1,8 @@
 #include "relayhud/ui/matrix/commit_header_view.h"
 
+#include "relayhud/model/tested_commit.h"
 #include "relayhud/model/types.h"
+#include "relayhud/ui/elide_words.h"
 #include "relayhud/ui/format.h"
 #include "relayhud/ui/matrix/cell_style.h"
 #include "relayhud/ui/matrix/matrix_model.h"
@@ -89,6 +91,7 @@ QString CommitHeaderView::fieldTitle(Field field)
     switch (field) {
     case ShaField: return QStringLiteral("SHA");
     case PrField: return QStringLiteral("PR");
+    case TitleField: return QStringLiteral("title");
     case BranchField: return QStringLiteral("branch");
     case EventField: return QStringLiteral("event");
     case TimeField: return QStringLiteral("time");
@@ -103,13 +106,31 @@ void CommitHeaderView::computeWidths()
     const QFontMetrics mono(monospaceFont(font()));
     m_widths[ShaField] = mono.horizontalAdvance(QStringLiteral("0000000"));
     m_widths[PrField] = metrics.horizontalAdvance(QStringLiteral("#000000"));
-    m_widths[BranchField] = metrics.horizontalAdvance(QStringLiteral("viable/strict"));
+    if (m_widths[TitleField] == 0)
+        m_widths[TitleField] = 24 * metrics.averageCharWidth();
+    m_widths[BranchField] = std::max(metrics.horizontalAdvance(QStringLiteral("viable/strict")),
+                                     metrics.horizontalAdvance(tr("not reported")));
     m_widths[EventField] = std::max({metrics.horizontalAdvance(QStringLiteral("periodic")),
                                      metrics.horizontalAdvance(tr("▾ %1 heads").arg(10)),
                                      metrics.horizontalAdvance(tr("earlier head"))});
     m_widths[TimeField] = metrics.horizontalAdvance(QStringLiteral("May 30 20:48"));
-    for (int& width : m_widths)
-        width += 2 * kFieldPadding;
+    // 2 px over the rounded advance: elision measures the unrounded width.
+    for (std::size_t field = 0; field < m_widths.size(); ++field)
+        if (field != TitleField)
+            m_widths[field] += 2 * kFieldPadding + 2;
+}
+
+// A sixth of the view, within reason: enough words of a title to know the
+// PR, while the jobs keep the most of the width.
+void CommitHeaderView::fitTitleTo(int viewWidth)
+{
+    const int average = fontMetrics().averageCharWidth();
+    const int wanted = std::clamp(viewWidth / 6, 12 * average, 48 * average) + 2 * kFieldPadding;
+    if (wanted == m_widths[TitleField])
+        return;
+    m_widths[TitleField] = wanted;
+    updateGeometry();
+    viewport()->update();
 }
 
 void CommitHeaderView::changeEvent(QEvent* event)
@@ -161,71 +182,116 @@ void CommitHeaderView::paintSection(QPainter* painter, const QRect& rect, int lo
     }
     const auto rects = fieldRects(rect);
     for (int field = 0; field < FieldCount; ++field)
-        paintField(*painter, rects[static_cast<std::size_t>(field)], static_cast<Field>(field),
-                   logicalIndex);
+        paintField(*painter, fieldRoom(rects, static_cast<Field>(field), logicalIndex),
+                   static_cast<Field>(field), logicalIndex);
+}
+
+QRect CommitHeaderView::fieldRoom(const std::array<QRect, FieldCount>& rects, Field field,
+                                  int logicalIndex) const
+{
+    QRect room = rects[static_cast<std::size_t>(field)];
+    if (field != ShaField)
+        return room;
+    const QString sha =
+        model()->headerData(logicalIndex, Qt::Vertical, MatrixModel::ShaRole).toString();
+    if (isUpstreamCommit(sha.toStdString()))
+        return room;
+    for (Field next : {PrField, TitleField, BranchField}) {
+        if (!fieldText(next, logicalIndex).text.isEmpty())
+            break;
+        room.setRight(rects[static_cast<std::size_t>(next)].right());
+    }
+    return room;
+}
+
+QString CommitHeaderView::shownText(int logicalIndex, Field field) const
+{
+    const auto rects = fieldRects(QRect(0, 0, sizeHint().width(), 20));
+    const QRect room = fieldRoom(rects, field, logicalIndex);
+    const FieldText value = fieldText(field, logicalIndex);
+    QFont shown = value.mono ? monospaceFont(font()) : font();
+    const QFontMetrics metrics(shown);
+    return field == TitleField ? elideAtWord(value.text, metrics, room.width())
+                               : metrics.elidedText(value.text, Qt::ElideRight, room.width());
 }
 
 void CommitHeaderView::paintField(QPainter& painter, const QRect& rect, Field field,
                                   int logicalIndex) const
 {
+    const FieldText value = fieldText(field, logicalIndex);
+    painter.save();
+    if (value.mono)
+        painter.setFont(monospaceFont(font()));
+    painter.setPen(value.color);
+    const QFontMetrics metrics = painter.fontMetrics();
+    painter.drawText(rect, static_cast<int>(value.align),
+                     field == TitleField
+                         ? elideAtWord(value.text, metrics, rect.width())
+                         : metrics.elidedText(value.text, Qt::ElideRight, rect.width()));
+    painter.restore();
+}
+
+CommitHeaderView::FieldText CommitHeaderView::fieldText(Field field, int logicalIndex) const
+{
     const QAbstractItemModel* m = model();
+    const auto header = [&](int role) { return m->headerData(logicalIndex, Qt::Vertical, role); };
     const QColor muted = palette().color(QPalette::PlaceholderText);
     const int kind = rowKind(logicalIndex);
     const bool earlierHead = kind == static_cast<int>(MatrixModel::RowKind::EarlierHead);
     const QColor text = earlierHead ? muted : palette().color(QPalette::Text);
-    QString value;
-    QColor color = muted;
-    Qt::Alignment align = Qt::AlignLeft | Qt::AlignVCenter;
-    painter.save();
     switch (field) {
     case ShaField:
-        painter.setFont(monospaceFont(font()));
-        value = m->headerData(logicalIndex, Qt::Vertical, MatrixModel::ShortShaRole).toString();
-        color = text;
-        break;
+        return {header(MatrixModel::ShortShaRole).toString(), text,
+                Qt::AlignLeft | Qt::AlignVCenter, true};
     case PrField: {
-        const qint64 pr =
-            m->headerData(logicalIndex, Qt::Vertical, MatrixModel::PrNumberRole).toLongLong();
-        value = pr > 0 && !earlierHead ? u"#" % QString::number(pr) : QString();
-        if (pr > 0 && !earlierHead
-            && m->headerData(logicalIndex, Qt::Vertical, MatrixModel::FollowedRole).toBool())
+        const qint64 pr = header(MatrixModel::PrNumberRole).toLongLong();
+        QString value = pr > 0 && !earlierHead ? u"#" % QString::number(pr) : QString();
+        if (!value.isEmpty() && header(MatrixModel::FollowedRole).toBool())
             value = u"★ " % value; // followed (watch)
-        color = palette().color(QPalette::Link);
-        align = Qt::AlignRight | Qt::AlignVCenter;
-        break;
+        return {value, palette().color(QPalette::Link), Qt::AlignRight | Qt::AlignVCenter};
     }
-    case BranchField:
-        value =
-            shortRef(m->headerData(logicalIndex, Qt::Vertical, MatrixModel::BranchRole).toString());
-        color = text;
-        break;
+    case TitleField:
+        return {earlierHead ? QString() : header(MatrixModel::RowTitleRole).toString(), text};
+    case BranchField: return branchText(logicalIndex);
     case EventField:
         if (kind == static_cast<int>(MatrixModel::RowKind::PullRequest)) {
             // The pull-request view: its heads, which a click shows.
-            const int heads =
-                m->headerData(logicalIndex, Qt::Vertical, MatrixModel::HeadsRole).toInt();
-            const bool open =
-                m->headerData(logicalIndex, Qt::Vertical, MatrixModel::ExpandedRole).toBool();
-            value = heads > 1 ? (open ? u"▾ " : u"▸ ") % tr("%1 heads").arg(heads) : tr("1 head");
-            color = heads > 1 ? palette().color(QPalette::Link) : muted;
-        } else if (earlierHead) {
-            value = tr("earlier head");
-        } else {
-            value = eventTypeLabel(static_cast<EventType>(
-                m->headerData(logicalIndex, Qt::Vertical, MatrixModel::EventTypeRole).toInt()));
+            const int heads = header(MatrixModel::HeadsRole).toInt();
+            const bool open = header(MatrixModel::ExpandedRole).toBool();
+            return {heads > 1 ? (open ? u"▾ " : u"▸ ") % tr("%1 heads").arg(heads) : tr("1 head"),
+                    heads > 1 ? palette().color(QPalette::Link) : muted};
         }
-        break;
+        if (earlierHead)
+            return {tr("earlier head"), muted};
+        return {eventTypeLabel(static_cast<EventType>(header(MatrixModel::EventTypeRole).toInt())),
+                muted};
     case TimeField:
-        value = formatShortTime(
-            m->headerData(logicalIndex, Qt::Vertical, MatrixModel::CommitTimeRole).toLongLong());
-        align = Qt::AlignRight | Qt::AlignVCenter;
-        break;
+        return {formatShortTime(header(MatrixModel::CommitTimeRole).toLongLong()), muted,
+                Qt::AlignRight | Qt::AlignVCenter};
     case FieldCount: break;
     }
-    painter.setPen(color);
-    painter.drawText(rect, static_cast<int>(align),
-                     painter.fontMetrics().elidedText(value, Qt::ElideRight, rect.width()));
-    painter.restore();
+    return {};
+}
+
+// The HUD's rows carry no branch for a PR (hud-read-api.md section 4): the
+// base branch a backend's log says it fetched, else "not reported".
+CommitHeaderView::FieldText CommitHeaderView::branchText(int logicalIndex) const
+{
+    const auto header = [&](int role) {
+        return model()->headerData(logicalIndex, Qt::Vertical, role);
+    };
+    const QColor muted = palette().color(QPalette::PlaceholderText);
+    const bool earlierHead =
+        rowKind(logicalIndex) == static_cast<int>(MatrixModel::RowKind::EarlierHead);
+    const QString branch = shortRef(header(MatrixModel::BranchRole).toString());
+    if (!branch.isEmpty())
+        return {branch, earlierHead ? muted : palette().color(QPalette::Text)};
+    if (earlierHead)
+        return {};
+    const QString tested = shortRef(header(MatrixModel::TestedRefRole).toString());
+    if (!tested.isEmpty())
+        return {u"→ " % tested, palette().color(QPalette::Text)};
+    return {tr("not reported"), muted};
 }
 
 } // namespace relayhud::ui

@@ -183,7 +183,7 @@ void JobHeaderView::paintBand(QPainter& painter, const QRect& band, const QStrin
     // Keep the name readable while its group is scrolled half out of view.
     QRect visible = band.intersected(viewport()->rect()).adjusted(4, 0, -4, 0);
     const QString badge = levelLabel(static_cast<Level>(level));
-    if (!badge.isEmpty() && visible.width() > 28) {
+    if (!badge.isEmpty() && visible.width() > levelBadgeWidth(painter.font(), badge) + 8) {
         const QRect badgeRect = paintLevelBadge(painter, visible, badge, palette());
         visible.setLeft(badgeRect.right() + 5);
     }
@@ -197,13 +197,50 @@ void JobHeaderView::paintBand(QPainter& painter, const QRect& band, const QStrin
     painter.drawText(visible, Qt::AlignLeft | Qt::AlignVCenter, name);
 }
 
+QString JobHeaderView::distinguishingName(const QString& backend)
+{
+    const QString repo = backend.section(u'/', -1);
+    if (repo.compare(QLatin1String("pytorch"), Qt::CaseInsensitive) == 0)
+        return backend.section(u'/', 0, 0);
+    for (const QLatin1String prefix : {QLatin1String("pytorch-"), QLatin1String("torch-")})
+        if (repo.startsWith(prefix, Qt::CaseInsensitive) && repo.size() > prefix.size())
+            return repo.mid(prefix.size());
+    return repo;
+}
+
 QString JobHeaderView::bandName(const QFontMetrics& metrics, const QString& backend, int width)
 {
     if (metrics.horizontalAdvance(backend) <= width)
         return backend;
-    // "org/repo" does not fit: the repo alone usually tells backends apart.
+    // "org/repo" does not fit: the repo alone usually tells backends apart,
+    // unless it is the upstream's own name.
     const QString repo = backend.section(u'/', -1);
-    return metrics.elidedText(repo, Qt::ElideRight, width);
+    if (repo.compare(QLatin1String("pytorch"), Qt::CaseInsensitive) != 0
+        && metrics.horizontalAdvance(repo) <= width)
+        return repo;
+    return metrics.elidedText(distinguishingName(backend), Qt::ElideRight, width);
+}
+
+int JobHeaderView::bandMinimumWidth(const QString& backend, int level) const
+{
+    const QString badge = levelLabel(static_cast<Level>(level));
+    const int badgeWidth = badge.isEmpty() ? 0 : levelBadgeWidth(font(), badge) + 5;
+    return 8 + badgeWidth + fontMetrics().horizontalAdvance(distinguishingName(backend)) + 2;
+}
+
+QString JobHeaderView::shownBandName(int logicalIndex) const
+{
+    const auto groups = backendGroups(*model(), logicalIndex, logicalIndex);
+    if (groups.empty())
+        return {};
+    const BackendGroup& group = groups.front();
+    int width = -8; // the band's margins (paintBand)
+    for (int column = group.first; column <= group.last; ++column)
+        width += sectionSize(column);
+    const QString badge = levelLabel(static_cast<Level>(group.level));
+    if (!badge.isEmpty() && width > levelBadgeWidth(font(), badge) + 8)
+        width -= levelBadgeWidth(font(), badge) + 5;
+    return bandName(fontMetrics(), group.backend, width);
 }
 
 bool JobHeaderView::followedBackend(const QRect& band) const

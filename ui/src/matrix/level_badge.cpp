@@ -19,15 +19,26 @@ QColor badgeColor(const QString& text, bool dark)
     return dark ? QColor(0x6e, 0x76, 0x81) : QColor(0x57, 0x60, 0x6a);
 }
 
+QFont badgeFont(const QFont& base)
+{
+    QFont font = base;
+    font.setBold(true);
+    font.setPointSizeF(font.pointSizeF() * 0.8);
+    return font;
+}
+
 } // namespace
+
+int levelBadgeWidth(const QFont& font, const QString& text)
+{
+    return QFontMetrics(badgeFont(font)).horizontalAdvance(text) + 8;
+}
 
 QRect paintLevelBadge(QPainter& painter, const QRect& area, const QString& text,
                       const QPalette& palette)
 {
     painter.save();
-    QFont font = painter.font();
-    font.setBold(true);
-    font.setPointSizeF(font.pointSizeF() * 0.8);
+    const QFont font = badgeFont(painter.font());
     painter.setFont(font);
     const QFontMetrics metrics(font);
     const int height = std::min(area.height() - 4, metrics.height() + 2);

@@ -35,7 +35,7 @@ const std::array<MarkEntry, 4>& marks()
 {
     static const std::array<MarkEntry, 4> entries{
         MarkEntry{CellState::Success, MatrixModel::VerdictMark::Verified,
-                  QT_TRANSLATE_NOOP("MatrixKey", "verified")},
+                  QT_TRANSLATE_NOOP("MatrixKey", "verified (results match config)")},
         MarkEntry{CellState::Success, MatrixModel::VerdictMark::Unverified,
                   QT_TRANSLATE_NOOP("MatrixKey", "not verified")},
         MarkEntry{CellState::Success, MatrixModel::VerdictMark::Disputed,

@@ -254,8 +254,14 @@ QVariant MatrixModel::commitData(const UpstreamCommit& commit, int role) const
             text += u"\n" % scheduledTitle(commit);
         if (!commit.author.empty())
             text += u"\nby " % toQString(commit.author);
-        text += u"\n" % eventTypeLabel(commit.eventType) % u" · " % toQString(commit.branch)
-                % u" · " % formatLongTime(commit.time);
+        // The HUD's rows name no branch for a PR (hud-read-api.md section 4).
+        const QString branch = !commit.branch.empty() ? toQString(commit.branch)
+                               : commit.prNumber > 0
+                                   ? tr("branch not reported (the HUD's rows name none for a PR; "
+                                        "→ marks the base branch a backend's log fetched)")
+                                   : tr("branch not reported");
+        text += u"\n" % eventTypeLabel(commit.eventType) % u" · " % branch % u" · "
+                % formatLongTime(commit.time);
         if (const PullRequestRow* group = rowGroup(commit))
             text += group->kind == PullRequestRow::Kind::EarlierHead
                         ? tr("\nAn earlier head of #%1").arg(group->prNumber)
@@ -278,7 +284,32 @@ QVariant MatrixModel::headerData(int section, Qt::Orientation orientation, int r
         return column ? columnData(*column, role) : QVariant();
     }
     const UpstreamCommit* commit = commitAt(section);
-    return commit ? commitData(*commit, role) : QVariant();
+    if (!commit)
+        return {};
+    if (role == RowTitleRole) // a nightly id that is no commit has none: its id says it all
+        return !isScheduled(commit->eventType)       ? toQString(commit->title)
+               : isUpstreamCommit(commit->sha.value) ? scheduledTitle(*commit)
+                                                     : QString();
+    if (role == TestedRefRole)
+        return testedRef(section);
+    return commitData(*commit, role);
+}
+
+// The HUD's rows carry no branch for a PR (hud-read-api.md section 4); a
+// backend that builds a PR once merged fetches its base branch, and its log
+// names it (TestedCommit::ref): the one branch knowable for the row.
+QString MatrixModel::testedRef(int row) const
+{
+    const auto r = static_cast<std::size_t>(row);
+    for (std::size_t c = 0; c < m_snapshot.columns.size(); ++c) {
+        const MatrixCell& cell = m_snapshot.cell(r, c);
+        if (cell.empty())
+            continue;
+        if (const auto tested = m_tested.find(cell.runRowId);
+            tested != m_tested.end() && !tested->second.ref.empty())
+            return toQString(tested->second.ref);
+    }
+    return {};
 }
 
 QString MatrixModel::cellDescription(int row, int column) const

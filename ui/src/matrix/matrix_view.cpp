@@ -10,6 +10,9 @@
 #include <QAbstractButton>
 #include <QKeyEvent>
 #include <QPainter>
+#include <QResizeEvent>
+
+#include <algorithm>
 
 namespace relayhud::ui {
 
@@ -108,6 +111,33 @@ void MatrixView::paintGroupSeparators()
          backendGroups(*model(), std::max(0, from), to < 0 ? model()->columnCount() - 1 : to)) {
         const int x = columnViewportPosition(group.last) + columnWidth(group.last) - 1;
         painter.drawLine(x, 0, x, viewport()->height());
+    }
+}
+
+void MatrixView::resizeEvent(QResizeEvent* event)
+{
+    m_commitHeader->fitTitleTo(width()); // the whole view's, whatever the header had
+    QTableView::resizeEvent(event);
+}
+
+void MatrixView::updateGeometries()
+{
+    fitBandColumns();
+    QTableView::updateGeometries();
+}
+
+void MatrixView::fitBandColumns()
+{
+    if (!model() || model()->columnCount() == 0)
+        return;
+    const int base = m_jobHeader->defaultSectionSize();
+    for (const BackendGroup& group : backendGroups(*model(), 0, model()->columnCount() - 1)) {
+        const int columns = group.last - group.first + 1;
+        const int need = m_jobHeader->bandMinimumWidth(group.backend, group.level);
+        const int width = std::max(base, (need + columns - 1) / columns);
+        for (int column = group.first; column <= group.last; ++column)
+            if (!m_jobHeader->isSectionHidden(column) && m_jobHeader->sectionSize(column) != width)
+                m_jobHeader->resizeSection(column, width);
     }
 }
 

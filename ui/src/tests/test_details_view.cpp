@@ -11,6 +11,7 @@
 #include <QLineEdit>
 #include <QPainter>
 #include <QPlainTextEdit>
+#include <QScrollArea>
 #include <QStackedWidget>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -79,7 +80,15 @@ TestDetailsView::TestDetailsView(QWidget* parent)
     m_note->setTextFormat(Qt::PlainText);
     m_note->setForegroundRole(QPalette::PlaceholderText);
     m_stack->addWidget(m_note);
-    m_stack->addWidget(buildContent());
+    // The fields scroll inside the pane: a long Why or History never
+    // overlaps the next field, and never makes the pane (and the tests table
+    // above it) change height as tests are selected.
+    auto* scroll = new QScrollArea(this);
+    scroll->setObjectName(QStringLiteral("testDetailsScroll"));
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setWidget(buildContent());
+    m_stack->addWidget(scroll);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_stack);
@@ -164,6 +173,7 @@ QFormLayout* TestDetailsView::buildFields(QWidget& content)
     setTriage(nullptr);
     m_strip = new HistoryStripWidget(&content);
     m_summary = new QLabel(&content);
+    m_summary->setObjectName(QStringLiteral("testHistorySummary"));
     m_summary->setTextFormat(Qt::PlainText);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_summary->setWordWrap(true);
@@ -185,6 +195,8 @@ QPlainTextEdit* TestDetailsView::buildText(QWidget& content)
     m_body->setLineWrapMode(QPlainTextEdit::NoWrap); // tracebacks keep their columns
     m_body->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     m_body->setPlaceholderText(tr("No message or traceback: the test did not fail."));
+    // A few lines of traceback however small the pane: it scrolls instead.
+    m_body->setMinimumHeight(6 * m_body->fontMetrics().lineSpacing());
     return m_body;
 }
 

@@ -1,5 +1,6 @@
 #include "relayhud/ui/tests/tests_counts_bar.h"
 
+#include "relayhud/ui/elided_label.h"
 #include "relayhud/ui/format.h"
 #include "relayhud/ui/tests/outcome_style.h"
 #include "relayhud/ui/tests/tests_filter.h"
@@ -8,16 +9,18 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPainter>
+#include <QResizeEvent>
 #include <QSignalBlocker>
 #include <QToolButton>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace relayhud::ui {
 
 namespace {
 
 constexpr int kIcon = 14;
-constexpr int kMaxWarningLines = 4;
 
 // Toggles in reading order: what broke, what passed, what did not run.
 constexpr std::array<TestOutcome, kTestOutcomeCount> kButtonOrder{
@@ -78,30 +81,40 @@ QStringList countMismatches(const OutcomeCounts& artifacts, const TestCounts& se
 
 TestsCountsBar::TestsCountsBar(QWidget* parent)
     : QWidget(parent), m_caption(plainLabel(this)), m_selfReported(plainLabel(this)),
-      m_mismatches(plainLabel(this)), m_warnings(plainLabel(this))
+      m_mismatches(plainLabel(this)), m_warnings(new ElidedLabel(Qt::ElideRight, this))
 {
     m_caption->setText(tr("Artifacts"));
     m_caption->setForegroundRole(QPalette::PlaceholderText);
     m_selfReported->setToolTip(tr("What the backend's CI reported to the HUD: its own claim, "
                                   "not checked by the relay"));
     m_mismatches->setWordWrap(true);
-    m_warnings->setWordWrap(true);
-    auto* row = new QHBoxLayout;
-    row->setContentsMargins(0, 0, 0, 0);
-    row->setSpacing(2);
-    row->addWidget(m_caption);
-    row->addSpacing(4);
+    // One line, whatever the warnings: the panel above the tests table stays
+    // short (the tooltip lists them all).
+    m_warnings->setTextFormat(Qt::PlainText);
+    static_cast<ElidedLabel*>(m_warnings)->setAutoToolTip(false);
+    m_broken = new QHBoxLayout;
+    m_broken->setSpacing(2);
+    m_broken->addWidget(m_caption);
+    m_broken->addSpacing(4);
+    m_rest = new QHBoxLayout;
+    m_rest->setSpacing(2);
     buildButtons();
     for (TestOutcome outcome : kButtonOrder)
-        row->addWidget(m_buttons[static_cast<std::size_t>(outcome)]);
-    row->addStretch(1);
+        (isFailingOutcome(outcome) ? m_broken : m_rest)
+            ->addWidget(m_buttons[static_cast<std::size_t>(outcome)]);
+    m_broken->addStretch(1);
+    m_rest->addStretch(1);
+    m_rows = new QBoxLayout(QBoxLayout::LeftToRight);
+    m_rows->setSpacing(2);
+    m_rows->addLayout(m_broken);
+    m_rows->addLayout(m_rest, 1);
     // The backend's own claim on a line of its own: the bar fits the narrow
     // dock column beside the matrix.
     m_selfReported->setWordWrap(true);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 2, 6, 2);
     layout->setSpacing(2);
-    layout->addLayout(row);
+    layout->addLayout(m_rows);
     layout->addWidget(m_selfReported);
     layout->addWidget(m_mismatches);
     layout->addWidget(m_warnings);
@@ -169,13 +182,14 @@ void TestsCountsBar::setWarnings(const std::vector<std::string>& warnings)
     m_warningLines.clear();
     for (const std::string& warning : warnings)
         m_warningLines << toQString(warning);
-    QStringList shown;
-    for (qsizetype i = 0; i < std::min<qsizetype>(m_warningLines.size(), kMaxWarningLines); ++i)
-        shown << u"⚠ " % m_warningLines[i];
-    if (m_warningLines.size() > kMaxWarningLines)
-        shown << tr("… and %1 more warnings (see the tooltip)")
-                     .arg(m_warningLines.size() - kMaxWarningLines);
-    m_warnings->setText(shown.join(u'\n'));
+    const QString shown = m_warningLines.isEmpty() ? QString()
+                          : m_warningLines.size() == 1
+                              ? u"⚠ " % m_warningLines.front()
+                              : u"⚠ "
+                                    % tr("%1 warnings (see the tooltip): %2")
+                                          .arg(m_warningLines.size())
+                                          .arg(m_warningLines.front());
+    static_cast<ElidedLabel*>(m_warnings)->setFullText(shown);
     m_warnings->setToolTip(
         m_warningLines.isEmpty() ? QString() : plainToolTip(m_warningLines.join(u'\n').left(8000)));
     m_warnings->setVisible(!shown.isEmpty());
@@ -224,6 +238,28 @@ void TestsCountsBar::applyWarningColour()
         p.setColor(QPalette::WindowText, warningTextColor(palette()));
         label->setPalette(p);
     }
+}
+
+QSize TestsCountsBar::minimumSizeHint() const
+{
+    QSize size = QWidget::minimumSizeHint();
+    const QMargins margins = layout()->contentsMargins();
+    size.setWidth(std::max(m_broken->minimumSize().width(), m_rest->minimumSize().width())
+                  + margins.left() + margins.right());
+    return size;
+}
+
+// One row when both groups fit at their preferred widths, else two: the
+// decision rests on the bar's width alone, so it never flips back and forth.
+void TestsCountsBar::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    const QMargins margins = layout()->contentsMargins();
+    const int oneRow = m_broken->sizeHint().width() + m_rows->spacing() + m_rest->sizeHint().width()
+                       + margins.left() + margins.right();
+    const auto direction = width() >= oneRow ? QBoxLayout::LeftToRight : QBoxLayout::TopToBottom;
+    if (m_rows->direction() != direction)
+        m_rows->setDirection(direction);
 }
 
 void TestsCountsBar::changeEvent(QEvent* event)

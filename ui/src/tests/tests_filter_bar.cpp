@@ -38,7 +38,7 @@ QComboBox* choiceCombo(QWidget* parent, const QString& anyText, const QString& t
     combo->addItem(anyText, QString());
     combo->setToolTip(toolTip);
     combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    combo->setMinimumContentsLength(8);
+    combo->setMinimumContentsLength(6); // the bar fits a laptop's dock column
     return combo;
 }
 
@@ -66,7 +66,9 @@ void TestsFilterBar::buildLayout()
                           "case"));
     m_text->setClearButtonEnabled(true);
     m_text->setMinimumWidth(140);
-    m_file->setMinimumContentsLength(10);
+    m_file->setMinimumContentsLength(8);
+    m_grouping->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_grouping->setMinimumContentsLength(9);
     m_grouping->addItem(tr("No grouping"), static_cast<int>(TestsModel::Grouping::None));
     m_grouping->addItem(tr("Group by file"), static_cast<int>(TestsModel::Grouping::File));
     m_grouping->addItem(tr("Group by class"), static_cast<int>(TestsModel::Grouping::Class));

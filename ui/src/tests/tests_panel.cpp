@@ -22,6 +22,8 @@
 #include <QTreeView>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace relayhud::ui {
 
 namespace {
@@ -121,9 +123,12 @@ QWidget* TestsPanel::buildTable()
     m_splitter = new QSplitter(Qt::Vertical, page);
     m_splitter->addWidget(m_view);
     m_splitter->addWidget(m_details);
-    m_splitter->setStretchFactor(0, 3);
-    m_splitter->setStretchFactor(1, 2);
+    // The table takes what the details pane leaves (TestsPanel::resizeEvent).
+    m_splitter->setStretchFactor(0, 1);
+    m_splitter->setStretchFactor(1, 0);
     m_splitter->setChildrenCollapsible(false);
+    connect(m_splitter, &QSplitter::splitterMoved, this, [this] { m_splitByUser = true; });
+    m_splitter->installEventFilter(this); // its own size, once laid out, is the one to split
     auto* layout = new QVBoxLayout(page);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(2);
@@ -136,19 +141,38 @@ QWidget* TestsPanel::buildTable()
 // the table so the table keeps enough rows; a tall or narrow one (the dock
 // column beside the matrix) puts them below. Never beside when narrow: side
 // by side needs more width than the column has, and asking for it would
-// widen the window.
+// widen the window. Below, the details pane's height follows the panel's
+// alone (never the selected test's text), and the table takes the rest: its
+// height never jumps as tests are selected.
 void TestsPanel::resizeEvent(QResizeEvent* event)
 {
     QWidget::resizeEvent(event);
+    splitTableAndDetails();
+}
+
+bool TestsPanel::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == m_splitter && event->type() == QEvent::Resize)
+        splitTableAndDetails();
+    return QWidget::eventFilter(watched, event);
+}
+
+void TestsPanel::splitTableAndDetails()
+{
     constexpr int kSideBySideWidth = 1000;
     const Qt::Orientation wanted =
         width() > 2 * height() && width() >= kSideBySideWidth ? Qt::Horizontal : Qt::Vertical;
-    if (m_splitter->orientation() == wanted)
+    if (m_splitter->orientation() == wanted && m_splitByUser)
         return;
+    if (m_splitter->orientation() != wanted)
+        m_splitByUser = false;
     m_splitter->setOrientation(wanted);
-    // The splitter is laid out later; the panel's own size is the one to split.
-    const int extent = wanted == Qt::Horizontal ? width() : height();
-    m_splitter->setSizes({extent * 3 / 5, extent * 2 / 5});
+    const int extent = wanted == Qt::Horizontal ? m_splitter->width() : m_splitter->height();
+    if (extent <= 1)
+        return; // not laid out yet: its first resize splits it
+    const int details =
+        wanted == Qt::Horizontal ? extent * 2 / 5 : std::clamp(height() * 11 / 20, 150, 380);
+    m_splitter->setSizes({std::max(1, extent - details), std::min(details, extent - 1)});
 }
 
 void TestsPanel::configureView()

@@ -1,5 +1,6 @@
 #include "relayhud/ui/triage/clusters_panel.h"
 
+#include "relayhud/ui/elide_words.h"
 #include "relayhud/ui/format.h"
 #include "relayhud/ui/triage/triage_style.h"
 #include "relayhud/ui/triage/triage_text.h"
@@ -10,6 +11,7 @@
 #include <QPushButton>
 #include <QShortcut>
 #include <QSplitter>
+#include <QStyledItemDelegate>
 #include <QTreeView>
 #include <QVBoxLayout>
 
@@ -26,6 +28,27 @@ QString joinedNames(const std::vector<std::string>& names)
         list << toQString(name);
     return list.join(u'\n');
 }
+
+// The reason on one line (the tooltip has it whole); WordElideDelegate
+// ends it at a word.
+QString reasonText(const QString& example) { return example.simplified().left(300); }
+
+// A cell's text cut at a word to its column's width, never mid-word.
+class WordElideDelegate : public QStyledItemDelegate {
+public:
+    using QStyledItemDelegate::QStyledItemDelegate;
+
+protected:
+    void initStyleOption(QStyleOptionViewItem* option, const QModelIndex& index) const override
+    {
+        QStyledItemDelegate::initStyleOption(option, index);
+        const int room = option->rect.width() - 8; // the style's text margins
+        if (room > 0) {
+            option->text = elideAtWord(option->text, option->fontMetrics, room);
+            option->textElideMode = Qt::ElideNone;
+        }
+    }
+};
 
 QString tagText(const triage::FailureCluster& cluster)
 {
@@ -75,7 +98,7 @@ QVariant ClustersModel::data(const QModelIndex& index, int role) const
         switch (index.column()) {
         case CountColumn: return static_cast<qulonglong>(c->count);
         case TagColumn: return tagText(*c);
-        case ReasonColumn: return toQString(c->example).left(300);
+        case ReasonColumn: return reasonText(toQString(c->example));
         case FirstSeenColumn: return shortSha(c->firstSeenSha);
         case BackendsColumn:
             return tr("%n backend(s), %1 job(s)", nullptr, static_cast<int>(c->backends.size()))
@@ -119,6 +142,8 @@ ClustersPanel::ClustersPanel(QWidget* parent)
     m_view->setModel(m_model);
     m_view->setRootIsDecorated(false);
     m_view->setUniformRowHeights(true);
+    // Reasons end at a word, never mid-word (the tooltip has them whole).
+    m_view->setItemDelegateForColumn(ClustersModel::ReasonColumn, new WordElideDelegate(m_view));
     m_view->setAlternatingRowColors(true);
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_view->header()->setStretchLastSection(false);

@@ -163,6 +163,10 @@ public:
     // "Copy link" reads off the GUI thread (copyCellLink).
     QString commitLink(int proxyRow) const;
     QString testLink(const QString& identity) const;
+    // View › Side column (F9): shows or hides the docks beside the matrix,
+    // which then takes the window's width (main_window_layout.cpp).
+    QAction* sideColumnAction() const { return m_sideColumnAction; }
+    bool sideColumnShown() const;
 
 signals:
     void matrixRefreshed(int rows, int columns);
@@ -247,6 +251,12 @@ private:
     // failures (worker); what it attributes to a PR is notified.
     void attributeAwaitedFailures();
     void sizeToScreen();
+    // The dock column (main_window_layout.cpp): its panels scroll inside
+    // their docks, so no panel's content sets the window's minimum size.
+    void buildSideColumn();
+    QList<QDockWidget*> sideDocks() const;
+    void setSideColumnShown(bool shown);
+    void updateSideColumnAction();
     void applyDefaultDockSizes(int width);
     void growDocksForSelection();
     void restoreWindowState();
@@ -368,6 +378,11 @@ private:
     bool m_layoutRestored = false; // a saved dock layout was applied
     bool m_dockSizesSet = false;
     bool m_docksGrown = false;
+    QAction* m_sideColumnAction = nullptr;
+    // The docks the side column's toggle hid, and the one in front of each
+    // tab group, to bring back as they were.
+    QList<QDockWidget*> m_collapsedDocks;
+    QList<QDockWidget*> m_collapsedFront;
     std::optional<TriageTarget> m_testsBase; // the shown run, as a triage target
     qint64 m_testsLoad = 0;
     std::int64_t m_testsRowId = 0;

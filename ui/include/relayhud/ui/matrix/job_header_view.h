@@ -17,6 +17,17 @@ public:
 
     static constexpr int kBandHeight = 22;
     QSize sizeHint() const override;
+    // A backend's name that tells it from the others when "org/repo" does
+    // not fit: the repo less the "torch-"/"pytorch-" most share, or the org
+    // for a repo named "pytorch" ("Ascend"). The tooltip has the full name.
+    static QString distinguishingName(const QString& backend);
+    // The band's name as painted in `width` (the full name when it fits).
+    static QString bandName(const QFontMetrics& metrics, const QString& backend, int width);
+    // The width a backend's band needs for its level badge and its
+    // distinguishing name (the view widens narrower bands' columns to it).
+    int bandMinimumWidth(const QString& backend, int level) const;
+    // The name the band over `logicalIndex` shows when wholly in view.
+    QString shownBandName(int logicalIndex) const;
 
 signals:
     // The label of a shard group's column, or of one of its shown shards.
@@ -32,7 +43,6 @@ protected:
 private:
     QFont labelFont() const;
     int labelHeight() const;
-    static QString bandName(const QFontMetrics& metrics, const QString& backend, int width);
     void paintBands(QPainter& painter) const;
     void paintBand(QPainter& painter, const QRect& band, const QString& backend, int level) const;
     QString bandToolTip(int logicalIndex) const;

@@ -75,6 +75,11 @@ public:
         ShardFamilyRole,
         ShardGroupNameRole,
         ShardExpandedRole,
+        // Rows (vertical headerData only): the title a row shows (a PR's
+        // title, a nightly's commit title), and the branch a backend's log
+        // says it fetched to test a PR's row ("" when no log said).
+        RowTitleRole,
+        TestedRefRole,
     };
     enum class RowKind { Commit, PullRequest, EarlierHead };
     enum Followed { FollowedJob = 1, FollowedBackend = 2 };
@@ -146,6 +151,7 @@ private:
     QVariant columnData(const MatrixColumn& column, int role) const;
     QVariant commitData(const UpstreamCommit& commit, int role) const;
     QString cellDescription(int row, int column) const; // plain text
+    QString testedRef(int row) const;
 
     void removeVanished(const MatrixSnapshot& next);
     void reorderSurvivors(const MatrixSnapshot& next);

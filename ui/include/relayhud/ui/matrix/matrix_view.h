@@ -31,8 +31,13 @@ protected:
     void currentChanged(const QModelIndex& current, const QModelIndex& previous) override;
     void paintEvent(QPaintEvent* event) override;
     bool eventFilter(QObject* watched, QEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+    void updateGeometries() override;
 
 private:
+    // Widens the columns of a backend whose band is too narrow for its
+    // badge and distinguishing name (JobHeaderView::bandMinimumWidth).
+    void fitBandColumns();
     void paintGroupSeparators();
     void paintEmptyText();
 

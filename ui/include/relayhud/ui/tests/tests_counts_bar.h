@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+class QBoxLayout;
 class QLabel;
 class QToolButton;
 
@@ -50,11 +51,16 @@ public:
     QStringList mismatchLines() const { return m_mismatchLines; }
     QStringList warningLines() const { return m_warningLines; }
 
+    // As narrow as one of its two button groups: the groups sit on one row
+    // when the bar is wide enough, on two when not.
+    QSize minimumSizeHint() const override;
+
 signals:
     void outcomesChanged(int outcomes);
 
 protected:
     void changeEvent(QEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     void buildButtons();
@@ -62,6 +68,9 @@ private:
     void applyWarningColour();
 
     std::array<QToolButton*, kTestOutcomeCount> m_buttons{};
+    QBoxLayout* m_rows = nullptr;   // the two groups, side by side or stacked
+    QBoxLayout* m_broken = nullptr; // what broke: failed, error, strict xpass
+    QBoxLayout* m_rest = nullptr;   // passed, skipped, xfailed
     QLabel* m_caption;
     QLabel* m_selfReported;
     QLabel* m_mismatches;

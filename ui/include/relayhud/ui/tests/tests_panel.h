@@ -98,8 +98,11 @@ signals:
 
 protected:
     void resizeEvent(QResizeEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
+    // The details pane's height follows the panel's; the table takes the rest.
+    void splitTableAndDetails();
     QWidget* buildTable();
     void configureView();
     void connectParts();
@@ -129,6 +132,7 @@ private:
     TestsFilterBar* m_filterBar = nullptr;
     QTreeView* m_view = nullptr;
     QSplitter* m_splitter = nullptr;
+    bool m_splitByUser = false; // the user dragged the handle: their split stays
     TestDetailsView* m_details = nullptr;
     QWidget* m_jobBar = nullptr;
     QLabel* m_jobTriage = nullptr;
