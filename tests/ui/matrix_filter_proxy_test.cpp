@@ -120,8 +120,52 @@ TEST_F(FilterProxyTest, HideAllGreenOnlyLooksAtVisibleRows)
 {
     m_proxy.setHideAllGreen(true);
     m_proxy.setBranch(QStringLiteral("viable/strict"));
-    EXPECT_EQ(m_proxy.rowCount(), 1);
+    EXPECT_EQ(m_proxy.rowCount(), 0) << "its one commit is all green";
     EXPECT_EQ(m_proxy.columnCount(), 0);
+}
+
+TEST_F(FilterProxyTest, HideGreenHidesGreenRowsAsWellAsColumns)
+{
+    m_proxy.setHideAllGreen(true);
+    EXPECT_THAT(shas(m_proxy),
+                ::testing::ElementsAre(QStringLiteral("abc1234"), QStringLiteral("9999aaa")));
+    EXPECT_THAT(jobs(m_proxy), ::testing::ElementsAre(QStringLiteral("test (default, 1, 2)"),
+                                                      QStringLiteral("lint")));
+    // A row is judged by the columns the other filters keep: lint alone
+    // leaves the nightly (running), not the PR (green lint).
+    m_proxy.setBackends({QStringLiteral("org/b")});
+    EXPECT_THAT(shas(m_proxy), ::testing::ElementsAre(QStringLiteral("9999aaa")));
+}
+
+TEST_F(FilterProxyTest, FailuresOnlyAndUntriagedOnlyKeepRowsAndColumnsWithSuchACell)
+{
+    auto next = proxySnapshot();
+    MatrixCell triaged = cell(Conclusion::Failure, 3);
+    triaged.flags |= MatrixCell::Triaged;
+    setCell(next, 0, 1, triaged); // the PR's test failure: classed
+    MatrixCell untriaged = cell(Conclusion::Cancelled, 2);
+    untriaged.flags |= MatrixCell::Untriaged;
+    setCell(next, 1, 0, untriaged); // the push's build: cancelled, nobody looked
+    m_model.merge(next);
+
+    m_proxy.setCellFilter(CellFilter::Failures);
+    EXPECT_THAT(shas(m_proxy),
+                ::testing::ElementsAre(QStringLiteral("abc1234"), QStringLiteral("0042ffe")));
+    EXPECT_THAT(jobs(m_proxy), ::testing::ElementsAre(QStringLiteral("build"),
+                                                      QStringLiteral("test (default, 1, 2)")));
+    m_proxy.setCellFilter(CellFilter::Untriaged);
+    EXPECT_THAT(shas(m_proxy), ::testing::ElementsAre(QStringLiteral("0042ffe")));
+    EXPECT_THAT(jobs(m_proxy), ::testing::ElementsAre(QStringLiteral("build")));
+    EXPECT_FALSE(m_proxy.filters().hideAllGreen);
+
+    // Tagging it (the next snapshot) takes it away; hide green replaces the filter.
+    untriaged.flags = MatrixCell::Triaged;
+    setCell(next, 1, 0, untriaged);
+    m_model.merge(next);
+    EXPECT_EQ(m_proxy.rowCount(), 0);
+    m_proxy.setHideAllGreen(true);
+    EXPECT_EQ(m_proxy.filters().cells, CellFilter::Any);
+    EXPECT_EQ(m_proxy.rowCount(), 3);
 }
 
 TEST_F(FilterProxyTest, HideAllGreenFollowsAMerge)

@@ -472,3 +472,55 @@ TEST(TestsPanel, AJobWithoutArtifactsShowsWhyAndItsOwnTriage)
         << panel.jobTriageText().toStdString();
     EXPECT_TRUE(panel.jobTriageText().contains(u"driver hang"_qs));
 }
+
+// Issue 36: a red cell opens on a failure. Another run keeps the selected
+// test only where it fails there too.
+TEST(TestsPanel, AnotherRunNeverKeepsAPassingTestSelected)
+{
+    TestsPanel panel;
+    panel.setData(runData(1));
+    panel.selectTest(2); // passing
+    ASSERT_EQ(currentTestId(panel), 2);
+    TestsPanelData other = runData(2);
+    other.run.id = 10;
+    other.run.checkRunRow = 77;
+    panel.setData(other);
+    const StoredTestResult* shown = panel.model().result(panel.view()->currentIndex());
+    ASSERT_NE(shown, nullptr);
+    EXPECT_TRUE(isFailingOutcome(shown->outcome)) << shown->identity;
+    EXPECT_EQ(panel.selectedTestId(), shown->testId);
+    EXPECT_EQ(panel.detailsView()->identityText(), toQString(shown->identity));
+
+    panel.selectTest(4); // failing: kept in the next run, which fails it too
+    TestsPanelData third = runData(3);
+    third.run.id = 11;
+    third.run.checkRunRow = 78;
+    panel.setData(third);
+    EXPECT_EQ(currentTestId(panel), 4);
+}
+
+// A reload of the run (a tag, a colleague's tag, an artifact pass) shows the
+// selected failure's class at once, not at the next click on its row.
+TEST(TestsPanel, AReloadedRunShowsTheSelectedFailuresClassAtOnce)
+{
+    TestsPanel panel;
+    TestsPanelData data = runData(1);
+    data.triageBase = TriageTarget{"org/repo", "CI", "test (default, 1, 3)", Sha{"abc"}, 1, ""};
+    TestTriage suggested;
+    suggested.suggested = triage::FailureClass::Flaky;
+    data.triage[1] = suggested;
+    data.triage[4] = suggested;
+    panel.setData(data);
+    panel.selectTest(4);
+    EXPECT_TRUE(panel.detailsView()->triageText().startsWith(u"Flaky (suggested"_qs))
+        << panel.detailsView()->triageText().toStdString();
+
+    TestsPanelData tagged = data;
+    tagged.loadId = 2;
+    tagged.triage[4].tag =
+        TriageTag{*data.triageBase, triage::FailureClass::Infra, "", "", "bob", 1'796'126'400'000};
+    panel.setData(tagged);
+    EXPECT_EQ(currentTestId(panel), 4);
+    EXPECT_TRUE(panel.detailsView()->triageText().contains(u"Infra"_qs))
+        << panel.detailsView()->triageText().toStdString();
+}

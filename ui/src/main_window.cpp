@@ -92,6 +92,7 @@ MainWindow::MainWindow(SessionConfig config, QWidget* parent)
     buildSideColumn();
     buildStatusBar();
     buildLinks();
+    buildWalk();
     buildWatch();
     buildBackendsView();
     buildDoctorView();
@@ -267,7 +268,7 @@ void MainWindow::buildFileMenu()
 void MainWindow::buildViewMenu()
 {
     QMenu* view = menuBar()->addMenu(tr("&View"));
-    m_hideGreenAction = view->addAction(tr("&Hide all-green columns"));
+    m_hideGreenAction = view->addAction(tr("&Hide green rows and columns"));
     m_hideGreenAction->setCheckable(true);
     m_hideGreenAction->setChecked(m_config.settings.hideAllGreen);
     connect(m_hideGreenAction, &QAction::toggled, m_proxy, &MatrixFilterProxy::setHideAllGreen);

@@ -68,13 +68,8 @@ bool MainWindow::selectCommit(const QString& sha)
         for (int row = 0; row < m_proxy->rowCount(); ++row) {
             if (m_proxy->headerData(row, Qt::Vertical, MatrixModel::ShaRole).toString() != sha)
                 continue;
-            // The commit's first run, else its first column.
-            QModelIndex target = m_proxy->index(row, 0);
-            for (int column = 0; column < m_proxy->columnCount(); ++column)
-                if (m_proxy->index(row, column).data(MatrixModel::RunRowIdRole).toLongLong() != 0) {
-                    target = m_proxy->index(row, column);
-                    break;
-                }
+            // The commit's first failure, else its first run, else its first column.
+            const QModelIndex target = landingCell(row);
             m_view->selectionModel()->setCurrentIndex(target, QItemSelectionModel::ClearAndSelect);
             m_view->scrollTo(target, QAbstractItemView::PositionAtCenter);
             return true;

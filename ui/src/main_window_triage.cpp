@@ -193,15 +193,22 @@ void MainWindow::buildTriageMenus()
     edit->addAction(undo);
     edit->addAction(redo);
     QMenu* triage = menuBar()->addMenu(tr("&Triage"));
-    triage->addAction(tr("&Next untriaged failure"), this,
-                      [this] { m_testsPanel->selectNextUntriaged(true); });
+    QAction* next =
+        triage->addAction(tr("&Next untriaged failure"), this, [this] { walkFailures(true); });
+    // The menu shows the key; the matrix and the tests table bind it
+    // (MainWindow::buildWalk), where typing in a filter is not triage.
+    next->setShortcut(QKeySequence(Qt::Key_J));
+    next->setShortcutContext(Qt::WidgetShortcut);
     triage->addAction(tr("&Tag the selection…"), this,
                       [this] { m_testsPanel->showTagDialog(false); });
     triage->addSeparator();
     triage->addAction(tr("&Export Triage…"), this, &MainWindow::showExportTriageDialog);
     triage->addAction(tr("&Import Triage…"), this, &MainWindow::showImportTriageDialog);
     triage->addSeparator();
-    triage->addAction(tr("&Keyboard Shortcuts"), this, [this] { m_testsPanel->showShortcuts(); });
+    QAction* keys = triage->addAction(tr("&Keyboard Shortcuts"), this,
+                                      [this] { m_testsPanel->showShortcuts(); });
+    keys->setShortcut(QKeySequence(Qt::Key_Question));
+    keys->setShortcutContext(Qt::WidgetShortcut);
     QMenu* tools = menuBar()->addMenu(tr("T&ools"));
     QAction* editor =
         tools->addAction(tr("Outcome &Config Editor…"), this, [this] { openConfigEditor(); });

@@ -8,7 +8,7 @@
 #include "relayhud/ui/matrix/matrix_model.h"
 #include "relayhud/ui/matrix/matrix_view.h"
 
-#include <QScopedValueRollback>
+#include <utility>
 
 namespace relayhud::ui {
 
@@ -99,27 +99,47 @@ QModelIndex MainWindow::findCurrent(const CurrentRun& before) const
 
 // Runs `change` (a merge, opening or folding rows or columns) with the
 // panels held, then puts the current cell back where findCurrent() finds
-// it, else leaves it where the views left it; the panels then follow once.
-// With `revealFolded`, a job's cell whose run `change` folded into a shard
-// group opens that group; a folded group's cell stays on its group.
+// it (settlePlace); the panels then follow once.
 void MainWindow::changeKeepingCurrent(const std::function<void()>& change, bool revealFolded)
 {
-    const CurrentRun before = currentRun();
-    {
-        const QScopedValueRollback<bool> quiet(m_keepingCurrent, true);
-        change();
-        QModelIndex found = before.cell ? findCurrent(before) : QModelIndex();
-        const bool lost =
-            !found.isValid() || found.data(MatrixModel::RunRowIdRole).toLongLong() != before.run;
-        if (revealFolded && before.cell && !before.group && before.run != 0 && lost) {
-            m_model->revealRun(before.run);
-            if (const QModelIndex again = findCurrent(before); again.isValid())
-                found = again;
-        }
-        if (found.isValid() && found != m_view->currentIndex())
-            m_view->selectionModel()->setCurrentIndex(found, QItemSelectionModel::ClearAndSelect);
+    const CurrentRun before = placeToKeep();
+    const bool outer = std::exchange(m_keepingCurrent, true);
+    change();
+    settlePlace(before, revealFolded, outer, false);
+}
+
+// After a change made with the panels held: the current cell goes back where
+// findCurrent() finds `before`. A cell that a filter or a view tab now hides
+// (`filtered`), or that a merge left in the model but hidden, leaves no cell
+// current and the panels on its run, until a later change shows it again;
+// else the current cell stays where the views left it. With `revealFolded`, a job's cell whose run
+// the change folded into a shard group opens that group; a folded group's cell stays on its group.
+void MainWindow::settlePlace(const CurrentRun& before, bool revealFolded, bool outer, bool filtered)
+{
+    QModelIndex found = before.cell ? findCurrent(before) : QModelIndex();
+    const bool lost =
+        !found.isValid() || found.data(MatrixModel::RunRowIdRole).toLongLong() != before.run;
+    if (revealFolded && before.cell && !before.group && before.run != 0 && lost) {
+        m_model->revealRun(before.run);
+        if (const QModelIndex again = findCurrent(before); again.isValid())
+            found = again;
     }
+    if (found.isValid()) {
+        m_lostPlace = {};
+        if (found != m_view->currentIndex())
+            m_view->selectionModel()->setCurrentIndex(found, QItemSelectionModel::ClearAndSelect);
+    } else if (before.cell && (filtered || modelHasRun(before.run))) {
+        m_lostPlace = before;
+        m_view->selectionModel()->clear();
+    } else {
+        m_lostPlace = {};
+    }
+    m_keepingCurrent = outer;
+    if (outer)
+        return; // the outer change settles the panels
     const QModelIndex now = m_view->currentIndex();
+    if (!now.isValid() && m_lostPlace.cell)
+        return; // the panels keep the hidden cell's run
     if (now.isValid() ? now.data(MatrixModel::RunRowIdRole).toLongLong() != m_shownRowId
                       : before.cell)
         onCurrentChanged(now);

@@ -116,7 +116,7 @@ void MainWindow::buildWatchMenu()
         else
             selectRunRow(*std::min_element(m_watch->unseen().begin(), m_watch->unseen().end()));
     });
-    next->setShortcut(QKeySequence(Qt::Key_N));
+    next->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_N)); // n is the matrix's next failure
     connect(menu, &QMenu::aboutToShow, this, &MainWindow::updateWatchActions);
     updateWatchActions();
 }

@@ -6,7 +6,6 @@
 #include "relayhud/ui/matrix/matrix_key.h"
 #include "relayhud/ui/matrix/matrix_model.h"
 
-#include <QCheckBox>
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -23,8 +22,7 @@ namespace relayhud::ui {
 FilterBar::FilterBar(MatrixFilterProxy& proxy, QWidget* parent)
     : QWidget(parent), m_proxy(proxy), m_backendButton(new QPushButton(this)),
       m_backendMenu(new QMenu(this)), m_branch(new QComboBox(this)), m_event(new QComboBox(this)),
-      m_text(new QLineEdit(this)), m_hideGreen(new QCheckBox(tr("Hide green"), this)),
-      m_counts(new QLabel(this))
+      m_text(new QLineEdit(this)), m_cells(new QComboBox(this)), m_counts(new QLabel(this))
 {
     buildLayout();
     connect(m_branch, &QComboBox::currentIndexChanged, this,
@@ -32,7 +30,7 @@ FilterBar::FilterBar(MatrixFilterProxy& proxy, QWidget* parent)
     connect(m_event, &QComboBox::currentIndexChanged, this,
             [this] { m_proxy.setEventType(m_event->currentData().toInt()); });
     connect(m_text, &QLineEdit::textChanged, &m_proxy, &MatrixFilterProxy::setText);
-    connect(m_hideGreen, &QCheckBox::toggled, &m_proxy, &MatrixFilterProxy::setHideAllGreen);
+    connect(m_cells, &QComboBox::currentIndexChanged, this, &FilterBar::applyCellChoice);
     connect(&m_proxy, &MatrixFilterProxy::filtersChanged, this, &FilterBar::syncFromProxy);
     for (auto signal : {&QAbstractItemModel::rowsInserted, &QAbstractItemModel::rowsRemoved,
                         &QAbstractItemModel::columnsInserted, &QAbstractItemModel::columnsRemoved})
@@ -58,7 +56,23 @@ void FilterBar::buildLayout()
     m_text->setPlaceholderText(tr("Filter: SHA, #PR or job text"));
     m_text->setClearButtonEnabled(true);
     m_text->setMinimumWidth(160);
-    m_hideGreen->setToolTip(tr("Hide the job columns whose every shown cell is green"));
+    // Indexes 0-3, as applyCellChoice() and syncFromProxy() read them.
+    m_cells->setObjectName(QStringLiteral("cellFilter"));
+    m_cells->addItem(tr("All cells"));
+    m_cells->addItem(tr("Hide green"));
+    m_cells->addItem(tr("Failures only"));
+    m_cells->addItem(tr("Untriaged only"));
+    m_cells->setItemData(1, tr("Hide the commits and jobs with nothing but green (or no run)"),
+                         Qt::ToolTipRole);
+    m_cells->setItemData(2,
+                         tr("Only the commits and jobs with a failed, timed-out or cancelled run, "
+                            "or failing tests under a green"),
+                         Qt::ToolTipRole);
+    m_cells->setItemData(3, tr("Only the commits and jobs with a failure nobody has classed yet"),
+                         Qt::ToolTipRole);
+    m_cells->setToolTip(tr("Which cells the matrix is about: rows and columns without one are "
+                           "hidden"));
+    m_cells->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_counts->setForegroundRole(QPalette::PlaceholderText);
 
     auto* layout = new QHBoxLayout(this);
@@ -68,7 +82,7 @@ void FilterBar::buildLayout()
     layout->addWidget(m_branch);
     layout->addWidget(m_event);
     layout->addWidget(m_text, 1);
-    layout->addWidget(m_hideGreen);
+    layout->addWidget(m_cells);
     layout->addWidget(m_counts);
     layout->addWidget(new MatrixKeyButton(this));
 }
@@ -143,16 +157,33 @@ void FilterBar::applyBackendSelection()
     m_proxy.setBackends(chosen);
 }
 
+void FilterBar::applyCellChoice()
+{
+    switch (m_cells->currentIndex()) {
+    case 1: return m_proxy.setHideAllGreen(true);
+    case 2: return m_proxy.setCellFilter(CellFilter::Failures);
+    case 3: return m_proxy.setCellFilter(CellFilter::Untriaged);
+    default: break;
+    }
+    MatrixFilters next = m_proxy.filters();
+    next.hideAllGreen = false;
+    next.cells = CellFilter::Any;
+    m_proxy.setFilters(next);
+}
+
 void FilterBar::syncFromProxy()
 {
     const MatrixFilters& f = m_proxy.filters();
     {
-        const QSignalBlocker b1(m_branch), b2(m_event), b3(m_text), b4(m_hideGreen);
+        const QSignalBlocker b1(m_branch), b2(m_event), b3(m_text), b4(m_cells);
         m_branch->setCurrentIndex(std::max(0, m_branch->findData(f.branch)));
         m_event->setCurrentIndex(std::max(0, m_event->findData(f.eventType)));
         if (m_text->text() != f.text)
             m_text->setText(f.text);
-        m_hideGreen->setChecked(f.hideAllGreen);
+        m_cells->setCurrentIndex(f.cells == CellFilter::Failures    ? 2
+                                 : f.cells == CellFilter::Untriaged ? 3
+                                 : f.hideAllGreen                   ? 1
+                                                                    : 0);
     }
     for (QAction* action : m_backendMenu->actions()) {
         if (!action->isCheckable())

@@ -4,6 +4,7 @@
 #include "relayhud/ui/matrix/cell_state.h"
 #include "relayhud/ui/matrix/matrix_model.h"
 #include "relayhud/ui/matrix/pull_request_rows.h"
+#include "relayhud/ui/matrix/triage_walk.h"
 
 #include <algorithm>
 
@@ -71,26 +72,29 @@ void MatrixFilterProxy::setSourceModel(QAbstractItemModel* model)
     // Greenness of a column depends on its cells and on which rows pass, so
     // re-check columns whenever cells or rows change.
     auto& c = m_sourceConnections;
-    c.push_back(connect(model, &QAbstractItemModel::dataChanged, this,
-                        &MatrixFilterProxy::refilterGreenColumns));
-    c.push_back(connect(model, &QAbstractItemModel::rowsInserted, this,
-                        &MatrixFilterProxy::refilterGreenColumns));
-    c.push_back(connect(model, &QAbstractItemModel::rowsRemoved, this,
-                        &MatrixFilterProxy::refilterGreenColumns));
+    for (auto signal : {&QAbstractItemModel::rowsInserted, &QAbstractItemModel::rowsRemoved})
+        c.push_back(connect(model, signal, this, &MatrixFilterProxy::refilterCells));
     c.push_back(connect(model, &QAbstractItemModel::layoutChanged, this,
-                        &MatrixFilterProxy::refilterGreenColumns));
+                        &MatrixFilterProxy::refilterCells));
+    c.push_back(
+        connect(model, &QAbstractItemModel::dataChanged, this, &MatrixFilterProxy::refilterCells));
     c.push_back(connect(model, &QAbstractItemModel::headerDataChanged, this,
                         [this](Qt::Orientation orientation) {
-                            if (orientation == Qt::Vertical)
+                            if (cellFilterOn())
+                                invalidateFilter(); // rows and columns judge each other
+                            else if (orientation == Qt::Vertical)
                                 invalidateRowsFilter();
                             else
                                 invalidateColumnsFilter();
                         }));
 }
 
-void MatrixFilterProxy::refilterGreenColumns()
+// Rows and columns kept for their cells are re-judged when cells change.
+void MatrixFilterProxy::refilterCells()
 {
-    if (m_filters.hideAllGreen || m_filters.view != CommitView::All)
+    if (cellFilterOn())
+        invalidateFilter();
+    else if (m_filters.view != CommitView::All)
         invalidateColumnsFilter();
 }
 
@@ -145,6 +149,17 @@ void MatrixFilterProxy::setHideAllGreen(bool hide)
 {
     MatrixFilters next = m_filters;
     next.hideAllGreen = hide;
+    if (hide)
+        next.cells = CellFilter::Any;
+    apply(next);
+}
+
+void MatrixFilterProxy::setCellFilter(CellFilter cells)
+{
+    MatrixFilters next = m_filters;
+    next.cells = cells;
+    if (cells != CellFilter::Any)
+        next.hideAllGreen = false;
     apply(next);
 }
 
@@ -154,6 +169,7 @@ void MatrixFilterProxy::apply(const MatrixFilters& next)
 {
     if (next == m_filters)
         return;
+    emit filtersAboutToChange();
     m_filters = next;
     m_term = parseText(next.text);
     // The pull-request view's rows are the model's own (one per PR).
@@ -184,8 +200,19 @@ MatrixFilterProxy::TextTerm MatrixFilterProxy::parseText(const QString& text)
 
 bool MatrixFilterProxy::filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const
 {
-    if (sourceParent.isValid())
+    if (sourceParent.isValid() || !rowPassesHeader(sourceRow))
         return false;
+    if (!cellFilterOn())
+        return true;
+    const QAbstractItemModel* m = sourceModel();
+    for (int column = 0; column < m->columnCount(); ++column)
+        if (cellWanted(m->index(sourceRow, column)) && columnPassesHeader(column))
+            return true;
+    return false;
+}
+
+bool MatrixFilterProxy::rowPassesHeader(int sourceRow) const
+{
     const QAbstractItemModel* m = sourceModel();
     if (!rowInView(sourceRow, m_filters.view))
         return false;
@@ -221,8 +248,15 @@ bool MatrixFilterProxy::rowMatchesText(int sourceRow) const
 
 bool MatrixFilterProxy::filterAcceptsColumn(int sourceColumn, const QModelIndex& sourceParent) const
 {
-    if (sourceParent.isValid())
+    if (sourceParent.isValid() || !columnPassesHeader(sourceColumn))
         return false;
+    return !cellFilterOn() || anyShownCell(sourceColumn, [this](const QModelIndex& cell) {
+        return cellWanted(cell);
+    });
+}
+
+bool MatrixFilterProxy::columnPassesHeader(int sourceColumn) const
+{
     if (!m_filters.backends.isEmpty()) {
         const QString backend =
             sourceModel()
@@ -233,9 +267,26 @@ bool MatrixFilterProxy::filterAcceptsColumn(int sourceColumn, const QModelIndex&
     }
     if (!columnMatchesText(sourceColumn))
         return false;
-    if (m_filters.view != CommitView::All && !columnHasRun(sourceColumn))
-        return false;
-    return !m_filters.hideAllGreen || columnHasNonGreen(sourceColumn);
+    return m_filters.view == CommitView::All || columnHasRun(sourceColumn);
+}
+
+bool MatrixFilterProxy::cellFilterOn() const
+{
+    return m_filters.hideAllGreen || m_filters.cells != CellFilter::Any;
+}
+
+bool MatrixFilterProxy::cellWanted(const QModelIndex& cell) const
+{
+    const auto state = static_cast<CellState>(cell.data(MatrixModel::CellStateRole).toInt());
+    switch (m_filters.cells) {
+    case CellFilter::Any: return !m_filters.hideAllGreen || !isGreenish(state);
+    case CellFilter::Failures: return failureRank(state).has_value();
+    case CellFilter::Untriaged:
+        return failureRank(state).has_value()
+               && cell.data(MatrixModel::TriageRole).toInt()
+                      == static_cast<int>(MatrixModel::TriageMark::Untriaged);
+    }
+    return true;
 }
 
 bool MatrixFilterProxy::columnMatchesText(int sourceColumn) const
@@ -252,13 +303,6 @@ bool MatrixFilterProxy::columnMatchesText(int sourceColumn) const
     return false;
 }
 
-bool MatrixFilterProxy::columnHasNonGreen(int sourceColumn) const
-{
-    return anyShownCell(sourceColumn, [](const QModelIndex& cell) {
-        return !isGreenish(static_cast<CellState>(cell.data(MatrixModel::CellStateRole).toInt()));
-    });
-}
-
 bool MatrixFilterProxy::columnHasRun(int sourceColumn) const
 {
     return anyShownCell(sourceColumn, [](const QModelIndex& cell) {
@@ -272,7 +316,7 @@ bool MatrixFilterProxy::anyShownCell(int sourceColumn,
     const QAbstractItemModel* m = sourceModel();
     const int rows = m->rowCount();
     for (int row = 0; row < rows; ++row)
-        if (wanted(m->index(row, sourceColumn)) && filterAcceptsRow(row, {}))
+        if (wanted(m->index(row, sourceColumn)) && rowPassesHeader(row))
             return true;
     return false;
 }

@@ -50,6 +50,14 @@ QString stateMessage(const TestRunInfo& run)
     return {};
 }
 
+bool failsIn(const TestsPanelData& data, std::int64_t testId)
+{
+    return testId != 0
+           && std::any_of(data.results.begin(), data.results.end(), [&](const StoredTestResult& r) {
+                  return r.testId == testId && isFailingOutcome(r.outcome);
+              });
+}
+
 OutcomeCounts countOutcomes(const TestsPanelData& data)
 {
     OutcomeCounts counts{};
@@ -261,6 +269,12 @@ bool TestsPanel::setData(std::shared_ptr<const TestsPanelData> loaded)
     if (!loaded || loaded->loadId < m_latestLoad)
         return false;
     m_latestLoad = loaded->loadId;
+    // Another run keeps the selected test only where it fails there too: a
+    // red cell opens on a failure, never on a passing test.
+    if (!m_data || m_data->run.checkRunRow != loaded->run.checkRunRow
+        || m_data->run.id != loaded->run.id)
+        if (!failsIn(*loaded, m_selectedTestId))
+            m_selectedTestId = 0;
     m_data = std::move(loaded);
     m_title->setFullText(m_data->jobTitle);
     m_title->setVisible(!m_data->jobTitle.isEmpty());
@@ -271,6 +285,11 @@ bool TestsPanel::setData(std::shared_ptr<const TestsPanelData> loaded)
         std::shared_ptr<const std::vector<StoredTestResult>>(m_data, &m_data->results),
         m_data->histories);
     m_model->setTriage(m_data->triage);
+    // The table kept its test through the reset before the triage came: its
+    // details take the class now, not at the next click.
+    if (const QModelIndex kept = m_view->currentIndex(); kept.isValid())
+        if (const StoredTestResult* shown = m_model->result(kept))
+            m_details->setTriage(m_model->triage(shown->testId));
     const auto job = m_data->triage.find(0);
     m_job = job == m_data->triage.end() ? std::nullopt : std::optional<TestTriage>(job->second);
     updateJobTriage();
@@ -282,10 +301,10 @@ bool TestsPanel::setData(std::shared_ptr<const TestsPanelData> loaded)
     m_filterBar->setFilter(m_model->filter()); // the model drops a file/op/dtype this run lacks
     m_counts->setSelectedOutcomes(m_model->filter().outcomes);
     m_filterBar->setShownCount(m_model->visibleTestCount(), m_model->testCount());
-    // The reset kept the same test selected when this run has it too;
-    // otherwise the first row, the worst failure in the default order.
+    // The reset kept the same test selected when this run fails it too;
+    // otherwise the first failing test in the table's order, else the first row.
     if (!m_view->currentIndex().isValid())
-        m_view->setCurrentIndex(firstTest());
+        m_view->setCurrentIndex(firstFailingTest());
     return true;
 }
 
@@ -429,33 +448,6 @@ bool TestsPanel::selectIdentity(const QString& identity)
     return false;
 }
 
-void TestsPanel::connectTriageKeys()
-{
-    // Keys act where the table has focus, so typing in the filter stays typing.
-    const auto key = [this](const QKeySequence& sequence, auto&& action) {
-        auto* shortcut = new QShortcut(sequence, m_view);
-        shortcut->setContext(Qt::WidgetShortcut);
-        connect(shortcut, &QShortcut::activated, this, action);
-    };
-    key(QKeySequence(Qt::Key_J), [this] { selectNextUntriaged(true); });
-    key(QKeySequence(Qt::Key_K), [this] { selectNextUntriaged(false); });
-    for (triage::FailureClass cls : triageClasses())
-        if (const auto classKeyOf = classKey(cls))
-            key(QKeySequence(QString(*classKeyOf)), [this, cls] { triageSelection(cls); });
-    key(QKeySequence(QString(kClearTriageKey)),
-        [this] { triageSelection(triage::FailureClass::Untriaged); });
-    key(QKeySequence(Qt::SHIFT | Qt::Key_T), [this] { showTagDialog(false); });
-    key(QKeySequence(Qt::Key_Question), [this] { showShortcuts(); });
-    key(QKeySequence(Qt::SHIFT | Qt::Key_Question), [this] { showShortcuts(); });
-    const auto openLog = [this] {
-        const StoredTestResult* result = m_model->result(m_view->currentIndex());
-        if (result && m_details->offersShowInLog())
-            emit showInLogRequested(result->testId, toQString(result->identity));
-    };
-    key(QKeySequence(Qt::Key_Return), openLog);
-    key(QKeySequence(Qt::Key_Enter), openLog);
-}
-
 void TestsPanel::applyTriage(std::int64_t testId, const TestTriage& triage)
 {
     if (testId == 0) {
@@ -473,119 +465,6 @@ const TestTriage* TestsPanel::triageOf(std::int64_t testId) const
     if (testId == 0)
         return m_job ? &*m_job : nullptr;
     return m_model->triage(testId);
-}
-
-std::vector<QModelIndex> TestsPanel::testRowsInViewOrder() const
-{
-    std::vector<QModelIndex> rows;
-    rows.reserve(m_model->visibleTestCount());
-    for (int row = 0; row < m_model->rowCount(); ++row) {
-        const QModelIndex top = m_model->index(row, 0);
-        if (m_model->result(top)) {
-            rows.push_back(top);
-            continue;
-        }
-        for (int child = 0; child < m_model->rowCount(top); ++child)
-            rows.push_back(m_model->index(child, 0, top));
-    }
-    return rows;
-}
-
-QVector<qint64> TestsPanel::selectedTriageIds() const
-{
-    QVector<qint64> ids;
-    for (const QModelIndex& index : m_view->selectionModel()->selectedRows())
-        if (const StoredTestResult* result = m_model->result(index))
-            if (m_model->triage(result->testId))
-                ids.push_back(result->testId);
-    if (ids.isEmpty())
-        if (const StoredTestResult* result = m_model->result(m_view->currentIndex()))
-            if (m_model->triage(result->testId))
-                ids.push_back(result->testId);
-    return ids;
-}
-
-bool TestsPanel::selectNextUntriaged(bool forward)
-{
-    const std::vector<QModelIndex> rows = testRowsInViewOrder();
-    if (rows.empty())
-        return false;
-    const StoredTestResult* current = m_model->result(m_view->currentIndex());
-    std::size_t start = rows.size() - 1; // so that the first step lands on row 0 (or the last)
-    if (!forward)
-        start = 0;
-    for (std::size_t i = 0; current && i < rows.size(); ++i)
-        if (m_model->result(rows[i])->testId == current->testId) {
-            start = i;
-            break;
-        }
-    for (std::size_t step = 1; step <= rows.size(); ++step) {
-        const std::size_t i = forward ? (start + step) % rows.size()
-                                      : (start + rows.size() - step % rows.size()) % rows.size();
-        const StoredTestResult* result = m_model->result(rows[i]);
-        const TestTriage* triage = m_model->triage(result->testId);
-        if (triage && isFailingOutcome(result->outcome) && !triage->hasHuman())
-            return selectTest(result->testId);
-    }
-    return false;
-}
-
-void TestsPanel::triageSelection(triage::FailureClass cls)
-{
-    const QVector<qint64> ids = selectedTriageIds();
-    if (ids.isEmpty() || !m_data || !m_data->triageBase)
-        return;
-    TriageRequest request{ids, {cls, {}, {}}, true};
-    emit triageRequested(request);
-}
-
-void TestsPanel::showTagDialog(bool job)
-{
-    if (!m_data || !m_data->triageBase)
-        return;
-    const QVector<qint64> ids = job ? QVector<qint64>{0} : selectedTriageIds();
-    if (ids.isEmpty() || (job && !m_job))
-        return;
-    // Start from the tag they share, if they share one.
-    TriageEdit initial;
-    bool first = true;
-    bool same = true;
-    for (qint64 id : ids) {
-        const TestTriage* triage = triageOf(id);
-        TriageEdit mine;
-        if (triage) {
-            mine.cls = triage->effective();
-            if (triage->hasHuman()) {
-                mine.note = toQString(triage->tag->note);
-                mine.bugUrl = toQString(triage->tag->bugUrl);
-            }
-        }
-        if (first)
-            initial = mine;
-        else if (mine.cls != initial.cls || mine.note != initial.note
-                 || mine.bugUrl != initial.bugUrl)
-            same = false;
-        first = false;
-    }
-    if (!same)
-        initial = {};
-    QString subject;
-    if (job)
-        subject = tr("the job");
-    else if (ids.size() == 1)
-        subject = m_details->identityText();
-    else
-        subject = tr("%n failure(s)", nullptr, static_cast<int>(ids.size()));
-    TriageDialog dialog(subject, initial, this);
-    if (dialog.exec() != QDialog::Accepted)
-        return;
-    emit triageRequested(TriageRequest{ids, dialog.edit(), false});
-}
-
-void TestsPanel::showShortcuts()
-{
-    TriageShortcutsDialog sheet(this);
-    sheet.exec();
 }
 
 void TestsPanel::updateJobTriage()

@@ -1,16 +1,22 @@
 #include "relayhud/ui/triage/triage_dialog.h"
 
+#include "relayhud/ui/triage/key_table.h"
 #include "relayhud/ui/triage/triage_style.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QFormLayout>
+#include <QGridLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QUrl>
 #include <QVBoxLayout>
+
+#include <algorithm>
+#include <optional>
 
 namespace relayhud::ui {
 
@@ -84,47 +90,75 @@ void TriageDialog::validate()
 
 TriageShortcutsDialog::TriageShortcutsDialog(QWidget* parent) : QDialog(parent)
 {
-    setWindowTitle(tr("Keyboard triage"));
-    auto* form = new QFormLayout;
-    form->setHorizontalSpacing(18);
-    const auto add = [&](const QString& keys, const QString& what) {
-        auto* key = new QLabel(keys, this);
-        QFont font = key->font();
-        font.setBold(true);
-        key->setFont(font);
-        auto* text = new QLabel(what, this);
-        text->setWordWrap(true);
-        form->addRow(key, text);
-    };
-    add(QStringLiteral("j / k"), tr("Next / previous untriaged failure"));
-    for (FailureClass cls : triageClasses())
-        if (const auto classKeyOf = classKey(cls))
-            add(QString(*classKeyOf), tr("%1: %2").arg(classLabel(cls), classDescription(cls)));
-    add(QString(kClearTriageKey), tr("Clear the tag (back to the suggestion)"));
-    add(QStringLiteral("T"), tr("Tag with a note and a bug link…"));
-    add(tr("Enter"), tr("Open the job's log at the failure line"));
-    add(QKeySequence(QKeySequence::Undo).toString(QKeySequence::NativeText) % QStringLiteral(" / ")
-            % QKeySequence(QKeySequence::Redo).toString(QKeySequence::NativeText),
-        tr("Undo / redo a tag"));
-    add(QStringLiteral("?"), tr("This sheet"));
-    auto* intro = new QLabel(tr("In the tests table, keys act on the selected failures (Shift or "
-                                "Ctrl to select several; a class key on a cluster tags all its "
-                                "members). A person's tag always wins over the suggestion."),
-                             this);
+    setWindowTitle(tr("Keys"));
+    setObjectName(QStringLiteral("keySheet"));
+    auto* intro =
+        new QLabel(tr("Keys in the matrix act on the current cell, keys in the tests "
+                      "table on the selected tests (Shift or Ctrl to select several; a "
+                      "class key on a cluster tags all its members). A person's tag "
+                      "always wins over the suggestion. A capital letter means with Shift."),
+                   this);
     intro->setWordWrap(true);
+    auto* sheet = new QWidget;
+    auto* grid = new QGridLayout(sheet);
+    grid->setHorizontalSpacing(18);
+    grid->setColumnStretch(1, 1);
+    std::optional<KeyPlace> place;
+    for (const KeyEntry& entry : keyTable()) {
+        if (entry.place != place) {
+            place = entry.place;
+            auto* heading = new QLabel(placeText(entry.place), sheet);
+            QFont font = heading->font();
+            font.setBold(true);
+            heading->setFont(font);
+            grid->addWidget(heading, grid->rowCount(), 0, 1, 2);
+        }
+        auto* keys = new QLabel(keysText(entry.keys), sheet);
+        keys->setObjectName(QStringLiteral("keys"));
+        keys->setTextFormat(Qt::PlainText);
+        QFont mono = keys->font();
+        mono.setFamily(QStringLiteral("monospace"));
+        mono.setStyleHint(QFont::Monospace);
+        keys->setFont(mono);
+        auto* what = new QLabel(entry.what, sheet);
+        what->setTextFormat(Qt::PlainText);
+        what->setWordWrap(true);
+        const int row = grid->rowCount();
+        grid->addWidget(keys, row, 0, Qt::AlignTop);
+        grid->addWidget(what, row, 1);
+    }
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidget(sheet);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(intro);
-    layout->addSpacing(8);
-    layout->addLayout(form);
-    layout->addStretch(1); // a taller window grows here, not above the intro
+    layout->addWidget(scroll, 1);
     layout->addWidget(buttons);
-    // As tall as the wrapped lines need at this width (sizeHint measures them
-    // unwrapped, and the difference showed as a band above the intro).
-    constexpr int kWidth = 480;
-    resize(kWidth,
-           layout->hasHeightForWidth() ? layout->totalHeightForWidth(kWidth) : sizeHint().height());
+    // Wide enough for the longest line to wrap once; as tall as the keys
+    // need, up to what a 768-pixel screen leaves.
+    constexpr int kWidth = 620;
+    sheet->setFixedWidth(kWidth - 40);
+    const int sheetHeight = sheet->heightForWidth(kWidth - 40);
+    const int wanted = intro->heightForWidth(kWidth)
+                       + (sheetHeight > 0 ? sheetHeight : sheet->sizeHint().height())
+                       + buttons->sizeHint().height() + 60;
+    resize(kWidth, std::min(wanted, 680));
+}
+
+TriageShortcutsDialog* showKeySheet(QWidget* from)
+{
+    QWidget* window = from->window();
+    auto* sheet = window->findChild<TriageShortcutsDialog*>(QString(), Qt::FindDirectChildrenOnly);
+    if (!sheet)
+        sheet = new TriageShortcutsDialog(window);
+    sheet->show();
+    sheet->raise();
+    sheet->activateWindow();
+    return sheet;
 }
 
 } // namespace relayhud::ui

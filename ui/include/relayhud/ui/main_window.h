@@ -14,6 +14,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <vector>
 
 class QAction;
 class QStackedWidget;
@@ -59,6 +60,7 @@ struct TestsPanelData;
 class JumpBox;
 struct JumpEntry;
 struct AppLink;
+struct WalkCell;
 
 struct SessionConfig {
     AppSettings settings;
@@ -127,8 +129,9 @@ public:
     // Merge gating of the current row's PR (issue 34, part 8).
     MergeGatingPanel* gatingPanel() const { return m_gating; }
     QDockWidget* gatingDock() const { return m_gatingDock; }
-    // Makes the commit's first run current (clearing filters that hide it);
-    // false when the matrix does not have it.
+    // Makes the commit's first failure current (its first untriaged one,
+    // else its first run; clearing filters that hide it); false when the
+    // matrix does not have it.
     bool selectCommit(const QString& sha);
     // Watch and notify: followed items, notifications, unseen changes.
     WatchController* watch() const { return m_watch; }
@@ -320,6 +323,20 @@ private:
                      const std::optional<CheckRun>& run);
     void showCommitMenu(const QPoint& pos);
     void showTestMenu(const QPoint& pos);
+    // Keyboard triage across the matrix, and the place kept through filters
+    // (main_window_walk.cpp).
+    void buildWalk();
+    void walkFailures(bool forward);
+    void walkCells(bool forward, bool wholeCell);
+    std::vector<WalkCell> failedCells() const;
+    WalkCell walkCellAt(const QModelIndex& index) const;
+    void enterWalkedRun(std::int64_t rowId);
+    QModelIndex landingCell(int proxyRow) const;
+    CurrentRun placeToKeep() const;
+    void settlePlace(const CurrentRun& before, bool revealFolded, bool outer, bool filtered);
+    bool modelHasRun(qint64 run) const;
+    void holdPlace();
+    void restorePlace();
 
     SessionConfig m_config;
     // The rare one-row reads of a user's action (a link, the settings'
@@ -408,6 +425,19 @@ private:
     std::int64_t m_pendingTestRowId = 0;
     QAction* m_jumpAction = nullptr;
     JumpBox* m_jumpBox = nullptr;
+    // A cell the filters hide: the panels keep showing its run, and it is
+    // current again once a filter shows it.
+    CurrentRun m_lostPlace;
+    CurrentRun m_heldPlace; // while the filters change
+    bool m_placeHeld = false;
+    bool m_heldOuter = false;
+    // A cell j / k / n / p moved to: its tests select their first (last)
+    // untriaged failure once shown, and take the focus back if they had it.
+    struct WalkEntry {
+        std::int64_t rowId = 0;
+        bool forward = true;
+        bool focusTests = false;
+    } m_walkEntry;
 };
 
 } // namespace relayhud::ui

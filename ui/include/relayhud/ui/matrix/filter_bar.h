@@ -3,7 +3,6 @@
 // and offers choices (backends, branches) taken from the model behind it.
 #include <QWidget>
 
-class QCheckBox;
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -23,6 +22,7 @@ public:
     // the current choices.
     void refreshChoices();
     QLineEdit* textEdit() const { return m_text; }
+    QComboBox* cellsCombo() const { return m_cells; }
 
 protected:
     // Keeps the backend menu open while backends are ticked.
@@ -34,6 +34,7 @@ private:
     void refreshBranchCombo();
     void applyBackendSelection();
     void syncFromProxy();
+    void applyCellChoice();
     void updateCounts();
 
     MatrixFilterProxy& m_proxy;
@@ -42,7 +43,7 @@ private:
     QComboBox* m_branch;
     QComboBox* m_event;
     QLineEdit* m_text;
-    QCheckBox* m_hideGreen;
+    QComboBox* m_cells; // every cell, hide green, only failures, only untriaged
     QLabel* m_counts;
 };
 

@@ -1,6 +1,7 @@
 #pragma once
 // Filters over the matrix: rows by view, branch, event type and SHA/PR text;
-// columns by backend, job text and "hide all-green columns".
+// columns by backend and job text; both by the cells they hold (hide green,
+// only failures, only untriaged failures).
 #include "relayhud/store/matrix_snapshot.h"
 
 #include <QSet>
@@ -27,13 +28,20 @@ bool commitInView(int eventType, qint64 prNumber, const QString& branch, CommitV
 // the pull-request view).
 int rowsInView(const MatrixSnapshot& commits, CommitView view);
 
+// Which cells the matrix is about (issue 36): every cell, or only failed
+// ones (failed, timed out, cancelled, tests failing under a reported
+// success), or only failures nobody has classed yet. Rows and columns
+// without such a cell are hidden.
+enum class CellFilter { Any, Failures, Untriaged };
+
 struct MatrixFilters {
     CommitView view = CommitView::All;
-    QSet<QString> backends; // empty: all
-    QString branch;         // empty: all
-    int eventType = -1;     // int(EventType); -1: all
-    QString text;           // SHA prefix, PR number ("#123" or digits) or job text
-    bool hideAllGreen = false;
+    QSet<QString> backends;             // empty: all
+    QString branch;                     // empty: all
+    int eventType = -1;                 // int(EventType); -1: all
+    QString text;                       // SHA prefix, PR number ("#123" or digits) or job text
+    bool hideAllGreen = false;          // rows and columns without a cell that is not green
+    CellFilter cells = CellFilter::Any; // a stricter filter than hideAllGreen, never with it
     bool operator==(const MatrixFilters&) const = default;
 };
 
@@ -52,9 +60,12 @@ public:
     void setCommitView(CommitView view);
     void setText(const QString& text);
     void setHideAllGreen(bool hide);
+    void setCellFilter(CellFilter cells);
     void resetFilters();
 
 signals:
+    // Around every change of the filters: the rows and columns change in between.
+    void filtersAboutToChange();
     void filtersChanged();
 
 protected:
@@ -71,14 +82,19 @@ private:
     static TextTerm parseText(const QString& text);
 
     bool rowMatchesText(int sourceRow) const;
+    // The filters on a row's or a column's own header, without the cell filters.
+    bool rowPassesHeader(int sourceRow) const;
+    bool columnPassesHeader(int sourceColumn) const;
+    // Whether the cell filters want this cell to be seen (true when off).
+    bool cellFilterOn() const;
+    bool cellWanted(const QModelIndex& cell) const;
     bool columnMatchesText(int sourceColumn) const;
-    bool columnHasNonGreen(int sourceColumn) const;
     bool columnHasRun(int sourceColumn) const;
-    // Whether a cell of the column in a row the filters keep is `wanted`.
+    // Whether a cell of the column in a row its header filters keep is `wanted`.
     bool anyShownCell(int sourceColumn,
                       const std::function<bool(const QModelIndex&)>& wanted) const;
     bool rowInView(int sourceRow, CommitView view) const;
-    void refilterGreenColumns();
+    void refilterCells();
     void apply(const MatrixFilters& next);
 
     MatrixFilters m_filters;

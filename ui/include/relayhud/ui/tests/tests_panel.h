@@ -36,6 +36,7 @@ class TestDetailsView;
 class TestsCountsBar;
 class TestsFilterBar;
 class TestsModel;
+struct WalkTest;
 
 class TestsPanel : public QWidget {
     Q_OBJECT
@@ -62,9 +63,16 @@ public:
     // The selected tests that can be triaged (failures and xfail outcomes
     // with a triage entry), in view order.
     QVector<qint64> selectedTriageIds() const;
-    // j / k: moves to the next (previous) failing test without a person's
-    // tag, wrapping around; false when there is none.
+    // Moves to the next (previous) failing test without a person's tag,
+    // wrapping around; false when there is none.
     bool selectNextUntriaged(bool forward);
+    // The same without wrapping: false past the run's last (first) one.
+    bool stepUntriagedInRun(bool forward);
+    // The run's first (last) untriaged failing test; false when it has none.
+    bool enterRun(bool forward);
+    // j / k past the run's last (first) untriaged failure ask for the next
+    // (previous) failed cell (walkRequested) instead of wrapping around the run.
+    void setWalksBeyondRun(bool on) { m_walksBeyondRun = on; }
     // What keys do in the table: sets `cls` on the selection (as `x`, r, p...).
     void triageSelection(triage::FailureClass cls);
     // "Tag…" on the selection (or the job when `job`): the dialog, then triageRequested.
@@ -95,6 +103,10 @@ signals:
     void showInLogRequested(qint64 testId, const QString& identity);
     void triageRequested(const relayhud::ui::TriageRequest& request);
     void openInConfigRequested(const QString& identity, const QString& marks);
+    // With setWalksBeyondRun: j / k went past the run's untriaged failures.
+    // (`wholeCell` is always false here: n / p are the matrix's, as p is a
+    // class key in the table.)
+    void walkRequested(bool forward, bool wholeCell);
 
 protected:
     void resizeEvent(QResizeEvent* event) override;
@@ -118,12 +130,16 @@ private:
     void connectTriageKeys();
     void updateJobTriage();
     std::vector<QModelIndex> testRowsInViewOrder() const;
+    std::vector<WalkTest> walkTests(const std::vector<QModelIndex>& rows) const;
+    QModelIndex firstFailingTest() const;
+    void stepKey(bool forward);
 
     std::shared_ptr<const TestsPanelData> m_data;
     std::int64_t m_latestLoad = 0;
     std::int64_t m_selectedTestId = 0;
     std::set<QString> m_collapsedGroups;
     bool m_restoringExpansion = false;
+    bool m_walksBeyondRun = false;
     TestsModel* m_model;
     ElidedLabel* m_title;
     TestsCountsBar* m_counts;

@@ -44,11 +44,16 @@ private:
     QDialogButtonBox* m_buttons;
 };
 
-// The keyboard-triage sheet (`?`): every key and what it does.
+// The sheet of keys (`?`): every key of the main window and what it does,
+// written from keyTable() (triage/key_table.h).
 class TriageShortcutsDialog : public QDialog {
     Q_OBJECT
 public:
     explicit TriageShortcutsDialog(QWidget* parent = nullptr);
 };
+
+// Shows the window's one sheet of keys (made on first use), beside the work:
+// it is not modal, so the keys it lists can be tried with it open.
+TriageShortcutsDialog* showKeySheet(QWidget* from);
 
 } // namespace relayhud::ui
