@@ -10,7 +10,6 @@
 #include "relayhud/ui/logs/log_viewer.h"
 #include "relayhud/ui/logs/log_window.h"
 #include "relayhud/ui/main_window.h"
-#include "relayhud/ui/status/sync_status_widget.h"
 #include "relayhud/ui/matrix/cell_state.h"
 #include "relayhud/ui/matrix/matrix_filter_proxy.h"
 #include "relayhud/ui/matrix/matrix_model.h"
@@ -18,6 +17,7 @@
 #include "relayhud/ui/results/report_window.h"
 #include "relayhud/ui/settings/app_settings.h"
 #include "relayhud/ui/settings/credential_store.h"
+#include "relayhud/ui/status/sync_status_widget.h"
 #include "relayhud/ui/tests/tests_panel.h"
 
 #include "sim_session.h"

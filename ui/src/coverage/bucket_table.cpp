@@ -10,43 +10,51 @@
 namespace relayhud::ui {
 namespace {
 
-enum Column { ModeColumn, ListedColumn, RanColumn, NotRunColumn, AgainstColumn, ColumnCount };
+enum BucketColumn {
+    BucketModeColumn,
+    BucketListedColumn,
+    BucketRanColumn,
+    BucketNotRunColumn,
+    BucketAgainstColumn,
+    BucketColumnCount
+};
 
-QString tr(const char* text) { return QCoreApplication::translate("BucketTable", text); }
+QString bucketTr(const char* text) { return QCoreApplication::translate("BucketTable", text); }
 
 // What each mode expects of a case (config_coverage.cpp's table, which
 // follows torch-spyre's framework: spyre-config-semantics.md).
-QString expectation(verdict::Bucket bucket)
+QString modeExpectation(verdict::Bucket bucket)
 {
     switch (bucket) {
-    case verdict::Bucket::MandatorySuccess: return tr("must pass (a skip counts as not run)");
-    case verdict::Bucket::Xfail: return tr("may fail; a pass (XPASS) is worth promoting");
-    case verdict::Bucket::XfailStrict: return tr("must not pass: a pass fails the run");
-    case verdict::Bucket::Skip: return tr("deleted before collection: never runs");
+    case verdict::Bucket::MandatorySuccess: return bucketTr("must pass (a skip counts as not run)");
+    case verdict::Bucket::Xfail: return bucketTr("may fail; a pass (XPASS) is worth promoting");
+    case verdict::Bucket::XfailStrict: return bucketTr("must not pass: a pass fails the run");
+    case verdict::Bucket::Skip: return bucketTr("deleted before collection: never runs");
     case verdict::Bucket::Unlisted:
-        return tr("not named in the config: its file's unlisted_test_mode decides");
+        return bucketTr("not named in the config: its file's unlisted_test_mode decides");
     }
     return {};
 }
 
 // What "against the mode" counted, for this mode, in a phrase that follows
 // a number of cases.
-QString against(verdict::Bucket bucket)
+QString againstMode(verdict::Bucket bucket)
 {
     switch (bucket) {
-    case verdict::Bucket::MandatorySuccess: return tr("mandatory_success cases did not pass");
+    case verdict::Bucket::MandatorySuccess: return bucketTr("mandatory_success cases did not pass");
     case verdict::Bucket::Xfail:
-        return tr("xfail cases passed (XPASS): candidates to promote to mandatory_success");
-    case verdict::Bucket::XfailStrict: return tr("xfail_strict cases passed, which fails the run");
-    case verdict::Bucket::Skip: return tr("skipped cases are in the report anyway");
+        return bucketTr("xfail cases passed (XPASS): candidates to promote to mandatory_success");
+    case verdict::Bucket::XfailStrict:
+        return bucketTr("xfail_strict cases passed, which fails the run");
+    case verdict::Bucket::Skip: return bucketTr("skipped cases are in the report anyway");
     case verdict::Bucket::Unlisted:
-        return tr("unlisted cases did not do what their file's unlisted_test_mode expects "
-                  "(most often: passed where it says xfail)");
+        return bucketTr("unlisted cases did not do what their file's unlisted_test_mode expects "
+                        "(most often: passed where it says xfail)");
     }
     return {};
 }
 
-QTableWidgetItem* numberItem(std::int64_t value, const QString& tip, bool shown = true)
+QTableWidgetItem* bucketNumberItem(std::int64_t value, const QString& tip, bool shown = true)
 {
     auto* item =
         new QTableWidgetItem(shown ? QStringLiteral("%L1").arg(value) : QStringLiteral("–"));
@@ -55,7 +63,7 @@ QTableWidgetItem* numberItem(std::int64_t value, const QString& tip, bool shown 
     return item;
 }
 
-void emphasize(QTableWidgetItem* item)
+void emphasizeBucketCell(QTableWidgetItem* item)
 {
     QFont f = item->font();
     f.setBold(true);
@@ -66,22 +74,24 @@ void emphasize(QTableWidgetItem* item)
 
 void setUpBucketTable(QTableWidget& table)
 {
-    table.setColumnCount(ColumnCount);
-    table.setHorizontalHeaderLabels(
-        {tr("Mode"), tr("Listed"), tr("Ran"), tr("Listed, did not run"), tr("Against the mode")});
+    table.setColumnCount(BucketColumnCount);
+    table.setHorizontalHeaderLabels({bucketTr("Mode"), bucketTr("Listed"), bucketTr("Ran"),
+                                     bucketTr("Listed, did not run"),
+                                     bucketTr("Against the mode")});
     const QStringList tips = {
-        tr("The outcome mode the config gives a test, as torch-spyre's framework resolves it; "
-           "unlisted: tests the config does not name"),
-        tr("Names and patterns the config lists in this mode"),
-        tr("Test cases in the report that this mode decided"),
-        tr("Listed names and patterns no case ran for: a gap in what the run covered (those "
-           "the job's pytest selection deselects are not counted)"),
-        tr("Cases whose outcome is not what the mode expects: hover a number for what it "
-           "counts")};
-    for (int c = 0; c < ColumnCount; ++c)
+        bucketTr(
+            "The outcome mode the config gives a test, as torch-spyre's framework resolves it; "
+            "unlisted: tests the config does not name"),
+        bucketTr("Names and patterns the config lists in this mode"),
+        bucketTr("Test cases in the report that this mode decided"),
+        bucketTr("Listed names and patterns no case ran for: a gap in what the run covered (those "
+                 "the job's pytest selection deselects are not counted)"),
+        bucketTr("Cases whose outcome is not what the mode expects: hover a number for what it "
+                 "counts")};
+    for (int c = 0; c < BucketColumnCount; ++c)
         table.horizontalHeaderItem(c)->setToolTip(tips.value(c));
-    table.horizontalHeader()->setSectionResizeMode(ModeColumn, QHeaderView::Stretch);
-    for (int c = ListedColumn; c < ColumnCount; ++c)
+    table.horizontalHeader()->setSectionResizeMode(BucketModeColumn, QHeaderView::Stretch);
+    for (int c = BucketListedColumn; c < BucketColumnCount; ++c)
         table.horizontalHeader()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
 }
 
@@ -98,26 +108,29 @@ void fillBucketTable(QTableWidget& table, const verdict::ConfigCoverage& coverag
         const QString name = QString::fromUtf8(verdict::bucketName(bucket));
         table.insertRow(row);
         auto* mode = new QTableWidgetItem(name);
-        mode->setToolTip(tr("%1: %2").arg(name, expectation(bucket)));
-        table.setItem(row, ModeColumn, mode);
+        mode->setToolTip(bucketTr("%1: %2").arg(name, modeExpectation(bucket)));
+        table.setItem(row, BucketModeColumn, mode);
         table.setItem(
-            row, ListedColumn,
-            numberItem(counts.declared,
-                       tr("%L1 names and patterns listed as %2").arg(counts.declared).arg(name),
-                       !unlisted));
-        table.setItem(row, RanColumn,
-                      numberItem(counts.ran, tr("%L1 cases ran as %2").arg(counts.ran).arg(name)));
-        auto* notRun = numberItem(
+            row, BucketListedColumn,
+            bucketNumberItem(
+                counts.declared,
+                bucketTr("%L1 names and patterns listed as %2").arg(counts.declared).arg(name),
+                !unlisted));
+        table.setItem(row, BucketRanColumn,
+                      bucketNumberItem(counts.ran,
+                                       bucketTr("%L1 cases ran as %2").arg(counts.ran).arg(name)));
+        auto* notRun = bucketNumberItem(
             counts.missing,
-            tr("%L1 %2 listings had no case that ran").arg(counts.missing).arg(name), !unlisted);
-        auto* wrong =
-            numberItem(counts.unexpected, tr("%L1 %2").arg(counts.unexpected).arg(against(bucket)));
+            bucketTr("%L1 %2 listings had no case that ran").arg(counts.missing).arg(name),
+            !unlisted);
+        auto* wrong = bucketNumberItem(
+            counts.unexpected, bucketTr("%L1 %2").arg(counts.unexpected).arg(againstMode(bucket)));
         if (!unlisted && counts.missing > 0)
-            emphasize(notRun);
+            emphasizeBucketCell(notRun);
         if (!unlisted && counts.unexpected > 0)
-            emphasize(wrong);
-        table.setItem(row, NotRunColumn, notRun);
-        table.setItem(row, AgainstColumn, wrong);
+            emphasizeBucketCell(wrong);
+        table.setItem(row, BucketNotRunColumn, notRun);
+        table.setItem(row, BucketAgainstColumn, wrong);
         ++row;
     }
     int height = table.horizontalHeader()->height() + 2 * table.frameWidth();
@@ -134,10 +147,10 @@ QStringList bucketSentences(const verdict::ConfigCoverage& coverage)
         const verdict::BucketCounts& counts = coverage.bucket(bucket);
         if (counts.unexpected > 0)
             found.emplace_back(counts.unexpected,
-                               tr("%L1 %2.").arg(counts.unexpected).arg(against(bucket)));
+                               bucketTr("%L1 %2.").arg(counts.unexpected).arg(againstMode(bucket)));
         if (bucket != verdict::Bucket::Unlisted && counts.missing > 0)
             found.emplace_back(counts.missing,
-                               tr("%L1 %2 listings did not run (listed below).")
+                               bucketTr("%L1 %2 listings did not run (listed below).")
                                    .arg(counts.missing)
                                    .arg(QString::fromUtf8(verdict::bucketName(bucket))));
     }

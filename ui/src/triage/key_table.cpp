@@ -77,6 +77,8 @@ void addWindowKeys(std::vector<KeyEntry>& table)
         QT_TRANSLATE_NOOP("KeyTable", "Backends overview"));
     add({key(Qt::CTRL | Qt::SHIFT | Qt::Key_H)},
         QT_TRANSLATE_NOOP("KeyTable", "Show or hide the charts"));
+    add({key(Qt::Key_F9)},
+        QT_TRANSLATE_NOOP("KeyTable", "Show or hide the side column (run details, tests, ...)"));
     add({key(Qt::CTRL | Qt::SHIFT | Qt::Key_E)},
         QT_TRANSLATE_NOOP("KeyTable", "Outcome config editor"));
     table.push_back(
