@@ -55,7 +55,7 @@ void FilterBar::buildLayout()
         m_event->addItem(toQString(toString(type)), static_cast<int>(type));
     m_text->setPlaceholderText(tr("Filter: SHA, #PR or job text"));
     m_text->setClearButtonEnabled(true);
-    m_text->setMinimumWidth(160);
+    m_text->setMinimumWidth(110); // the side column needs the width on a 1366 px screen
     // Indexes 0-3, as applyCellChoice() and syncFromProxy() read them.
     m_cells->setObjectName(QStringLiteral("cellFilter"));
     m_cells->addItem(tr("All cells"));
