@@ -28,6 +28,10 @@ struct TimelineRun {
     Conclusion conclusion = Conclusion::None;
     EpochSeconds startedAt = 0; // 0: not reported
     bool hasResults = false;    // stored test results
+    // Finished with artifacts to fetch whose results are not in yet (never
+    // fetched, or the fetch failed or was refused and will be retried): what
+    // a suggestion resting on this job's runs still waits for.
+    bool awaitingResults = false;
     // Tests (test_case ids) whose outcome is failed or error, ascending.
     std::vector<std::int64_t> failing;
     // A run without stored results: the tests its job log's failure line
