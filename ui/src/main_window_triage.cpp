@@ -204,7 +204,7 @@ void MainWindow::buildTriageMenus()
     triage->addAction(tr("&Keyboard Shortcuts"), this, [this] { m_testsPanel->showShortcuts(); });
     QMenu* tools = menuBar()->addMenu(tr("T&ools"));
     QAction* editor =
-        tools->addAction(tr("Outcome &Config Editor…"), this, [this] { openConfigEditor(); });
+        tools->addAction(tr("Outcome &Config Editor…"), this, [this] { openConfigEditorHere(); });
     editor->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
 }
 
