@@ -877,8 +877,8 @@ TEST_F(SuggestTest, AClassWhoseRunsAwaitTheirResultsIsProvisionalUntilEveryOneIs
     const Suggestion& early = partial[0];
     EXPECT_TRUE(early.provisional());
     EXPECT_EQ(early.coverage.fetched, 4) << "PRs 107, 109, 110 and this run";
-    EXPECT_EQ(early.coverage.needed, 10);
-    EXPECT_EQ(coverageText(early.coverage), "4 of 10 runs' results fetched");
+    EXPECT_EQ(early.coverage.needed, 5) << "and PR 103's failed run: a green's says enough";
+    EXPECT_EQ(coverageText(early.coverage), "4 of 5 runs' results fetched");
     EXPECT_EQ(early.cls, FailureClass::Regression) << early.why;
     // The xfail test's class is its own outcome's: nothing to wait for.
     EXPECT_EQ(partial[1].cls, FailureClass::Expected);
@@ -889,12 +889,16 @@ TEST_F(SuggestTest, AClassWhoseRunsAwaitTheirResultsIsProvisionalUntilEveryOneIs
     const Suggestion& late = suggest(row).front();
     EXPECT_FALSE(late.provisional());
     EXPECT_EQ(coverageText(late.coverage), "10 of 10 runs' results fetched");
+
+    // A green without results needs none: nothing to wait for.
+    head(12, pr(112), 9, {}, 1, Conclusion::Success, "test", false);
+    EXPECT_FALSE(suggest(row).front().provisional());
     EXPECT_EQ(late.cls, FailureClass::Flaky) << late.why;
     EXPECT_GT(late.confidence, 0.0);
 
     // A run that will never have results (no reports in its artifacts) is
     // not waited for.
-    const auto empty = head(11, pr(111), 9, {}, 1, Conclusion::Success, "test", false);
+    const auto empty = head(11, pr(111), 9, {}, 1, Conclusion::Failure, "test", false);
     EXPECT_TRUE(suggest(row).front().provisional()) << "not fetched yet";
     ASSERT_TRUE(m_cache->recordTestRunState({empty, TestRunSource::Artifacts, "a", "u"},
                                             TestRunState::NoReports, "no JUnit report"));

@@ -30,8 +30,10 @@ static_assert(static_cast<int>(TestOutcome::Failed) == 1
               && static_cast<int>(TestOutcome::XPassStrict) == 5);
 static_assert(static_cast<int>(TestRunState::Stored) == 0);
 // A run awaiting results (TimelineRun::awaitingResults): RunStatus::Completed
-// = 3; TestRunState::Unauthorized = 3, Failed = 4 are fetched again later.
+// = 3, Conclusion::Success = 1; TestRunState::Unauthorized = 3, Failed = 4
+// are fetched again later.
 static_assert(static_cast<int>(RunStatus::Completed) == 3
+              && static_cast<int>(Conclusion::Success) == 1
               && static_cast<int>(TestRunState::Unauthorized) == 3
               && static_cast<int>(TestRunState::Failed) == 4);
 
@@ -83,7 +85,7 @@ Result<JobTimeline> Cache::jobTimeline(std::int64_t jobId) const
                          " c.time, cr.run_attempt, cr.conclusion, cr.started_at,"
                          " tr.state IS NOT NULL AND tr.state = 0, cr.upstream_repo,"
                          " coalesce(t.sha, ''),"
-                         " cr.status = 3 AND (cr.artifact_url != ''"
+                         " cr.status = 3 AND cr.conclusion != 1 AND (cr.artifact_url != ''"
                          "  OR cr.run_url LIKE '%/actions/runs/%')"
                          "  AND (tr.id IS NULL OR tr.state IN (3, 4))"
                          " FROM check_run cr JOIN upstream_commit c ON c.id = cr.commit_id"

@@ -21,8 +21,9 @@ struct EvidenceCoverage {
 // Over the runs of `timeline` an attribution of run `here` reads: every run
 // dispatched within options.flakySeconds of it (the widest window it looks
 // in; other attempts of its SHA included), and this PR's earlier heads. A
-// run that will never have results (no artifacts, none in them, expired)
-// counts in neither.
+// run that will never have results (no artifacts, none in them, expired),
+// or needs none (a green without results: it failed nothing), counts in
+// neither.
 EvidenceCoverage attributionCoverage(const JobTimeline& timeline, TimelineIndex here,
                                      const AttributionOptions& options);
 
