@@ -11,6 +11,7 @@
 #include "relayhud/config/config_merge.h"
 #include "relayhud/config/config_suggest.h"
 #include "relayhud/config/outcome_config.h"
+#include "relayhud/config/suggestion_groups.h"
 #include "relayhud/config/text_diff.h"
 #include "relayhud/util/split.h"
 #include "relayhud/util/terminal_text.h"
@@ -350,6 +351,18 @@ int runEdit(EditKind kind, const ConfigArgs& args, std::ostream& out, std::ostre
 
 const char* moveName(EditKind kind) { return kind == EditKind::Promote ? "promote" : "demote"; }
 
+void printSuggestion(const Suggestion& s, std::ostream& list)
+{
+    list << moveName(s.kind) << " " << s.test << " (" << modeName(s.from) << " -> "
+         << modeName(s.to) << "): " << s.evidence;
+    if (!s.unevidenced.empty()) {
+        list << "; no evidence for";
+        for (const std::string& dtype : s.unevidenced)
+            list << " " << dtype;
+    }
+    list << "\n";
+}
+
 // config suggest: list the moves the cache argues for; --dry-run prints the
 // combined diff of applying them all, --apply writes it.
 int runConfigSuggest(const GlobalOptions& global, const ConfigArgs& args, std::ostream& out,
@@ -380,19 +393,18 @@ int runConfigSuggest(const GlobalOptions& global, const ConfigArgs& args, std::o
         for (const Finding& finding : lintConfig(parsed->config, *known))
             err << loaded->path << ":" << formatFinding(finding) << "\n";
     options.demoteTo = args.demoteTo.value_or(Mode::Xfail);
-    const std::vector<Suggestion> suggestions =
-        suggestModeChanges(parsed->config, *recent, options);
+    // One move per method however many jobs argue for it, by deciding entry.
+    const std::vector<SuggestionGroup> groups =
+        groupSuggestions(parsed->config, suggestModeChanges(parsed->config, *recent, options));
+    const std::vector<Suggestion> suggestions = groupedMoves(groups);
     // With --dry-run stdout is the patch alone, for `patch -p1`.
     std::ostream& list = args.dryRun ? err : out;
-    for (const Suggestion& s : suggestions) {
-        list << moveName(s.kind) << " " << s.test << " (" << modeName(s.from) << " -> "
-             << modeName(s.to) << "): " << s.evidence;
-        if (!s.unevidenced.empty()) {
-            list << "; no evidence for";
-            for (const std::string& dtype : s.unevidenced)
-                list << " " << dtype;
-        }
-        list << "\n";
+    for (const SuggestionGroup& group : groups) {
+        list << "# "
+             << (group.entryIndex ? "entry at line " + std::to_string(group.line) : "not listed")
+             << " (" << modeName(group.mode) << ")\n";
+        for (const Suggestion& s : group.moves)
+            printSuggestion(s, list);
     }
     list << suggestions.size() << " suggestion(s) from the last " << options.runs
          << " runs of each job\n";

@@ -171,6 +171,7 @@ int runSuggest(const GlobalOptions& global, const std::vector<std::string>& args
     }
     std::map<std::int64_t, CheckRun> runs;
     std::map<FailureClass, int> counts;
+    int provisional = 0;
     for (const triage::Suggestion& s : *suggestions) {
         auto it = runs.find(s.target.checkRunRow);
         if (it == runs.end()) {
@@ -183,15 +184,20 @@ int runSuggest(const GlobalOptions& global, const std::vector<std::string>& args
         out << failureClassName(s.cls) << '\t' << run.checkRunId.value << '\t' << run.downstreamRepo
             << ' ' << oneLine(run.workflow + " / " + run.jobName) << " (attempt " << run.runAttempt
             << ")\t" << (s.target.isJob() ? "(job)" : oneLine(s.target.identity)) << '\t'
+            << (s.provisional() ? "provisional, " + coverageText(s.coverage) + ": " : "")
             << oneLine(s.why) << '\n';
         if (evidence)
             for (const Evidence& e : s.evidence)
                 printEvidence(e, out);
         ++counts[s.cls];
+        provisional += s.provisional() ? 1 : 0;
     }
     out << "# " << suggestions->size() << " suggestions for " << rows->size() << " runs";
     for (const auto& [cls, n] : counts)
         out << (cls == counts.begin()->first ? ": " : ", ") << n << ' ' << failureClassName(cls);
+    if (provisional > 0)
+        out << "; " << provisional
+            << " provisional (results of some of their job's runs are not fetched yet)";
     out << '\n';
     return 0;
 }

@@ -211,7 +211,7 @@ void MainWindow::buildTriageMenus()
     keys->setShortcutContext(Qt::WidgetShortcut);
     QMenu* tools = menuBar()->addMenu(tr("T&ools"));
     QAction* editor =
-        tools->addAction(tr("Outcome &Config Editor…"), this, [this] { openConfigEditor(); });
+        tools->addAction(tr("Outcome &Config Editor…"), this, [this] { openConfigEditorHere(); });
     editor->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
 }
 

@@ -152,6 +152,8 @@ std::vector<Suggestion> suggestModeChanges(const OutcomeConfig& config, const Re
     std::vector<bool> done(recent.tests.size(), false);
     std::vector<Suggestion> out;
     for (const RecentJob& job : recent.jobs) {
+        if (!options.repo.empty() && job.repo != options.repo)
+            continue; // another backend's job
         if (static_cast<int>(job.runs.size()) < options.runs)
             continue;                                                // too little evidence
         std::map<std::pair<std::size_t, std::string>, Group> groups; // section, method

@@ -29,6 +29,13 @@ static_assert(static_cast<int>(TestOutcome::Failed) == 1
               && static_cast<int>(TestOutcome::XFailed) == 4
               && static_cast<int>(TestOutcome::XPassStrict) == 5);
 static_assert(static_cast<int>(TestRunState::Stored) == 0);
+// A run awaiting results (TimelineRun::awaitingResults): RunStatus::Completed
+// = 3, Conclusion::Success = 1; TestRunState::Unauthorized = 3, Failed = 4
+// are fetched again later.
+static_assert(static_cast<int>(RunStatus::Completed) == 3
+              && static_cast<int>(Conclusion::Success) == 1
+              && static_cast<int>(TestRunState::Unauthorized) == 3
+              && static_cast<int>(TestRunState::Failed) == 4);
 
 } // namespace
 
@@ -77,7 +84,10 @@ Result<JobTimeline> Cache::jobTimeline(std::int64_t jobId) const
     Statement runs(m_db, "SELECT cr.id, c.sha, cr.pr_number, cr.event_type, c.author, c.title,"
                          " c.time, cr.run_attempt, cr.conclusion, cr.started_at,"
                          " tr.state IS NOT NULL AND tr.state = 0, cr.upstream_repo,"
-                         " coalesce(t.sha, '')"
+                         " coalesce(t.sha, ''),"
+                         " cr.status = 3 AND cr.conclusion != 1 AND (cr.artifact_url != ''"
+                         "  OR cr.run_url LIKE '%/actions/runs/%')"
+                         "  AND (tr.id IS NULL OR tr.state IN (3, 4))"
                          " FROM check_run cr JOIN upstream_commit c ON c.id = cr.commit_id"
                          " LEFT JOIN test_run tr ON tr.check_run_row = cr.id"
                          " LEFT JOIN tested_commit t ON t.check_run_row = cr.id"
@@ -100,6 +110,7 @@ Result<JobTimeline> Cache::jobTimeline(std::int64_t jobId) const
         r.startedAt = row.isNull(9) ? 0 : row.int64(9);
         r.hasResults = row.integer(10) != 0;
         r.testedSha = row.text(12);
+        r.awaitingResults = row.integer(13) != 0;
         if (out.runs.empty())
             out.upstreamRepo = row.text(11);
         byRow.emplace(r.row, out.runs.size());

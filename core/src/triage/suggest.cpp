@@ -433,6 +433,11 @@ private:
                        + here.sha.shortSha() + "): flaky");
             return;
         }
+        // Rules 4 and 6 read the job's other runs: provisional while some
+        // of them still await their results.
+        if (facts.attributor && facts.index)
+            s.coverage = attributionCoverage(facts.attributor->timeline(), *facts.index,
+                                             m_options.attribution);
         // Rule 4: attribution over the job's timeline.
         const std::string others = a ? std::to_string(a->othersFailed) + " of "
                                            + std::to_string(a->othersFailed + a->othersPassed)

@@ -2,6 +2,9 @@
 // cache read on a worker, suggestions, revealTest and the details pane.
 #include "relayhud/ui/config/config_editor_window.h"
 
+#include "config/config_editor_cache.h"
+#include "config/config_recent.h"
+
 #include "relayhud/config/config_explain.h"
 #include "relayhud/config/config_lint.h"
 #include "relayhud/config/spyre_names.h"
@@ -23,13 +26,6 @@ namespace relayhud::ui {
 
 using config::EditKind;
 using config::Mode;
-
-struct ConfigEditorWindow::CacheData {
-    RecentResults recent;
-    std::vector<KnownTest> known;
-    int runs = 0;
-    QString error;
-};
 
 namespace {
 
@@ -77,40 +73,11 @@ std::string testOf(const config::OutcomeConfig& config, std::size_t section,
     return config.files.size() == 1 ? name : config.files[section].path + "::" + name;
 }
 
-// The method a stored test's base name holds ("TestX::test_y" -> "test_y").
-std::string_view methodOf(std::string_view baseName)
-{
-    const std::size_t sep = baseName.rfind("::");
-    return sep == std::string_view::npos ? baseName : baseName.substr(sep + 2);
-}
-
-// The recent tests a name stands for: same files entry, and the method
-// equal to its method part (or fullmatched by it, for a regex), whatever
-// the class: the framework never checks the class part.
-std::vector<std::size_t> testsNamedBy(const RecentResults& recent, const config::Resolver& resolver,
-                                      std::size_t section, std::size_t entry, std::size_t name)
-{
-    std::vector<std::size_t> out;
-    for (std::size_t i = 0; i < recent.tests.size(); ++i) {
-        const RecentTest& test = recent.tests[i];
-        if (!resolver.nameMatches(section, entry, name, methodOf(test.baseName)))
-            continue;
-        if (Result<std::size_t> file = resolver.sectionFor(test.file); file && *file == section)
-            out.push_back(i);
-    }
-    return out;
-}
-
 } // namespace
 
 std::optional<ConfigNodeRef> ConfigEditorWindow::currentRef() const
 {
     return m_model->refAt(m_proxy->mapToSource(m_tree->currentIndex()));
-}
-
-const std::vector<config::Suggestion>& ConfigEditorWindow::suggestions(std::size_t doc) const
-{
-    return m_suggestions[doc];
 }
 
 void ConfigEditorWindow::moveSelected(EditKind kind)
@@ -148,8 +115,13 @@ void ConfigEditorWindow::moveSelected(EditKind kind)
         ask.move = modeText(from) % QStringLiteral(" → ")
                    % modeText(kind == EditKind::Promote ? Mode::MandatorySuccess : Mode::Xfail);
     ask.evidence = evidenceFor(ref->doc, method, kind).value_or(QString());
+    if (kind == EditKind::Promote && !promotionConfirmed(*ref, toQString(name)))
+        return;
     const std::optional<Rationale> why = m_askRationale(ask);
     if (!why)
+        return;
+    if (kind == EditKind::SetMode && why->mode == Mode::MandatorySuccess
+        && !promotionConfirmed(*ref, toQString(name)))
         return;
     config::EditRequest request{revealed ? name : testOf(cfg, ref->section, name),
                                 {},
@@ -225,14 +197,19 @@ void ConfigEditorWindow::selectName(std::size_t doc, const QString& baseName)
         selectSource(*sameMethod);
 }
 
-bool ConfigEditorWindow::revealTest(const QString& baseNameOrIdentity, const QString& marks)
+bool ConfigEditorWindow::revealTest(const QString& baseNameOrIdentity, const QString& marks,
+                                    const QString& inConfig)
 {
+    const std::optional<std::size_t> only =
+        inConfig.isEmpty() ? std::nullopt : m_model->documentFor(inConfig);
     config::TestQuery query = config::parseTestQuery(baseNameOrIdentity.toStdString());
     const TestMarks testMarks = parseMarkTags(marks.toStdString());
     for (const std::string_view op : testMarks.values(MarkKind::Op))
         query.ops.emplace_back(op);
     std::optional<std::pair<std::size_t, config::Resolution>> found;
     for (std::size_t doc = 0; doc < m_model->documentCount(); ++doc) {
+        if (only && doc != *only)
+            continue;
         Result<config::Resolution> ex =
             config::explainTest(m_model->document(doc).parsed().config, query);
         if (!ex)
@@ -256,23 +233,15 @@ bool ConfigEditorWindow::revealTest(const QString& baseNameOrIdentity, const QSt
             : m_model->indexFor(doc, ex.fileIndex, ex.entryIndex, ex.nameIndex);
     selectSource(target);
     if (ex.entryIndex)
-        m_revealed =
-            RevealedTest{doc,       ex.fileIndex,  *ex.entryIndex, baseNameOrIdentity.toStdString(),
-                         testMarks, ex.configMode, ex.baseMethod};
+        m_revealed = RevealedTest{
+            doc,         ex.fileIndex,  *ex.entryIndex, baseNameOrIdentity.toStdString(),
+            testMarks,   ex.configMode, ex.baseMethod,  explanationLines(ex),
+            ex.nameIndex};
     else
         m_revealed.reset();
     m_details->showText(baseNameOrIdentity, explanationLines(ex));
     updateActions();
     return true;
-}
-
-std::optional<QString> ConfigEditorWindow::evidenceFor(std::size_t doc, const std::string& method,
-                                                       EditKind kind) const
-{
-    for (const config::Suggestion& s : m_suggestions[doc])
-        if (s.baseName == method && s.kind == kind)
-            return toQString(s.evidence);
-    return std::nullopt;
 }
 
 void ConfigEditorWindow::showDetails()
@@ -335,7 +304,15 @@ void ConfigEditorWindow::showDetails()
         if (const std::optional<QString> evidence = evidenceFor(ref->doc, item.method, kind))
             lines << tr("Suggested: %1 (%2)")
                          .arg(kind == EditKind::Promote ? tr("promote") : tr("demote"), *evidence);
-    m_details->showText(toQString(item.name), lines);
+    // A revealed test keeps its own explanation (its marks decide), also when
+    // the cache arrives after it was revealed.
+    const bool revealed = m_revealed && m_revealed->doc == ref->doc
+                          && m_revealed->section == ref->section && m_revealed->entry == ref->entry
+                          && m_revealed->name == ref->name;
+    if (revealed)
+        m_details->showText(toQString(m_revealed->test), m_revealed->explanation);
+    else
+        m_details->showText(toQString(item.name), lines);
     if (!m_cache || !m_cache->error.isEmpty()) {
         m_details->setHistories({}, 0, note);
         return;
@@ -393,88 +370,6 @@ void ConfigEditorWindow::cacheReady(std::shared_ptr<const CacheData> read)
     refreshSuggestions();
     showDetails();
     emit cacheLoaded(m_cache->error.isEmpty());
-}
-
-void ConfigEditorWindow::refreshSuggestions()
-{
-    m_suggestions.assign(m_model->documentCount(), {});
-    if (!m_cache)
-        return;
-    if (!m_cache->error.isEmpty()) {
-        m_suggestionsPane->setRows({}, {});
-        m_suggestionsPane->setStatus(m_cache->error);
-        return;
-    }
-    config::SuggestOptions options;
-    options.runs = m_cache->runs;
-    std::vector<SuggestionRow> rows;
-    QStringList warnings;
-    for (std::size_t doc = 0; doc < m_model->documentCount(); ++doc) {
-        const ConfigDocument& document = m_model->document(doc);
-        m_suggestions[doc] =
-            config::suggestModeChanges(document.parsed().config, m_cache->recent, options);
-        const QString file = QFileInfo(document.path()).fileName();
-        for (std::size_t i = 0; i < m_suggestions[doc].size(); ++i) {
-            const config::Suggestion& s = m_suggestions[doc][i];
-            rows.push_back({doc, i, s.kind == EditKind::Promote ? tr("promote") : tr("demote"),
-                            toQString(s.baseName), toQString(s.evidence), file});
-        }
-        for (const config::Finding& finding :
-             config::lintConfig(document.parsed().config, m_cache->known))
-            warnings << file % u':' % toQString(config::formatFinding(finding));
-    }
-    m_suggestionsPane->setRows(rows, warnings);
-    m_suggestionsPane->setStatus(tr("%1 suggestions from the last %2 runs of each of %3 jobs")
-                                     .arg(rows.size())
-                                     .arg(m_cache->runs)
-                                     .arg(m_cache->recent.jobs.size()));
-}
-
-void ConfigEditorWindow::applySuggestionRefs(const std::vector<SuggestionRef>& refs)
-{
-    std::vector<std::vector<config::Suggestion>> byDoc(m_model->documentCount());
-    for (const SuggestionRef& ref : refs)
-        if (ref.doc < m_suggestions.size() && ref.index < m_suggestions[ref.doc].size())
-            byDoc[ref.doc].push_back(m_suggestions[ref.doc][ref.index]);
-    for (std::size_t doc = 0; doc < byDoc.size(); ++doc) {
-        std::vector<config::Suggestion>& chosen = byDoc[doc];
-        if (chosen.empty())
-            continue;
-        RationaleRequest ask{tr("%1 suggestions in %2")
-                                 .arg(chosen.size())
-                                 .arg(QFileInfo(m_model->document(doc).path()).fileName()),
-                             tr("as listed"),
-                             tr("each suggestion's own"),
-                             {}};
-        if (chosen.size() == 1)
-            ask = {toQString(chosen[0].baseName),
-                   modeText(chosen[0].from) % QStringLiteral(" → ") % modeText(chosen[0].to),
-                   toQString(chosen[0].evidence),
-                   {}};
-        const std::optional<Rationale> why = m_askRationale(ask);
-        if (!why)
-            return;
-        if (chosen.size() == 1)
-            chosen[0].evidence = why->evidence.toStdString();
-        const config::AppliedSuggestions applied = config::applySuggestions(
-            m_model->document(doc).text(), chosen, why->reason.toStdString());
-        if (applied.applied.empty()) {
-            showMessage(
-                tr("Nothing applied: %1")
-                    .arg(applied.skipped.empty() ? QString() : toQString(applied.skipped.front())));
-            continue;
-        }
-        applyEdit(doc, applied.text,
-                  applied.applied.size() == 1
-                      ? toQString(applied.applied.front())
-                      : tr("Apply %1 suggestions").arg(applied.applied.size()),
-                  toQString(chosen.front().baseName));
-        if (!applied.skipped.empty())
-            showMessage(tr("Applied %1, skipped %2: %3")
-                            .arg(applied.applied.size())
-                            .arg(applied.skipped.size())
-                            .arg(toQString(applied.skipped.front())));
-    }
 }
 
 } // namespace relayhud::ui

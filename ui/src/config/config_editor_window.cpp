@@ -43,23 +43,6 @@ namespace {
 constexpr int kRecentMax = 10;
 const QString kRecentKey = QStringLiteral("configEditor/recent");
 
-// The dialog: Save (the default), Discard or Cancel, naming the files.
-ConfigEditorWindow::UnsavedChoice askUnsaved(QWidget* parent, const QStringList& paths)
-{
-    const QString what = paths.size() == 1 ? QFileInfo(paths.front()).fileName()
-                                           : ConfigEditorWindow::tr("%1 configs").arg(paths.size());
-    QMessageBox box(QMessageBox::Warning, ConfigEditorWindow::tr("Unsaved edits"),
-                    ConfigEditorWindow::tr("Save your edits to %1 before closing?").arg(what),
-                    QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, parent);
-    box.setInformativeText(paths.join(u'\n'));
-    box.setDefaultButton(QMessageBox::Save);
-    switch (box.exec()) {
-    case QMessageBox::Save: return ConfigEditorWindow::UnsavedChoice::Save;
-    case QMessageBox::Discard: return ConfigEditorWindow::UnsavedChoice::Discard;
-    default: return ConfigEditorWindow::UnsavedChoice::Cancel;
-    }
-}
-
 } // namespace
 
 ConfigEditorWindow::ConfigEditorWindow(const QString& cachePath, QWidget* parent)
@@ -77,6 +60,10 @@ ConfigEditorWindow::ConfigEditorWindow(const QString& cachePath, QWidget* parent
                == QMessageBox::Yes;
     };
     m_askUnsaved = [this](const QStringList& paths) { return askUnsaved(this, paths); };
+    m_askApplyAll = [this](const ApplyAllRequest& r) { return ApplyAllDialog::ask(r, this); };
+    m_askNeverPassed = [this](const QString& test, const QString& warning) {
+        return askPromoteNeverPassed(test, warning, this);
+    };
     buildActions();
     buildMenus();
     buildLayout();
@@ -270,7 +257,9 @@ void ConfigEditorWindow::buildLayout()
     m_diffColours = new DiffHighlighter(m_diff->document());
     m_suggestionsPane = new SuggestionsPane(this);
     connect(m_suggestionsPane, &SuggestionsPane::applyRequested, this,
-            &ConfigEditorWindow::applySuggestionRefs);
+            [this](const std::vector<SuggestionRef>& refs) { applySuggestionRefs(refs); });
+    connect(m_suggestionsPane, &SuggestionsPane::applyAllRequested, this,
+            [this](const std::vector<SuggestionRef>& refs) { applySuggestionRefs(refs, true); });
     connect(m_suggestionsPane, &SuggestionsPane::runsChanged, this, [this] { reloadCache(); });
     connect(m_suggestionsPane, &SuggestionsPane::testActivated, this,
             [this](const QString& test) { revealTest(test); });

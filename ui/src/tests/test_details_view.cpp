@@ -327,7 +327,10 @@ void TestDetailsView::setTriage(const TestTriage* triage)
         if (triage->suggested != tag.cls)
             line += u"\n" % tr("The tool suggests %1.").arg(classLabel(triage->suggested));
     } else {
-        line = triage->confidence > 0.0
+        line = triage->isProvisional()
+                   ? tr("%1 (provisional: %2; untriaged until someone tags it)")
+                         .arg(classLabel(triage->suggested), triage->provisional)
+               : triage->confidence > 0.0
                    ? tr("%1 (suggested, %2% sure; untriaged until someone tags it)")
                          .arg(classLabel(triage->suggested))
                          .arg(qRound(triage->confidence * 100))

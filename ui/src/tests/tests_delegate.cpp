@@ -183,7 +183,8 @@ void TestsDelegate::paintClass(QPainter& painter, const QStyleOptionViewItem& op
     painter.setFont(opt.font);
     paintClassChip(painter, opt.rect.adjusted(4, 2, -2, -2),
                    static_cast<triage::FailureClass>(cls.toInt()),
-                   index.data(TestsModel::ClassHumanRole).toBool(), opt.palette);
+                   index.data(TestsModel::ClassHumanRole).toBool(), opt.palette,
+                   index.data(TestsModel::ClassProvisionalRole).toBool());
     painter.restore();
 }
 

@@ -119,7 +119,9 @@ QString triageToolTip(const TestTriage& triage)
         text += u"\n\n" % TestsModel::tr("Suggested: %1").arg(classLabel(triage.suggested));
     } else {
         text = TestsModel::tr("Suggested: %1").arg(classLabel(triage.suggested));
-        if (triage.confidence > 0.0)
+        if (triage.isProvisional())
+            text += TestsModel::tr(" (provisional: %1)").arg(triage.provisional);
+        else if (triage.confidence > 0.0)
             text += TestsModel::tr(" (%1% sure)").arg(qRound(triage.confidence * 100));
     }
     if (!triage.why.isEmpty())
@@ -202,6 +204,10 @@ QVariant TestsModel::testData(Row row, int column, int role) const
         if (const auto found = m_triage.find(row); found != m_triage.end())
             return found->second.hasHuman();
         return false;
+    case ClassProvisionalRole:
+        if (const auto found = m_triage.find(row); found != m_triage.end())
+            return !found->second.hasHuman() && found->second.isProvisional();
+        return false;
     default: break;
     }
     return {};
@@ -224,7 +230,9 @@ QVariant TestsModel::testDisplay(Row row, int column) const
     case MessageColumn: return messageLine(r.message);
     case ClassColumn:
         if (const auto found = m_triage.find(row); found != m_triage.end())
-            return classLabel(found->second.effective());
+            return found->second.isProvisional() && !found->second.hasHuman()
+                       ? tr("%1 (provisional)").arg(classLabel(found->second.suggested))
+                       : classLabel(found->second.effective());
         return QString();
     default: break;
     }

@@ -131,9 +131,9 @@ QColor classColor(FailureClass cls, const QPalette& palette)
 }
 
 int paintClassChip(QPainter& painter, const QRect& box, FailureClass cls, bool human,
-                   const QPalette& palette)
+                   const QPalette& palette, bool provisional)
 {
-    const QString label = classLabel(cls);
+    const QString label = provisional ? QString(classLabel(cls) % u'?') : classLabel(cls);
     QFont font = painter.font();
     font.setItalic(!human);
     const QFontMetrics metrics(font);

@@ -130,6 +130,8 @@ TestTriage toTestTriage(const triage::Suggestion& suggestion)
     triage.why = toQString(suggestion.why);
     triage.evidence = evidenceLines(suggestion.evidence);
     triage.group = toQString(suggestion.group);
+    if (suggestion.provisional())
+        triage.provisional = toQString(triage::coverageText(suggestion.coverage));
     return triage;
 }
 

@@ -25,6 +25,9 @@ struct SuggestOptions {
     int runs = 10; // N: a job needs this many runs with results to argue at all
     Mode demoteTo = Mode::Xfail;
     ResolveContext context;
+    // Only this repository's jobs ("" every job): a backend's config is
+    // judged by its own backend's runs, not by another's tests of the same name.
+    std::string repo;
 };
 
 // One method in one job. A config lists methods, so a move changes every

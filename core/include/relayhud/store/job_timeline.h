@@ -28,6 +28,12 @@ struct TimelineRun {
     Conclusion conclusion = Conclusion::None;
     EpochSeconds startedAt = 0; // 0: not reported
     bool hasResults = false;    // stored test results
+    // Failed (not green) with artifacts to fetch whose results are not in yet
+    // (never fetched, or the fetch failed or was refused and will be
+    // retried): what a suggestion resting on this job's runs still waits
+    // for. A green's conclusion already says no test failed (attribution
+    // reads it so), and a sync fetches only failed runs' artifacts.
+    bool awaitingResults = false;
     // Tests (test_case ids) whose outcome is failed or error, ascending.
     std::vector<std::int64_t> failing;
     // A run without stored results: the tests its job log's failure line

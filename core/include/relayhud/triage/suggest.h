@@ -40,6 +40,7 @@
 #include "relayhud/model/failure_class.h"
 #include "relayhud/model/types.h"
 #include "relayhud/triage/attribution.h"
+#include "relayhud/triage/evidence_coverage.h"
 #include "relayhud/util/result.h"
 
 #include <cstdint>
@@ -153,6 +154,13 @@ struct Suggestion {
     // 2026-12-03T09:40:00Z: Ascend/pytorch, intel/torch-xpu-ops"), named by
     // its first failure; "" otherwise.
     std::string group;
+    // The runs of the job its class rests on (rules 4 and 6): how many have
+    // their results in. Short of complete, the class is provisional and its
+    // confidence is not shown; a class its own run decides (rules 1-3, 5)
+    // needs no other run: 0 of 0.
+    EvidenceCoverage coverage;
+
+    bool provisional() const { return !coverage.complete(); }
 };
 
 struct SuggestOptions {

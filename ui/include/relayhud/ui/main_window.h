@@ -118,6 +118,10 @@ public:
     void exportTriage(const QString& path);
     // The outcome-config editor (one per window), shown and raised.
     ConfigEditorWindow* openConfigEditor();
+    // Tools › Outcome Config Editor: the editor on the selected cell's
+    // backend's config with the tests panel's selected test revealed; with
+    // no cell selected, on the configs of the backends in view.
+    ConfigEditorWindow* openConfigEditorHere();
     // "Open in config": the entry that decides a test; asks for a config
     // file first when none is open. False when no open config has it.
     bool openTestInConfig(const QString& identity, const QString& marks);
@@ -226,6 +230,7 @@ private:
     void applyCoverageSettings();
     void showCoverageFor(std::int64_t rowId);
     QString configPathForShownRun() const;
+    void openConfigsInView(ConfigEditorWindow& editor);
     void updateViewCounts();
     void onClusterTagRequested(const std::vector<TriageTarget>& targets, const TriageEdit& edit);
     void pushTriage(std::vector<TriageTarget> targets, std::vector<std::optional<TriageTag>> before,

@@ -10,12 +10,15 @@
 // config" from a test); construct it with the cache path.
 #ifndef Q_MOC_RUN
 #include "relayhud/config/config_suggest.h"
+#include "relayhud/config/suggestion_groups.h"
 #include "relayhud/store/recent_results.h"
 #endif
+#include "relayhud/ui/config/config_prompts.h"
 #include "relayhud/ui/config/rationale_dialog.h"
 #include "relayhud/ui/config/suggestions_pane.h"
 
 #include <QMainWindow>
+#include <QMap>
 #include <QString>
 
 #include <functional>
@@ -67,11 +70,16 @@ public:
     // Every *.yaml under <folder>/tests/configs (or under the folder itself
     // when it has no tests/configs); returns how many opened.
     int openFolder(const QString& folder);
+    // The backend ("org/repo") an open config belongs to: its suggestions
+    // then come from that backend's jobs alone. Unset: every job's.
+    void setConfigRepo(const QString& path, const QString& repo);
     // Selects the name (or the entry, or the files entry for an unlisted
     // test) that decides the test in the open configs, and shows why. Takes
     // a base name, a report's identity (file::Class::name) and its marks
     // (torch-spyre tags, comma-separated). False when no open config has it.
-    bool revealTest(const QString& baseNameOrIdentity, const QString& marks = {});
+    // `inConfig`: only in that open config (a backend's own).
+    bool revealTest(const QString& baseNameOrIdentity, const QString& marks = {},
+                    const QString& inConfig = {});
 
     // Saves every modified config; false when one was refused (changed on
     // disk: a reload is offered; read-only; ...).
@@ -88,7 +96,10 @@ public:
     QPlainTextEdit* diffView() const { return m_diff; }
     ConfigDetailsPane* detailsPane() const { return m_details; }
     SuggestionsPane* suggestionsPane() const { return m_suggestionsPane; }
+    // One move per method (however many jobs argue for it), in group order.
     const std::vector<config::Suggestion>& suggestions(std::size_t doc) const;
+    // The same moves grouped by the entry that decides them.
+    const std::vector<config::SuggestionGroup>& suggestionGroups(std::size_t doc) const;
     // The selected row, mapped to the model; nullopt when none.
     std::optional<ConfigNodeRef> currentRef() const;
 
@@ -98,11 +109,18 @@ public:
     using ReloadPrompt = std::function<bool(const QString& path)>;
     // Closing with pending edits: save them, drop them, or stay open. Gets
     // the paths of the configs with pending edits.
-    enum class UnsavedChoice { Save, Discard, Cancel };
+    using UnsavedChoice = ui::UnsavedChoice; // config_prompts.h
     using UnsavedPrompt = std::function<UnsavedChoice(const QStringList& modifiedPaths)>;
     void setRationalePrompt(RationalePrompt prompt) { m_askRationale = std::move(prompt); }
     void setReloadPrompt(ReloadPrompt prompt) { m_askReload = std::move(prompt); }
     void setUnsavedPrompt(UnsavedPrompt prompt) { m_askUnsaved = std::move(prompt); }
+    // "Apply all": the count and the diff first; true applies.
+    using ApplyAllPrompt = std::function<bool(const ApplyAllRequest&)>;
+    void setApplyAllPrompt(ApplyAllPrompt prompt) { m_askApplyAll = std::move(prompt); }
+    // Promoting a test that never passed in its recent runs: true goes on.
+    // Gets the test and "never passed in its last 10 runs".
+    using NeverPassedPrompt = std::function<bool(const QString& test, const QString& warning)>;
+    void setNeverPassedPrompt(NeverPassedPrompt prompt) { m_askNeverPassed = std::move(prompt); }
     // The open configs with pending edits.
     QStringList modifiedPaths() const;
     // The last error shown to the user (status bar), for tests.
@@ -132,7 +150,9 @@ private:
         std::string test;
         TestMarks marks;
         config::Mode mode = config::Mode::Xfail;
-        std::string method; // its base method, as suggestions name it
+        std::string method;              // its base method, as suggestions name it
+        QStringList explanation;         // explainTest's, for the details pane
+        std::optional<std::size_t> name; // the listing selected for it
     };
 
     void buildActions();
@@ -155,7 +175,13 @@ private:
 
     void cacheReady(std::shared_ptr<const CacheData> read);
     void refreshSuggestions();
-    void applySuggestionRefs(const std::vector<SuggestionRef>& refs);
+    // `confirm`: Apply all, which shows the count and the diff first.
+    void applySuggestionRefs(const std::vector<SuggestionRef>& refs, bool confirm = false);
+    void applyPlanned(const std::vector<std::vector<config::Suggestion>>& byDoc,
+                      const std::string& reason, bool confirm);
+    std::vector<SuggestionRow> suggestionRows(std::size_t doc) const;
+    // False when the user cancels promoting a test that never passed.
+    bool promotionConfirmed(const ConfigNodeRef& ref, const QString& test);
     std::optional<QString> evidenceFor(std::size_t doc, const std::string& method,
                                        config::EditKind kind) const;
 
@@ -176,11 +202,15 @@ private:
     std::shared_ptr<const CacheData> m_cache;
     int m_cacheLoadId = 0;
     std::vector<std::vector<config::Suggestion>> m_suggestions; // per document
+    std::vector<std::vector<config::SuggestionGroup>> m_groups; // per document
+    QMap<QString, QString> m_repoOf;                            // by document path
     std::optional<RevealedTest> m_revealed;
 
     RationalePrompt m_askRationale;
     ReloadPrompt m_askReload;
     UnsavedPrompt m_askUnsaved;
+    ApplyAllPrompt m_askApplyAll;
+    NeverPassedPrompt m_askNeverPassed;
     QString m_lastMessage;
 };
 

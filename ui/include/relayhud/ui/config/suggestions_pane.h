@@ -1,7 +1,8 @@
 #pragma once
 // The moves the cache argues for (config/config_suggest.h), for every open
-// config, with Apply (the selected ones) and Apply all; and the warnings of
-// name patterns that match no test the cache knows.
+// config, one per method under the entry that decides it, with Apply (the
+// selected ones, or a heading's) and Apply all; and the warnings of name
+// patterns that match no test the cache knows.
 #include <QString>
 #include <QWidget>
 
@@ -23,6 +24,9 @@ struct SuggestionRow {
     QString test;
     QString evidence;
     QString file;
+    // The entry that decides it ("entry at line 42 · xfail"): rows with the
+    // same group (and file) are listed under one heading.
+    QString group;
 };
 
 struct SuggestionRef {
@@ -38,12 +42,16 @@ public:
     void setRows(const std::vector<SuggestionRow>& rows, const QStringList& warnings);
     void setStatus(const QString& text);
     int runs() const;
-    int rowCount() const;
+    int rowCount() const;   // suggestions (moves), not headings
+    int groupCount() const; // headings
+    QTreeWidget* list() const { return m_list; }
     std::vector<SuggestionRef> selected() const;
     std::vector<SuggestionRef> all() const;
 
 signals:
     void applyRequested(const std::vector<relayhud::ui::SuggestionRef>& refs);
+    // The Apply all button: every suggestion, to be confirmed first.
+    void applyAllRequested(const std::vector<relayhud::ui::SuggestionRef>& refs);
     void runsChanged(int runs);
     void testActivated(const QString& test);
 

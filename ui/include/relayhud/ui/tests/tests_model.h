@@ -51,6 +51,8 @@ public:
         IdentityRole,               // QString: file::Class::name, test rows
         ClassRole,                  // int(FailureClass) of a triaged or suggested test; else none
         ClassHumanRole,             // bool: ClassRole is a person's tag, not a suggestion
+        // bool: ClassRole is a suggestion whose evidence is still being fetched
+        ClassProvisionalRole,
     };
     enum class Grouping { None, File, Class };
     enum class HistoryBadge { None, NewFailure, FailedBefore };

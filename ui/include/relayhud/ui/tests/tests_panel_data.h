@@ -24,9 +24,13 @@ struct TestTriage {
     QString why;             // one sentence
     QStringList evidence;    // what was compared: runs, the failure line, the rule
     QString group;           // the outage it belongs to; "" for none
+    // While the runs the suggestion rests on still await their results:
+    // "12 of 40 runs' results fetched" (its confidence is not shown then).
+    QString provisional;
     std::optional<TriageTag> tag;
 
     bool hasHuman() const { return tag && isTriagedClass(tag->cls); }
+    bool isProvisional() const { return !provisional.isEmpty(); }
     triage::FailureClass effective() const { return hasHuman() ? tag->cls : suggested; }
 };
 

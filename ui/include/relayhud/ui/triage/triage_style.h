@@ -40,8 +40,9 @@ QString tagTimeText(std::int64_t timeMs);
 QColor classColor(triage::FailureClass cls, const QPalette& palette);
 // A rounded chip with the label; a suggestion (not a human's tag) is drawn
 // hollow with an italic label, so "what the tool thinks" and "what a person
-// said" differ at a glance. Returns the width used.
+// said" differ at a glance. A provisional suggestion (its evidence still
+// being fetched) reads "Regression?". Returns the width used.
 int paintClassChip(QPainter& painter, const QRect& box, triage::FailureClass cls, bool human,
-                   const QPalette& palette);
+                   const QPalette& palette, bool provisional = false);
 
 } // namespace relayhud::ui
