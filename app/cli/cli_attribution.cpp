@@ -4,7 +4,12 @@
 //   {"check_run_id": "...", "test": "file::Class::name" or "", "cause": "...",
 //    "culprit_pr": N or null}
 // (relayhud-sim --write-truth writes such a file). Prints precision and
-// recall per cause, the overall accuracy, and the confusion matrix.
+// recall per cause, the overall accuracy, and the confusion matrix; with
+// --format tsv, one line per failure instead (what tests/bench/
+// attribution-worlds.sh sums over many worlds):
+//   CHECK_RUN_ID<TAB>TEST<TAB>TRUTH<TAB>SAID<TAB>CONFIDENCE
+// TRUTH "(not in truth)" for a suggestion the truth has no line for, SAID
+// "(missing)" for a truth line no suggestion names, CONFIDENCE "-" then.
 #include "cli_commands.h"
 #include "cli_support.h"
 
@@ -88,11 +93,14 @@ std::string ratio(std::size_t part, std::size_t whole)
 int runAttributionAccuracy(const GlobalOptions& global, const std::vector<std::string>& args,
                            std::ostream& out, std::ostream& err)
 {
-    const Flags flags = parseFlags(args, {"--truth", "--window-hours"});
+    const Flags flags = parseFlags(args, {"--truth", "--window-hours", "--format"});
     if (!flags.error.empty())
         return fail(err, "attribution-accuracy: " + flags.error, 2);
     if (!flags.has("truth"))
         return fail(err, "attribution-accuracy: give --truth FILE", 2);
+    const std::string format = flags.get("format", "text");
+    if (format != "text" && format != "tsv")
+        return fail(err, "attribution-accuracy: --format must be text or tsv", 2);
     triage::SuggestOptions options;
     options.includeExpected = false; // an xfailed test is no failure
     if (flags.has("window-hours")) {
@@ -114,7 +122,11 @@ int runAttributionAccuracy(const GlobalOptions& global, const std::vector<std::s
     if (!suggestions)
         return fail(err, "attribution-accuracy: " + suggestions.message());
 
-    std::map<Key, std::string> said;
+    struct Said {
+        std::string cause;
+        double confidence = 0;
+    };
+    std::map<Key, Said> said;
     std::map<std::int64_t, std::string> ids;
     for (const triage::Suggestion& s : *suggestions) {
         auto it = ids.find(s.target.checkRunRow);
@@ -124,7 +136,26 @@ int runAttributionAccuracy(const GlobalOptions& global, const std::vector<std::s
                 return fail(err, "attribution-accuracy: " + run.message());
             it = ids.emplace(s.target.checkRunRow, run->checkRunId.value).first;
         }
-        said[{it->second, s.target.identity}] = causeOf(s.cls);
+        said[{it->second, s.target.identity}] = {causeOf(s.cls), s.confidence};
+    }
+
+    if (format == "tsv") {
+        const auto line = [&out](const Key& key, const std::string& cause, const Said* s) {
+            out << key.first << '\t' << key.second << '\t' << cause << '\t'
+                << (s ? s->cause : "(missing)") << '\t';
+            if (s)
+                out << std::fixed << std::setprecision(2) << s->confidence << '\n';
+            else
+                out << "-\n";
+        };
+        for (const auto& [key, cause] : *truth) {
+            const auto it = said.find(key);
+            line(key, cause, it == said.end() ? nullptr : &it->second);
+        }
+        for (const auto& [key, s] : said)
+            if (truth->find(key) == truth->end())
+                line(key, "(not in truth)", &s);
+        return 0;
     }
 
     // confusion[truth][said]; "(missing)" where no suggestion names the
@@ -135,17 +166,17 @@ int runAttributionAccuracy(const GlobalOptions& global, const std::vector<std::s
     std::size_t correct = 0;
     for (const auto& [key, cause] : *truth) {
         const auto it = said.find(key);
-        const std::string got = it == said.end() ? "(missing)" : it->second;
+        const std::string got = it == said.end() ? "(missing)" : it->second.cause;
         ++confusion[cause][got];
         columns.insert(got);
         if (got == cause)
             ++correct;
     }
     std::size_t extra = 0;
-    for (const auto& [key, cause] : said)
+    for (const auto& [key, s] : said)
         if (truth->find(key) == truth->end()) {
-            ++confusion["(not in truth)"][cause];
-            columns.insert(cause);
+            ++confusion["(not in truth)"][s.cause];
+            columns.insert(s.cause);
             ++extra;
         }
 

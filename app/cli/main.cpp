@@ -172,10 +172,11 @@ constexpr std::array kCommands{
          "                      (error, warning, info); exit 1 when any error\n"
          "  doctor --checks     list the checks with the relay's fact behind each\n"},
     Command{"attribution-accuracy", runAttributionAccuracy,
-         "  attribution-accuracy --truth FILE [--window-hours N]\n"
+         "  attribution-accuracy --truth FILE [--window-hours N] [--format text|tsv]\n"
          "                      the classes of every failure in the cache against a world's\n"
          "                      known causes (relayhud-sim --write-truth): precision and\n"
-         "                      recall per cause, accuracy and the confusion matrix\n"},
+         "                      recall per cause, accuracy and the confusion matrix (tsv:\n"
+         "                      CHECK_RUN_ID, TEST, TRUTH, SAID, CONFIDENCE per failure)\n"},
     Command{"team", runTeam,
          "  team init --server CONNINFO [--timeout S]\n"
          "                      create (or bring up to date) a team's triage server's schema\n"
