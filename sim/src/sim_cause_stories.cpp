@@ -284,6 +284,59 @@ private:
         s.backendBreakTest = test;
         s.backendBreakFrom = from;
         s.backendBreakUntil = until;
+        // Half the worlds: the change hits the job's whole family (every
+        // shard of its config), each shard failing a test of its own.
+        if (rng.chance(0.5))
+            for (const JobRef& sibling : familyOf(job))
+                if (std::string t = backendTest(rng, sibling); !t.empty())
+                    m_plan.causes.windows.push_back(WindowPlan{sibling, std::move(t), from, until,
+                                                               SimCause::Backend, 0, false, 0});
+        planLateBackendBreak(jobs);
+    }
+
+    // Half the worlds: another backend change, on another job, starting late
+    // in the history (in the last day or so, some still going at its end):
+    // few runs show it yet, and the PRs just before it passed.
+    void planLateBackendBreak(std::vector<JobRef> jobs)
+    {
+        SplitMix64 rng(mixSeed({seed(), 0xBAC4E2ULL}));
+        std::erase_if(jobs, [this](const JobRef& j) {
+            return std::any_of(m_plan.causes.windows.begin(), m_plan.causes.windows.end(),
+                               [&](const WindowPlan& w) { return w.job == j; });
+        });
+        if (jobs.empty() || !rng.chance(0.5))
+            return;
+        const JobRef job = rng.pick(jobs);
+        std::string test = backendTest(rng, job);
+        if (test.empty())
+            return;
+        const EpochSeconds from = at(0.88 + 0.08 * rng.unit());
+        const EpochSeconds until = from + rng.range(20 * kSecondsPerHour, 28 * kSecondsPerHour);
+        m_plan.causes.windows.push_back(
+            WindowPlan{job, std::move(test), from, until, SimCause::Backend, 0, false, 0});
+    }
+
+    std::string backendTest(SplitMix64& rng, const JobRef& job)
+    {
+        std::string test = pickCase(
+            rng, universeOf(job), jobSpecOf(backends(), job), [](StableOutcome o, FailureKind k) {
+                return o == StableOutcome::Pass && k == FailureKind::BackendError;
+            });
+        return test.empty() ? ordinaryTest(rng, job) : test;
+    }
+
+    // The other shards of a test job's config in its workflow, free of stories.
+    std::vector<JobRef> familyOf(const JobRef& job) const
+    {
+        const JobSpec& spec = jobSpecOf(backends(), job);
+        std::vector<JobRef> out;
+        for (const JobRef& other : freeTestJobs(job.backend)) {
+            const JobSpec& o = jobSpecOf(backends(), other);
+            if (other.workflow == job.workflow && !(other == job) && o.config == spec.config
+                && o.numShards == spec.numShards)
+                out.push_back(other);
+        }
+        return out;
     }
 
     // An hour in which a backend's devices are held: tests error at setup.
@@ -346,7 +399,11 @@ private:
                     continue;
                 const auto count = rng.range(1, 2);
                 for (std::int64_t k = 0; k < count; ++k) {
-                    const double p = 0.03 + 0.09 * rng.unit();
+                    double p = 0.03 + 0.09 * rng.unit();
+                    // One in five fails often enough to fail twice in a row
+                    // (a PR's two heads, a run and its rerun) now and then.
+                    if (rng.chance(0.2))
+                        p = 0.2 + 0.15 * rng.unit();
                     std::string test = ordinaryTest(rng, job);
                     if (test.empty())
                         continue;

@@ -93,11 +93,26 @@ SimDataset buildDataset(const SimConfig& config)
     std::sort(pending.begin(), pending.end(), startsBefore);
     IdAssigner ids(out.config.seed);
     out.rows.reserve(pending.size());
-    for (auto& p : pending) {
+    for (auto& p : pending)
         ids.assign(p, catalog[p.backend]);
+    // The truth is of what a user sees: the HUD's nightly query keeps only
+    // the highest attempt of each (run_id, job_name) (crcr_nightly_dashboard,
+    // specs/hud-read-api.md R4), so an earlier nightly attempt is no one's
+    // failure to judge.
+    std::map<std::pair<std::string, std::string>, int> nightlyAttempt;
+    for (const auto& p : pending)
+        if (p.row.eventTypeText == "nightly") {
+            int& best = nightlyAttempt[{p.row.run.runId, p.row.run.jobName}];
+            best = std::max(best, p.row.run.runAttempt);
+        }
+    for (auto& p : pending) {
+        const bool hidden =
+            p.row.eventTypeText == "nightly"
+            && nightlyAttempt.at({p.row.run.runId, p.row.run.jobName}) != p.row.run.runAttempt;
         for (SimTruthLine& line : p.truth) {
             line.checkRunId = p.row.run.checkRunId;
-            out.truth.push_back(std::move(line));
+            if (!hidden)
+                out.truth.push_back(std::move(line));
         }
         out.rows.push_back(std::move(p.row));
     }

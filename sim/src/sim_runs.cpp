@@ -457,7 +457,11 @@ private:
         const int count = 1 + static_cast<int>(ctx.rng.below(3));
         for (int i = 0; i < count && total > 0; ++i) {
             const std::uint64_t index = u.indexAt(job.shard, job.numShards, ctx.rng.below(total));
-            if (u.outcome(index) == StableOutcome::Pass)
+            // A case whose failure reads as a busy device is an infra
+            // failure by its own message (the device-busy hour's): these
+            // draws are the suite's random misses, flaky by the truth.
+            if (u.outcome(index) == StableOutcome::Pass
+                && u.failureKind(index) != FailureKind::SetupError)
                 addFailure(failures, {u.nodeId(u.caseAt(index)), SimCause::Flaky, 0, false});
         }
     }
