@@ -64,6 +64,8 @@ void printEvidence(const Evidence& e, std::ostream& out)
         if (e.run)
             out << ' ' << describeRun(*e.run);
         out << ' ' << (e.outcome ? outcomeName(*e.outcome) : "absent");
+        if (!e.message.empty()) // a green rerun judged by its own counts
+            out << " (" << e.message << ')';
         if (!e.compareUrl.empty())
             out << ' ' << e.compareUrl;
         break;

@@ -218,20 +218,32 @@ TEST_F(SuggestSimTest, TheSyncPickedTheFailedJobsLines)
         s_cache->jobLineQueue({triage::ruleSetHash(defaultRuleSet()), 0, 0, 1000})->empty());
 }
 
+// The outage's logs name an infrastructure failure; a cancelled run's log
+// says only that it was cancelled, which is no class (issue 37).
 TEST_F(SuggestSimTest, TheSimulatorsInfraLogsAreInfraByTheDefaultRules)
 {
     auto classifier = Classifier::create(defaultRuleSet());
     ASSERT_TRUE(classifier);
-    int checked = 0;
+    int outages = 0;
+    int cancelled = 0;
     for (const SimRow& row : s_server->dataset().rows) {
-        if (!isOutageRow(stories(), row.run) && !isCancelledRow(stories(), row.run))
+        const bool outage = isOutageRow(stories(), row.run);
+        if (!outage && !isCancelledRow(stories(), row.run))
             continue;
         const auto line = classifier->classifyText(s_truth->jobLog(row));
         ASSERT_TRUE(line) << row.run.downstreamRepo << " " << row.run.jobName;
-        EXPECT_EQ(line->impliedClass, FailureClass::Infra) << line->ruleName << ": " << line->text;
-        ++checked;
+        if (outage) {
+            EXPECT_EQ(line->impliedClass, FailureClass::Infra)
+                << line->ruleName << ": " << line->text;
+            ++outages;
+        } else {
+            EXPECT_EQ(line->ruleName, "Job cancelled");
+            EXPECT_EQ(line->impliedClass, FailureClass::Unset) << line->text;
+            ++cancelled;
+        }
     }
-    EXPECT_GT(checked, 3);
+    EXPECT_GT(outages, 3);
+    EXPECT_GT(cancelled, 0);
 }
 
 TEST_F(SuggestSimTest, TheCulpritsHeadsAreItsRegressionAndThePrsItBrokeArePreExisting)
@@ -339,7 +351,9 @@ TEST_F(SuggestSimTest, OutageRowsAreInfraGroupedAcrossTheOutageBackends)
     EXPECT_EQ(backendsSeen.size(), s.outageBackends.size());
 }
 
-TEST_F(SuggestSimTest, TheCancelledRunIsInfra)
+// The story's run was cancelled while its build ran, with no outage
+// anywhere: cancelled is not infra, it stays cancelled and says so.
+TEST_F(SuggestSimTest, TheCancelledRunStaysCancelled)
 {
     int checked = 0;
     for (const SimRow& row : s_server->dataset().rows) {
@@ -348,7 +362,14 @@ TEST_F(SuggestSimTest, TheCancelledRunIsInfra)
         const auto all = suggest(rowOf(row.run));
         const Suggestion* job = forJob(all);
         ASSERT_TRUE(job);
-        EXPECT_EQ(job->cls, FailureClass::Infra) << job->why;
+        EXPECT_EQ(job->cls, FailureClass::Untriaged) << job->why;
+        EXPECT_EQ(job->why.rfind("job was cancelled without test results; line ", 0), 0u)
+            << job->why;
+        EXPECT_NE(job->why.find("no runner loss or outage across backends says why it was "
+                                "cancelled"),
+                  std::string::npos)
+            << job->why;
+        EXPECT_TRUE(job->group.empty());
         ++checked;
     }
     EXPECT_GT(checked, 0);

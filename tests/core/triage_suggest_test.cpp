@@ -2,184 +2,10 @@
 // hand-made PR worlds in a real SQLite cache (PR heads with authors, nightly
 // commits), the precedence between them, the job failure line store, and bad
 // input.
-#include "relayhud/triage/job_line.h"
-#include "relayhud/triage/suggest.h"
+#include "triage_suggest_fixture.h"
 
-#include "outcome_letters.h"
-#include "test_results_fixtures.h"
-#include "test_world.h"
-
-#include <gtest/gtest.h>
-
-using namespace relayhud;
-using namespace relayhud::testing;
-using namespace relayhud::triage;
-
-namespace {
-
+using namespace relayhud::test::suggest_fixture;
 using namespace relayhud::test::outcome_letters;
-using relayhud::test::kSpyre;
-
-// A 40-hex SHA whose short form is "c0000<n>" for n < 100.
-std::string sha(int n)
-{
-    std::string s = "c0000" + std::to_string(n / 10) + std::to_string(n % 10);
-    return s + std::string(40 - s.size(), 'e');
-}
-
-using Tests = std::vector<std::pair<std::string, TestOutcome>>;
-
-// Who dispatched a run: a PR (number, author) or, with number 0, a nightly,
-// whose SHA is a main commit titled as main's are (real-backends.md section 2).
-struct Source {
-    std::int64_t pr = 0;
-    std::string author;
-};
-Source pr(std::int64_t number, std::string author = {})
-{
-    return {number, author.empty() ? "author" + std::to_string(number) : author};
-}
-const Source kNightly{};
-
-class SuggestTest : public ::testing::Test {
-protected:
-    void SetUp() override { m_cache = openCacheOk(":memory:"); }
-
-    // A finished run of `job` on SHA n (commit time 1000 n) with these
-    // results (none stored when `tests` is empty and `store` is false),
-    // dispatched by a push (no PR: a linear history like nightlies').
-    std::int64_t run(int n, const Tests& tests, int attempt = 1,
-                     Conclusion conclusion = Conclusion::Failure, const std::string& job = "test",
-                     const std::string& repo = kSpyre, bool store = true)
-    {
-        const EpochSeconds time = 1'000'000 + 1000 * n;
-        CheckRun r = completedRun(sha(n), job, attempt, conclusion, time);
-        r.downstreamRepo = repo;
-        r.checkRunId = CheckRunId{repo + "-" + r.checkRunId.value};
-        return finish(addRun(*m_cache, r, time), tests, store);
-    }
-
-    // The same for a PR head or a nightly, `hoursIn` hours into the world.
-    std::int64_t head(int n, const Source& source, double hoursIn, const Tests& tests,
-                      int attempt = 1, Conclusion conclusion = Conclusion::Failure,
-                      const std::string& job = "test", bool store = true,
-                      const std::string& nightlyId = {})
-    {
-        const EpochSeconds time = 1'000'000 + static_cast<EpochSeconds>(hoursIn * 3600);
-        CheckRun r =
-            completedRun(nightlyId.empty() ? sha(n) : nightlyId, job, attempt, conclusion, time);
-        r.prNumber = source.pr;
-        r.eventType = source.pr > 0 ? EventType::PullRequest : EventType::Nightly;
-        const std::string title = source.pr > 0       ? "PR " + std::to_string(source.pr)
-                                  : nightlyId.empty() ? "Landed change " + std::to_string(n)
-                                                            + " (#157" + std::to_string(n) + ")"
-                                                      : "";
-        UpstreamCommit commit{r.upstreamSha,
-                              source.pr,
-                              source.pr > 0 || !nightlyId.empty() ? "" : "main",
-                              r.eventType,
-                              time,
-                              title,
-                              source.pr > 0 ? source.author : "pytorchbot"};
-        EXPECT_TRUE(m_cache->apply(SyncBatch{{}, {commit}, {r}, {}}));
-        auto row = m_cache->checkRunRowFor(r.checkRunId);
-        EXPECT_TRUE(row && *row);
-        return finish(row && *row ? **row : 0, tests, store);
-    }
-
-    // A PR head's failed run with no results, whose job log's failure line
-    // names `test` (pytest's "FAILED file::Class::name - ...").
-    std::int64_t loggedHead(int n, const Source& source, double hoursIn, const std::string& test)
-    {
-        const EpochSeconds time = 1'000'000 + static_cast<EpochSeconds>(hoursIn * 3600);
-        CheckRun r = completedRun(sha(n), "test", 1, Conclusion::Failure, time);
-        r.prNumber = source.pr;
-        UpstreamCommit commit{r.upstreamSha, source.pr, "",           EventType::PullRequest,
-                              time,          "PR",      source.author};
-        EXPECT_TRUE(m_cache->apply(SyncBatch{{}, {commit}, {r}, {}}));
-        const auto row = **m_cache->checkRunRowFor(r.checkRunId);
-        JobFailureLine l;
-        l.checkRunRow = row;
-        l.rulesHash = 42;
-        l.state = JobLineState::Matched;
-        l.rule = "pytest failed test";
-        l.cls = FailureClass::BackendBug;
-        l.line = 812;
-        const std::string id = "test/test_ops.py::TestOps::" + test;
-        l.text = "FAILED " + id + " - AssertionError: Tensor-likes are not close!";
-        l.captures = {id};
-        l.pickedAt = 5;
-        EXPECT_TRUE(m_cache->putJobFailureLine(l));
-        return row;
-    }
-
-    std::int64_t finish(std::int64_t row, const Tests& tests, bool store)
-    {
-        if (!store)
-            return row;
-        auto writer = m_cache->beginTestRun({row, TestRunSource::Artifacts, "a", "u"});
-        EXPECT_TRUE(writer);
-        TestRunTotals totals;
-        for (const auto& [name, outcome] : tests) {
-            EXPECT_TRUE((*writer)->add(makeCase("TestOps", name, outcome, message(name, outcome))));
-            ++totals.outcomes[static_cast<std::size_t>(outcome)];
-        }
-        EXPECT_TRUE((*writer)->commit(totals));
-        return row;
-    }
-
-    // test_busy errs at setup because the device is busy.
-    static std::string message(const std::string& name, TestOutcome outcome)
-    {
-        if (name == "test_busy" && outcome == E)
-            return "RuntimeError: spyre device 0 is not available: device or resource busy";
-        return outcome == F ? "AssertionError: Tensor-likes are not close!" : "";
-    }
-
-    void line(std::int64_t row, const std::string& rule, FailureClass cls,
-              JobLineState state = JobLineState::Matched)
-    {
-        JobFailureLine l;
-        l.checkRunRow = row;
-        l.rulesHash = 42;
-        l.state = state;
-        l.rule = rule;
-        l.cls = cls;
-        l.line = 1234;
-        l.text = "##[error]The operation was canceled.";
-        l.captures = {"##[error]The operation was canceled."};
-        l.logHash = "abc";
-        l.message = state == JobLineState::Matched ? "" : "the job log is gone";
-        l.pickedAt = 5;
-        ASSERT_TRUE(m_cache->putJobFailureLine(l));
-    }
-
-    std::vector<Suggestion> suggest(std::int64_t row, const SuggestOptions& options = {})
-    {
-        auto s = suggestForRun(*m_cache, row, options);
-        EXPECT_TRUE(s) << (s ? "" : s.message());
-        return s ? std::move(*s) : std::vector<Suggestion>{};
-    }
-
-    // By value: the callers pass the vector suggest() just returned.
-    static Suggestion only(std::vector<Suggestion> all)
-    {
-        EXPECT_EQ(all.size(), 1u);
-        return all.empty() ? Suggestion{} : std::move(all.front());
-    }
-
-    static const Evidence* find(const Suggestion& s, EvidenceKind kind)
-    {
-        for (const auto& e : s.evidence)
-            if (e.kind == kind)
-                return &e;
-        return nullptr;
-    }
-
-    std::unique_ptr<Cache> m_cache;
-};
-
-} // namespace
 
 TEST_F(SuggestTest, AFailureOnlyThisPrShowsIsItsRegressionBroughtByItsLastPush)
 {
@@ -188,6 +14,13 @@ TEST_F(SuggestTest, AFailureOnlyThisPrShowsIsItsRegressionBroughtByItsLastPush)
     head(20, pr(200), 2, {{"test_a", P}}, 1, Conclusion::Success);
     head(9, pr(300), 3, {{"test_a", P}}, 1, Conclusion::Success, "build"); // another job
     const auto row = head(21, pr(200), 6, {{"test_a", F}, {"test_b", P}});
+    // Seen once: this PR's regression, but a flaky test's first failure
+    // would look the same.
+    const Suggestion once = only(suggest(row));
+    EXPECT_EQ(once.cls, FailureClass::Regression);
+    EXPECT_LT(once.confidence, 0.9);
+    // Its rerun fails it too: a regression holds on every attempt.
+    head(21, pr(200), 6, {{"test_a", F}, {"test_b", P}}, 2);
     const Suggestion& s = only(suggest(row));
     EXPECT_EQ(s.cls, FailureClass::Regression);
     EXPECT_GE(s.confidence, 0.9);
@@ -209,6 +42,7 @@ TEST_F(SuggestTest, AFailureOnlyThisPrShowsIsItsRegressionBroughtByItsLastPush)
               "https://github.com/pytorch/pytorch/compare/" + sha(20) + "..." + sha(21))
         << "a compare between two heads of one PR";
     EXPECT_EQ(s.why, "fails here and on none of the 5 other PRs' runs of this job within 24 h"
+                     "; 1 of this PR's 2 other runs fail it too"
                      "; passed on this PR's previous head c000020: brought by the push of "
                      "c000021: this PR's regression");
     for (const Evidence& e : s.evidence)
@@ -316,22 +150,23 @@ TEST_F(SuggestTest, TheSameAuthorsOtherPrsAreNoEvidence)
 TEST_F(SuggestTest, OnlyRunsWithinTheWindowAreConcurrentAndFlakinessLooksFurther)
 {
     head(1, pr(101), 1, {{"test_a", F}});
-    head(2, pr(102), 199, {{"test_a", P}}, 1, Conclusion::Success);
-    const auto row = head(3, pr(200), 200, {{"test_a", F}});
+    for (int n = 2; n <= 4; ++n)
+        head(n, pr(100 + n), 797 + n, {{"test_a", P}}, 1, Conclusion::Success);
+    const auto row = head(5, pr(200), 805, {{"test_a", F}});
     const Suggestion& s = only(suggest(row));
-    EXPECT_EQ(s.cls, FailureClass::Regression) << "PR 101 is 199 h away: " << s.why;
-    EXPECT_EQ(s.evidence.front().passedCount, 1);
+    EXPECT_EQ(s.cls, FailureClass::Regression) << "PR 101 is 804 h away, past 30 days: " << s.why;
+    EXPECT_EQ(s.evidence.front().passedCount, 3);
     SuggestOptions wide;
-    wide.attribution.windowSeconds = 200 * 3600;
+    wide.attribution.windowSeconds = 805 * 3600;
     EXPECT_EQ(only(suggest(row, wide)).cls, FailureClass::Flaky);
 
-    // Another PR failed it 100 h before: outside the day, inside the week.
-    head(4, pr(103), 100, {{"test_a", F}});
+    // Another PR failed it 300 h before: outside the day, inside the month.
+    head(6, pr(106), 505, {{"test_a", F}});
     const Suggestion& f = only(suggest(row));
     EXPECT_EQ(f.cls, FailureClass::Flaky);
     EXPECT_EQ(f.evidence.front().kind, EvidenceKind::Concurrent);
     EXPECT_EQ(f.evidence.front().failedFurther, 1);
-    EXPECT_EQ(f.why, "fails on none of 1 other PRs' runs within 24 h, but on 1 within 7 days, "
+    EXPECT_EQ(f.why, "fails on none of 3 other PRs' runs within 24 h, but on 1 within 30 days, "
                      "never for long: flaky");
 }
 
@@ -505,13 +340,21 @@ TEST_F(SuggestTest, AJobThatFailedWithoutFailingTestsAndAnInfraLineIsInfra)
               "job failed with no failing test; line 1234 matches rule 'Runner lost' (infra)");
     EXPECT_TRUE(s.group.empty()) << "one backend is no outage";
 
-    // No results at all, cancelled or timed out: the same.
+    // No results at all, cancelled with a runner lost or timed out: the same.
     const auto cancelled = run(3, {}, 1, Conclusion::Cancelled, "test", kSpyre, false);
-    line(cancelled, "Job cancelled", FailureClass::Infra);
+    line(cancelled, "Runner lost", FailureClass::Infra);
     const Suggestion& c = only(suggest(cancelled));
     EXPECT_EQ(c.cls, FailureClass::Infra);
-    EXPECT_EQ(c.why, "job was cancelled without test results; line 1234 matches rule 'Job "
-                     "cancelled' (infra)");
+    EXPECT_EQ(c.why, "job was cancelled without test results; line 1234 matches rule 'Runner "
+                     "lost' (infra)");
+    // Cancelled, and its log says only that: no class, and why not.
+    const auto stopped = run(5, {}, 1, Conclusion::Cancelled, "test", kSpyre, false);
+    line(stopped, "Job cancelled", FailureClass::Unset);
+    const Suggestion& n = only(suggest(stopped));
+    EXPECT_EQ(n.cls, FailureClass::Untriaged);
+    EXPECT_EQ(n.why, "job was cancelled without test results; line 1234 matches rule 'Job "
+                     "cancelled', which names no class; no runner loss or outage across "
+                     "backends says why it was cancelled");
     const auto timedOut = run(4, {}, 1, Conclusion::TimedOut, "test", kSpyre, false);
     line(timedOut, "Job timed out", FailureClass::Infra);
     const Suggestion& t = only(suggest(timedOut));
@@ -562,6 +405,14 @@ TEST_F(SuggestTest, InfraFailuresOfSeveralBackendsAtOnceAreOneOutage)
     EXPECT_EQ(s2.evidence.front().others.size(), 2u) << "one run per other backend";
     EXPECT_EQ(only(suggest(ascend)).group, s.group);
     EXPECT_TRUE(only(suggest(later)).group.empty());
+    // A job cancelled in the middle of it: the outage says why (issue 37).
+    const auto cut = run(5, {}, 1, Conclusion::Cancelled, "test3", kSpyre, false);
+    line(cut, "Job cancelled", FailureClass::Unset);
+    const Suggestion& c = only(suggest(cut));
+    EXPECT_EQ(c.cls, FailureClass::Infra) << c.why;
+    EXPECT_EQ(c.group, s.group);
+    EXPECT_NE(c.why.find("which names no class; one outage across 3 backends"), std::string::npos)
+        << c.why;
 
     SuggestOptions narrow;
     narrow.outageWindowSeconds = 10; // only the same SHA now
@@ -631,7 +482,7 @@ TEST_F(SuggestTest, APassingRunGetsNothingAndManyRunsKeepTheirOrder)
     const auto green = run(1, {{"test_a", P}}, 1, Conclusion::Success);
     EXPECT_TRUE(suggest(green).empty());
     const auto a = run(2, {{"test_a", F}, {"test_b", E}});
-    const auto b = run(3, {{"test_c", X}});
+    const auto b = run(0, {{"test_c", X}});
     auto all = suggestForRuns(*m_cache, {b, green, a});
     ASSERT_TRUE(all) << all.message();
     ASSERT_EQ(all->size(), 3u);

@@ -24,6 +24,20 @@ constexpr std::size_t kListed = 5; // runs of each kind kept as evidence
 // Below this share the scan of a breakage stops: it can no longer recover.
 constexpr double kAbandonShare = 0.5;
 
+// Whether an attempt says anything of a test: results, or a green's
+// conclusion (pytest failed nothing), or its log naming it failed.
+// A merged PR's build that tested its base branch's HEAD (a run whose log
+// shows its own head checked out is a PR head's run).
+bool buildsMainHead(const TimelineRun& r)
+{
+    return !r.testedSha.empty() && !sameCommit(r.testedSha, r.sha.value);
+}
+
+bool attemptJudges(const TimelineRun& r, bool failed)
+{
+    return r.hasResults || failed || (r.named.empty() && r.conclusion == Conclusion::Success);
+}
+
 } // namespace
 
 JobAttributor::JobAttributor(JobTimeline timeline, AttributionOptions options)
@@ -123,10 +137,7 @@ const JobAttributor::RunNeighbours& JobAttributor::neighbours(TimelineIndex run)
     // A merged PR's build that tested its base branch's HEAD follows main:
     // its previous is the previous build of another main commit, not another
     // head of the PR (real-backends.md 3.1).
-    // A run whose log shows its own head checked out is a PR head's run.
-    const auto buildsMain = [](const TimelineRun& r) {
-        return !r.testedSha.empty() && !sameCommit(r.testedSha, r.sha.value);
-    };
+    const auto buildsMain = buildsMainHead;
     const bool onMain = !isNightly(here) && buildsMain(here);
     for (std::size_t p = m_settled.size(); p-- > 0;) {
         const TimelineRun& r = runs[m_settled[p]];
@@ -153,6 +164,164 @@ const JobAttributor::RunNeighbours& JobAttributor::neighbours(TimelineIndex run)
     for (const auto& entry : near)
         n.near.push_back(entry.second);
     return m_neighbours.emplace(run, std::move(n)).first->second;
+}
+
+bool JobAttributor::attemptFails(TimelineIndex run, std::int64_t testId) const
+{
+    const TimelineRun& r = m_timeline.runs[run];
+    const auto& list = r.hasResults ? r.failing : r.named;
+    return std::binary_search(list.begin(), list.end(), testId);
+}
+
+bool JobAttributor::shaFails(std::size_t settledPos, std::int64_t testId) const
+{
+    const auto [first, last] = attemptsOf(m_settled[settledPos]);
+    for (TimelineIndex k = first; k < last; ++k)
+        if (attemptFails(k, testId))
+            return true;
+    return false;
+}
+
+// One attempt of the SHA failed the test and another (with results) did not.
+bool JobAttributor::attemptsDisagree(std::size_t settledPos, std::int64_t testId) const
+{
+    const auto [first, last] = attemptsOf(m_settled[settledPos]);
+    bool failed = false;
+    bool passed = false;
+    for (TimelineIndex k = first; k < last; ++k) {
+        if (attemptFails(k, testId))
+            failed = true;
+        else if (m_timeline.runs[k].hasResults)
+            passed = true;
+    }
+    return failed && passed;
+}
+
+std::pair<TimelineIndex, TimelineIndex> JobAttributor::attemptsOf(TimelineIndex run) const
+{
+    const auto& runs = m_timeline.runs;
+    TimelineIndex first = run;
+    TimelineIndex last = run + 1;
+    while (first > 0 && runs[first - 1].sha == runs[run].sha)
+        --first;
+    while (last < runs.size() && runs[last].sha == runs[run].sha)
+        ++last;
+    return {first, last};
+}
+
+// This PR's other runs of the job: did they fail the test too? A PR's own
+// regression holds on every attempt of a head and on its next heads until
+// fixed; a flaky failure seldom comes twice. A nightly's: its other attempts
+// and the next nightly.
+void JobAttributor::countOwn(TimelineIndex run, std::int64_t testId, Attribution& a) const
+{
+    const auto& runs = m_timeline.runs;
+    const TimelineRun& here = runs[run];
+    const auto count = [&](TimelineIndex i) {
+        const bool failed = attemptFails(i, testId);
+        if (!attemptJudges(runs[i], failed))
+            return;
+        ++a.ownJudged;
+        a.ownFailed += failed ? 1 : 0;
+    };
+    const auto [first, last] = attemptsOf(run);
+    for (TimelineIndex i = first; i < last; ++i)
+        if (i != run)
+            count(i);
+    // A series (nightlies; a merged PR's builds of main, real-backends.md
+    // 3.1): its next run.
+    const bool onMain = !isNightly(here) && buildsMainHead(here);
+    if (isNightly(here) || onMain) {
+        for (TimelineIndex i = last; i < runs.size(); ++i)
+            if (runs[i].time > here.time
+                && (onMain ? !isNightly(runs[i]) && buildsMainHead(runs[i])
+                                 && runs[i].testedSha != here.testedSha
+                           : isNightly(runs[i]))) {
+                const auto next = attemptsOf(i);
+                for (TimelineIndex k = next.first; k < next.second; ++k)
+                    count(k);
+                break;
+            }
+        return;
+    }
+    for (TimelineIndex i = 0; i < runs.size(); ++i)
+        if (!isNightly(runs[i]) && runs[i].prNumber == here.prNumber && runs[i].sha != here.sha)
+            count(i);
+}
+
+// Other SHAs whose attempts disagree on the test: one failed it, another
+// passed it. That is what flaky means, shown by the job's own reruns.
+void JobAttributor::countFlakyShas(TimelineIndex run, std::int64_t testId, Attribution& a) const
+{
+    const auto& runs = m_timeline.runs;
+    const TimelineRun& here = runs[run];
+    EpochSeconds nearest = 0;
+    for (TimelineIndex i = 0; i < runs.size();) {
+        const auto [first, last] = attemptsOf(i);
+        i = last;
+        if (last - first < 2 || runs[first].sha == here.sha
+            || std::abs(runs[first].time - here.time) > m_options.flakySeconds)
+            continue;
+        std::optional<TimelineIndex> failed;
+        std::optional<TimelineIndex> passed;
+        for (TimelineIndex k = first; k < last; ++k) {
+            if (attemptFails(k, testId))
+                failed = k;
+            else if (runs[k].hasResults)
+                passed = k;
+        }
+        if (!failed || !passed)
+            continue;
+        const EpochSeconds distance = std::abs(runs[first].time - here.time);
+        if (a.flakyShas++ == 0 || distance < nearest) {
+            nearest = distance;
+            a.flakyFailed = failed;
+            a.flakyPassed = passed;
+        }
+    }
+}
+
+const std::vector<bool>& JobAttributor::oneOffs() const
+{
+    if (m_oneOffs)
+        return *m_oneOffs;
+    // Per test, how many SHAs fail it (any attempt).
+    const auto& runs = m_timeline.runs;
+    std::map<std::int64_t, int> shasFailing;
+    std::vector<std::set<std::int64_t>> failingOf(m_settled.size());
+    for (std::size_t p = 0; p < m_settled.size(); ++p) {
+        const auto [first, last] = attemptsOf(m_settled[p]);
+        for (TimelineIndex k = first; k < last; ++k) {
+            const auto& list = runs[k].hasResults ? runs[k].failing : runs[k].named;
+            failingOf[p].insert(list.begin(), list.end());
+        }
+        for (const std::int64_t test : failingOf[p])
+            ++shasFailing[test];
+    }
+    std::vector<bool> out(m_settled.size());
+    for (std::size_t p = 0; p < m_settled.size(); ++p)
+        out[p] = std::any_of(failingOf[p].begin(), failingOf[p].end(),
+                             [&](std::int64_t test) { return shasFailing[test] == 1; });
+    return *(m_oneOffs = std::move(out));
+}
+
+// How often the other PRs' and nightlies' runs fail a test once and never
+// again: a job whose suite fails a random test now and then (a device's
+// hiccup, a race in the harness) says little with a single failure.
+void JobAttributor::countNoise(TimelineIndex run, Attribution& a) const
+{
+    const auto& runs = m_timeline.runs;
+    const TimelineRun& here = runs[run];
+    const std::vector<bool>& once = oneOffs();
+    for (std::size_t p = 0; p < m_settled.size(); ++p) {
+        const TimelineRun& r = runs[m_settled[p]];
+        if (!isOther(here, r) || !r.hasResults)
+            continue;
+        ++a.judgedRuns;
+        a.oneOffRuns += once[p] ? 1 : 0;
+    }
+    a.noisy = a.oneOffRuns >= m_options.noisyMinRuns
+              && a.oneOffRuns >= m_options.noisyShare * a.judgedRuns;
 }
 
 const JobAttributor::TestTrack& JobAttributor::track(std::int64_t testId) const
@@ -201,7 +370,48 @@ void JobAttributor::findBreakages(std::int64_t testId, TestTrack& t) const
                 break;
             }
         }
-        if (static_cast<int>(sources.size()) < m_options.brokenMinSources) {
+        // A breakage that began just now: every run since its start fails
+        // it, to the newest (the scan reached the end), on two authors' PRs
+        // already (few runs came since), and nothing failed it before (a
+        // flaky test's failures come and go). Two nightlies alone are a
+        // linear history, and one author's PRs may share a change.
+        const auto ongoing = [&] {
+            if (failed != total || next != 0)
+                return false;
+            std::set<std::string> authors;
+            for (std::size_t p = start; p <= last; ++p) {
+                const TimelineRun& r = runs[m_settled[p]];
+                if (!isNightly(r) && fails(p, testId))
+                    authors.insert(r.author.empty() ? "#" + std::to_string(r.prNumber) : r.author);
+            }
+            return authors.size() >= 2;
+        };
+        if (static_cast<int>(sources.size()) < m_options.brokenMinSources && !ongoing()) {
+
+            ++next;
+            continue;
+        }
+        // A flaky test's streak is no breakage: a breakage fails on every
+        // attempt of its runs and of the runs around it (days either side),
+        // and the test does not fail now and then far
+        // from it (days before its first failure or after its last; a
+        // breakage's own stretches sit close together, between the PR heads
+        // based before it that pass).
+        const auto flakyStreak = [&] {
+            const EpochSeconds from = runs[m_settled[start]].time - m_options.firstSeenSeconds;
+            const EpochSeconds until = runs[m_settled[last]].time + m_options.firstSeenSeconds;
+            int far = 0;
+            for (std::size_t p = 0; p < m_settled.size(); ++p) {
+                const EpochSeconds time = runs[m_settled[p]].time;
+                const bool near = time >= from && time <= until;
+                if (near && attemptsDisagree(p, testId))
+                    return true;
+                if (!near && shaFails(p, testId))
+                    ++far;
+            }
+            return far >= 2;
+        };
+        if (flakyStreak()) {
             ++next;
             continue;
         }
@@ -234,7 +444,13 @@ void JobAttributor::findBreakages(std::int64_t testId, TestTrack& t) const
         if (b.firstSeen) {
             const std::int64_t key = sourceKey(*b.firstSeen);
             const bool alone = key != firstKey || before[key] >= 2;
-            if (key > 0 && alone)
+            // A culprit failed it on its own while others still passed it;
+            // when everyone's runs fail from its first failure on, a PR that
+            // happened to run first did not break it: the backend moved.
+            bool othersPassed = false;
+            for (std::size_t p = *b.firstSeen + 1; p < b.spread && !othersPassed; ++p)
+                othersPassed = sourceKey(p) != key && seen(p, testId) == Seen::NotFailed;
+            if (key > 0 && alone && othersPassed)
                 b.culpritPr = key;
         }
         t.breakages.push_back(b);
@@ -259,12 +475,20 @@ Attribution JobAttributor::attribute(TimelineIndex run, std::int64_t testId) con
         a.previousFailed = there == Seen::Failed;
         break;
     }
+    // Another SHA failed the test if any of its attempts did: a flaky
+    // failure that passed on a rerun is still a failure of that SHA.
+    const auto failsAny = [&](std::size_t p) { return shaFails(p, testId); };
+    int prsFailed = 0; // of them, PRs' runs
     for (const std::size_t p : n.near) {
-        const Seen there = seen(p, testId);
+        Seen there = seen(p, testId);
+        if (there != Seen::Failed && failsAny(p))
+            there = Seen::Failed;
         if (there == Seen::Unknown)
             continue;
         const bool failed = there == Seen::Failed;
         (failed ? a.othersFailed : a.othersPassed) += 1;
+        if (failed && !isNightly(runs[m_settled[p]]))
+            ++prsFailed;
         auto& list = failed ? a.failedOn : a.passedOn;
         if (list.size() < kListed)
             list.push_back(m_settled[p]);
@@ -305,36 +529,73 @@ Attribution JobAttributor::attribute(TimelineIndex run, std::int64_t testId) con
         return a;
     }
 
-    // A nightly (or push) series is a linear history: failing on the
-    // previous one too is older than this one.
-    if (isNightly(here) && a.previous && a.previousFailed) {
-        a.call = AttributionCall::NightlyOld;
-        a.confidence = 0.7;
-        return a;
-    }
-    if (a.othersFailed > 0) {
-        a.call = AttributionCall::Flaky;
-        a.confidence = a.othersFailed >= 2 ? 0.75 : 0.55;
-        return a;
-    }
-    // None in the window: do other PRs fail it now and then further away
-    // (outside its breakages)?
+    countOwn(run, testId, a);
+    countFlakyShas(run, testId, a);
+    countNoise(run, a);
+    // Do other PRs fail it now and then further away (outside its breakages)?
     for (const std::size_t p : n.further) {
         const bool inBreakage =
             std::any_of(t.breakages.begin(), t.breakages.end(),
                         [&](const Breakage& b) { return p >= b.first && p <= b.last; });
-        if (!inBreakage && fails(p, testId))
+        if (!inBreakage && failsAny(p))
             ++a.failedFurther;
+    }
+    // A nightly (or push) series is a linear history: failing on the
+    // previous one too is older than this one, unless the test is flaky
+    // anyway (PRs fail it now and then, its attempts disagree elsewhere).
+    if (isNightly(here) && a.previous && a.previousFailed) {
+        const bool flaky = prsFailed > 0 || a.flakyShas > 0 || a.failedFurther > 0;
+        a.call = flaky ? AttributionCall::Flaky : AttributionCall::NightlyOld;
+        a.confidence = flaky ? 0.75 : 0.7;
+        return a;
+    }
+    if (a.othersFailed > 0) {
+        a.call = AttributionCall::Flaky;
+        a.confidence = a.othersFailed >= 2 ? 0.85 : 0.75;
+        return a;
+    }
+    if (a.flakyShas > 0) {
+        a.call = AttributionCall::Flaky;
+        a.confidence = 0.9;
+        return a;
     }
     if (a.failedFurther >= 1) {
         a.call = AttributionCall::Flaky;
-        a.confidence = 0.6;
+        a.confidence = 0.75;
         return a;
     }
-    a.call = isNightly(here) ? AttributionCall::NightlyNew : AttributionCall::ThisPr;
-    a.confidence = a.othersPassed >= 3  ? (a.previous && !a.previousFailed ? 0.95 : 0.85)
-                   : a.othersPassed > 0 ? 0.6
-                                        : 0.4;
+    // Seen once, on a job that fails some test once and never again on
+    // many runs: more of the same, until a rerun or another head says no.
+    if (a.ownFailed == 0 && a.noisy) {
+        a.call = AttributionCall::Flaky;
+        a.confidence = 0.7;
+        return a;
+    }
+    if (isNightly(here) && a.ownJudged > 0 && a.ownFailed == 0) {
+        a.call = AttributionCall::Flaky; // came with this nightly, gone with the next
+        a.confidence = 0.75;
+        return a;
+    }
+    if (isNightly(here)) {
+        a.call = AttributionCall::NightlyNew;
+        a.confidence = a.othersPassed >= 3  ? (a.previous && !a.previousFailed ? 0.9 : 0.8)
+                       : a.othersPassed > 0 ? 0.6
+                                            : 0.4;
+        return a;
+    }
+    // Only this PR fails it. Once, with few runs to compare: no call. (A
+    // build of main compares with main's previous build, as a nightly.)
+    const bool mainWithBaseline = buildsMainHead(here) && a.previous;
+    if (a.ownFailed == 0 && a.othersPassed < m_options.minPassedOthers && !mainWithBaseline) {
+        a.call = AttributionCall::Unclear;
+        a.confidence = 0.0;
+        return a;
+    }
+    a.call = AttributionCall::ThisPr;
+    a.confidence = a.ownFailed > 0 ? (a.othersPassed >= 3  ? 0.95
+                                      : a.othersPassed > 0 ? 0.85
+                                                           : 0.7)
+                                   : 0.8;
     return a;
 }
 

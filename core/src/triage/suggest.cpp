@@ -34,6 +34,7 @@ public:
     struct Entry {
         EvidenceRun run;
         std::string upstreamRepo;
+        std::optional<TestCounts> reportedTests; // the run's own counts
     };
 
     explicit RunLookup(const EvidenceSource& facts) : m_facts(facts) {}
@@ -57,6 +58,7 @@ public:
         entry.run.prNumber = run->prNumber;
         entry.run.eventType = run->eventType;
         entry.upstreamRepo = run->upstreamRepo;
+        entry.reportedTests = run->reported.tests;
         m_entries.emplace(row, entry);
         return entry;
     }
@@ -95,8 +97,11 @@ Evidence lineEvidence(const JobFailureLine& line)
 
 std::string lineWords(const JobFailureLine& line)
 {
-    return "line " + std::to_string(line.line) + " matches rule '" + line.rule + "' ("
-           + std::string(failureClassName(line.cls)) + ")";
+    const std::string rule =
+        "line " + std::to_string(line.line) + " matches rule '" + line.rule + "'";
+    return line.cls == FailureClass::Unset
+               ? rule
+               : rule + " (" + std::string(failureClassName(line.cls)) + ")";
 }
 
 EvidenceRun timelineRun(const JobTimeline& timeline, const TimelineRun& r)
@@ -176,6 +181,8 @@ struct RunFacts {
     const JobAttributor* attributor = nullptr; // loaded when a test fails
     std::optional<TimelineIndex> index;        // this run in it
     bool hasResults = false;                   // stored test results (Cache::testRunForCheckRun)
+    std::optional<TestCounts> reportedTests;   // what the run said of its tests
+    int failingCount = 0;                      // failed or errored in its results
 };
 
 class RunSuggester {
@@ -194,6 +201,7 @@ public:
         RunFacts facts;
         facts.here = std::move(here->run);
         facts.upstreamRepo = std::move(here->upstreamRepo);
+        facts.reportedTests = here->reportedTests;
         auto line = m_facts.jobFailureLine(row);
         if (!line)
             return line.error();
@@ -240,6 +248,7 @@ private:
         for (const auto& r : results)
             if (isTestFailure(r.outcome))
                 failingIds.push_back(r.testId);
+        facts.failingCount = static_cast<int>(failingIds.size());
         std::vector<std::optional<Evidence>> reruns(failingIds.size());
         if (!failingIds.empty()) {
             if (auto r = findReruns(facts, failingIds, reruns); !r)
@@ -304,6 +313,42 @@ private:
                 e.outcome = TestOutcome::Passed;
                 reruns[i] = std::move(e);
             }
+        }
+        if (std::all_of(reruns.begin(), reruns.end(), [](const auto& r) { return r.has_value(); }))
+            return {};
+        return findGreenReruns(facts, reruns);
+    }
+
+    // Another attempt of the SHA went green with its results not fetched
+    // (an artifact of another attempt, or none): by its own counts, none of
+    // its tests failed. It passed every test this attempt failed.
+    Result<void> findGreenReruns(const RunFacts& facts,
+                                 std::vector<std::optional<Evidence>>& reruns)
+    {
+        auto attributor = m_attributors.forRun(facts.here.checkRunRow);
+        if (!attributor)
+            return attributor.error();
+        const JobTimeline& timeline = (*attributor)->timeline();
+        for (const TimelineRun& r : timeline.runs) {
+            if (r.sha != facts.here.sha || r.row == facts.here.checkRunRow || r.hasResults
+                || r.conclusion != Conclusion::Success)
+                continue;
+            auto run = m_facts.checkRun(r.row);
+            if (!run)
+                return run.error();
+            const auto& counts = run->reported.tests;
+            if (!counts || counts->total <= 0 || counts->failed != 0)
+                continue; // no counts, or they say a test failed: no word on ours
+            Evidence e;
+            e.kind = EvidenceKind::Rerun;
+            e.run = timelineRun(timeline, r);
+            e.outcome = TestOutcome::Passed;
+            e.message = "green, and 0 of its " + std::to_string(counts->total)
+                        + " tests failed by its own counts (its results were not fetched)";
+            for (auto& rerun : reruns)
+                if (!rerun)
+                    rerun = e;
+            break;
         }
         return {};
     }
@@ -383,6 +428,7 @@ private:
     void decideFailing(Suggestion& s, const RunFacts& facts, const std::optional<Evidence>& rerun,
                        const StoredTestResult& result)
     {
+        m_unclear = false;
         const auto& here = facts.here;
         std::optional<Evidence> lineEv;
         if (facts.line)
@@ -427,10 +473,32 @@ private:
         // Rule 3: a rerun passed.
         if (rerun) {
             const EvidenceRun& passed = *rerun->run;
-            finish(FailureClass::Flaky, 0.95, *rerun,
+            finish(FailureClass::Flaky, rerun->message.empty() ? 0.95 : 0.9, *rerun,
                    "fails on attempt " + std::to_string(here.runAttempt) + ", passed on attempt "
                        + std::to_string(passed.runAttempt) + " of the same SHA ("
-                       + here.sha.shortSha() + "): flaky");
+                       + here.sha.shortSha() + ")"
+                       + (rerun->message.empty() ? std::string() : ", " + rerun->message)
+                       + ": flaky");
+            return;
+        }
+        // Rule 3b: the job went green and its own counts say no test
+        // failed, while its JUnit shows this one failing: its report hides
+        // failures, whatever made the test fail (a backend's bug: a harness
+        // that reports success whatever pytest says). torch-spyre's
+        // validate mode sends green with no counts (real-backends.md 3.2):
+        // no counts, no such claim.
+        if (here.conclusion == Conclusion::Success && facts.reportedTests
+            && facts.reportedTests->total > 0 && facts.reportedTests->failed == 0) {
+            Evidence e;
+            e.kind = EvidenceKind::Outcome;
+            e.outcome = result.outcome;
+            finish(FailureClass::BackendBug, 0.9, std::move(e),
+                   "the job reported green with 0 of its "
+                       + std::to_string(facts.reportedTests->total)
+                       + " tests failed, but its JUnit shows " + std::to_string(facts.failingCount)
+                       + (facts.failingCount == 1 ? " test" : " tests")
+                       + " failing, this one among them: its report hides failures (the "
+                         "backend's bug)");
             return;
         }
         // Rules 4 and 6 read the job's other runs: provisional while some
@@ -444,7 +512,9 @@ private:
                                            + " other PRs' runs of this job within "
                                            + hours(m_options.attribution.windowSeconds)
                                      : std::string();
-        if (a && (a->othersFailed + a->othersPassed > 0 || a->previous || a->onset)) {
+        if (a
+            && (a->othersFailed + a->othersPassed > 0 || a->previous || a->onset || a->flakyShas > 0
+                || a->failedFurther > 0 || a->noisy || a->ownJudged > 0)) {
             switch (a->call) {
             case AttributionCall::ThisPr:
             case AttributionCall::Culprit:
@@ -476,15 +546,18 @@ private:
                              " change this job never ran on)");
                 return;
             case AttributionCall::Flaky:
-                finish(FailureClass::Flaky, a->confidence, concurrent,
-                       a->othersFailed > 0
-                           ? "fails on " + others + " too, without a common start: flaky"
-                           : "fails on none of " + std::to_string(a->othersPassed)
-                                 + " other PRs' runs within "
-                                 + hours(m_options.attribution.windowSeconds) + ", but on "
-                                 + std::to_string(a->failedFurther) + " within "
-                                 + std::to_string(m_options.attribution.flakySeconds / 86400)
-                                 + " days, never for long: flaky");
+                finish(FailureClass::Flaky, a->confidence, concurrent, flakyWhy(*a, facts));
+                return;
+            case AttributionCall::Unclear:
+                m_unclear = true;
+                finish(FailureClass::Untriaged, 0.0, concurrent,
+                       "unclear — not enough runs: only this PR fails it, on this run alone (no "
+                       "rerun or other head of it failed it too), and "
+                           + (a->othersPassed == 0 ? std::string("no")
+                                                   : "only " + std::to_string(a->othersPassed))
+                           + " other PRs' runs of this job within "
+                           + hours(m_options.attribution.windowSeconds)
+                           + " pass it; a rerun or the PR's next head would tell");
                 return;
             case AttributionCall::NightlyOld:
                 finish(FailureClass::PreExisting, a->confidence, previous,
@@ -508,6 +581,42 @@ private:
         finish(FailureClass::Untriaged, 0.0, previous, nothing + ", and no rule names a class");
     }
 
+    std::string flakyWhy(const Attribution& a, const RunFacts& facts) const
+    {
+        const std::string window = hours(m_options.attribution.windowSeconds);
+        if (a.othersFailed > 0)
+            return "fails on " + std::to_string(a.othersFailed) + " of "
+                   + std::to_string(a.othersFailed + a.othersPassed)
+                   + " other PRs' runs of this job within " + window
+                   + " too, without a common start: flaky";
+        if (a.flakyShas > 0) {
+            std::string why = "failed and passed on attempts of the same SHA on "
+                              + std::to_string(a.flakyShas)
+                              + (a.flakyShas == 1 ? " other run" : " other runs") + " of this job";
+            if (a.flakyFailed && a.flakyPassed) {
+                const EvidenceRun failed = run(facts, *a.flakyFailed);
+                const EvidenceRun passed = run(facts, *a.flakyPassed);
+                why += " (" + runName(failed) + ": attempt " + std::to_string(failed.runAttempt)
+                       + " failed, attempt " + std::to_string(passed.runAttempt) + " passed)";
+            }
+            return why + ": flaky";
+        }
+        if (a.failedFurther > 0)
+            return "fails on none of " + std::to_string(a.othersPassed) + " other PRs' runs within "
+                   + window + ", but on " + std::to_string(a.failedFurther) + " within "
+                   + std::to_string(m_options.attribution.flakySeconds / 86400)
+                   + " days, never for long: flaky";
+        if (a.noisy && a.ownFailed == 0)
+            return "seen once: no rerun or other head of this PR failed it, and this job fails "
+                   "some test once and never again on "
+                   + std::to_string(a.oneOffRuns) + " of " + std::to_string(a.judgedRuns)
+                   + " other runs: most likely flaky (a rerun would tell)";
+        return "failed on this nightly alone: " + std::to_string(a.ownJudged)
+               + (a.ownJudged == 1 ? " rerun or next nightly passes it"
+                                   : " reruns and next nightly pass it")
+               + ": flaky";
+    }
+
     std::string regressionWhy(const Attribution& a, const RunFacts& facts) const
     {
         const JobTimeline& timeline = facts.attributor->timeline();
@@ -527,6 +636,9 @@ private:
                 why = "fails here; no other PR's run of this job within "
                       + hours(m_options.attribution.windowSeconds) + " to compare";
         }
+        if (a.ownFailed > 0)
+            why += "; " + std::to_string(a.ownFailed) + " of this PR's "
+                   + std::to_string(a.ownJudged) + " other runs fail it too";
         if (a.previous && buildsMain(timeline.runs[*facts.index]))
             return why + mainBuildWhy(a, facts);
         if (a.previous) {
@@ -625,6 +737,20 @@ private:
                     + (line.state == JobLineState::Matched
                            ? lineWords(line) + ", which names no class"
                            : "no failure line: " + s.evidence.back().message);
+            // Cancelled says the job stopped, not why (a person, a newer
+            // push, an outage): infra only when other backends' jobs failed
+            // on infrastructure at the same time.
+            if (facts.here.conclusion == Conclusion::Cancelled) {
+                if (auto r = addOutage(s, facts); !r)
+                    return r;
+                if (!s.group.empty()) {
+                    s.cls = FailureClass::Infra;
+                    s.confidence = 0.7;
+                } else {
+                    s.why += "; no runner loss or outage across backends says why it was "
+                             "cancelled";
+                }
+            }
             out.push_back(std::move(s));
             return {};
         }
@@ -671,7 +797,11 @@ private:
         }
         std::vector<std::optional<Evidence>> reruns(1);
         RunFacts named = facts;
-        if (testId->second > 0 && !findReruns(named, {testId->second}, reruns))
+        // A test no stored result names has no outcome elsewhere to read;
+        // a green rerun's own counts still speak for it.
+        const auto searched = testId->second > 0 ? findReruns(named, {testId->second}, reruns)
+                                                 : findGreenReruns(named, reruns);
+        if (!searched)
             return std::nullopt;
         named.attributor = *attributor;
         named.index = named.attributor->indexOf(facts.here.checkRunRow);
@@ -681,7 +811,7 @@ private:
         result.outcome = TestOutcome::Failed;
         result.message = line.text;
         decideFailing(s, named, reruns.front(), result);
-        if (s.cls == FailureClass::Untriaged)
+        if (s.cls == FailureClass::Untriaged && !m_unclear)
             return std::nullopt; // nothing better than the line's own class
         s.why = how + "; its log names " + identity + ": " + s.why;
         return s;
@@ -726,6 +856,7 @@ private:
     const SuggestOptions& m_options;
     RunLookup& m_runs;
     Attributors& m_attributors;
+    bool m_unclear = false; // the last decideFailing found too few runs to call it
 };
 
 } // namespace

@@ -48,9 +48,13 @@ QString evidenceLine(const triage::Evidence& e)
     using triage::EvidenceKind;
     switch (e.kind) {
     case EvidenceKind::Outcome: return tr("Outcome here: %1").arg(outcomeText(e.outcome));
-    case EvidenceKind::Rerun:
-        return e.run ? tr("Rerun %1: %2").arg(runText(*e.run), outcomeText(e.outcome))
-                     : tr("Rerun: %1").arg(outcomeText(e.outcome));
+    case EvidenceKind::Rerun: {
+        QString text = e.run ? tr("Rerun %1: %2").arg(runText(*e.run), outcomeText(e.outcome))
+                             : tr("Rerun: %1").arg(outcomeText(e.outcome));
+        if (!e.message.empty()) // a green attempt judged by its own counts
+            text += tr(" (%1)").arg(toQString(e.message));
+        return text;
+    }
     case EvidenceKind::Concurrent: {
         const int hours = static_cast<int>(e.windowSeconds / 3600);
         QString text = tr("Other PRs within %1 h: fails on %2 of %3 runs")

@@ -40,8 +40,9 @@ struct AttributionOptions {
     // Other PRs' runs this close to the head (before or after) are concurrent.
     EpochSeconds windowSeconds = 24 * 3600;
     // A test other PRs fail now and then this close to the head (before or
-    // after), outside any breakage, is flaky even when none did in the window.
-    EpochSeconds flakySeconds = 7 * 24 * 3600;
+    // after), outside any breakage, is flaky even when none did in the window:
+    // a month, as far as a sync reads by default.
+    EpochSeconds flakySeconds = 30 * 24 * 3600;
     // How far before a breakage's onset its first failure is looked for.
     EpochSeconds firstSeenSeconds = 72 * 3600;
     // A breakage: from its onset on, at least this share of the job's runs
@@ -49,6 +50,17 @@ struct AttributionOptions {
     double brokenShare = 0.8;
     // ... on at least this many distinct PRs or nightlies.
     int brokenMinSources = 3;
+    // A failure only this PR shows, on one run (no other head or attempt of
+    // it failed the test too), compared with fewer other PRs' runs that pass
+    // it than this, is unclear: not enough runs to call it this PR's.
+    int minPassedOthers = 3;
+    // A job that fails some test once and never again (on no other run) on
+    // at least this share of the other PRs' and nightlies' runs, and on at
+    // least noisyMinRuns of them, is noisy: a failure seen once there is
+    // most likely more of the same (flaky), until a rerun or another head
+    // fails it too.
+    double noisyShare = 0.1;
+    int noisyMinRuns = 3;
 };
 
 enum class AttributionCall : std::uint8_t {
@@ -59,6 +71,7 @@ enum class AttributionCall : std::uint8_t {
     Flaky,       // fails on other PRs' runs now and then, without a common start
     NightlyNew,  // a nightly's new failure: the main range since the previous nightly
     NightlyOld,  // a nightly that failed it on the previous nightly too
+    Unclear,     // only this PR fails it, once, and too few runs compare: no call
 };
 
 // A run a decision points at: an index into the attributor's timeline.
@@ -78,6 +91,21 @@ struct Attribution {
     // Other PRs' runs within flakySeconds that fail it outside any breakage
     // (0 unless the window had none).
     int failedFurther = 0;
+    // Other SHAs (of any PR or nightly, but this one) where one attempt
+    // failed the test and another passed it: flaky, by the job's own reruns.
+    int flakyShas = 0;
+    std::optional<TimelineIndex> flakyFailed; // one such pair, the nearest
+    std::optional<TimelineIndex> flakyPassed;
+    // This PR's other runs (other attempts of this head, its other heads; a
+    // nightly's: its attempts and the next nightly) that failed the test too,
+    // and how many of them have an outcome for it at all.
+    int ownFailed = 0;
+    int ownJudged = 0;
+    // The job's noise: other PRs' and nightlies' runs that fail some test no
+    // other run fails (once and never again), of the runs with results.
+    int oneOffRuns = 0;
+    int judgedRuns = 0;
+    bool noisy = false;
     std::vector<TimelineIndex> failedOn;
     std::vector<TimelineIndex> passedOn;
     // A breakage: the run where it spread to a second PR or nightly (onset),
@@ -126,6 +154,18 @@ private:
         return seen(settledPos, testId) == Seen::Failed;
     }
     const TestTrack& track(std::int64_t testId) const;
+    // Whether an attempt (any, not only the settled one) failed a test; any
+    // attempt of a settled run's SHA; one attempt failed it and another not.
+    bool attemptFails(TimelineIndex run, std::int64_t testId) const;
+    bool shaFails(std::size_t settledPos, std::int64_t testId) const;
+    bool attemptsDisagree(std::size_t settledPos, std::int64_t testId) const;
+    // The attempts of run's SHA: [first, last).
+    std::pair<TimelineIndex, TimelineIndex> attemptsOf(TimelineIndex run) const;
+    void countOwn(TimelineIndex run, std::int64_t testId, Attribution& a) const;
+    void countFlakyShas(TimelineIndex run, std::int64_t testId, Attribution& a) const;
+    void countNoise(TimelineIndex run, Attribution& a) const;
+    // Per settled run: whether it fails a test that no other SHA fails.
+    const std::vector<bool>& oneOffs() const;
     void findBreakages(std::int64_t testId, TestTrack& track) const;
     bool isOther(const TimelineRun& here, const TimelineRun& other) const;
     // What every test of one run is compared with, found once per run.
@@ -148,6 +188,7 @@ private:
     std::vector<std::optional<std::size_t>> m_settledOf;
     mutable std::map<std::int64_t, TestTrack> m_tracks;
     mutable std::map<TimelineIndex, RunNeighbours> m_neighbours;
+    mutable std::optional<std::vector<bool>> m_oneOffs;
 };
 
 } // namespace relayhud::triage

@@ -14,19 +14,28 @@
 //     unavailable, host out of memory, network, disk full) -> Infra: a setup
 //     error is no one's regression, and not flaky when a rerun passed.
 //  3. a failing test (failed/error) that passed on another attempt of the same
-//     SHA and job -> Flaky (a retry that passed is a flakiness signal).
+//     SHA and job -> Flaky (a retry that passed is a flakiness signal); an
+//     attempt that went green without fetched results passed it too when its
+//     own counts say 0 failed.
+//  3b. a test failing in a job that reported green with counts saying 0
+//     failed -> BackendBug: the job's report hides failures.
 //  4. attribution over the job's timeline (triage/attribution.h): this PR's
 //     regression (fails on its heads, not on the other PRs' runs of the job
-//     in the window; the push that brought it when its previous head passed),
-//     pre-existing (a breakage most PRs' runs carry since an onset, first seen
-//     on a culprit PR), backend bug (every run started failing it at once, no
-//     PR first), flaky (other PRs fail it now and then, no common start), a
-//     nightly's new failure (a regression in the main range since the
-//     previous nightly). With no other run of the job to compare, the next
-//     rule.
+//     in the window; the push that brought it when its previous head passed;
+//     surer when its other heads or attempts fail it too), pre-existing (a
+//     breakage most PRs' runs carry since an onset, first seen on a culprit
+//     PR), backend bug (every run started failing it at once, no PR first),
+//     flaky (other PRs fail it now and then, any attempt, no common start;
+//     another SHA's attempts disagree on it; a noisy job's one-off failure; a
+//     nightly's failure the next nightly passes), a nightly's new failure (a
+//     regression in the main range since the previous nightly), or unclear
+//     (Untriaged: only this PR fails it, on one run, with too few other runs
+//     to compare). With no other run of the job to compare, the next rule.
 //  5. the job (no failing tests) whose failure line's rule implies Infra ->
-//     Infra; a cancelled or timed-out job with such a line too. Infra jobs of
-//     two or more backends on the same SHA, or started within
+//     Infra; a timed-out job with such a line too. A cancelled job is infra
+//     only when its line says so (a runner lost) or an outage across
+//     backends covers it; else it stays cancelled, and says so (issue 37).
+//     Infra jobs of two or more backends on the same SHA, or started within
 //     outageWindowSeconds of each other, are one outage: each carries an
 //     Outage evidence listing the others and the same `group`.
 //  6. the class the job's failure line's rule implies (BackendBug,
@@ -129,7 +138,9 @@ struct Evidence {
     // Outage: the other backends' runs, one per backend, oldest first.
     std::vector<EvidenceRun> others;
 
-    // NoLine: why (no rule matched, "log expired", ...).
+    // NoLine: why (no rule matched, "log expired", ...). Rerun: how a green
+    // attempt without fetched results passed ("0 of its 903 tests failed by its
+    // own counts"), "" when its results say so.
     std::string message;
 };
 
