@@ -45,6 +45,8 @@ void MainWindow::connectTests()
     connect(m_tests, &TestResultsController::loadFailed, this,
             [this](qint64, const QString& reason) {
                 m_testsPanel->setMessage(tr("Cannot show this run's tests: %1").arg(reason));
+                m_testsReadFailed = true;
+                emit testsFailed(reason);
             });
     connect(m_testsPanel, &TestsPanel::tracebackRequested, this,
             [this](qint64 textId) { m_tests->loadText(m_testsLoad, textId); });
@@ -111,6 +113,7 @@ void MainWindow::onTestsLoaded(const std::shared_ptr<const TestsPanelData>& load
 {
     if (loaded->loadId != m_testsLoad)
         return;
+    m_testsReadFailed = false;
     m_testsBase = loaded->triageBase;
     m_testsCheckRunId = loaded->checkRunId;
     m_testsPanel->setData(loaded);
@@ -162,9 +165,10 @@ void MainWindow::onArtifactsSynced(const ArtifactSyncOutcome& outcome)
         if (m_coverage->rowId() != 0)
             m_coverage->refresh();
     }
-    // The shown run may have just received its results.
-    if (m_testsRowId != 0 && r.stored > 0)
-        m_testsLoad = m_tests->loadRun(m_testsRowId, false);
+    // The shown run may have just received its results; or its own fetch
+    // failed meanwhile (the pass held the cache): read, or fetch, again.
+    if (m_testsRowId != 0 && (r.stored > 0 || m_testsReadFailed))
+        m_testsLoad = m_tests->loadRun(m_testsRowId, true);
     // Job logs read: the doctor's tested-SHA check has new evidence.
     if (r.jobLogs > 0 || r.checkoutLogs > 0) {
         m_backendsStale = true;

@@ -31,8 +31,11 @@ Launcher::Launcher(LaunchOptions options, QObject* parent)
         if (m_finishing && m_window && m_window->doctorPanel()->isVisible() && !m_artifactsSynced)
             return fail(tr("the first artifact pass did not end within %1 s")
                             .arg(kArtifactsTimeoutMs / 1000));
-        fail(m_finishing ? tr("the selected cell's tests did not show within %1 s")
+        fail(m_finishing ? tr("the selected cell's tests did not show within %1 s%2")
                                .arg(kHeadlessTimeoutMs / 1000)
+                               .arg(m_lastTestsError.isEmpty()
+                                        ? QString()
+                                        : tr(" (last read: %1)").arg(m_lastTestsError))
              : m_synced ? tr("the matrix stayed empty after the sync")
                         : tr("no successful sync within %1 s").arg(kHeadlessTimeoutMs / 1000));
     });
@@ -366,6 +369,13 @@ void Launcher::finishSelfTest(int rows, int columns)
                 m_selfTestTestsOk = true;
                 passIfDone();
             });
+    // A read that failed is said, and waited past: the next artifact pass
+    // reads the shown run again (the deadline still holds).
+    connect(m_window.get(), &MainWindow::testsFailed, this, [this](const QString& reason) {
+        m_lastTestsError = reason;
+        std::fprintf(stderr, "relayhud: the failed cell's tests: %s; waiting for the next read\n",
+                     qPrintable(reason));
+    });
     connect(m_window.get(), &MainWindow::runDetailsShown, this, [this, passIfDone] {
         if (m_window->detailsPanel()->titleText().isEmpty())
             return fail(tr("selecting a cell did not show its run's details"));

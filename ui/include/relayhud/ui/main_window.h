@@ -185,6 +185,9 @@ signals:
     // The tests panel received a run's results: how many, how many failing,
     // and how many of those have a history strip.
     void testsShown(std::int64_t runRowId, int tests, int failing, int histories);
+    // ... or could not be read (the panel says why; the next artifact pass
+    // reads them again).
+    void testsFailed(const QString& reason);
     // The details panel shows the selected cell's run (read off the GUI thread).
     void runDetailsShown(std::int64_t runRowId);
     void reportOpened(ReportWindow* window);
@@ -407,6 +410,8 @@ private:
     QList<QDockWidget*> m_collapsedFront;
     std::optional<TriageTarget> m_testsBase; // the shown run, as a triage target
     qint64 m_testsLoad = 0;
+    bool m_testsReadFailed =
+        false; // the shown run's last read failed: the next pass reads it again
     std::int64_t m_testsRowId = 0;
     CheckRunId m_testsCheckRunId; // the tests' run's relay id, for links; empty for an import
     QPointer<ReportWindow> m_lastReport;

@@ -78,6 +78,7 @@ private:
     bool m_shot = false;
     bool m_selfTestTestsOk = false;   // the failed cell's tests arrived
     bool m_selfTestDetailsOk = false; // and its run's details
+    QString m_lastTestsError;         // why the last read of its tests failed
 };
 
 } // namespace relayhud::ui
