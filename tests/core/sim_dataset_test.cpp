@@ -36,7 +36,10 @@ constexpr std::uint64_t kCommitsDigest = 11011586976830818821ULL;
 // the probe, busy and departed backends, and closed/reopened re-dispatches.
 // And again (issue 34): that rename, and torch-spyre/torch-spyre and
 // TorchedHat/pytorch-redhat-ci appended as their real reporters send rows.
-constexpr std::uint64_t kRowsDigest = 667464524668878750ULL;
+// And again (issue 37): a backend change on a whole job family, a late one,
+// flaky tests that fail twice in a row, and torch-spyre's random misses
+// drawn from failures that are no device-busy errors.
+constexpr std::uint64_t kRowsDigest = 14126625454935074202ULL;
 
 SimDataset dataset(std::uint64_t seed = 1, int jobsScale = 1)
 {

@@ -33,9 +33,28 @@ SimDataset build(std::uint64_t seed)
 // The rows the simulator's HUD API serves: PR heads and nightlies. Push rows
 // (pr_number 0, the delivery GUID as SHA) no row query returns, and the
 // probe repo's rows fail on purpose.
+// The HUD's nightly query keeps only the highest attempt of each (run_id,
+// job_name) (specs/hud-read-api.md R4): an earlier nightly attempt is no row
+// anyone sees, and has no truth line.
+bool latestNightlyAttempt(const SimRow& row)
+{
+    static const auto highest = [] {
+        std::map<std::pair<std::string, std::string>, int> out;
+        for (const SimRow& r : seedOneWorld().rows)
+            if (r.run.eventType == EventType::Nightly) {
+                int& best = out[{r.run.runId, r.run.jobName}];
+                best = std::max(best, r.run.runAttempt);
+            }
+        return out;
+    }();
+    const auto it = highest.find({row.run.runId, row.run.jobName});
+    return it == highest.end() || it->second == row.run.runAttempt;
+}
+
 bool served(const SimRow& row)
 {
-    return (row.run.eventType == EventType::PullRequest || row.run.eventType == EventType::Nightly)
+    return (row.run.eventType == EventType::PullRequest
+            || (row.run.eventType == EventType::Nightly && latestNightlyAttempt(row)))
            && row.run.downstreamRepo != "pytorch/crcr-test";
 }
 

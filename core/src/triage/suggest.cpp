@@ -132,6 +132,15 @@ std::string when(EpochSeconds time) { return time ? formatIso(time) : std::strin
 
 std::string hours(EpochSeconds seconds) { return std::to_string(seconds / 3600) + " h"; }
 
+// Rows without a PR are nightlies (or periodic runs, or pushes where a cache
+// holds them): each its own linear series.
+std::string seriesName(EventType type)
+{
+    return type == EventType::Nightly    ? "nightly"
+           : type == EventType::Periodic ? "periodic run"
+                                         : "push";
+}
+
 // The rules a test's own message is matched against: the default rules,
 // read once; only the infra ones decide.
 const Classifier* defaultTestClassifier()
@@ -611,9 +620,10 @@ private:
                    "some test once and never again on "
                    + std::to_string(a.oneOffRuns) + " of " + std::to_string(a.judgedRuns)
                    + " other runs: most likely flaky (a rerun would tell)";
-        return "failed on this nightly alone: " + std::to_string(a.ownJudged)
-               + (a.ownJudged == 1 ? " rerun or next nightly passes it"
-                                   : " reruns and next nightly pass it")
+        const std::string series = seriesName(facts.here.eventType);
+        return "failed on this " + series + " alone: " + std::to_string(a.ownJudged)
+               + (a.ownJudged == 1 ? " rerun or next " + series + " passes it"
+                                   : " reruns and next " + series + " pass it")
                + ": flaky";
     }
 
@@ -692,12 +702,8 @@ private:
     std::string nightlyWhy(const Attribution& a, const RunFacts& facts,
                            const Evidence& previous) const
     {
-        // Rows without a PR are nightlies (or periodic runs, or pushes where
-        // a cache holds them): each its own linear series.
         const EventType type = facts.here.eventType;
-        const std::string series = type == EventType::Nightly    ? "nightly"
-                                   : type == EventType::Periodic ? "periodic run"
-                                                                 : "push";
+        const std::string series = seriesName(type);
         if (!a.previous)
             return "a " + series + "'s new failure; no earlier " + series
                    + " of this job to compare";
