@@ -24,8 +24,6 @@ constexpr std::size_t kListed = 5; // runs of each kind kept as evidence
 // Below this share the scan of a breakage stops: it can no longer recover.
 constexpr double kAbandonShare = 0.5;
 
-// Whether an attempt says anything of a test: results, or a green's
-// conclusion (pytest failed nothing), or its log naming it failed.
 // A merged PR's build that tested its base branch's HEAD (a run whose log
 // shows its own head checked out is a PR head's run).
 bool buildsMainHead(const TimelineRun& r)
@@ -33,6 +31,8 @@ bool buildsMainHead(const TimelineRun& r)
     return !r.testedSha.empty() && !sameCommit(r.testedSha, r.sha.value);
 }
 
+// Whether an attempt says anything of a test: results, or a green's
+// conclusion (pytest failed nothing), or its log naming it failed.
 bool attemptJudges(const TimelineRun& r, bool failed)
 {
     return r.hasResults || failed || (r.named.empty() && r.conclusion == Conclusion::Success);
@@ -387,16 +387,15 @@ void JobAttributor::findBreakages(std::int64_t testId, TestTrack& t) const
             return authors.size() >= 2;
         };
         if (static_cast<int>(sources.size()) < m_options.brokenMinSources && !ongoing()) {
-
             ++next;
             continue;
         }
         // A flaky test's streak is no breakage: a breakage fails on every
         // attempt of its runs and of the runs around it (days either side),
-        // and the test does not fail now and then far
-        // from it (days before its first failure or after its last; a
-        // breakage's own stretches sit close together, between the PR heads
-        // based before it that pass).
+        // and the test does not fail now and then far from it (days before
+        // its first failure or after its last; a breakage's own stretches
+        // sit close together, between the PR heads based before it that
+        // pass).
         const auto flakyStreak = [&] {
             const EpochSeconds from = runs[m_settled[start]].time - m_options.firstSeenSeconds;
             const EpochSeconds until = runs[m_settled[last]].time + m_options.firstSeenSeconds;
