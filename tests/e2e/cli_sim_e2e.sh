@@ -38,6 +38,18 @@ set +e
 "$bin/relayhud-sim" --port nope 2>/dev/null; rc=$?
 set -e
 [ $rc -eq 2 ] || fail "sim bad flag exit $rc"
+# attribution-accuracy: an unknown format, and a truth file that is no truth.
+set +e
+"$bin/relayhud-cli" --cache "$work/none.sqlite" attribution-accuracy --truth /dev/null \
+  --format xml 2>"$work/err"; rc=$?
+set -e
+[ $rc -eq 2 ] && grep -q -- '--format must be text or tsv' "$work/err" || fail "attribution-accuracy --format xml: exit $rc, $(cat "$work/err")"
+printf '{"check_run_id": 7}\n' >"$work/bad-truth.jsonl"
+set +e
+"$bin/relayhud-cli" --cache "$work/none.sqlite" attribution-accuracy --truth "$work/bad-truth.jsonl" \
+  --format tsv >"$work/out" 2>"$work/err"; rc=$?
+set -e
+[ $rc -eq 1 ] && grep -q 'bad-truth.jsonl:1: not a truth line' "$work/err" && [ ! -s "$work/out" ] || fail "a bad truth line: exit $rc, $(cat "$work/err")"
 
 echo "== sync fills the cache"
 start_sim

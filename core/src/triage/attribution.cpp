@@ -476,11 +476,10 @@ Attribution JobAttributor::attribute(TimelineIndex run, std::int64_t testId) con
     }
     // Another SHA failed the test if any of its attempts did: a flaky
     // failure that passed on a rerun is still a failure of that SHA.
-    const auto failsAny = [&](std::size_t p) { return shaFails(p, testId); };
     int prsFailed = 0; // of them, PRs' runs
     for (const std::size_t p : n.near) {
         Seen there = seen(p, testId);
-        if (there != Seen::Failed && failsAny(p))
+        if (there != Seen::Failed && shaFails(p, testId))
             there = Seen::Failed;
         if (there == Seen::Unknown)
             continue;
@@ -536,7 +535,7 @@ Attribution JobAttributor::attribute(TimelineIndex run, std::int64_t testId) con
         const bool inBreakage =
             std::any_of(t.breakages.begin(), t.breakages.end(),
                         [&](const Breakage& b) { return p >= b.first && p <= b.last; });
-        if (!inBreakage && failsAny(p))
+        if (!inBreakage && shaFails(p, testId))
             ++a.failedFurther;
     }
     // A nightly (or push) series is a linear history: failing on the
