@@ -454,15 +454,27 @@ TEST(Cache, UpgradeToSchema5KeepsRunsRowIdsAndTestRuns)
         DROP TABLE team_state; DROP TABLE team_outbox; DROP TABLE team_field;
         DROP TABLE team_conflict;
         ALTER TABLE test_run DROP COLUMN asks;
+        ALTER TABLE job_failure_line DROP COLUMN named;
         PRAGMA user_version = 4;
         COMMIT;)sql";
     char* error = nullptr;
     ASSERT_EQ(sqlite3_exec(db, undo, nullptr, nullptr, &error), SQLITE_OK) << error;
+    // A failure line picked before schema 10, with its captures only.
+    const std::string oldLine =
+        "INSERT INTO job_failure_line (check_run_row, rules_hash, state, rule, class, line, text,"
+        " captures, picked_at) VALUES ("
+        + std::to_string(rowId)
+        + ", 7, 0, 'pytest failed test', 5, 12, 'FAILED a.py::T::t', '[\"a.py::T::t\"]', 5)";
+    ASSERT_EQ(sqlite3_exec(db, oldLine.c_str(), nullptr, nullptr, &error), SQLITE_OK) << error;
     sqlite3_close(db);
 
     auto cache = openOk(path);
     ASSERT_TRUE(cache);
-    EXPECT_EQ(cache->schemaVersion(), Cache::kSchemaVersion); // 5, 6, 7, 8, then 9
+    EXPECT_EQ(cache->schemaVersion(), Cache::kSchemaVersion); // 5, 6, 7, 8, 9, then 10
+    auto line = cache->jobFailureLine(rowId);
+    ASSERT_TRUE(line && *line);
+    EXPECT_EQ((*line)->captures, (std::vector<std::string>{"a.py::T::t"}));
+    EXPECT_TRUE((*line)->named.empty()) << "read as naming its own test only";
     auto run = cache->checkRun(rowId);
     ASSERT_TRUE(run) << run.message();
     EXPECT_EQ(run->jobName, "test");

@@ -253,3 +253,29 @@ TEST_F(AttributionTest, ALoggedFailureWhoseRerunWentGreenIsFlaky)
               std::string::npos)
         << s.why;
 }
+
+TEST_F(AttributionTest, AJobWhoseLogNamesSeveralTestsTakesTheWeightiestClass)
+{
+    // Four other PRs pass test_a and test_b; PR 150's first attempt failed
+    // test_b and its rerun passed it. This PR's job has no results; its
+    // log's summary names test_a, then test_b (the line picked).
+    for (int n = 1; n <= 4; ++n)
+        head(n, pr(100 + n), 8 + n, {{"test_a", P}, {"test_b", P}}, 1, Conclusion::Success);
+    head(50, pr(150), -60, {{"test_b", F}});
+    head(50, pr(150), -60, {{"test_b", P}}, 2, Conclusion::Success);
+    const auto row = loggedHead(60, pr(200), 12, "test_b", {"test_a", "test_b"});
+    const Suggestion& s = only(suggest(row));
+    EXPECT_TRUE(s.target.isJob());
+    EXPECT_EQ(s.cls, FailureClass::Regression) << s.why;
+    EXPECT_NE(s.why.find("its log names test/test_ops.py::TestOps::test_a: "), std::string::npos)
+        << s.why;
+    EXPECT_NE(s.why.find("its log names 2 failed tests in all (others: 1 flaky)"),
+              std::string::npos)
+        << s.why;
+
+    // The picked line alone (a line stored before schema 10) says flaky.
+    const auto alone = loggedHead(61, pr(201), 12.5, "test_b");
+    const Suggestion& t = only(suggest(alone));
+    EXPECT_EQ(t.cls, FailureClass::Flaky) << t.why;
+    EXPECT_EQ(t.why.find("in all"), std::string::npos) << t.why;
+}

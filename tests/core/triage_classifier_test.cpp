@@ -84,6 +84,49 @@ TEST(TriageClassifier, EachRuleTakesItsLastMatchingLine)
     EXPECT_EQ(v->captures, (std::vector<std::string>{"a.py::t2"}));
 }
 
+TEST(TriageClassifier, EveryLineOfTheWinningRuleNamesItsFirstCaptureOnce)
+{
+    const auto c = make(rule("fail", "^FAILED (\\S+)") + rule("any", "^(\\w+) error"));
+    const auto v = c.classifyText(lines({"disk error", "FAILED a.py::t1 - x", "noise",
+                                         "FAILED a.py::t2", "FAILED a.py::t1 - again"}));
+    ASSERT_TRUE(v);
+    EXPECT_EQ(v->ruleName, "fail");
+    EXPECT_EQ(v->captures, (std::vector<std::string>{"a.py::t1"}));
+    EXPECT_EQ(v->named, (std::vector<std::string>{"a.py::t1", "a.py::t2"}));
+
+    // A better rule's line later on starts the list anew.
+    const auto high = make(rule("high", "^(high)") + rule("fail", "^FAILED (\\S+)"));
+    const auto h = high.classifyText(lines({"FAILED a.py::t1", "high", "FAILED a.py::t2"}));
+    ASSERT_TRUE(h);
+    EXPECT_EQ(h->named, (std::vector<std::string>{"high"}));
+}
+
+TEST(TriageClassifier, NamedTestsSpanBlocksAndStopAtTheBoundWithThePickedLineKept)
+{
+    const auto c = make(rule("fail", "^FAILED (\\S+)"));
+    std::vector<std::string> body{"FAILED a.py::first"};
+    body.insert(body.end(), 3000, std::string(60, 'x')); // past one 64 KiB block
+    for (int i = 0; i < 100; ++i)
+        body.push_back("FAILED a.py::t" + std::to_string(i));
+    const auto v = c.classifyText(lines(body));
+    ASSERT_TRUE(v);
+    ASSERT_EQ(v->named.size(), FailureLine::kMaxNamed);
+    EXPECT_EQ(v->named.front(), "a.py::first");
+    EXPECT_EQ(v->named[1], "a.py::t0");
+    EXPECT_EQ(v->named.back(), "a.py::t99") << "the picked line's test is always named";
+
+    // The file reader gives the same list.
+    const auto path = std::filesystem::temp_directory_path() / "relayhud-named-tests.log";
+    {
+        std::ofstream out(path, std::ios::binary);
+        out << lines(body);
+    }
+    const auto f = c.classifyFile(path.string());
+    std::filesystem::remove(path);
+    ASSERT_TRUE(f && *f);
+    EXPECT_EQ((*f)->named, v->named);
+}
+
 TEST(TriageClassifier, HigherPriorityWinsWhereverItMatches)
 {
     const auto c = make(rule("high", "^high") + rule("low", "^low") + rule("lowest", "."));

@@ -92,8 +92,10 @@ protected:
     }
 
     // A PR head's failed run with no results, whose job log's failure line
-    // names `test` (pytest's "FAILED file::Class::name - ...").
-    std::int64_t loggedHead(int n, const Source& source, double hoursIn, const std::string& test)
+    // names `test` (pytest's "FAILED file::Class::name - ..."), the last of
+    // `tests` its short summary names when there are more.
+    std::int64_t loggedHead(int n, const Source& source, double hoursIn, const std::string& test,
+                            const std::vector<std::string>& tests = {})
     {
         const EpochSeconds time = 1'000'000 + static_cast<EpochSeconds>(hoursIn * 3600);
         CheckRun r = completedRun(sha(n), "test", 1, Conclusion::Failure, time);
@@ -112,6 +114,8 @@ protected:
         const std::string id = "test/test_ops.py::TestOps::" + test;
         l.text = "FAILED " + id + " - AssertionError: Tensor-likes are not close!";
         l.captures = {id};
+        for (const std::string& named : tests)
+            l.named.push_back("test/test_ops.py::TestOps::" + named);
         l.pickedAt = 5;
         EXPECT_TRUE(m_cache->putJobFailureLine(l));
         return row;

@@ -570,6 +570,7 @@ TEST_F(SuggestTest, AJobLineRoundTripsAndIsReplaced)
     l.line = 77;
     l.text = "Could not resolve host: \"ghcr.io\"";
     l.captures = {"Could not resolve host", "caf\xC3\xA9"};
+    l.named = {"Could not resolve host", "Could not resolve proxy"};
     l.logHash = "deadbeef";
     l.pickedAt = 1234;
     ASSERT_TRUE(m_cache->putJobFailureLine(l));
@@ -582,6 +583,7 @@ TEST_F(SuggestTest, AJobLineRoundTripsAndIsReplaced)
     EXPECT_EQ((*back)->line, 77u);
     EXPECT_EQ((*back)->text, l.text);
     EXPECT_EQ((*back)->captures, l.captures);
+    EXPECT_EQ((*back)->named, l.named);
     EXPECT_EQ((*back)->logHash, "deadbeef");
     EXPECT_EQ((*back)->pickedAt, 1234);
     l.state = JobLineState::NoMatch;

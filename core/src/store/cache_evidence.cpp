@@ -61,8 +61,8 @@ const char* jobLineStateName(JobLineState state)
 Result<void> Cache::putJobFailureLine(const JobFailureLine& line)
 {
     Statement s(m_db, "INSERT OR REPLACE INTO job_failure_line (check_run_row, rules_hash, state,"
-                      " rule, class, line, text, captures, log_hash, message, picked_at)"
-                      " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+                      " rule, class, line, text, captures, log_hash, message, picked_at, named)"
+                      " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     // The hash is stored as its 64-bit pattern: SQLite integers are signed.
     s.bind(1, line.checkRunRow)
         .bind(2, static_cast<std::int64_t>(line.rulesHash))
@@ -74,7 +74,8 @@ Result<void> Cache::putJobFailureLine(const JobFailureLine& line)
         .bind(8, capturesJson(line.captures))
         .bind(9, line.logHash)
         .bind(10, line.message)
-        .bind(11, line.pickedAt);
+        .bind(11, line.pickedAt)
+        .bind(12, capturesJson(line.named));
     if (auto r = s.run(); !r)
         return makeError("could not store the failure line of check run "
                          + std::to_string(line.checkRunRow) + ": " + r.message());
@@ -84,7 +85,7 @@ Result<void> Cache::putJobFailureLine(const JobFailureLine& line)
 Result<std::optional<JobFailureLine>> Cache::jobFailureLine(std::int64_t checkRunRow) const
 {
     Statement s(m_db, "SELECT rules_hash, state, rule, class, line, text, captures, log_hash,"
-                      " message, picked_at FROM job_failure_line WHERE check_run_row = ?");
+                      " message, picked_at, named FROM job_failure_line WHERE check_run_row = ?");
     auto row = s.bind(1, checkRunRow).step();
     if (!row)
         return row.error();
@@ -102,6 +103,7 @@ Result<std::optional<JobFailureLine>> Cache::jobFailureLine(std::int64_t checkRu
     line.logHash = s.text(7);
     line.message = s.text(8);
     line.pickedAt = s.int64(9);
+    line.named = parseCaptures(s.text(10));
     return std::optional<JobFailureLine>{std::move(line)};
 }
 

@@ -133,9 +133,10 @@ Result<JobTimeline> Cache::jobTimeline(std::int64_t jobId) const
     });
     if (!read)
         return read.error();
-    // Runs without results: the test their failure line names, if it is one
-    // the cache knows (JobLineState::Matched = 0).
-    Statement lines(m_db, "SELECT l.check_run_row, l.captures FROM job_failure_line l"
+    // Runs without results: the tests their failure line's rule names (a
+    // pytest summary's every FAILED line), or the line's own test when it
+    // was picked before schema 10 (JobLineState::Matched = 0).
+    Statement lines(m_db, "SELECT l.check_run_row, l.captures, l.named FROM job_failure_line l"
                           " JOIN check_run cr ON cr.id = l.check_run_row"
                           " WHERE cr.job_id = ? AND l.state = 0");
     lines.bind(1, jobId);
@@ -144,11 +145,17 @@ Result<JobTimeline> Cache::jobTimeline(std::int64_t jobId) const
         const auto it = byRow.find(row.int64(0));
         if (it == byRow.end() || out.runs[it->second].hasResults)
             return;
-        const auto captures = parseJsonOrDiscarded(row.text(1));
-        if (captures.is_array() && !captures.empty() && captures[0].is_string()) {
-            std::string first = captures[0].get<std::string>();
-            if (first.find("::") != std::string::npos)
-                named.emplace_back(it->second, std::move(first));
+        const auto list = parseJsonOrDiscarded(row.text(2));
+        const bool every = list.is_array() && !list.empty();
+        const auto tests = every ? list : parseJsonOrDiscarded(row.text(1));
+        if (!tests.is_array())
+            return;
+        for (const auto& test : tests) {
+            if (test.is_string()
+                && test.get_ref<const std::string&>().find("::") != std::string::npos)
+                named.emplace_back(it->second, test.get<std::string>());
+            if (!every)
+                break; // of an older line's captures, only the first is its test
         }
     });
     if (!read)

@@ -394,9 +394,16 @@ CREATE TABLE tested_commit (
 );
 )sql";
 
-constexpr std::array<const char*, 9> kMigrations{kVersion1, kVersion2, kVersion3,
-                                                 kVersion4, kVersion5, kVersion6,
-                                                 kVersion7, kVersion8, kVersion9};
+// Schema 10 (issue 37): every test a job's failure line rule names, not
+// only the picked line's (triage::FailureLine::named), as a JSON array like
+// captures. Lines picked before keep '[]' and are read as naming their own.
+constexpr const char* kVersion10 = R"sql(
+ALTER TABLE job_failure_line ADD COLUMN named TEXT NOT NULL DEFAULT '[]';
+)sql";
+
+constexpr std::array<const char*, 10> kMigrations{kVersion1, kVersion2, kVersion3, kVersion4,
+                                                  kVersion5, kVersion6, kVersion7, kVersion8,
+                                                  kVersion9, kVersion10};
 // Steps that rebuild a table others reference: run with foreign keys off, or
 // dropping the old table would cascade into its dependants' rows.
 constexpr int kRebuildingStep = 5;

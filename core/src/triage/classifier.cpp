@@ -2,6 +2,8 @@
 
 #include "classifier_scan.h"
 
+#include <algorithm>
+
 #include <re2/re2.h>
 #include <re2/set.h>
 
@@ -74,7 +76,21 @@ std::optional<FailureLine> Classifier::finish(const Scan& scan) const
     const Rule& rule = m_rules.rules()[scan.bestRule()];
     FailureLine result{scan.bestRule(), rule.name,       rule.impliedClass,
                        scan.bestLine(), scan.bestText(), {}};
-    result.captures = capturesOf(*m_compiled->patterns[scan.bestRule()], result.text);
+    const RE2& pattern = *m_compiled->patterns[scan.bestRule()];
+    result.captures = capturesOf(pattern, result.text);
+    const auto name = [&](std::vector<std::string> captures) {
+        if (!captures.empty()
+            && std::find(result.named.begin(), result.named.end(), captures.front())
+                   == result.named.end())
+            result.named.push_back(std::move(captures.front()));
+    };
+    for (const std::string& text : scan.bestRuleLines())
+        name(capturesOf(pattern, text));
+    if (!result.captures.empty() && result.named.size() == FailureLine::kMaxNamed
+        && std::find(result.named.begin(), result.named.end(), result.captures.front())
+               == result.named.end())
+        result.named.pop_back(); // room for the picked line's, past the kept ones
+    name(result.captures);
     return result;
 }
 

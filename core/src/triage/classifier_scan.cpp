@@ -67,8 +67,11 @@ std::string_view Classifier::Scan::blockLine(std::size_t i) const
     return std::string_view(m_block).substr(m_starts[i], end - m_starts[i] - 1);
 }
 
+// A better rule starts the list of its lines anew.
 void Classifier::Scan::setBest(std::size_t rule, std::size_t blockIndex)
 {
+    if (rule != m_bestRule)
+        m_bestRuleLines.clear();
     m_bestRule = rule;
     m_bestLine = m_numbers[blockIndex];
     m_bestText.assign(blockLine(blockIndex));
@@ -81,7 +84,7 @@ void Classifier::Scan::flushBlock()
         std::sort(m_hits.begin(), m_hits.end());
         for (const int hit : m_hits) {
             const auto rule = static_cast<std::size_t>(hit);
-            if (rule > m_bestRule || takeLastMatch(rule))
+            if (rule > m_bestRule || takeMatches(rule))
                 break;
         }
     } else if (info.kind != RE2::Set::kNoError) {
@@ -92,25 +95,42 @@ void Classifier::Scan::flushBlock()
     m_numbers.clear();
 }
 
-// The block's last line that `rule` matches becomes the best, if any does.
-bool Classifier::Scan::takeLastMatch(std::size_t rule)
+void Classifier::Scan::keepLine(std::size_t blockIndex)
+{
+    if (m_bestRuleLines.size() < FailureLine::kMaxNamed)
+        m_bestRuleLines.emplace_back(blockLine(blockIndex));
+}
+
+// The block's last line that `rule` matches becomes the best, if any does;
+// its lines are kept while the list has room, and only then looked for.
+bool Classifier::Scan::takeMatches(std::size_t rule)
 {
     const RE2& pattern = *m_compiled.patterns[rule];
+    std::size_t last = kNone;
     for (std::size_t i = m_starts.size(); i-- > 0;) {
         if (RE2::PartialMatch(blockLine(i), pattern)) {
-            setBest(rule, i);
-            return true;
+            last = i;
+            break;
         }
     }
-    return false;
+    if (last == kNone)
+        return false;
+    setBest(rule, last);
+    for (std::size_t i = 0; i < last && m_bestRuleLines.size() < FailureLine::kMaxNamed; ++i)
+        if (RE2::PartialMatch(blockLine(i), pattern))
+            keepLine(i);
+    keepLine(last);
+    return true;
 }
 
 void Classifier::Scan::matchOneByOne()
 {
     for (std::size_t i = 0; i < m_starts.size(); ++i) {
         const std::size_t rule = firstRuleOf(blockLine(i));
-        if (rule != kNone)
-            setBest(rule, i);
+        if (rule == kNone)
+            continue;
+        setBest(rule, i);
+        keepLine(i);
     }
 }
 

@@ -1,13 +1,14 @@
 #pragma once
 // The classifier's inner loop: one pass over the lines, remembering only the
-// best rule seen so far and its last line. Rules are ordered by priority, so
+// best rule seen so far, its last line and the first lines it matched (at
+// most FailureLine::kMaxNamed). Rules are ordered by priority, so
 // the winner is the lowest-numbered rule that matches anywhere, and its match
 // is the last line where it does.
 //
 // Cleaned lines are gathered into blocks of about 64 KiB and the rule set
 // runs once per block in multi-line mode, which tells which rules match
 // somewhere in it; only when one of them is at or above the current best is
-// that rule's own pattern run on the block's lines, from the last one back.
+// that rule's own pattern run on the block's lines.
 // A block match that no single line confirms (a pattern spanning lines) is
 // skipped, so the verdict is the same as matching line by line.
 #include "line_filter.h"
@@ -43,15 +44,18 @@ public:
     std::size_t bestRule() const { return m_bestRule; }
     std::uint64_t bestLine() const { return m_bestLine; }
     const std::string& bestText() const { return m_bestText; }
+    // Every line the best rule matched, in log order (the first kMaxNamed).
+    const std::vector<std::string>& bestRuleLines() const { return m_bestRuleLines; }
 
 private:
     void feedLine(std::string_view raw);
     void flushBlock();
-    bool takeLastMatch(std::size_t rule);
+    bool takeMatches(std::size_t rule);
     void matchOneByOne();
     std::size_t firstRuleOf(std::string_view line) const;
     std::string_view blockLine(std::size_t i) const;
     void setBest(std::size_t rule, std::size_t blockIndex);
+    void keepLine(std::size_t blockIndex);
 
     const Compiled& m_compiled;
     LineFilter m_filter;
@@ -63,6 +67,7 @@ private:
     std::size_t m_bestRule = kNone;
     std::uint64_t m_bestLine = 0;
     std::string m_bestText;
+    std::vector<std::string> m_bestRuleLines;
 };
 
 } // namespace relayhud::triage

@@ -43,6 +43,7 @@ Result<JobFailureLine> pickJobLine(const Classifier& classifier, std::int64_t ch
     line.line = (*picked)->line;
     line.text = std::move((*picked)->text);
     line.captures = std::move((*picked)->captures);
+    line.named = std::move((*picked)->named);
     return line;
 }
 

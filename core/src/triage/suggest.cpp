@@ -775,32 +775,91 @@ private:
         return {};
     }
 
-    // A job without results whose failure line names a test (pytest's
-    // "FAILED file::Class::name - ..."): that test is what failed, and the
-    // job's timeline says where it comes from, as for a stored failing test.
+    // A job without results whose failure line names tests (pytest's short
+    // summary, a "FAILED file::Class::name - ..." line per failed test):
+    // those tests are what failed, and the job's timeline says where each
+    // comes from, as for stored failing tests. The job takes the weightiest
+    // of their classes: Dr. CI calls a job unrelated (broken trunk, flaky)
+    // only when its failure as a whole matches one, and a new failure
+    // otherwise (pytorch/test-infra @000fb33b, torchci/pages/api/drci/drci.ts
+    // getWorkflowJobsStatuses, isBrokenTrunk / isSameFailure).
     std::optional<Suggestion> attributeNamedTest(const RunFacts& facts, const std::string& how)
     {
         const JobFailureLine& line = *facts.line;
         if (line.captures.empty() || line.captures.front().find("::") == std::string::npos)
             return std::nullopt;
-        const std::string& identity = line.captures.front();
-        auto attributor = m_attributors.forRun(facts.here.checkRunRow);
-        if (!attributor)
-            return std::nullopt;
-        const auto& ids = (*attributor)->timeline().namedIds;
-        const auto testId = ids.find(identity);
-        if (testId == ids.end())
-            return std::nullopt;
-        Suggestion s;
-        s.target.checkRunRow = facts.here.checkRunRow;
         if (line.text.find("XPASS(strict)") != std::string::npos) {
+            Suggestion s;
+            s.target.checkRunRow = facts.here.checkRunRow;
             s.cls = FailureClass::UnexpectedPass;
             s.confidence = 0.9;
-            s.why = how + "; its log names " + identity
+            s.why = how + "; its log names " + line.captures.front()
                     + ", which passes although marked xfail(strict=True): a candidate to promote";
             s.evidence.push_back(lineEvidence(line));
             return s;
         }
+        auto attributor = m_attributors.forRun(facts.here.checkRunRow);
+        if (!attributor)
+            return std::nullopt;
+        std::vector<std::string> names = line.named;
+        if (names.empty()) // picked before schema 10: its own test only
+            names.push_back(line.captures.front());
+        std::optional<Suggestion> weightiest;
+        std::map<FailureClass, int> others;
+        for (const std::string& identity : names) {
+            auto one = attributeOneNamed(facts, **attributor, identity);
+            if (!one)
+                continue;
+            if (!weightiest || jobWeight(one->cls) < jobWeight(weightiest->cls)) {
+                if (weightiest)
+                    ++others[weightiest->cls];
+                weightiest = std::move(one);
+                weightiest->why = how + "; its log names " + identity + ": " + weightiest->why;
+            } else {
+                ++others[one->cls];
+            }
+        }
+        if (weightiest && !others.empty()) {
+            std::string rest;
+            for (const auto& [cls, count] : others)
+                rest += (rest.empty() ? "" : ", ") + std::to_string(count) + " "
+                        + std::string(cls == FailureClass::Untriaged ? "unclear"
+                                                                     : failureClassName(cls));
+            weightiest->why += "; its log names " + std::to_string(names.size())
+                               + " failed tests in all (others: " + rest + ")";
+        }
+        return weightiest;
+    }
+
+    // Which class of a job's named tests stands for the job: the order a
+    // report lists them in (failure_class.h ReportSection), a test the
+    // history cannot judge before the classes that excuse a job (infra,
+    // flaky), which may not excuse all of it.
+    static int jobWeight(FailureClass cls)
+    {
+        switch (cls) {
+        case FailureClass::Regression: return 0;
+        case FailureClass::PreExisting: return 1;
+        case FailureClass::BackendBug: return 2;
+        case FailureClass::UnexpectedPass: return 3;
+        case FailureClass::TestOrConfig: return 4;
+        case FailureClass::Untriaged: return 5;
+        case FailureClass::Infra: return 6;
+        case FailureClass::Flaky: return 7;
+        default: return 8;
+        }
+    }
+
+    // One test a job's log names, attributed over its timeline; nullopt when
+    // the history says nothing better than the line's own class.
+    std::optional<Suggestion> attributeOneNamed(const RunFacts& facts,
+                                                const JobAttributor& attributor,
+                                                const std::string& identity)
+    {
+        const auto& ids = attributor.timeline().namedIds;
+        const auto testId = ids.find(identity);
+        if (testId == ids.end())
+            return std::nullopt;
         std::vector<std::optional<Evidence>> reruns(1);
         RunFacts named = facts;
         // A test no stored result names has no outcome elsewhere to read;
@@ -809,17 +868,18 @@ private:
                                                  : findGreenReruns(named, reruns);
         if (!searched)
             return std::nullopt;
-        named.attributor = *attributor;
-        named.index = named.attributor->indexOf(facts.here.checkRunRow);
+        named.attributor = &attributor;
+        named.index = attributor.indexOf(facts.here.checkRunRow);
         StoredTestResult result;
         result.testId = testId->second;
         result.identity = identity;
         result.outcome = TestOutcome::Failed;
-        result.message = line.text;
+        result.message = facts.line->text;
+        Suggestion s;
+        s.target.checkRunRow = facts.here.checkRunRow;
         decideFailing(s, named, reruns.front(), result);
         if (s.cls == FailureClass::Untriaged && !m_unclear)
-            return std::nullopt; // nothing better than the line's own class
-        s.why = how + "; its log names " + identity + ": " + s.why;
+            return std::nullopt;
         return s;
     }
 

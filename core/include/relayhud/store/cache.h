@@ -89,7 +89,7 @@ struct ArtifactQueueQuery {
 class Cache {
 public:
     // Current schema version (PRAGMA user_version after migrations).
-    static constexpr int kSchemaVersion = 9;
+    static constexpr int kSchemaVersion = 10;
 
     // Opens or creates the cache file and migrates it to kSchemaVersion.
     // ":memory:" gives a private in-memory cache (tests).

@@ -32,6 +32,10 @@ struct JobFailureLine {
     std::uint64_t line = 0;                                 // in the raw log, from 1
     std::string text;
     std::vector<std::string> captures;
+    // The first capture of every line the rule matched (triage::FailureLine::
+    // named): each test a pytest summary names. Empty for a line picked
+    // before schema 10, which named only its own.
+    std::vector<std::string> named;
     std::string logHash; // ContentCache blob of the log; "" when none
     std::string message;
     EpochSeconds pickedAt = 0;

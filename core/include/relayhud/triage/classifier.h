@@ -10,7 +10,8 @@
 //    from its "=== sccache compilation log ===" banner to its "=== If your
 //    build fails, ... ===" banner, both included;
 //  - each rule's match is the last line it matches; the highest-priority
-//    (first) rule that matches anywhere wins.
+//    (first) rule that matches anywhere wins (its other lines are listed by
+//    their first capture, FailureLine::named).
 // All rules run as one RE2::Set, so a line costs about one pass whatever the
 // number of rules; only the winner's line is matched again for captures.
 // Lines end at "\n" (a "\r" before it is dropped) and are numbered as in the
@@ -36,6 +37,12 @@ struct FailureLine {
     // The rule's capture groups that took part in the match, in order; the
     // whole match when the pattern has none.
     std::vector<std::string> captures;
+    // The first capture of every line the same rule matched, in log order and
+    // each once, this line's among them; at most kMaxNamed. pytest's short
+    // test summary names each failed test on a "FAILED" line of its own
+    // (-rfE), so a job without results still says every test it failed.
+    std::vector<std::string> named;
+    static constexpr std::size_t kMaxNamed = 64;
 };
 
 class Classifier {
