@@ -4,7 +4,7 @@
 // attribution (triage/attribution.h).
 #include "relayhud/triage/suggest.h"
 
-#include "relayhud/model/tested_commit.h"
+#include "suggest_why.h"
 
 #include "relayhud/store/cache.h"
 #include "relayhud/triage/classifier.h"
@@ -104,43 +104,6 @@ std::string lineWords(const JobFailureLine& line)
                : rule + " (" + std::string(failureClassName(line.cls)) + ")";
 }
 
-EvidenceRun timelineRun(const JobTimeline& timeline, const TimelineRun& r)
-{
-    EvidenceRun out;
-    out.checkRunRow = r.row;
-    out.downstreamRepo = timeline.downstreamRepo;
-    out.workflow = timeline.workflow;
-    out.jobName = timeline.jobName;
-    out.sha = r.sha;
-    out.runAttempt = r.attempt;
-    out.conclusion = r.conclusion;
-    out.startedAt = r.startedAt;
-    out.prNumber = r.prNumber;
-    out.eventType = r.eventType;
-    out.dispatchedAt = r.time;
-    return out;
-}
-
-// "#158123 (3fa9c21)" or "nightly 3fa9c21".
-std::string runName(const EvidenceRun& run)
-{
-    return (run.prNumber > 0 ? "#" + std::to_string(run.prNumber) : std::string("nightly")) + " ("
-           + run.sha.shortSha() + ")";
-}
-
-std::string when(EpochSeconds time) { return time ? formatIso(time) : std::string("?"); }
-
-std::string hours(EpochSeconds seconds) { return std::to_string(seconds / 3600) + " h"; }
-
-// Rows without a PR are nightlies (or periodic runs, or pushes where a cache
-// holds them): each its own linear series.
-std::string seriesName(EventType type)
-{
-    return type == EventType::Nightly    ? "nightly"
-           : type == EventType::Periodic ? "periodic run"
-                                         : "push";
-}
-
 // The rules a test's own message is matched against: the default rules,
 // read once; only the infra ones decide.
 const Classifier* defaultTestClassifier()
@@ -193,6 +156,13 @@ struct RunFacts {
     std::optional<TestCounts> reportedTests;   // what the run said of its tests
     int failingCount = 0;                      // failed or errored in its results
 };
+
+// What the why-sentences read of a run whose attribution was made
+// (facts.attributor and facts.index are set).
+WhyContext whyContext(const RunFacts& facts, const AttributionOptions& options)
+{
+    return {facts.attributor->timeline(), *facts.index, facts.here, options};
+}
 
 class RunSuggester {
 public:
@@ -533,16 +503,17 @@ private:
                     // merge. Else the range may hold other merges: less sure.
                     finish(a->previousFailed ? FailureClass::PreExisting : FailureClass::Regression,
                            a->previousFailed ? a->confidence : std::min(a->confidence, 0.6),
-                           previous, regressionWhy(*a, facts));
+                           previous, regressionWhy(*a, whyContext(facts, m_options.attribution)));
                     return;
                 }
                 finish(FailureClass::Regression, a->confidence,
                        a->call == AttributionCall::Culprit ? *breakage : concurrent,
-                       regressionWhy(*a, facts));
+                       regressionWhy(*a, whyContext(facts, m_options.attribution)));
                 return;
             case AttributionCall::BrokenTrunk:
                 finish(FailureClass::PreExisting, a->confidence, *breakage,
-                       breakageWhy(*a, facts) + ": already broken upstream"
+                       breakageWhy(*a, whyContext(facts, m_options.attribution))
+                           + ": already broken upstream"
                            + (a->culpritPr == facts.here.prNumber
                                   ? ", likely by this PR's own earlier heads (merged?)"
                               : a->culpritPr ? ", likely by #" + std::to_string(a->culpritPr)
@@ -550,32 +521,27 @@ private:
                 return;
             case AttributionCall::Backend:
                 finish(FailureClass::BackendBug, a->confidence, *breakage,
-                       breakageWhy(*a, facts)
+                       breakageWhy(*a, whyContext(facts, m_options.attribution))
                            + " and no PR failed it first: the backend changed (or an upstream"
                              " change this job never ran on)");
                 return;
             case AttributionCall::Flaky:
-                finish(FailureClass::Flaky, a->confidence, concurrent, flakyWhy(*a, facts));
+                finish(FailureClass::Flaky, a->confidence, concurrent,
+                       flakyWhy(*a, whyContext(facts, m_options.attribution)));
                 return;
             case AttributionCall::Unclear:
                 m_unclear = true;
                 finish(FailureClass::Untriaged, 0.0, concurrent,
-                       "unclear — not enough runs: only this PR fails it, on this run alone (no "
-                       "rerun or other head of it failed it too), and "
-                           + (a->othersPassed == 0 ? std::string("no")
-                                                   : "only " + std::to_string(a->othersPassed))
-                           + " other PRs' runs of this job within "
-                           + hours(m_options.attribution.windowSeconds)
-                           + " pass it; a rerun or the PR's next head would tell");
+                       unclearWhy(*a, whyContext(facts, m_options.attribution)));
                 return;
             case AttributionCall::NightlyOld:
                 finish(FailureClass::PreExisting, a->confidence, previous,
-                       nightlyWhy(*a, facts, previous));
+                       nightlyWhy(*a, whyContext(facts, m_options.attribution), previous));
                 return;
             case AttributionCall::NightlyNew:
                 finish(FailureClass::Regression, a->confidence,
                        previous.kind == EvidenceKind::Baseline ? previous : concurrent,
-                       nightlyWhy(*a, facts, previous));
+                       nightlyWhy(*a, whyContext(facts, m_options.attribution), previous));
                 return;
             }
         }
@@ -588,137 +554,6 @@ private:
             return;
         }
         finish(FailureClass::Untriaged, 0.0, previous, nothing + ", and no rule names a class");
-    }
-
-    std::string flakyWhy(const Attribution& a, const RunFacts& facts) const
-    {
-        const std::string window = hours(m_options.attribution.windowSeconds);
-        if (a.othersFailed > 0)
-            return "fails on " + std::to_string(a.othersFailed) + " of "
-                   + std::to_string(a.othersFailed + a.othersPassed)
-                   + " other PRs' runs of this job within " + window
-                   + " too, without a common start: flaky";
-        if (a.flakyShas > 0) {
-            std::string why = "failed and passed on attempts of the same SHA on "
-                              + std::to_string(a.flakyShas)
-                              + (a.flakyShas == 1 ? " other run" : " other runs") + " of this job";
-            if (a.flakyFailed && a.flakyPassed) {
-                const EvidenceRun failed = run(facts, *a.flakyFailed);
-                const EvidenceRun passed = run(facts, *a.flakyPassed);
-                why += " (" + runName(failed) + ": attempt " + std::to_string(failed.runAttempt)
-                       + " failed, attempt " + std::to_string(passed.runAttempt) + " passed)";
-            }
-            return why + ": flaky";
-        }
-        if (a.failedFurther > 0)
-            return "fails on none of " + std::to_string(a.othersPassed) + " other PRs' runs within "
-                   + window + ", but on " + std::to_string(a.failedFurther) + " within "
-                   + std::to_string(m_options.attribution.flakySeconds / 86400)
-                   + " days, never for long: flaky";
-        if (a.noisy && a.ownFailed == 0)
-            return "seen once: no rerun or other head of this PR failed it, and this job fails "
-                   "some test once and never again on "
-                   + std::to_string(a.oneOffRuns) + " of " + std::to_string(a.judgedRuns)
-                   + " other runs: most likely flaky (a rerun would tell)";
-        const std::string series = seriesName(facts.here.eventType);
-        return "failed on this " + series + " alone: " + std::to_string(a.ownJudged)
-               + (a.ownJudged == 1 ? " rerun or next " + series + " passes it"
-                                   : " reruns and next " + series + " pass it")
-               + ": flaky";
-    }
-
-    std::string regressionWhy(const Attribution& a, const RunFacts& facts) const
-    {
-        const JobTimeline& timeline = facts.attributor->timeline();
-        std::string why;
-        if (a.call == AttributionCall::Culprit) {
-            const TimelineRun& onset = timeline.runs[*a.onset];
-            why = "this PR's heads fail it before anyone else's; since " + when(onset.time) + ", "
-                  + std::to_string(a.brokenRuns) + " runs of " + std::to_string(a.brokenSources)
-                  + " PRs and nightlies fail it too (this PR merged?)";
-        } else {
-            const int compared = a.othersFailed + a.othersPassed;
-            why = "fails here and on "
-                  + (a.othersFailed == 0 ? "none" : "only " + std::to_string(a.othersFailed))
-                  + " of the " + std::to_string(compared) + " other PRs' runs of this job within "
-                  + hours(m_options.attribution.windowSeconds);
-            if (a.othersPassed == 0)
-                why = "fails here; no other PR's run of this job within "
-                      + hours(m_options.attribution.windowSeconds) + " to compare";
-        }
-        if (a.ownFailed > 0)
-            why += "; " + std::to_string(a.ownFailed) + " of this PR's "
-                   + std::to_string(a.ownJudged) + " other runs fail it too";
-        if (a.previous && buildsMain(timeline.runs[*facts.index]))
-            return why + mainBuildWhy(a, facts);
-        if (a.previous) {
-            const TimelineRun& before = timeline.runs[*a.previous];
-            why += a.previousFailed
-                       ? "; failing since this PR's head " + before.sha.shortSha() + " or earlier"
-                       : "; passed on this PR's previous head " + before.sha.shortSha()
-                             + ": brought by the push of " + facts.here.sha.shortSha();
-        }
-        return why + ": this PR's regression";
-    }
-
-    // A merged PR's build of main's HEAD (torch-spyre: real-backends.md 3.1)
-    // follows main's earlier builds, not the PR's heads: what changed is the
-    // main range between the two tested commits, where this PR merged, and
-    // other merges may sit in it too (no HUD data says which).
-    static bool buildsMain(const TimelineRun& run)
-    {
-        return !run.testedSha.empty() && !sameCommit(run.testedSha, run.sha.value);
-    }
-
-    static std::string mainBuildWhy(const Attribution& a, const RunFacts& facts)
-    {
-        const JobTimeline& timeline = facts.attributor->timeline();
-        const TimelineRun& before = timeline.runs[*a.previous];
-        const TimelineRun& here = timeline.runs[*facts.index];
-        const auto shortOf = [](const std::string& sha) { return sha.substr(0, 7); };
-        if (a.previousFailed)
-            return "; failing on main's previous build " + shortOf(before.testedSha)
-                   + " too: not from this PR's merge";
-        return "; passed on main's previous build " + shortOf(before.testedSha)
-               + ": regression in main " + shortOf(before.testedSha) + "..."
-               + shortOf(here.testedSha) + ", where this PR merged (another merge in that range "
-               + "may have brought it)";
-    }
-
-    std::string breakageWhy(const Attribution& a, const RunFacts& facts) const
-    {
-        const JobTimeline& timeline = facts.attributor->timeline();
-        const TimelineRun& onset = timeline.runs[*a.onset];
-        std::string why = std::to_string(a.brokenRuns) + " runs of "
-                          + std::to_string(a.brokenSources) + " PRs and nightlies fail it since "
-                          + when(onset.time);
-        if (a.firstSeen) {
-            const EvidenceRun first = timelineRun(timeline, timeline.runs[*a.firstSeen]);
-            why += "; first seen on " + runName(first) + " at " + when(first.dispatchedAt);
-        }
-        return why;
-    }
-
-    std::string nightlyWhy(const Attribution& a, const RunFacts& facts,
-                           const Evidence& previous) const
-    {
-        const EventType type = facts.here.eventType;
-        const std::string series = seriesName(type);
-        if (!a.previous)
-            return "a " + series + "'s new failure; no earlier " + series
-                   + " of this job to compare";
-        const TimelineRun& before = facts.attributor->timeline().runs[*a.previous];
-        if (a.previousFailed)
-            return "failed on the previous " + series + " " + before.sha.shortSha()
-                   + " too: pre-existing";
-        std::string why = "a " + series + "'s new failure; passed on the previous " + series + " "
-                          + before.sha.shortSha();
-        if (type == EventType::Nightly)
-            why += previous.compareUrl.empty() ? " (not an upstream commit: range unknown)"
-                                               : ": regression in main " + previous.compareUrl;
-        else if (!previous.compareUrl.empty())
-            why += ": regression in " + before.sha.shortSha() + "..." + facts.here.sha.shortSha();
-        return why;
     }
 
     // Rules 5 and 6 for a job that failed without failing tests.
