@@ -42,6 +42,8 @@ bool inWindow(const WindowPlan& w, const RunEvent& e)
         return false;
     if (!w.mainOnly)
         return true; // the backend broke: every run of the job
+    if (!e.testsOwnHead)
+        return true; // it tested main itself
     return e.mainBased && (e.type == EventType::Nightly || e.pr != w.exempt);
 }
 
@@ -50,7 +52,7 @@ bool inWindow(const WindowPlan& w, const RunEvent& e)
 void CausePlan::standing(const RunEvent& event, const JobRef& job,
                          std::vector<CausedTest>& out) const
 {
-    if (event.type == EventType::PullRequest) {
+    if (event.type == EventType::PullRequest && event.testsOwnHead) {
         for (const PrBreakPlan& b : prBreaks)
             if (b.job == job && b.commits.count(event.commit) != 0)
                 for (const std::string& test : b.tests)

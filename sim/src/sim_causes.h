@@ -98,6 +98,11 @@ struct RunEvent {
     EventType type = EventType::PullRequest;
     std::int64_t pr = 0;
     bool mainBased = true;
+    // False for a PR's run on a backend that checks out pytorch's default
+    // branch instead of the PR head (BackendSpec::checksOutDefaultBranch):
+    // it tests main at its start, so none of the PR's own changes can fail
+    // it, and main's breakages do, the culprit PR's run's included.
+    bool testsOwnHead = true;
 };
 
 struct CausePlan {

@@ -327,7 +327,9 @@ private:
         const bool mainBased = ctx.commit < m_plan.causes.mainBased.size()
                                    ? m_plan.causes.mainBased[ctx.commit]
                                    : true;
-        return RunEvent{ctx.commit, c.time, c.eventType, c.prNumber, mainBased};
+        const bool ownHead = !(m_backends[ctx.backend].checksOutDefaultBranch
+                               && c.eventType == EventType::PullRequest);
+        return RunEvent{ctx.commit, c.time, c.eventType, c.prNumber, mainBased, ownHead};
     }
 
     EpochSeconds duration(RunContext& ctx, const JobSpec& job)

@@ -38,8 +38,9 @@ constexpr std::uint64_t kCommitsDigest = 11011586976830818821ULL;
 // TorchedHat/pytorch-redhat-ci appended as their real reporters send rows.
 // And again (issue 37): a backend change on a whole job family, a late one,
 // flaky tests that fail twice in a row, and torch-spyre's random misses
-// drawn from failures that are no device-busy errors.
-constexpr std::uint64_t kRowsDigest = 14126625454935074202ULL;
+// drawn from failures that are no device-busy errors. And again: a PR's run
+// on the backend that checks out main carries none of the PR's changes.
+constexpr std::uint64_t kRowsDigest = 5051502191359483057ULL;
 
 SimDataset dataset(std::uint64_t seed = 1, int jobsScale = 1)
 {

@@ -315,6 +315,30 @@ TEST(SimTruth, ANewTestExistsOnlyInItsPrsRunsAndFailsThere)
     EXPECT_FALSE(pr->merged());
 }
 
+// A backend whose workflow checks out pytorch's default branch, not the PR
+// head (the doctor's wrong-SHA story), tests main: a PR's own change never
+// fails its runs, so no truth line of its PR rows blames the PR.
+TEST(SimTruth, APrsRunOnABackendThatTestsMainCarriesNoChangeOfThePr)
+{
+    int lines = 0;
+    for (const std::uint64_t seed : {1U, 2U, 3U}) {
+        const SimDataset d = build(seed);
+        ASSERT_FALSE(d.stories.wrongShaBackend.empty());
+        const auto rows = rowsById(d);
+        for (const SimTruthLine& line : groundTruth(d)) {
+            const SimRow& row = *rows.at(line.checkRunId.value);
+            if (row.run.downstreamRepo != d.stories.wrongShaBackend
+                || row.run.eventType != EventType::PullRequest)
+                continue;
+            ++lines;
+            EXPECT_NE(line.cause, SimCause::ThisPr)
+                << "seed " << seed << ", " << row.run.checkRunId.value << " of #"
+                << row.run.prNumber;
+        }
+    }
+    EXPECT_GE(lines, 10);
+}
+
 TEST(SimTruth, PullRequestsHaveFatesAndHeads)
 {
     int merged = 0;
