@@ -530,8 +530,9 @@ TEST_F(SuggestTest, AMergedPrsBuildComparesWithMainsPreviousTestedCommit)
     // in it, so it is said so, and less surely than a PR head's regression.
     EXPECT_EQ(s.cls, FailureClass::Regression);
     EXPECT_LE(s.confidence, 0.6);
-    EXPECT_NE(s.why.find("passed on main's previous build a000071: regression in main "
-                         "a000071...a000072, where this PR merged"),
+    EXPECT_NE(s.why.find("this run tested main at a000072, not the PR's head; passed on main's "
+                         "previous build a000071: regression in main a000071...a000072 (the "
+                         "PR's merge, if it is in that range, or another merge in it)"),
               std::string::npos)
         << s.why;
     EXPECT_EQ(s.why.find("this PR's previous head"), std::string::npos) << s.why;

@@ -24,13 +24,6 @@ constexpr std::size_t kListed = 5; // runs of each kind kept as evidence
 // Below this share the scan of a breakage stops: it can no longer recover.
 constexpr double kAbandonShare = 0.5;
 
-// A merged PR's build that tested its base branch's HEAD (a run whose log
-// shows its own head checked out is a PR head's run).
-bool buildsMainHead(const TimelineRun& r)
-{
-    return !r.testedSha.empty() && !sameCommit(r.testedSha, r.sha.value);
-}
-
 // Whether an attempt says anything of a test: results, or a green's
 // conclusion (pytest failed nothing), or its log naming it failed.
 bool attemptJudges(const TimelineRun& r, bool failed)
@@ -137,13 +130,12 @@ const JobAttributor::RunNeighbours& JobAttributor::neighbours(TimelineIndex run)
     // A merged PR's build that tested its base branch's HEAD follows main:
     // its previous is the previous build of another main commit, not another
     // head of the PR (real-backends.md 3.1).
-    const auto buildsMain = buildsMainHead;
-    const bool onMain = !isNightly(here) && buildsMain(here);
+    const bool onMain = !isNightly(here) && buildsMainHead(here);
     for (std::size_t p = m_settled.size(); p-- > 0;) {
         const TimelineRun& r = runs[m_settled[p]];
         if (r.time >= here.time || r.sha == here.sha)
             continue;
-        const bool series = onMain            ? buildsMain(r) && r.testedSha != here.testedSha
+        const bool series = onMain            ? buildsMainHead(r) && r.testedSha != here.testedSha
                             : isNightly(here) ? isNightly(r)
                                               : r.prNumber == here.prNumber;
         if (series)
@@ -595,6 +587,11 @@ Attribution JobAttributor::attribute(TimelineIndex run, std::int64_t testId) con
                                                            : 0.7)
                                    : 0.8;
     return a;
+}
+
+bool buildsMainHead(const TimelineRun& run)
+{
+    return !run.testedSha.empty() && !sameCommit(run.testedSha, run.sha.value);
 }
 
 } // namespace relayhud::triage

@@ -498,7 +498,7 @@ private:
             case AttributionCall::ThisPr:
             case AttributionCall::Culprit:
                 if (a->call == AttributionCall::ThisPr && a->previous && facts.index
-                    && buildsMain(facts.attributor->timeline().runs[*facts.index])) {
+                    && buildsMainHead(facts.attributor->timeline().runs[*facts.index])) {
                     // Main's previous build failed it too: older than this
                     // merge. Else the range may hold other merges: less sure.
                     finish(a->previousFailed ? FailureClass::PreExisting : FailureClass::Regression,

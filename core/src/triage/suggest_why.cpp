@@ -2,7 +2,6 @@
 // (triage/suggest_why.h).
 #include "suggest_why.h"
 
-#include "relayhud/model/tested_commit.h"
 #include "relayhud/util/time.h"
 
 namespace relayhud::triage {
@@ -26,18 +25,24 @@ std::string seriesName(EventType type)
                                          : "push";
 }
 
+// A run that tested main (buildsMainHead) follows main's earlier builds, not
+// the PR's heads: what changed is the main range between the two tested
+// commits. A merged PR's build has the PR's merge in it, and other merges
+// may sit there too (no HUD data says which); a PR's run on a backend that
+// checks out the default branch never built the PR at all.
 std::string mainBuildWhy(const Attribution& a, const WhyContext& c)
 {
-    const JobTimeline& timeline = c.timeline;
-    const TimelineRun& before = timeline.runs[*a.previous];
-    const TimelineRun& here = timeline.runs[c.index];
+    const TimelineRun& before = c.timeline.runs[*a.previous];
+    const TimelineRun& here = c.timeline.runs[c.index];
     const auto shortOf = [](const std::string& sha) { return sha.substr(0, 7); };
+    const std::string tested =
+        "; this run tested main at " + shortOf(here.testedSha) + ", not the PR's head";
     if (a.previousFailed)
-        return "; failing on main's previous build " + shortOf(before.testedSha)
-               + " too: not from this PR's merge";
-    return "; passed on main's previous build " + shortOf(before.testedSha)
+        return tested + ", and main's previous build " + shortOf(before.testedSha)
+               + " fails it too: older than this run's main";
+    return tested + "; passed on main's previous build " + shortOf(before.testedSha)
            + ": regression in main " + shortOf(before.testedSha) + "..." + shortOf(here.testedSha)
-           + ", where this PR merged (another merge in that range may have brought it)";
+           + " (the PR's merge, if it is in that range, or another merge in it)";
 }
 
 } // namespace
@@ -60,15 +65,6 @@ EvidenceRun timelineRun(const JobTimeline& timeline, const TimelineRun& r)
 }
 
 std::string hours(EpochSeconds seconds) { return std::to_string(seconds / 3600) + " h"; }
-
-// A merged PR's build of main's HEAD (torch-spyre: real-backends.md 3.1)
-// follows main's earlier builds, not the PR's heads: what changed is the
-// main range between the two tested commits, where this PR merged, and
-// other merges may sit in it too (no HUD data says which).
-bool buildsMain(const TimelineRun& run)
-{
-    return !run.testedSha.empty() && !sameCommit(run.testedSha, run.sha.value);
-}
 
 std::string flakyWhy(const Attribution& a, const WhyContext& c)
 {
@@ -128,7 +124,7 @@ std::string regressionWhy(const Attribution& a, const WhyContext& c)
     if (a.ownFailed > 0)
         why += "; " + std::to_string(a.ownFailed) + " of this PR's " + std::to_string(a.ownJudged)
                + " other runs fail it too";
-    if (a.previous && buildsMain(timeline.runs[c.index]))
+    if (a.previous && buildsMainHead(timeline.runs[c.index]))
         return why + mainBuildWhy(a, c);
     if (a.previous) {
         const TimelineRun& before = timeline.runs[*a.previous];

@@ -35,8 +35,5 @@ std::string unclearWhy(const Attribution& a, const WhyContext& c);
 EvidenceRun timelineRun(const JobTimeline& timeline, const TimelineRun& r);
 // "24 h".
 std::string hours(EpochSeconds seconds);
-// Whether the run is a merged PR's build of main's HEAD (it tested another
-// commit than its row's).
-bool buildsMain(const TimelineRun& run);
 
 } // namespace relayhud::triage

@@ -191,4 +191,11 @@ private:
     mutable std::optional<std::vector<bool>> m_oneOffs;
 };
 
+// Whether a run tested main's HEAD rather than its row's commit, as its log
+// or names say (TimelineRun::testedSha): a merged PR's build of its base
+// branch (torch-spyre, real-backends.md 3.1), or a PR's run on a backend
+// whose workflow checks out the default branch. Such a run follows main's
+// earlier builds, not the PR's heads.
+bool buildsMainHead(const TimelineRun& run);
+
 } // namespace relayhud::triage
