@@ -421,6 +421,7 @@ private:
         std::optional<Evidence> breakage;
         if (a)
             attributionEvidence(*a, facts, concurrent, previous, breakage);
+        const auto context = [&] { return whyContext(facts, m_options.attribution); };
         auto finish = [&](FailureClass cls, double confidence, Evidence deciding, std::string why) {
             s.cls = cls;
             s.confidence = cls == FailureClass::Untriaged ? 0.0 : confidence;
@@ -503,17 +504,16 @@ private:
                     // merge. Else the range may hold other merges: less sure.
                     finish(a->previousFailed ? FailureClass::PreExisting : FailureClass::Regression,
                            a->previousFailed ? a->confidence : std::min(a->confidence, 0.6),
-                           previous, regressionWhy(*a, whyContext(facts, m_options.attribution)));
+                           previous, regressionWhy(*a, context()));
                     return;
                 }
                 finish(FailureClass::Regression, a->confidence,
                        a->call == AttributionCall::Culprit ? *breakage : concurrent,
-                       regressionWhy(*a, whyContext(facts, m_options.attribution)));
+                       regressionWhy(*a, context()));
                 return;
             case AttributionCall::BrokenTrunk:
                 finish(FailureClass::PreExisting, a->confidence, *breakage,
-                       breakageWhy(*a, whyContext(facts, m_options.attribution))
-                           + ": already broken upstream"
+                       breakageWhy(*a, context()) + ": already broken upstream"
                            + (a->culpritPr == facts.here.prNumber
                                   ? ", likely by this PR's own earlier heads (merged?)"
                               : a->culpritPr ? ", likely by #" + std::to_string(a->culpritPr)
@@ -521,27 +521,25 @@ private:
                 return;
             case AttributionCall::Backend:
                 finish(FailureClass::BackendBug, a->confidence, *breakage,
-                       breakageWhy(*a, whyContext(facts, m_options.attribution))
+                       breakageWhy(*a, context())
                            + " and no PR failed it first: the backend changed (or an upstream"
                              " change this job never ran on)");
                 return;
             case AttributionCall::Flaky:
-                finish(FailureClass::Flaky, a->confidence, concurrent,
-                       flakyWhy(*a, whyContext(facts, m_options.attribution)));
+                finish(FailureClass::Flaky, a->confidence, concurrent, flakyWhy(*a, context()));
                 return;
             case AttributionCall::Unclear:
                 m_unclear = true;
-                finish(FailureClass::Untriaged, 0.0, concurrent,
-                       unclearWhy(*a, whyContext(facts, m_options.attribution)));
+                finish(FailureClass::Untriaged, 0.0, concurrent, unclearWhy(*a, context()));
                 return;
             case AttributionCall::NightlyOld:
                 finish(FailureClass::PreExisting, a->confidence, previous,
-                       nightlyWhy(*a, whyContext(facts, m_options.attribution), previous));
+                       nightlyWhy(*a, context(), previous));
                 return;
             case AttributionCall::NightlyNew:
                 finish(FailureClass::Regression, a->confidence,
                        previous.kind == EvidenceKind::Baseline ? previous : concurrent,
-                       nightlyWhy(*a, whyContext(facts, m_options.attribution), previous));
+                       nightlyWhy(*a, context(), previous));
                 return;
             }
         }
