@@ -658,8 +658,8 @@ private:
                 rest += (rest.empty() ? "" : ", ") + std::to_string(count) + " "
                         + std::string(cls == FailureClass::Untriaged ? "unclear"
                                                                      : failureClassName(cls));
-            weightiest->why += "; its log names " + std::to_string(names.size())
-                               + " failed tests in all (others: " + rest + ")";
+            weightiest->why += "; " + std::to_string(names.size())
+                               + " failed tests in its log (the others: " + rest + ")";
         }
         return weightiest;
     }
