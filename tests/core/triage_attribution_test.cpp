@@ -213,6 +213,35 @@ TEST_F(AttributionTest, APrThatHappenedToRunFirstWhenTheBackendBrokeIsNoCulprit)
     EXPECT_EQ(breakage->culpritPr, 0) << "no one else's run passed it while #200 failed it";
 }
 
+TEST_F(AttributionTest, APrBasedBeforeTheBreakThatStillPassesMakesItUpstreamNotTheBackends)
+{
+    for (int n = 1; n <= 4; ++n)
+        head(n, pr(100 + n), n, {{"test_a", P}}, 1, Conclusion::Success);
+    // From hour 10 the runs fail it, PR 200's head first; at hour 14 the
+    // head of PR 150, based before the break, still passes it, and later
+    // PRs fail it again: it comes with main, not with the backend.
+    head(20, pr(200), 10, {{"test_a", F}});
+    for (int n = 30; n <= 32; ++n)
+        head(n, pr(n + 270), n - 19, {{"test_a", F}});
+    head(40, pr(150), 14, {{"test_a", P}}, 1, Conclusion::Success);
+    std::int64_t row = 0;
+    for (int n = 33; n <= 35; ++n)
+        row = head(n, pr(n + 270), n - 18, {{"test_a", F}});
+    const Suggestion& s = only(suggest(row));
+    EXPECT_EQ(s.cls, FailureClass::PreExisting) << s.why;
+    EXPECT_NE(s.why.find("already broken upstream"), std::string::npos) << s.why;
+
+    // A pass at its very end is the fix, not a base: still the backend's.
+    for (int n = 1; n <= 4; ++n)
+        head(n, pr(100 + n), n, {{"test_b", P}}, 1, Conclusion::Success, "other");
+    std::int64_t last = 0;
+    for (int n = 50; n <= 55; ++n)
+        last = head(n, pr(n + 400), n - 40, {{"test_b", F}}, 1, Conclusion::Failure, "other");
+    head(56, pr(456), 16.5, {{"test_b", P}}, 1, Conclusion::Success, "other");
+    head(57, kNightly, 17, {{"test_b", F}}, 1, Conclusion::Failure, "other");
+    EXPECT_EQ(only(suggest(last)).cls, FailureClass::BackendBug) << only(suggest(last)).why;
+}
+
 TEST_F(AttributionTest, ANightlyFailingTwiceInARowIsFlakyWhenPrsFailItNowAndThen)
 {
     othersPass();

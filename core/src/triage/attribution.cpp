@@ -334,7 +334,9 @@ const JobAttributor::TestTrack& JobAttributor::track(std::int64_t testId) const
 // nightlies). Its first seen is the earliest failure before the failure
 // spread to a second PR; a PR that failed it there, on its own, is the
 // culprit: its heads broke it and everyone's runs since carry it (the PR
-// merged). No such PR: every run started failing it at once.
+// merged). No such PR: every run started failing it at once, the backend's
+// doing, unless a PR's run inside it still passes it while later PRs' fail
+// (a PR based before the break): then it came with upstream's main.
 void JobAttributor::findBreakages(std::int64_t testId, TestTrack& t) const
 {
     const auto& runs = m_timeline.runs;
@@ -432,13 +434,26 @@ void JobAttributor::findBreakages(std::int64_t testId, TestTrack& t) const
                 b.firstSeen = p;
             ++before[sourceKey(p)];
         }
+        // A PR's run that passes it inside, with other PRs' runs failing it
+        // after it still: PRs based before the change do not carry it. (A
+        // pass at its very end is the fix, seen before a slower run.)
+        for (std::size_t p = start + 1; p < last && !b.upstream; ++p) {
+            if (isNightly(runs[m_settled[p]]) || seen(p, testId) != Seen::NotFailed)
+                continue;
+            std::set<std::int64_t> later;
+            for (std::size_t q = p + 1; q <= last && later.size() < 2; ++q)
+                if (!isNightly(runs[m_settled[q]]) && fails(q, testId))
+                    later.insert(sourceKey(q));
+            b.upstream = later.size() >= 2;
+        }
         if (b.firstSeen) {
             const std::int64_t key = sourceKey(*b.firstSeen);
             const bool alone = key != firstKey || before[key] >= 2;
-            // A culprit failed it on its own while others still passed it;
-            // when everyone's runs fail from its first failure on, a PR that
-            // happened to run first did not break it: the backend moved.
-            bool othersPassed = false;
+            // A culprit failed it on its own while others still passed it
+            // (or PRs based before it pass it still); when everyone's runs
+            // fail from its first failure on, a PR that happened to run
+            // first did not break it: the backend moved.
+            bool othersPassed = b.upstream;
             for (std::size_t p = *b.firstSeen + 1; p < b.spread && !othersPassed; ++p)
                 othersPassed = sourceKey(p) != key && seen(p, testId) == Seen::NotFailed;
             if (key > 0 && alone && othersPassed)
@@ -509,7 +524,7 @@ Attribution JobAttributor::attribute(TimelineIndex run, std::int64_t testId) con
         if (culpritsHead) {
             a.call = AttributionCall::Culprit;
             a.confidence = 0.9;
-        } else if (b.culpritPr != 0) {
+        } else if (b.culpritPr != 0 || b.upstream) {
             a.call = AttributionCall::BrokenTrunk;
             a.confidence = b.sources >= 5 ? 0.9 : 0.75;
         } else {

@@ -137,6 +137,10 @@ private:
         int sources = 0;
         std::optional<std::size_t> firstSeen; // position in m_settled
         std::int64_t culpritPr = 0;
+        // A PR's run inside it passes the test: it depends on the upstream
+        // base (PRs based before it do not carry it), so it is no backend
+        // change, which fails every run whatever its base.
+        bool upstream = false;
     };
     struct TestTrack {
         std::vector<std::size_t> failingAt; // positions in m_settled, ascending
