@@ -17,8 +17,8 @@
 # usage: attribution-worlds.sh [--bin DIR] [--seeds "S..."] [--instants "T..."]
 #                              [--jobs N] [--keep DIR [--reuse | --kept-only]]
 #   --bin       where relayhud-sim and relayhud-cli are (default build/ci/app)
-#   --seeds     simulator seeds (default 105-114: none of them was looked at
-#               while the rules were written; seeds 1-4 and 101-104 were)
+#   --seeds     simulator seeds (default 125-134: none of them was looked at
+#               while the rules were written; seeds 1-4 and 101-124 were)
 #   --instants  clock instants, ISO 8601 (default three across the year)
 #   --jobs      worlds at a time (default 2)
 #   --keep      keep each world's cache, truth and classes under DIR
@@ -29,7 +29,7 @@ set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 bin=$here/../../build/ci/app
-seeds="105 106 107 108 109 110 111 112 113 114"
+seeds="125 126 127 128 129 130 131 132 133 134"
 instants="2026-02-11T09:00:00Z 2026-06-23T15:30:00Z 2026-10-02T22:45:00Z"
 jobs=2
 keep=""
