@@ -99,7 +99,10 @@ struct RunEvent {
     std::int64_t pr = 0;
     bool mainBased = true;
     // False for a PR's run on a backend that checks out pytorch's default
-    // branch instead of the PR head (BackendSpec::checksOutDefaultBranch):
+    // branch instead of the PR head (BackendSpec::checksOutDefaultBranch: an
+    // actions/checkout of pytorch/pytorch without `ref:`, which for another
+    // repository than the triggering one "uses the default branch",
+    // actions/checkout action.yml, input `ref`):
     // it tests main at its start, so none of the PR's own changes can fail
     // it, and main's breakages do, the culprit PR's run's included.
     bool testsOwnHead = true;

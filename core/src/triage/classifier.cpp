@@ -78,19 +78,17 @@ std::optional<FailureLine> Classifier::finish(const Scan& scan) const
                        scan.bestLine(), scan.bestText(), {}};
     const RE2& pattern = *m_compiled->patterns[scan.bestRule()];
     result.captures = capturesOf(pattern, result.text);
-    const auto name = [&](std::vector<std::string> captures) {
-        if (!captures.empty()
-            && std::find(result.named.begin(), result.named.end(), captures.front())
-                   == result.named.end())
-            result.named.push_back(std::move(captures.front()));
+    const auto named = [&](const std::string& test) {
+        return std::find(result.named.begin(), result.named.end(), test) != result.named.end();
     };
     for (const std::string& text : scan.bestRuleLines())
-        name(capturesOf(pattern, text));
-    if (!result.captures.empty() && result.named.size() == FailureLine::kMaxNamed
-        && std::find(result.named.begin(), result.named.end(), result.captures.front())
-               == result.named.end())
-        result.named.pop_back(); // room for the picked line's, past the kept ones
-    name(result.captures);
+        if (auto captures = capturesOf(pattern, text); !captures.empty() && !named(captures[0]))
+            result.named.push_back(std::move(captures[0]));
+    if (!result.captures.empty() && !named(result.captures[0])) {
+        if (result.named.size() == FailureLine::kMaxNamed)
+            result.named.pop_back(); // room for the picked line's, past the kept ones
+        result.named.push_back(result.captures[0]);
+    }
     return result;
 }
 
