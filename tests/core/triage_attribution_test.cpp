@@ -307,3 +307,39 @@ TEST_F(AttributionTest, AJobWhoseLogNamesSeveralTestsTakesTheWeightiestClass)
     EXPECT_EQ(t.cls, FailureClass::Flaky) << t.why;
     EXPECT_EQ(t.why.find("in its log"), std::string::npos) << t.why;
 }
+
+// A PR's run whose actions/checkout took another commit than the PR's head
+// (a checkout of pytorch/pytorch without `ref:` takes the default branch,
+// actions/checkout action.yml, input `ref`) tested none of the PR's change:
+// its failure is never the PR's, however alone it is. torch-spyre's merged
+// builds (read from FETCH_REF, the build's name, the artifacts' names) are
+// the other case: AMergedPrsBuildComparesWithMainsPreviousTestedCommit.
+TEST_F(AttributionTest, APrsRunThatCheckedOutAnotherCommitIsNeverThePrsRegression)
+{
+    const auto checkedOut = [&](std::int64_t row, const std::string& sha) {
+        ASSERT_TRUE(m_cache->putTestedCommit(
+            row, TestedCommit{sha, "", TestedCommitSource::ActionsCheckout, "", 120}));
+    };
+    const std::string main = "a000080" + std::string(33, 'f');
+    othersPass(2);
+    const auto row = head(60, pr(200), 12, {{"test_a", F}});
+    checkedOut(row, main);
+    // Two other runs pass it: too few to say more than "not this PR's".
+    const Suggestion& few = only(suggest(row));
+    EXPECT_EQ(few.cls, FailureClass::Untriaged) << few.why;
+    EXPECT_EQ(few.why, "unclear — this run tested a000080, not the PR's head (its "
+                       "actions/checkout took another commit: without `ref:`, the default "
+                       "branch), so none of this PR's change is in it; only 2 other runs of "
+                       "this job within 24 h pass it: main's next builds would tell");
+    // Four pass it around this one: a one-off there, where a PR's own head
+    // would be its regression (APrAloneInItsWindowIsCalledOnlyWhenItsOwnRunsAgree).
+    head(3, pr(103), 11, {{"test_a", P}}, 1, Conclusion::Success);
+    head(4, pr(104), 13, {{"test_a", P}}, 1, Conclusion::Success);
+    const Suggestion& s = only(suggest(row));
+    EXPECT_EQ(s.cls, FailureClass::Flaky) << s.why;
+    EXPECT_DOUBLE_EQ(s.confidence, 0.6);
+    EXPECT_EQ(s.why, "this run tested a000080, not the PR's head (its actions/checkout took "
+                     "another commit: without `ref:`, the default branch), so none of this "
+                     "PR's change is in it; fails here and on none of the 4 other runs of this "
+                     "job within 24 h: most likely flaky (a rerun would tell)");
+}

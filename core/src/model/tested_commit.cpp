@@ -120,6 +120,11 @@ std::optional<TestedCommit> testedCommitFromCheckouts(const std::vector<LogCheck
     return std::nullopt;
 }
 
+bool isMergedBuildSource(TestedCommitSource source)
+{
+    return source != TestedCommitSource::ActionsCheckout;
+}
+
 std::string testedCommitText(const TestedCommit& tested, const Sha& rowSha, std::int64_t prNumber,
                              std::string_view baseBranch)
 {
@@ -127,12 +132,7 @@ std::string testedCommitText(const TestedCommit& tested, const Sha& rowSha, std:
         return "tested the row's commit";
     const std::string branch = !baseBranch.empty() ? std::string(baseBranch) : tested.ref;
     const std::string at = (branch.empty() ? std::string() : branch + "@") + shortOf(tested.sha);
-    // The FETCH_REF checkout, the build job's name and the wheel and report
-    // names are torch-spyre's, which builds a PR only once merged, at its
-    // base branch's HEAD (real-backends.md 3.1); actions/checkout's may be
-    // anything else (a merge ref, the default branch).
-    const bool mergedBuild = tested.source != TestedCommitSource::ActionsCheckout;
-    if (prNumber > 0 && mergedBuild)
+    if (prNumber > 0 && isMergedBuildSource(tested.source))
         return "tested " + at + " after #" + std::to_string(prNumber) + " merged";
     if (prNumber > 0)
         return "tested " + at + ", not the PR's head";

@@ -87,7 +87,8 @@ Result<JobTimeline> Cache::jobTimeline(std::int64_t jobId) const
                          " coalesce(t.sha, ''),"
                          " cr.status = 3 AND cr.conclusion != 1 AND (cr.artifact_url != ''"
                          "  OR cr.run_url LIKE '%/actions/runs/%')"
-                         "  AND (tr.id IS NULL OR tr.state IN (3, 4))"
+                         "  AND (tr.id IS NULL OR tr.state IN (3, 4)),"
+                         " coalesce(t.source, 1)"
                          " FROM check_run cr JOIN upstream_commit c ON c.id = cr.commit_id"
                          " LEFT JOIN test_run tr ON tr.check_run_row = cr.id"
                          " LEFT JOIN tested_commit t ON t.check_run_row = cr.id"
@@ -111,6 +112,7 @@ Result<JobTimeline> Cache::jobTimeline(std::int64_t jobId) const
         r.hasResults = row.integer(10) != 0;
         r.testedSha = row.text(12);
         r.awaitingResults = row.integer(13) != 0;
+        r.testedSource = static_cast<TestedCommitSource>(row.integer(14));
         if (out.runs.empty())
             out.upstreamRepo = row.text(11);
         byRow.emplace(r.row, out.runs.size());

@@ -588,6 +588,18 @@ Attribution JobAttributor::attribute(TimelineIndex run, std::int64_t testId) con
                                             : 0.4;
         return a;
     }
+    // A run that did not test the PR's head cannot carry the PR's change.
+    // Main's previous build failed it too: older (the merged-build path in
+    // suggest.cpp says so). Else, passing on the other runs around it (which
+    // tested main at about the same time), with no other attempt or next
+    // build failing it: a one-off, most likely flaky. Else no call.
+    if (testsWithoutItsPr(here) && !(a.previous && a.previousFailed)) {
+        a.withoutPr = true;
+        const bool oneOff = a.ownFailed == 0 && a.othersPassed >= m_options.minPassedOthers;
+        a.call = oneOff ? AttributionCall::Flaky : AttributionCall::Unclear;
+        a.confidence = oneOff ? 0.6 : 0.0;
+        return a;
+    }
     // Only this PR fails it. Once, with few runs to compare: no call. (A
     // build of main compares with main's previous build, as a nightly.)
     const bool mainWithBaseline = buildsMainHead(here) && a.previous;
@@ -607,6 +619,12 @@ Attribution JobAttributor::attribute(TimelineIndex run, std::int64_t testId) con
 bool buildsMainHead(const TimelineRun& run)
 {
     return !run.testedSha.empty() && !sameCommit(run.testedSha, run.sha.value);
+}
+
+bool testsWithoutItsPr(const TimelineRun& run)
+{
+    return run.prNumber > 0 && run.eventType == EventType::PullRequest && buildsMainHead(run)
+           && !isMergedBuildSource(run.testedSource);
 }
 
 } // namespace relayhud::triage

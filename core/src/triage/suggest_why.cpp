@@ -45,6 +45,17 @@ std::string mainBuildWhy(const Attribution& a, const WhyContext& c)
            + " (the PR's merge, if it is in that range, or another merge in it)";
 }
 
+// A PR's run that tested another commit than the PR's head with a plain
+// actions/checkout (testsWithoutItsPr): what it tested, and why that clears
+// the PR.
+std::string withoutPrWhy(const WhyContext& c)
+{
+    const TimelineRun& here = c.timeline.runs[c.index];
+    return "this run tested " + here.testedSha.substr(0, 7)
+           + ", not the PR's head (its actions/checkout took another commit: without `ref:`, "
+             "the default branch), so none of this PR's change is in it";
+}
+
 } // namespace
 
 EvidenceRun timelineRun(const JobTimeline& timeline, const TimelineRun& r)
@@ -69,6 +80,10 @@ std::string hours(EpochSeconds seconds) { return std::to_string(seconds / 3600) 
 std::string flakyWhy(const Attribution& a, const WhyContext& c)
 {
     const std::string window = hours(c.options.windowSeconds);
+    if (a.withoutPr)
+        return withoutPrWhy(c) + "; fails here and on none of the " + std::to_string(a.othersPassed)
+               + " other runs of this job within " + window
+               + ": most likely flaky (a rerun would tell)";
     if (a.othersFailed > 0)
         return "fails on " + std::to_string(a.othersFailed) + " of "
                + std::to_string(a.othersFailed + a.othersPassed)
@@ -171,6 +186,16 @@ std::string nightlyWhy(const Attribution& a, const WhyContext& c, const Evidence
 
 std::string unclearWhy(const Attribution& a, const WhyContext& c)
 {
+    if (a.withoutPr)
+        return "unclear — " + withoutPrWhy(c) + "; "
+               + (a.ownFailed > 0
+                      ? std::to_string(a.ownFailed) + " of its " + std::to_string(a.ownJudged)
+                            + " other attempts and next build fail it too"
+                      : (a.othersPassed == 0 ? std::string("no")
+                                             : "only " + std::to_string(a.othersPassed))
+                            + " other runs of this job within " + hours(c.options.windowSeconds)
+                            + " pass it")
+               + ": main's next builds would tell";
     return "unclear — not enough runs: only this PR fails it, on this run alone (no rerun or "
            "other head of it failed it too), and "
            + (a.othersPassed == 0 ? std::string("no") : "only " + std::to_string(a.othersPassed))

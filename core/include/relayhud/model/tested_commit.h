@@ -87,6 +87,15 @@ testedCommitFromArtifactNames(const std::vector<std::string>& names);
 std::optional<TestedCommit> testedCommitFromCheckouts(const std::vector<LogCheckout>& checkouts,
                                                       std::string_view upstreamRepo);
 
+// Whether a tested commit read from `source` is a merged PR's build. The
+// FETCH_REF checkout, the build job's name and the wheel and report names are
+// torch-spyre's, which builds a PR only once merged, at its base branch's
+// HEAD (real-backends.md 3.1): the PR's change is in what it tested.
+// actions/checkout's commit, where it is not the row's, may be anything else:
+// the default branch, which a checkout without `ref` takes (actions/checkout
+// action.yml, input `ref`; the doctor's exact-sha rule), or a merge ref.
+bool isMergedBuildSource(TestedCommitSource source);
+
 // One line for the details, the tooltip and the report, beside the row's
 // commit: "tested main@abc1234 after #1234 merged" (a torch-spyre-shaped
 // source on a PR row; `baseBranch` is the PR's base when known, else the

@@ -3,6 +3,7 @@
 // cache with the tests that failed in it: what attribution (triage/attribution.h)
 // compares a failure against: the PR's own other heads, other PRs' runs of
 // the same job at about the same time, and the nightlies.
+#include "relayhud/model/tested_commit.h"
 #include "relayhud/model/types.h"
 
 #include <cstdint>
@@ -23,6 +24,8 @@ struct TimelineRun {
     // (model/tested_commit.h): a merged PR's build of its base branch's HEAD;
     // "" when not known.
     std::string testedSha;
+    // Where testedSha was read (meaningful when it is not empty).
+    TestedCommitSource testedSource = TestedCommitSource::ActionsCheckout;
     EpochSeconds time = 0; // the upstream commit's time (when it was dispatched)
     int attempt = 1;
     Conclusion conclusion = Conclusion::None;

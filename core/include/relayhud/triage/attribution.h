@@ -116,6 +116,9 @@ struct Attribution {
     std::int64_t culpritPr = 0;
     int brokenRuns = 0;    // runs failing it from the onset on
     int brokenSources = 0; // distinct PRs and nightlies among them
+    // The run is a PR's that tested another commit than the PR's head, not
+    // as a merged build (testsWithoutItsPr): its call is never this PR's.
+    bool withoutPr = false;
 };
 
 class JobAttributor {
@@ -201,5 +204,12 @@ private:
 // whose workflow checks out the default branch. Such a run follows main's
 // earlier builds, not the PR's heads.
 bool buildsMainHead(const TimelineRun& run);
+
+// Whether a PR's run tested another upstream commit than the PR's head, read
+// from actions/checkout rather than from a merged build's shapes
+// (isMergedBuildSource): a checkout without `ref` takes the default branch,
+// so none of the PR's own change is in what it tested, and a failure there
+// is never the PR's. Which commit it took otherwise is not knowable here.
+bool testsWithoutItsPr(const TimelineRun& run);
 
 } // namespace relayhud::triage
