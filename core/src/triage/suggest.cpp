@@ -164,6 +164,52 @@ WhyContext whyContext(const RunFacts& facts, const AttributionOptions& options)
     return {facts.attributor->timeline(), *facts.index, facts.here, options};
 }
 
+Evidence evidenceOf(EvidenceKind kind)
+{
+    Evidence e;
+    e.kind = kind;
+    return e;
+}
+
+// One failing test's decision in the making: its attribution, the evidence
+// each rule may point at, and the suggestion it fills.
+struct Decision {
+    Suggestion& s;
+    std::optional<Attribution> a;
+    Evidence concurrent;
+    Evidence previous = evidenceOf(EvidenceKind::NoBaseline);
+    std::optional<Evidence> breakage;
+    std::optional<Evidence> line;
+
+    // The class, its confidence and why, with the deciding evidence first
+    // and every other piece after it.
+    void finish(FailureClass cls, double confidence, Evidence deciding, std::string why)
+    {
+        s.cls = cls;
+        s.confidence = cls == FailureClass::Untriaged ? 0.0 : confidence;
+        s.why = std::move(why);
+        const EvidenceKind first = deciding.kind;
+        s.evidence.push_back(std::move(deciding));
+        if (breakage && first != EvidenceKind::Breakage)
+            s.evidence.push_back(*breakage);
+        if (a) {
+            for (const Evidence* e : {&concurrent, &previous})
+                if (e->kind != first)
+                    s.evidence.push_back(*e);
+        }
+        if (line && line->kind != first)
+            s.evidence.push_back(*line);
+    }
+};
+
+// Whether attribution had anything to compare the failure with: other PRs'
+// runs, a previous head or build, a breakage, the job's noise or own reruns.
+bool comparesAnything(const Attribution& a)
+{
+    return a.othersFailed + a.othersPassed > 0 || a.previous || a.onset || a.flakyShas > 0
+           || a.failedFurther > 0 || a.noisy || a.ownJudged > 0;
+}
+
 class RunSuggester {
 public:
     RunSuggester(const EvidenceSource& facts, const SuggestOptions& options, RunLookup& runs,
@@ -256,8 +302,7 @@ private:
     // Rule 1: the outcome alone decides.
     static void decideMarked(Suggestion& s)
     {
-        Evidence e;
-        e.kind = EvidenceKind::Outcome;
+        Evidence e = evidenceOf(EvidenceKind::Outcome);
         e.outcome = s.target.outcome;
         s.evidence.push_back(e);
         s.confidence = 1.0;
@@ -286,8 +331,7 @@ private:
                 auto run = m_runs.run(other);
                 if (!run)
                     return run.error();
-                Evidence e;
-                e.kind = EvidenceKind::Rerun;
+                Evidence e = evidenceOf(EvidenceKind::Rerun);
                 e.run = *run;
                 e.outcome = TestOutcome::Passed;
                 reruns[i] = std::move(e);
@@ -318,8 +362,7 @@ private:
             const auto& counts = run->reported.tests;
             if (!counts || counts->total <= 0 || counts->failed != 0)
                 continue; // no counts, or they say a test failed: no word on ours
-            Evidence e;
-            e.kind = EvidenceKind::Rerun;
+            Evidence e = evidenceOf(EvidenceKind::Rerun);
             e.run = timelineRun(timeline, r);
             e.outcome = TestOutcome::Passed;
             e.message = "green, and 0 of its " + std::to_string(counts->total)
@@ -341,8 +384,7 @@ private:
         const auto line = classifier->classifyText(result.message);
         if (!line || line->impliedClass != FailureClass::Infra)
             return std::nullopt;
-        Evidence e;
-        e.kind = EvidenceKind::TestLine;
+        Evidence e = evidenceOf(EvidenceKind::TestLine);
         e.rule = line->ruleName;
         e.text = line->text;
         e.captures = line->captures;
@@ -404,62 +446,69 @@ private:
         }
     }
 
+    // A failing test's class: its own run first (rules 2, 3 and 3b), then
+    // attribution over its job's timeline (rule 4), then the job's failure
+    // line (rule 6; rule 5 is the job's own).
     void decideFailing(Suggestion& s, const RunFacts& facts, const std::optional<Evidence>& rerun,
                        const StoredTestResult& result)
     {
         m_unclear = false;
-        const auto& here = facts.here;
-        std::optional<Evidence> lineEv;
+        Decision d{s};
         if (facts.line)
-            lineEv = lineEvidence(*facts.line);
-        std::optional<Attribution> a;
+            d.line = lineEvidence(*facts.line);
         if (facts.attributor && facts.index)
-            a = facts.attributor->attribute(*facts.index, result.testId);
-        Evidence concurrent;
-        Evidence previous;
-        previous.kind = EvidenceKind::NoBaseline;
-        std::optional<Evidence> breakage;
-        if (a)
-            attributionEvidence(*a, facts, concurrent, previous, breakage);
-        const auto context = [&] { return whyContext(facts, m_options.attribution); };
-        auto finish = [&](FailureClass cls, double confidence, Evidence deciding, std::string why) {
-            s.cls = cls;
-            s.confidence = cls == FailureClass::Untriaged ? 0.0 : confidence;
-            s.why = std::move(why);
-            const EvidenceKind first = deciding.kind;
-            s.evidence.push_back(std::move(deciding));
-            if (breakage && first != EvidenceKind::Breakage)
-                s.evidence.push_back(*breakage);
-            if (a) {
-                for (Evidence* e : {&concurrent, &previous})
-                    if (e->kind != first)
-                        s.evidence.push_back(*e);
-            }
-            if (lineEv && lineEv->kind != first)
-                s.evidence.push_back(*lineEv);
-        };
+            d.a = facts.attributor->attribute(*facts.index, result.testId);
+        if (d.a)
+            attributionEvidence(*d.a, facts, d.concurrent, d.previous, d.breakage);
+        if (decideByOwnRun(d, facts, rerun, result))
+            return;
+        // Rules 4 and 6 read the job's other runs: provisional while some
+        // of them still await their results.
+        if (facts.attributor && facts.index)
+            s.coverage = attributionCoverage(facts.attributor->timeline(), *facts.index,
+                                             m_options.attribution);
+        if (d.a && comparesAnything(*d.a)) {
+            decideByAttribution(d, facts);
+            return;
+        }
+        // Rule 6.
+        const std::string nothing = "no other run of this job to compare";
+        if (d.line && d.line->kind == EvidenceKind::FailureLine
+            && facts.line->cls != FailureClass::Unset && facts.line->cls != FailureClass::Infra) {
+            d.finish(facts.line->cls, 0.5, *d.line,
+                     nothing + "; the job's " + lineWords(*facts.line));
+            return;
+        }
+        d.finish(FailureClass::Untriaged, 0.0, d.previous, nothing + ", and no rule names a class");
+    }
 
+    // Rules 2, 3 and 3b: what the test's own run says, whatever the others.
+    bool decideByOwnRun(Decision& d, const RunFacts& facts, const std::optional<Evidence>& rerun,
+                        const StoredTestResult& result) const
+    {
+        Suggestion& s = d.s;
+        const auto& here = facts.here;
         // Rule 2: the test's own message is an infra failure (a device that
         // was busy may well be free on the rerun: still infra, not flaky).
         if (auto infra = testLine(result)) {
             const std::string rule = infra->rule;
             const std::string text = infra->text;
-            finish(FailureClass::Infra, 0.9, std::move(*infra),
-                   "its error matches rule '" + rule + "' (infra): " + text);
+            d.finish(FailureClass::Infra, 0.9, std::move(*infra),
+                     "its error matches rule '" + rule + "' (infra): " + text);
             if (rerun)
                 s.evidence.push_back(*rerun);
-            return;
+            return true;
         }
         // Rule 3: a rerun passed.
         if (rerun) {
             const EvidenceRun& passed = *rerun->run;
-            finish(FailureClass::Flaky, rerun->message.empty() ? 0.95 : 0.9, *rerun,
-                   "fails on attempt " + std::to_string(here.runAttempt) + ", passed on attempt "
-                       + std::to_string(passed.runAttempt) + " of the same SHA ("
-                       + here.sha.shortSha() + ")"
-                       + (rerun->message.empty() ? std::string() : ", " + rerun->message)
-                       + ": flaky");
-            return;
+            d.finish(FailureClass::Flaky, rerun->message.empty() ? 0.95 : 0.9, *rerun,
+                     "fails on attempt " + std::to_string(here.runAttempt) + ", passed on attempt "
+                         + std::to_string(passed.runAttempt) + " of the same SHA ("
+                         + here.sha.shortSha() + ")"
+                         + (rerun->message.empty() ? std::string() : ", " + rerun->message)
+                         + ": flaky");
+            return true;
         }
         // Rule 3b: the job went green and its own counts say no test
         // failed, while its JUnit shows this one failing: its report hides
@@ -469,89 +518,72 @@ private:
         // no counts, no such claim.
         if (here.conclusion == Conclusion::Success && facts.reportedTests
             && facts.reportedTests->total > 0 && facts.reportedTests->failed == 0) {
-            Evidence e;
-            e.kind = EvidenceKind::Outcome;
+            Evidence e = evidenceOf(EvidenceKind::Outcome);
             e.outcome = result.outcome;
-            finish(FailureClass::BackendBug, 0.9, std::move(e),
-                   "the job reported green with 0 of its "
-                       + std::to_string(facts.reportedTests->total)
-                       + " tests failed, but its JUnit shows " + std::to_string(facts.failingCount)
-                       + (facts.failingCount == 1 ? " test" : " tests")
-                       + " failing, this one among them: its report hides failures (the "
-                         "backend's bug)");
-            return;
+            d.finish(
+                FailureClass::BackendBug, 0.9, std::move(e),
+                "the job reported green with 0 of its " + std::to_string(facts.reportedTests->total)
+                    + " tests failed, but its JUnit shows " + std::to_string(facts.failingCount)
+                    + (facts.failingCount == 1 ? " test" : " tests")
+                    + " failing, this one among them: its report hides failures (the "
+                      "backend's bug)");
+            return true;
         }
-        // Rules 4 and 6 read the job's other runs: provisional while some
-        // of them still await their results.
-        if (facts.attributor && facts.index)
-            s.coverage = attributionCoverage(facts.attributor->timeline(), *facts.index,
-                                             m_options.attribution);
-        // Rule 4: attribution over the job's timeline.
-        const std::string others = a ? std::to_string(a->othersFailed) + " of "
-                                           + std::to_string(a->othersFailed + a->othersPassed)
-                                           + " other PRs' runs of this job within "
-                                           + hours(m_options.attribution.windowSeconds)
-                                     : std::string();
-        if (a
-            && (a->othersFailed + a->othersPassed > 0 || a->previous || a->onset || a->flakyShas > 0
-                || a->failedFurther > 0 || a->noisy || a->ownJudged > 0)) {
-            switch (a->call) {
-            case AttributionCall::ThisPr:
-            case AttributionCall::Culprit:
-                if (a->call == AttributionCall::ThisPr && a->previous && facts.index
-                    && buildsMainHead(facts.attributor->timeline().runs[*facts.index])) {
-                    // Main's previous build failed it too: older than this
-                    // merge. Else the range may hold other merges: less sure.
-                    finish(a->previousFailed ? FailureClass::PreExisting : FailureClass::Regression,
-                           a->previousFailed ? a->confidence : std::min(a->confidence, 0.6),
-                           previous, regressionWhy(*a, context()));
-                    return;
-                }
-                finish(FailureClass::Regression, a->confidence,
-                       a->call == AttributionCall::Culprit ? *breakage : concurrent,
-                       regressionWhy(*a, context()));
-                return;
-            case AttributionCall::BrokenTrunk:
-                finish(FailureClass::PreExisting, a->confidence, *breakage,
-                       breakageWhy(*a, context()) + ": already broken upstream"
-                           + (a->culpritPr == facts.here.prNumber
-                                  ? ", likely by this PR's own earlier heads (merged?)"
-                              : a->culpritPr ? ", likely by #" + std::to_string(a->culpritPr)
-                                             : ""));
-                return;
-            case AttributionCall::Backend:
-                finish(FailureClass::BackendBug, a->confidence, *breakage,
-                       breakageWhy(*a, context())
-                           + " and no PR failed it first: the backend changed (or an upstream"
-                             " change this job never ran on)");
-                return;
-            case AttributionCall::Flaky:
-                finish(FailureClass::Flaky, a->confidence, concurrent, flakyWhy(*a, context()));
-                return;
-            case AttributionCall::Unclear:
-                m_unclear = true;
-                finish(FailureClass::Untriaged, 0.0, concurrent, unclearWhy(*a, context()));
-                return;
-            case AttributionCall::NightlyOld:
-                finish(FailureClass::PreExisting, a->confidence, previous,
-                       nightlyWhy(*a, context(), previous));
-                return;
-            case AttributionCall::NightlyNew:
-                finish(FailureClass::Regression, a->confidence,
-                       previous.kind == EvidenceKind::Baseline ? previous : concurrent,
-                       nightlyWhy(*a, context(), previous));
+        return false;
+    }
+
+    // Rule 4: attribution over the job's timeline, its call as a class.
+    void decideByAttribution(Decision& d, const RunFacts& facts)
+    {
+        const Attribution& a = *d.a;
+        const WhyContext context = whyContext(facts, m_options.attribution);
+        switch (a.call) {
+        case AttributionCall::ThisPr:
+        case AttributionCall::Culprit:
+            if (a.call == AttributionCall::ThisPr && a.previous
+                && buildsMainHead(context.timeline.runs[context.index])) {
+                // Main's previous build failed it too: older than this
+                // merge. Else the range may hold other merges: less sure.
+                d.finish(a.previousFailed ? FailureClass::PreExisting : FailureClass::Regression,
+                         a.previousFailed ? a.confidence : std::min(a.confidence, 0.6), d.previous,
+                         regressionWhy(a, context));
                 return;
             }
-        }
-        // Rule 6 (rule 5 is the job's own).
-        const std::string nothing = "no other run of this job to compare";
-        if (lineEv && lineEv->kind == EvidenceKind::FailureLine
-            && facts.line->cls != FailureClass::Unset && facts.line->cls != FailureClass::Infra) {
-            finish(facts.line->cls, 0.5, *lineEv,
-                   nothing + "; the job's " + lineWords(*facts.line));
+            d.finish(FailureClass::Regression, a.confidence,
+                     a.call == AttributionCall::Culprit ? *d.breakage : d.concurrent,
+                     regressionWhy(a, context));
+            return;
+        case AttributionCall::BrokenTrunk:
+            d.finish(FailureClass::PreExisting, a.confidence, *d.breakage,
+                     breakageWhy(a, context) + ": already broken upstream"
+                         + (a.culpritPr == facts.here.prNumber
+                                ? ", likely by this PR's own earlier heads (merged?)"
+                            : a.culpritPr ? ", likely by #" + std::to_string(a.culpritPr)
+                                          : ""));
+            return;
+        case AttributionCall::Backend:
+            d.finish(FailureClass::BackendBug, a.confidence, *d.breakage,
+                     breakageWhy(a, context)
+                         + " and no PR failed it first: the backend changed (or an upstream"
+                           " change this job never ran on)");
+            return;
+        case AttributionCall::Flaky:
+            d.finish(FailureClass::Flaky, a.confidence, d.concurrent, flakyWhy(a, context));
+            return;
+        case AttributionCall::Unclear:
+            m_unclear = true;
+            d.finish(FailureClass::Untriaged, 0.0, d.concurrent, unclearWhy(a, context));
+            return;
+        case AttributionCall::NightlyOld:
+            d.finish(FailureClass::PreExisting, a.confidence, d.previous,
+                     nightlyWhy(a, context, d.previous));
+            return;
+        case AttributionCall::NightlyNew:
+            d.finish(FailureClass::Regression, a.confidence,
+                     d.previous.kind == EvidenceKind::Baseline ? d.previous : d.concurrent,
+                     nightlyWhy(a, context, d.previous));
             return;
         }
-        finish(FailureClass::Untriaged, 0.0, previous, nothing + ", and no rule names a class");
     }
 
     // Rules 5 and 6 for a job that failed without failing tests.
@@ -721,8 +753,7 @@ private:
         auto peers = m_facts.infraPeerRows(facts.here.checkRunRow, m_options.outageWindowSeconds);
         if (!peers)
             return peers.error();
-        Evidence e;
-        e.kind = EvidenceKind::Outage;
+        Evidence e = evidenceOf(EvidenceKind::Outage);
         std::set<std::string> backends{facts.here.downstreamRepo};
         // Named by its first failure (of any backend, this one's other jobs
         // too), so every member gives the same group when they see the same
