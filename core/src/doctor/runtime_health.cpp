@@ -132,104 +132,115 @@ std::size_t RuntimeHealth::count(Severity severity) const
                       [severity](const HealthFinding& f) { return f.severity == severity; }));
 }
 
-RuntimeHealth judgeRuntime(const std::string& repo, const std::vector<HealthRun>& runs,
-                           EpochSeconds since, EpochSeconds now)
-{
-    RuntimeHealth h;
-    h.repo = repo;
-    h.since = since;
-    h.now = now;
-    h.runs = runs.size();
+namespace {
 
+using LegKey =
+    std::tuple<std::string, std::string, std::string, int>; // workflow, job, run, attempt
+
+// What judgeRuntime gathers from the runs, finding by finding.
+struct RuntimeTally {
     std::vector<const HealthRun*> missed, swept;
-    std::map<std::tuple<std::string, std::string, std::string, int>, std::set<std::string>> legs;
-    std::map<std::tuple<std::string, std::string, std::string, int>, std::vector<const HealthRun*>>
-        legRuns;
+    std::map<LegKey, std::set<std::string>> legs; // check run ids
+    std::map<LegKey, std::vector<const HealthRun*>> legRuns;
     std::map<std::string, int> attempts; // by run id
     std::vector<double> queue;
     std::vector<const HealthRun*> noCounts, noUrl, mismatched, notShown;
     std::size_t fetchedBase = 0; // mismatches read from checkout-pytorch: a merged PR's base
     std::string mismatchExample;
-    for (const HealthRun& run : runs) {
-        attempts[run.runId] = std::max(attempts[run.runId], run.attempt);
-        if (run.status == RunStatus::Completed)
-            ++h.completed;
-        if (!isPrOrPush(run))
-            continue;
-        if (run.status != RunStatus::Completed && run.startedAt
-            && now - *run.startedAt >= kMissedAfterSeconds)
-            missed.push_back(&run);
-        const double inProgress = run.executionSeconds.value_or(
-            run.startedAt && run.completedAt
-                ? static_cast<double>(*run.completedAt - *run.startedAt)
-                : 0.0);
-        if (run.conclusion == Conclusion::TimedOut
-            && inProgress >= static_cast<double>(kSweepAfterSeconds) * 0.98)
-            swept.push_back(&run);
-        if (!run.checkRunId.empty()) {
-            const auto key = std::make_tuple(run.workflow, run.job, run.runId, run.attempt);
-            if (legs[key].insert(run.checkRunId).second)
-                legRuns[key].push_back(&run);
-        }
-        if (run.attempt == 1 && run.queueSeconds)
-            queue.push_back(*run.queueSeconds);
-        if (run.status == RunStatus::Completed) {
-            const TestedSha tested = testedSha(run);
-            const LogCheckout* other = tested.checkout;
-            switch (tested.evidence) {
-            case ShaEvidence::NotRead: break;
-            case ShaEvidence::Verified: ++h.shaVerified; break;
-            case ShaEvidence::Mismatched:
-                mismatched.push_back(&run);
-                if (!other->fetchRef.empty() && run.prNumber > 0)
-                    ++fetchedBase;
-                if (mismatchExample.empty())
-                    mismatchExample = "'" + run.job + "' on " + run.sha.value.substr(0, 12)
-                                      + ": its log checked out " + other->repository
-                                      + (other->fetchRef.empty() || shaOnly(other->fetchRef)
-                                             ? std::string()
-                                             : " " + other->fetchRef)
-                                      + " at " + other->sha.substr(0, 12) + " (line "
-                                      + std::to_string(other->line) + ")";
-                break;
-            case ShaEvidence::NotShown: notShown.push_back(&run); break;
-            }
-            ++h.completedPr;
-            if (!run.reportsTests)
-                noCounts.push_back(&run);
-            if (!run.hasArtifactUrl)
-                noUrl.push_back(&run);
-        }
-    }
-    h.workflowRuns = attempts.size();
-    h.rerunRuns = static_cast<std::size_t>(std::count_if(
-        attempts.begin(), attempts.end(), [](const auto& a) { return a.second > 1; }));
-    h.neverCompleted = missed.size();
-    h.swept = swept.size();
-    h.withoutCounts = noCounts.size();
-    h.withoutArtifactUrl = noUrl.size();
-    h.shaMismatched = mismatched.size();
-    h.shaNotShown = notShown.size();
-    h.logsRead = h.shaVerified + h.shaMismatched + h.shaNotShown;
-    h.queueMedianSeconds = quantile(queue, 0.5);
-    h.queueP90Seconds = quantile(queue, 0.9);
+};
 
-    if (!missed.empty())
+// A completed PR or push run's log: did it check out the dispatched SHA?
+void tallyTestedSha(const HealthRun& run, RuntimeHealth& h, RuntimeTally& t)
+{
+    const TestedSha tested = testedSha(run);
+    const LogCheckout* other = tested.checkout;
+    switch (tested.evidence) {
+    case ShaEvidence::NotRead: break;
+    case ShaEvidence::Verified: ++h.shaVerified; break;
+    case ShaEvidence::Mismatched:
+        t.mismatched.push_back(&run);
+        if (!other->fetchRef.empty() && run.prNumber > 0)
+            ++t.fetchedBase;
+        if (t.mismatchExample.empty())
+            t.mismatchExample =
+                "'" + run.job + "' on " + run.sha.value.substr(0, 12) + ": its log checked out "
+                + other->repository
+                + (other->fetchRef.empty() || shaOnly(other->fetchRef) ? std::string()
+                                                                       : " " + other->fetchRef)
+                + " at " + other->sha.substr(0, 12) + " (line " + std::to_string(other->line) + ")";
+        break;
+    case ShaEvidence::NotShown: t.notShown.push_back(&run); break;
+    }
+}
+
+void tallyRun(const HealthRun& run, EpochSeconds now, RuntimeHealth& h, RuntimeTally& t)
+{
+    t.attempts[run.runId] = std::max(t.attempts[run.runId], run.attempt);
+    if (run.status == RunStatus::Completed)
+        ++h.completed;
+    if (!isPrOrPush(run))
+        return;
+    if (run.status != RunStatus::Completed && run.startedAt
+        && now - *run.startedAt >= kMissedAfterSeconds)
+        t.missed.push_back(&run);
+    const double inProgress = run.executionSeconds.value_or(
+        run.startedAt && run.completedAt ? static_cast<double>(*run.completedAt - *run.startedAt)
+                                         : 0.0);
+    if (run.conclusion == Conclusion::TimedOut
+        && inProgress >= static_cast<double>(kSweepAfterSeconds) * 0.98)
+        t.swept.push_back(&run);
+    if (!run.checkRunId.empty()) {
+        const auto key = std::make_tuple(run.workflow, run.job, run.runId, run.attempt);
+        if (t.legs[key].insert(run.checkRunId).second)
+            t.legRuns[key].push_back(&run);
+    }
+    if (run.attempt == 1 && run.queueSeconds)
+        t.queue.push_back(*run.queueSeconds);
+    if (run.status == RunStatus::Completed) {
+        tallyTestedSha(run, h, t);
+        ++h.completedPr;
+        if (!run.reportsTests)
+            t.noCounts.push_back(&run);
+        if (!run.hasArtifactUrl)
+            t.noUrl.push_back(&run);
+    }
+}
+
+void summarize(const RuntimeTally& t, RuntimeHealth& h)
+{
+    h.workflowRuns = t.attempts.size();
+    h.rerunRuns = static_cast<std::size_t>(std::count_if(
+        t.attempts.begin(), t.attempts.end(), [](const auto& a) { return a.second > 1; }));
+    h.neverCompleted = t.missed.size();
+    h.swept = t.swept.size();
+    h.withoutCounts = t.noCounts.size();
+    h.withoutArtifactUrl = t.noUrl.size();
+    h.shaMismatched = t.mismatched.size();
+    h.shaNotShown = t.notShown.size();
+    h.logsRead = h.shaVerified + h.shaMismatched + h.shaNotShown;
+    h.queueMedianSeconds = quantile(t.queue, 0.5);
+    h.queueP90Seconds = quantile(t.queue, 0.9);
+}
+
+// never-completed, shared-job-name, zombie-swept: the callbacks themselves.
+void callbackFindings(const RuntimeTally& t, RuntimeHealth& h)
+{
+    if (!t.missed.empty())
         h.findings.push_back(
             {Severity::Error, "never-completed",
-             plural(missed.size(), "run has", "runs have")
+             plural(t.missed.size(), "run has", "runs have")
                  + " been in progress for more than 7 h: the relay's sweeper (6 h) missed them, "
                    "and the HUD shows them running for good",
              "make the completed callback run with `if: always()` from the job that sent "
              "in_progress (doctor: callback-always, callback-pair)",
-             rowsOf(missed)});
+             rowsOf(t.missed)});
     std::vector<const HealthRun*> shared;
     std::string example;
-    for (const auto& [key, ids] : legs) {
+    for (const auto& [key, ids] : t.legs) {
         if (ids.size() < 2)
             continue;
         ++h.sharedNames;
-        const auto& found = legRuns[key];
+        const auto& found = t.legRuns.at(key);
         shared.insert(shared.end(), found.begin(), found.end());
         if (example.empty())
             example = "'" + std::get<1>(key) + "' in run " + std::get<2>(key) + " attempt "
@@ -244,45 +255,50 @@ RuntimeHealth judgeRuntime(const std::string& repo, const std::vector<HealthRun>
                  + "): the relay keys callbacks by job name, so the legs collide",
              "pass a per-leg `job-name` on every callback (doctor: matrix-job-name)",
              rowsOf(shared)});
-    if (!swept.empty())
+    if (!t.swept.empty())
         h.findings.push_back(
             {Severity::Warning, "zombie-swept",
-             plural(swept.size(), "run was", "runs were")
+             plural(t.swept.size(), "run was", "runs were")
                  + " marked timed_out by the relay's sweeper after 6 h in progress: their "
                    "completed callback never came",
              "make the completed callback run on failure and cancellation, and keep jobs under "
              "6 h (doctor: callback-always, timeout)",
-             rowsOf(swept)});
-    if (h.completedPr > 0 && (!noCounts.empty() || !noUrl.empty()))
+             rowsOf(t.swept)});
+}
+
+// evidence and tested-sha: what a green can be checked against.
+void evidenceFindings(const RuntimeTally& t, RuntimeHealth& h)
+{
+    if (h.completedPr > 0 && (!t.noCounts.empty() || !t.noUrl.empty()))
         h.findings.push_back(
-            {noCounts.size() == h.completedPr ? Severity::Warning : Severity::Info, "evidence",
-             percent(noCounts.size(), h.completedPr) + " of "
+            {t.noCounts.size() == h.completedPr ? Severity::Warning : Severity::Info, "evidence",
+             percent(t.noCounts.size(), h.completedPr) + " of "
                  + plural(h.completedPr, "completed run", "completed runs")
-                 + " reported no test counts and " + percent(noUrl.size(), h.completedPr)
+                 + " reported no test counts and " + percent(t.noUrl.size(), h.completedPr)
                  + " no artifact URL: their greens cannot be checked",
              "send test-results and artifact-url with the completed callback (doctor: evidence)",
-             rowsOf(noCounts.empty() ? noUrl : noCounts)});
-    if (!mismatched.empty() && fetchedBase == mismatched.size())
+             rowsOf(t.noCounts.empty() ? t.noUrl : t.noCounts)});
+    if (!t.mismatched.empty() && t.fetchedBase == t.mismatched.size())
         h.findings.push_back(
             {Severity::Warning, "tested-sha",
-             plural(mismatched.size(), "run", "runs") + " of " + std::to_string(h.logsRead)
+             plural(t.mismatched.size(), "run", "runs") + " of " + std::to_string(h.logsRead)
                  + " whose job log was read built the base branch's HEAD (checkout-pytorch's "
                    "FETCH_REF), not the PR head their HUD row names ("
-                 + mismatchExample
+                 + t.mismatchExample
                  + "): a merged PR's build; RelayHUD shows and compares them by the tested commit",
              "nothing to fix in the job if it means to test merged PRs; the HUD row cannot say "
              "so, since the relay's head SHA is the PR's (real-backends.md 3.1)",
-             rowsOf(mismatched)});
-    else if (!mismatched.empty())
+             rowsOf(t.mismatched)});
+    else if (!t.mismatched.empty())
         h.findings.push_back(
             {Severity::Error, "tested-sha",
-             plural(mismatched.size(), "run", "runs") + " of " + std::to_string(h.logsRead)
+             plural(t.mismatched.size(), "run", "runs") + " of " + std::to_string(h.logsRead)
                  + " whose job log was read tested another upstream commit than the relay "
                    "dispatched ("
-                 + mismatchExample + "): their result is not the dispatched SHA's",
+                 + t.mismatchExample + "): their result is not the dispatched SHA's",
              "check out `client_payload.payload.pull_request.head.sha` (push: `after`) with "
              "`ref:`, not the default branch (doctor: exact-sha)",
-             rowsOf(mismatched)});
+             rowsOf(t.mismatched)});
     else if (h.logsRead > 0)
         h.findings.push_back(
             {Severity::Info, "tested-sha",
@@ -293,12 +309,17 @@ RuntimeHealth judgeRuntime(const std::string& repo, const std::vector<HealthRun>
                  : std::to_string(h.shaVerified) + " of "
                        + plural(h.logsRead, "job log", "job logs")
                        + " read show the dispatched SHA checked out"
-                       + (notShown.empty() ? std::string()
-                                           : "; " + std::to_string(notShown.size())
-                                                 + " show no checkout of it (cannot judge)"),
+                       + (t.notShown.empty() ? std::string()
+                                             : "; " + std::to_string(t.notShown.size())
+                                                   + " show no checkout of it (cannot judge)"),
              "keep actions/checkout of the upstream repository in the job, so its log shows "
              "what was tested",
-             rowsOf(notShown)});
+             rowsOf(t.notShown)});
+}
+
+// reruns and callback-latency: how the backend's CI runs, for information.
+void rhythmFindings(RuntimeHealth& h)
+{
     if (h.rerunRuns > 0)
         h.findings.push_back({Severity::Info,
                               "reruns",
@@ -315,6 +336,25 @@ RuntimeHealth judgeRuntime(const std::string& repo, const std::vector<HealthRun>
                                   + duration(*h.queueP90Seconds),
                               "send in_progress as the job starts, not after its build",
                               {}});
+}
+
+} // namespace
+
+RuntimeHealth judgeRuntime(const std::string& repo, const std::vector<HealthRun>& runs,
+                           EpochSeconds since, EpochSeconds now)
+{
+    RuntimeHealth h;
+    h.repo = repo;
+    h.since = since;
+    h.now = now;
+    h.runs = runs.size();
+    RuntimeTally t;
+    for (const HealthRun& run : runs)
+        tallyRun(run, now, h, t);
+    summarize(t, h);
+    callbackFindings(t, h);
+    evidenceFindings(t, h);
+    rhythmFindings(h);
     std::stable_sort(
         h.findings.begin(), h.findings.end(),
         [](const HealthFinding& a, const HealthFinding& b) { return a.severity < b.severity; });
