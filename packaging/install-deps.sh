@@ -35,6 +35,8 @@ packages=(
   # CI checks and packaging: formatting, .desktop/AppStream validation, CPack's
   # .deb generator (dpkg-shlibdeps from dpkg-dev; `file` finds the ELF binaries)
   clang-format desktop-file-utils appstream dpkg-dev file
+  # the house's numbers (tools/house-numbers): functions' extents and members
+  python3 universal-ctags
 )
 # Fuzzing (fuzz/run.sh, by hand or on a schedule; CI builds and runs the
 # targets' replays with the house compiler instead): clang 14 with libFuzzer
