@@ -467,12 +467,34 @@ void JobAttributor::findBreakages(std::int64_t testId, TestTrack& t) const
 
 Attribution JobAttributor::attribute(TimelineIndex run, std::int64_t testId) const
 {
-    const auto& runs = m_timeline.runs;
-    const TimelineRun& here = runs[run];
     const TestTrack& t = track(testId);
-    Attribution a;
-
     const RunNeighbours& n = neighbours(run);
+    Attribution a;
+    const int prsFailed = countNeighbours(n, testId, a);
+    if (callsBreakage(run, t, a))
+        return a;
+    countOwn(run, testId, a);
+    countFlakyShas(run, testId, a);
+    countNoise(run, a);
+    // Do other PRs fail it now and then further away (outside its breakages)?
+    for (const std::size_t p : n.further) {
+        const bool inBreakage =
+            std::any_of(t.breakages.begin(), t.breakages.end(),
+                        [&](const Breakage& b) { return p >= b.first && p <= b.last; });
+        if (!inBreakage && shaFails(p, testId))
+            ++a.failedFurther;
+    }
+    const TimelineRun& here = m_timeline.runs[run];
+    if (!callsFlaky(here, prsFailed, a))
+        callsOwn(here, a);
+    return a;
+}
+
+// This PR's (or series') previous run with an outcome for the test, and the
+// other PRs' runs in the window; how many of those that failed it are PRs'.
+int JobAttributor::countNeighbours(const RunNeighbours& n, std::int64_t testId,
+                                   Attribution& a) const
+{
     for (const std::size_t p : n.previous) {
         const Seen there = seen(p, testId);
         if (there == Seen::Unknown)
@@ -483,7 +505,7 @@ Attribution JobAttributor::attribute(TimelineIndex run, std::int64_t testId) con
     }
     // Another SHA failed the test if any of its attempts did: a flaky
     // failure that passed on a rerun is still a failure of that SHA.
-    int prsFailed = 0; // of them, PRs' runs
+    int prsFailed = 0;
     for (const std::size_t p : n.near) {
         Seen there = seen(p, testId);
         if (there != Seen::Failed && shaFails(p, testId))
@@ -492,17 +514,23 @@ Attribution JobAttributor::attribute(TimelineIndex run, std::int64_t testId) con
             continue;
         const bool failed = there == Seen::Failed;
         (failed ? a.othersFailed : a.othersPassed) += 1;
-        if (failed && !isNightly(runs[m_settled[p]]))
+        if (failed && !isNightly(m_timeline.runs[m_settled[p]]))
             ++prsFailed;
         auto& list = failed ? a.failedOn : a.passedOn;
         if (list.size() < kListed)
             list.push_back(m_settled[p]);
     }
+    return prsFailed;
+}
 
-    // Inside a breakage (between its first failure and its last), or one of
-    // the culprit's own heads before it spread. A head of the culprit
-    // dispatched once everyone fails the test (the PR merged, then got a
-    // follow-up or a rerun) meets trunk already broken, by its own merge.
+// Inside a breakage (between its first failure and its last), or one of
+// the culprit's own heads before it spread. A head of the culprit
+// dispatched once everyone fails the test (the PR merged, then got a
+// follow-up or a rerun) meets trunk already broken, by its own merge.
+bool JobAttributor::callsBreakage(TimelineIndex run, const TestTrack& t, Attribution& a) const
+{
+    const auto& runs = m_timeline.runs;
+    const TimelineRun& here = runs[run];
     const std::optional<std::size_t> pos = m_settledOf[run];
     for (const Breakage& b : t.breakages) {
         const EpochSeconds begins = runs[m_settled[b.first]].time;
@@ -531,62 +559,53 @@ Attribution JobAttributor::attribute(TimelineIndex run, std::int64_t testId) con
             a.call = AttributionCall::Backend;
             a.confidence = 0.6;
         }
-        return a;
+        return true;
     }
+    return false;
+}
 
-    countOwn(run, testId, a);
-    countFlakyShas(run, testId, a);
-    countNoise(run, a);
-    // Do other PRs fail it now and then further away (outside its breakages)?
-    for (const std::size_t p : n.further) {
-        const bool inBreakage =
-            std::any_of(t.breakages.begin(), t.breakages.end(),
-                        [&](const Breakage& b) { return p >= b.first && p <= b.last; });
-        if (!inBreakage && shaFails(p, testId))
-            ++a.failedFurther;
-    }
+// Outside any breakage: the ways a failure shows itself flaky, or (a
+// nightly's) older than this run. False when none holds.
+bool JobAttributor::callsFlaky(const TimelineRun& here, int prsFailed, Attribution& a) const
+{
+    const auto call = [&](AttributionCall c, double confidence) {
+        a.call = c;
+        a.confidence = confidence;
+        return true;
+    };
     // A nightly (or push) series is a linear history: failing on the
     // previous one too is older than this one, unless the test is flaky
     // anyway (PRs fail it now and then, its attempts disagree elsewhere).
     if (isNightly(here) && a.previous && a.previousFailed) {
         const bool flaky = prsFailed > 0 || a.flakyShas > 0 || a.failedFurther > 0;
-        a.call = flaky ? AttributionCall::Flaky : AttributionCall::NightlyOld;
-        a.confidence = flaky ? 0.75 : 0.7;
-        return a;
+        return flaky ? call(AttributionCall::Flaky, 0.75) : call(AttributionCall::NightlyOld, 0.7);
     }
-    if (a.othersFailed > 0) {
-        a.call = AttributionCall::Flaky;
-        a.confidence = a.othersFailed >= 2 ? 0.85 : 0.75;
-        return a;
-    }
-    if (a.flakyShas > 0) {
-        a.call = AttributionCall::Flaky;
-        a.confidence = 0.9;
-        return a;
-    }
-    if (a.failedFurther >= 1) {
-        a.call = AttributionCall::Flaky;
-        a.confidence = 0.75;
-        return a;
-    }
+    if (a.othersFailed > 0)
+        return call(AttributionCall::Flaky, a.othersFailed >= 2 ? 0.85 : 0.75);
+    if (a.flakyShas > 0)
+        return call(AttributionCall::Flaky, 0.9);
+    if (a.failedFurther >= 1)
+        return call(AttributionCall::Flaky, 0.75);
     // Seen once, on a job that fails some test once and never again on
     // many runs: more of the same, until a rerun or another head says no.
-    if (a.ownFailed == 0 && a.noisy) {
-        a.call = AttributionCall::Flaky;
-        a.confidence = 0.7;
-        return a;
-    }
-    if (isNightly(here) && a.ownJudged > 0 && a.ownFailed == 0) {
-        a.call = AttributionCall::Flaky; // came with this nightly, gone with the next
-        a.confidence = 0.75;
-        return a;
-    }
+    if (a.ownFailed == 0 && a.noisy)
+        return call(AttributionCall::Flaky, 0.7);
+    // A nightly's: came with this nightly, gone with the next.
+    if (isNightly(here) && a.ownJudged > 0 && a.ownFailed == 0)
+        return call(AttributionCall::Flaky, 0.75);
+    return false;
+}
+
+// No one else fails it: a nightly's new failure, this PR's regression, or
+// too little to say.
+void JobAttributor::callsOwn(const TimelineRun& here, Attribution& a) const
+{
     if (isNightly(here)) {
         a.call = AttributionCall::NightlyNew;
         a.confidence = a.othersPassed >= 3  ? (a.previous && !a.previousFailed ? 0.9 : 0.8)
                        : a.othersPassed > 0 ? 0.6
                                             : 0.4;
-        return a;
+        return;
     }
     // A run that did not test the PR's head cannot carry the PR's change.
     // Main's previous build failed it too: older (the merged-build path in
@@ -598,7 +617,7 @@ Attribution JobAttributor::attribute(TimelineIndex run, std::int64_t testId) con
         const bool oneOff = a.ownFailed == 0 && a.othersPassed >= m_options.minPassedOthers;
         a.call = oneOff ? AttributionCall::Flaky : AttributionCall::Unclear;
         a.confidence = oneOff ? 0.6 : 0.0;
-        return a;
+        return;
     }
     // Only this PR fails it. Once, with few runs to compare: no call. (A
     // build of main compares with main's previous build, as a nightly.)
@@ -606,14 +625,13 @@ Attribution JobAttributor::attribute(TimelineIndex run, std::int64_t testId) con
     if (a.ownFailed == 0 && a.othersPassed < m_options.minPassedOthers && !mainWithBaseline) {
         a.call = AttributionCall::Unclear;
         a.confidence = 0.0;
-        return a;
+        return;
     }
     a.call = AttributionCall::ThisPr;
     a.confidence = a.ownFailed > 0 ? (a.othersPassed >= 3  ? 0.95
                                       : a.othersPassed > 0 ? 0.85
                                                            : 0.7)
                                    : 0.8;
-    return a;
 }
 
 bool buildsMainHead(const TimelineRun& run)

@@ -183,6 +183,12 @@ private:
         std::vector<std::size_t> further; // ... and in the flaky window, outside the window
     };
     const RunNeighbours& neighbours(TimelineIndex run) const;
+    // attribute()'s steps: count the neighbours, then the first call that
+    // holds (a breakage, flaky, the run's own).
+    int countNeighbours(const RunNeighbours& n, std::int64_t testId, Attribution& a) const;
+    bool callsBreakage(TimelineIndex run, const TestTrack& t, Attribution& a) const;
+    bool callsFlaky(const TimelineRun& here, int prsFailed, Attribution& a) const;
+    void callsOwn(const TimelineRun& here, Attribution& a) const;
 
     JobTimeline m_timeline;
     AttributionOptions m_options;
