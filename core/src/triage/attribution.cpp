@@ -339,130 +339,146 @@ const JobAttributor::TestTrack& JobAttributor::track(std::int64_t testId) const
 // (a PR based before the break): then it came with upstream's main.
 void JobAttributor::findBreakages(std::int64_t testId, TestTrack& t) const
 {
-    const auto& runs = m_timeline.runs;
     std::size_t next = 0; // index into t.failingAt
     while (next < t.failingAt.size()) {
-        const std::size_t start = t.failingAt[next];
-        int failed = 1;
-        int total = 1;
-        std::size_t last = start;
-        std::set<std::int64_t> sources{sourceKey(start)};
-        int lastFailed = 1;
-        for (std::size_t p = start + 1; p < m_settled.size(); ++p) {
-            const Seen there = seen(p, testId);
-            if (there == Seen::Unknown)
-                continue;
-            ++total;
-            if (there == Seen::Failed) {
-                ++failed;
-                if (static_cast<double>(failed) >= m_options.brokenShare * total) {
-                    last = p;
-                    lastFailed = failed;
-                    sources.insert(sourceKey(p));
-                }
-            } else if (static_cast<double>(failed) < kAbandonShare * total) {
-                break;
-            }
-        }
-        // A breakage that began just now: every run since its start fails
-        // it, to the newest (the scan reached the end), on two authors' PRs
-        // already (few runs came since), and nothing failed it before (a
-        // flaky test's failures come and go). Two nightlies alone are a
-        // linear history, and one author's PRs may share a change.
-        const auto ongoing = [&] {
-            if (failed != total || next != 0)
-                return false;
-            std::set<std::string> authors;
-            for (std::size_t p = start; p <= last; ++p) {
-                const TimelineRun& r = runs[m_settled[p]];
-                if (!isNightly(r) && fails(p, testId))
-                    authors.insert(r.author.empty() ? "#" + std::to_string(r.prNumber) : r.author);
-            }
-            return authors.size() >= 2;
-        };
-        if (static_cast<int>(sources.size()) < m_options.brokenMinSources && !ongoing()) {
+        const Stretch s = stretchFrom(t.failingAt[next], testId);
+        const bool broken = static_cast<int>(s.sources.size()) >= m_options.brokenMinSources
+                            || (next == 0 && justBegan(s, testId));
+        if (!broken || flakyStreak(s, testId)) {
             ++next;
             continue;
         }
-        // A flaky test's streak is no breakage: a breakage fails on every
-        // attempt of its runs and of the runs around it (days either side),
-        // and the test does not fail now and then far from it (days before
-        // its first failure or after its last; a breakage's own stretches
-        // sit close together, between the PR heads based before it that
-        // pass).
-        const auto flakyStreak = [&] {
-            const EpochSeconds from = runs[m_settled[start]].time - m_options.firstSeenSeconds;
-            const EpochSeconds until = runs[m_settled[last]].time + m_options.firstSeenSeconds;
-            int far = 0;
-            for (std::size_t p = 0; p < m_settled.size(); ++p) {
-                const EpochSeconds time = runs[m_settled[p]].time;
-                const bool near = time >= from && time <= until;
-                if (near && attemptsDisagree(p, testId))
-                    return true;
-                if (!near && shaFails(p, testId))
-                    ++far;
-            }
-            return far >= 2;
-        };
-        if (flakyStreak()) {
-            ++next;
-            continue;
-        }
-        Breakage b;
-        b.first = start;
-        b.last = last;
-        b.runs = lastFailed;
-        b.sources = static_cast<int>(sources.size());
-        // The spread: the first failure in it by another source than the first.
-        const std::int64_t firstKey = sourceKey(start);
-        b.spread = last;
-        for (std::size_t p = start + 1; p <= last; ++p)
-            if (fails(p, testId) && sourceKey(p) != firstKey) {
-                b.spread = p;
-                break;
-            }
-        const EpochSeconds spread = runs[m_settled[b.spread]].time;
-        const EpochSeconds from = runs[m_settled[start]].time - m_options.firstSeenSeconds;
-        std::map<std::int64_t, int> before; // source -> its failures before the spread
-        for (const std::size_t p : t.failingAt) {
-            const EpochSeconds time = runs[m_settled[p]].time;
-            if (time < from)
-                continue;
-            if (time >= spread)
-                break;
-            if (!b.firstSeen)
-                b.firstSeen = p;
-            ++before[sourceKey(p)];
-        }
-        // A PR's run that passes it inside, with other PRs' runs failing it
-        // after it still: PRs based before the change do not carry it. (A
-        // pass at its very end is the fix, seen before a slower run.)
-        for (std::size_t p = start + 1; p < last && !b.upstream; ++p) {
-            if (isNightly(runs[m_settled[p]]) || seen(p, testId) != Seen::NotFailed)
-                continue;
-            std::set<std::int64_t> later;
-            for (std::size_t q = p + 1; q <= last && later.size() < 2; ++q)
-                if (!isNightly(runs[m_settled[q]]) && fails(q, testId))
-                    later.insert(sourceKey(q));
-            b.upstream = later.size() >= 2;
-        }
-        if (b.firstSeen) {
-            const std::int64_t key = sourceKey(*b.firstSeen);
-            const bool alone = key != firstKey || before[key] >= 2;
-            // A culprit failed it on its own while others still passed it
-            // (or PRs based before it pass it still); when everyone's runs
-            // fail from its first failure on, a PR that happened to run
-            // first did not break it: the backend moved.
-            bool othersPassed = b.upstream;
-            for (std::size_t p = *b.firstSeen + 1; p < b.spread && !othersPassed; ++p)
-                othersPassed = sourceKey(p) != key && seen(p, testId) == Seen::NotFailed;
-            if (key > 0 && alone && othersPassed)
-                b.culpritPr = key;
-        }
-        t.breakages.push_back(b);
+        t.breakages.push_back(breakageOf(s, t, testId));
         next = static_cast<std::size_t>(
-            std::upper_bound(t.failingAt.begin(), t.failingAt.end(), last) - t.failingAt.begin());
+            std::upper_bound(t.failingAt.begin(), t.failingAt.end(), s.last) - t.failingAt.begin());
     }
+}
+
+// From a failing run on: how far the job's runs keep failing the test (at
+// least brokenShare of them), until they pass it often enough to leave off.
+JobAttributor::Stretch JobAttributor::stretchFrom(std::size_t start, std::int64_t testId) const
+{
+    Stretch s;
+    s.start = start;
+    s.last = start;
+    s.sources.insert(sourceKey(start));
+    for (std::size_t p = start + 1; p < m_settled.size(); ++p) {
+        const Seen there = seen(p, testId);
+        if (there == Seen::Unknown)
+            continue;
+        ++s.total;
+        if (there == Seen::Failed) {
+            ++s.failed;
+            if (static_cast<double>(s.failed) >= m_options.brokenShare * s.total) {
+                s.last = p;
+                s.lastFailed = s.failed;
+                s.sources.insert(sourceKey(p));
+            }
+        } else if (static_cast<double>(s.failed) < kAbandonShare * s.total) {
+            break;
+        }
+    }
+    return s;
+}
+
+// A breakage that began just now: every run since its start fails it, to
+// the newest (the scan reached the end), on two authors' PRs already (few
+// runs came since), and nothing failed it before (the stretch is the test's
+// first: a flaky test's failures come and go). Two nightlies alone are a
+// linear history, and one author's PRs may share a change.
+bool JobAttributor::justBegan(const Stretch& s, std::int64_t testId) const
+{
+    if (s.failed != s.total)
+        return false;
+    std::set<std::string> authors;
+    for (std::size_t p = s.start; p <= s.last; ++p) {
+        const TimelineRun& r = m_timeline.runs[m_settled[p]];
+        if (!isNightly(r) && fails(p, testId))
+            authors.insert(r.author.empty() ? "#" + std::to_string(r.prNumber) : r.author);
+    }
+    return authors.size() >= 2;
+}
+
+// A flaky test's streak is no breakage: a breakage fails on every attempt of
+// its runs and of the runs around it (days either side), and the test does
+// not fail now and then far from it (days before its first failure or after
+// its last; a breakage's own stretches sit close together, between the PR
+// heads based before it that pass).
+bool JobAttributor::flakyStreak(const Stretch& s, std::int64_t testId) const
+{
+    const auto& runs = m_timeline.runs;
+    const EpochSeconds from = runs[m_settled[s.start]].time - m_options.firstSeenSeconds;
+    const EpochSeconds until = runs[m_settled[s.last]].time + m_options.firstSeenSeconds;
+    int far = 0;
+    for (std::size_t p = 0; p < m_settled.size(); ++p) {
+        const EpochSeconds time = runs[m_settled[p]].time;
+        const bool near = time >= from && time <= until;
+        if (near && attemptsDisagree(p, testId))
+            return true;
+        if (!near && shaFails(p, testId))
+            ++far;
+    }
+    return far >= 2;
+}
+
+// A stretch that is a breakage: where it spread, its first seen, whether a
+// PR based before it still passes it (upstream), and its culprit.
+JobAttributor::Breakage JobAttributor::breakageOf(const Stretch& s, const TestTrack& t,
+                                                  std::int64_t testId) const
+{
+    const auto& runs = m_timeline.runs;
+    Breakage b;
+    b.first = s.start;
+    b.last = s.last;
+    b.runs = s.lastFailed;
+    b.sources = static_cast<int>(s.sources.size());
+    // The spread: the first failure in it by another source than the first.
+    const std::int64_t firstKey = sourceKey(s.start);
+    b.spread = s.last;
+    for (std::size_t p = s.start + 1; p <= s.last; ++p)
+        if (fails(p, testId) && sourceKey(p) != firstKey) {
+            b.spread = p;
+            break;
+        }
+    const EpochSeconds spread = runs[m_settled[b.spread]].time;
+    const EpochSeconds from = runs[m_settled[s.start]].time - m_options.firstSeenSeconds;
+    std::map<std::int64_t, int> before; // source -> its failures before the spread
+    for (const std::size_t p : t.failingAt) {
+        const EpochSeconds time = runs[m_settled[p]].time;
+        if (time < from)
+            continue;
+        if (time >= spread)
+            break;
+        if (!b.firstSeen)
+            b.firstSeen = p;
+        ++before[sourceKey(p)];
+    }
+    // A PR's run that passes it inside, with other PRs' runs failing it
+    // after it still: PRs based before the change do not carry it. (A
+    // pass at its very end is the fix, seen before a slower run.)
+    for (std::size_t p = s.start + 1; p < s.last && !b.upstream; ++p) {
+        if (isNightly(runs[m_settled[p]]) || seen(p, testId) != Seen::NotFailed)
+            continue;
+        std::set<std::int64_t> later;
+        for (std::size_t q = p + 1; q <= s.last && later.size() < 2; ++q)
+            if (!isNightly(runs[m_settled[q]]) && fails(q, testId))
+                later.insert(sourceKey(q));
+        b.upstream = later.size() >= 2;
+    }
+    if (b.firstSeen) {
+        const std::int64_t key = sourceKey(*b.firstSeen);
+        const bool alone = key != firstKey || before[key] >= 2;
+        // A culprit failed it on its own while others still passed it
+        // (or PRs based before it pass it still); when everyone's runs
+        // fail from its first failure on, a PR that happened to run
+        // first did not break it: the backend moved.
+        bool othersPassed = b.upstream;
+        for (std::size_t p = *b.firstSeen + 1; p < b.spread && !othersPassed; ++p)
+            othersPassed = sourceKey(p) != key && seen(p, testId) == Seen::NotFailed;
+        if (key > 0 && alone && othersPassed)
+            b.culpritPr = key;
+    }
+    return b;
 }
 
 Attribution JobAttributor::attribute(TimelineIndex run, std::int64_t testId) const

@@ -31,6 +31,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -174,6 +175,20 @@ private:
     // Per settled run: whether it fails a test that no other SHA fails.
     const std::vector<bool>& oneOffs() const;
     void findBreakages(std::int64_t testId, TestTrack& track) const;
+    // findBreakages' steps: a stretch of failing runs from a failure on,
+    // whether it is one (began just now, no flaky streak), and what it is.
+    struct Stretch {
+        std::size_t start = 0; // positions in m_settled
+        std::size_t last = 0;
+        int failed = 1; // of the runs from start on with an outcome for the test
+        int total = 1;
+        int lastFailed = 1; // failures up to last
+        std::set<std::int64_t> sources;
+    };
+    Stretch stretchFrom(std::size_t start, std::int64_t testId) const;
+    bool justBegan(const Stretch& s, std::int64_t testId) const;
+    bool flakyStreak(const Stretch& s, std::int64_t testId) const;
+    Breakage breakageOf(const Stretch& s, const TestTrack& t, std::int64_t testId) const;
     bool isOther(const TimelineRun& here, const TimelineRun& other) const;
     // What every test of one run is compared with, found once per run.
     struct RunNeighbours {
