@@ -88,6 +88,117 @@ std::string ratio(std::size_t part, std::size_t whole)
     return out.str();
 }
 
+// What the suggester said of a failure: the cause its class names.
+struct Said {
+    std::string cause;
+    double confidence = 0;
+};
+
+// Every suggestion by (check run id, test).
+Result<std::map<Key, Said>> saidOf(const Cache& cache,
+                                   const std::vector<triage::Suggestion>& suggestions)
+{
+    std::map<Key, Said> said;
+    std::map<std::int64_t, std::string> ids;
+    for (const triage::Suggestion& s : suggestions) {
+        auto it = ids.find(s.target.checkRunRow);
+        if (it == ids.end()) {
+            auto run = cache.checkRun(s.target.checkRunRow);
+            if (!run)
+                return run.error();
+            it = ids.emplace(s.target.checkRunRow, run->checkRunId.value).first;
+        }
+        said[{it->second, s.target.identity}] = {causeOf(s.cls), s.confidence};
+    }
+    return said;
+}
+
+void printTsv(const std::map<Key, std::string>& truth, const std::map<Key, Said>& said,
+              std::ostream& out)
+{
+    const auto line = [&out](const Key& key, const std::string& cause, const Said* s) {
+        out << key.first << '\t' << key.second << '\t' << cause << '\t'
+            << (s ? s->cause : "(missing)") << '\t';
+        if (s)
+            out << std::fixed << std::setprecision(2) << s->confidence << '\n';
+        else
+            out << "-\n";
+    };
+    for (const auto& [key, cause] : truth) {
+        const auto it = said.find(key);
+        line(key, cause, it == said.end() ? nullptr : &it->second);
+    }
+    for (const auto& [key, s] : said)
+        if (truth.find(key) == truth.end())
+            line(key, "(not in truth)", &s);
+}
+
+// confusion[truth][said]; "(missing)" where no suggestion names the failure
+// (its results or log were never fetched), "(not in truth)" where the truth
+// has no line.
+using Confusion = std::map<std::string, std::map<std::string, std::size_t>>;
+
+void printPrecisionRecall(Confusion& confusion, std::ostream& out)
+{
+    out << "cause            precision  recall  truth  said\n";
+    for (const Cause& c : kCauses) {
+        std::size_t truthCount = 0;
+        std::size_t saidCount = 0;
+        for (const auto& [cause, row] : confusion) {
+            for (const auto& [got, n] : row) {
+                if (cause == c.name)
+                    truthCount += n;
+                if (got == c.name)
+                    saidCount += n;
+            }
+        }
+        if (truthCount == 0 && saidCount == 0)
+            continue;
+        const std::size_t hit = confusion[c.name][c.name];
+        out << std::left << std::setw(17) << c.name << std::setw(11) << ratio(hit, saidCount)
+            << std::setw(8) << ratio(hit, truthCount) << std::setw(7) << truthCount << saidCount
+            << '\n';
+    }
+}
+
+void printReport(const std::map<Key, std::string>& truth, const std::map<Key, Said>& said,
+                 std::ostream& out)
+{
+    Confusion confusion;
+    std::set<std::string> columns;
+    std::size_t correct = 0;
+    for (const auto& [key, cause] : truth) {
+        const auto it = said.find(key);
+        const std::string got = it == said.end() ? "(missing)" : it->second.cause;
+        ++confusion[cause][got];
+        columns.insert(got);
+        if (got == cause)
+            ++correct;
+    }
+    std::size_t extra = 0;
+    for (const auto& [key, s] : said)
+        if (truth.find(key) == truth.end()) {
+            ++confusion["(not in truth)"][s.cause];
+            columns.insert(s.cause);
+            ++extra;
+        }
+    printPrecisionRecall(confusion, out);
+    out << "accuracy " << ratio(correct, truth.size()) << " (" << correct << " of " << truth.size()
+        << " truth lines); " << extra << " suggestions have no truth line\n";
+    out << "\nconfusion (rows: truth, columns: said)\n" << std::left << std::setw(17) << "";
+    for (const std::string& col : columns)
+        out << std::setw(16) << col;
+    out << '\n';
+    for (const auto& [cause, row] : confusion) {
+        out << std::setw(17) << cause;
+        for (const std::string& col : columns) {
+            const auto it = row.find(col);
+            out << std::setw(16) << (it == row.end() ? 0 : it->second);
+        }
+        out << '\n';
+    }
+}
+
 } // namespace
 
 int runAttributionAccuracy(const GlobalOptions& global, const std::vector<std::string>& args,
@@ -121,98 +232,13 @@ int runAttributionAccuracy(const GlobalOptions& global, const std::vector<std::s
     auto suggestions = suggestForRuns(**cache, *rows, options);
     if (!suggestions)
         return fail(err, "attribution-accuracy: " + suggestions.message());
-
-    struct Said {
-        std::string cause;
-        double confidence = 0;
-    };
-    std::map<Key, Said> said;
-    std::map<std::int64_t, std::string> ids;
-    for (const triage::Suggestion& s : *suggestions) {
-        auto it = ids.find(s.target.checkRunRow);
-        if (it == ids.end()) {
-            auto run = (*cache)->checkRun(s.target.checkRunRow);
-            if (!run)
-                return fail(err, "attribution-accuracy: " + run.message());
-            it = ids.emplace(s.target.checkRunRow, run->checkRunId.value).first;
-        }
-        said[{it->second, s.target.identity}] = {causeOf(s.cls), s.confidence};
-    }
-
-    if (format == "tsv") {
-        const auto line = [&out](const Key& key, const std::string& cause, const Said* s) {
-            out << key.first << '\t' << key.second << '\t' << cause << '\t'
-                << (s ? s->cause : "(missing)") << '\t';
-            if (s)
-                out << std::fixed << std::setprecision(2) << s->confidence << '\n';
-            else
-                out << "-\n";
-        };
-        for (const auto& [key, cause] : *truth) {
-            const auto it = said.find(key);
-            line(key, cause, it == said.end() ? nullptr : &it->second);
-        }
-        for (const auto& [key, s] : said)
-            if (truth->find(key) == truth->end())
-                line(key, "(not in truth)", &s);
-        return 0;
-    }
-
-    // confusion[truth][said]; "(missing)" where no suggestion names the
-    // failure (its results or log were never fetched), "(not in truth)"
-    // where the truth has no line.
-    std::map<std::string, std::map<std::string, std::size_t>> confusion;
-    std::set<std::string> columns;
-    std::size_t correct = 0;
-    for (const auto& [key, cause] : *truth) {
-        const auto it = said.find(key);
-        const std::string got = it == said.end() ? "(missing)" : it->second.cause;
-        ++confusion[cause][got];
-        columns.insert(got);
-        if (got == cause)
-            ++correct;
-    }
-    std::size_t extra = 0;
-    for (const auto& [key, s] : said)
-        if (truth->find(key) == truth->end()) {
-            ++confusion["(not in truth)"][s.cause];
-            columns.insert(s.cause);
-            ++extra;
-        }
-
-    out << "cause            precision  recall  truth  said\n";
-    for (const Cause& c : kCauses) {
-        std::size_t truthCount = 0;
-        std::size_t saidCount = 0;
-        for (const auto& [cause, row] : confusion) {
-            for (const auto& [got, n] : row) {
-                if (cause == c.name)
-                    truthCount += n;
-                if (got == c.name)
-                    saidCount += n;
-            }
-        }
-        if (truthCount == 0 && saidCount == 0)
-            continue;
-        const std::size_t hit = confusion[c.name][c.name];
-        out << std::left << std::setw(17) << c.name << std::setw(11) << ratio(hit, saidCount)
-            << std::setw(8) << ratio(hit, truthCount) << std::setw(7) << truthCount << saidCount
-            << '\n';
-    }
-    out << "accuracy " << ratio(correct, truth->size()) << " (" << correct << " of "
-        << truth->size() << " truth lines); " << extra << " suggestions have no truth line\n";
-    out << "\nconfusion (rows: truth, columns: said)\n" << std::left << std::setw(17) << "";
-    for (const std::string& col : columns)
-        out << std::setw(16) << col;
-    out << '\n';
-    for (const auto& [cause, row] : confusion) {
-        out << std::setw(17) << cause;
-        for (const std::string& col : columns) {
-            const auto it = row.find(col);
-            out << std::setw(16) << (it == row.end() ? 0 : it->second);
-        }
-        out << '\n';
-    }
+    auto said = saidOf(**cache, *suggestions);
+    if (!said)
+        return fail(err, "attribution-accuracy: " + said.message());
+    if (format == "tsv")
+        printTsv(*truth, *said, out);
+    else
+        printReport(*truth, *said, out);
     return 0;
 }
 
