@@ -66,38 +66,30 @@ Result<std::int64_t> Cache::jobOfRun(std::int64_t checkRunRow) const
     return *row ? s.int64(0) : std::int64_t{0};
 }
 
-Result<JobTimeline> Cache::jobTimeline(std::int64_t jobId) const
-{
-    JobTimeline out;
-    out.jobId = jobId;
-    Statement job(m_db, "SELECT b.repo, j.workflow, j.name FROM job j"
-                        " JOIN backend b ON b.id = j.backend_id WHERE j.id = ?");
-    auto found = job.bind(1, jobId).step();
-    if (!found)
-        return found.error();
-    if (!*found)
-        return makeError("no job " + std::to_string(jobId) + " in the cache");
-    out.downstreamRepo = job.text(0);
-    out.workflow = job.text(1);
-    out.jobName = job.text(2);
+namespace {
 
-    Statement runs(m_db, "SELECT cr.id, c.sha, cr.pr_number, cr.event_type, c.author, c.title,"
-                         " c.time, cr.run_attempt, cr.conclusion, cr.started_at,"
-                         " tr.state IS NOT NULL AND tr.state = 0, cr.upstream_repo,"
-                         " coalesce(t.sha, ''),"
-                         " cr.status = 3 AND cr.conclusion != 1 AND (cr.artifact_url != ''"
-                         "  OR cr.run_url LIKE '%/actions/runs/%')"
-                         "  AND (tr.id IS NULL OR tr.state IN (3, 4)),"
-                         " coalesce(t.source, 1)"
-                         " FROM check_run cr JOIN upstream_commit c ON c.id = cr.commit_id"
-                         " LEFT JOIN test_run tr ON tr.check_run_row = cr.id"
-                         " LEFT JOIN tested_commit t ON t.check_run_row = cr.id"
-                         " WHERE cr.job_id = ?"
-                         " ORDER BY c.time, c.sha, "
-                             + store::oldestRunFirstSql("cr"));
+// check_run.id -> the run's index in JobTimeline::runs.
+using RowIndex = std::unordered_map<std::int64_t, std::size_t>;
+
+// The job's runs, oldest commit first, attempts of one SHA together.
+Result<void> readRuns(sqlite3* db, std::int64_t jobId, JobTimeline& out, RowIndex& byRow)
+{
+    Statement runs(db, "SELECT cr.id, c.sha, cr.pr_number, cr.event_type, c.author, c.title,"
+                       " c.time, cr.run_attempt, cr.conclusion, cr.started_at,"
+                       " tr.state IS NOT NULL AND tr.state = 0, cr.upstream_repo,"
+                       " coalesce(t.sha, ''),"
+                       " cr.status = 3 AND cr.conclusion != 1 AND (cr.artifact_url != ''"
+                       "  OR cr.run_url LIKE '%/actions/runs/%')"
+                       "  AND (tr.id IS NULL OR tr.state IN (3, 4)),"
+                       " coalesce(t.source, 1)"
+                       " FROM check_run cr JOIN upstream_commit c ON c.id = cr.commit_id"
+                       " LEFT JOIN test_run tr ON tr.check_run_row = cr.id"
+                       " LEFT JOIN tested_commit t ON t.check_run_row = cr.id"
+                       " WHERE cr.job_id = ?"
+                       " ORDER BY c.time, c.sha, "
+                           + store::oldestRunFirstSql("cr"));
     runs.bind(1, jobId);
-    std::unordered_map<std::int64_t, std::size_t> byRow;
-    auto read = runs.forEachRow([&](const Statement& row) {
+    return runs.forEachRow([&](const Statement& row) {
         TimelineRun r;
         r.row = row.int64(0);
         r.sha = Sha{row.text(1)};
@@ -118,34 +110,40 @@ Result<JobTimeline> Cache::jobTimeline(std::int64_t jobId) const
         byRow.emplace(r.row, out.runs.size());
         out.runs.push_back(std::move(r));
     });
-    if (!read)
-        return read.error();
+}
 
-    Statement failing(m_db, std::string("SELECT tr.check_run_row, r.test_id"
-                                        " FROM check_run cr"
-                                        " JOIN test_run tr ON tr.check_run_row = cr.id JOIN ")
-                                + store::kTriageResults
-                                + " ON r.test_run_id = tr.id"
-                                  " WHERE cr.job_id = ? AND tr.state = 0 AND "
-                                + kFailingOutcome + " AND " + store::kTriageOutcomesTerm);
+// The tests each run with stored results failed.
+Result<void> readFailing(sqlite3* db, std::int64_t jobId, JobTimeline& out, const RowIndex& byRow)
+{
+    Statement failing(db, std::string("SELECT tr.check_run_row, r.test_id"
+                                      " FROM check_run cr"
+                                      " JOIN test_run tr ON tr.check_run_row = cr.id JOIN ")
+                              + store::kTriageResults
+                              + " ON r.test_run_id = tr.id"
+                                " WHERE cr.job_id = ? AND tr.state = 0 AND "
+                              + kFailingOutcome + " AND " + store::kTriageOutcomesTerm);
     failing.bind(1, jobId);
-    read = failing.forEachRow([&](const Statement& row) {
+    return failing.forEachRow([&](const Statement& row) {
         if (auto it = byRow.find(row.int64(0)); it != byRow.end())
             out.runs[it->second].failing.push_back(row.int64(1));
     });
-    if (!read)
-        return read.error();
-    // Runs without results: the tests their failure line's rule names (a
-    // pytest summary's every FAILED line), or the line's own test when it
-    // was picked before schema 10 (JobLineState::Matched = 0).
-    Statement lines(m_db, "SELECT l.check_run_row, l.captures, l.named FROM job_failure_line l"
-                          " JOIN check_run cr ON cr.id = l.check_run_row"
-                          " WHERE cr.job_id = ? AND l.state = 0");
+}
+
+// Runs without results: the tests their failure line's rule names (a
+// pytest summary's every FAILED line), or the line's own test when it was
+// picked before schema 10 (JobLineState::Matched = 0); (run index, test
+// identity) pairs.
+Result<std::vector<std::pair<std::size_t, std::string>>>
+readNamed(sqlite3* db, std::int64_t jobId, const JobTimeline& timeline, const RowIndex& byRow)
+{
+    Statement lines(db, "SELECT l.check_run_row, l.captures, l.named FROM job_failure_line l"
+                        " JOIN check_run cr ON cr.id = l.check_run_row"
+                        " WHERE cr.job_id = ? AND l.state = 0");
     lines.bind(1, jobId);
     std::vector<std::pair<std::size_t, std::string>> named;
-    read = lines.forEachRow([&](const Statement& row) {
+    auto read = lines.forEachRow([&](const Statement& row) {
         const auto it = byRow.find(row.int64(0));
-        if (it == byRow.end() || out.runs[it->second].hasResults)
+        if (it == byRow.end() || timeline.runs[it->second].hasResults)
             return;
         const auto list = parseJsonOrDiscarded(row.text(2));
         const bool every = list.is_array() && !list.empty();
@@ -162,7 +160,35 @@ Result<JobTimeline> Cache::jobTimeline(std::int64_t jobId) const
     });
     if (!read)
         return read.error();
-    for (const auto& [index, identity] : named) {
+    return named;
+}
+
+} // namespace
+
+Result<JobTimeline> Cache::jobTimeline(std::int64_t jobId) const
+{
+    JobTimeline out;
+    out.jobId = jobId;
+    Statement job(m_db, "SELECT b.repo, j.workflow, j.name FROM job j"
+                        " JOIN backend b ON b.id = j.backend_id WHERE j.id = ?");
+    auto found = job.bind(1, jobId).step();
+    if (!found)
+        return found.error();
+    if (!*found)
+        return makeError("no job " + std::to_string(jobId) + " in the cache");
+    out.downstreamRepo = job.text(0);
+    out.workflow = job.text(1);
+    out.jobName = job.text(2);
+
+    RowIndex byRow;
+    if (auto read = readRuns(m_db, jobId, out, byRow); !read)
+        return read.error();
+    if (auto read = readFailing(m_db, jobId, out, byRow); !read)
+        return read.error();
+    auto named = readNamed(m_db, jobId, out, byRow);
+    if (!named)
+        return named.error();
+    for (const auto& [index, identity] : *named) {
         auto known = out.namedIds.find(identity);
         if (known == out.namedIds.end()) {
             auto id = testIdOf(identity);
