@@ -43,10 +43,49 @@ Result<void> assignText(std::string& target, const std::string& flag, const std:
 using Setter =
     std::function<Result<void>(SimOptions&, const std::string& flag, const std::string& value)>;
 
-// Flags that take a value.
-const std::map<std::string, Setter>& valueFlags()
+Result<void> setNow(SimOptions& o, const std::string& f, const std::string& v)
 {
-    static const std::map<std::string, Setter> table = {
+    const auto at = parseInstant(v);
+    if (!at || *at < 1 || *at > 253402300799)
+        return makeError(f + " expects epoch seconds or a time like 2026-05-04T17:00:00Z, got '" + v
+                         + "'");
+    o.config.now = *at;
+    return {};
+}
+
+// PR numbers, repeatable or a comma list.
+Result<void> addPrInfoFail(SimOptions& o, const std::string& f, const std::string& v)
+{
+    std::size_t start = 0;
+    while (start <= v.size()) {
+        const std::size_t comma = std::min(v.find(',', start), v.size());
+        std::int64_t pr = 0;
+        auto ok = assign<std::int64_t>(pr, f, v.substr(start, comma - start), 1, INT64_MAX,
+                                       "PR numbers (repeatable, or a comma list)");
+        if (!ok)
+            return ok;
+        o.faults.prInfoFail.push_back(pr);
+        start = comma + 1;
+    }
+    return {};
+}
+
+// A path that must not be empty: "a folder", "a file".
+Setter pathFlag(std::string SimOptions::*target, const char* what)
+{
+    return
+        [target, what](SimOptions& o, const std::string& f, const std::string& v) -> Result<void> {
+            if (v.empty())
+                return makeError(f + " expects " + what);
+            o.*target = v;
+            return {};
+        };
+}
+
+// The world: where it listens, what it simulates, and what it writes.
+std::map<std::string, Setter> worldFlags()
+{
+    return {
         {"--port",
          [](SimOptions& o, const std::string& f, const std::string& v) {
              return assign(o.port, f, v, 0, 65535, "a port in 0..65535");
@@ -64,16 +103,16 @@ const std::map<std::string, Setter>& valueFlags()
          [](SimOptions& o, const std::string& f, const std::string& v) {
              return assign(o.config.jobsScale, f, v, 1, 1000, "an integer in 1..1000");
          }},
-        {"--now",
-         [](SimOptions& o, const std::string& f, const std::string& v) {
-             const auto at = parseInstant(v);
-             if (!at || *at < 1 || *at > 253402300799)
-                 return Result<void>(makeError(
-                     f + " expects epoch seconds or a time like 2026-05-04T17:00:00Z, got '" + v
-                     + "'"));
-             o.config.now = *at;
-             return Result<void>();
-         }},
+        {"--now", setNow},
+        {"--write-configs", pathFlag(&SimOptions::writeConfigsDir, "a folder")},
+        {"--write-truth", pathFlag(&SimOptions::writeTruthFile, "a file")},
+    };
+}
+
+// The faults it injects.
+std::map<std::string, Setter> faultFlags()
+{
+    return {
         {"--error-rate",
          [](SimOptions& o, const std::string& f, const std::string& v) {
              return assign(o.faults.errorRate, f, v, 0.0, 1.0, "a rate in 0..1");
@@ -107,21 +146,14 @@ const std::map<std::string, Setter>& valueFlags()
          [](SimOptions& o, const std::string& f, const std::string& v) {
              return assign(o.faults.allowlistStaleAfter, f, v, 0, 1000000000, "a request count");
          }},
-        {"--pr-info-fail",
-         [](SimOptions& o, const std::string& f, const std::string& v) -> Result<void> {
-             std::size_t start = 0;
-             while (start <= v.size()) {
-                 const std::size_t comma = std::min(v.find(',', start), v.size());
-                 std::int64_t pr = 0;
-                 auto ok = assign<std::int64_t>(pr, f, v.substr(start, comma - start), 1, INT64_MAX,
-                                                "PR numbers (repeatable, or a comma list)");
-                 if (!ok)
-                     return ok;
-                 o.faults.prInfoFail.push_back(pr);
-                 start = comma + 1;
-             }
-             return {};
-         }},
+        {"--pr-info-fail", addPrInfoFail},
+    };
+}
+
+// The artifact stores' credentials and limits.
+std::map<std::string, Setter> storeFlags()
+{
+    return {
         {"--github-token",
          [](SimOptions& o, const std::string& f, const std::string& v) {
              return assignText(o.stores.githubToken, f, v);
@@ -134,26 +166,23 @@ const std::map<std::string, Setter>& valueFlags()
          [](SimOptions& o, const std::string& f, const std::string& v) {
              return assignText(o.stores.s3SecretAccessKey, f, v);
          }},
-        {"--write-configs",
-         [](SimOptions& o, const std::string& f, const std::string& v) -> Result<void> {
-             if (v.empty())
-                 return makeError(f + " expects a folder");
-             o.writeConfigsDir = v;
-             return {};
-         }},
-        {"--write-truth",
-         [](SimOptions& o, const std::string& f, const std::string& v) -> Result<void> {
-             if (v.empty())
-                 return makeError(f + " expects a file");
-             o.writeTruthFile = v;
-             return {};
-         }},
         {"--github-rate-limit",
          [](SimOptions& o, const std::string& f, const std::string& v) {
              return assign(o.stores.githubRateLimit, f, v, 1, 1000000,
                            "requests per hour in 1..1000000");
          }},
     };
+}
+
+// Flags that take a value.
+const std::map<std::string, Setter>& valueFlags()
+{
+    static const std::map<std::string, Setter> table = [] {
+        std::map<std::string, Setter> all = worldFlags();
+        all.merge(faultFlags());
+        all.merge(storeFlags());
+        return all;
+    }();
     return table;
 }
 
