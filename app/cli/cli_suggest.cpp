@@ -108,6 +108,78 @@ std::string prSuffix(const EvidenceRun& run)
     return run.prNumber > 0 ? " #" + std::to_string(run.prNumber) : std::string(" nightly");
 }
 
+// Each suggestion's check run, read once.
+class RunsOf {
+public:
+    explicit RunsOf(const Cache& cache) : m_cache(cache) {}
+
+    Result<const CheckRun*> operator()(std::int64_t row)
+    {
+        auto it = m_runs.find(row);
+        if (it == m_runs.end()) {
+            auto run = m_cache.checkRun(row);
+            if (!run)
+                return run.error();
+            it = m_runs.emplace(row, std::move(*run)).first;
+        }
+        return &it->second;
+    }
+
+private:
+    const Cache& m_cache;
+    std::map<std::int64_t, CheckRun> m_runs;
+};
+
+// CLASS, CHECK_RUN_ID, TEST ("" for the job), WHY: what attribution-accuracy
+// and scripts read.
+Result<void> printTsv(const Cache& cache, const std::vector<triage::Suggestion>& suggestions,
+                      std::ostream& out)
+{
+    RunsOf runOf(cache);
+    for (const triage::Suggestion& s : suggestions) {
+        auto run = runOf(s.target.checkRunRow);
+        if (!run)
+            return run.error();
+        out << failureClassSlug(s.cls) << '\t' << (*run)->checkRunId.value << '\t'
+            << oneLine(s.target.identity) << '\t' << oneLine(s.why) << '\n';
+    }
+    return {};
+}
+
+// One line per suggestion (its evidence below it with --evidence), then the
+// counts by class.
+Result<void> printText(const Cache& cache, const std::vector<triage::Suggestion>& suggestions,
+                       std::size_t runCount, bool evidence, std::ostream& out)
+{
+    RunsOf runOf(cache);
+    std::map<FailureClass, int> counts;
+    int provisional = 0;
+    for (const triage::Suggestion& s : suggestions) {
+        auto found = runOf(s.target.checkRunRow);
+        if (!found)
+            return found.error();
+        const CheckRun& run = **found;
+        out << failureClassName(s.cls) << '\t' << run.checkRunId.value << '\t' << run.downstreamRepo
+            << ' ' << oneLine(run.workflow + " / " + run.jobName) << " (attempt " << run.runAttempt
+            << ")\t" << (s.target.isJob() ? "(job)" : oneLine(s.target.identity)) << '\t'
+            << (s.provisional() ? "provisional, " + coverageText(s.coverage) + ": " : "")
+            << oneLine(s.why) << '\n';
+        if (evidence)
+            for (const Evidence& e : s.evidence)
+                printEvidence(e, out);
+        ++counts[s.cls];
+        provisional += s.provisional() ? 1 : 0;
+    }
+    out << "# " << suggestions.size() << " suggestions for " << runCount << " runs";
+    for (const auto& [cls, n] : counts)
+        out << (cls == counts.begin()->first ? ": " : ", ") << n << ' ' << failureClassName(cls);
+    if (provisional > 0)
+        out << "; " << provisional
+            << " provisional (results of some of their job's runs are not fetched yet)";
+    out << '\n';
+    return {};
+}
+
 } // namespace
 
 int runSuggest(const GlobalOptions& global, const std::vector<std::string>& args, std::ostream& out,
@@ -154,53 +226,10 @@ int runSuggest(const GlobalOptions& global, const std::vector<std::string>& args
     if (!suggestions)
         return fail(err, "suggest: " + suggestions.message());
 
-    if (format == "tsv") {
-        // CLASS, CHECK_RUN_ID, TEST ("" for the job), WHY: what
-        // attribution-accuracy and scripts read.
-        std::map<std::int64_t, std::string> ids;
-        for (const triage::Suggestion& s : *suggestions) {
-            auto it = ids.find(s.target.checkRunRow);
-            if (it == ids.end()) {
-                auto run = (*cache)->checkRun(s.target.checkRunRow);
-                if (!run)
-                    return fail(err, "suggest: " + run.message());
-                it = ids.emplace(s.target.checkRunRow, run->checkRunId.value).first;
-            }
-            out << failureClassSlug(s.cls) << '\t' << it->second << '\t'
-                << oneLine(s.target.identity) << '\t' << oneLine(s.why) << '\n';
-        }
-        return 0;
-    }
-    std::map<std::int64_t, CheckRun> runs;
-    std::map<FailureClass, int> counts;
-    int provisional = 0;
-    for (const triage::Suggestion& s : *suggestions) {
-        auto it = runs.find(s.target.checkRunRow);
-        if (it == runs.end()) {
-            auto run = (*cache)->checkRun(s.target.checkRunRow);
-            if (!run)
-                return fail(err, "suggest: " + run.message());
-            it = runs.emplace(s.target.checkRunRow, std::move(*run)).first;
-        }
-        const CheckRun& run = it->second;
-        out << failureClassName(s.cls) << '\t' << run.checkRunId.value << '\t' << run.downstreamRepo
-            << ' ' << oneLine(run.workflow + " / " + run.jobName) << " (attempt " << run.runAttempt
-            << ")\t" << (s.target.isJob() ? "(job)" : oneLine(s.target.identity)) << '\t'
-            << (s.provisional() ? "provisional, " + coverageText(s.coverage) + ": " : "")
-            << oneLine(s.why) << '\n';
-        if (evidence)
-            for (const Evidence& e : s.evidence)
-                printEvidence(e, out);
-        ++counts[s.cls];
-        provisional += s.provisional() ? 1 : 0;
-    }
-    out << "# " << suggestions->size() << " suggestions for " << rows->size() << " runs";
-    for (const auto& [cls, n] : counts)
-        out << (cls == counts.begin()->first ? ": " : ", ") << n << ' ' << failureClassName(cls);
-    if (provisional > 0)
-        out << "; " << provisional
-            << " provisional (results of some of their job's runs are not fetched yet)";
-    out << '\n';
+    auto printed = format == "tsv" ? printTsv(**cache, *suggestions, out)
+                                   : printText(**cache, *suggestions, rows->size(), evidence, out);
+    if (!printed)
+        return fail(err, "suggest: " + printed.message());
     return 0;
 }
 
