@@ -194,6 +194,34 @@ int nextPerPage(const BackendFetch& fetch, int most)
     return std::min(most, fetch.perPage);
 }
 
+// What a sync fetches: the backends asked for, or every allowlisted one (L1
+// repos are dispatched to but never report; the probe is relay health) and
+// those crcr_summary says report; with each allowlisted one's level.
+std::vector<std::string> syncTargets(const SyncOptions& options,
+                                     const std::vector<Backend>& backends,
+                                     const std::vector<std::string>& reporting,
+                                     std::map<std::string, Level>& levels)
+{
+    std::vector<std::string> targets = options.backends;
+    for (const auto& b : backends) {
+        levels[b.repo] = b.level;
+        if (options.backends.empty() && b.allowlisted && !isProbeRepo(b.repo))
+            targets.push_back(b.repo);
+    }
+    targets.insert(targets.end(), reporting.begin(), reporting.end());
+    return targets;
+}
+
+// A backend's fetch in the report, whatever came of it: pages, warnings and
+// workarounds.
+void countFetch(const BackendFetch& fetch, SyncReport& result)
+{
+    result.pages += fetch.pages;
+    result.pagesNotModified += fetch.pagesNotModified;
+    result.warnings.insert(result.warnings.end(), fetch.warnings.begin(), fetch.warnings.end());
+    result.workarounds.insert(result.workarounds.end(), fetch.workarounds.begin(),
+                              fetch.workarounds.end());
+}
 } // namespace
 
 std::string answerKey(const json& params) { return params.dump(); }
@@ -357,15 +385,8 @@ Result<SyncReport> HudSync::run(const SyncOptions& options, const ProgressFn& pr
         return stored.error();
     const ValidatorMap known(stored->begin(), stored->end());
 
-    std::vector<std::string> targets = options.backends;
     std::map<std::string, Level> levels;
-    for (const auto& b : *backends) {
-        levels[b.repo] = b.level;
-        // L1 repos are dispatched to but never report; the probe is relay health.
-        if (options.backends.empty() && b.allowlisted && !isProbeRepo(b.repo))
-            targets.push_back(b.repo);
-    }
-    targets.insert(targets.end(), reporting.begin(), reporting.end());
+    const std::vector<std::string> targets = syncTargets(options, *backends, reporting, levels);
     // Fetch backends in parallel (each its own HTTP transfers); apply here, in order.
     std::vector<std::future<BackendFetch>> futures;
     for (const auto& repo : targets)
@@ -377,11 +398,7 @@ Result<SyncReport> HudSync::run(const SyncOptions& options, const ProgressFn& pr
     for (std::size_t i = 0; i < futures.size(); ++i) {
         BackendFetch fetch = futures[i].get();
         report(fetch.repo, static_cast<int>(i), static_cast<int>(targets.size()));
-        result.pages += fetch.pages;
-        result.pagesNotModified += fetch.pagesNotModified;
-        result.warnings.insert(result.warnings.end(), fetch.warnings.begin(), fetch.warnings.end());
-        result.workarounds.insert(result.workarounds.end(), fetch.workarounds.begin(),
-                                  fetch.workarounds.end());
+        countFetch(fetch, result);
         if (fetch.error) {
             result.errors.push_back(*fetch.error);
             continue;
