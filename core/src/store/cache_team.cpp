@@ -322,6 +322,105 @@ Result<void> insertConflict(Statement& s, const TeamConflict& c)
     return s.run();
 }
 
+// Applies pulled changes one by one inside applyTeamChanges' transaction,
+// into its report.
+class TeamApplier {
+public:
+    TeamApplier(sqlite3* db, TeamApplyReport& report, std::int64_t nowMs)
+        : m_ownRow(db, "DELETE FROM team_outbox WHERE change_id = ? RETURNING id"),
+          // By the field's key: the change is ours only if it is still the field's last.
+          m_ownField(db, "UPDATE team_field SET seq = ?8, author = ?9 WHERE repo = ?1 AND"
+                         " workflow = ?2 AND job = ?3 AND sha = ?4 AND attempt = ?5 AND"
+                         " test = ?6 AND field = ?7 AND change_id = ?10"),
+          m_fieldSelect(db, store::kSelectField), m_fieldWrite(db, store::kUpsertField),
+          m_tagSelect(store::selectTriageTag(db)), m_tagWrite(store::upsertTriageTag(db)),
+          m_conflictInsert(db, kInsertConflict), m_report(report), m_nowMs(nowMs)
+    {
+    }
+
+    Result<void> apply(const TeamChange& remote)
+    {
+        ++m_report.pulled;
+        auto own = takeOwn(remote);
+        if (!own)
+            return own.error();
+        return *own ? Result<void>() : merge(remote);
+    }
+
+private:
+    // One of this cache's own changes coming back: it leaves the outbox and
+    // its field takes the server's seq. False when it is another's.
+    Result<bool> takeOwn(const TeamChange& remote)
+    {
+        auto own = m_ownRow.reset().bind(1, remote.changeId).step();
+        if (!own)
+            return own.error();
+        if (!*own)
+            return false;
+        if (auto done = m_ownRow.run(); !done)
+            return done.error();
+        ++m_report.own;
+        store::bindChangeTarget(m_ownField.reset(), remote.target, 1)
+            .bind(7, teamFieldName(remote.field))
+            .bind(8, remote.seq)
+            .bind(9, remote.author)
+            .bind(10, remote.changeId);
+        if (auto r = m_ownField.run(); !r)
+            return r.error();
+        return true;
+    }
+
+    // Another's change: newest wins, a concurrent edit of another value is
+    // a conflict kept for both sides to see.
+    Result<void> merge(const TeamChange& remote)
+    {
+        auto local = readField(m_fieldSelect, remote.target, remote.field);
+        if (!local)
+            return local.error();
+        if (*local && (*local)->changeId == remote.changeId)
+            return {}; // read twice (a pull repeated after a failed commit)
+        const bool both = *local && concurrent(**local, remote);
+        const bool remoteWins = !both || remoteIsNewer(**local, remote);
+        if (both && (*local)->value != remote.value) {
+            TeamConflict conflict{**local, remote, remoteWins, m_nowMs};
+            if (auto r = insertConflict(m_conflictInsert, conflict); !r)
+                return r;
+            m_report.conflicts.push_back(std::move(conflict));
+        }
+        if (!remoteWins)
+            return {};
+        auto applied = applyToTag(m_tagSelect, m_tagWrite, remote);
+        if (!applied)
+            return applied.error();
+        if (!*applied) {
+            m_report.skips.add(TeamSkip::UnknownClass);
+            return {};
+        }
+        if (auto r = store::writeField(m_fieldWrite, remote); !r)
+            return r;
+        ++m_report.applied;
+        m_report.changedTargets.push_back(remote.target);
+        m_report.authors.push_back(remote.author);
+        return {};
+    }
+
+    Statement m_ownRow;
+    Statement m_ownField;
+    Statement m_fieldSelect;
+    Statement m_fieldWrite;
+    Statement m_tagSelect;
+    Statement m_tagWrite;
+    Statement m_conflictInsert;
+    TeamApplyReport& m_report;
+    std::int64_t m_nowMs;
+};
+
+template <typename T>
+void sortUnique(std::vector<T>& v)
+{
+    std::sort(v.begin(), v.end());
+    v.erase(std::unique(v.begin(), v.end()), v.end());
+}
 } // namespace
 
 Result<std::size_t> Cache::joinTeam(const std::string& teamId, const std::string& where)
@@ -449,62 +548,10 @@ Result<TeamApplyReport> Cache::applyTeamChanges(const std::vector<TeamChange>& c
     report.skips = skipped;
     report.pulled = skipped.total();
     auto run = [&]() -> Result<void> {
-        Statement ownRow(m_db, "DELETE FROM team_outbox WHERE change_id = ? RETURNING id");
-        // By the field's key: the change is ours only if it is still the field's last.
-        Statement ownField(m_db, "UPDATE team_field SET seq = ?8, author = ?9 WHERE repo = ?1 AND"
-                                 " workflow = ?2 AND job = ?3 AND sha = ?4 AND attempt = ?5 AND"
-                                 " test = ?6 AND field = ?7 AND change_id = ?10");
-        Statement fieldSelect(m_db, store::kSelectField);
-        Statement fieldWrite(m_db, store::kUpsertField);
-        Statement tagSelect = store::selectTriageTag(m_db);
-        Statement tagWrite = store::upsertTriageTag(m_db);
-        Statement conflictInsert(m_db, kInsertConflict);
-        for (const TeamChange& remote : changes) {
-            ++report.pulled;
-            auto own = ownRow.reset().bind(1, remote.changeId).step();
-            if (!own)
-                return own.error();
-            if (*own) {
-                if (auto done = ownRow.run(); !done)
-                    return done;
-                ++report.own;
-                store::bindChangeTarget(ownField.reset(), remote.target, 1)
-                    .bind(7, teamFieldName(remote.field))
-                    .bind(8, remote.seq)
-                    .bind(9, remote.author)
-                    .bind(10, remote.changeId);
-                if (auto r = ownField.run(); !r)
-                    return r;
-                continue;
-            }
-            auto local = readField(fieldSelect, remote.target, remote.field);
-            if (!local)
-                return local.error();
-            if (*local && (*local)->changeId == remote.changeId)
-                continue; // read twice (a pull repeated after a failed commit)
-            const bool both = *local && concurrent(**local, remote);
-            const bool remoteWins = !both || remoteIsNewer(**local, remote);
-            if (both && (*local)->value != remote.value) {
-                TeamConflict conflict{**local, remote, remoteWins, nowMs};
-                if (auto r = insertConflict(conflictInsert, conflict); !r)
-                    return r;
-                report.conflicts.push_back(std::move(conflict));
-            }
-            if (!remoteWins)
-                continue;
-            auto applied = applyToTag(tagSelect, tagWrite, remote);
-            if (!applied)
-                return applied.error();
-            if (!*applied) {
-                report.skips.add(TeamSkip::UnknownClass);
-                continue;
-            }
-            if (auto r = store::writeField(fieldWrite, remote); !r)
+        TeamApplier applier(m_db, report, nowMs);
+        for (const TeamChange& remote : changes)
+            if (auto r = applier.apply(remote); !r)
                 return r;
-            ++report.applied;
-            report.changedTargets.push_back(remote.target);
-            report.authors.push_back(remote.author);
-        }
         if (auto r = store::addTeamSkips(m_db, report.skips); !r)
             return r;
         return setTeamStateValue(m_db, "last_seq", std::to_string(lastSeq));
@@ -513,13 +560,8 @@ Result<TeamApplyReport> Cache::applyTeamChanges(const std::vector<TeamChange>& c
         return makeError("could not apply the team's changes: " + run.message());
     if (auto r = transaction->commit(); !r)
         return makeError("could not apply the team's changes: " + r.message());
-    std::sort(report.authors.begin(), report.authors.end());
-    report.authors.erase(std::unique(report.authors.begin(), report.authors.end()),
-                         report.authors.end());
-    std::sort(report.changedTargets.begin(), report.changedTargets.end());
-    report.changedTargets.erase(
-        std::unique(report.changedTargets.begin(), report.changedTargets.end()),
-        report.changedTargets.end());
+    sortUnique(report.authors);
+    sortUnique(report.changedTargets);
     return report;
 }
 
