@@ -134,16 +134,7 @@ void ResolveSteps::choose(const std::vector<Candidate>& candidates,
                           const Resolver::Section& section)
 {
     if (m_explain)
-        for (const Candidate& c : candidates) {
-            const NameItem& item = m_file.tests[c.entry].names[c.name];
-            step([&] {
-                return std::string(std::string(c.regex ? "candidate (regex fullmatches): '"
-                                                       : "candidate (exact): '")
-                                   + item.name + "' at " + lineText(item.pos) + ", "
-                                   + entryAt(c.entry) + ", mode "
-                                   + modeName(m_file.tests[c.entry].effectiveMode()));
-            });
-        }
+        explainCandidates(candidates);
     if (candidates.empty()) {
         m_out.decision = Decision::Unlisted;
         m_out.configMode = m_file.effectiveUnlistedMode();
@@ -155,63 +146,81 @@ void ResolveSteps::choose(const std::vector<Candidate>& candidates,
         });
         return;
     }
-    const Candidate* chosen = nullptr;
-    if (m_variant.modelOps)
-        if (const auto it = section.modelOps.find(m_variant.modelOpsKey);
-            it != section.modelOps.end()) {
-            m_out.decision = Decision::OpIndex;
-            m_out.entryIndex = it->second;
-            m_out.configMode = m_file.tests[it->second].effectiveMode();
-            step([&] {
-                return std::string("model op " + m_variant.modelOpsKey
-                                   + " is an edits.ops.include item of " + entryAt(it->second)
-                                   + ": that entry decides");
-            });
-            return;
-        }
+    if (decidedByModelOp(section))
+        return;
     std::string why;
-    if (candidates.size() == 1) {
-        chosen = &candidates.front();
-        if (m_explain)
-            why = "the only candidate";
-    }
-    if (!chosen && m_out.dtype)
-        for (const Candidate& c : candidates)
-            if (const auto& set = section.entryDtypes[c.entry];
-                set && std::find(set->begin(), set->end(), *m_out.dtype) != set->end()) {
-                chosen = &c;
-                if (m_explain)
-                    why = "the first candidate whose dtypes (" + joined(*set) + ") include "
-                          + *m_out.dtype;
-                break;
-            }
-    if (!chosen)
-        for (const Candidate& c : candidates)
-            if (!section.entryDtypes[c.entry]) {
-                chosen = &c;
-                if (m_explain)
-                    why = "the first candidate with no dtype filter";
-                break;
-            }
-    if (!chosen) {
-        chosen = &candidates.front();
-        if (m_explain)
-            why = m_out.dtype ? "no candidate's dtypes hold " + *m_out.dtype
-                                    + " and each filters dtypes: the first candidate"
-                              : std::string("no dtype in the name, and each candidate filters "
-                                            "dtypes: the first candidate");
-    }
-    m_out.decision = chosen->regex ? Decision::Regex : Decision::Exact;
-    m_out.entryIndex = chosen->entry;
-    m_out.nameIndex = chosen->name;
-    m_out.configMode = m_file.tests[chosen->entry].effectiveMode();
-    const TestEntry& decider = m_file.tests[chosen->entry];
+    const Candidate& chosen = pick(candidates, section, why);
+    m_out.decision = chosen.regex ? Decision::Regex : Decision::Exact;
+    m_out.entryIndex = chosen.entry;
+    m_out.nameIndex = chosen.name;
+    m_out.configMode = m_file.tests[chosen.entry].effectiveMode();
+    const TestEntry& decider = m_file.tests[chosen.entry];
     step([&] {
-        return std::string("decides: " + entryAt(chosen->entry) + " (" + why + "), mode "
+        return std::string("decides: " + entryAt(chosen.entry) + " (" + why + "), mode "
                            + (decider.mode ? std::string(modeName(*decider.mode)) + " ("
                                                  + lineText(decider.modePos) + ")"
                                            : std::string("mandatory_success (no mode key)")));
     });
+}
+
+void ResolveSteps::explainCandidates(const std::vector<Candidate>& candidates)
+{
+    for (const Candidate& c : candidates) {
+        const NameItem& item = m_file.tests[c.entry].names[c.name];
+        step([&] {
+            return std::string(
+                std::string(c.regex ? "candidate (regex fullmatches): '" : "candidate (exact): '")
+                + item.name + "' at " + lineText(item.pos) + ", " + entryAt(c.entry) + ", mode "
+                + modeName(m_file.tests[c.entry].effectiveMode()));
+        });
+    }
+}
+
+// A model op listed in an entry's edits.ops.include: that entry decides.
+bool ResolveSteps::decidedByModelOp(const Resolver::Section& section)
+{
+    if (!m_variant.modelOps)
+        return false;
+    const auto it = section.modelOps.find(m_variant.modelOpsKey);
+    if (it == section.modelOps.end())
+        return false;
+    m_out.decision = Decision::OpIndex;
+    m_out.entryIndex = it->second;
+    m_out.configMode = m_file.tests[it->second].effectiveMode();
+    step([&] {
+        return std::string("model op " + m_variant.modelOpsKey + " is an edits.ops.include item of "
+                           + entryAt(it->second) + ": that entry decides");
+    });
+    return true;
+}
+
+// Among several candidates: the first whose dtypes hold the variant's, else
+// the first with no dtype filter, else the first; `why` says which (when
+// explaining).
+const Candidate& ResolveSteps::pick(const std::vector<Candidate>& candidates,
+                                    const Resolver::Section& section, std::string& why) const
+{
+    const auto because = [&](const Candidate& c, std::string text) -> const Candidate& {
+        if (m_explain)
+            why = std::move(text);
+        return c;
+    };
+    if (candidates.size() == 1)
+        return because(candidates.front(), "the only candidate");
+    if (m_out.dtype)
+        for (const Candidate& c : candidates)
+            if (const auto& set = section.entryDtypes[c.entry];
+                set && std::find(set->begin(), set->end(), *m_out.dtype) != set->end())
+                return because(c, "the first candidate whose dtypes (" + joined(*set) + ") include "
+                                      + *m_out.dtype);
+    for (const Candidate& c : candidates)
+        if (!section.entryDtypes[c.entry])
+            return because(c, "the first candidate with no dtype filter");
+    return because(candidates.front(),
+                   m_out.dtype ? "no candidate's dtypes hold " + *m_out.dtype
+                                     + " and each filters dtypes: the first candidate"
+                               : std::string("no dtype in the name, and each candidate filters "
+                                             "dtypes: the first candidate"));
 }
 
 // Spec 6.1-6.2: what @ops generates at all (oot_upstream_patcher.py:301-433,

@@ -25,6 +25,10 @@ public:
 
 private:
     void choose(const std::vector<Candidate>& candidates, const Resolver::Section& section);
+    void explainCandidates(const std::vector<Candidate>& candidates);
+    bool decidedByModelOp(const Resolver::Section& section);
+    const Candidate& pick(const std::vector<Candidate>& candidates,
+                          const Resolver::Section& section, std::string& why) const;
     bool generated(const std::vector<Candidate>& candidates,
                    const Resolver::Section& section); // spec 6.1-6.2
     bool moduleDtypeGenerated();                      // @modules dtypes
