@@ -237,6 +237,63 @@ QString healthColor(HealthState state)
     return QStringLiteral("#808080");
 }
 
+// The HUD's own nightly and daily aggregates of a backend, or why they are
+// missing.
+void fillHudAggregates(QTreeWidgetItem* item, const std::string& repo, const BackendsData& got)
+{
+    if (const auto n = got.nightly.find(repo); n != got.nightly.end()) {
+        item->setText(
+            NightlyColumn,
+            BackendsPanel::tr("%1 of %2").arg(percent(n->second.passRate)).arg(n->second.total));
+        item->setToolTip(NightlyColumn, plainToolTip(nightlyToolTip(n->second)));
+    } else {
+        item->setText(NightlyColumn, got.nightlyAnswered ? BackendsPanel::tr("no nightly")
+                                                         : BackendsPanel::tr("not synced"));
+    }
+    if (const auto d = got.daily.find(repo); d != got.daily.end()) {
+        const auto pr = d->second.find("pull_request");
+        if (pr == d->second.end())
+            item->setText(DailyColumn, BackendsPanel::tr("no PR runs"));
+        else
+            item->setData(DailyColumn, DailyRatesRole, dailyRates(pr->second));
+        item->setToolTip(DailyColumn, plainToolTip(dailyToolTip(d->second)));
+    } else {
+        item->setText(DailyColumn, got.dailyAnswered ? BackendsPanel::tr("no runs")
+                                                     : BackendsPanel::tr("not synced"));
+    }
+}
+
+// The doctor's judgement of a backend's runs (none: no runs to judge).
+void fillDoctor(QTreeWidgetItem* item, const BackendDoctorSummary* d)
+{
+    const QString nothing = BackendsPanel::tr("No runs in the window: nothing to judge");
+    item->setText(DoctorColumn, QStringLiteral("—"));
+    item->setToolTip(DoctorColumn, nothing);
+    if (!d)
+        return;
+    QStringList parts;
+    if (d->errors)
+        parts << (d->errors == 1 ? BackendsPanel::tr("1 error")
+                                 : BackendsPanel::tr("%1 errors").arg(d->errors));
+    if (d->warnings)
+        parts << (d->warnings == 1 ? BackendsPanel::tr("1 warning")
+                                   : BackendsPanel::tr("%1 warnings").arg(d->warnings));
+    const QString judged = !parts.isEmpty() ? parts.join(u" · ")
+                           : d->runs == 0   ? QStringLiteral("—")
+                                            : BackendsPanel::tr("sound");
+    item->setText(DoctorColumn, d->runsOnly ? judged + BackendsPanel::tr(" (runs only)") : judged);
+    QString tip = !d->details.isEmpty() ? d->details
+                  : d->runs == 0        ? nothing
+                                 : BackendsPanel::tr("Nothing the doctor would change in its runs");
+    if (!d->workflows.isEmpty())
+        tip += BackendsPanel::tr("\n(workflows: %1)").arg(d->workflows);
+    item->setToolTip(DoctorColumn, tip);
+    if (d->errors)
+        item->setForeground(DoctorColumn, QColor(0xd3, 0x2f, 0x2f));
+    else if (d->warnings)
+        item->setForeground(DoctorColumn, QColor(0xef, 0x6c, 0x00));
+}
+
 } // namespace
 
 BackendsPanel::BackendsPanel(QWidget* parent)
@@ -421,47 +478,9 @@ void BackendsPanel::showLoaded(const BackendsData& got)
         item->setText(QueueColumn, formatDuration(b.avgQueueSeconds));
         item->setText(ExecutionColumn, formatDuration(b.avgExecutionSeconds));
         item->setText(TimeoutColumn, b.completed ? percent(b.timeoutRate()) : QStringLiteral("—"));
-        if (const auto n = got.nightly.find(b.repo); n != got.nightly.end()) {
-            item->setText(NightlyColumn,
-                          tr("%1 of %2").arg(percent(n->second.passRate)).arg(n->second.total));
-            item->setToolTip(NightlyColumn, plainToolTip(nightlyToolTip(n->second)));
-        } else {
-            item->setText(NightlyColumn, got.nightlyAnswered ? tr("no nightly") : tr("not synced"));
-        }
-        if (const auto d = got.daily.find(b.repo); d != got.daily.end()) {
-            const auto pr = d->second.find("pull_request");
-            if (pr == d->second.end())
-                item->setText(DailyColumn, tr("no PR runs"));
-            else
-                item->setData(DailyColumn, DailyRatesRole, dailyRates(pr->second));
-            item->setToolTip(DailyColumn, plainToolTip(dailyToolTip(d->second)));
-        } else {
-            item->setText(DailyColumn, got.dailyAnswered ? tr("no runs") : tr("not synced"));
-        }
-        item->setText(DoctorColumn, QStringLiteral("—"));
-        item->setToolTip(DoctorColumn, tr("No runs in the window: nothing to judge"));
-        if (const auto doctor = got.doctor.find(b.repo); doctor != got.doctor.end()) {
-            const BackendDoctorSummary& d = doctor->second;
-            QStringList parts;
-            if (d.errors)
-                parts << (d.errors == 1 ? tr("1 error") : tr("%1 errors").arg(d.errors));
-            if (d.warnings)
-                parts << (d.warnings == 1 ? tr("1 warning") : tr("%1 warnings").arg(d.warnings));
-            const QString judged = !parts.isEmpty() ? parts.join(u" · ")
-                                   : d.runs == 0    ? QStringLiteral("—")
-                                                    : tr("sound");
-            item->setText(DoctorColumn, d.runsOnly ? judged + tr(" (runs only)") : judged);
-            QString tip = !d.details.isEmpty() ? d.details
-                          : d.runs == 0        ? tr("No runs in the window: nothing to judge")
-                                               : tr("Nothing the doctor would change in its runs");
-            if (!d.workflows.isEmpty())
-                tip += tr("\n(workflows: %1)").arg(d.workflows);
-            item->setToolTip(DoctorColumn, tip);
-            if (d.errors)
-                item->setForeground(DoctorColumn, QColor(0xd3, 0x2f, 0x2f));
-            else if (d.warnings)
-                item->setForeground(DoctorColumn, QColor(0xef, 0x6c, 0x00));
-        }
+        fillHudAggregates(item, b.repo, got);
+        const auto doctor = got.doctor.find(b.repo);
+        fillDoctor(item, doctor == got.doctor.end() ? nullptr : &doctor->second);
         item->setText(LastRunColumn, b.lastRun ? formatShortTime(*b.lastRun) : tr("none"));
         QStringList oncalls;
         for (const std::string& o : b.oncalls)
