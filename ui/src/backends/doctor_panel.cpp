@@ -135,7 +135,31 @@ DoctorPanel::DoctorPanel(QWidget* parent)
     setObjectName(QStringLiteral("doctorPanel"));
     m_summary->setWordWrap(true);
     m_summary->setText(tr("Integration doctor: not read yet"));
+    setUpBackends();
+    setUpFindings();
+    auto* right = new QWidget(m_split);
+    auto* rightLayout = new QVBoxLayout(right);
+    rightLayout->setContentsMargins(0, 0, 0, 0);
+    rightLayout->setSpacing(4);
+    rightLayout->addWidget(m_findings, 3);
+    rightLayout->addWidget(m_fix);
+    rightLayout->addWidget(m_runs, 2);
+    m_split->addWidget(m_backends);
+    m_split->addWidget(right);
+    m_split->setStretchFactor(0, 0);
+    m_split->setStretchFactor(1, 1);
+    m_split->setSizes({380, 1200}); // the backends' names and counts whole
 
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->setSpacing(4);
+    layout->addWidget(m_summary);
+    layout->addWidget(m_split, 1);
+    wire();
+}
+
+void DoctorPanel::setUpBackends()
+{
     m_backends->setObjectName(QStringLiteral("doctorBackends"));
     m_backends->setRootIsDecorated(false);
     m_backends->setUniformRowHeights(true);
@@ -147,8 +171,11 @@ DoctorPanel::DoctorPanel(QWidget* parent)
     m_backends->headerItem()->setToolTip(WarningsColumn,
                                          tr("Findings that make results fragile or unverifiable"));
     m_backends->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
+}
 
-    auto* right = new QWidget(m_split);
+// The selected backend's findings, the selected finding's fix and its runs.
+void DoctorPanel::setUpFindings()
+{
     m_findings->setObjectName(QStringLiteral("doctorFindings"));
     m_findings->setColumnCount(FindingColumns);
     m_findings->setHeaderLabels({tr("Severity"), tr("Check"), tr("Where"), tr("What")});
@@ -169,47 +196,30 @@ DoctorPanel::DoctorPanel(QWidget* parent)
     m_runs->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_runs->setToolTip(tr("The runs behind the finding. Double-click or Enter: that run in the "
                           "matrix"));
-    auto* rightLayout = new QVBoxLayout(right);
-    rightLayout->setContentsMargins(0, 0, 0, 0);
-    rightLayout->setSpacing(4);
-    rightLayout->addWidget(m_findings, 3);
-    rightLayout->addWidget(m_fix);
-    rightLayout->addWidget(m_runs, 2);
-    m_split->addWidget(m_backends);
-    m_split->addWidget(right);
-    m_split->setStretchFactor(0, 0);
-    m_split->setStretchFactor(1, 1);
-    m_split->setSizes({380, 1200}); // the backends' names and counts whole
+}
 
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(4, 4, 4, 4);
-    layout->setSpacing(4);
-    layout->addWidget(m_summary);
-    layout->addWidget(m_split, 1);
+const BackendDoctor* DoctorPanel::backendOf(const QTreeWidgetItem* item) const
+{
+    const int index = item ? item->data(RepoColumn, Qt::UserRole).toInt() : -1;
+    return m_data && index >= 0 ? &m_data->backends[static_cast<std::size_t>(index)] : nullptr;
+}
 
+void DoctorPanel::wire()
+{
     connect(m_backends, &QTreeWidget::currentItemChanged, this,
+            [this](QTreeWidgetItem* item, QTreeWidgetItem*) { showBackend(backendOf(item)); });
+    connect(m_findings, &QTreeWidget::currentItemChanged, this,
             [this](QTreeWidgetItem* item, QTreeWidgetItem*) {
-                const int index = item ? item->data(RepoColumn, Qt::UserRole).toInt() : -1;
-                showBackend(m_data && index >= 0
-                                ? &m_data->backends[static_cast<std::size_t>(index)]
-                                : nullptr);
+                m_fix->setText(
+                    item && !item->data(SeverityColumn, FixRole).toString().isEmpty()
+                        ? tr("Fix: %1").arg(item->data(SeverityColumn, FixRole).toString())
+                        : QString());
+                std::vector<std::int64_t> rows;
+                if (item)
+                    for (const QVariant& v : item->data(SeverityColumn, RunsRole).toList())
+                        rows.push_back(v.toLongLong());
+                showRuns(backendOf(m_backends->currentItem()), rows);
             });
-    connect(
-        m_findings, &QTreeWidget::currentItemChanged, this,
-        [this](QTreeWidgetItem* item, QTreeWidgetItem*) {
-            const QTreeWidgetItem* backend = m_backends->currentItem();
-            const int index = backend ? backend->data(RepoColumn, Qt::UserRole).toInt() : -1;
-            const BackendDoctor* d =
-                m_data && index >= 0 ? &m_data->backends[static_cast<std::size_t>(index)] : nullptr;
-            m_fix->setText(item && !item->data(SeverityColumn, FixRole).toString().isEmpty()
-                               ? tr("Fix: %1").arg(item->data(SeverityColumn, FixRole).toString())
-                               : QString());
-            std::vector<std::int64_t> rows;
-            if (item)
-                for (const QVariant& v : item->data(SeverityColumn, RunsRole).toList())
-                    rows.push_back(v.toLongLong());
-            showRuns(d, rows);
-        });
     connect(m_runs, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem* item) {
         emit runActivated(item->data(ShaColumn, Qt::UserRole).toLongLong());
     });

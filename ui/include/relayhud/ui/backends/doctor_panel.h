@@ -73,6 +73,11 @@ signals:
     void runActivated(qint64 checkRunRow);
 
 private:
+    void setUpBackends();
+    void setUpFindings();
+    void wire();
+    // The backend a row of the backends' list stands for (none: no row, no data).
+    const BackendDoctor* backendOf(const QTreeWidgetItem* item) const;
     void showLoaded(const std::shared_ptr<const DoctorData>& got);
     void showBackend(const BackendDoctor* backend);
     void showRuns(const BackendDoctor* backend, const std::vector<std::int64_t>& rows);
