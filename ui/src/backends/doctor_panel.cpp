@@ -366,27 +366,43 @@ void DoctorPanel::showBackend(const BackendDoctor* d)
     showRuns(nullptr, {});
     if (!d)
         return;
-    auto addFinding = [](QTreeWidgetItem* parent, doctor::Severity severity, const QString& check,
-                         const QString& where, const QString& what, const QString& fix) {
-        auto* item = new QTreeWidgetItem(parent);
-        item->setText(SeverityColumn, severityText(severity));
-        item->setForeground(SeverityColumn, severityColor(severity));
-        item->setText(CheckColumn, check);
-        item->setText(WhereColumn, where);
-        item->setText(WhatColumn, what);
-        item->setToolTip(WhatColumn, what + QStringLiteral("\n\n") + tr("Fix: %1").arg(fix));
-        item->setData(SeverityColumn, FixRole, fix);
-        return item;
-    };
+    addRuntimeFindings(*d);
+    addWorkflowFindings(*d);
+    // The first finding that is not a note: what to look at first.
+    for (QTreeWidgetItemIterator it(m_findings); *it; ++it)
+        if ((*it)->data(SeverityColumn, FixRole).isValid()
+            && !(*it)->text(SeverityColumn).contains(tr("note"))) {
+            m_findings->setCurrentItem(*it);
+            break;
+        }
+}
 
+QTreeWidgetItem* DoctorPanel::addFinding(QTreeWidgetItem* parent, doctor::Severity severity,
+                                         const QString& check, const QString& where,
+                                         const QString& what, const QString& fix)
+{
+    auto* item = new QTreeWidgetItem(parent);
+    item->setText(SeverityColumn, severityText(severity));
+    item->setForeground(SeverityColumn, severityColor(severity));
+    item->setText(CheckColumn, check);
+    item->setText(WhereColumn, where);
+    item->setText(WhatColumn, what);
+    item->setToolTip(WhatColumn, what + QStringLiteral("\n\n") + tr("Fix: %1").arg(fix));
+    item->setData(SeverityColumn, FixRole, fix);
+    return item;
+}
+
+// What its runs in the window say, each finding with the runs behind it.
+void DoctorPanel::addRuntimeFindings(const BackendDoctor& d)
+{
     auto* runtime = new QTreeWidgetItem(m_findings);
     runtime->setText(SeverityColumn, tr("Runtime"));
     runtime->setText(WhatColumn, tr("%1 in the last %2, %3 completed")
-                                     .arg(count(d->runtime.runs, tr("run"), tr("runs")))
+                                     .arg(count(d.runtime.runs, tr("run"), tr("runs")))
                                      .arg(count(static_cast<std::size_t>(m_data ? m_data->days : 0),
                                                 tr("day"), tr("days")))
-                                     .arg(d->runtime.completed));
-    for (const doctor::HealthFinding& f : d->runtime.findings) {
+                                     .arg(d.runtime.completed));
+    for (const doctor::HealthFinding& f : d.runtime.findings) {
         QTreeWidgetItem* item =
             addFinding(runtime, f.severity, toQString(f.check),
                        f.runs.empty() ? QString() : count(f.runs.size(), tr("run"), tr("runs")),
@@ -396,35 +412,36 @@ void DoctorPanel::showBackend(const BackendDoctor* d)
             rows << QVariant::fromValue<qint64>(row);
         item->setData(SeverityColumn, RunsRole, rows);
     }
-    if (d->runtime.findings.empty())
+    if (d.runtime.findings.empty())
         addFinding(runtime, doctor::Severity::Info, QString(), QString(),
                    tr("Nothing to report: no run in the window"), QString());
     runtime->setExpanded(true);
+}
 
+// What its workflow files say, file by file.
+void DoctorPanel::addWorkflowFindings(const BackendDoctor& d)
+{
     auto* workflows = new QTreeWidgetItem(m_findings);
     workflows->setText(SeverityColumn, tr("Workflows"));
-    workflows->setText(WhatColumn, d->workflowsNote.empty()
+    workflows->setText(WhatColumn, d.workflowsNote.empty()
                                        ? tr("%1 from GitHub's contents API")
-                                             .arg(count(d->workflows.size(), tr("workflow file"),
+                                             .arg(count(d.workflows.size(), tr("workflow file"),
                                                         tr("workflow files")))
-                                       : toQString(d->workflowsNote));
-    for (const WorkflowReport& w : d->workflows) {
+                                       : toQString(d.workflowsNote));
+    for (const WorkflowReport& w : d.workflows) {
         auto* file = new QTreeWidgetItem(workflows);
         file->setText(SeverityColumn, toQString(w.path.substr(w.path.rfind('/') + 1)));
         file->setToolTip(SeverityColumn, toQString(w.htmlUrl.empty() ? w.path : w.htmlUrl));
-        if (!w.error.empty()) {
+        const QString steps =
+            count(w.lint.callbackSteps, tr("callback step"), tr("callback steps"));
+        if (!w.error.empty())
             addFinding(file, doctor::Severity::Error, QStringLiteral("yaml"), QString(),
                        toQString(w.error), tr("make it a workflow GitHub can read"));
-        } else if (w.lint.findings.empty()) {
-            file->setText(WhatColumn, tr("sound: every check holds (%1)")
-                                          .arg(count(w.lint.callbackSteps, tr("callback step"),
-                                                     tr("callback steps"))));
-        } else {
-            file->setText(WhatColumn, tr("%1 in %2")
-                                          .arg(count(w.lint.callbackSteps, tr("callback step"),
-                                                     tr("callback steps")))
-                                          .arg(count(w.lint.jobs, tr("job"), tr("jobs"))));
-        }
+        else if (w.lint.findings.empty())
+            file->setText(WhatColumn, tr("sound: every check holds (%1)").arg(steps));
+        else
+            file->setText(WhatColumn,
+                          tr("%1 in %2").arg(steps).arg(count(w.lint.jobs, tr("job"), tr("jobs"))));
         for (const doctor::Finding& f : w.lint.findings)
             addFinding(file, f.severity, toQString(f.check),
                        f.line ? tr("line %1").arg(f.line) : QString(), toQString(f.message),
@@ -432,13 +449,6 @@ void DoctorPanel::showBackend(const BackendDoctor* d)
         file->setExpanded(!w.lint.findings.empty() || !w.error.empty());
     }
     workflows->setExpanded(true);
-    // The first finding that is not a note: what to look at first.
-    for (QTreeWidgetItemIterator it(m_findings); *it; ++it)
-        if ((*it)->data(SeverityColumn, FixRole).isValid()
-            && !(*it)->text(SeverityColumn).contains(tr("note"))) {
-            m_findings->setCurrentItem(*it);
-            break;
-        }
 }
 
 void DoctorPanel::showRuns(const BackendDoctor* d, const std::vector<std::int64_t>& rows)

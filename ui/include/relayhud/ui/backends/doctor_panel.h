@@ -80,6 +80,11 @@ private:
     const BackendDoctor* backendOf(const QTreeWidgetItem* item) const;
     void showLoaded(const std::shared_ptr<const DoctorData>& got);
     void showBackend(const BackendDoctor* backend);
+    void addRuntimeFindings(const BackendDoctor& backend);
+    void addWorkflowFindings(const BackendDoctor& backend);
+    static QTreeWidgetItem* addFinding(QTreeWidgetItem* parent, doctor::Severity severity,
+                                       const QString& check, const QString& where,
+                                       const QString& what, const QString& fix);
     void showRuns(const BackendDoctor* backend, const std::vector<std::int64_t>& rows);
     static void showCheckout(QTreeWidgetItem* item, const HealthRun& run);
 
