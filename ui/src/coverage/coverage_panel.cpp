@@ -109,7 +109,41 @@ QWidget* CoveragePanel::buildContent()
     auto* layout = new QVBoxLayout(content);
     layout->setContentsMargins(8, 8, 8, 8);
     layout->setSpacing(4);
+    layout->addWidget(buildBanner(content));
 
+    layout->addWidget(sectionLabel(tr("Checks"), content));
+    m_checks = new QLabel(content);
+    m_checks->setObjectName(QStringLiteral("verdictChecks"));
+    m_checks->setTextFormat(Qt::RichText);
+    m_checks->setWordWrap(true);
+    m_checks->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layout->addWidget(m_checks);
+
+    layout->addWidget(sectionLabel(tr("Declared against ran"), content));
+    layout->addWidget(buildBuckets(content));
+    m_bucketsNote = new QLabel(content);
+    m_bucketsNote->setObjectName(QStringLiteral("bucketsNote"));
+    m_bucketsNote->setWordWrap(true);
+    m_bucketsNote->setForegroundRole(QPalette::PlaceholderText);
+    layout->addWidget(m_bucketsNote);
+
+    layout->addWidget(sectionLabel(tr("Tests behind the verdict"), content));
+    layout->addWidget(buildTests(content));
+
+    layout->addWidget(sectionLabel(tr("Ops × dtypes"), content));
+    m_heatmapNote = new QLabel(content);
+    m_heatmapNote->setWordWrap(true);
+    m_heatmapNote->setForegroundRole(QPalette::PlaceholderText);
+    layout->addWidget(m_heatmapNote);
+    m_heatmap = new OpDtypeHeatmap(content);
+    layout->addWidget(m_heatmap, 0, Qt::AlignLeft);
+    layout->addStretch(1);
+    return content;
+}
+
+// The verdict's banner: its title, a subtitle and the reasons.
+QFrame* CoveragePanel::buildBanner(QWidget* content)
+{
     m_bannerFrame = new QFrame(content);
     m_bannerFrame->setObjectName(QStringLiteral("verdictBanner"));
     m_bannerFrame->setAutoFillBackground(true);
@@ -132,17 +166,12 @@ QWidget* CoveragePanel::buildContent()
     banner->addWidget(m_title);
     banner->addWidget(m_subtitle);
     banner->addWidget(m_reasons);
-    layout->addWidget(m_bannerFrame);
+    return m_bannerFrame;
+}
 
-    layout->addWidget(sectionLabel(tr("Checks"), content));
-    m_checks = new QLabel(content);
-    m_checks->setObjectName(QStringLiteral("verdictChecks"));
-    m_checks->setTextFormat(Qt::RichText);
-    m_checks->setWordWrap(true);
-    m_checks->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    layout->addWidget(m_checks);
-
-    layout->addWidget(sectionLabel(tr("Declared against ran"), content));
+// Declared against ran: a fixed table, no selection, no scrolling.
+QTableWidget* CoveragePanel::buildBuckets(QWidget* content)
+{
     m_buckets = new QTableWidget(0, 5, content);
     m_buckets->setObjectName(QStringLiteral("bucketTable"));
     setUpBucketTable(*m_buckets);
@@ -152,14 +181,12 @@ QWidget* CoveragePanel::buildContent()
     m_buckets->setFocusPolicy(Qt::NoFocus);
     m_buckets->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     m_buckets->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    layout->addWidget(m_buckets);
-    m_bucketsNote = new QLabel(content);
-    m_bucketsNote->setObjectName(QStringLiteral("bucketsNote"));
-    m_bucketsNote->setWordWrap(true);
-    m_bucketsNote->setForegroundRole(QPalette::PlaceholderText);
-    layout->addWidget(m_bucketsNote);
+    return m_buckets;
+}
 
-    layout->addWidget(sectionLabel(tr("Tests behind the verdict"), content));
+// The tests behind the verdict, each opening its place.
+QTreeWidget* CoveragePanel::buildTests(QWidget* content)
+{
     m_tests = new QTreeWidget(content);
     m_tests->setObjectName(QStringLiteral("verdictTests"));
     m_tests->setHeaderHidden(true);
@@ -177,17 +204,7 @@ QWidget* CoveragePanel::buildContent()
         if (QGuiApplication::mouseButtons() == Qt::NoButton)
             onItemActivated(item);
     });
-    layout->addWidget(m_tests);
-
-    layout->addWidget(sectionLabel(tr("Ops × dtypes"), content));
-    m_heatmapNote = new QLabel(content);
-    m_heatmapNote->setWordWrap(true);
-    m_heatmapNote->setForegroundRole(QPalette::PlaceholderText);
-    layout->addWidget(m_heatmapNote);
-    m_heatmap = new OpDtypeHeatmap(content);
-    layout->addWidget(m_heatmap, 0, Qt::AlignLeft);
-    layout->addStretch(1);
-    return content;
+    return m_tests;
 }
 
 void CoveragePanel::setSources(verdict::VerdictSources sources)

@@ -61,6 +61,9 @@ protected:
 
 private:
     QWidget* buildContent();
+    QFrame* buildBanner(QWidget* content);
+    QTableWidget* buildBuckets(QWidget* content);
+    QTreeWidget* buildTests(QWidget* content);
     void fillBanner(const verdict::RunVerdict& v);
     void fillChecks(const verdict::RunVerdict& v);
     void fillBuckets(const verdict::RunVerdict& v);
