@@ -255,21 +255,8 @@ void ConfigEditorWindow::showDetails()
     }
     const ConfigDocument& doc = m_model->document(ref->doc);
     const config::OutcomeConfig& cfg = doc.parsed().config;
-    QString note = m_cachePath.isEmpty()       ? tr("No cache: history and suggestions are off.")
-                   : !m_cache                  ? tr("Reading the cache…")
-                   : !m_cache->error.isEmpty() ? m_cache->error
-                                               : tr("No recent run in the cache has this test.");
     if (ref->kind == ConfigNodeRef::File || ref->kind == ConfigNodeRef::Section) {
-        QStringList lines{doc.path()};
-        std::size_t names = 0;
-        for (const config::FileSection& section : cfg.files)
-            for (const config::TestEntry& entry : section.tests)
-                names += entry.names.size();
-        lines << tr("%1 files entries, %2 names").arg(cfg.files.size()).arg(names);
-        for (const config::Finding& finding : doc.parsed().findings)
-            lines << toQString(config::formatFinding(finding));
-        m_details->showText(QFileInfo(doc.path()).fileName(), lines);
-        m_details->setHistories({}, 0, tr("Select a name to see its history."));
+        showFileDetails(doc);
         return;
     }
     const config::TestEntry& entry = cfg.files[ref->section].tests[ref->entry];
@@ -285,6 +272,40 @@ void ConfigEditorWindow::showDetails()
         return;
     }
     const config::NameItem& item = entry.names[ref->name];
+    // A revealed test keeps its own explanation (its marks decide), also when
+    // the cache arrives after it was revealed.
+    const bool revealed = m_revealed && m_revealed->doc == ref->doc
+                          && m_revealed->section == ref->section && m_revealed->entry == ref->entry
+                          && m_revealed->name == ref->name;
+    if (revealed)
+        m_details->showText(toQString(m_revealed->test), m_revealed->explanation);
+    else
+        m_details->showText(toQString(item.name), nameLines(doc, *ref, entry, item));
+    showNameHistory(cfg, *ref);
+}
+
+// A file or section: its path, its counts and the file's findings.
+void ConfigEditorWindow::showFileDetails(const ConfigDocument& doc)
+{
+    const config::OutcomeConfig& cfg = doc.parsed().config;
+    QStringList lines{doc.path()};
+    std::size_t names = 0;
+    for (const config::FileSection& section : cfg.files)
+        for (const config::TestEntry& entry : section.tests)
+            names += entry.names.size();
+    lines << tr("%1 files entries, %2 names").arg(cfg.files.size()).arg(names);
+    for (const config::Finding& finding : doc.parsed().findings)
+        lines << toQString(config::formatFinding(finding));
+    m_details->showText(QFileInfo(doc.path()).fileName(), lines);
+    m_details->setHistories({}, 0, tr("Select a name to see its history."));
+}
+
+// A name: what the framework makes of it, its comment and the suggestions.
+QStringList ConfigEditorWindow::nameLines(const ConfigDocument& doc, const ConfigNodeRef& ref,
+                                          const config::TestEntry& entry,
+                                          const config::NameItem& item) const
+{
+    const config::OutcomeConfig& cfg = doc.parsed().config;
     QStringList lines;
     if (item.regex) {
         lines << tr("A regular expression (Python, fullmatched against each base method; the "
@@ -295,34 +316,35 @@ void ConfigEditorWindow::showDetails()
             lines << tr("RelayHUD cannot run it (see the file's findings): tests it might "
                         "govern are reported as 'cannot judge'.");
     } else if (Result<config::Resolution> ex = config::explainTest(
-                   cfg, config::parseTestQuery(testOf(cfg, ref->section, item.name)))) {
+                   cfg, config::parseTestQuery(testOf(cfg, ref.section, item.name)))) {
         lines << explanationLines(*ex);
     }
-    if (const QString why = doc.nameComment(ref->section, ref->entry, ref->name); !why.isEmpty())
+    if (const QString why = doc.nameComment(ref.section, ref.entry, ref.name); !why.isEmpty())
         lines << tr("Comment: %1").arg(why);
     for (const EditKind kind : {EditKind::Promote, EditKind::Demote})
-        if (const std::optional<QString> evidence = evidenceFor(ref->doc, item.method, kind))
+        if (const std::optional<QString> evidence = evidenceFor(ref.doc, item.method, kind))
             lines << tr("Suggested: %1 (%2)")
                          .arg(kind == EditKind::Promote ? tr("promote") : tr("demote"), *evidence);
-    // A revealed test keeps its own explanation (its marks decide), also when
-    // the cache arrives after it was revealed.
-    const bool revealed = m_revealed && m_revealed->doc == ref->doc
-                          && m_revealed->section == ref->section && m_revealed->entry == ref->entry
-                          && m_revealed->name == ref->name;
-    if (revealed)
-        m_details->showText(toQString(m_revealed->test), m_revealed->explanation);
-    else
-        m_details->showText(toQString(item.name), lines);
+    return lines;
+}
+
+// The recent runs of the tests a name decides, or why there are none.
+void ConfigEditorWindow::showNameHistory(const config::OutcomeConfig& cfg, const ConfigNodeRef& ref)
+{
+    const QString note = m_cachePath.isEmpty() ? tr("No cache: history and suggestions are off.")
+                         : !m_cache            ? tr("Reading the cache…")
+                         : !m_cache->error.isEmpty()
+                             ? m_cache->error
+                             : tr("No recent run in the cache has this test.");
     if (!m_cache || !m_cache->error.isEmpty()) {
         m_details->setHistories({}, 0, note);
         return;
     }
     int more = 0;
     const config::Resolver resolver(cfg);
-    const std::vector<HistoryRow> rows =
-        historyRows(m_cache->recent,
-                    testsNamedBy(m_cache->recent, resolver, ref->section, ref->entry, ref->name),
-                    kHistoryRows, &more);
+    const std::vector<HistoryRow> rows = historyRows(
+        m_cache->recent, testsNamedBy(m_cache->recent, resolver, ref.section, ref.entry, ref.name),
+        kHistoryRows, &more);
     m_details->setHistories(rows, more, note);
 }
 

@@ -195,6 +195,17 @@ void ConfigEditorWindow::buildMenus()
 
 void ConfigEditorWindow::buildLayout()
 {
+    auto* split = new QSplitter(Qt::Horizontal, this);
+    split->addWidget(buildTreeSide());
+    split->addWidget(buildDetailsSide());
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    setCentralWidget(split);
+}
+
+// The config's tree under its filters (text, mode).
+QWidget* ConfigEditorWindow::buildTreeSide()
+{
     m_proxy = new ConfigFilterProxy(this);
     m_proxy->setSourceModel(m_model);
     m_tree = new QTreeView(this);
@@ -247,7 +258,12 @@ void ConfigEditorWindow::buildLayout()
     leftLayout->setContentsMargins(0, 0, 0, 0);
     leftLayout->addLayout(filters);
     leftLayout->addWidget(m_tree, 1);
+    return left;
+}
 
+// The selected entry's details over the pending diff and the suggestions.
+QWidget* ConfigEditorWindow::buildDetailsSide()
+{
     m_details = new ConfigDetailsPane(this);
     m_diff = new QPlainTextEdit(this);
     m_diff->setReadOnly(true);
@@ -272,12 +288,7 @@ void ConfigEditorWindow::buildLayout()
     right->addWidget(tabs);
     right->setStretchFactor(0, 2);
     right->setStretchFactor(1, 3);
-    auto* split = new QSplitter(Qt::Horizontal, this);
-    split->addWidget(left);
-    split->addWidget(right);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 2);
-    setCentralWidget(split);
+    return right;
 }
 
 void ConfigEditorWindow::updateActions()

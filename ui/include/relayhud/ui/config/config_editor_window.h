@@ -38,6 +38,7 @@ class QUndoStack;
 namespace relayhud::ui {
 
 class ConfigDetailsPane;
+class ConfigDocument;
 class ConfigFilterProxy;
 class ConfigTreeModel;
 struct ConfigNodeRef;
@@ -158,6 +159,8 @@ private:
     void buildActions();
     void buildMenus();
     void buildLayout();
+    QWidget* buildTreeSide();
+    QWidget* buildDetailsSide();
     void updateActions();
     void updateDiff();
     void showMessage(const QString& text);
@@ -171,6 +174,10 @@ private:
     void selectName(std::size_t doc, const QString& baseName);
     void selectSource(const QModelIndex& sourceIndex);
     void showDetails();
+    void showFileDetails(const ConfigDocument& doc);
+    QStringList nameLines(const ConfigDocument& doc, const ConfigNodeRef& ref,
+                          const config::TestEntry& entry, const config::NameItem& item) const;
+    void showNameHistory(const config::OutcomeConfig& cfg, const ConfigNodeRef& ref);
     bool reloadDocument(std::size_t doc);
 
     void cacheReady(std::shared_ptr<const CacheData> read);
