@@ -405,6 +405,43 @@ TEST_F(HudLimitsTest, TheHudsAggregatesAreKeptVerbatim)
     EXPECT_TRUE(nightly && *nightly);
 }
 
+// What the views show beside RelayHUD's numbers (the Backends tab): the kept
+// answers read back by window, in the HUD's definitions; a window no sync
+// kept, or a kept body that no longer reads as rows, is not answered.
+TEST_F(HudLimitsTest, TheKeptAggregatesReadBackByWindow)
+{
+    auto report = sync();
+    ASSERT_TRUE(report) << report.message();
+    const KeptAggregates kept = cachedAggregates(*m_cache, 30);
+    EXPECT_TRUE(kept.reposAnswered);
+    EXPECT_TRUE(kept.nightlyAnswered) << "an empty answer is an answer";
+    EXPECT_TRUE(kept.nightly.empty());
+    ASSERT_TRUE(kept.dailyAnswered);
+    ASSERT_EQ(kept.daily.count("acme/spyre"), 1u);
+    const auto& byEvent = kept.daily.at("acme/spyre");
+    ASSERT_EQ(byEvent.size(), std::size(kKeptDailyEvents));
+    ASSERT_EQ(byEvent.at("push").size(), 1u);
+    EXPECT_EQ(byEvent.at("push")[0].total, 4);
+    EXPECT_EQ(byEvent.at("pull_request")[0].total, 1);
+    EXPECT_EQ(byEvent.at("pull_request")[0].day, "2026-12-01");
+
+    const KeptAggregates other = cachedAggregates(*m_cache, 7);
+    EXPECT_FALSE(other.reposAnswered);
+    EXPECT_FALSE(other.nightlyAnswered);
+    EXPECT_FALSE(other.dailyAnswered);
+
+    for (const char* event : kKeptDailyEvents)
+        ASSERT_TRUE(m_cache->setHudAnswer("crcr_success_rate",
+                                          answerKey(json{{"days", 30}, {"event_type", event}}),
+                                          "{\"not\": \"rows\"", 0));
+    ASSERT_TRUE(m_cache->setHudAnswer("crcr_summary", answerKey(json{{"days", 30}}), "[1, 2]", 0));
+    const KeptAggregates broken = cachedAggregates(*m_cache, 30);
+    EXPECT_FALSE(broken.dailyAnswered);
+    EXPECT_TRUE(broken.daily.empty());
+    EXPECT_FALSE(broken.reposAnswered);
+    EXPECT_TRUE(broken.nightlyAnswered);
+}
+
 // R16: the HUD's plain-text 500 is named as such, not as invalid JSON.
 TEST_F(HudLimitsTest, AQueryErrorSaysTheHudAnswered500)
 {

@@ -338,7 +338,7 @@ std::vector<HudSync::KeptAsk> HudSync::askKeptAnswers(const SyncOptions& options
     // periodic runs appear at all (hud-read-api.md §1b, §4).
     asks.push_back(
         {"crcr_nightly_summary", json{{"days", options.days}}, "crcr_nightly_summary", {}});
-    for (const char* event : {"pull_request", "nightly", "push", "periodic"})
+    for (const char* event : kKeptDailyEvents)
         asks.push_back({"crcr_success_rate",
                         json{{"days", options.days}, {"event_type", event}},
                         "crcr_success_rate",
@@ -494,6 +494,40 @@ void HudSync::fetchTitles(SyncReport& result)
         for (const auto& e : infos.errors)
             result.warnings.push_back("nightly titles: " + e);
     }
+}
+
+KeptAggregates cachedAggregates(const Cache& cache, int days)
+{
+    KeptAggregates out;
+    const auto rows = [&](const char* query, const json& params) -> std::optional<json> {
+        auto answer = cache.hudAnswer(query, answerKey(params));
+        if (!answer || !*answer)
+            return std::nullopt;
+        return parseJsonOrDiscarded((*answer)->body);
+    };
+    if (auto doc = rows("crcr_summary", json{{"days", days}}))
+        if (auto mapped = mapRepoSummaries(*doc)) {
+            out.repos = std::move(*mapped);
+            out.reposAnswered = true;
+        }
+    if (auto doc = rows("crcr_nightly_summary", json{{"days", days}}))
+        if (auto mapped = mapNightlySummaries(*doc)) {
+            for (NightlySummary& s : *mapped)
+                out.nightly.emplace(s.repo, std::move(s));
+            out.nightlyAnswered = true;
+        }
+    for (const char* event : kKeptDailyEvents) {
+        const auto doc = rows("crcr_success_rate", json{{"days", days}, {"event_type", event}});
+        if (!doc)
+            continue;
+        auto mapped = mapDailyRates(*doc);
+        if (!mapped)
+            continue;
+        out.dailyAnswered = true;
+        for (DailyRate& d : *mapped) // the query orders by day
+            out.daily[d.repo][event].push_back(std::move(d));
+    }
+    return out;
 }
 
 std::optional<RelayHealth> cachedRelayHealth(const Cache& cache)

@@ -5,7 +5,6 @@
 #include "relayhud/ui/backends/doctor_panel.h"
 #include "relayhud/ui/format.h"
 #include "relayhud/ui/watch/watch_list.h"
-#include "relayhud/util/json_guard.h"
 #include "relayhud/util/time.h"
 
 #include <QHeaderView>
@@ -15,8 +14,6 @@
 #include <QTreeWidget>
 #include <QVBoxLayout>
 #include <QtConcurrent>
-
-#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -45,36 +42,9 @@ enum Column {
     ColumnCount
 };
 
-// The event types whose daily series the sync keeps (hud_sync.cpp askKeptAnswers).
-constexpr const char* kDailyEvents[] = {"pull_request", "nightly", "push", "periodic"};
-
 QString percent(std::optional<double> rate)
 {
     return rate ? QStringLiteral("%1 %").arg(*rate * 100.0, 0, 'f', 1) : QStringLiteral("—");
-}
-
-// The answers the last sync kept for this window (HudSync::askKeptAnswers).
-void readHudAggregates(const Cache& c, int days, BackendsData& got)
-{
-    using nlohmann::json;
-    if (auto a = c.hudAnswer("crcr_nightly_summary", answerKey(json{{"days", days}})); a && *a)
-        if (auto mapped = mapNightlySummaries(parseJsonOrDiscarded((*a)->body))) {
-            for (NightlySummary& s : *mapped)
-                got.nightly.emplace(s.repo, std::move(s));
-            got.nightlyAnswered = true;
-        }
-    for (const char* event : kDailyEvents) {
-        const json params{{"days", days}, {"event_type", event}};
-        auto a = c.hudAnswer("crcr_success_rate", answerKey(params));
-        if (!a || !*a)
-            continue;
-        auto mapped = mapDailyRates(parseJsonOrDiscarded((*a)->body));
-        if (!mapped)
-            continue;
-        got.dailyAnswered = true;
-        for (DailyRate& d : *mapped) // the query orders by day
-            got.daily[d.repo][event].push_back(std::move(d));
-    }
 }
 
 // The daily pass rates a bar each, for the delegate (DailyRatesRole).
@@ -189,7 +159,7 @@ public:
 QString dailyToolTip(const std::map<std::string, std::vector<DailyRate>>& byEvent)
 {
     QStringList lines;
-    for (const char* event : kDailyEvents) {
+    for (const char* event : kKeptDailyEvents) {
         const auto it = byEvent.find(event);
         if (it == byEvent.end())
             continue;
@@ -382,16 +352,13 @@ BackendsData BackendsPanel::read(const QString& cachePath, int days, const Artif
         got.error = toQString(!backends ? backends.message() : runs.message());
         return got;
     }
-    std::vector<RepoSummary> hud;
-    // The answer the last sync kept for this window (HudSync::addReportingRepos).
-    auto answer = c.hudAnswer("crcr_summary", answerKey(nlohmann::json{{"days", days}}));
-    if (answer && *answer) {
-        const auto doc = parseJsonOrDiscarded((*answer)->body);
-        if (auto mapped = mapRepoSummaries(doc)) {
-            hud = std::move(*mapped);
-            got.hudAnswered = true;
-        }
-    }
+    // The HUD's own aggregates the last sync kept for this window.
+    KeptAggregates hud = cachedAggregates(c, days);
+    got.hudAnswered = hud.reposAnswered;
+    got.nightly = std::move(hud.nightly);
+    got.nightlyAnswered = hud.nightlyAnswered;
+    got.daily = std::move(hud.daily);
+    got.dailyAnswered = hud.dailyAnswered;
     std::vector<Backend> shown;
     for (const Backend& b : *backends)
         if (b.repo != kProbeRepo)
@@ -400,9 +367,8 @@ BackendsData BackendsPanel::read(const QString& cachePath, int days, const Artif
     for (TrendRun& r : *runs)
         if (r.repo != kProbeRepo)
             kept.push_back(std::move(r));
-    got.backends = verdict::backendOverviews(shown, kept, hud);
+    got.backends = verdict::backendOverviews(shown, kept, hud.repos);
     readDoctorSummaries(cachePath, days, access, got);
-    readHudAggregates(c, days, got);
     got.relay = cachedRelayHealth(c);
     return got;
 }

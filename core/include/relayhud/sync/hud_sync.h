@@ -20,6 +20,7 @@
 #include <atomic>
 #include <functional>
 #include <future>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -87,6 +88,26 @@ private:
 // The relay's health as the HUD's /crcr cards judge it, from the answers the
 // last sync kept; nullopt when no sync has read them.
 std::optional<RelayHealth> cachedRelayHealth(const Cache& cache);
+
+// The HUD's own aggregates of a window of `days` as the last sync kept them
+// (hud-read-api.md R12: in the HUD's definitions), read for the views that
+// show them beside RelayHUD's own numbers. Each *Answered is false when no
+// sync kept that answer for this window, or it no longer reads as rows.
+// The event types whose crcr_success_rate series a sync keeps, in the order
+// views list them.
+inline constexpr const char* kKeptDailyEvents[] = {"pull_request", "nightly", "push", "periodic"};
+
+struct KeptAggregates {
+    std::vector<RepoSummary> repos; // crcr_summary
+    bool reposAnswered = false;
+    std::map<std::string, NightlySummary> nightly; // crcr_nightly_summary, by repo
+    bool nightlyAnswered = false;
+    // crcr_success_rate, by repo, then event type (pull_request, nightly,
+    // push, periodic), oldest day first.
+    std::map<std::string, std::map<std::string, std::vector<DailyRate>>> daily;
+    bool dailyAnswered = false;
+};
+KeptAggregates cachedAggregates(const Cache& cache, int days);
 
 // The cache's key for a kept answer's parameters (stable JSON text).
 std::string answerKey(const nlohmann::json& params);
