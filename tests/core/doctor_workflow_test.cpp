@@ -267,40 +267,55 @@ jobs:
     EXPECT_EQ(lint.callbackSteps, 4u);
 }
 
-TEST(DoctorWorkflow, NightlyMistakesAreEachNamed)
+// A scheduled workflow's callback, each way it goes wrong, and what the
+// nightly-delivery-id error must say.
+struct NightlyMistake {
+    const char* name; // the test's
+    std::string with; // the callback step's `with:` lines
+    std::string says;
+};
+
+class DoctorNightly : public ::testing::TestWithParam<NightlyMistake> {};
+
+TEST_P(DoctorNightly, TheMistakeIsNamed)
 {
     const std::string head = "on:\n  schedule:\n    - cron: '0 4 * * *'\n"
                              "permissions:\n  id-token: write\njobs:\n  n:\n    steps:\n"
                              "      - if: always()\n"
                              "        uses: pytorch/test-infra/.github/actions/"
                              "cross-repo-ci-relay-callback@main\n        with:\n";
-    struct Case {
-        std::string with;
-        std::string says;
-    };
-    const Case cases[] = {
-        {"          status: completed\n", "has no event-type in a scheduled workflow"},
-        {"          status: completed\n          event-type: nightly\n", "but no delivery-id"},
-        {"          status: in_progress\n          event-type: nightly\n          delivery-id: "
-         "${{ steps.sha.outputs.sha }}\n",
-         "not completed"},
-        {"          status: completed\n          event-type: push\n          delivery-id: "
-         "${{ steps.sha.outputs.sha }}\n",
-         "accepts only nightly or periodic"},
-        {"          status: completed\n          event-type: nightly\n          delivery-id: "
-         "${{ github.sha }}\n",
-         "this repository's own commit"},
-    };
-    for (const Case& c : cases) {
-        const WorkflowLint lint = lintOk(head + c.with);
-        const Finding* found = nullptr;
-        for (const Finding& f : lint.findings)
-            if (f.check == "nightly-delivery-id" && f.severity == Severity::Error
-                && f.message.find(c.says) != std::string::npos)
-                found = &f;
-        EXPECT_NE(found, nullptr) << c.says;
-    }
+    const WorkflowLint lint = lintOk(head + GetParam().with);
+    const Finding* found = nullptr;
+    for (const Finding& f : lint.findings)
+        if (f.check == "nightly-delivery-id" && f.severity == Severity::Error
+            && f.message.find(GetParam().says) != std::string::npos)
+            found = &f;
+    EXPECT_NE(found, nullptr) << GetParam().says;
 }
+
+INSTANTIATE_TEST_SUITE_P(
+    DoctorWorkflow, DoctorNightly,
+    ::testing::Values(NightlyMistake{"NoEventType", "          status: completed\n",
+                                     "has no event-type in a scheduled workflow"},
+                      NightlyMistake{"NoDeliveryId",
+                                     "          status: completed\n          event-type: nightly\n",
+                                     "but no delivery-id"},
+                      NightlyMistake{
+                          "NotCompleted",
+                          "          status: in_progress\n          event-type: nightly\n"
+                          "          delivery-id: ${{ steps.sha.outputs.sha }}\n",
+                          "not completed"},
+                      NightlyMistake{"PushEventType",
+                                     "          status: completed\n          event-type: push\n"
+                                     "          delivery-id: ${{ steps.sha.outputs.sha }}\n",
+                                     "accepts only nightly or periodic"},
+                      NightlyMistake{"OwnCommitAsDeliveryId",
+                                     "          status: completed\n          event-type: nightly\n"
+                                     "          delivery-id: ${{ github.sha }}\n",
+                                     "this repository's own commit"}),
+    [](const ::testing::TestParamInfo<NightlyMistake>& test) {
+        return std::string(test.param.name);
+    });
 
 TEST(DoctorWorkflow, CallbacksSplitAcrossJobsAreNamedAsSuch)
 {

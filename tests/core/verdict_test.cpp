@@ -299,30 +299,38 @@ TEST(Verdict, CoverageRemembersResolutionsOnlyForTheSameTest)
               fresh.unknown.size() + fresh.unlistedRan.size());
 }
 
-TEST(Verdict, TestsTheConfigDoesNotKnowAreUnverifiable)
+// A test the config does not account for, and the reason it is unknown.
+struct UnknownTest {
+    const char* name; // the test's
+    StoredTestResult extra;
+    const char* why;
+};
+
+class VerdictUnknown : public ::testing::TestWithParam<UnknownTest> {};
+
+TEST_P(VerdictUnknown, MakesTheGreenUnverifiable)
 {
-    struct Case {
-        StoredTestResult extra;
-        const char* why;
-    };
-    const Case cases[] = {
-        {result("test_add", "add", "float16", TestOutcome::Passed, "test/test_nn.py"),
-         "no files entry"},
-        {result("test_pow", "", "float16"), "skips it"},
-        {result("test_add", "add", "int64"), "deletes this variant"},
-    };
-    for (const Case& c : cases) {
-        auto results = goodResults();
-        results.push_back(c.extra);
-        const RunVerdict v = computeVerdict(inputFor(results), results);
-        EXPECT_EQ(v.verdict, Verdict::GreenUnverifiable) << c.why;
-        EXPECT_EQ(v.shortReason, "tests the config does not account for");
-        ASSERT_EQ(v.configCoverage->unknown.size(), 1u) << c.why;
-        EXPECT_EQ(v.configCoverage->unknown[0].identity, c.extra.identity);
-        EXPECT_NE(v.configCoverage->unknown[0].why.find(c.why), std::string::npos)
-            << v.configCoverage->unknown[0].why;
-    }
+    const UnknownTest& c = GetParam();
+    auto results = goodResults();
+    results.push_back(c.extra);
+    const RunVerdict v = computeVerdict(inputFor(results), results);
+    EXPECT_EQ(v.verdict, Verdict::GreenUnverifiable) << c.why;
+    EXPECT_EQ(v.shortReason, "tests the config does not account for");
+    ASSERT_EQ(v.configCoverage->unknown.size(), 1u) << c.why;
+    EXPECT_EQ(v.configCoverage->unknown[0].identity, c.extra.identity);
+    EXPECT_NE(v.configCoverage->unknown[0].why.find(c.why), std::string::npos)
+        << v.configCoverage->unknown[0].why;
 }
+
+INSTANTIATE_TEST_SUITE_P(
+    Verdict, VerdictUnknown,
+    ::testing::Values(
+        UnknownTest{"AFileWithoutEntry",
+                    result("test_add", "add", "float16", TestOutcome::Passed, "test/test_nn.py"),
+                    "no files entry"},
+        UnknownTest{"ASkippedTest", result("test_pow", "", "float16"), "skips it"},
+        UnknownTest{"ADeletedVariant", result("test_add", "add", "int64"), "deletes this variant"}),
+    [](const ::testing::TestParamInfo<UnknownTest>& test) { return std::string(test.param.name); });
 
 TEST(Verdict, UnlistedTestUnderUnlistedModeSkipIsUnknown)
 {

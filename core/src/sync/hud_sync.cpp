@@ -222,6 +222,7 @@ void countFetch(const BackendFetch& fetch, SyncReport& result)
     result.workarounds.insert(result.workarounds.end(), fetch.workarounds.begin(),
                               fetch.workarounds.end());
 }
+
 } // namespace
 
 std::string answerKey(const json& params) { return params.dump(); }
