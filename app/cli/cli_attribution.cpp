@@ -13,6 +13,8 @@
 #include "cli_commands.h"
 #include "cli_support.h"
 
+#include "relayhud/store/evidence_store.h"
+#include "relayhud/store/run_store.h"
 #include "relayhud/triage/suggest.h"
 #include "relayhud/util/json_guard.h"
 
@@ -95,7 +97,7 @@ struct Said {
 };
 
 // Every suggestion by (check run id, test).
-Result<std::map<Key, Said>> saidOf(const Cache& cache,
+Result<std::map<Key, Said>> saidOf(const Database& cache,
                                    const std::vector<triage::Suggestion>& suggestions)
 {
     std::map<Key, Said> said;
@@ -103,7 +105,7 @@ Result<std::map<Key, Said>> saidOf(const Cache& cache,
     for (const triage::Suggestion& s : suggestions) {
         auto it = ids.find(s.target.checkRunRow);
         if (it == ids.end()) {
-            auto run = cache.checkRun(s.target.checkRunRow);
+            auto run = RunStore(cache).checkRun(s.target.checkRunRow);
             if (!run)
                 return run.error();
             it = ids.emplace(s.target.checkRunRow, run->checkRunId.value).first;
@@ -226,7 +228,7 @@ int runAttributionAccuracy(const GlobalOptions& global, const std::vector<std::s
     auto cache = openCache(global);
     if (!cache)
         return fail(err, cache.message());
-    auto rows = (*cache)->triageRunRows({});
+    auto rows = EvidenceStore(**cache).triageRunRows({});
     if (!rows)
         return fail(err, "attribution-accuracy: " + rows.message());
     auto suggestions = suggestForRuns(**cache, *rows, options);

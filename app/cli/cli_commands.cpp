@@ -3,7 +3,9 @@
 #include "cli_support.h"
 #include "relayhud/hud/hud_client.h"
 #include "relayhud/net/http_client.h"
-#include "relayhud/store/cache.h"
+#include "relayhud/store/database.h"
+#include "relayhud/store/matrix_store.h"
+#include "relayhud/store/run_store.h"
 #include "relayhud/sync/hud_sync.h"
 #include "relayhud/util/terminal_text.h"
 #include "relayhud/util/time.h"
@@ -47,7 +49,7 @@ std::string cellText(const MatrixCell& cell)
 // Each job's column is followed by its check_run_id (the GitHub job id of
 // the run the cell shows, "" for none), so a script can open the run
 // (relayhud-cli verdict --check-run, tests --check-run) from the row.
-Result<void> printTsv(const Cache& cache, const MatrixSnapshot& m, std::ostream& out)
+Result<void> printTsv(const Database& cache, const MatrixSnapshot& m, std::ostream& out)
 {
     out << "sha\tpr\tbranch\tevent\ttime";
     for (const auto& c : m.columns) {
@@ -63,7 +65,7 @@ Result<void> printTsv(const Cache& cache, const MatrixSnapshot& m, std::ostream&
             const MatrixCell& cell = m.cell(r, c);
             std::string id;
             if (!cell.empty()) {
-                auto run = cache.checkRun(cell.runRowId);
+                auto run = RunStore(cache).checkRun(cell.runRowId);
                 if (!run)
                     return run.error();
                 id = oneLine(run->checkRunId.value);
@@ -152,7 +154,7 @@ int runMatrix(const GlobalOptions& global, const std::vector<std::string>& args,
     auto cache = openCache(global);
     if (!cache)
         return fail(err, cache.message());
-    auto matrix = (*cache)->loadMatrix(query);
+    auto matrix = MatrixStore(**cache).loadMatrix(query);
     if (!matrix)
         return fail(err, matrix.message());
     if (format == "tsv") {
@@ -172,7 +174,7 @@ int runStats(const GlobalOptions& global, const std::vector<std::string>& args, 
     auto cache = openCache(global);
     if (!cache)
         return fail(err, cache.message());
-    auto stats = (*cache)->stats();
+    auto stats = RunStore(**cache).stats();
     if (!stats)
         return fail(err, stats.message());
     out << "backends " << stats->backends << "\ncommits " << stats->commits << "\ncheck_runs "

@@ -13,6 +13,7 @@
 #include "relayhud/config/outcome_config.h"
 #include "relayhud/config/suggestion_groups.h"
 #include "relayhud/config/text_diff.h"
+#include "relayhud/store/evidence_store.h"
 #include "relayhud/util/split.h"
 #include "relayhud/util/terminal_text.h"
 
@@ -253,10 +254,10 @@ Result<std::vector<Finding>> knownTestFindings(const GlobalOptions& global,
                                                const OutcomeConfig& config,
                                                const ResolveContext& context)
 {
-    Result<std::unique_ptr<Cache>> cache = openCache(global);
+    Result<std::unique_ptr<Database>> cache = openCache(global);
     if (!cache)
         return cache.error();
-    Result<std::vector<KnownTest>> known = (*cache)->knownTests();
+    Result<std::vector<KnownTest>> known = EvidenceStore(**cache).knownTests();
     if (!known)
         return known.error();
     return lintConfig(config, *known, context);
@@ -381,13 +382,13 @@ int runConfigSuggest(const GlobalOptions& global, const ConfigArgs& args, std::o
     Result<ParsedConfig> parsed = parseOutcomeConfig(loaded->text);
     if (!parsed)
         return fail(err, loaded->path + ": " + parsed.message());
-    Result<std::unique_ptr<Cache>> cache = openCache(global);
+    Result<std::unique_ptr<Database>> cache = openCache(global);
     if (!cache)
         return fail(err, cache.message());
-    Result<RecentResults> recent = (*cache)->recentResults({options.runs, args.repo});
+    Result<RecentResults> recent = EvidenceStore(**cache).recentResults({options.runs, args.repo});
     if (!recent)
         return fail(err, recent.message());
-    if (Result<std::vector<KnownTest>> known = (*cache)->knownTests(); !known)
+    if (Result<std::vector<KnownTest>> known = EvidenceStore(**cache).knownTests(); !known)
         err << "relayhud-cli: warning: patterns not checked: " << known.message() << "\n";
     else
         for (const Finding& finding : lintConfig(parsed->config, *known))

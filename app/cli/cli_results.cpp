@@ -5,6 +5,8 @@
 
 #include "relayhud/results/report_import.h"
 #include "relayhud/store/content_cache.h"
+#include "relayhud/store/run_store.h"
+#include "relayhud/store/test_result_store.h"
 #include "relayhud/util/paths.h"
 #include "relayhud/util/terminal_text.h"
 
@@ -80,21 +82,21 @@ void printResult(const StoredTestResult& r, std::ostream& out)
 }
 
 // The test run that --check-run or --test-run names, or why there is none.
-Result<TestRunInfo> chosenTestRun(Cache& cache, const Flags& flags)
+Result<TestRunInfo> chosenTestRun(Database& cache, const Flags& flags)
 {
     if (flags.has("test-run")) {
         std::int64_t id = 0;
         if (!parseInt64(flags.get("test-run"), id))
             return makeError("--test-run must be a test run id (a number)");
-        return cache.testRun(id);
+        return TestResultStore(cache).testRun(id);
     }
     const CheckRunId checkRun{flags.get("check-run")};
-    auto row = cache.checkRunRowFor(checkRun);
+    auto row = RunStore(cache).checkRunRowFor(checkRun);
     if (!row)
         return row.error();
     if (!*row)
         return makeError("no check run with id " + checkRun.value + " in the cache (sync first?)");
-    auto info = cache.testRunForCheckRun(**row);
+    auto info = TestResultStore(cache).testRunForCheckRun(**row);
     if (!info)
         return info.error();
     if (!*info)
@@ -140,7 +142,7 @@ int runImport(const GlobalOptions& global, const std::vector<std::string>& args,
     auto blobs = ContentCache::open(blobRootFor((*cache)->path()));
     if (!blobs)
         return fail(err, "import: " + blobs.message());
-    auto writer = (*cache)->beginTestRun(importOrigin(args), &*blobs);
+    auto writer = TestResultStore(**cache).beginTestRun(importOrigin(args), &*blobs);
     if (!writer)
         return fail(err, "import: " + writer.message());
     auto summary = importReports(args, **writer);
@@ -174,7 +176,7 @@ int runTests(const GlobalOptions& global, const std::vector<std::string>& args, 
     auto testRun = chosenTestRun(**cache, flags);
     if (!testRun)
         return fail(err, "tests: " + testRun.message());
-    auto results = (*cache)->testResults(testRun->id, *filter);
+    auto results = TestResultStore(**cache).testResults(testRun->id, *filter);
     if (!results)
         return fail(err, "tests: " + results.message());
     for (const StoredTestResult& r : *results)

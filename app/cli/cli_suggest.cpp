@@ -4,6 +4,8 @@
 #include "cli_commands.h"
 #include "cli_support.h"
 
+#include "relayhud/store/evidence_store.h"
+#include "relayhud/store/run_store.h"
 #include "relayhud/triage/suggest.h"
 #include "relayhud/util/terminal_text.h"
 #include "relayhud/util/time.h"
@@ -32,13 +34,13 @@ Result<TriageRunQuery> runQuery(const Flags& flags)
     return query;
 }
 
-Result<std::vector<std::int64_t>> chosenRows(const Cache& cache, const Flags& flags,
+Result<std::vector<std::int64_t>> chosenRows(const Database& cache, const Flags& flags,
                                              const TriageRunQuery& query)
 {
     if (!flags.has("check-run"))
-        return cache.triageRunRows(query);
+        return EvidenceStore(cache).triageRunRows(query);
     const CheckRunId id{flags.get("check-run")};
-    auto row = cache.checkRunRowFor(id);
+    auto row = RunStore(cache).checkRunRowFor(id);
     if (!row)
         return row.error();
     if (!*row)
@@ -111,13 +113,13 @@ std::string prSuffix(const EvidenceRun& run)
 // Each suggestion's check run, read once.
 class RunsOf {
 public:
-    explicit RunsOf(const Cache& cache) : m_cache(cache) {}
+    explicit RunsOf(const Database& cache) : m_cache(cache) {}
 
     Result<const CheckRun*> operator()(std::int64_t row)
     {
         auto it = m_runs.find(row);
         if (it == m_runs.end()) {
-            auto run = m_cache.checkRun(row);
+            auto run = RunStore(m_cache).checkRun(row);
             if (!run)
                 return run.error();
             it = m_runs.emplace(row, std::move(*run)).first;
@@ -126,13 +128,13 @@ public:
     }
 
 private:
-    const Cache& m_cache;
+    const Database& m_cache;
     std::map<std::int64_t, CheckRun> m_runs;
 };
 
 // CLASS, CHECK_RUN_ID, TEST ("" for the job), WHY: what attribution-accuracy
 // and scripts read.
-Result<void> printTsv(const Cache& cache, const std::vector<triage::Suggestion>& suggestions,
+Result<void> printTsv(const Database& cache, const std::vector<triage::Suggestion>& suggestions,
                       std::ostream& out)
 {
     RunsOf runOf(cache);
@@ -148,7 +150,7 @@ Result<void> printTsv(const Cache& cache, const std::vector<triage::Suggestion>&
 
 // One line per suggestion (its evidence below it with --evidence), then the
 // counts by class.
-Result<void> printText(const Cache& cache, const std::vector<triage::Suggestion>& suggestions,
+Result<void> printText(const Database& cache, const std::vector<triage::Suggestion>& suggestions,
                        std::size_t runCount, bool evidence, std::ostream& out)
 {
     RunsOf runOf(cache);

@@ -70,7 +70,7 @@ Result<RepoSelection> readSelectionFlag(const std::string& item)
     return RepoSelection{item.substr(0, eq), config::pytestSelectionFromText(*text)};
 }
 
-Result<std::unique_ptr<Cache>> openCache(const GlobalOptions& global)
+Result<std::unique_ptr<Database>> openCache(const GlobalOptions& global)
 {
     std::string path = global.cachePath;
     if (path.empty()) {
@@ -78,7 +78,7 @@ Result<std::unique_ptr<Cache>> openCache(const GlobalOptions& global)
         std::error_code ec;
         std::filesystem::create_directories(defaultCacheDir(), ec);
     }
-    return Cache::open(path);
+    return Database::open(path);
 }
 
 int fail(std::ostream& err, const std::string& message, int code)

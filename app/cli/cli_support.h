@@ -3,7 +3,7 @@
 // one-line failure.
 #include "cli_commands.h"
 #include "relayhud/config/pytest_selection.h"
-#include "relayhud/store/cache.h"
+#include "relayhud/store/database.h"
 
 #include <map>
 #include <memory>
@@ -26,7 +26,7 @@ struct Flags {
 Flags parseFlags(const std::vector<std::string>& args, const std::vector<std::string>& known);
 bool parseInt(const std::string& text, int& out);
 bool parseInt64(const std::string& text, std::int64_t& out);
-Result<std::unique_ptr<Cache>> openCache(const GlobalOptions& global);
+Result<std::unique_ptr<Database>> openCache(const GlobalOptions& global);
 // The exit statuses of the commands that answer a question, as grep's: 0 found,
 // 1 not found, 2 trouble (bad arguments, unreadable input).
 inline constexpr int kMatched = 0;

@@ -11,7 +11,8 @@
 #include "cli_support.h"
 
 #include "relayhud/model/failure_class.h"
-#include "relayhud/store/cache.h"
+#include "relayhud/store/database.h"
+#include "relayhud/store/team_store.h"
 #include "relayhud/team/team_server.h"
 #include "relayhud/team/team_sync.h"
 #include "relayhud/triage/triage_exchange.h"
@@ -42,11 +43,11 @@ void printConflict(std::ostream& out, const TeamConflict& c)
         << " is newer and kept\n";
 }
 
-int sync(Cache& cache, team::TeamServer& server, std::ostream& out, std::ostream& err)
+int sync(Database& cache, team::TeamServer& server, std::ostream& out, std::ostream& err)
 {
     auto report = team::syncTeam(cache, server);
     if (!report) {
-        auto status = cache.teamStatus();
+        auto status = TeamStore(cache).teamStatus();
         return fail(
             err, "team sync: " + report.message()
                      + (status ? "; " + std::to_string(status->unsent) + " change(s) still waiting"
@@ -68,9 +69,9 @@ int sync(Cache& cache, team::TeamServer& server, std::ostream& out, std::ostream
     return 0;
 }
 
-int status(Cache& cache, const Result<team::TeamServer>& server, std::ostream& out)
+int status(Database& cache, const Result<team::TeamServer>& server, std::ostream& out)
 {
-    auto status = cache.teamStatus();
+    auto status = TeamStore(cache).teamStatus();
     if (!status) {
         out << "team: cannot read the cache: " << status.message() << '\n';
         return 1;
@@ -88,7 +89,7 @@ int status(Cache& cache, const Result<team::TeamServer>& server, std::ostream& o
     out << "conflicts " << status->conflicts << '\n';
     if (const std::string skipped = describeTeamSkips(status->skipped); !skipped.empty())
         out << skipped << " (since joining)\n";
-    if (auto conflicts = cache.teamConflicts(kConflictsShown); conflicts)
+    if (auto conflicts = TeamStore(cache).teamConflicts(kConflictsShown); conflicts)
         for (const TeamConflict& c : *conflicts)
             printConflict(out, c);
     return server ? 0 : 1;

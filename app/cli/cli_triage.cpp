@@ -3,6 +3,8 @@
 #include "cli_commands.h"
 #include "cli_support.h"
 
+#include "relayhud/store/run_store.h"
+#include "relayhud/store/triage_store.h"
 #include "relayhud/triage/cluster.h"
 #include "relayhud/triage/triage_exchange.h"
 #include "relayhud/util/terminal_text.h"
@@ -57,7 +59,8 @@ std::vector<Sha> shasOf(const Flags& flags)
     return shas;
 }
 
-int runSet(Cache& cache, const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
+int runSet(Database& cache, const std::vector<std::string>& args, std::ostream& out,
+           std::ostream& err)
 {
     const Flags flags =
         parseFlags(args, {"--check-run", "--test", "--class", "--note", "--bug", "--author"});
@@ -72,13 +75,13 @@ int runSet(Cache& cache, const std::vector<std::string>& args, std::ostream& out
                         + triage::tagClassNames() + ")",
                     2);
     const CheckRunId checkRun{flags.get("check-run")};
-    auto row = cache.checkRunRowFor(checkRun);
+    auto row = RunStore(cache).checkRunRowFor(checkRun);
     if (!row)
         return fail(err, "triage set: " + row.message());
     if (!*row)
         return fail(err, "triage set: no check run with id " + checkRun.value
                              + " in the cache (sync first?)");
-    auto target = cache.triageTargetOf(**row, flags.get("test"));
+    auto target = TriageStore(cache).triageTargetOf(**row, flags.get("test"));
     if (!target)
         return fail(err, "triage set: " + target.message());
     TriageTag tag{*target,
@@ -87,7 +90,7 @@ int runSet(Cache& cache, const std::vector<std::string>& args, std::ostream& out
                   flags.get("bug"),
                   flags.get("author", envOr("RELAYHUD_AUTHOR", envOr("USER", ""))),
                   nowMilliseconds()};
-    auto before = cache.setTriageTags({tag});
+    auto before = TriageStore(cache).setTriageTags({tag});
     if (!before)
         return fail(err, "triage set: " + before.message());
     out << describe(tag.target) << "\n  " << verdict(tag);
@@ -97,13 +100,13 @@ int runSet(Cache& cache, const std::vector<std::string>& args, std::ostream& out
     return 0;
 }
 
-int runList(Cache& cache, const std::vector<std::string>& args, std::ostream& out,
+int runList(Database& cache, const std::vector<std::string>& args, std::ostream& out,
             std::ostream& err)
 {
     const Flags flags = parseFlags(args, {"--sha"});
     if (!flags.error.empty())
         return fail(err, "triage list: " + flags.error, 2);
-    auto tags = cache.triageTags(shasOf(flags));
+    auto tags = TriageStore(cache).triageTags(shasOf(flags));
     if (!tags)
         return fail(err, "triage list: " + tags.message());
     for (const TriageTag& tag : *tags)
@@ -111,7 +114,7 @@ int runList(Cache& cache, const std::vector<std::string>& args, std::ostream& ou
     return 0;
 }
 
-int runExport(Cache& cache, const std::vector<std::string>& args, std::ostream& out,
+int runExport(Database& cache, const std::vector<std::string>& args, std::ostream& out,
               std::ostream& err)
 {
     std::string file;
@@ -128,7 +131,7 @@ int runExport(Cache& cache, const std::vector<std::string>& args, std::ostream& 
     return 0;
 }
 
-int runImportTags(Cache& cache, const std::vector<std::string>& args, std::ostream& out,
+int runImportTags(Database& cache, const std::vector<std::string>& args, std::ostream& out,
                   std::ostream& err)
 {
     if (args.size() != 1 || args.front().starts_with("--"))
@@ -157,16 +160,16 @@ std::string joined(const std::vector<std::string>& items)
 }
 
 // "  member CHECK_RUN_ID TEST": what `triage set` takes to tag it.
-Result<void> printMember(const Cache& cache, const FailureRecord& f, std::ostream& out)
+Result<void> printMember(const Database& cache, const FailureRecord& f, std::ostream& out)
 {
-    auto run = cache.checkRun(f.checkRunRow);
+    auto run = RunStore(cache).checkRun(f.checkRunRow);
     if (!run)
         return run.error();
     out << "  member " << run->checkRunId.value << ' ' << f.test << '\n';
     return {};
 }
 
-int runClusters(Cache& cache, const std::vector<std::string>& args, std::ostream& out,
+int runClusters(Database& cache, const std::vector<std::string>& args, std::ostream& out,
                 std::ostream& err)
 {
     const Flags flags = parseFlags(args, {"--limit", "--shas", "--members"});
@@ -183,10 +186,10 @@ int runClusters(Cache& cache, const std::vector<std::string>& args, std::ostream
         return fail(err, "triage clusters: --shas must be a positive integer", 2);
     if (flags.has("members") && (!parseInt64(flags.get("members"), members) || members < 0))
         return fail(err, "triage clusters: --members must be a number", 2);
-    auto failures = cache.failuresForClustering(query);
+    auto failures = TriageStore(cache).failuresForClustering(query);
     if (!failures)
         return fail(err, "triage clusters: " + failures.message());
-    auto tags = cache.triageTags();
+    auto tags = TriageStore(cache).triageTags();
     if (!tags)
         return fail(err, "triage clusters: " + tags.message());
     const auto clusters = triage::buildClusters(*failures, *tags);
@@ -215,7 +218,7 @@ int runTriage(const GlobalOptions& global, const std::vector<std::string>& args,
         return fail(err, "triage: give set, list, export, import or clusters", 2);
     const std::string sub = args.front();
     const std::vector<std::string> rest(args.begin() + 1, args.end());
-    using Sub = int (*)(Cache&, const std::vector<std::string>&, std::ostream&, std::ostream&);
+    using Sub = int (*)(Database&, const std::vector<std::string>&, std::ostream&, std::ostream&);
     Sub run = sub == "set"        ? runSet
               : sub == "list"     ? runList
               : sub == "export"   ? runExport

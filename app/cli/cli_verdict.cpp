@@ -3,6 +3,7 @@
 #include "cli_commands.h"
 #include "cli_support.h"
 
+#include "relayhud/store/run_store.h"
 #include "relayhud/util/terminal_text.h"
 #include "relayhud/verdict/report.h"
 #include "relayhud/verdict/verdict.h"
@@ -40,9 +41,9 @@ Result<verdict::VerdictSources> verdictSources(const Flags& flags)
 }
 
 // The cache row of the check run GitHub knows by `id`.
-Result<std::int64_t> checkRunRow(const Cache& cache, const std::string& id)
+Result<std::int64_t> checkRunRow(const Database& cache, const std::string& id)
 {
-    auto row = cache.checkRunRowFor(CheckRunId{id});
+    auto row = RunStore(cache).checkRunRowFor(CheckRunId{id});
     if (!row)
         return row.error();
     if (!*row)

@@ -188,7 +188,7 @@ ApiResponse SimRoutes::handle(const ApiRequest& request, const RouteFaults& faul
 }
 
 // pytorch/test-infra torchci/pages/api/crcr/allowlist.ts @61a77570: 405 for
-// any method but GET; X-Cache MISS / HIT / STALE; 502 {"error"} when the
+// any method but GET; X-Database MISS / HIT / STALE; 502 {"error"} when the
 // GitHub raw fetch fails with nothing cached.
 ApiResponse SimRoutes::allowlist(const ApiRequest& request, std::string_view,
                                  const RouteFaults& faults) const

@@ -12,13 +12,16 @@
 // RELAYHUD_BENCH_ATTRIBUTION_TESTS (default 30000); RELAYHUD_BENCH_KEEP=1
 // leaves the cache file. The OS page cache stays warm: "cold" means a cache
 // opened afresh, with nothing read yet. At full size the cache holds 60
-// million results, written in batches of 25 heads (Cache::beginWriteBatch);
+// million results, written in batches of 25 heads (Database::beginWriteBatch);
 // the folder's disk use (database and WAL, sampled every 20 ms while it is
 // built) is printed and held to <= 5,000 MB. It takes about 15 minutes.
 #include "bench_sections.h"
 #include "bench_util.h"
 
-#include "relayhud/store/cache.h"
+#include "relayhud/store/database.h"
+#include "relayhud/store/evidence_store.h"
+#include "relayhud/store/run_store.h"
+#include "relayhud/store/test_result_store.h"
 #include "relayhud/triage/suggest.h"
 
 #include <sqlite3.h>
@@ -138,9 +141,10 @@ CheckRun makeRun(const World& w, int head, int job)
     return run;
 }
 
-bool writeResults(Cache& cache, std::int64_t row, const World& w, int head, int job)
+bool writeResults(Database& cache, std::int64_t row, const World& w, int head, int job)
 {
-    auto writer = cache.beginTestRun({row, TestRunSource::Artifacts, "artifacts", "bench"});
+    auto writer =
+        TestResultStore(cache).beginTestRun({row, TestRunSource::Artifacts, "artifacts", "bench"});
     if (!writer)
         return false;
     const std::vector<int> failing = failingTests(w, head, job);
@@ -164,7 +168,7 @@ bool writeResults(Cache& cache, std::int64_t row, const World& w, int head, int 
 }
 
 // Heads [from, to) of every job: commits, runs and results.
-bool addHeads(Cache& cache, const World& w, int from, int to, std::vector<std::int64_t>* rows)
+bool addHeads(Database& cache, const World& w, int from, int to, std::vector<std::int64_t>* rows)
 {
     SyncBatch batch;
     for (int h = from; h < to; ++h) {
@@ -174,10 +178,10 @@ bool addHeads(Cache& cache, const World& w, int from, int to, std::vector<std::i
         for (int j = 0; j < kJobs; ++j)
             batch.runs.push_back(makeRun(w, h, j));
     }
-    if (!cache.apply(batch))
+    if (!RunStore(cache).apply(batch))
         return false;
     for (const CheckRun& run : batch.runs) {
-        auto row = cache.checkRunRowFor(run.checkRunId);
+        auto row = RunStore(cache).checkRunRowFor(run.checkRunId);
         if (!row || !*row)
             return false;
         const int head = static_cast<int>(std::stoll(run.runId) - 20'000'000'000LL);
@@ -195,7 +199,7 @@ bool addHeads(Cache& cache, const World& w, int from, int to, std::vector<std::i
 // times over).
 bool buildCache(const std::string& path, const World& w)
 {
-    auto cache = Cache::open(path);
+    auto cache = Database::open(path);
     if (!cache) {
         std::fprintf(stderr, "%s\n", cache.message().c_str());
         return false;
@@ -208,7 +212,7 @@ bool buildCache(const std::string& path, const World& w)
             return false;
         }
     }
-    const auto stats = (*cache)->stats();
+    const auto stats = RunStore(**cache).stats();
     if (!stats)
         return false;
     std::printf("  %lld test runs, %lld results\n", static_cast<long long>(stats->testRuns),
@@ -248,7 +252,7 @@ double bareReadMs(const std::string& path, const std::vector<std::int64_t>& rows
 bool attribute(const std::string& path, const std::vector<std::int64_t>* rows, double& ms,
                std::map<FailureClass, int>& classes, std::vector<std::int64_t>& picked)
 {
-    auto cache = Cache::open(path);
+    auto cache = Database::open(path);
     if (!cache)
         return false;
     triage::SuggestOptions options;
@@ -257,7 +261,7 @@ bool attribute(const std::string& path, const std::vector<std::int64_t>* rows, d
     if (rows) {
         picked = *rows;
     } else {
-        auto all = (*cache)->triageRunRows({});
+        auto all = EvidenceStore(**cache).triageRunRows({});
         if (!all)
             return false;
         picked = std::move(*all);
@@ -344,7 +348,7 @@ void benchAttribution(Report& report)
     // A sync brings 50 new runs (12 heads of 4 jobs, and 2 of a 13th head).
     std::vector<std::int64_t> fresh;
     {
-        auto cache = Cache::open(path);
+        auto cache = Database::open(path);
         if (!cache || !addHeads(**cache, w, w.heads, w.heads + 13, &fresh)) {
             std::fprintf(stderr, "could not add the new runs\n");
             return;

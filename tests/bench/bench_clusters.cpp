@@ -3,16 +3,19 @@
 // numbers, addresses, temp paths and durations:
 //   clusterKey + buildClusters                 <= 1 s, beside `sort | uniq -c`
 //                                                 of the same reasons
-//   Cache::failuresForClustering (100k rows)   <= 1 s, beside a bare SQLite
+//   TriageStore::failuresForClustering (100k rows)   <= 1 s, beside a bare SQLite
 //                                                 read of the same results
-//   Cache::triageProgress, 200 x 60 matrix     <= 20 ms, with a tenth of the
+//   TriageStore::triageProgress, 200 x 60 matrix     <= 20 ms, with a tenth of the
 //                                                 failures tagged and untagged
 // The cache holds 200 SHAs x 60 jobs, every run red with 9 failing and 20
 // passing tests: the worst case for the marks (a real matrix is mostly green).
 #include "bench_sections.h"
 #include "bench_util.h"
 
-#include "relayhud/store/cache.h"
+#include "relayhud/store/database.h"
+#include "relayhud/store/run_store.h"
+#include "relayhud/store/test_result_store.h"
+#include "relayhud/store/triage_store.h"
 #include "relayhud/triage/cluster.h"
 
 #include <sqlite3.h>
@@ -85,7 +88,7 @@ TestCaseResult testCase(int test, TestOutcome outcome, std::string message)
     return c;
 }
 
-bool fill(Cache& cache, BenchCache& out)
+bool fill(Database& cache, BenchCache& out)
 {
     SyncBatch batch;
     batch.backends.push_back(Backend{"org/bench", Level::L2, {}});
@@ -105,16 +108,17 @@ bool fill(Cache& cache, BenchCache& out)
             batch.runs.push_back(std::move(run));
         }
     }
-    if (!cache.apply(batch))
+    if (!RunStore(cache).apply(batch))
         return false;
     std::uint64_t instance = 0;
     std::vector<TriageTag> tags;
     for (const CheckRun& run : batch.runs) {
-        auto row = cache.checkRunRowFor(run.checkRunId);
+        auto row = RunStore(cache).checkRunRowFor(run.checkRunId);
         if (!row || !*row)
             return false;
         out.rows.push_back(**row);
-        auto writer = cache.beginTestRun({**row, TestRunSource::Artifacts, "bench", ""});
+        auto writer =
+            TestResultStore(cache).beginTestRun({**row, TestRunSource::Artifacts, "bench", ""});
         if (!writer)
             return false;
         TestRunTotals totals;
@@ -140,7 +144,7 @@ bool fill(Cache& cache, BenchCache& out)
         if (!(*writer)->commit(totals))
             return false;
     }
-    return cache.setTriageTags(tags).ok();
+    return TriageStore(cache).setTriageTags(tags).ok();
 }
 
 // The reference for the read: the same failing results and their messages,
@@ -195,7 +199,7 @@ void benchClusters(Report& report)
     fs::create_directories(dir);
     BenchCache data;
     data.path = (dir / "cache.sqlite").string();
-    auto cache = Cache::open(data.path);
+    auto cache = Database::open(data.path);
     const auto buildStart = Clock::now();
     if (!cache || !fill(**cache, data)) {
         std::printf("  clusters: could not build the bench cache\n");
@@ -209,13 +213,13 @@ void benchClusters(Report& report)
     std::size_t bareRows = 0;
     for (int i = 0; i < 3; ++i) {
         auto start = Clock::now();
-        auto read = (*cache)->failuresForClustering({0, 0, kShas});
+        auto read = TriageStore(**cache).failuresForClustering({0, 0, kShas});
         reads.push_back(read ? msSince(start) : 1e9);
         if (read)
             failures = std::move(*read);
         bare.push_back(bareReadMs(data.path, bareRows));
     }
-    auto tags = (*cache)->triageTags();
+    auto tags = TriageStore(**cache).triageTags();
     std::size_t clusterCount = 0;
     for (int i = 0; i < 3; ++i) {
         const auto start = Clock::now();
@@ -229,7 +233,7 @@ void benchClusters(Report& report)
         std::vector<double> times;
         for (int i = 0; i < 5; ++i) {
             const auto start = Clock::now();
-            auto progress = (*cache)->triageProgress(data.rows);
+            auto progress = TriageStore(**cache).triageProgress(data.rows);
             times.push_back(progress ? msSince(start) : 1e9);
         }
         return median(times);

@@ -52,7 +52,7 @@ void benchColdStart(Report& report, const std::string& binDir)
     std::filesystem::create_directories(dir);
     const std::string cachePath = (dir / "cache.sqlite").string();
     {
-        auto cache = Cache::open(cachePath);
+        auto cache = Database::open(cachePath);
         HttpClient http;
         HudClient hud(http, server.baseUrl());
         HudSync sync(hud, **cache);

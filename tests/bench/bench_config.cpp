@@ -5,14 +5,17 @@
 // and suggestions over 1,000 runs (10 jobs x the last 100 runs, 400 tests
 // each: 400,000 results) in a cache built at bench time, beside the bare
 // SQLite read of the same results:
-//   Cache::recentResults + suggestModeChanges <= 0.5 s (issue 6)
+//   EvidenceStore::recentResults + suggestModeChanges <= 0.5 s (issue 6)
 #include "bench_sections.h"
 #include "bench_util.h"
 
 #include "relayhud/config/config_edit.h"
 #include "relayhud/config/config_suggest.h"
 #include "relayhud/config/outcome_config.h"
-#include "relayhud/store/cache.h"
+#include "relayhud/store/database.h"
+#include "relayhud/store/evidence_store.h"
+#include "relayhud/store/run_store.h"
+#include "relayhud/store/test_result_store.h"
 
 #include <sqlite3.h>
 #include <yaml-cpp/yaml.h>
@@ -74,7 +77,7 @@ bool buildSuggestCache(const std::string& path)
 {
     std::vector<std::int64_t> rows;
     {
-        auto cache = Cache::open(path);
+        auto cache = Database::open(path);
         if (!cache)
             return false;
         SyncBatch batch;
@@ -84,11 +87,12 @@ bool buildSuggestCache(const std::string& path)
             for (int job = 0; job < kJobs; ++job)
                 batch.runs.push_back(suggestRun(sha, job));
         }
-        if (!(*cache)->apply(batch))
+        if (!RunStore(**cache).apply(batch))
             return false;
         for (const CheckRun& run : batch.runs)
-            rows.push_back(**(*cache)->checkRunRowFor(run.checkRunId));
-        auto writer = (*cache)->beginTestRun({rows.front(), TestRunSource::Artifacts, "a", "b"});
+            rows.push_back(**RunStore(**cache).checkRunRowFor(run.checkRunId));
+        auto writer = TestResultStore(**cache).beginTestRun(
+            {rows.front(), TestRunSource::Artifacts, "a", "b"});
         if (!writer)
             return false;
         TestCaseResult c;
@@ -175,11 +179,12 @@ void benchSuggest(Report& report, const std::string& configText)
          at = text.find("mode: xfail\n", at))
         text.replace(at, 11, "mode: xfail_strict");
     auto parsed = config::parseOutcomeConfig(text);
-    auto cache = Cache::open(path.string());
+    auto cache = Database::open(path.string());
     std::size_t found = 0;
     std::size_t runs = 0;
     const double suggest = medianMs(kRounds, [&] {
-        auto recent = cache ? (*cache)->recentResults({kShas, ""}) : Result<RecentResults>(Error{});
+        auto recent = cache ? EvidenceStore(**cache).recentResults({kShas, ""})
+                            : Result<RecentResults>(Error{});
         if (!recent || !parsed)
             return;
         config::SuggestOptions options;

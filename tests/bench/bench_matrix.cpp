@@ -7,7 +7,9 @@
 #include "bench_sections.h"
 #include "bench_util.h"
 
-#include "relayhud/store/cache.h"
+#include "relayhud/store/database.h"
+#include "relayhud/store/matrix_store.h"
+#include "relayhud/store/run_store.h"
 #include "relayhud/ui/matrix/matrix_filter_proxy.h"
 #include "relayhud/ui/matrix/matrix_model.h"
 #include "relayhud/ui/matrix/matrix_view.h"
@@ -31,7 +33,7 @@ constexpr int kCommits = 1000;
 constexpr int kBackends = 10;
 constexpr int kJobsPerBackend = 30;
 
-void fillCache(Cache& cache)
+void fillCache(Database& cache)
 {
     std::mt19937 rng(42);
     for (int first = 0; first < kCommits; first += 50) {
@@ -61,7 +63,7 @@ void fillCache(Cache& cache)
                 }
             }
         }
-        if (auto r = cache.apply(batch); !r)
+        if (auto r = RunStore(cache).apply(batch); !r)
             std::fprintf(stderr, "fill failed: %s\n", r.message().c_str());
     }
 }
@@ -115,7 +117,7 @@ void benchMatrix(Report& report)
     std::filesystem::remove_all(dir);
     std::filesystem::create_directories(dir);
     const std::string path = (dir / "cache.sqlite").string();
-    auto cache = Cache::open(path);
+    auto cache = Database::open(path);
     if (!cache) {
         std::fprintf(stderr, "%s\n", cache.message().c_str());
         return;
@@ -128,7 +130,7 @@ void benchMatrix(Report& report)
     const double rssBefore = residentMb();
     ui::MatrixModel model;
     const auto start = Clock::now();
-    auto snapshot = (*cache)->loadMatrix(MatrixQuery{});
+    auto snapshot = MatrixStore(**cache).loadMatrix(MatrixQuery{});
     if (!snapshot) {
         std::fprintf(stderr, "%s\n", snapshot.message().c_str());
         return;

@@ -12,7 +12,10 @@
 #include "bench_sections.h"
 #include "bench_util.h"
 
-#include "relayhud/store/cache.h"
+#include "relayhud/store/database.h"
+#include "relayhud/store/evidence_store.h"
+#include "relayhud/store/run_store.h"
+#include "relayhud/store/test_result_store.h"
 #include "relayhud/triage/suggest.h"
 
 #include <sqlite3.h>
@@ -73,9 +76,10 @@ TestOutcome outcomeOf(int test, int sha, int newest, int attempt)
     }
 }
 
-bool writeResults(Cache& cache, std::int64_t row, int tests, int sha, int newest, int attempt)
+bool writeResults(Database& cache, std::int64_t row, int tests, int sha, int newest, int attempt)
 {
-    auto writer = cache.beginTestRun({row, TestRunSource::Artifacts, "artifacts", "bench"});
+    auto writer =
+        TestResultStore(cache).beginTestRun({row, TestRunSource::Artifacts, "artifacts", "bench"});
     if (!writer)
         return false;
     TestCaseResult c;
@@ -93,14 +97,14 @@ bool writeResults(Cache& cache, std::int64_t row, int tests, int sha, int newest
     return static_cast<bool>((*writer)->commit(totals));
 }
 
-std::int64_t rowOf(Cache& cache, const CheckRun& run)
+std::int64_t rowOf(Database& cache, const CheckRun& run)
 {
-    auto row = cache.checkRunRowFor(run.checkRunId);
+    auto row = RunStore(cache).checkRunRowFor(run.checkRunId);
     return row && *row ? **row : 0;
 }
 
 // Builds the cache; false when something could not be written.
-bool buildCache(Cache& cache, int shas, int tests)
+bool buildCache(Database& cache, int shas, int tests)
 {
     const std::string repo = "torch-spyre/torch-spyre";
     const int newest = shas - 1;
@@ -123,7 +127,7 @@ bool buildCache(Cache& cache, int shas, int tests)
     for (const std::string other : {"intel/torch-xpu-ops", "Ascend/pytorch", "openmlu/torch-mlu"})
         infra.push_back(makeRun(other, newest, "build", 1, Conclusion::Failure));
     batch.runs.insert(batch.runs.end(), infra.begin(), infra.end());
-    if (!cache.apply(batch))
+    if (!RunStore(cache).apply(batch))
         return false;
     for (const auto& [run, sha] : withResults)
         if (!writeResults(cache, rowOf(cache, run), tests, sha, newest, run.runAttempt))
@@ -136,7 +140,7 @@ bool buildCache(Cache& cache, int shas, int tests)
         line.cls = FailureClass::Infra;
         line.line = 812;
         line.text = "##[error]The self-hosted runner: gpu-3 lost communication with the server.";
-        if (!cache.putJobFailureLine(line))
+        if (!EvidenceStore(cache).putJobFailureLine(line))
             return false;
     }
     return true;
@@ -183,12 +187,12 @@ void benchSuggest(Report& report)
     fs::create_directories(dir);
     const std::string path = (dir / "cache.sqlite").string();
     auto start = Clock::now();
-    auto cache = Cache::open(path);
+    auto cache = Database::open(path);
     if (!cache || !buildCache(**cache, shas, tests)) {
         std::fprintf(stderr, "could not build the suggestions cache\n");
         return;
     }
-    const auto stats = (*cache)->stats();
+    const auto stats = RunStore(**cache).stats();
     std::printf("  built %lld test runs, %lld results in %.1f s\n",
                 static_cast<long long>(stats->testRuns), static_cast<long long>(stats->testResults),
                 msSince(start) / 1000.0);
@@ -203,7 +207,7 @@ void benchSuggest(Report& report)
     std::size_t failedTests = 0;
     for (int i = 0; i < 7; ++i) {
         start = Clock::now();
-        auto picked = (*cache)->triageRunRows(query);
+        auto picked = EvidenceStore(**cache).triageRunRows(query);
         if (!picked) {
             std::fprintf(stderr, "triage runs: %s\n", picked.message().c_str());
             return;

@@ -6,6 +6,7 @@
 #include "bench_util.h"
 
 #include "relayhud/sim/sim_server.h"
+#include "relayhud/store/run_store.h"
 #include "relayhud/sync/hud_sync.h"
 
 #include <chrono>
@@ -28,11 +29,11 @@ sim::SimDataset datasetWithRows(std::size_t rows)
 }
 
 // The allowlist and every page the sync stored a validator for, with its ETag.
-std::vector<std::pair<std::string, std::string>> pageUrls(HudClient& hud, Cache& cache)
+std::vector<std::pair<std::string, std::string>> pageUrls(HudClient& hud, Database& cache)
 {
     std::vector<std::pair<std::string, std::string>> urls{
         {hud.baseUrl() + "/api/crcr/allowlist", ""}};
-    auto stored = cache.validators();
+    auto stored = RunStore(cache).validators();
     if (stored)
         for (const auto& [url, v] : *stored)
             urls.emplace_back(url, v.etag);
@@ -65,7 +66,7 @@ void benchSync(Report& report)
     const auto dir = std::filesystem::temp_directory_path() / "relayhud-bench-sync";
     std::filesystem::remove_all(dir);
     std::filesystem::create_directories(dir);
-    auto cache = Cache::open((dir / "cache.sqlite").string());
+    auto cache = Database::open((dir / "cache.sqlite").string());
     if (!cache) {
         std::fprintf(stderr, "%s\n", cache.message().c_str());
         return;

@@ -9,7 +9,8 @@
 #include "bench_sections.h"
 #include "bench_util.h"
 
-#include "relayhud/store/cache.h"
+#include "relayhud/store/database.h"
+#include "relayhud/store/triage_store.h"
 #include "relayhud/team/team_server.h"
 #include "relayhud/team/team_sync.h"
 
@@ -38,8 +39,8 @@ void benchTeam(Report& report)
     const std::filesystem::path dir = std::filesystem::temp_directory_path()
                                       / ("relayhud-bench-team-" + std::to_string(::getpid()));
     std::filesystem::create_directories(dir);
-    auto alice = Cache::open((dir / "alice.sqlite").string());
-    auto bob = Cache::open((dir / "bob.sqlite").string());
+    auto alice = Database::open((dir / "alice.sqlite").string());
+    auto bob = Database::open((dir / "bob.sqlite").string());
     if (!alice || !bob) {
         std::printf("  team: cannot open the caches\n");
         return;
@@ -59,7 +60,7 @@ void benchTeam(Report& report)
         tag.timeMs = 1'764'000'000'000 + i;
         tags.push_back(std::move(tag));
     }
-    if (!(*alice)->setTriageTags(tags)) {
+    if (!TriageStore(**alice).setTriageTags(tags)) {
         std::printf("  team: cannot store the tags\n");
         return;
     }

@@ -1,5 +1,5 @@
 // History of one test across 1,000 runs in a cache holding 30 million
-// results: Cache::testHistory(run, {test}, 1000) <= 50 ms. Reference: a bare
+// results: TestResultStore::testHistory(run, {test}, 1000) <= 50 ms. Reference: a bare
 // `SELECT count(*) FROM test_result WHERE test_id = ?` on the same file.
 // The cache is built at bench time in a temp folder: 1,000 SHAs of one job
 // with 30,000 tests each, a rerun on every 25th SHA and a second job on every
@@ -11,7 +11,9 @@
 #include "bench_sections.h"
 #include "bench_util.h"
 
-#include "relayhud/store/cache.h"
+#include "relayhud/store/database.h"
+#include "relayhud/store/run_store.h"
+#include "relayhud/store/test_result_store.h"
 
 #include <sqlite3.h>
 
@@ -62,8 +64,8 @@ CheckRun makeRun(int sha, const std::string& job, int attempt)
     return run;
 }
 
-// Commits and check runs through Cache::apply; returns every run.
-std::vector<CheckRun> addRuns(Cache& cache, const Scale& scale)
+// Commits and check runs through RunStore::apply; returns every run.
+std::vector<CheckRun> addRuns(Database& cache, const Scale& scale)
 {
     std::vector<CheckRun> all;
     SyncBatch batch;
@@ -76,15 +78,16 @@ std::vector<CheckRun> addRuns(Cache& cache, const Scale& scale)
         if (i % 10 == 0)
             batch.runs.push_back(makeRun(i, "test (inductor)", 1));
     }
-    if (auto r = cache.apply(batch); !r)
+    if (auto r = RunStore(cache).apply(batch); !r)
         std::fprintf(stderr, "apply: %s\n", r.message().c_str());
     return batch.runs;
 }
 
 // The test cases, through the real writer, as the first run's results.
-bool writeFirstRun(Cache& cache, std::int64_t row, int tests)
+bool writeFirstRun(Database& cache, std::int64_t row, int tests)
 {
-    auto writer = cache.beginTestRun({row, TestRunSource::Artifacts, "artifacts", "bench"});
+    auto writer =
+        TestResultStore(cache).beginTestRun({row, TestRunSource::Artifacts, "artifacts", "bench"});
     if (!writer)
         return false;
     TestCaseResult c;
@@ -141,11 +144,11 @@ std::int64_t buildCache(const std::string& path, const Scale& scale)
 {
     std::vector<std::int64_t> rows;
     {
-        auto cache = Cache::open(path);
+        auto cache = Database::open(path);
         if (!cache)
             return 0;
         for (const CheckRun& run : addRuns(**cache, scale))
-            rows.push_back(**(*cache)->checkRunRowFor(run.checkRunId));
+            rows.push_back(**RunStore(**cache).checkRunRowFor(run.checkRunId));
         if (!writeFirstRun(**cache, rows.front(), scale.tests))
             return 0;
     }
@@ -159,7 +162,7 @@ std::int64_t buildCache(const std::string& path, const Scale& scale)
          && execOk(db, "CREATE INDEX test_result_by_test ON test_result(test_id,"
                        " test_run_id, outcome); ANALYZE; PRAGMA journal_mode = WAL");
     sqlite3_close(db);
-    return ok ? **Cache::open(path).value()->checkRunRowFor(
+    return ok ? **Database::open(path).value()->checkRunRowFor(
                makeRun(scale.shas - 1, "test (default)", 1).checkRunId)
               : 0;
 }
@@ -196,12 +199,12 @@ void benchTestHistory(Report& report)
     const std::string path = (dir / "cache.sqlite").string();
     auto start = Clock::now();
     const std::int64_t row = buildCache(path, scale);
-    auto cache = Cache::open(path);
+    auto cache = Database::open(path);
     if (!row || !cache) {
         std::fprintf(stderr, "could not build the history cache\n");
         return;
     }
-    const auto stats = (*cache)->stats();
+    const auto stats = RunStore(**cache).stats();
     std::printf("  built %lld test runs, %lld results (%.0f MB) in %.1f s\n",
                 static_cast<long long>(stats->testRuns), static_cast<long long>(stats->testResults),
                 static_cast<double>(fs::file_size(path)) / 1e6, msSince(start) / 1000.0);
@@ -211,7 +214,7 @@ void benchTestHistory(Report& report)
     std::size_t points = 0;
     for (int i = 0; i < 9; ++i) {
         start = Clock::now();
-        auto history = (*cache)->testHistory(row, {testId}, 1000);
+        auto history = TestResultStore(**cache).testHistory(row, {testId}, 1000);
         times.push_back(msSince(start));
         points = history ? history->front().points.size() : 0;
     }
@@ -225,7 +228,7 @@ void benchTestHistory(Report& report)
     for (std::int64_t t = 1; t <= 100; ++t)
         hundred.push_back(t * (scale.tests / 100));
     start = Clock::now();
-    auto many = (*cache)->testHistory(row, hundred, 1000);
+    auto many = TestResultStore(**cache).testHistory(row, hundred, 1000);
     std::printf("  (for scale: 100 tests across the same runs: %.1f ms)\n", msSince(start));
     cache->reset();
     if (!std::getenv("RELAYHUD_BENCH_KEEP"))

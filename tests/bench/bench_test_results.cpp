@@ -9,8 +9,9 @@
 #include "bench_util.h"
 
 #include "relayhud/junit/junit_reader.h"
-#include "relayhud/store/cache.h"
 #include "relayhud/store/content_cache.h"
+#include "relayhud/store/database.h"
+#include "relayhud/store/test_result_store.h"
 
 #include <algorithm>
 #include <array>
@@ -155,14 +156,14 @@ double parseAndStoreMs(const std::string& path, const fs::path& dir, int round)
 {
     const fs::path cacheFile = dir / ("store-" + std::to_string(round) + ".sqlite");
     const auto start = Clock::now();
-    auto cache = Cache::open(cacheFile.string());
+    auto cache = Database::open(cacheFile.string());
     auto blobs = ContentCache::open((dir / "blobs").string());
     if (!cache || !blobs) {
         std::fprintf(stderr, "cannot open the bench cache\n");
         return 0;
     }
-    auto writer =
-        (*cache)->beginTestRun({std::nullopt, TestRunSource::Import, "bench.xml", path}, &*blobs);
+    auto writer = TestResultStore(**cache).beginTestRun(
+        {std::nullopt, TestRunSource::Import, "bench.xml", path}, &*blobs);
     if (!writer)
         return 0;
     JunitReadOptions options;

@@ -1,5 +1,5 @@
 // Verdicts and reports (issue 7), each beside the plain SQLite read of the
-// same results (Cache::testResults), the floor under any verdict:
+// same results (TestResultStore::testResults), the floor under any verdict:
 //   verdict + coverage of a 30,000-case run        <= 100 ms
 //   a Markdown report across 10 backends           <= 200 ms
 //   the matrix's verdict marks, first pass         <= 2x reading the results
@@ -11,7 +11,10 @@
 #include "bench_sections.h"
 #include "bench_util.h"
 
-#include "relayhud/store/cache.h"
+#include "relayhud/store/database.h"
+#include "relayhud/store/matrix_store.h"
+#include "relayhud/store/run_store.h"
+#include "relayhud/store/test_result_store.h"
 #include "relayhud/ui/sync/verdict_marks.h"
 #include "relayhud/verdict/report.h"
 #include "relayhud/verdict/verdict.h"
@@ -78,7 +81,7 @@ TestCaseResult benchCase(int base, int variant, TestOutcome outcome)
 
 // Stores one completed green run of `repo` at `sha` with `bases` x 10 cases,
 // `failing` of them failed; returns its row.
-std::int64_t storeRun(Cache& cache, const std::string& repo, int sha, int bases, int failing)
+std::int64_t storeRun(Database& cache, const std::string& repo, int sha, int bases, int failing)
 {
     char text[41];
     std::snprintf(text, sizeof text, "%040x", 0xbe00 + sha);
@@ -93,10 +96,11 @@ std::int64_t storeRun(Cache& cache, const std::string& repo, int sha, int bases,
     run.reported.conclusion = failing ? Conclusion::Failure : Conclusion::Success;
     run.reported.runUrl = "https://github.com/" + repo + "/actions/runs/" + run.runId;
     UpstreamCommit commit{run.upstreamSha, 0, "main", EventType::Push, 1'700'000'000 + sha, "", ""};
-    if (!cache.apply(SyncBatch{{}, {commit}, {run}, {}}))
+    if (!RunStore(cache).apply(SyncBatch{{}, {commit}, {run}, {}}))
         return 0;
-    auto row = cache.checkRunRowFor(run.checkRunId);
-    auto writer = cache.beginTestRun({**row, TestRunSource::Artifacts, "default.xml", ""});
+    auto row = RunStore(cache).checkRunRowFor(run.checkRunId);
+    auto writer =
+        TestResultStore(cache).beginTestRun({**row, TestRunSource::Artifacts, "default.xml", ""});
     TestRunTotals totals;
     totals.reports = 1;
     int failed = 0;
@@ -131,14 +135,14 @@ void benchVerdict(Report& report)
     Scratch scratch;
     const std::string configPath = (scratch.dir / "ops.yaml").string();
     std::ofstream(configPath) << benchConfig();
-    auto cache = Cache::open((scratch.dir / "cache.sqlite").string());
+    auto cache = Database::open((scratch.dir / "cache.sqlite").string());
     if (!cache) {
         std::printf("  verdict: %s\n", cache.message().c_str());
         return;
     }
     storeRun(**cache, kRepo, 1, 3000, 0);
     const std::int64_t row = storeRun(**cache, kRepo, 2, 3000, 0);
-    auto info = (*cache)->testRunForCheckRun(row);
+    auto info = TestResultStore(**cache).testRunForCheckRun(row);
     const std::int64_t testRunId = (*info)->id;
     verdict::VerdictSources sources;
     sources.configByRepo[kRepo] = configPath;
@@ -146,7 +150,7 @@ void benchVerdict(Report& report)
     (void)verdict::verdictForRun(**cache, row, sources); // warm the page cache first
     std::size_t cases = 0;
     const double read =
-        medianMs(kRounds, [&] { cases = (*cache)->testResults(testRunId)->size(); });
+        medianMs(kRounds, [&] { cases = TestResultStore(**cache).testResults(testRunId)->size(); });
     verdict::Verdict outcome = verdict::Verdict::Pending;
     const double whole = medianMs(kRounds, [&] {
         auto v = verdict::verdictForRun(**cache, row, sources);
@@ -154,24 +158,24 @@ void benchVerdict(Report& report)
     });
     // The computation alone, on results and config already in memory.
     verdict::VerdictInput in;
-    in.run = *(*cache)->checkRun(row);
+    in.run = *RunStore(**cache).checkRun(row);
     in.testRun = **info;
     in.config = verdict::loadRunConfig(configPath);
     in.config.memo.reset(); // every round resolves every case, as a first judgement does
-    const std::vector<StoredTestResult> results = *(*cache)->testResults(testRunId);
+    const std::vector<StoredTestResult> results = *TestResultStore(**cache).testResults(testRunId);
     const double compute = medianMs(kRounds, [&] { (void)verdict::computeVerdict(in, results); });
     std::printf("  %zu cases, verdict '%s'\n", cases, verdict::verdictName(outcome));
     const bool ok = cases == 30000 && in.config.config;
     report.add({"verdict+coverage, 30,000 cases (with read)", ok ? whole : 1e9, "ms", 100,
-                "Cache::testResults read", read});
+                "TestResultStore::testResults read", read});
     report.add({"verdict+coverage, results in memory", ok ? compute : 1e9, "ms", 100,
-                "Cache::testResults read", read});
+                "TestResultStore::testResults read", read});
 }
 
 void benchReport(Report& report)
 {
     Scratch scratch;
-    auto cache = Cache::open((scratch.dir / "cache.sqlite").string());
+    auto cache = Database::open((scratch.dir / "cache.sqlite").string());
     if (!cache) {
         std::printf("  report: %s\n", cache.message().c_str());
         return;
@@ -185,7 +189,7 @@ void benchReport(Report& report)
         sources.configByRepo[repo] = configPath;
         storeRun(**cache, repo, 1, 300, b % 2 ? 0 : 10);
         const std::int64_t row = storeRun(**cache, repo, 2, 300, b % 2 ? 30 : 0);
-        testRuns.push_back((*(*cache)->testRunForCheckRun(row))->id);
+        testRuns.push_back((*TestResultStore(**cache).testRunForCheckRun(row))->id);
     }
     char sha[41];
     std::snprintf(sha, sizeof sha, "%040x", 0xbe00 + 2);
@@ -193,7 +197,7 @@ void benchReport(Report& report)
     const double read = medianMs(kRounds, [&] {
         cases = 0;
         for (std::int64_t id : testRuns)
-            cases += (*cache)->testResults(id)->size();
+            cases += TestResultStore(**cache).testResults(id)->size();
     });
     std::size_t bytes = 0;
     std::size_t failures = 0;
@@ -210,17 +214,17 @@ void benchReport(Report& report)
     std::printf("  %zu cases in 10 jobs, %zu failures listed, %zu bytes of Markdown\n", cases,
                 failures, bytes);
     report.add({"report across 10 backends (Markdown)", bytes > 0 ? md : 1e9, "ms", 200,
-                "Cache::testResults of the 10 runs", read});
+                "TestResultStore::testResults of the 10 runs", read});
 }
 
 // The matrix's verdict marks (ui/sync/verdict_marks.h) for 200 greens with
 // results (20 SHAs x 10 backends, 1,000 cases each): the first pass judges
 // every run (beside reading their results), later snapshot loads only look
-// up the remembered verdicts (beside Cache::loadMatrix of the same matrix).
+// up the remembered verdicts (beside MatrixStore::loadMatrix of the same matrix).
 void benchVerdictMarks(Report& report)
 {
     Scratch scratch;
-    auto cache = Cache::open((scratch.dir / "cache.sqlite").string());
+    auto cache = Database::open((scratch.dir / "cache.sqlite").string());
     if (!cache) {
         std::printf("  verdict marks: %s\n", cache.message().c_str());
         return;
@@ -236,11 +240,12 @@ void benchVerdictMarks(Report& report)
     }
     MatrixQuery query;
     MatrixSnapshot matrix;
-    const double load = medianMs(kRounds, [&] { matrix = *(*cache)->loadMatrix(query); });
+    const double load =
+        medianMs(kRounds, [&] { matrix = *MatrixStore(**cache).loadMatrix(query); });
     // The floor under judging: reading every green's results.
     std::vector<std::int64_t> testRuns;
     for (const MatrixCell& cell : matrix.cells)
-        if (auto info = (*cache)->testRunForCheckRun(cell.runRowId); info && *info)
+        if (auto info = TestResultStore(**cache).testRunForCheckRun(cell.runRowId); info && *info)
             testRuns.push_back((**info).id);
     // Reading and judging take turns, five times each, so both meet the same
     // machine (its page cache, another process) and the medians compare.
@@ -250,7 +255,7 @@ void benchVerdictMarks(Report& report)
     for (int i = 0; i < 5; ++i) {
         auto start = Clock::now();
         for (std::int64_t id : testRuns)
-            (void)(*cache)->testResults(id);
+            (void)TestResultStore(**cache).testResults(id);
         reads.push_back(msSince(start));
         marker.setSources(sources); // forgets every verdict
         MatrixSnapshot copy = matrix;
@@ -274,9 +279,9 @@ void benchVerdictMarks(Report& report)
                 matrix.cells.size(), judged, marked);
     const bool ok = judged == 200 && marked == 200 && marker.lastComputed() == 0;
     report.add({"verdict marks, 200 greens, first pass (worker)", ok ? median(cold) : 1e9, "ms", 0,
-                "Cache::testResults of the 200 runs", read, 2.0});
+                "TestResultStore::testResults of the 200 runs", read, 2.0});
     report.add({"verdict marks, 200 greens, remembered", ok ? warm : 1e9, "ms", 16,
-                "Cache::loadMatrix", load});
+                "MatrixStore::loadMatrix", load});
 }
 
 } // namespace relayhud::bench

@@ -5,6 +5,8 @@
 // ground truth (SimArtifacts).
 #include "relayhud/sim/sim_artifacts.h"
 #include "relayhud/sim/sim_server.h"
+#include "relayhud/store/evidence_store.h"
+#include "relayhud/store/run_store.h"
 #include "relayhud/sync/artifact_sync.h"
 #include "relayhud/verdict/verdict.h"
 
@@ -111,8 +113,8 @@ protected:
             return c.sha == row.run.upstreamSha;
         });
         EXPECT_NE(commit, commits.end());
-        EXPECT_TRUE(m_cache->apply(SyncBatch{{}, {*commit}, {row.run}, {}}));
-        auto id = m_cache->checkRunRowFor(row.run.checkRunId);
+        EXPECT_TRUE(RunStore(*m_cache).apply(SyncBatch{{}, {*commit}, {row.run}, {}}));
+        auto id = RunStore(*m_cache).checkRunRowFor(row.run.checkRunId);
         return id && *id ? **id : 0;
     }
     static ArtifactLocation locationOf(const SimRow& row)
@@ -129,7 +131,7 @@ protected:
     static SimServer* s_server;
     static SimArtifacts* s_truth;
     std::optional<relayhud::testing::ScratchDir> m_scratch;
-    std::unique_ptr<Cache> m_cache;
+    std::unique_ptr<Database> m_cache;
     std::optional<ContentCache> m_blobs;
     HttpClient m_http;
 };
@@ -435,9 +437,9 @@ TEST_F(ArtifactSimTest, AfterFaultPassesCleanPassesReachTheCleanRunsResults)
         auto report = clean.run(options);
         ASSERT_TRUE(report) << report.message();
     }
-    auto afterFaults = m_cache->stats();
+    auto afterFaults = RunStore(*m_cache).stats();
     ASSERT_TRUE(afterFaults) << afterFaults.message();
-    const std::unique_ptr<Cache> faulted = std::move(m_cache);
+    const std::unique_ptr<Database> faulted = std::move(m_cache);
 
     // One clean pass into a fresh cache, with fresh blobs.
     auto freshBlobs = ContentCache::open(m_scratch->file("fresh-blobs"));
@@ -450,18 +452,18 @@ TEST_F(ArtifactSimTest, AfterFaultPassesCleanPassesReachTheCleanRunsResults)
     auto report = once.run(options);
     ASSERT_TRUE(report) << report.message();
     EXPECT_EQ(report->failed, 0);
-    auto clean = m_cache->stats();
+    auto clean = RunStore(*m_cache).stats();
     ASSERT_TRUE(clean) << clean.message();
     EXPECT_GT(clean->testResults, 0);
     EXPECT_EQ(afterFaults->testRuns, clean->testRuns);
     EXPECT_EQ(afterFaults->testResults, clean->testResults);
 
     // The same failure line for every failed job.
-    auto lineOf = [](const Cache& cache, const CheckRunId& id) -> std::string {
-        auto row = cache.checkRunRowFor(id);
+    auto lineOf = [](const Database& cache, const CheckRunId& id) -> std::string {
+        auto row = RunStore(cache).checkRunRowFor(id);
         if (!row || !*row)
             return "(no run)";
-        auto line = cache.jobFailureLine(**row);
+        auto line = EvidenceStore(cache).jobFailureLine(**row);
         if (!line || !*line)
             return "(no line)";
         const JobFailureLine& l = **line;

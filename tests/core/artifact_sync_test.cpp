@@ -1,6 +1,7 @@
 // ArtifactSync over a real SQLite cache and FakeGitHub on loopback: the
 // queue by policy, one test run per check run, states for what could not be
 // stored, errors once per distinct problem, fetchRun, hostile archives, cancel.
+#include "relayhud/store/test_result_store.h"
 #include "relayhud/sync/artifact_sync.h"
 
 #include "relayhud/util/time.h"
@@ -70,7 +71,7 @@ protected:
     }
     TestRunInfo testRunOf(std::int64_t row)
     {
-        auto info = m_cache->testRunForCheckRun(row);
+        auto info = TestResultStore(*m_cache).testRunForCheckRun(row);
         EXPECT_TRUE(info && *info) << "no test run for row " << row;
         return info && *info ? **info : TestRunInfo{};
     }
@@ -101,12 +102,13 @@ TEST_F(ArtifactSyncTest, StoresFailedRunsFirstAndRecordsWhyOthersHaveNoResults)
     EXPECT_EQ(stored.state, TestRunState::Stored);
     EXPECT_EQ(stored.totals.count(TestOutcome::Failed), 2);
     EXPECT_EQ(stored.label, "artifacts of run 14800000000");
-    auto failures = m_cache->testResults(stored.id, {{TestOutcome::Failed}, 0});
+    auto failures = TestResultStore(*m_cache).testResults(stored.id, {{TestOutcome::Failed}, 0});
     ASSERT_TRUE(failures);
     EXPECT_EQ(failures->size(), 2u);
     EXPECT_EQ(testRunOf(expired).state, TestRunState::Expired);
     EXPECT_EQ(testRunOf(ftp).state, TestRunState::NoReports);
-    EXPECT_FALSE(*m_cache->testRunForCheckRun(green)) << "FailedRuns leaves green runs alone";
+    EXPECT_FALSE(*TestResultStore(*m_cache).testRunForCheckRun(green))
+        << "FailedRuns leaves green runs alone";
 
     // Each run once: a second pass has nothing to do; AllRuns takes the green one.
     auto again = sync().run({});
@@ -320,10 +322,10 @@ TEST_F(ArtifactSyncTest, CancelLeavesTheQueueAsItWas)
     auto report = sync().run({}, {}, &cancel);
     ASSERT_FALSE(report);
     EXPECT_NE(report.message().find("cancelled"), std::string::npos);
-    EXPECT_FALSE(*m_cache->testRunForCheckRun(row));
+    EXPECT_FALSE(*TestResultStore(*m_cache).testRunForCheckRun(row));
     auto opened = sync().fetchRun(row, &cancel);
     ASSERT_FALSE(opened);
-    EXPECT_FALSE(*m_cache->testRunForCheckRun(row));
+    EXPECT_FALSE(*TestResultStore(*m_cache).testRunForCheckRun(row));
 }
 
 TEST_F(ArtifactSyncTest, FetchesManyRunsInParallel)

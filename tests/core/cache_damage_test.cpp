@@ -5,7 +5,8 @@
 // "damaged" or reads every result. A cleanly closed cache is stamped and
 // opens without the check; a step that meets damage says what to do.
 #include "relayhud/results/report_import.h"
-#include "relayhud/store/cache.h"
+#include "relayhud/store/database.h"
+#include "relayhud/store/test_result_store.h"
 
 #include "test_results_fixtures.h"
 
@@ -40,11 +41,11 @@ std::string failedReport()
 // Imports the report into a new cache at `path`; the test run's id.
 std::int64_t importFailures(const ScratchDir& dir, const std::string& path)
 {
-    auto cache = Cache::open(path);
+    auto cache = Database::open(path);
     EXPECT_TRUE(cache) << (cache ? "" : cache.message());
     const std::string report = dir.write("r.xml", failedReport());
-    auto writer =
-        (*cache)->beginTestRun(TestRunOrigin{std::nullopt, TestRunSource::Import, "r.xml", report});
+    auto writer = TestResultStore(**cache).beginTestRun(
+        TestRunOrigin{std::nullopt, TestRunSource::Import, "r.xml", report});
     EXPECT_TRUE(writer) << (writer ? "" : writer.message());
     auto summary = importReports({report}, **writer);
     EXPECT_TRUE(summary) << (summary ? "" : summary.message());
@@ -76,13 +77,13 @@ TEST(CacheDamage, EveryDamagedPageIsRefusedOrReadWhole)
         const std::string copy = dir.file("copy.sqlite");
         std::filesystem::copy_file(clean, copy, std::filesystem::copy_options::overwrite_existing);
         damagePage(copy, page);
-        auto cache = Cache::open(copy);
+        auto cache = Database::open(copy);
         if (!cache) {
             EXPECT_NE(cache.message().find("is damaged"), std::string::npos) << cache.message();
             ++refused;
             continue;
         }
-        auto results = (*cache)->testResults(run);
+        auto results = TestResultStore(**cache).testResults(run);
         if (results)
             EXPECT_EQ(results->size(), static_cast<std::size_t>(kFailed))
                 << "page " << page << " gave a short answer";
@@ -99,7 +100,7 @@ TEST(CacheDamage, ACleanCloseIsTrustedAndAnyLaterChangeIsChecked)
     const std::int64_t run = importFailures(dir, path);
     ASSERT_GT(run, 0);
     { // Opened and closed again: still stamped, nothing changed.
-        auto cache = Cache::open(path);
+        auto cache = Database::open(path);
         ASSERT_TRUE(cache) << cache.message();
     }
     ASSERT_TRUE(std::filesystem::exists(path + "-closed"));
@@ -114,7 +115,7 @@ TEST(CacheDamage, ACleanCloseIsTrustedAndAnyLaterChangeIsChecked)
         file.write(std::string(static_cast<std::size_t>(kPage), '\x5a').data(), kPage);
     }
     std::filesystem::copy_file(path + "-closed", copy + "-closed");
-    auto damaged = Cache::open(copy);
+    auto damaged = Database::open(copy);
     ASSERT_FALSE(damaged) << "a file changed after its clean close is checked on open";
     EXPECT_NE(damaged.message().find("quick_check"), std::string::npos) << damaged.message();
     EXPECT_NE(damaged.message().find(".recover"), std::string::npos) << damaged.message();
@@ -125,7 +126,7 @@ TEST(CacheDamage, AFileReplacedWhileOpenIsCheckedAtTheNextOpen)
     const ScratchDir dir("damage");
     const std::string path = dir.file("c.sqlite");
     ASSERT_GT(importFailures(dir, path), 0);
-    auto first = Cache::open(path);
+    auto first = Database::open(path);
     ASSERT_TRUE(first) << first.message(); // trusted while it is open...
     // ...but a damaged copy moved over its name is another file.
     const std::string copy = dir.file("copy.sqlite");
@@ -137,7 +138,7 @@ TEST(CacheDamage, AFileReplacedWhileOpenIsCheckedAtTheNextOpen)
         file.write(std::string(static_cast<std::size_t>(kPage), '\x5a').data(), kPage);
     }
     std::filesystem::rename(copy, path);
-    auto second = Cache::open(path);
+    auto second = Database::open(path);
     ASSERT_FALSE(second) << "the file under the name changed: it is checked";
     EXPECT_NE(second.message().find("is damaged"), std::string::npos) << second.message();
 }
@@ -151,9 +152,9 @@ TEST(CacheDamage, AFifoInPlaceOfTheStampIsNotWaitedOn)
     std::filesystem::remove(path + "-closed");
     ASSERT_EQ(::mkfifo((path + "-closed").c_str(), 0600), 0);
     {
-        auto cache = Cache::open(path); // checks the file instead of blocking
+        auto cache = Database::open(path); // checks the file instead of blocking
         ASSERT_TRUE(cache) << cache.message();
-        auto results = (*cache)->testResults(run);
+        auto results = TestResultStore(**cache).testResults(run);
         ASSERT_TRUE(results) << results.message();
         EXPECT_EQ(results->size(), static_cast<std::size_t>(kFailed));
     }
@@ -166,7 +167,7 @@ TEST(CacheDamage, AStepThatMeetsDamageSaysSoAndTheNextOpenChecks)
     const std::string path = dir.file("c.sqlite");
     const std::int64_t run = importFailures(dir, path);
     ASSERT_GT(run, 0);
-    auto cache = Cache::open(path);
+    auto cache = Database::open(path);
     ASSERT_TRUE(cache) << cache.message();
     // Damage under an open cache, as a failing disk would: overwrite the
     // result table's pages with garbage behind SQLite's back.
@@ -179,14 +180,14 @@ TEST(CacheDamage, AStepThatMeetsDamageSaysSoAndTheNextOpenChecks)
             file.write(garbage.data(), static_cast<std::streamsize>(garbage.size()));
         }
     }
-    auto results = (*cache)->testResults(run);
+    auto results = TestResultStore(**cache).testResults(run);
     ASSERT_FALSE(results) << "damaged pages give an error, not " << results->size() << " results";
     EXPECT_NE(results.message().find("is damaged: move it aside"), std::string::npos)
         << results.message();
     EXPECT_FALSE(std::filesystem::exists(path + "-closed")) << "the next open checks";
     cache->reset();
     EXPECT_FALSE(std::filesystem::exists(path + "-closed")) << "a damaged file is never stamped";
-    EXPECT_FALSE(Cache::open(path)) << "and the next open refuses it";
+    EXPECT_FALSE(Database::open(path)) << "and the next open refuses it";
 }
 
 } // namespace

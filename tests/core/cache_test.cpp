@@ -1,4 +1,8 @@
-#include "relayhud/store/cache.h"
+#include "relayhud/store/database.h"
+#include "relayhud/store/evidence_store.h"
+#include "relayhud/store/matrix_store.h"
+#include "relayhud/store/run_store.h"
+#include "relayhud/store/test_result_store.h"
 #include "test_files.h"
 #include "test_results_fixtures.h"
 
@@ -43,29 +47,29 @@ UpstreamCommit makeCommit(const std::string& sha, EpochSeconds time)
     return UpstreamCommit{Sha{sha}, 170001, "main", EventType::PullRequest, time, "", ""};
 }
 
-std::unique_ptr<Cache> openOk(const std::string& path)
+std::unique_ptr<Database> openOk(const std::string& path)
 {
-    auto cache = Cache::open(path);
+    auto cache = Database::open(path);
     EXPECT_TRUE(cache) << (cache ? "" : cache.message());
     return cache ? std::move(cache.value()) : nullptr;
 }
 
 } // namespace
 
-TEST(Cache, FreshFileIsMigratedToCurrentSchema)
+TEST(Database, FreshFileIsMigratedToCurrentSchema)
 {
     TempDir dir;
     auto cache = openOk(dir.file("c.sqlite"));
     ASSERT_TRUE(cache);
-    EXPECT_EQ(cache->schemaVersion(), Cache::kSchemaVersion);
-    auto stats = cache->stats();
+    EXPECT_EQ(cache->schemaVersion(), Database::kSchemaVersion);
+    auto stats = RunStore(*cache).stats();
     ASSERT_TRUE(stats);
     EXPECT_EQ(stats->checkRuns, 0);
 }
 
 // The GUI opens a new cache on its own thread while its workers open it on
 // theirs: every one must see a migrated cache, none "table already exists".
-TEST(Cache, ConnectionsOpeningANewFileAtOnceAllSucceed)
+TEST(Database, ConnectionsOpeningANewFileAtOnceAllSucceed)
 {
     for (int round = 0; round < 5; ++round) {
         TempDir dir;
@@ -75,10 +79,10 @@ TEST(Cache, ConnectionsOpeningANewFileAtOnceAllSucceed)
         std::vector<std::thread> threads;
         for (int t = 0; t < kThreads; ++t)
             threads.emplace_back([&, t] {
-                auto cache = Cache::open(path);
+                auto cache = Database::open(path);
                 if (!cache)
                     errors[static_cast<std::size_t>(t)] = cache.message();
-                else if ((*cache)->schemaVersion() != Cache::kSchemaVersion)
+                else if ((*cache)->schemaVersion() != Database::kSchemaVersion)
                     errors[static_cast<std::size_t>(t)] = "schema not current";
             });
         for (std::thread& thread : threads)
@@ -88,20 +92,20 @@ TEST(Cache, ConnectionsOpeningANewFileAtOnceAllSucceed)
     }
 }
 
-TEST(Cache, ReopeningKeepsDataAndVersion)
+TEST(Database, ReopeningKeepsDataAndVersion)
 {
     TempDir dir;
     {
         auto cache = openOk(dir.file("c.sqlite"));
-        ASSERT_TRUE(cache->apply(SyncBatch{
+        ASSERT_TRUE(RunStore(*cache).apply(SyncBatch{
             {}, {}, {makeRun("a1", "build", 1, RunStatus::Completed, Conclusion::Success)}, {}}));
     }
     auto again = openOk(dir.file("c.sqlite"));
-    EXPECT_EQ(again->schemaVersion(), Cache::kSchemaVersion);
-    EXPECT_EQ(again->stats()->checkRuns, 1);
+    EXPECT_EQ(again->schemaVersion(), Database::kSchemaVersion);
+    EXPECT_EQ(RunStore(*again).stats()->checkRuns, 1);
 }
 
-TEST(Cache, RefusesCacheFromNewerVersion)
+TEST(Database, RefusesCacheFromNewerVersion)
 {
     TempDir dir;
     const auto path = dir.file("newer.sqlite");
@@ -109,52 +113,52 @@ TEST(Cache, RefusesCacheFromNewerVersion)
     ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
     ASSERT_EQ(sqlite3_exec(db, "PRAGMA user_version = 99", nullptr, nullptr, nullptr), SQLITE_OK);
     sqlite3_close(db);
-    auto cache = Cache::open(path);
+    auto cache = Database::open(path);
     ASSERT_FALSE(cache);
     EXPECT_NE(cache.message().find("newer RelayHUD"), std::string::npos) << cache.message();
 }
 
-TEST(Cache, ReportsAFileThatIsNotADatabase)
+TEST(Database, ReportsAFileThatIsNotADatabase)
 {
     TempDir dir;
     const auto path = dir.file("garbage.sqlite");
     std::ofstream(path) << std::string(8192, 'x');
-    auto cache = Cache::open(path);
+    auto cache = Database::open(path);
     ASSERT_FALSE(cache);
     EXPECT_NE(cache.message().find(path), std::string::npos) << cache.message();
 }
 
-TEST(Cache, CompletedRowIsNeverOverwrittenByInProgress)
+TEST(Database, CompletedRowIsNeverOverwrittenByInProgress)
 {
     auto cache = openOk(":memory:");
-    ASSERT_TRUE(cache->apply(SyncBatch{
+    ASSERT_TRUE(RunStore(*cache).apply(SyncBatch{
         {}, {}, {makeRun("a1", "build", 1, RunStatus::Completed, Conclusion::Failure)}, {}}));
-    ASSERT_TRUE(cache->apply(SyncBatch{
+    ASSERT_TRUE(RunStore(*cache).apply(SyncBatch{
         {}, {}, {makeRun("a1", "build", 1, RunStatus::InProgress, Conclusion::None)}, {}}));
-    auto runs = cache->checkRunsForSha(Sha{"a1"});
+    auto runs = RunStore(*cache).checkRunsForSha(Sha{"a1"});
     ASSERT_TRUE(runs);
     ASSERT_EQ(runs->size(), 1u);
     EXPECT_EQ(runs->front().reported.status, RunStatus::Completed);
     EXPECT_EQ(runs->front().reported.conclusion, Conclusion::Failure);
 }
 
-TEST(Cache, InProgressIsCompletedLaterAndKeepsRelayTimes)
+TEST(Database, InProgressIsCompletedLaterAndKeepsRelayTimes)
 {
     auto cache = openOk(":memory:");
-    ASSERT_TRUE(cache->apply(SyncBatch{
+    ASSERT_TRUE(RunStore(*cache).apply(SyncBatch{
         {}, {}, {makeRun("a1", "build", 1, RunStatus::InProgress, Conclusion::None)}, {}}));
     auto done = makeRun("a1", "build", 1, RunStatus::Completed, Conclusion::Success);
     done.trusted.queueTimeSeconds.reset(); // the completed callback carries no queue time
     done.trusted.executionTimeSeconds = 600;
-    ASSERT_TRUE(cache->apply(SyncBatch{{}, {}, {done}, {}}));
-    auto runs = cache->checkRunsForSha(Sha{"a1"});
+    ASSERT_TRUE(RunStore(*cache).apply(SyncBatch{{}, {}, {done}, {}}));
+    auto runs = RunStore(*cache).checkRunsForSha(Sha{"a1"});
     ASSERT_EQ(runs->size(), 1u);
     EXPECT_EQ(runs->front().reported.conclusion, Conclusion::Success);
     EXPECT_EQ(runs->front().trusted.queueTimeSeconds, 12.5);
     EXPECT_EQ(runs->front().trusted.executionTimeSeconds, 600);
 }
 
-TEST(Cache, RoundTripsEveryField)
+TEST(Database, RoundTripsEveryField)
 {
     auto cache = openOk(":memory:");
     auto run = makeRun("a1", "test (default, 1, 2, linux.spyre)", 2, RunStatus::Completed,
@@ -168,23 +172,23 @@ TEST(Cache, RoundTripsEveryField)
     run.eventType = EventType::Nightly;
     run.reported.conclusion = Conclusion::None;
     run.reported.conclusionText = "action_required";
-    ASSERT_TRUE(cache->apply(SyncBatch{{}, {}, {run}, {}}));
-    auto back = cache->checkRunsForSha(Sha{"a1"});
+    ASSERT_TRUE(RunStore(*cache).apply(SyncBatch{{}, {}, {run}, {}}));
+    auto back = RunStore(*cache).checkRunsForSha(Sha{"a1"});
     ASSERT_EQ(back->size(), 1u);
     EXPECT_EQ(back->front(), run);
 }
 
-TEST(Cache, KeepsEveryAttemptAndMatrixShowsNewest)
+TEST(Database, KeepsEveryAttemptAndMatrixShowsNewest)
 {
     auto cache = openOk(":memory:");
     SyncBatch batch;
     batch.commits = {makeCommit("a1", 1'700'000'000)};
     batch.runs = {makeRun("a1", "build", 1, RunStatus::Completed, Conclusion::Failure),
                   makeRun("a1", "build", 2, RunStatus::Completed, Conclusion::Success)};
-    ASSERT_TRUE(cache->apply(batch));
-    EXPECT_EQ(cache->stats()->checkRuns, 2);
+    ASSERT_TRUE(RunStore(*cache).apply(batch));
+    EXPECT_EQ(RunStore(*cache).stats()->checkRuns, 2);
 
-    auto newest = cache->loadMatrix(MatrixQuery{});
+    auto newest = MatrixStore(*cache).loadMatrix(MatrixQuery{});
     ASSERT_TRUE(newest);
     ASSERT_EQ(newest->rows.size(), 1u);
     ASSERT_EQ(newest->columns.size(), 1u);
@@ -194,9 +198,9 @@ TEST(Cache, KeepsEveryAttemptAndMatrixShowsNewest)
 
     MatrixQuery first;
     first.latestAttemptOnly = false;
-    EXPECT_EQ(cache->loadMatrix(first)->cell(0, 0).conclusion, Conclusion::Failure);
+    EXPECT_EQ(MatrixStore(*cache).loadMatrix(first)->cell(0, 0).conclusion, Conclusion::Failure);
 
-    auto attempts = cache->attemptsOf(newest->cell(0, 0).runRowId);
+    auto attempts = RunStore(*cache).attemptsOf(newest->cell(0, 0).runRowId);
     ASSERT_TRUE(attempts);
     ASSERT_EQ(attempts->size(), 2u);
     EXPECT_EQ(attempts->at(0).runAttempt, 2);
@@ -207,7 +211,7 @@ TEST(Cache, KeepsEveryAttemptAndMatrixShowsNewest)
 // conclusion: success while tests failed (real-backends.md 3.2). Once the
 // run's JUnit is stored, the cell says so; a green whose JUnit passes, a red
 // run, and a green without results are left as they were.
-TEST(Cache, MatrixMarksAReportedSuccessWhoseTestsFailed)
+TEST(Database, MatrixMarksAReportedSuccessWhoseTestsFailed)
 {
     auto cache = openOk(":memory:");
     using relayhud::testing::addRun;
@@ -219,7 +223,8 @@ TEST(Cache, MatrixMarksAReportedSuccessWhoseTestsFailed)
     const auto red = addRun(*cache, completedRun("s1", "build", 1, Conclusion::Failure, t), t);
     addRun(*cache, completedRun("s1", "docs", 1, Conclusion::Success, t), t);
     const auto store = [&](std::int64_t row, TestOutcome outcome) {
-        auto writer = cache->beginTestRun({row, TestRunSource::Artifacts, "artifacts", "u"});
+        auto writer =
+            TestResultStore(*cache).beginTestRun({row, TestRunSource::Artifacts, "artifacts", "u"});
         ASSERT_TRUE(writer);
         ASSERT_TRUE((*writer)->add(makeCase("TestA", "test_x", outcome)));
         ASSERT_TRUE((*writer)->add(makeCase("TestA", "test_y")));
@@ -231,7 +236,7 @@ TEST(Cache, MatrixMarksAReportedSuccessWhoseTestsFailed)
     store(claimed, TestOutcome::Failed);
     store(honest, TestOutcome::Passed);
     store(red, TestOutcome::Failed);
-    auto m = cache->loadMatrix(MatrixQuery{});
+    auto m = MatrixStore(*cache).loadMatrix(MatrixQuery{});
     ASSERT_TRUE(m) << m.message();
     std::map<std::string, const MatrixCell*> byJob;
     for (std::size_t c = 0; c < m->columns.size(); ++c)
@@ -243,7 +248,7 @@ TEST(Cache, MatrixMarksAReportedSuccessWhoseTestsFailed)
     EXPECT_FALSE(byJob["docs"]->has(MatrixCell::ReportedGreenTestsFailed)) << "nothing stored";
 }
 
-TEST(Cache, MatrixMarksZombiesStale)
+TEST(Database, MatrixMarksZombiesStale)
 {
     auto cache = openOk(":memory:");
     const EpochSeconds now = 1'700'100'000;
@@ -251,10 +256,10 @@ TEST(Cache, MatrixMarksZombiesStale)
     batch.runs = {
         makeRun("z1", "build", 1, RunStatus::InProgress, Conclusion::None, now - 7 * 3600),
         makeRun("z1", "lint", 1, RunStatus::InProgress, Conclusion::None, now - 3600)};
-    ASSERT_TRUE(cache->apply(batch));
+    ASSERT_TRUE(RunStore(*cache).apply(batch));
     MatrixQuery q;
     q.now = now;
-    auto m = cache->loadMatrix(q);
+    auto m = MatrixStore(*cache).loadMatrix(q);
     ASSERT_TRUE(m);
     ASSERT_EQ(m->columns.size(), 2u);
     EXPECT_EQ(m->columns[0].job, "build");
@@ -262,7 +267,7 @@ TEST(Cache, MatrixMarksZombiesStale)
     EXPECT_FALSE(m->cell(0, 1).has(MatrixCell::Stale));
 }
 
-TEST(Cache, MatrixOrdersRowsNewestFirstAndColumnsNaturally)
+TEST(Database, MatrixOrdersRowsNewestFirstAndColumnsNaturally)
 {
     auto cache = openOk(":memory:");
     SyncBatch batch;
@@ -270,8 +275,8 @@ TEST(Cache, MatrixOrdersRowsNewestFirstAndColumnsNaturally)
     for (const char* sha : {"old", "new", "mid"})
         for (const char* job : {"test (default, 10, 12)", "test (default, 2, 12)", "build"})
             batch.runs.push_back(makeRun(sha, job, 1, RunStatus::Completed, Conclusion::Success));
-    ASSERT_TRUE(cache->apply(batch));
-    auto m = cache->loadMatrix(MatrixQuery{});
+    ASSERT_TRUE(RunStore(*cache).apply(batch));
+    auto m = MatrixStore(*cache).loadMatrix(MatrixQuery{});
     ASSERT_TRUE(m);
     ASSERT_EQ(m->rows.size(), 3u);
     EXPECT_EQ(m->rows[0].sha.value, "new");
@@ -283,33 +288,33 @@ TEST(Cache, MatrixOrdersRowsNewestFirstAndColumnsNaturally)
 
     MatrixQuery two;
     two.maxCommits = 2;
-    EXPECT_EQ(cache->loadMatrix(two)->rows.size(), 2u);
+    EXPECT_EQ(MatrixStore(*cache).loadMatrix(two)->rows.size(), 2u);
 }
 
-TEST(Cache, FailedBatchLeavesCacheUnchanged)
+TEST(Database, FailedBatchLeavesCacheUnchanged)
 {
     auto cache = openOk(":memory:");
-    ASSERT_TRUE(cache->apply(SyncBatch{
+    ASSERT_TRUE(RunStore(*cache).apply(SyncBatch{
         {}, {}, {makeRun("a1", "build", 1, RunStatus::Completed, Conclusion::Success)}, {}}));
     SyncBatch bad;
     bad.runs = {makeRun("b1", "build", 1, RunStatus::Completed, Conclusion::Success)};
     bad.commits = {UpstreamCommit{}}; // no SHA: refused
     bad.validators = {{"http://hud/x", HttpValidator{"\"etag\"", 50}}};
-    auto r = cache->apply(bad);
+    auto r = RunStore(*cache).apply(bad);
     ASSERT_FALSE(r);
     EXPECT_FALSE(r.message().empty());
-    EXPECT_EQ(cache->stats()->checkRuns, 1);
-    EXPECT_EQ(cache->stats()->commits, 1);
-    EXPECT_FALSE(*cache->validator("http://hud/x"));
+    EXPECT_EQ(RunStore(*cache).stats()->checkRuns, 1);
+    EXPECT_EQ(RunStore(*cache).stats()->commits, 1);
+    EXPECT_FALSE(*RunStore(*cache).validator("http://hud/x"));
 }
 
-TEST(Cache, ValidatorsAndMetaPersist)
+TEST(Database, ValidatorsAndMetaPersist)
 {
     auto cache = openOk(":memory:");
     SyncBatch batch;
     batch.validators = {{"http://hud/page0", HttpValidator{"\"abc\"", 50}}};
-    ASSERT_TRUE(cache->apply(batch));
-    auto v = cache->validator("http://hud/page0");
+    ASSERT_TRUE(RunStore(*cache).apply(batch));
+    auto v = RunStore(*cache).validator("http://hud/page0");
     ASSERT_TRUE(v && *v);
     EXPECT_EQ((*v)->etag, "\"abc\"");
     EXPECT_EQ((*v)->items, 50);
@@ -318,65 +323,65 @@ TEST(Cache, ValidatorsAndMetaPersist)
     EXPECT_FALSE(*cache->meta("missing"));
 }
 
-TEST(Cache, BackendsKeepLevelAndOncalls)
+TEST(Database, BackendsKeepLevelAndOncalls)
 {
     auto cache = openOk(":memory:");
-    ASSERT_TRUE(
-        cache->apply(SyncBatch{{Backend{"org/a", Level::L4, {"alice", "bob"}}}, {}, {}, {}}));
+    ASSERT_TRUE(RunStore(*cache).apply(
+        SyncBatch{{Backend{"org/a", Level::L4, {"alice", "bob"}}}, {}, {}, {}}));
     // A run that names the backend without a level must not erase it.
-    ASSERT_TRUE(cache->apply(
+    ASSERT_TRUE(RunStore(*cache).apply(
         SyncBatch{{}, {}, {makeRun("s", "j", 1, RunStatus::Completed, Conclusion::Success)}, {}}));
-    auto backends = cache->backends();
+    auto backends = RunStore(*cache).backends();
     ASSERT_TRUE(backends);
     ASSERT_EQ(backends->size(), 2u);
     EXPECT_EQ(backends->at(0), (Backend{"org/a", Level::L4, {"alice", "bob"}}));
 }
 
-TEST(Cache, CommitsMergeTitlesAndEarliestTime)
+TEST(Database, CommitsMergeTitlesAndEarliestTime)
 {
     auto cache = openOk(":memory:");
-    ASSERT_TRUE(cache->apply(SyncBatch{{}, {makeCommit("c1", 500)}, {}, {}}));
-    ASSERT_TRUE(cache->apply(SyncBatch{{}, {makeCommit("c1", 400)}, {}, {}}));
-    ASSERT_TRUE(cache->apply(SyncBatch{{}, {makeCommit("c2", 600)}, {}, {}}));
-    EXPECT_EQ(*cache->prNumbersWithoutTitle(10), std::vector<std::int64_t>{170001});
-    ASSERT_TRUE(cache->applyPrInfo({PrInfo{170001, "[inductor] fix addmm", "alice"}}));
-    auto commits = cache->commits();
+    ASSERT_TRUE(RunStore(*cache).apply(SyncBatch{{}, {makeCommit("c1", 500)}, {}, {}}));
+    ASSERT_TRUE(RunStore(*cache).apply(SyncBatch{{}, {makeCommit("c1", 400)}, {}, {}}));
+    ASSERT_TRUE(RunStore(*cache).apply(SyncBatch{{}, {makeCommit("c2", 600)}, {}, {}}));
+    EXPECT_EQ(*RunStore(*cache).prNumbersWithoutTitle(10), std::vector<std::int64_t>{170001});
+    ASSERT_TRUE(RunStore(*cache).applyPrInfo({PrInfo{170001, "[inductor] fix addmm", "alice"}}));
+    auto commits = RunStore(*cache).commits();
     ASSERT_TRUE(commits);
     ASSERT_EQ(commits->size(), 2u);
     EXPECT_EQ(commits->at(1).time, 400);
     EXPECT_EQ(commits->at(1).title, "[inductor] fix addmm");
-    EXPECT_TRUE(cache->prNumbersWithoutTitle(10)->empty());
-    auto prev = cache->previousCommit(Sha{"c2"});
+    EXPECT_TRUE(RunStore(*cache).prNumbersWithoutTitle(10)->empty());
+    auto prev = RunStore(*cache).previousCommit(Sha{"c2"});
     ASSERT_TRUE(prev && *prev);
     EXPECT_EQ((*prev)->sha.value, "c1") << "the same PR's previous head";
-    EXPECT_FALSE(*cache->previousCommit(Sha{"c1"}));
+    EXPECT_FALSE(*RunStore(*cache).previousCommit(Sha{"c1"}));
     // Another PR's head in between is no part of this PR's history.
     UpstreamCommit other = makeCommit("c3", 700);
     other.prNumber = 170002;
-    ASSERT_TRUE(cache->apply(SyncBatch{{}, {other, makeCommit("c4", 800)}, {}, {}}));
-    EXPECT_EQ((*cache->previousCommit(Sha{"c4"}))->sha.value, "c2");
-    EXPECT_FALSE(*cache->previousCommit(Sha{"c3"}));
+    ASSERT_TRUE(RunStore(*cache).apply(SyncBatch{{}, {other, makeCommit("c4", 800)}, {}, {}}));
+    EXPECT_EQ((*RunStore(*cache).previousCommit(Sha{"c4"}))->sha.value, "c2");
+    EXPECT_FALSE(*RunStore(*cache).previousCommit(Sha{"c3"}));
     // Nightlies follow nightlies.
     UpstreamCommit n1{Sha{"n1"}, 0, "nightly", EventType::Nightly, 650, "", "pytorchbot"};
     UpstreamCommit n2{Sha{"n2"}, 0, "nightly", EventType::Nightly, 900, "", "pytorchbot"};
-    ASSERT_TRUE(cache->apply(SyncBatch{{}, {n1, n2}, {}, {}}));
-    EXPECT_EQ((*cache->previousCommit(Sha{"n2"}))->sha.value, "n1");
+    ASSERT_TRUE(RunStore(*cache).apply(SyncBatch{{}, {n1, n2}, {}, {}}));
+    EXPECT_EQ((*RunStore(*cache).previousCommit(Sha{"n2"}))->sha.value, "n1");
 }
 
-TEST(Cache, TwoConnectionsWritingConcurrentlyDoNotCorruptIt)
+TEST(Database, TwoConnectionsWritingConcurrentlyDoNotCorruptIt)
 {
     TempDir dir;
     const auto path = dir.file("shared.sqlite");
     openOk(path); // create the schema once
     auto writer = [&](const std::string& prefix) {
-        auto cache = Cache::open(path);
+        auto cache = Database::open(path);
         ASSERT_TRUE(cache) << cache.message();
         for (int i = 0; i < 40; ++i) {
             SyncBatch b;
             for (int j = 0; j < 25; ++j)
                 b.runs.push_back(makeRun(prefix + std::to_string(i), "job" + std::to_string(j), 1,
                                          RunStatus::Completed, Conclusion::Success));
-            auto r = (*cache)->apply(b);
+            auto r = RunStore(**cache).apply(b);
             ASSERT_TRUE(r) << r.message();
         }
     };
@@ -384,7 +389,7 @@ TEST(Cache, TwoConnectionsWritingConcurrentlyDoNotCorruptIt)
     a.join();
     b.join();
     auto cache = openOk(path);
-    EXPECT_EQ(cache->stats()->checkRuns, 2 * 40 * 25);
+    EXPECT_EQ(RunStore(*cache).stats()->checkRuns, 2 * 40 * 25);
     sqlite3* db = nullptr;
     ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
     sqlite3_stmt* st = nullptr;
@@ -398,7 +403,7 @@ TEST(Cache, TwoConnectionsWritingConcurrentlyDoNotCorruptIt)
 // Schema 5 rebuilds check_run (runs keyed by check_run_id too, R8): a cache
 // written by schema 4 keeps every run, its row id and the test runs that hang
 // off it. The schema-4 file is made from a current one by undoing step 5.
-TEST(Cache, UpgradeToSchema5KeepsRunsRowIdsAndTestRuns)
+TEST(Database, UpgradeToSchema5KeepsRunsRowIdsAndTestRuns)
 {
     TempDir dir;
     const auto path = dir.file("v4.sqlite");
@@ -406,19 +411,20 @@ TEST(Cache, UpgradeToSchema5KeepsRunsRowIdsAndTestRuns)
     {
         auto cache = openOk(path);
         ASSERT_TRUE(cache);
-        ASSERT_TRUE(cache->apply(
+        ASSERT_TRUE(RunStore(*cache).apply(
             SyncBatch{{},
                       {makeCommit("aaa", 1'700'000'000)},
                       {makeRun("aaa", "test", 1, RunStatus::Completed, Conclusion::Failure)},
                       {}}));
-        auto runs = cache->checkRunsForSha(Sha{"aaa"});
+        auto runs = RunStore(*cache).checkRunsForSha(Sha{"aaa"});
         ASSERT_TRUE(runs && runs->size() == 1u);
-        auto matrix = cache->loadMatrix(MatrixQuery{});
+        auto matrix = MatrixStore(*cache).loadMatrix(MatrixQuery{});
         ASSERT_TRUE(matrix && !matrix->cells.empty());
         rowId = matrix->cells[0].runRowId;
         TestRunOrigin origin;
         origin.checkRunRow = rowId;
-        ASSERT_TRUE(cache->recordTestRunState(origin, TestRunState::NoReports, "none"));
+        ASSERT_TRUE(
+            TestResultStore(*cache).recordTestRunState(origin, TestRunState::NoReports, "none"));
     }
     sqlite3* db = nullptr;
     ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
@@ -470,19 +476,19 @@ TEST(Cache, UpgradeToSchema5KeepsRunsRowIdsAndTestRuns)
 
     auto cache = openOk(path);
     ASSERT_TRUE(cache);
-    EXPECT_EQ(cache->schemaVersion(), Cache::kSchemaVersion); // 5, 6, 7, 8, 9, then 10
-    auto line = cache->jobFailureLine(rowId);
+    EXPECT_EQ(cache->schemaVersion(), Database::kSchemaVersion); // 5, 6, 7, 8, 9, then 10
+    auto line = EvidenceStore(*cache).jobFailureLine(rowId);
     ASSERT_TRUE(line && *line);
     EXPECT_EQ((*line)->captures, (std::vector<std::string>{"a.py::T::t"}));
     EXPECT_TRUE((*line)->named.empty()) << "read as naming its own test only";
-    auto run = cache->checkRun(rowId);
+    auto run = RunStore(*cache).checkRun(rowId);
     ASSERT_TRUE(run) << run.message();
     EXPECT_EQ(run->jobName, "test");
-    EXPECT_EQ(cache->stats()->testRuns, 1);
+    EXPECT_EQ(RunStore(*cache).stats()->testRuns, 1);
     // A second run at attempt 1 with its own check_run_id is now a row of its own.
     CheckRun leg = makeRun("aaa", "test", 1, RunStatus::Completed, Conclusion::Success);
     leg.checkRunId = CheckRunId{"7777"};
-    ASSERT_TRUE(cache->apply(SyncBatch{{}, {}, {leg}, {}}));
-    EXPECT_EQ(cache->stats()->checkRuns, 2);
-    EXPECT_EQ(cache->stats()->testRuns, 1);
+    ASSERT_TRUE(RunStore(*cache).apply(SyncBatch{{}, {}, {leg}, {}}));
+    EXPECT_EQ(RunStore(*cache).stats()->checkRuns, 2);
+    EXPECT_EQ(RunStore(*cache).stats()->testRuns, 1);
 }

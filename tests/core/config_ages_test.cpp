@@ -20,7 +20,7 @@
 #include "relayhud/config/framework_age.h"
 #include "relayhud/config/resolver.h"
 #include "relayhud/junit/junit_reader.h"
-#include "relayhud/store/cache.h"
+#include "relayhud/store/test_result_store.h"
 
 #include <gtest/gtest.h>
 
@@ -393,14 +393,15 @@ TEST(ConfigAges, ResultRetriedIsReadAndStored)
     const std::string sha(40, 'a');
     const auto row =
         addRun(*cache, completedRun(sha, "Indexing", 1, Conclusion::Success, 100), 100);
-    auto writer = cache->beginTestRun({row, TestRunSource::Artifacts, "test_indexing.xml", "u"});
+    auto writer = TestResultStore(*cache).beginTestRun(
+        {row, TestRunSource::Artifacts, "test_indexing.xml", "u"});
     ASSERT_TRUE(writer) << writer.message();
     for (const TestCaseResult& c : report->cases)
         ASSERT_TRUE((*writer)->add(c));
     ASSERT_TRUE((*writer)->commit({}));
-    const auto run = cache->testRunForCheckRun(row);
+    const auto run = TestResultStore(*cache).testRunForCheckRun(row);
     ASSERT_TRUE(run && *run);
-    const auto stored = cache->testResults((*run)->id);
+    const auto stored = TestResultStore(*cache).testResults((*run)->id);
     ASSERT_TRUE(stored) << stored.message();
     std::map<std::string, std::string> retried;
     for (const StoredTestResult& r : *stored)

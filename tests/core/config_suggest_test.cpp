@@ -7,7 +7,9 @@
 #include "relayhud/config/config_explain.h"
 #include "relayhud/config/config_lint.h"
 #include "relayhud/config/config_suggest.h"
-#include "relayhud/store/cache.h"
+#include "relayhud/store/database.h"
+#include "relayhud/store/evidence_store.h"
+#include "relayhud/store/test_result_store.h"
 #include "test_results_fixtures.h"
 
 #include <gtest/gtest.h>
@@ -79,7 +81,8 @@ protected:
         const EpochSeconds time = 100 * n;
         const auto row =
             addRun(*m_cache, completedRun(sha, job, attempt, Conclusion::Failure, time), time);
-        auto writer = m_cache->beginTestRun({row, TestRunSource::Artifacts, "a", "u"});
+        auto writer =
+            TestResultStore(*m_cache).beginTestRun({row, TestRunSource::Artifacts, "a", "u"});
         EXPECT_TRUE(writer);
         for (const auto& [spec, outcome] : tests)
             EXPECT_TRUE((*writer)->add(variant(spec, outcome)));
@@ -89,14 +92,14 @@ protected:
 
     std::vector<Suggestion> suggest(int runs)
     {
-        auto recent = m_cache->recentResults({runs, ""});
+        auto recent = EvidenceStore(*m_cache).recentResults({runs, ""});
         EXPECT_TRUE(recent) << (recent ? "" : recent.message());
         SuggestOptions options;
         options.runs = runs;
         return recent ? suggestModeChanges(m_config, *recent, options) : std::vector<Suggestion>{};
     }
 
-    std::unique_ptr<Cache> m_cache;
+    std::unique_ptr<Database> m_cache;
     OutcomeConfig m_config;
 };
 
@@ -209,7 +212,8 @@ TEST_F(SuggestCache, APassingXfailIsPromotedAndOtherFilesAreNot)
             addRun(*m_cache,
                    completedRun("f" + std::to_string(n), "test", 1, Conclusion::Success, 100 * n),
                    100 * n);
-        auto writer = m_cache->beginTestRun({row, TestRunSource::Artifacts, "a", "u"});
+        auto writer =
+            TestResultStore(*m_cache).beginTestRun({row, TestRunSource::Artifacts, "a", "u"});
         ASSERT_TRUE(writer);
         ASSERT_TRUE((*writer)->add(other));
         ASSERT_TRUE((*writer)->add(variant("test_gone_x", P))); // xfail through the regex
@@ -261,7 +265,7 @@ TEST_F(SuggestCache, ApplyingAllIsALoopOfPlanModeEditThatSkipsRepeats)
 
 TEST_F(SuggestCache, RecentResultsRefusesAnEmptyWindow)
 {
-    auto none = m_cache->recentResults({0, ""});
+    auto none = EvidenceStore(*m_cache).recentResults({0, ""});
     ASSERT_FALSE(none);
     EXPECT_NE(none.message().find("at least 1"), std::string::npos);
 }
@@ -269,8 +273,8 @@ TEST_F(SuggestCache, RecentResultsRefusesAnEmptyWindow)
 TEST_F(SuggestCache, RecentResultsFiltersByRepository)
 {
     run(1, "test", {{"test_strict", P}});
-    auto mine = m_cache->recentResults({5, "torch-spyre/torch-spyre"});
-    auto other = m_cache->recentResults({5, "other/repo"});
+    auto mine = EvidenceStore(*m_cache).recentResults({5, "torch-spyre/torch-spyre"});
+    auto other = EvidenceStore(*m_cache).recentResults({5, "other/repo"});
     ASSERT_TRUE(mine && other);
     EXPECT_EQ(mine->jobs.size(), 1u);
     ASSERT_EQ(mine->tests.size(), 1u);
@@ -281,11 +285,11 @@ TEST_F(SuggestCache, RecentResultsFiltersByRepository)
 TEST_F(SuggestCache, PatternsThatMatchNoKnownTestAreWarnedWithTheirPosition)
 {
     // Nothing known about test_ops.py yet: no warning.
-    auto known = m_cache->knownTests();
+    auto known = EvidenceStore(*m_cache).knownTests();
     ASSERT_TRUE(known);
     EXPECT_TRUE(lintConfig(m_config, *known).empty());
     run(1, "test", {{"test_strict", P}, {"test_must", P}});
-    known = m_cache->knownTests();
+    known = EvidenceStore(*m_cache).knownTests();
     ASSERT_TRUE(known);
     ASSERT_EQ(known->size(), 2u);
     auto findings = lintConfig(m_config, *known);
@@ -296,7 +300,7 @@ TEST_F(SuggestCache, PatternsThatMatchNoKnownTestAreWarnedWithTheirPosition)
               std::string::npos)
         << findings[0].message;
     run(2, "test", {{"test_gone_away", P}});
-    known = m_cache->knownTests();
+    known = EvidenceStore(*m_cache).knownTests();
     ASSERT_TRUE(known);
     EXPECT_TRUE(lintConfig(m_config, *known).empty());
 }

@@ -4,7 +4,9 @@
 // whose legs share a job name is named, and the others have no error.
 #include "relayhud/doctor/runtime_health.h"
 #include "relayhud/sim/sim_server.h"
-#include "relayhud/store/cache.h"
+#include "relayhud/store/database.h"
+#include "relayhud/store/health_store.h"
+#include "relayhud/store/run_store.h"
 
 #include "sim_leg_names.h"
 #include "test_results_fixtures.h"
@@ -275,12 +277,12 @@ TEST(DoctorRuntime, TheSimulatorsBackendsReadBackFromACache)
     using namespace relayhud::sim;
     const SimDataset data = buildDataset(SimConfig{});
     relayhud::testing::ScratchDir dir("doctor-runtime");
-    auto cache = Cache::open(dir.file("cache.sqlite"));
+    auto cache = Database::open(dir.file("cache.sqlite"));
     ASSERT_TRUE(cache) << cache.message();
     SyncBatch batch{data.backends, data.commits, {}, {}};
     for (const SimRow& row : data.rows)
         batch.runs.push_back(row.run);
-    ASSERT_TRUE((*cache)->apply(batch));
+    ASSERT_TRUE(RunStore(**cache).apply(batch));
 
     // Legs sharing a name, read from the dataset itself.
     const std::set<std::string> shared = relayhud::testing::reposWithSharedLegNames(data);
@@ -290,7 +292,7 @@ TEST(DoctorRuntime, TheSimulatorsBackendsReadBackFromACache)
     const EpochSeconds since = now - 30 * 86400;
     std::size_t judged = 0;
     for (const Backend& backend : data.backends) {
-        auto runs = (*cache)->healthRuns({backend.repo, since});
+        auto runs = HealthStore(**cache).healthRuns({backend.repo, since});
         ASSERT_TRUE(runs) << runs.message();
         if (runs->empty())
             continue;

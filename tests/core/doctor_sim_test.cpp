@@ -10,7 +10,9 @@
 #include "relayhud/doctor/runtime_health.h"
 #include "relayhud/doctor/workflow_lint.h"
 #include "relayhud/sim/sim_server.h"
-#include "relayhud/store/cache.h"
+#include "relayhud/store/database.h"
+#include "relayhud/store/health_store.h"
+#include "relayhud/store/run_store.h"
 #include "relayhud/sync/artifact_sync.h"
 
 #include "sim_leg_names.h"
@@ -138,7 +140,7 @@ TEST_F(DoctorSimTest, TheJobLogsShowWhichBackendTestsAnotherCommit)
     const std::string wrong = data.stories.wrongShaBackend;
     ASSERT_FALSE(wrong.empty());
     const std::string sound = "spyre-labs/spyre-inductor-ci";
-    auto cache = Cache::open(m_scratch->file("cache.sqlite"));
+    auto cache = Database::open(m_scratch->file("cache.sqlite"));
     ASSERT_TRUE(cache) << cache.message();
     const EpochSeconds since = data.config.now - 2 * 86400;
     std::map<Sha, EpochSeconds> commitTime;
@@ -149,7 +151,7 @@ TEST_F(DoctorSimTest, TheJobLogsShowWhichBackendTestsAnotherCommit)
         if ((row.run.downstreamRepo == wrong || row.run.downstreamRepo == sound)
             && commitTime[row.run.upstreamSha] >= since)
             batch.runs.push_back(row.run);
-    ASSERT_TRUE((*cache)->apply(batch));
+    ASSERT_TRUE(RunStore(**cache).apply(batch));
 
     auto github = fetcher();
     ArtifactSettings settings;
@@ -167,7 +169,7 @@ TEST_F(DoctorSimTest, TheJobLogsShowWhichBackendTestsAnotherCommit)
         ADD_FAILURE() << line;
 
     for (const std::string& repo : {wrong, sound}) {
-        auto runs = (*cache)->healthRuns({repo, since - 86400});
+        auto runs = HealthStore(**cache).healthRuns({repo, since - 86400});
         ASSERT_TRUE(runs) << runs.message();
         const doctor::RuntimeHealth h =
             doctor::judgeRuntime(repo, *runs, since - 86400, data.config.now);

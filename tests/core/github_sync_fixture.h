@@ -3,8 +3,8 @@
 // content cache, a fast-retrying HTTP client, and a fetcher holding a token.
 #include "relayhud/artifacts/artifact_store.h"
 #include "relayhud/net/http_client.h"
-#include "relayhud/store/cache.h"
 #include "relayhud/store/content_cache.h"
+#include "relayhud/store/database.h"
 
 #include "artifact_test_support.h"
 #include "test_results_fixtures.h"
@@ -59,7 +59,7 @@ protected:
     FakeGitHub m_github; // outlives the client's kept-alive connections
     std::string m_scratchTag;
     std::optional<relayhud::testing::ScratchDir> m_scratch;
-    std::unique_ptr<Cache> m_cache;
+    std::unique_ptr<Database> m_cache;
     std::optional<ContentCache> m_blobs;
     HttpClient m_http{fastOptions()};
     ArtifactSettings m_settings;

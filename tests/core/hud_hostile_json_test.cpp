@@ -4,6 +4,7 @@
 // (200 kB) once crashed the sync (SIGSEGV) in the allowlist, a dashboard row
 // or an error body alike; now each is one clear error and the cache keeps
 // what the good sync stored.
+#include "relayhud/store/run_store.h"
 #include "relayhud/sync/hud_sync.h"
 #include "relayhud/util/json_guard.h"
 #include "scripted_hud.h"
@@ -36,7 +37,7 @@ protected:
                     return *answer;
             return m_hud.answer(r);
         });
-        auto cache = Cache::open(":memory:");
+        auto cache = Database::open(":memory:");
         ASSERT_TRUE(cache) << cache.message();
         m_cache = std::move(cache.value());
         HttpOptions options;
@@ -47,7 +48,7 @@ protected:
         m_hud.prs = 5;
         auto first = sync();
         ASSERT_TRUE(first) << first.message();
-        m_before = *m_cache->stats();
+        m_before = *RunStore(*m_cache).stats();
         ASSERT_GT(m_before.checkRuns, 0);
     }
 
@@ -74,7 +75,7 @@ protected:
 
     void expectCacheUnchanged()
     {
-        const auto after = *m_cache->stats();
+        const auto after = *RunStore(*m_cache).stats();
         EXPECT_EQ(after.backends, m_before.backends);
         EXPECT_EQ(after.commits, m_before.commits);
         EXPECT_EQ(after.checkRuns, m_before.checkRuns);
@@ -88,7 +89,7 @@ protected:
     ScriptedHud m_hud;
     std::function<std::optional<std::string>(const std::string& path)> m_hostile;
     std::unique_ptr<RawHttpServer> m_server;
-    std::unique_ptr<Cache> m_cache;
+    std::unique_ptr<Database> m_cache;
     std::unique_ptr<HttpClient> m_http;
     std::unique_ptr<HudClient> m_client;
     CacheStats m_before;

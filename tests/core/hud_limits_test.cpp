@@ -3,6 +3,9 @@
 // queries' real column lists (test-infra @61a77570 torchci/clickhouse_queries/
 // crcr_backend_dashboard/query.sql:1-22) and fails the way the real host does.
 #include "relayhud/hud/hud_summaries.h"
+#include "relayhud/store/hud_answer_store.h"
+#include "relayhud/store/matrix_store.h"
+#include "relayhud/store/run_store.h"
 #include "relayhud/sync/hud_sync.h"
 #include "scripted_hud.h"
 
@@ -29,7 +32,7 @@ protected:
     {
         m_server = std::make_unique<RawHttpServer>(
             [this](const RawRequest& r) { return m_hud.answer(r); });
-        auto cache = Cache::open(":memory:");
+        auto cache = Database::open(":memory:");
         ASSERT_TRUE(cache) << cache.message();
         m_cache = std::move(cache.value());
         HttpOptions options;
@@ -68,7 +71,7 @@ protected:
 
     ScriptedHud m_hud;
     std::unique_ptr<RawHttpServer> m_server;
-    std::unique_ptr<Cache> m_cache;
+    std::unique_ptr<Database> m_cache;
     std::unique_ptr<HttpClient> m_http;
     std::unique_ptr<HudClient> m_client;
 };
@@ -85,7 +88,7 @@ TEST_F(HudLimitsTest, APageOverTheCapIsHalvedUntilItFitsAndEveryRowLands)
     auto report = sync();
     ASSERT_TRUE(report) << report.message();
     EXPECT_TRUE(report->errors.empty()) << report->errors.front();
-    EXPECT_EQ(m_cache->stats()->checkRuns, 180);
+    EXPECT_EQ(RunStore(*m_cache).stats()->checkRuns, 180);
     EXPECT_TRUE(mentions(report->workarounds,
                          "the HUD answered 500 (Internal Server Error) for crcr_backend_dashboard"))
         << (report->workarounds.empty() ? "" : report->workarounds.front());
@@ -103,7 +106,7 @@ TEST_F(HudLimitsTest, APageOverTheCapIsHalvedUntilItFitsAndEveryRowLands)
     const auto second = dashboardPageSizes();
     ASSERT_GT(second.size(), before);
     EXPECT_LT(second[before], 25) << "the second sync starts from the size that worked";
-    EXPECT_EQ(m_cache->stats()->checkRuns, 180);
+    EXPECT_EQ(RunStore(*m_cache).stats()->checkRuns, 180);
 }
 
 // R1 at the real cap: 50 PRs of ~130 rows cross 4.5 MB.
@@ -114,7 +117,7 @@ TEST_F(HudLimitsTest, ABusyBackendSyncsUnderTheRealCap)
     auto report = sync();
     ASSERT_TRUE(report) << report.message();
     EXPECT_TRUE(report->errors.empty()) << report->errors.front();
-    EXPECT_EQ(m_cache->stats()->checkRuns, 70 * 130);
+    EXPECT_EQ(RunStore(*m_cache).stats()->checkRuns, 70 * 130);
     EXPECT_FALSE(report->workarounds.empty());
 }
 
@@ -133,11 +136,11 @@ TEST_F(HudLimitsTest, AFailingAllowlistFallsBackOnTheCachedOne)
 {
     m_hud.allowlistFailAfter = 1;
     ASSERT_TRUE(sync());
-    const auto runs = m_cache->stats()->checkRuns;
+    const auto runs = RunStore(*m_cache).stats()->checkRuns;
     auto report = sync();
     ASSERT_TRUE(report) << report.message();
     EXPECT_EQ(report->backends, 1);
-    EXPECT_EQ(m_cache->stats()->checkRuns, runs);
+    EXPECT_EQ(RunStore(*m_cache).stats()->checkRuns, runs);
     EXPECT_TRUE(mentions(report->workarounds, "the allowlist failed"));
     EXPECT_TRUE(mentions(report->workarounds,
                          "the HUD answered 502 (Failed to fetch allowlist from GitHub: 503)"));
@@ -170,7 +173,7 @@ TEST_F(HudLimitsTest, APrInfoBatchThatFailsIsBisectedAndOtherTitlesKept)
     m_hud.prInfoFail = {100013};
     auto report = sync();
     ASSERT_TRUE(report) << report.message();
-    auto missing = m_cache->prNumbersWithoutTitle(100);
+    auto missing = RunStore(*m_cache).prNumbersWithoutTitle(100);
     ASSERT_TRUE(missing);
     EXPECT_EQ(*missing, std::vector<std::int64_t>{100013});
     EXPECT_TRUE(mentions(report->workarounds, "#100013"));
@@ -186,7 +189,7 @@ TEST_F(HudLimitsTest, APrWhoseRowsCannotBeReadStillCountsForPaging)
                                            "success", "2026-12-01T10:00:00.000000000Z"));
     auto report = sync(20);
     ASSERT_TRUE(report) << report.message();
-    EXPECT_EQ(m_cache->stats()->checkRuns, 40);
+    EXPECT_EQ(RunStore(*m_cache).stats()->checkRuns, 40);
 }
 
 // R14: offset pages over a live ordering; a PR that moves to the front while
@@ -198,7 +201,7 @@ TEST_F(HudLimitsTest, APrThatJumpsToTheFrontMidSyncIsNotMissed)
     m_hud.newPrAfterPages = 1;
     auto report = sync(10);
     ASSERT_TRUE(report) << report.message();
-    EXPECT_EQ(m_cache->stats()->checkRuns, 31);
+    EXPECT_EQ(RunStore(*m_cache).stats()->checkRuns, 31);
 }
 
 // R3 and R11: repos that report off the allowlist are synced and labelled;
@@ -245,7 +248,7 @@ TEST_F(HudLimitsTest, ReportingReposAreFoundAndTheProbeIsRelayHealth)
                                      {"pass_rate", 0.75}}});
     auto report = sync();
     ASSERT_TRUE(report) << report.message();
-    auto backends = m_cache->backends();
+    auto backends = RunStore(*m_cache).backends();
     ASSERT_TRUE(backends);
     std::map<std::string, Backend> byRepo;
     for (const auto& b : *backends)
@@ -285,7 +288,7 @@ TEST_F(HudLimitsTest, AFullNightlyAnswerSaysHistoryIsCut)
     EXPECT_TRUE(mentions(report->workarounds, "at most 500 nightly rows"));
     // Nightly commits are main commits (real-backends.md section 2), titled
     // through commit-info as any main commit.
-    auto commits = m_cache->commits();
+    auto commits = RunStore(*m_cache).commits();
     ASSERT_TRUE(commits);
     int nightlies = 0;
     for (const auto& c : *commits) {
@@ -313,7 +316,7 @@ TEST_F(HudLimitsTest, FreeTextNightlyKeysAreNotLookedUp)
     EXPECT_FALSE(mentions(report->warnings, "nightly titles"));
     for (const auto& r : m_server->requests())
         EXPECT_EQ(r.target.find("nightly-2026"), std::string::npos) << r.target;
-    auto commits = m_cache->commits();
+    auto commits = RunStore(*m_cache).commits();
     ASSERT_TRUE(commits);
     for (const auto& c : *commits)
         EXPECT_TRUE(c.sha.value != sha40(77) || !c.title.empty());
@@ -340,7 +343,7 @@ TEST_F(HudLimitsTest, DispatchLevelsComeFromCrcrHudResultsOnly)
                       {"failed_tests_json", ""}}});
     auto report = sync();
     ASSERT_TRUE(report) << report.message();
-    auto runs = m_cache->checkRunsForSha(Sha{sha40(60)});
+    auto runs = RunStore(*m_cache).checkRunsForSha(Sha{sha40(60)});
     ASSERT_TRUE(runs);
     int verified = 0, now = 0;
     for (const auto& r : *runs) {
@@ -367,18 +370,18 @@ TEST_F(HudLimitsTest, RunsAtTheSameAttemptAreKeptApartAndTheNewestIsShown)
                                            "action_required", "2026-12-01T09:00:00.000000000Z"));
     auto report = sync();
     ASSERT_TRUE(report) << report.message();
-    EXPECT_EQ(m_cache->stats()->checkRuns, 3);
-    auto matrix = m_cache->loadMatrix(MatrixQuery{});
+    EXPECT_EQ(RunStore(*m_cache).stats()->checkRuns, 3);
+    auto matrix = MatrixStore(*m_cache).loadMatrix(MatrixQuery{});
     ASSERT_TRUE(matrix) << matrix.message();
     ASSERT_EQ(matrix->rows.size(), 1u);
     ASSERT_EQ(matrix->columns.size(), 1u);
     const MatrixCell& cell = matrix->cells[0];
-    auto shown = m_cache->checkRun(cell.runRowId);
+    auto shown = RunStore(*m_cache).checkRun(cell.runRowId);
     ASSERT_TRUE(shown);
     EXPECT_EQ(shown->checkRunId.value, "777") << "the latest start wins a tie of attempts";
     // R17: a conclusion RelayHUD has no member for is kept verbatim.
     bool verbatim = false;
-    auto all = m_cache->checkRunsForSha(Sha{sha40(1)});
+    auto all = RunStore(*m_cache).checkRunsForSha(Sha{sha40(1)});
     ASSERT_TRUE(all);
     for (const auto& r : *all)
         verbatim |= r.reported.conclusionText == "action_required"
@@ -393,15 +396,16 @@ TEST_F(HudLimitsTest, TheHudsAggregatesAreKeptVerbatim)
     auto report = sync();
     ASSERT_TRUE(report) << report.message();
     EXPECT_FALSE(mentions(report->warnings, "crcr_success_rate"));
-    auto push = m_cache->hudAnswer("crcr_success_rate",
-                                   answerKey(json{{"days", 30}, {"event_type", "push"}}));
+    auto push = HudAnswerStore(*m_cache).hudAnswer(
+        "crcr_success_rate", answerKey(json{{"days", 30}, {"event_type", "push"}}));
     ASSERT_TRUE(push && *push);
     EXPECT_EQ(json::parse((*push)->body).at(0).at("total"), 4);
-    auto summary = m_cache->hudAnswer("crcr_backend_summary",
-                                      answerKey(json{{"repo", "acme/spyre"}, {"days", 30}}));
+    auto summary = HudAnswerStore(*m_cache).hudAnswer(
+        "crcr_backend_summary", answerKey(json{{"repo", "acme/spyre"}, {"days", 30}}));
     ASSERT_TRUE(summary && *summary);
     EXPECT_EQ(json::parse((*summary)->body).at(0).at("avg_queue_time_s"), 12.5);
-    auto nightly = m_cache->hudAnswer("crcr_nightly_summary", answerKey(json{{"days", 30}}));
+    auto nightly =
+        HudAnswerStore(*m_cache).hudAnswer("crcr_nightly_summary", answerKey(json{{"days", 30}}));
     EXPECT_TRUE(nightly && *nightly);
 }
 
@@ -431,10 +435,11 @@ TEST_F(HudLimitsTest, TheKeptAggregatesReadBackByWindow)
     EXPECT_FALSE(other.dailyAnswered);
 
     for (const char* event : kKeptDailyEvents)
-        ASSERT_TRUE(m_cache->setHudAnswer("crcr_success_rate",
-                                          answerKey(json{{"days", 30}, {"event_type", event}}),
-                                          "{\"not\": \"rows\"", 0));
-    ASSERT_TRUE(m_cache->setHudAnswer("crcr_summary", answerKey(json{{"days", 30}}), "[1, 2]", 0));
+        ASSERT_TRUE(HudAnswerStore(*m_cache).setHudAnswer(
+            "crcr_success_rate", answerKey(json{{"days", 30}, {"event_type", event}}),
+            "{\"not\": \"rows\"", 0));
+    ASSERT_TRUE(HudAnswerStore(*m_cache).setHudAnswer("crcr_summary", answerKey(json{{"days", 30}}),
+                                                      "[1, 2]", 0));
     const KeptAggregates broken = cachedAggregates(*m_cache, 30);
     EXPECT_FALSE(broken.dailyAnswered);
     EXPECT_TRUE(broken.daily.empty());

@@ -1,5 +1,7 @@
 // HudSync end to end against the in-process simulator over real HTTP.
 #include "relayhud/sim/sim_server.h"
+#include "relayhud/store/matrix_store.h"
+#include "relayhud/store/run_store.h"
 #include "relayhud/sync/hud_sync.h"
 
 #include <gtest/gtest.h>
@@ -19,7 +21,7 @@ protected:
         m_dataset = sim::buildDataset(config);
         m_server = std::make_unique<sim::SimServer>(m_dataset);
         ASSERT_GT(m_server->start(0), 0);
-        auto cache = Cache::open(":memory:");
+        auto cache = Database::open(":memory:");
         ASSERT_TRUE(cache) << cache.message();
         m_cache = std::move(cache.value());
         HttpOptions options;
@@ -39,11 +41,11 @@ protected:
         return sync.run(options);
     }
 
-    std::int64_t cachedRuns() { return m_cache->stats()->checkRuns; }
+    std::int64_t cachedRuns() { return RunStore(*m_cache).stats()->checkRuns; }
 
     sim::SimDataset m_dataset;
     std::unique_ptr<sim::SimServer> m_server;
-    std::unique_ptr<Cache> m_cache;
+    std::unique_ptr<Database> m_cache;
     std::unique_ptr<HttpClient> m_http;
     std::unique_ptr<HudClient> m_hud;
 };
@@ -55,7 +57,7 @@ TEST_F(HudSyncTest, FillsTheCacheWithEveryReportedPrRow)
     auto report = sync();
     ASSERT_TRUE(report) << report.message();
     EXPECT_TRUE(report->errors.empty()) << report->errors.front();
-    auto stats = m_cache->stats();
+    auto stats = RunStore(*m_cache).stats();
     EXPECT_GE(stats->backends, 6);
     EXPECT_GE(stats->commits, 150);
     EXPECT_GE(stats->checkRuns, 2000);
@@ -65,7 +67,7 @@ TEST_F(HudSyncTest, FillsTheCacheWithEveryReportedPrRow)
         // The relay's probe repo is relay health, not a backend (R11).
         if (row.run.prNumber == 0 || checked > 200 || isProbeRepo(row.run.downstreamRepo))
             continue;
-        auto runs = m_cache->checkRunsForSha(row.run.upstreamSha);
+        auto runs = RunStore(*m_cache).checkRunsForSha(row.run.upstreamSha);
         ASSERT_TRUE(runs);
         bool found = false;
         for (const auto& r : *runs)
@@ -87,7 +89,7 @@ TEST_F(HudSyncTest, L1BackendsAreKnownButNeverSynced)
         if (b.level == Level::L1)
             l1.insert(b.repo);
     ASSERT_FALSE(l1.empty());
-    auto matrix = m_cache->loadMatrix(MatrixQuery{});
+    auto matrix = MatrixStore(*m_cache).loadMatrix(MatrixQuery{});
     ASSERT_TRUE(matrix);
     for (const auto& c : matrix->columns)
         EXPECT_FALSE(l1.count(c.backend)) << c.backend;
@@ -167,7 +169,7 @@ TEST_F(HudSyncTest, UnreachableHudIsAnErrorNamingTheHost)
 TEST_F(HudSyncTest, PrTitlesAreFetched)
 {
     ASSERT_TRUE(sync());
-    auto commits = m_cache->commits();
+    auto commits = RunStore(*m_cache).commits();
     ASSERT_TRUE(commits);
     std::size_t titled = 0;
     for (const auto& c : *commits)

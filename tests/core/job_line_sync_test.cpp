@@ -3,6 +3,8 @@
 // log is final, a refused one is asked again only after the retry delay; user
 // rule files come after the defaults, a bad one is reported; a new rule set
 // picks again.
+#include "relayhud/store/checkout_store.h"
+#include "relayhud/store/evidence_store.h"
 #include "relayhud/sync/artifact_sync.h"
 #include "relayhud/triage/job_line.h"
 
@@ -42,7 +44,7 @@ protected:
     ArtifactSync sync() { return ArtifactSync(*m_cache, *m_fetcher, m_settings); }
     JobFailureLine lineOf(std::int64_t row)
     {
-        auto line = m_cache->jobFailureLine(row);
+        auto line = EvidenceStore(*m_cache).jobFailureLine(row);
         EXPECT_TRUE(line && *line) << "no line for row " << row;
         return line && *line ? **line : JobFailureLine{};
     }
@@ -91,7 +93,7 @@ TEST_F(JobLineSyncTest, FailedRunsLogsAreReadAndTheirLineKept)
     EXPECT_EQ(lineOf(cancelled).rule, "Job cancelled");
     EXPECT_EQ(lineOf(quiet).state, JobLineState::NoMatch);
     EXPECT_EQ(lineOf(gone).state, JobLineState::NoLog);
-    EXPECT_FALSE(*m_cache->jobFailureLine(green)) << "a green run's log is not read";
+    EXPECT_FALSE(*EvidenceStore(*m_cache).jobFailureLine(green)) << "a green run's log is not read";
 
     const int asked = m_github.requestsTo("/logs");
     auto again = sync().run({});
@@ -103,7 +105,7 @@ TEST_F(JobLineSyncTest, FailedRunsLogsAreReadAndTheirLineKept)
     off.jobLines = false;
     const auto later = addRun(5, Conclusion::Failure);
     ASSERT_TRUE(sync().run(off));
-    EXPECT_FALSE(*m_cache->jobFailureLine(later));
+    EXPECT_FALSE(*EvidenceStore(*m_cache).jobFailureLine(later));
 }
 
 // The tested-SHA evidence: a failed run's checkouts come with its line; the
@@ -130,7 +132,7 @@ TEST_F(JobLineSyncTest, GreensLogsAreSampledForWhatTheyCheckedOut)
     EXPECT_EQ(report->checkoutLogsUnread, 1);
     EXPECT_TRUE(report->jobLineErrors.empty()) << "a gone log is no error";
     const auto checkoutsOf = [&](std::int64_t row) {
-        auto read = m_cache->logCheckouts(row);
+        auto read = CheckoutStore(*m_cache).logCheckouts(row);
         EXPECT_TRUE(read) << read.message();
         return read ? *read : std::nullopt;
     };

@@ -1,6 +1,8 @@
 // The tested-SHA evidence in the cache (schema 6): what a run's log says it
 // checked out, the unread logs asked again, and the greens' sample queue.
-#include "relayhud/store/cache.h"
+#include "relayhud/store/checkout_store.h"
+#include "relayhud/store/database.h"
+#include "relayhud/store/health_store.h"
 
 #include "test_results_fixtures.h"
 
@@ -19,9 +21,9 @@ constexpr EpochSeconds kNow = 1'780'000'000;
 
 std::string sha(char c) { return std::string(40, c); }
 
-std::vector<std::int64_t> queuedRows(const Cache& cache, const CheckoutSampleQuery& query)
+std::vector<std::int64_t> queuedRows(const Database& cache, const CheckoutSampleQuery& query)
 {
-    auto queue = cache.checkoutSampleQueue(query);
+    auto queue = CheckoutStore(cache).checkoutSampleQueue(query);
     EXPECT_TRUE(queue) << queue.message();
     std::vector<std::int64_t> rows;
     for (const JobLineCandidate& c : queue ? *queue : std::vector<JobLineCandidate>{})
@@ -36,24 +38,25 @@ TEST(LogCheckoutStore, ChecksOutsRoundTripAndAReadReplacesThem)
     ASSERT_TRUE(cache);
     const std::int64_t row =
         addRun(*cache, completedRun(sha('a'), "test", 1, Conclusion::Success, kNow), kNow);
-    auto none = cache->logCheckouts(row);
+    auto none = CheckoutStore(*cache).logCheckouts(row);
     ASSERT_TRUE(none);
     EXPECT_FALSE(none->has_value()) << "never read";
 
     const std::vector<LogCheckout> two = {{"torch-spyre/torch-spyre", sha('1'), 40},
                                           {"pytorch/pytorch", sha('a'), 97}};
-    ASSERT_TRUE(cache->putLogCheckouts(row, two, kNow));
-    auto read = cache->logCheckouts(row);
+    ASSERT_TRUE(CheckoutStore(*cache).putLogCheckouts(row, two, kNow));
+    auto read = CheckoutStore(*cache).logCheckouts(row);
     ASSERT_TRUE(read && read->has_value());
     EXPECT_EQ(**read, two);
 
-    ASSERT_TRUE(cache->putLogCheckouts(row, {}, kNow + 1)); // read again: shows none
-    read = cache->logCheckouts(row);
+    ASSERT_TRUE(CheckoutStore(*cache).putLogCheckouts(row, {}, kNow + 1)); // read again: shows none
+    read = CheckoutStore(*cache).logCheckouts(row);
     ASSERT_TRUE(read && read->has_value());
     EXPECT_TRUE((*read)->empty());
 
-    ASSERT_TRUE(cache->putLogUnread(row, kNow + 2)); // an unread log is not a read one
-    read = cache->logCheckouts(row);
+    ASSERT_TRUE(
+        CheckoutStore(*cache).putLogUnread(row, kNow + 2)); // an unread log is not a read one
+    read = CheckoutStore(*cache).logCheckouts(row);
     ASSERT_TRUE(read);
     EXPECT_FALSE(read->has_value());
 }
@@ -92,8 +95,8 @@ TEST(LogCheckoutStore, TheSampleTakesTheNewestGreensOfEachBackendNotYetRead)
     EXPECT_EQ(rows, (std::vector<std::int64_t>{ascend, spyre[0], spyre[1]}));
     EXPECT_EQ(std::count(rows.begin(), rows.end(), failed), 0);
 
-    ASSERT_TRUE(cache->putLogCheckouts(spyre[0], {}, kNow));
-    ASSERT_TRUE(cache->putLogUnread(spyre[1], kNow - 10));
+    ASSERT_TRUE(CheckoutStore(*cache).putLogCheckouts(spyre[0], {}, kNow));
+    ASSERT_TRUE(CheckoutStore(*cache).putLogUnread(spyre[1], kNow - 10));
     rows = queuedRows(*cache, query);
     // The read one is done; the unread one, tried before retryUnreadBefore,
     // comes again after the next newest.
@@ -101,7 +104,7 @@ TEST(LogCheckoutStore, TheSampleTakesTheNewestGreensOfEachBackendNotYetRead)
     query.retryUnreadBefore = kNow - 20;
     EXPECT_EQ(queuedRows(*cache, query), (std::vector<std::int64_t>{ascend, spyre[2], spyre[3]}))
         << "the unread one was tried too recently";
-    ASSERT_TRUE(cache->putLogUnread(spyre[3], kNow - 1000, /*gone=*/true));
+    ASSERT_TRUE(CheckoutStore(*cache).putLogUnread(spyre[3], kNow - 1000, /*gone=*/true));
     query.retryUnreadBefore = kNow + 1000;
     EXPECT_EQ(queuedRows(*cache, query), (std::vector<std::int64_t>{ascend, spyre[1], spyre[2]}))
         << "a gone log is never asked again";
@@ -120,10 +123,11 @@ TEST(LogCheckoutStore, HealthRunsCarryTheirReadLogsCheckouts)
         addRun(*cache, completedRun(sha('c'), "test", 1, Conclusion::Success, kNow), kNow);
     const std::int64_t never =
         addRun(*cache, completedRun(sha('d'), "test", 1, Conclusion::Success, kNow), kNow);
-    ASSERT_TRUE(cache->putLogCheckouts(read, {{"pytorch/pytorch", sha('a'), 12}}, kNow));
-    ASSERT_TRUE(cache->putLogCheckouts(empty, {}, kNow));
-    ASSERT_TRUE(cache->putLogUnread(unread, kNow));
-    auto runs = cache->healthRuns({"torch-spyre/torch-spyre", kNow - kDay});
+    ASSERT_TRUE(
+        CheckoutStore(*cache).putLogCheckouts(read, {{"pytorch/pytorch", sha('a'), 12}}, kNow));
+    ASSERT_TRUE(CheckoutStore(*cache).putLogCheckouts(empty, {}, kNow));
+    ASSERT_TRUE(CheckoutStore(*cache).putLogUnread(unread, kNow));
+    auto runs = HealthStore(*cache).healthRuns({"torch-spyre/torch-spyre", kNow - kDay});
     ASSERT_TRUE(runs) << runs.message();
     ASSERT_EQ(runs->size(), 4u);
     for (const HealthRun& run : *runs) {

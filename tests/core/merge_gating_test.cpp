@@ -4,7 +4,8 @@
 // torchci/pages/api/drci/drci.ts L296-320, L804-830 and
 // torchci/lib/fetchRecentWorkflows.ts L16-60 (Dr. CI); summarised in
 // ../shared/specs/real-backends.md section 5. And the gathering from a cache.
-#include "relayhud/store/cache.h"
+#include "relayhud/store/database.h"
+#include "relayhud/store/run_store.h"
 #include "relayhud/verdict/merge_gating.h"
 #include "relayhud/verdict/report.h"
 
@@ -235,7 +236,7 @@ TEST(MergeGating, DrCiKeepsAnAttemptARerunSuperseded)
 
 TEST(MergeGating, GathersAPrsRunsNewestHeadFirstFromTheCache)
 {
-    auto cache = Cache::open(":memory:");
+    auto cache = Database::open(":memory:");
     ASSERT_TRUE(cache) << cache.message();
     SyncBatch batch;
     batch.backends = {{"org/l4", Level::L4, {}, true}, {"org/old", Level::L3, {}, false}};
@@ -250,7 +251,7 @@ TEST(MergeGating, GathersAPrsRunsNewestHeadFirstFromTheCache)
     other.prNumber = kPr + 1;
     CheckRun old = row("org/old", "y", Conclusion::Failure);
     batch.runs = {a, b, other, old};
-    ASSERT_TRUE((*cache)->apply(batch));
+    ASSERT_TRUE(RunStore(**cache).apply(batch));
     auto got = gatherMergeGating(**cache, kPr);
     ASSERT_TRUE(got) << got.message();
     EXPECT_EQ(got->head, kHead);

@@ -17,7 +17,7 @@
 
 #include "relayhud/config/config_suggest.h"
 #include "relayhud/config/pytest_selection.h"
-#include "relayhud/store/cache.h"
+#include "relayhud/store/test_result_store.h"
 
 #include <gtest/gtest.h>
 
@@ -226,7 +226,8 @@ TEST(DeselectedNotMissing, VerdictForRunTakesTheSelectionByRepo)
     const std::string sha(40, 'b');
     const auto row =
         addRun(*cache, completedRun(sha, "Indexing", 1, Conclusion::Success, 100), 100);
-    auto writer = cache->beginTestRun({row, TestRunSource::Artifacts, "test_ops.xml", "u"});
+    auto writer =
+        TestResultStore(*cache).beginTestRun({row, TestRunSource::Artifacts, "test_ops.xml", "u"});
     ASSERT_TRUE(writer) << writer.message();
     for (const auto& [name, op] : std::vector<std::pair<std::string, std::string>>{
              {"test_add_add_spyre_float16", "add"},

@@ -12,7 +12,11 @@
 #include "relayhud/artifacts/artifact_store.h"
 #include "relayhud/model/tested_commit.h"
 #include "relayhud/sim/sim_server.h"
+#include "relayhud/store/checkout_store.h"
 #include "relayhud/store/content_cache.h"
+#include "relayhud/store/matrix_store.h"
+#include "relayhud/store/run_store.h"
+#include "relayhud/store/test_result_store.h"
 #include "relayhud/sync/artifact_sync.h"
 #include "relayhud/sync/hud_sync.h"
 
@@ -100,23 +104,23 @@ protected:
 
     static std::optional<TestRunInfo> testRunOf(const sim::SimRow& row)
     {
-        auto id = s_cache->checkRunRowFor(row.run.checkRunId);
+        auto id = RunStore(*s_cache).checkRunRowFor(row.run.checkRunId);
         if (!id || !*id)
             return std::nullopt;
-        auto info = s_cache->testRunForCheckRun(**id);
+        auto info = TestResultStore(*s_cache).testRunForCheckRun(**id);
         return info && *info ? std::optional<TestRunInfo>(**info) : std::nullopt;
     }
 
     static sim::SimServer* s_server;
     static std::filesystem::path s_dir;
-    static Cache* s_cache;
+    static Database* s_cache;
     static ContentCache* s_blobs;
     static ArtifactSyncReport s_report;
 };
 
 sim::SimServer* RealReportersSimTest::s_server = nullptr;
 std::filesystem::path RealReportersSimTest::s_dir;
-Cache* RealReportersSimTest::s_cache = nullptr;
+Database* RealReportersSimTest::s_cache = nullptr;
 ContentCache* RealReportersSimTest::s_blobs = nullptr;
 ArtifactSyncReport RealReportersSimTest::s_report;
 
@@ -166,7 +170,7 @@ TEST_F(RealReportersSimTest, NoWheelIsEverDownloaded)
 
 TEST_F(RealReportersSimTest, EveryReportedSuccessWhoseTestsFailedIsMarkedInTheMatrix)
 {
-    auto matrix = s_cache->loadMatrix(MatrixQuery{});
+    auto matrix = MatrixStore(*s_cache).loadMatrix(MatrixQuery{});
     ASSERT_TRUE(matrix) << matrix.message();
     std::map<std::int64_t, const MatrixCell*> byRow;
     for (const MatrixCell& cell : matrix->cells)
@@ -176,7 +180,7 @@ TEST_F(RealReportersSimTest, EveryReportedSuccessWhoseTestsFailedIsMarkedInTheMa
     for (const sim::SimRow* row : finishedRows(kSpyre)) {
         const bool claimsGreen = row->run.reported.conclusion == Conclusion::Success;
         const bool testsFailed = !row->failedTestsJson.empty();
-        auto id = s_cache->checkRunRowFor(row->run.checkRunId);
+        auto id = RunStore(*s_cache).checkRunRowFor(row->run.checkRunId);
         ASSERT_TRUE(id && *id);
         const auto cell = byRow.find(**id);
         if (cell == byRow.end())
@@ -219,9 +223,9 @@ TEST_F(RealReportersSimTest, EveryMergedPrRunShowsTheCommitItReallyTested)
     for (const sim::SimRow* row : finishedRows(kSpyre)) {
         if (row->run.eventType != EventType::PullRequest || row->evidence.wheelsAt == 0)
             continue;
-        auto id = s_cache->checkRunRowFor(row->run.checkRunId);
+        auto id = RunStore(*s_cache).checkRunRowFor(row->run.checkRunId);
         ASSERT_TRUE(id && *id);
-        auto tested = s_cache->testedCommit(**id);
+        auto tested = CheckoutStore(*s_cache).testedCommit(**id);
         ASSERT_TRUE(tested) << tested.message();
         ASSERT_TRUE(*tested) << "run " << row->run.runId << " has no tested commit";
         EXPECT_EQ((*tested)->sha, row->testedSha.value) << "the dataset's truth";
@@ -235,7 +239,7 @@ TEST_F(RealReportersSimTest, EveryMergedPrRunShowsTheCommitItReallyTested)
 // Every real nightly's SHA is a main commit (real-backends.md section 2).
 TEST_F(RealReportersSimTest, EveryNightlySitsOnAMainCommit)
 {
-    auto commits = s_cache->commits();
+    auto commits = RunStore(*s_cache).commits();
     ASSERT_TRUE(commits) << commits.message();
     std::map<std::string, UpstreamCommit> bySha;
     for (const UpstreamCommit& c : *commits)
@@ -253,7 +257,7 @@ TEST_F(RealReportersSimTest, EveryNightlySitsOnAMainCommit)
             EXPECT_EQ(bySha[sha].title.find("nightly release"), std::string::npos)
                 << "a main commit's title, not a nightly-branch one: " << bySha[sha].title;
             // Consecutive nightlies compare main..main.
-            auto previous = s_cache->previousCommit(row->run.upstreamSha);
+            auto previous = RunStore(*s_cache).previousCommit(row->run.upstreamSha);
             ASSERT_TRUE(previous) << previous.message();
             if (*previous) {
                 EXPECT_EQ((*previous)->eventType, EventType::Nightly);

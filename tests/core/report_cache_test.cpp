@@ -4,7 +4,11 @@
 // its failure line, and unknown SHAs and rows as errors.
 #include "test_results_fixtures.h"
 
-#include "relayhud/store/cache.h"
+#include "relayhud/store/checkout_store.h"
+#include "relayhud/store/database.h"
+#include "relayhud/store/evidence_store.h"
+#include "relayhud/store/test_result_store.h"
+#include "relayhud/store/triage_store.h"
 #include "relayhud/verdict/report.h"
 
 #include <gtest/gtest.h>
@@ -27,7 +31,8 @@ protected:
         const std::int64_t row = relayhud::testing::addRun(*m_cache, run, time);
         if (cases.empty())
             return row;
-        auto writer = m_cache->beginTestRun({row, TestRunSource::Artifacts, "default.xml", ""});
+        auto writer = TestResultStore(*m_cache).beginTestRun(
+            {row, TestRunSource::Artifacts, "default.xml", ""});
         EXPECT_TRUE(writer);
         TestRunTotals totals;
         totals.reports = 1;
@@ -75,7 +80,7 @@ protected:
         return t;
     }
 
-    std::unique_ptr<Cache> m_cache = relayhud::testing::openCacheOk(":memory:");
+    std::unique_ptr<Database> m_cache = relayhud::testing::openCacheOk(":memory:");
 };
 
 using relayhud::testing::makeCase;
@@ -133,7 +138,8 @@ TEST_F(ReportCacheTest, APersonsTagWinsOverTheSuggestion)
              {makeCase("TestA", "test_a", TestOutcome::Failed, "AssertionError: a"),
               makeCase("TestA", "test_b", TestOutcome::Failed, "AssertionError: b")});
     TriageTag cleared = tag("bbbb", "test_b", FailureClass::Untriaged);
-    ASSERT_TRUE(m_cache->setTriageTags({tag("bbbb", "test_a", FailureClass::BackendBug), cleared}));
+    ASSERT_TRUE(TriageStore(*m_cache).setTriageTags(
+        {tag("bbbb", "test_a", FailureClass::BackendBug), cleared}));
     const ReportInput in = load("bbbb");
     auto f = byName(in);
     EXPECT_EQ(f["test_a"].cls, FailureClass::BackendBug);
@@ -197,7 +203,7 @@ TEST_F(ReportCacheTest, AFailedJobWithoutFailingCasesCarriesItsFailureLine)
     line.cls = FailureClass::Infra;
     line.line = 4242;
     line.text = "##[error]No space left on device";
-    ASSERT_TRUE(m_cache->putJobFailureLine(line));
+    ASSERT_TRUE(EvidenceStore(*m_cache).putJobFailureLine(line));
     auto after = load("dddd");
     ASSERT_EQ(after.failures.size(), 1u);
     const ClassifiedFailure& f = after.failures[0];
@@ -241,7 +247,7 @@ TEST_F(ReportCacheTest, AJobRowSaysWhichCommitItReallyTested)
     const std::string job = "Build PyTorch@" + base + " + torch-spyre";
     const auto tested = testedCommitFromJobName(job);
     ASSERT_TRUE(tested);
-    ASSERT_TRUE(m_cache->putTestedCommit(row, *tested));
+    ASSERT_TRUE(CheckoutStore(*m_cache).putTestedCommit(row, *tested));
     const ReportInput in = load(head);
     ASSERT_EQ(in.tested.count(row), 1u);
     EXPECT_EQ(in.tested.at(row), "tested main@4f1d3c0 after #158123 merged (from its job name)");

@@ -5,6 +5,8 @@
 // data, or a zip inside an artifact, was imported without a word.
 #include "archive_packer.h"
 #include "relayhud/results/report_import.h"
+#include "relayhud/store/run_store.h"
+#include "relayhud/store/test_result_store.h"
 #include "test_results_fixtures.h"
 
 #include <gtest/gtest.h>
@@ -52,7 +54,7 @@ protected:
 
     Result<ImportSummary> import(const std::vector<std::string>& paths)
     {
-        auto writer = m_cache->beginTestRun(
+        auto writer = TestResultStore(*m_cache).beginTestRun(
             TestRunOrigin{std::nullopt, TestRunSource::Import, "import", paths.front()}, nullptr);
         EXPECT_TRUE(writer);
         auto summary = importReports(paths, **writer, {});
@@ -71,7 +73,7 @@ protected:
     }
 
     std::unique_ptr<ScratchDir> m_dir;
-    std::unique_ptr<Cache> m_cache;
+    std::unique_ptr<Database> m_cache;
 };
 
 } // namespace
@@ -89,7 +91,7 @@ TEST_F(ImportNesting, ZipsNestedFiveThousandDeepAreRefusedQuicklyAndSaidSo)
                                      + ": deep.xml.gz: an archive nested 4 deep (the limit is "
                                        "3); not read");
     EXPECT_LT(took, std::chrono::seconds(5));
-    EXPECT_EQ(m_cache->stats()->testResults, 0);
+    EXPECT_EQ(RunStore(*m_cache).stats()->testResults, 0);
 }
 
 TEST_F(ImportNesting, ReportsBesideADeepChainAreKeptAndTheChainNamed)
@@ -101,7 +103,7 @@ TEST_F(ImportNesting, ReportsBesideADeepChainAreKeptAndTheChainNamed)
     auto summary = import({m_dir->write("artifact.zip", zip.finish())});
     ASSERT_TRUE(summary) << summary.message();
     EXPECT_EQ(summary->reports.size(), 2u) << joined(summary->warnings);
-    EXPECT_EQ(m_cache->stats()->testResults, 4);
+    EXPECT_EQ(RunStore(*m_cache).stats()->testResults, 4);
     EXPECT_NE(joined(summary->warnings)
                   .find("artifact.zip:reports/deep.xml.gz: an archive nested 4 deep (the limit "
                         "is 3); not read"),
@@ -116,7 +118,7 @@ TEST_F(ImportNesting, NestingWithinTheLimitIsRead)
     ASSERT_TRUE(summary) << summary.message();
     EXPECT_EQ(summary->reports.size(), 1u);
     EXPECT_TRUE(summary->warnings.empty()) << joined(summary->warnings);
-    EXPECT_EQ(m_cache->stats()->testResults, 2);
+    EXPECT_EQ(RunStore(*m_cache).stats()->testResults, 2);
 }
 
 TEST_F(ImportNesting, AZipInsideAnArtifactIsNamedNotIgnored)

@@ -5,6 +5,8 @@
 #include "relayhud/artifacts/report_names.h"
 #include "relayhud/results/report_import.h"
 #include "relayhud/store/content_cache.h"
+#include "relayhud/store/run_store.h"
+#include "relayhud/store/test_result_store.h"
 #include "test_files.h"
 #include "test_results_fixtures.h"
 
@@ -64,7 +66,7 @@ protected:
     Imported import(const std::vector<std::string>& paths, const ImportOptions& options = {})
     {
         Imported out;
-        auto writer = m_cache->beginTestRun(
+        auto writer = TestResultStore(*m_cache).beginTestRun(
             TestRunOrigin{std::nullopt, TestRunSource::Import, "import", paths.front()},
             m_blobs.get());
         EXPECT_TRUE(writer);
@@ -82,7 +84,7 @@ protected:
         return m_dir->write(name, bytes);
     }
 
-    std::int64_t storedResults() { return m_cache->stats()->testResults; }
+    std::int64_t storedResults() { return RunStore(*m_cache).stats()->testResults; }
 
     static bool anyContains(const std::vector<std::string>& list, const std::string& needle)
     {
@@ -93,7 +95,7 @@ protected:
     }
 
     std::unique_ptr<ScratchDir> m_dir;
-    std::unique_ptr<Cache> m_cache;
+    std::unique_ptr<Database> m_cache;
     std::unique_ptr<ContentCache> m_blobs;
 };
 
@@ -159,7 +161,7 @@ TEST_F(Import, EveryCorpusReportMatchesItsOwnAttributes)
             EXPECT_TRUE(anyContains(imported.summary->warnings, "declares"));
         else
             EXPECT_EQ(report.declared.tests, testcases);
-        auto info = m_cache->testRun(imported.testRunId);
+        auto info = TestResultStore(*m_cache).testRun(imported.testRunId);
         ASSERT_TRUE(info);
         EXPECT_EQ(info->totals.cases(), static_cast<std::int64_t>(testcases));
         EXPECT_EQ(info->totals.declared, attributes);
@@ -294,7 +296,7 @@ TEST_F(Import, ATruncatedReportKeepsItsCasesAndSaysWhereItBroke)
     EXPECT_LT(cases, 20);
     EXPECT_EQ(storedResults(), cases);
     EXPECT_TRUE(anyContains(imported.summary->warnings, "cut.xml: XML ends unexpectedly"));
-    auto info = m_cache->testRun(imported.testRunId);
+    auto info = TestResultStore(*m_cache).testRun(imported.testRunId);
     EXPECT_TRUE(anyContains(info->warnings, "XML ends unexpectedly"));
 }
 
@@ -343,7 +345,7 @@ TEST_F(Import, InvalidUtf8BecomesReplacementCharacters)
                             "trace \xe2\x82</failure></testcase></testsuite>";
     auto imported = import({write("utf8.xml", xml)});
     ASSERT_TRUE(imported.summary) << imported.summary.message();
-    auto results = m_cache->testResults(imported.testRunId);
+    auto results = TestResultStore(*m_cache).testResults(imported.testRunId);
     ASSERT_EQ(results->size(), 1u);
     EXPECT_EQ((*results)[0].name, "test_\xef\xbf\xbd\xef\xbf\xbd");
     EXPECT_EQ((*results)[0].message, "bad \xef\xbf\xbd( byte");
@@ -358,9 +360,10 @@ TEST_F(Import, ATenMegabyteFailureMessageIsCutWithTheWholeKeptOnDisk)
     const auto path = write("huge.xml", pytestReport(1, 1, "TestCommonPRIVATEUSE1", huge));
     auto imported = import({path});
     ASSERT_TRUE(imported.summary) << imported.summary.message();
-    auto results = m_cache->testResults(imported.testRunId, {{TestOutcome::Failed}, 0});
+    auto results =
+        TestResultStore(*m_cache).testResults(imported.testRunId, {{TestOutcome::Failed}, 0});
     ASSERT_EQ(results->size(), 1u);
-    auto traceback = m_cache->testText((*results)[0].tracebackId);
+    auto traceback = TestResultStore(*m_cache).testText((*results)[0].tracebackId);
     ASSERT_TRUE(traceback);
     EXPECT_LE(traceback->text.size(), JunitReadOptions{}.maxInlineTextBytes);
     EXPECT_EQ(traceback->fullBytes, static_cast<std::int64_t>(huge.size()));

@@ -8,7 +8,9 @@
 // that ran on it and a handful of failures reads in 40 lines (issue 17).
 #include "relayhud/junit/junit_reader.h"
 #include "relayhud/sim/sim_artifacts.h"
-#include "relayhud/store/cache.h"
+#include "relayhud/store/database.h"
+#include "relayhud/store/run_store.h"
+#include "relayhud/store/test_result_store.h"
 #include "relayhud/verdict/report.h"
 
 #include "report_shape.h"
@@ -74,7 +76,7 @@ protected:
         s_data = new sim::SimDataset(sim::buildDataset(config));
         s_truth = new sim::SimArtifacts(*s_data);
         s_cache = relayhud::testing::openCacheOk(":memory:").release();
-        ASSERT_TRUE(s_cache->apply(SyncBatch{s_data->backends, s_data->commits, {}, {}}));
+        ASSERT_TRUE(RunStore(*s_cache).apply(SyncBatch{s_data->backends, s_data->commits, {}, {}}));
         for (const sim::SimRow& row : s_data->rows)
             if (isRegressionJob(row.run) || isFlakyJob(row.run) || isHiddenFailureJob(row.run))
                 store(*s_cache, row);
@@ -105,15 +107,16 @@ protected:
     }
 
     // The row, and the test results of its reports when it has any.
-    static void store(Cache& cache, const sim::SimRow& row)
+    static void store(Database& cache, const sim::SimRow& row)
     {
-        ASSERT_TRUE(cache.apply(SyncBatch{{}, {}, {row.run}, {}}));
+        ASSERT_TRUE(RunStore(cache).apply(SyncBatch{{}, {}, {row.run}, {}}));
         const std::vector<sim::SimReport> reports = s_truth->reports(row);
         if (reports.empty())
             return;
-        auto id = cache.checkRunRowFor(row.run.checkRunId);
+        auto id = RunStore(cache).checkRunRowFor(row.run.checkRunId);
         ASSERT_TRUE(id && *id) << row.run.checkRunId.value;
-        auto writer = cache.beginTestRun({**id, TestRunSource::Artifacts, "sim", ""});
+        auto writer =
+            TestResultStore(cache).beginTestRun({**id, TestRunSource::Artifacts, "sim", ""});
         ASSERT_TRUE(writer) << writer.message();
         TestRunTotals totals;
         for (const sim::SimReport& report : reports) {
@@ -164,7 +167,7 @@ protected:
 
     // The report input with every job's failures, as the CLI builds it.
     static ReportInput report(const Sha& sha) { return report(*s_cache, sha); }
-    static ReportInput report(const Cache& cache, const Sha& sha)
+    static ReportInput report(const Database& cache, const Sha& sha)
     {
         auto input = loadReportInput(cache, sha, std::nullopt, {});
         EXPECT_TRUE(input) << input.message();
@@ -189,7 +192,7 @@ protected:
 
     static inline sim::SimDataset* s_data = nullptr;
     static inline sim::SimArtifacts* s_truth = nullptr;
-    static inline Cache* s_cache = nullptr;
+    static inline Database* s_cache = nullptr;
 };
 
 TEST_F(ReportSimTest, TheCulpritCausedItAndThePrsItBrokeSayAlreadyBrokenUpstream)
@@ -339,8 +342,8 @@ TEST_F(ReportSimTest, AShaWithAHandfulOfFailuresLeadsWithThemInFortyLines)
 {
     const Sha sha = handfulSha();
     ASSERT_FALSE(sha.empty()) << "the dataset has no PR head with a handful of failures";
-    std::unique_ptr<Cache> cache = relayhud::testing::openCacheOk(":memory:");
-    ASSERT_TRUE(cache->apply(SyncBatch{s_data->backends, s_data->commits, {}, {}}));
+    std::unique_ptr<Database> cache = relayhud::testing::openCacheOk(":memory:");
+    ASSERT_TRUE(RunStore(*cache).apply(SyncBatch{s_data->backends, s_data->commits, {}, {}}));
     for (const sim::SimRow& row : s_data->rows)
         if (row.run.upstreamSha == sha)
             store(*cache, row);

@@ -7,7 +7,9 @@
 // schema-3 server overrides seq, author and time itself and refuses what is
 // oversized; a lock held by another session is a one-line error within the
 // timeout that names who holds it.
-#include "relayhud/store/cache.h"
+#include "relayhud/store/database.h"
+#include "relayhud/store/team_store.h"
+#include "relayhud/store/triage_store.h"
 #include "relayhud/team/team_row.h"
 #include "relayhud/team/team_server.h"
 #include "relayhud/team/team_sync.h"
@@ -33,9 +35,9 @@ using triage::FailureClass;
 const Sha kGoodSha{"0123456789abcdef0123456789abcdef01234567"};
 const TriageTarget kTarget{"torch-spyre/torch-spyre", "pull", "test (1)", kGoodSha, 1, "t::a"};
 
-std::unique_ptr<Cache> freshCache()
+std::unique_ptr<Database> freshCache()
 {
-    auto cache = Cache::open(":memory:");
+    auto cache = Database::open(":memory:");
     EXPECT_TRUE(cache) << cache.message();
     return cache ? std::move(*cache) : nullptr;
 }
@@ -99,7 +101,7 @@ Honest syncFresh(TeamServer& server)
     auto cache = freshCache();
     auto report = syncTeam(*cache, server);
     EXPECT_TRUE(report) << report.message();
-    auto tags = cache->triageTags();
+    auto tags = TriageStore(*cache).triageTags();
     EXPECT_TRUE(tags) << tags.message();
     // What a pull stored exports and imports again into another cache.
     auto other = freshCache();
@@ -119,8 +121,8 @@ TEST(TeamHostile, RowsATeammateWroteAreSkippedCountedAndTwoCachesAgree)
     }
     ASSERT_TRUE(addTeammate(pg, "mallory"));
     auto alice = freshCache();
-    ASSERT_TRUE(
-        alice->setTriageTags({localTag(kTarget, FailureClass::Flaky, 1000, "retry passes")}));
+    ASSERT_TRUE(TriageStore(*alice).setTriageTags(
+        {localTag(kTarget, FailureClass::Flaky, 1000, "retry passes")}));
     const std::string job = "'test (1)'", sha = "'" + kGoodSha.value + "'";
     const std::string now = "now()";
     for (const std::string& row : {
@@ -177,17 +179,17 @@ TEST(TeamHostile, RowsATeammateWroteAreSkippedCountedAndTwoCachesAgree)
               "the server never gave)");
 
     // A later honest change still arrives: the pull never jumped to 10^12.
-    ASSERT_TRUE(
-        alice->setTriageTags({localTag(kTarget, FailureClass::Infra, 2000, "runner died")}));
+    ASSERT_TRUE(TriageStore(*alice).setTriageTags(
+        {localTag(kTarget, FailureClass::Infra, 2000, "runner died")}));
     ASSERT_TRUE(syncTeam(*alice, a));
     auto again = freshCache();
     auto report = syncTeam(*again, b);
     ASSERT_TRUE(report) << report.message();
-    auto tags = again->triageTags();
+    auto tags = TriageStore(*again).triageTags();
     ASSERT_TRUE(tags && tags->size() == 1u);
     EXPECT_EQ((*tags)[0].cls, FailureClass::Infra);
     EXPECT_EQ((*tags)[0].note, "runner died");
-    auto status = again->teamStatus();
+    auto status = TeamStore(*again).teamStatus();
     ASSERT_TRUE(status);
     EXPECT_EQ(status->skipped, report->pulled.skips) << "kept for `team status`";
 }
@@ -269,7 +271,8 @@ TEST(TeamHostile, ALockHeldByAnotherSessionIsAOneLineErrorWithinTheTimeout)
     auto cache = freshCache();
     TeamServer server = connected(pg, "relayhud", 2);
     ASSERT_TRUE(syncTeam(*cache, server)) << "joining takes no lock";
-    ASSERT_TRUE(cache->setTriageTags({localTag(kTarget, FailureClass::Flaky, 1000, "")}));
+    ASSERT_TRUE(
+        TriageStore(*cache).setTriageTags({localTag(kTarget, FailureClass::Flaky, 1000, "")}));
     const auto started = std::chrono::steady_clock::now();
     auto refused = syncTeam(*cache, server);
     const auto took = std::chrono::steady_clock::now() - started;
@@ -283,7 +286,7 @@ TEST(TeamHostile, ALockHeldByAnotherSessionIsAOneLineErrorWithinTheTimeout)
               std::string::npos)
         << refused.message();
     EXPECT_NE(refused.message().find("gave up after 2 s"), std::string::npos) << refused.message();
-    auto status = cache->teamStatus();
+    auto status = TeamStore(*cache).teamStatus();
     ASSERT_TRUE(status);
     EXPECT_EQ(status->unsent, 1) << "nothing lost: the change waits";
 
@@ -302,7 +305,7 @@ TEST(TeamHostile, ALocalChangeTheServerWouldRefuseIsNotSentAndHoldsUpNothing)
     TeamServer server = connected(pg);
     ASSERT_TRUE(server.init());
     auto cache = freshCache();
-    ASSERT_TRUE(cache->setTriageTags(
+    ASSERT_TRUE(TriageStore(*cache).setTriageTags(
         {localTag(kTarget, FailureClass::Flaky, 1000, std::string(70'000, 'n'))}));
     auto first = syncTeam(*cache, server);
     ASSERT_TRUE(first) << first.message();
@@ -310,12 +313,13 @@ TEST(TeamHostile, ALocalChangeTheServerWouldRefuseIsNotSentAndHoldsUpNothing)
     EXPECT_EQ(first->unsendable, 1u);
     EXPECT_EQ(first->unsendableWhy, "\"note\" is 70000 bytes; the limit is 65536");
     EXPECT_EQ(pg.query("SELECT string_agg(field, ',') FROM relayhud_change"), "class");
-    ASSERT_TRUE(cache->setTriageTags({localTag(kTarget, FailureClass::Infra, 2000, "short")}));
+    ASSERT_TRUE(
+        TriageStore(*cache).setTriageTags({localTag(kTarget, FailureClass::Infra, 2000, "short")}));
     auto second = syncTeam(*cache, server);
     ASSERT_TRUE(second) << second.message();
     EXPECT_EQ(second->pushed, 2u);
     EXPECT_EQ(second->unsendable, 0u);
-    EXPECT_EQ(cache->teamStatus()->unsent, 0);
+    EXPECT_EQ(TeamStore(*cache).teamStatus()->unsent, 0);
 }
 
 // The row decoding a pull runs (team/team_row.h), on hand-made rows.

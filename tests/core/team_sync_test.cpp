@@ -6,7 +6,9 @@
 // conflict; edits of different fields both stay; a client older than the
 // server is refused, and one newer than it told to run init; a role without
 // write rights gets a clear error and loses nothing; LISTEN wakes a client.
-#include "relayhud/store/cache.h"
+#include "relayhud/store/database.h"
+#include "relayhud/store/team_store.h"
+#include "relayhud/store/triage_store.h"
 #include "relayhud/team/team_server.h"
 #include "relayhud/team/team_sync.h"
 
@@ -46,9 +48,9 @@ TriageTag tag(const TriageTarget& t, FailureClass cls, std::int64_t ms,
     return out;
 }
 
-std::unique_ptr<Cache> openCache()
+std::unique_ptr<Database> openCache()
 {
-    auto cache = Cache::open(":memory:");
+    auto cache = Database::open(":memory:");
     EXPECT_TRUE(cache) << cache.message();
     return cache ? std::move(*cache) : nullptr;
 }
@@ -62,14 +64,14 @@ TeamServer connectInit(const PgTestServer& pg, const std::string& user = "relayh
     return std::move(*server);
 }
 
-std::optional<TriageTag> tagOf(const Cache& cache, const TriageTarget& t)
+std::optional<TriageTag> tagOf(const Database& cache, const TriageTarget& t)
 {
-    auto tags = cache.triageTagsFor({t});
+    auto tags = TriageStore(cache).triageTagsFor({t});
     EXPECT_TRUE(tags) << tags.message();
     return tags ? (*tags)[0] : std::nullopt;
 }
 
-TeamSyncReport synced(Cache& cache, TeamServer& server, const TeamSyncOptions& options = {})
+TeamSyncReport synced(Database& cache, TeamServer& server, const TeamSyncOptions& options = {})
 {
     auto report = syncTeam(cache, server, options);
     EXPECT_TRUE(report) << report.message();
@@ -86,8 +88,9 @@ TEST(TeamSync, TwoCachesTagThroughOneServer)
     auto bob = openCache();
 
     // Before joining, a tag is only local: no outbox.
-    ASSERT_TRUE(alice->setTriageTags({tag(target(), FailureClass::Flaky, 1000, "retry passes")}));
-    auto before = alice->teamStatus();
+    ASSERT_TRUE(TriageStore(*alice).setTriageTags(
+        {tag(target(), FailureClass::Flaky, 1000, "retry passes")}));
+    auto before = TeamStore(*alice).teamStatus();
     ASSERT_TRUE(before);
     EXPECT_FALSE(before->joined);
     EXPECT_EQ(before->unsent, 0);
@@ -111,30 +114,31 @@ TEST(TeamSync, TwoCachesTagThroughOneServer)
     EXPECT_EQ(seen->timeMs, 1000);
     // The author is the server's session user, not the name the client had.
     EXPECT_EQ(seen->author, "relayhud");
-    auto who = bob->teamFieldChange(target(), TeamField::Class);
+    auto who = TeamStore(*bob).teamFieldChange(target(), TeamField::Class);
     ASSERT_TRUE(who && *who);
     EXPECT_EQ((*who)->author, "relayhud");
     EXPECT_GT((*who)->seq, 0);
 
     // Now joined: Bob's next tag goes to his outbox with the tag's write, and
     // an undo is a change of its own.
-    auto previous = bob->setTriageTags({tag(target("", 1), FailureClass::Infra, 2000)});
+    auto previous =
+        TriageStore(*bob).setTriageTags({tag(target("", 1), FailureClass::Infra, 2000)});
     ASSERT_TRUE(previous);
-    auto waiting = bob->teamStatus();
+    auto waiting = TeamStore(*bob).teamStatus();
     ASSERT_TRUE(waiting);
     EXPECT_EQ(waiting->unsent, 1);
     EXPECT_EQ(synced(*bob, b).pushed, 1u);
     EXPECT_EQ(synced(*alice, a).pulled.applied, 1u);
     EXPECT_EQ(tagOf(*alice, target("", 1))->cls, FailureClass::Infra);
 
-    ASSERT_TRUE(bob->restoreTriageTags({target("", 1)}, *previous));
+    ASSERT_TRUE(TriageStore(*bob).restoreTriageTags({target("", 1)}, *previous));
     EXPECT_FALSE(tagOf(*bob, target("", 1)));
     EXPECT_EQ(synced(*bob, b).pushed, 1u);
     synced(*alice, a);
     // Cleared for the team: untriaged, which is how a clearing travels.
     EXPECT_EQ(tagOf(*alice, target("", 1))->cls, FailureClass::Untriaged);
 
-    auto status = alice->teamStatus();
+    auto status = TeamStore(*alice).teamStatus();
     ASSERT_TRUE(status);
     EXPECT_EQ(status->unsent, 0);
     EXPECT_GT(status->lastSyncMs, 0);
@@ -155,15 +159,17 @@ TEST(TeamSync, EditsOfOneFieldThatHadNotSeenEachOtherNewestWinsOnBothSides)
 
     // Offline from each other: both set the class; Alice also writes a
     // note, which nobody else touched.
-    ASSERT_TRUE(alice->setTriageTags({tag(target(), FailureClass::Flaky, 5000, "seen twice")}));
-    ASSERT_TRUE(bob->setTriageTags({tag(target(), FailureClass::Regression, 6000, "", "bob")}));
+    ASSERT_TRUE(TriageStore(*alice).setTriageTags(
+        {tag(target(), FailureClass::Flaky, 5000, "seen twice")}));
+    ASSERT_TRUE(TriageStore(*bob).setTriageTags(
+        {tag(target(), FailureClass::Regression, 6000, "", "bob")}));
 
     synced(*alice, a);
     TeamSyncReport bobs = synced(*bob, b);
     TeamSyncReport alices = synced(*alice, a);
 
     // Bob's class is newer: it wins on both sides; Alice's note stays on both.
-    for (const Cache* cache : {alice.get(), bob.get()}) {
+    for (const Database* cache : {alice.get(), bob.get()}) {
         auto t = tagOf(*cache, target());
         ASSERT_TRUE(t);
         EXPECT_EQ(t->cls, FailureClass::Regression);
@@ -177,16 +183,16 @@ TEST(TeamSync, EditsOfOneFieldThatHadNotSeenEachOtherNewestWinsOnBothSides)
     EXPECT_TRUE(alices.pulled.conflicts[0].remoteWon);
     EXPECT_EQ(alices.pulled.conflicts[0].local.value, "flaky");
     EXPECT_EQ(alices.pulled.conflicts[0].remote.value, "regression");
-    for (const Cache* cache : {alice.get(), bob.get()}) {
-        auto listed = cache->teamConflicts(10);
+    for (const Database* cache : {alice.get(), bob.get()}) {
+        auto listed = TeamStore(*cache).teamConflicts(10);
         ASSERT_TRUE(listed);
         EXPECT_EQ(listed->size(), 1u);
-        EXPECT_EQ(cache->teamStatus()->conflicts, 1);
+        EXPECT_EQ(TeamStore(*cache).teamStatus()->conflicts, 1);
     }
 
     // A change made after seeing the other follows it, whatever its clock
     // says: no conflict, and the later edit wins everywhere.
-    ASSERT_TRUE(alice->setTriageTags({tag(target(), FailureClass::BackendBug, 4000)}));
+    ASSERT_TRUE(TriageStore(*alice).setTriageTags({tag(target(), FailureClass::BackendBug, 4000)}));
     synced(*alice, a);
     TeamSyncReport followed = synced(*bob, b);
     EXPECT_TRUE(followed.pulled.conflicts.empty());
@@ -208,14 +214,14 @@ TEST(TeamSync, ACommitWhoseAnswerNeverCameIsSentOnceAndAKilledServerLosesNothing
     for (int i = 0; i < 3000; ++i)
         tags.push_back(tag(target("test/t.py::T::test_" + std::to_string(i)), FailureClass::Flaky,
                            10'000 + i));
-    ASSERT_TRUE(alice->setTriageTags(tags));
+    ASSERT_TRUE(TriageStore(*alice).setTriageTags(tags));
 
     // The server commits a batch and the client never hears: pushed by hand,
     // not marked sent. The next sync sends it again, a no-op.
     {
         auto a = TeamServer::connect(pg.conninfo());
         ASSERT_TRUE(a);
-        auto firstBatch = alice->teamOutbox(500);
+        auto firstBatch = TeamStore(*alice).teamOutbox(500);
         ASSERT_TRUE(firstBatch);
         ASSERT_TRUE(a->push(*firstBatch));
     }
@@ -233,7 +239,7 @@ TEST(TeamSync, ACommitWhoseAnswerNeverCameIsSentOnceAndAKilledServerLosesNothing
         cut = syncTeam(*alice, *a, TeamSyncOptions{50, 100});
     }
     RecordProperty("cut", cut ? "the sync finished first" : cut.message());
-    auto afterCut = alice->teamStatus();
+    auto afterCut = TeamStore(*alice).teamStatus();
     ASSERT_TRUE(afterCut);
     if (!cut) {
         EXPECT_NE(afterCut->lastError, "");
@@ -245,7 +251,7 @@ TEST(TeamSync, ACommitWhoseAnswerNeverCameIsSentOnceAndAKilledServerLosesNothing
     auto a = TeamServer::connect(pg.conninfo());
     ASSERT_TRUE(a) << a.message();
     synced(*alice, *a);
-    auto done = alice->teamStatus();
+    auto done = TeamStore(*alice).teamStatus();
     ASSERT_TRUE(done);
     EXPECT_EQ(done->unsent, 0);
     EXPECT_EQ(done->lastError, "");
@@ -256,7 +262,7 @@ TEST(TeamSync, ACommitWhoseAnswerNeverCameIsSentOnceAndAKilledServerLosesNothing
     ASSERT_TRUE(b);
     TeamSyncReport got = synced(*bob, *b);
     EXPECT_EQ(got.pulled.applied, 3000u);
-    auto all = bob->triageTags();
+    auto all = TriageStore(*bob).triageTags();
     ASSERT_TRUE(all);
     EXPECT_EQ(all->size(), 3000u);
 }
@@ -271,7 +277,8 @@ TEST(TeamSync, ARoleWithoutWriteRightsGetsAClearErrorAndLosesNothing)
     auto reader = TeamServer::connect(pg.conninfo("reader"));
     ASSERT_TRUE(reader) << reader.message();
     auto cache = openCache();
-    ASSERT_TRUE(cache->setTriageTags({tag(target(), FailureClass::Infra, 1000, "runner died")}));
+    ASSERT_TRUE(TriageStore(*cache).setTriageTags(
+        {tag(target(), FailureClass::Infra, 1000, "runner died")}));
 
     auto refused = syncTeam(*cache, *reader);
     ASSERT_FALSE(refused);
@@ -282,7 +289,7 @@ TEST(TeamSync, ARoleWithoutWriteRightsGetsAClearErrorAndLosesNothing)
 
     // Nothing lost: the tag is here and its two changes still wait.
     EXPECT_EQ(tagOf(*cache, target())->note, "runner died");
-    auto status = cache->teamStatus();
+    auto status = TeamStore(*cache).teamStatus();
     ASSERT_TRUE(status);
     EXPECT_EQ(status->unsent, 2);
     EXPECT_EQ(status->lastError, refused.message());
@@ -315,7 +322,7 @@ TEST(TeamSync, SchemasThatDifferAreRefusedWithWhatToDo)
         pg.psql("UPDATE relayhud_schema SET version = " + std::to_string(kTeamSchemaVersion + 1)));
     auto server = TeamServer::connect(pg.conninfo());
     ASSERT_TRUE(server);
-    ASSERT_TRUE(cache->setTriageTags({tag(target(), FailureClass::Flaky, 1000)}));
+    ASSERT_TRUE(TriageStore(*cache).setTriageTags({tag(target(), FailureClass::Flaky, 1000)}));
     auto refused = syncTeam(*cache, *server);
     ASSERT_FALSE(refused);
     EXPECT_NE(refused.message().find("newer than this RelayHUD knows"), std::string::npos)
@@ -335,7 +342,7 @@ TEST(TeamSync, AListeningClientIsWokenByAColleaguesPush)
     std::vector<TriageTag> tags;
     for (int i = 0; i < 100; ++i)
         tags.push_back(tag(target("t::" + std::to_string(i)), FailureClass::Flaky, 1000 + i));
-    ASSERT_TRUE(alice->setTriageTags(tags));
+    ASSERT_TRUE(TriageStore(*alice).setTriageTags(tags));
     synced(*alice, sender);
 
     pollfd fd{listener.socket(), POLLIN, 0};
@@ -369,9 +376,9 @@ TEST(TeamSync, BadOrForeignRowsAreSkippedAndBadTextTravelsReplaced)
     TeamServer b = connectInit(pg);
     auto alice = openCache();
     auto bob = openCache();
-    ASSERT_TRUE(
-        alice->setTriageTags({tag(target(), FailureClass::Flaky, 1000,
-                                  std::string("bad \xff\xfe byte; \x1b]52;c;ZXZpbA==\x07 osc"))}));
+    ASSERT_TRUE(TriageStore(*alice).setTriageTags(
+        {tag(target(), FailureClass::Flaky, 1000,
+             std::string("bad \xff\xfe byte; \x1b]52;c;ZXZpbA==\x07 osc"))}));
     synced(*alice, a);
     const std::string row = "INSERT INTO relayhud_change (change_id, kind, repo, workflow, job,"
                             " sha, attempt, test, field, value, client_time) VALUES"
@@ -401,7 +408,7 @@ TEST(TeamSync, BadOrForeignRowsAreSkippedAndBadTextTravelsReplaced)
     ASSERT_TRUE(later);
     EXPECT_EQ(later->note, "after the junk");
     EXPECT_EQ(later->cls, FailureClass::Untriaged);
-    auto status = bob->teamStatus();
+    auto status = TeamStore(*bob).teamStatus();
     ASSERT_TRUE(status);
     EXPECT_EQ(std::to_string(status->lastSeq), pg.query("SELECT max(seq) FROM relayhud_change"));
 }
@@ -412,13 +419,13 @@ TEST(TeamSync, JoiningAnotherTeamStartsOverWithIt)
     PgTestServer second;
     ASSERT_TRUE(first.ok() && second.ok()) << first.error() << second.error();
     auto cache = openCache();
-    ASSERT_TRUE(cache->setTriageTags({tag(target(), FailureClass::Flaky, 1000)}));
+    ASSERT_TRUE(TriageStore(*cache).setTriageTags({tag(target(), FailureClass::Flaky, 1000)}));
     TeamServer one = connectInit(first);
     EXPECT_EQ(synced(*cache, one).pushed, 1u);
     TeamServer two = connectInit(second);
     EXPECT_EQ(synced(*cache, two).pushed, 1u); // the new team gets the cache's tags too
     EXPECT_EQ(second.query("SELECT value #>> '{}' FROM relayhud_change"), "flaky");
-    auto status = cache->teamStatus();
+    auto status = TeamStore(*cache).teamStatus();
     ASSERT_TRUE(status);
     EXPECT_EQ(status->teamId, second.query("SELECT team_id FROM relayhud_schema"));
 }

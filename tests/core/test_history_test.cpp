@@ -1,7 +1,8 @@
 // Per-test history: summarizeHistory on hand-made histories, and
-// Cache::testHistory on a real cache with several jobs, SHAs and attempts.
+// TestResultStore::testHistory on a real cache with several jobs, SHAs and attempts.
 #include "outcome_letters.h"
-#include "relayhud/store/cache.h"
+#include "relayhud/store/database.h"
+#include "relayhud/store/test_result_store.h"
 #include "test_results_fixtures.h"
 
 #include <gtest/gtest.h>
@@ -122,7 +123,8 @@ protected:
     {
         const auto row =
             addRun(*m_cache, completedRun(sha, job, attempt, Conclusion::Failure, time), time);
-        auto writer = m_cache->beginTestRun({row, TestRunSource::Artifacts, "a", "u"});
+        auto writer =
+            TestResultStore(*m_cache).beginTestRun({row, TestRunSource::Artifacts, "a", "u"});
         EXPECT_TRUE(writer);
         for (const auto& [name, outcome] : tests)
             EXPECT_TRUE((*writer)->add(makeCase("TestOps", name, outcome)));
@@ -132,8 +134,8 @@ protected:
 
     std::int64_t testId(std::int64_t row, const std::string& name)
     {
-        auto info = m_cache->testRunForCheckRun(row);
-        const auto results = m_cache->testResults((*info)->id);
+        auto info = TestResultStore(*m_cache).testRunForCheckRun(row);
+        const auto results = TestResultStore(*m_cache).testResults((*info)->id);
         for (const auto& r : *results)
             if (r.name == name)
                 return r.testId;
@@ -149,7 +151,7 @@ protected:
         return out;
     }
 
-    std::unique_ptr<Cache> m_cache;
+    std::unique_ptr<Database> m_cache;
 };
 
 } // namespace
@@ -165,7 +167,7 @@ TEST_F(HistoryCache, OnePointPerShaOfTheSameJobOldestFirst)
     const auto a = testId(row, "test_a");
     const auto b = testId(row, "test_b");
 
-    auto h = m_cache->testHistory(row, {b, a}, 10);
+    auto h = TestResultStore(*m_cache).testHistory(row, {b, a}, 10);
     ASSERT_TRUE(h) << h.message();
     ASSERT_EQ(h->size(), 2u);
     EXPECT_EQ((*h)[0].testId, b);
@@ -183,11 +185,11 @@ TEST_F(HistoryCache, KeepsTheNewestShasUpToMaxShas)
     std::int64_t row = 0;
     for (int i = 1; i <= 6; ++i)
         row = run("c" + std::to_string(i), 100 * i, "test", 1, {{"test_a", i % 2 ? P : F}});
-    auto h = m_cache->testHistory(row, {testId(row, "test_a")}, 3);
+    auto h = TestResultStore(*m_cache).testHistory(row, {testId(row, "test_a")}, 3);
     ASSERT_TRUE(h);
     EXPECT_EQ(strip((*h)[0]), "c4:failed c5:passed c6:failed ");
     EXPECT_TRUE(summarizeHistory((*h)[0]).newFailure);
-    auto none = m_cache->testHistory(row, {testId(row, "test_a")}, 0);
+    auto none = TestResultStore(*m_cache).testHistory(row, {testId(row, "test_a")}, 0);
     ASSERT_TRUE(none);
     EXPECT_TRUE((*none)[0].points.empty());
 }
@@ -201,11 +203,11 @@ TEST_F(HistoryCache, NewestAttemptWithResultsPerShaButTheAskedRunOnItsOwnSha)
     // A third attempt whose artifacts expired has no results: skipped.
     const auto expired =
         addRun(*m_cache, completedRun("c1", "test", 3, Conclusion::Failure, 100), 100);
-    ASSERT_TRUE(m_cache->recordTestRunState({expired, TestRunSource::Artifacts, "a", "u"},
-                                            TestRunState::Expired, "gone"));
+    ASSERT_TRUE(TestResultStore(*m_cache).recordTestRunState(
+        {expired, TestRunSource::Artifacts, "a", "u"}, TestRunState::Expired, "gone"));
     const auto a = testId(first, "test_a");
 
-    auto h = m_cache->testHistory(first, {a}, 10);
+    auto h = TestResultStore(*m_cache).testHistory(first, {a}, 10);
     ASSERT_TRUE(h);
     EXPECT_EQ(strip((*h)[0]), "c1:passed c2:failed ");
     EXPECT_EQ((*h)[0].points[0].runAttempt, 2);
@@ -217,7 +219,7 @@ TEST_F(HistoryCache, ShasWithTheSameCommitTimeEndOnTheAskedOne)
     run("c1", 100, "test", 1, {{"test_a", P}});
     run("c3", 200, "test", 1, {{"test_a", P}});
     const auto row = run("c2", 200, "test", 1, {{"test_a", F}});
-    auto h = m_cache->testHistory(row, {testId(row, "test_a")}, 10);
+    auto h = TestResultStore(*m_cache).testHistory(row, {testId(row, "test_a")}, 10);
     ASSERT_TRUE(h);
     ASSERT_EQ((*h)[0].points.size(), 3u);
     EXPECT_EQ((*h)[0].points.back().sha.value, "c2");
@@ -229,7 +231,7 @@ TEST_F(HistoryCache, AnAskedRunWithoutResultsStillShowsTheJobsPast)
     const auto done = run("c2", 200, "test", 1, {{"test_a", P}});
     const auto a = testId(done, "test_a");
     const auto row = addRun(*m_cache, completedRun("c3", "test", 1, Conclusion::Failure, 300), 300);
-    auto h = m_cache->testHistory(row, {a, 999999}, 10);
+    auto h = TestResultStore(*m_cache).testHistory(row, {a, 999999}, 10);
     ASSERT_TRUE(h);
     EXPECT_EQ(strip((*h)[0]), "c1:failed c2:passed ");
     EXPECT_EQ(strip((*h)[1]), "c1:- c2:- "); // an unknown test: points without outcomes
@@ -237,7 +239,7 @@ TEST_F(HistoryCache, AnAskedRunWithoutResultsStillShowsTheJobsPast)
 
 TEST_F(HistoryCache, AnUnknownCheckRunIsAnError)
 {
-    auto h = m_cache->testHistory(123456, {1}, 10);
+    auto h = TestResultStore(*m_cache).testHistory(123456, {1}, 10);
     ASSERT_FALSE(h);
     EXPECT_NE(h.message().find("123456"), std::string::npos);
 }

@@ -1,7 +1,9 @@
 #pragma once
 // Helpers shared by the test-result tests: temp folders, check runs in a
 // cache, and hand-made test cases.
-#include "relayhud/store/cache.h"
+#include "relayhud/junit/test_result.h"
+#include "relayhud/store/database.h"
+#include "relayhud/store/run_store.h"
 
 #include <gtest/gtest.h>
 
@@ -39,9 +41,9 @@ private:
     std::filesystem::path m_path;
 };
 
-inline std::unique_ptr<Cache> openCacheOk(const std::string& path)
+inline std::unique_ptr<Database> openCacheOk(const std::string& path)
 {
-    auto cache = Cache::open(path);
+    auto cache = Database::open(path);
     EXPECT_TRUE(cache) << (cache ? "" : cache.message());
     return cache ? std::move(cache.value()) : nullptr;
 }
@@ -67,11 +69,11 @@ inline CheckRun completedRun(const std::string& sha, const std::string& job, int
 }
 
 // Stores the run (and its commit at `commitTime`); returns its row id.
-inline std::int64_t addRun(Cache& cache, const CheckRun& run, EpochSeconds commitTime)
+inline std::int64_t addRun(Database& cache, const CheckRun& run, EpochSeconds commitTime)
 {
     UpstreamCommit commit{run.upstreamSha, 0, "main", EventType::Push, commitTime, "", ""};
-    EXPECT_TRUE(cache.apply(SyncBatch{{}, {commit}, {run}, {}}));
-    auto row = cache.checkRunRowFor(run.checkRunId);
+    EXPECT_TRUE(RunStore(cache).apply(SyncBatch{{}, {commit}, {run}, {}}));
+    auto row = RunStore(cache).checkRunRowFor(run.checkRunId);
     EXPECT_TRUE(row && *row);
     return row && *row ? **row : 0;
 }

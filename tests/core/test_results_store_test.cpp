@@ -1,7 +1,9 @@
 // Test results in the SQLite cache: schema v2 migration, TestRunWriter, the
 // test-run reads, the artifact queue and the stats. Real SQLite files.
-#include "relayhud/store/cache.h"
 #include "relayhud/store/content_cache.h"
+#include "relayhud/store/database.h"
+#include "relayhud/store/run_store.h"
+#include "relayhud/store/test_result_store.h"
 #include "relayhud/util/time.h"
 #include "test_results_fixtures.h"
 
@@ -57,11 +59,11 @@ TestRunTotals totalsOf(const std::vector<TestCaseResult>& cases)
     return totals;
 }
 
-Result<std::int64_t> storeRun(Cache& cache, const TestRunOrigin& origin,
+Result<std::int64_t> storeRun(Database& cache, const TestRunOrigin& origin,
                               const std::vector<TestCaseResult>& cases,
                               ContentCache* blobs = nullptr)
 {
-    auto writer = cache.beginTestRun(origin, blobs);
+    auto writer = TestResultStore(cache).beginTestRun(origin, blobs);
     if (!writer)
         return writer.error();
     for (const auto& c : cases)
@@ -115,14 +117,14 @@ TEST(TestResultsSchema, AVersion1CacheMigratesInPlaceKeepingItsRows)
     ASSERT_EQ(queryInt(path, "PRAGMA user_version"), 1);
     auto cache = openCacheOk(path);
     ASSERT_TRUE(cache);
-    EXPECT_EQ(cache->schemaVersion(), Cache::kSchemaVersion);
-    EXPECT_EQ(cache->stats()->checkRuns, 1);
-    auto row = cache->checkRunRowFor(CheckRunId{"cr-a1-build-1"});
+    EXPECT_EQ(cache->schemaVersion(), Database::kSchemaVersion);
+    EXPECT_EQ(RunStore(*cache).stats()->checkRuns, 1);
+    auto row = RunStore(*cache).checkRunRowFor(CheckRunId{"cr-a1-build-1"});
     ASSERT_TRUE(row && *row);
     auto stored =
         storeRun(*cache, {**row, TestRunSource::Artifacts, "artifacts", "u"}, sampleCases());
     ASSERT_TRUE(stored) << stored.message();
-    EXPECT_EQ(cache->stats()->testResults, 4);
+    EXPECT_EQ(RunStore(*cache).stats()->testResults, 4);
 }
 
 TEST(TestResultsSchema, HotQueriesUseTheirIndexes)
@@ -156,7 +158,7 @@ TEST(TestRunWriter, StoresCasesWithMarksMessagesAndTotals)
     auto cache = openCacheOk(":memory:");
     auto id = storeRun(*cache, importOrigin("report.xml"), sampleCases());
     ASSERT_TRUE(id) << id.message();
-    auto info = cache->testRun(*id);
+    auto info = TestResultStore(*cache).testRun(*id);
     ASSERT_TRUE(info);
     EXPECT_EQ(info->label, "report.xml");
     EXPECT_EQ(info->location, "/tmp/report.xml");
@@ -168,7 +170,7 @@ TEST(TestRunWriter, StoresCasesWithMarksMessagesAndTotals)
     EXPECT_EQ(info->totals.declared.tests, 4u);
     EXPECT_GT(info->fetchedAt, 1'700'000'000);
 
-    auto results = cache->testResults(*id);
+    auto results = TestResultStore(*cache).testResults(*id);
     ASSERT_TRUE(results);
     ASSERT_EQ(results->size(), 4u);
     const StoredTestResult& failed = (*results)[1];
@@ -184,7 +186,7 @@ TEST(TestRunWriter, StoresCasesWithMarksMessagesAndTotals)
     EXPECT_EQ(failed.retried, "pod");
     EXPECT_EQ(failed.message, "AssertionError: Tensor-likes are not close!");
     ASSERT_NE(failed.tracebackId, 0);
-    auto traceback = cache->testText(failed.tracebackId);
+    auto traceback = TestResultStore(*cache).testText(failed.tracebackId);
     ASSERT_TRUE(traceback);
     EXPECT_EQ(traceback->text.substr(0, 35), "Traceback (most recent call last):\n");
     EXPECT_EQ(traceback->fullTextHash, "");
@@ -200,7 +202,7 @@ TEST(TestRunWriter, KeepsAnIdentityThatIsNotTheDerivedOneAndUpdatesMarksFromTagg
     auto plain = makeCase("TestA", "test_x");
     auto first = storeRun(*cache, importOrigin("a.xml"), {odd, plain});
     ASSERT_TRUE(first);
-    auto results = cache->testResults(*first);
+    auto results = TestResultStore(*cache).testResults(*first);
     ASSERT_EQ(results->size(), 2u);
     EXPECT_EQ((*results)[0].identity, odd.identity);
     EXPECT_EQ((*results)[1].identity, "test/test_ops.py::TestA::test_x");
@@ -210,7 +212,7 @@ TEST(TestRunWriter, KeepsAnIdentityThatIsNotTheDerivedOneAndUpdatesMarksFromTagg
     plain.baseName = "TestA::test_y";
     auto second = storeRun(*cache, importOrigin("b.xml"), {plain});
     ASSERT_TRUE(second);
-    auto again = cache->testResults(*second);
+    auto again = TestResultStore(*cache).testResults(*second);
     ASSERT_EQ(again->size(), 1u);
     EXPECT_EQ((*again)[0].testId, (*results)[1].testId);
     EXPECT_EQ((*again)[0].marks, "op__add");
@@ -221,7 +223,7 @@ TEST(TestRunWriter, KeepsAnIdentityThatIsNotTheDerivedOneAndUpdatesMarksFromTagg
     plain.baseName = "TestA::test_x";
     auto untagged = storeRun(*cache, importOrigin("c.xml"), {plain});
     ASSERT_TRUE(untagged);
-    auto kept = cache->testResults(*untagged);
+    auto kept = TestResultStore(*cache).testResults(*untagged);
     ASSERT_EQ(kept->size(), 1u);
     EXPECT_EQ((*kept)[0].marks, "op__add");
     EXPECT_EQ((*kept)[0].baseName, "TestA::test_y");
@@ -235,8 +237,8 @@ TEST(TestRunWriter, DeduplicatesMessagesWithinAndAcrossRuns)
     auto first = storeRun(*cache, importOrigin("a.xml"), sampleCases());
     auto second = storeRun(*cache, importOrigin("b.xml"), sampleCases());
     ASSERT_TRUE(first && second);
-    auto a = cache->testResults(*first);
-    auto b = cache->testResults(*second);
+    auto a = TestResultStore(*cache).testResults(*first);
+    auto b = TestResultStore(*cache).testResults(*second);
     // Skipped and xfailed share "Only runs on cuda"; run b reuses run a's rows.
     EXPECT_EQ((*a)[2].messageId, (*a)[3].messageId);
     EXPECT_EQ((*a)[1].messageId, (*b)[1].messageId);
@@ -289,7 +291,7 @@ TEST(WriteBatch, RunsInABatchAreKeptTogetherAndOneRolledBackRunIsUndoneAlone)
     ASSERT_TRUE(batch) << batch.message();
     ASSERT_TRUE(storeRun(*cache, importOrigin("one.xml"), cases));
     {
-        auto abandoned = cache->beginTestRun(importOrigin("abandoned.xml"));
+        auto abandoned = TestResultStore(*cache).beginTestRun(importOrigin("abandoned.xml"));
         ASSERT_TRUE(abandoned) << abandoned.message();
         ASSERT_TRUE((*abandoned)->add(cases.front()));
     } // destroyed without commit: its savepoint is rolled back, the batch goes on
@@ -355,7 +357,7 @@ TEST(TestRunWriter, SameTextButDifferentFullTextsAreDifferentMessages)
     auto blobs = ContentCache::open(dir.file("blobs"));
     ASSERT_TRUE(blobs);
     auto cache = openCacheOk(":memory:");
-    auto writer = cache->beginTestRun(importOrigin("cut.xml"), &*blobs);
+    auto writer = TestResultStore(*cache).beginTestRun(importOrigin("cut.xml"), &*blobs);
     ASSERT_TRUE(writer);
     std::vector<std::string> wholes = {std::string(100, 'x') + "tail one",
                                        std::string(100, 'x') + "tail two"};
@@ -369,11 +371,11 @@ TEST(TestRunWriter, SameTextButDifferentFullTextsAreDifferentMessages)
     }
     auto id = (*writer)->commit({});
     ASSERT_TRUE(id);
-    auto results = cache->testResults(*id);
+    auto results = TestResultStore(*cache).testResults(*id);
     ASSERT_EQ(results->size(), 2u);
     EXPECT_NE((*results)[0].messageId, (*results)[1].messageId);
     for (std::size_t i = 0; i < 2; ++i) {
-        auto text = cache->testText((*results)[i].messageId);
+        auto text = TestResultStore(*cache).testText((*results)[i].messageId);
         ASSERT_TRUE(text);
         EXPECT_EQ(text->text, std::string(100, 'x'));
         EXPECT_EQ(text->fullBytes, static_cast<std::int64_t>(wholes[i].size()));
@@ -389,7 +391,7 @@ TEST(TestRunWriter, SameTextButDifferentFullTextsAreDifferentMessages)
 TEST(TestRunWriter, ASecondResultForOneTestWinsAndIsWarnedAbout)
 {
     auto cache = openCacheOk(":memory:");
-    auto writer = cache->beginTestRun(importOrigin("shards.xml"));
+    auto writer = TestResultStore(*cache).beginTestRun(importOrigin("shards.xml"));
     ASSERT_TRUE(writer);
     ASSERT_TRUE((*writer)->add(makeCase("TestA", "test_x", TestOutcome::Failed, "boom")));
     ASSERT_TRUE((*writer)->add(makeCase("TestA", "test_y")));
@@ -397,16 +399,16 @@ TEST(TestRunWriter, ASecondResultForOneTestWinsAndIsWarnedAbout)
     EXPECT_EQ((*writer)->casesAdded(), 3);
     auto id = (*writer)->commit({});
     ASSERT_TRUE(id);
-    auto results = cache->testResults(*id);
+    auto results = TestResultStore(*cache).testResults(*id);
     ASSERT_EQ(results->size(), 2u);
     EXPECT_EQ((*results)[0].outcome, TestOutcome::Passed);
     EXPECT_EQ((*results)[0].messageId, 0);
-    auto info = cache->testRun(*id);
+    auto info = TestResultStore(*cache).testRun(*id);
     ASSERT_EQ(info->warnings.size(), 1u);
     EXPECT_NE(info->warnings[0].find("1 test cases were in more than one report"),
               std::string::npos);
     EXPECT_NE(info->warnings[0].find("TestA::test_x"), std::string::npos);
-    EXPECT_EQ(cache->stats()->testResults, 2);
+    EXPECT_EQ(RunStore(*cache).stats()->testResults, 2);
 }
 
 // torch-spyre's per-suite `<config stem>.xml` artifacts and its merged
@@ -415,7 +417,7 @@ TEST(TestRunWriter, ASecondResultForOneTestWinsAndIsWarnedAbout)
 TEST(TestRunWriter, ACaseInTwoReportsCountsOnceInTheTotals)
 {
     auto cache = openCacheOk(":memory:");
-    auto writer = cache->beginTestRun(importOrigin("two reports"));
+    auto writer = TestResultStore(*cache).beginTestRun(importOrigin("two reports"));
     ASSERT_TRUE(writer);
     for (int report = 0; report < 2; ++report) {
         ASSERT_TRUE((*writer)->add(makeCase("TestA", "test_x", TestOutcome::Failed, "boom")));
@@ -427,7 +429,7 @@ TEST(TestRunWriter, ACaseInTwoReportsCountsOnceInTheTotals)
     summed.outcomes[static_cast<std::size_t>(TestOutcome::Passed)] = 2;
     auto id = (*writer)->commit(summed);
     ASSERT_TRUE(id) << id.message();
-    auto info = cache->testRun(*id);
+    auto info = TestResultStore(*cache).testRun(*id);
     ASSERT_TRUE(info);
     EXPECT_EQ(info->totals.reports, 2);
     EXPECT_EQ(info->totals.cases(), 2);
@@ -441,7 +443,7 @@ TEST(TestRunWriter, NothingIsVisibleWithoutCommitAndDestructionRollsBack)
     const auto path = dir.file("rollback.sqlite");
     auto cache = openCacheOk(path);
     {
-        auto writer = cache->beginTestRun(importOrigin("half.xml"));
+        auto writer = TestResultStore(*cache).beginTestRun(importOrigin("half.xml"));
         ASSERT_TRUE(writer);
         ASSERT_TRUE((*writer)->add(makeCase("TestA", "test_x")));
         (*writer)->addWarning("broke off");
@@ -469,7 +471,7 @@ TEST(TestRunWriter, HostileDurationsAndTextsAreStoredSafely)
     }
     auto id = storeRun(*cache, importOrigin("hostile.xml"), cases);
     ASSERT_TRUE(id) << id.message();
-    auto results = cache->testResults(*id);
+    auto results = TestResultStore(*cache).testResults(*id);
     ASSERT_EQ(results->size(), 5u);
     EXPECT_EQ((*results)[0].durationSeconds, 0.0);
     EXPECT_EQ((*results)[1].durationSeconds, 0.0);
@@ -477,7 +479,7 @@ TEST(TestRunWriter, HostileDurationsAndTextsAreStoredSafely)
     EXPECT_EQ((*results)[3].durationSeconds, 0.0);
     EXPECT_EQ((*results)[4].durationSeconds, 0.0);
     EXPECT_EQ((*results)[0].message, cases[0].message.text);
-    EXPECT_EQ(cache->stats()->testResults, 5);
+    EXPECT_EQ(RunStore(*cache).stats()->testResults, 5);
 }
 
 TEST(TestRunWriter, ReplacesTheCheckRunsEarlierTestRunOnlyAtCommit)
@@ -487,13 +489,14 @@ TEST(TestRunWriter, ReplacesTheCheckRunsEarlierTestRunOnlyAtCommit)
     auto cache = openCacheOk(path);
     const auto row = addRun(*cache, completedRun("a1", "build", 1, Conclusion::Failure, 100), 100);
     const TestRunOrigin origin{row, TestRunSource::Artifacts, "artifacts of run 9", "https://x"};
-    auto expired = cache->recordTestRunState(origin, TestRunState::Failed, "HTTP 502");
+    auto expired =
+        TestResultStore(*cache).recordTestRunState(origin, TestRunState::Failed, "HTTP 502");
     ASSERT_TRUE(expired);
     auto first = storeRun(*cache, origin, sampleCases());
     ASSERT_TRUE(first) << first.message();
     EXPECT_EQ(queryInt(path, "SELECT count(*) FROM test_run"), 1);
 
-    auto writer = cache->beginTestRun(origin);
+    auto writer = TestResultStore(*cache).beginTestRun(origin);
     ASSERT_TRUE(writer);
     ASSERT_TRUE((*writer)->add(makeCase("TestA", "test_new")));
     // Until commit the earlier results are what everyone sees.
@@ -501,13 +504,13 @@ TEST(TestRunWriter, ReplacesTheCheckRunsEarlierTestRunOnlyAtCommit)
     auto second = (*writer)->commit({});
     ASSERT_TRUE(second);
     EXPECT_NE(*second, *first);
-    auto now = cache->testRunForCheckRun(row);
+    auto now = TestResultStore(*cache).testRunForCheckRun(row);
     ASSERT_TRUE(now && *now);
     EXPECT_EQ((*now)->id, *second);
     EXPECT_EQ((*now)->checkRunRow, row);
     EXPECT_EQ(queryInt(path, "SELECT count(*) FROM test_result"), 1);
     EXPECT_EQ(queryInt(path, "SELECT count(*) FROM test_run"), 1);
-    EXPECT_FALSE(cache->testRun(*first));
+    EXPECT_FALSE(TestResultStore(*cache).testRun(*first));
 }
 
 // The matrix asks for all its greens' test runs in one query: the same rows
@@ -525,15 +528,15 @@ TEST(TestRunWriter, TestRunsOfManyCheckRunsAnswerAsOneAtATime)
         addRun(*cache, completedRun("a3", "build", 1, Conclusion::Success, 300), 300);
     ASSERT_TRUE(storeRun(*cache, {stored, TestRunSource::Artifacts, "artifacts", "https://x"},
                          sampleCases()));
-    ASSERT_TRUE(
-        cache->recordTestRunState({failed, TestRunSource::Artifacts, "artifacts", "https://y"},
-                                  TestRunState::Failed, "HTTP 502"));
-    auto many = cache->testRunsForCheckRuns({never, failed, stored, stored});
+    ASSERT_TRUE(TestResultStore(*cache).recordTestRunState(
+        {failed, TestRunSource::Artifacts, "artifacts", "https://y"}, TestRunState::Failed,
+        "HTTP 502"));
+    auto many = TestResultStore(*cache).testRunsForCheckRuns({never, failed, stored, stored});
     ASSERT_TRUE(many) << many.message();
     EXPECT_EQ(many->size(), 2u);
     EXPECT_EQ(many->count(never), 0u);
     for (const std::int64_t row : {stored, failed}) {
-        auto one = cache->testRunForCheckRun(row);
+        auto one = TestResultStore(*cache).testRunForCheckRun(row);
         ASSERT_TRUE(one && *one);
         const TestRunInfo& batch = many->at(row);
         EXPECT_EQ(batch.id, (*one)->id);
@@ -543,7 +546,7 @@ TEST(TestRunWriter, TestRunsOfManyCheckRunsAnswerAsOneAtATime)
         EXPECT_EQ(batch.fetchedAt, (*one)->fetchedAt);
     }
     EXPECT_EQ(many->at(failed).state, TestRunState::Failed);
-    auto none = cache->testRunsForCheckRuns({});
+    auto none = TestResultStore(*cache).testRunsForCheckRuns({});
     ASSERT_TRUE(none);
     EXPECT_TRUE(none->empty());
 }
@@ -551,14 +554,15 @@ TEST(TestRunWriter, TestRunsOfManyCheckRunsAnswerAsOneAtATime)
 TEST(TestRunWriter, RefusesACheckRunThatIsNotCached)
 {
     auto cache = openCacheOk(":memory:");
-    auto writer = cache->beginTestRun({424242, TestRunSource::Artifacts, "x", "y"});
+    auto writer =
+        TestResultStore(*cache).beginTestRun({424242, TestRunSource::Artifacts, "x", "y"});
     ASSERT_FALSE(writer);
     EXPECT_NE(writer.message().find("check run 424242 is no longer in the cache"),
               std::string::npos);
-    auto state = cache->recordTestRunState({424242, TestRunSource::Artifacts, "x", "y"},
-                                           TestRunState::Expired, "gone");
+    auto state = TestResultStore(*cache).recordTestRunState(
+        {424242, TestRunSource::Artifacts, "x", "y"}, TestRunState::Expired, "gone");
     EXPECT_FALSE(state);
-    EXPECT_EQ(cache->stats()->testRuns, 0);
+    EXPECT_EQ(RunStore(*cache).stats()->testRuns, 0);
 }
 
 TEST(TestRunStates, RecordedStatesReplaceEachOtherAndKeepTheirMessage)
@@ -566,19 +570,20 @@ TEST(TestRunStates, RecordedStatesReplaceEachOtherAndKeepTheirMessage)
     auto cache = openCacheOk(":memory:");
     const auto row = addRun(*cache, completedRun("a1", "build", 1, Conclusion::Failure, 100), 100);
     const TestRunOrigin origin{row, TestRunSource::Artifacts, "artifacts", "https://x"};
-    ASSERT_TRUE(cache->recordTestRunState(origin, TestRunState::Unauthorized,
-                                          "401 Bad credentials: set GITHUB_TOKEN"));
-    auto id = cache->recordTestRunState(origin, TestRunState::Expired, "410 Artifact has expired");
+    ASSERT_TRUE(TestResultStore(*cache).recordTestRunState(
+        origin, TestRunState::Unauthorized, "401 Bad credentials: set GITHUB_TOKEN"));
+    auto id = TestResultStore(*cache).recordTestRunState(origin, TestRunState::Expired,
+                                                         "410 Artifact has expired");
     ASSERT_TRUE(id);
-    auto info = cache->testRunForCheckRun(row);
+    auto info = TestResultStore(*cache).testRunForCheckRun(row);
     ASSERT_TRUE(info && *info);
     EXPECT_EQ((*info)->id, *id);
     EXPECT_EQ((*info)->state, TestRunState::Expired);
     EXPECT_EQ((*info)->message, "410 Artifact has expired");
     EXPECT_STREQ(testRunStateName((*info)->state), "expired");
-    EXPECT_EQ(cache->stats()->testRuns, 1);
-    EXPECT_FALSE(cache->recordTestRunState(origin, TestRunState::Stored, ""));
-    auto none = cache->testRunForCheckRun(row + 1);
+    EXPECT_EQ(RunStore(*cache).stats()->testRuns, 1);
+    EXPECT_FALSE(TestResultStore(*cache).recordTestRunState(origin, TestRunState::Stored, ""));
+    auto none = TestResultStore(*cache).testRunForCheckRun(row + 1);
     ASSERT_TRUE(none);
     EXPECT_FALSE(*none);
 }
@@ -589,19 +594,20 @@ TEST(TestRunReads, ImportsNewestFirstFiltersAndLimits)
     auto a = storeRun(*cache, importOrigin("a.xml"), sampleCases());
     auto b = storeRun(*cache, importOrigin("b.xml"), sampleCases());
     ASSERT_TRUE(a && b);
-    auto imports = cache->testRuns(TestRunSource::Import);
+    auto imports = TestResultStore(*cache).testRuns(TestRunSource::Import);
     ASSERT_TRUE(imports);
     ASSERT_EQ(imports->size(), 2u);
     EXPECT_EQ((*imports)[0].label, "b.xml");
-    EXPECT_TRUE(cache->testRuns(TestRunSource::Artifacts)->empty());
+    EXPECT_TRUE(TestResultStore(*cache).testRuns(TestRunSource::Artifacts)->empty());
 
-    auto failing = cache->testResults(*a, {{TestOutcome::Failed, TestOutcome::XFailed}, 0});
+    auto failing =
+        TestResultStore(*cache).testResults(*a, {{TestOutcome::Failed, TestOutcome::XFailed}, 0});
     ASSERT_EQ(failing->size(), 2u);
-    auto limited = cache->testResults(*a, {{}, 3});
+    auto limited = TestResultStore(*cache).testResults(*a, {{}, 3});
     EXPECT_EQ(limited->size(), 3u);
-    EXPECT_TRUE(cache->testResults(*a, {{TestOutcome::Error}, 0})->empty());
-    EXPECT_FALSE(cache->testText(999999));
-    auto missing = cache->testRun(999999);
+    EXPECT_TRUE(TestResultStore(*cache).testResults(*a, {{TestOutcome::Error}, 0})->empty());
+    EXPECT_FALSE(TestResultStore(*cache).testText(999999));
+    auto missing = TestResultStore(*cache).testRun(999999);
     ASSERT_FALSE(missing);
     EXPECT_NE(missing.message().find("999999"), std::string::npos);
 }
@@ -613,7 +619,7 @@ TEST(TestRunStats, CountTestRunsAndStoredResults)
     auto cache = openCacheOk(path);
     ASSERT_TRUE(storeRun(*cache, importOrigin("a.xml"), sampleCases()));
     ASSERT_TRUE(storeRun(*cache, importOrigin("b.xml"), sampleCases()));
-    auto stats = cache->stats();
+    auto stats = RunStore(*cache).stats();
     ASSERT_TRUE(stats);
     EXPECT_EQ(stats->testRuns, 2);
     EXPECT_EQ(stats->testResults, 8);
@@ -654,7 +660,7 @@ TEST(ArtifactQueue, FinishedRunsWithoutResultsFailedFirstThenNewest)
     noUrl.reported.runUrl = "https://buildkite.com/vllm/ci/builds/91827#0192";
     addRun(*cache, noUrl, 300);
 
-    auto all = cache->artifactQueue({});
+    auto all = TestResultStore(*cache).artifactQueue({});
     ASSERT_TRUE(all) << all.message();
     std::vector<std::int64_t> rows;
     for (const auto& c : *all)
@@ -666,28 +672,29 @@ TEST(ArtifactQueue, FinishedRunsWithoutResultsFailedFirstThenNewest)
     EXPECT_EQ((*all)[0].conclusion, Conclusion::Failure);
     EXPECT_NE((*all)[0].artifactUrl.find("/artifacts"), std::string::npos);
 
-    auto failedOnly = cache->artifactQueue({true, 0, 0, 200});
+    auto failedOnly = TestResultStore(*cache).artifactQueue({true, 0, 0, 200});
     EXPECT_EQ(failedOnly->size(), 2u);
-    auto recent = cache->artifactQueue({false, 150, 0, 200});
+    auto recent = TestResultStore(*cache).artifactQueue({false, 150, 0, 200});
     EXPECT_EQ(recent->size(), 2u);
-    EXPECT_EQ(cache->artifactQueue({false, 0, 0, 1})->size(), 1u);
+    EXPECT_EQ(TestResultStore(*cache).artifactQueue({false, 0, 0, 1})->size(), 1u);
 
     // A stored or final result leaves the queue; a Failed fetch comes back
     // only once it is older than retryFailedBefore.
-    ASSERT_TRUE(cache->recordTestRunState({newRed, TestRunSource::Artifacts, "a", "u"},
-                                          TestRunState::Expired, "expired"));
-    ASSERT_TRUE(cache->recordTestRunState({oldRed, TestRunSource::Artifacts, "a", "u"},
-                                          TestRunState::Failed, "HTTP 503"));
-    EXPECT_EQ(cache->artifactQueue({true, 0, 0, 200})->size(), 0u);
-    auto retry = cache->artifactQueue({true, 0, nowSeconds() + 60, 200});
+    ASSERT_TRUE(TestResultStore(*cache).recordTestRunState(
+        {newRed, TestRunSource::Artifacts, "a", "u"}, TestRunState::Expired, "expired"));
+    ASSERT_TRUE(TestResultStore(*cache).recordTestRunState(
+        {oldRed, TestRunSource::Artifacts, "a", "u"}, TestRunState::Failed, "HTTP 503"));
+    EXPECT_EQ(TestResultStore(*cache).artifactQueue({true, 0, 0, 200})->size(), 0u);
+    auto retry = TestResultStore(*cache).artifactQueue({true, 0, nowSeconds() + 60, 200});
     ASSERT_EQ(retry->size(), 1u);
     EXPECT_EQ((*retry)[0].checkRunRow, oldRed);
 
     // A refused fetch comes back the same way (the token may be set now).
-    ASSERT_TRUE(cache->recordTestRunState({oldRed, TestRunSource::Artifacts, "a", "u"},
-                                          TestRunState::Unauthorized, "GitHub token missing"));
-    EXPECT_EQ(cache->artifactQueue({true, 0, 0, 200})->size(), 0u);
-    auto asked = cache->artifactQueue({true, 0, nowSeconds() + 60, 200});
+    ASSERT_TRUE(TestResultStore(*cache).recordTestRunState(
+        {oldRed, TestRunSource::Artifacts, "a", "u"}, TestRunState::Unauthorized,
+        "GitHub token missing"));
+    EXPECT_EQ(TestResultStore(*cache).artifactQueue({true, 0, 0, 200})->size(), 0u);
+    auto asked = TestResultStore(*cache).artifactQueue({true, 0, nowSeconds() + 60, 200});
     ASSERT_EQ(asked->size(), 1u);
     EXPECT_EQ((*asked)[0].checkRunRow, oldRed);
 }
@@ -696,7 +703,7 @@ TEST(CheckRunLookup, FindsTheRowOfAGithubCheckRunId)
 {
     auto cache = openCacheOk(":memory:");
     const auto row = addRun(*cache, completedRun("a1", "build", 1, Conclusion::Success, 100), 100);
-    EXPECT_EQ(*cache->checkRunRowFor(CheckRunId{"cr-a1-build-1"}), row);
-    EXPECT_FALSE(*cache->checkRunRowFor(CheckRunId{"nope"}));
-    EXPECT_FALSE(*cache->checkRunRowFor(CheckRunId{""}));
+    EXPECT_EQ(*RunStore(*cache).checkRunRowFor(CheckRunId{"cr-a1-build-1"}), row);
+    EXPECT_FALSE(*RunStore(*cache).checkRunRowFor(CheckRunId{"nope"}));
+    EXPECT_FALSE(*RunStore(*cache).checkRunRowFor(CheckRunId{""}));
 }

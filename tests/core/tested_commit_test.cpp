@@ -5,7 +5,8 @@
 // cache keeps of it (schema 9) and compares it with.
 #include "relayhud/logs/checkout_scan.h"
 #include "relayhud/model/tested_commit.h"
-#include "relayhud/store/cache.h"
+#include "relayhud/store/checkout_store.h"
+#include "relayhud/store/database.h"
 
 #include "test_results_fixtures.h"
 
@@ -191,29 +192,30 @@ TEST(TestedCommitStore, TheStrongestSourceWinsAndALogReadAgainTakesItsOwnBack)
     ScratchDir dir("tested");
     auto cache = openCacheOk(dir.file("cache.sqlite"));
     ASSERT_TRUE(cache);
-    EXPECT_EQ(cache->schemaVersion(), Cache::kSchemaVersion);
+    EXPECT_EQ(cache->schemaVersion(), Database::kSchemaVersion);
     const std::int64_t row = addRun(*cache, mergedPrRun(kHead, 1'000'000), 1'000'000);
     const std::string wheel = std::string("pytorch-wheel-") + kOlder;
-    ASSERT_TRUE(cache->putTestedCommit(
+    ASSERT_TRUE(CheckoutStore(*cache).putTestedCommit(
         row, TestedCommit{kOlder, "", TestedCommitSource::ArtifactName, wheel, 0}));
     const std::vector<LogCheckout> log = {{"pytorch/pytorch", kBase, 15, kBase}};
-    ASSERT_TRUE(cache->putLogCheckouts(row, log, 1'000'100));
-    auto tested = cache->testedCommit(row);
+    ASSERT_TRUE(CheckoutStore(*cache).putLogCheckouts(row, log, 1'000'100));
+    auto tested = CheckoutStore(*cache).testedCommit(row);
     ASSERT_TRUE(tested && tested->has_value());
     EXPECT_EQ((*tested)->sha, kBase);
     EXPECT_EQ((*tested)->source, TestedCommitSource::FetchRef);
-    ASSERT_TRUE(cache->putTestedCommit(
+    ASSERT_TRUE(CheckoutStore(*cache).putTestedCommit(
         row, TestedCommit{kOlder, "", TestedCommitSource::ArtifactName, wheel, 0}));
-    EXPECT_EQ((*cache->testedCommit(row))->sha, kBase) << "a name never overrides the log";
+    EXPECT_EQ((*CheckoutStore(*cache).testedCommit(row))->sha, kBase)
+        << "a name never overrides the log";
 
-    ASSERT_TRUE(cache->putLogCheckouts(row, {}, 1'000'200));
-    tested = cache->testedCommit(row);
+    ASSERT_TRUE(CheckoutStore(*cache).putLogCheckouts(row, {}, 1'000'200));
+    tested = CheckoutStore(*cache).testedCommit(row);
     ASSERT_TRUE(tested);
     EXPECT_FALSE(tested->has_value()) << "the log no longer says; the artifact was outranked";
-    ASSERT_TRUE(cache->putTestedCommit(
+    ASSERT_TRUE(CheckoutStore(*cache).putTestedCommit(
         row, TestedCommit{kOlder, "", TestedCommitSource::ArtifactName, wheel, 0}));
-    EXPECT_EQ((*cache->testedCommit(row))->source, TestedCommitSource::ArtifactName);
-    auto many = cache->testedCommits({row, row + 1000});
+    EXPECT_EQ((*CheckoutStore(*cache).testedCommit(row))->source, TestedCommitSource::ArtifactName);
+    auto many = CheckoutStore(*cache).testedCommits({row, row + 1000});
     ASSERT_TRUE(many);
     EXPECT_EQ(many->size(), 1u);
 }
@@ -236,17 +238,17 @@ TEST(TestedCommitStore, APreviousTestedCommitIsTheJobsPreviousBuildOfTheSameBran
         return TestedCommit{sha, "", TestedCommitSource::JobName,
                             std::string("Build PyTorch@") + sha + " + torch-spyre", 0};
     };
-    ASSERT_TRUE(cache->putTestedCommit(first, byName(kOlder)));
-    ASSERT_TRUE(cache->putTestedCommit(same, byName(kBase))); // main had not moved
-    ASSERT_TRUE(cache->putTestedCommit(last, byName(kBase)));
+    ASSERT_TRUE(CheckoutStore(*cache).putTestedCommit(first, byName(kOlder)));
+    ASSERT_TRUE(CheckoutStore(*cache).putTestedCommit(same, byName(kBase))); // main had not moved
+    ASSERT_TRUE(CheckoutStore(*cache).putTestedCommit(last, byName(kBase)));
     (void)untested;
-    auto previous = cache->previousTestedCommit(last);
+    auto previous = CheckoutStore(*cache).previousTestedCommit(last);
     ASSERT_TRUE(previous && previous->has_value());
     EXPECT_EQ((*previous)->sha, kOlder) << "the previous build of another main commit";
-    auto none = cache->previousTestedCommit(first);
+    auto none = CheckoutStore(*cache).previousTestedCommit(first);
     ASSERT_TRUE(none);
     EXPECT_FALSE(none->has_value());
-    auto noTested = cache->previousTestedCommit(untested);
+    auto noTested = CheckoutStore(*cache).previousTestedCommit(untested);
     ASSERT_TRUE(noTested);
     EXPECT_FALSE(noTested->has_value());
 }

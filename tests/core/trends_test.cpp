@@ -1,5 +1,8 @@
-// The trend charts' data (verdict/trends.h, Cache::trendRuns): each chart's
+// The trend charts' data (verdict/trends.h, TrendStore::trendRuns): each chart's
 // points from a real SQLite cache filled with known runs, results and tags.
+#include "relayhud/store/test_result_store.h"
+#include "relayhud/store/trend_store.h"
+#include "relayhud/store/triage_store.h"
 #include "relayhud/verdict/trends.h"
 
 #include "test_results_fixtures.h"
@@ -98,7 +101,8 @@ protected:
 
     void store(std::int64_t row, const Tests& tests)
     {
-        auto writer = m_cache->beginTestRun({row, TestRunSource::Artifacts, "a", "u"});
+        auto writer =
+            TestResultStore(*m_cache).beginTestRun({row, TestRunSource::Artifacts, "a", "u"});
         ASSERT_TRUE(writer);
         TestRunTotals totals;
         for (const auto& [name, outcome] : tests) {
@@ -110,12 +114,12 @@ protected:
 
     std::vector<TrendRun> runs(const TrendRunQuery& query = {})
     {
-        auto r = m_cache->trendRuns(query);
+        auto r = TrendStore(*m_cache).trendRuns(query);
         EXPECT_TRUE(r) << (r ? "" : r.message());
         return r ? std::move(*r) : std::vector<TrendRun>{};
     }
 
-    std::unique_ptr<Cache> m_cache;
+    std::unique_ptr<Database> m_cache;
 };
 
 } // namespace
@@ -167,7 +171,7 @@ TEST_F(TrendsTest, TrendRunsFollowTheWindowAndTheBackend)
 
 TEST_F(TrendsTest, AWindowThatEndsBeforeItStartsIsAnError)
 {
-    auto r = m_cache->trendRuns({kDay0, kDay0 - 1, ""});
+    auto r = TrendStore(*m_cache).trendRuns({kDay0, kDay0 - 1, ""});
     ASSERT_FALSE(r);
     EXPECT_NE(r.message().find("ends"), std::string::npos) << r.message();
     auto f = failuresByClass(*m_cache, {}, kDay0, kDay0);
@@ -238,7 +242,7 @@ TEST_F(TrendsTest, FailuresTakeThePersonsClassOverTheSuggestionPerDay)
     tag.cls = FailureClass::Flaky;
     tag.author = "me";
     tag.timeMs = 1;
-    ASSERT_TRUE(m_cache->setTriageTags({tag}));
+    ASSERT_TRUE(TriageStore(*m_cache).setTriageTags({tag}));
 
     auto f = failuresByClass(*m_cache, runs(), kDay0, kDay0 + 4 * kDay);
     ASSERT_TRUE(f) << f.message();

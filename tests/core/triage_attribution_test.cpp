@@ -5,6 +5,7 @@
 // fails random tests once, a nightly's failure gone with the next one, a
 // green rerun judged by its own counts, a green report that hides failures,
 // and a breakage that began just now.
+#include "relayhud/store/checkout_store.h"
 #include "triage_suggest_fixture.h"
 
 using namespace relayhud::test::suggest_fixture;
@@ -317,7 +318,7 @@ TEST_F(AttributionTest, AJobWhoseLogNamesSeveralTestsTakesTheWeightiestClass)
 TEST_F(AttributionTest, APrsRunThatCheckedOutAnotherCommitIsNeverThePrsRegression)
 {
     const auto checkedOut = [&](std::int64_t row, const std::string& sha) {
-        ASSERT_TRUE(m_cache->putTestedCommit(
+        ASSERT_TRUE(CheckoutStore(*m_cache).putTestedCommit(
             row, TestedCommit{sha, "", TestedCommitSource::ActionsCheckout, "", 120}));
     };
     const std::string main = "a000080" + std::string(33, 'f');

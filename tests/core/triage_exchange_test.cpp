@@ -1,7 +1,7 @@
 // The triage exchange file: export -> import round trip between two caches,
 // the newest-wins merge and its conflict report, and every kind of bad file
 // (named with where it is wrong, and nothing written).
-#include "relayhud/store/cache.h"
+#include "relayhud/store/triage_store.h"
 #include "relayhud/store/triage_tag_rules.h"
 #include "relayhud/triage/triage_exchange.h"
 #include "test_results_fixtures.h"
@@ -114,7 +114,7 @@ TEST(TriageExchange, ExportThenImportIntoAFreshCacheGivesTheSameTags)
         tag("s1", "test/a.py::TestA::test_ü", FailureClass::Flaky, 1'700'000'000'002),
         tag("s2", "test/a.py::TestA::test_b", FailureClass::Untriaged, 1'700'000'000'003, "", ""),
     };
-    ASSERT_TRUE(source->setTriageTags(tags));
+    ASSERT_TRUE(TriageStore(*source).setTriageTags(tags));
     const std::string file = dir.file("sub/../triage.json");
     std::filesystem::create_directories(dir.file("sub"));
     auto written = exportTriageFile(*source, file);
@@ -128,7 +128,7 @@ TEST(TriageExchange, ExportThenImportIntoAFreshCacheGivesTheSameTags)
     EXPECT_EQ(report->added, 3u);
     EXPECT_EQ(report->updated + report->unchanged + report->keptLocal, 0u);
     EXPECT_TRUE(report->conflicts.empty());
-    EXPECT_EQ(*target->triageTags(), *source->triageTags());
+    EXPECT_EQ(*TriageStore(*target).triageTags(), *TriageStore(*source).triageTags());
 
     // Importing the same file again changes nothing.
     auto again = importTriageFile(*target, file);
@@ -146,7 +146,7 @@ TEST(TriageExchange, MergeNewestWinsAndReportsConflicts)
 {
     auto cache = openCacheOk(":memory:");
     ASSERT_TRUE(cache);
-    ASSERT_TRUE(cache->setTriageTags({
+    ASSERT_TRUE(TriageStore(*cache).setTriageTags({
         tag("older", "", FailureClass::Flaky, 1000, "", "bob"),
         tag("newer", "", FailureClass::Flaky, 3000, "", "bob"),
         tag("tie", "", FailureClass::Flaky, 2000, "", "bob"),
@@ -178,8 +178,9 @@ TEST(TriageExchange, MergeNewestWinsAndReportsConflicts)
     EXPECT_EQ(report->conflicts[2].winner, MergeWinner::Local);
     EXPECT_EQ(report->conflicts[2].why, "same time (1970-01-01T00:00:02.000Z): local kept");
 
-    auto now = cache->triageTagsFor({incoming[0].target, incoming[1].target, incoming[2].target,
-                                     incoming[3].target, incoming[4].target});
+    auto now = TriageStore(*cache).triageTagsFor({incoming[0].target, incoming[1].target,
+                                                  incoming[2].target, incoming[3].target,
+                                                  incoming[4].target});
     ASSERT_TRUE(now);
     EXPECT_EQ((*now)[0], incoming[0]);
     EXPECT_EQ((*now)[1]->cls, FailureClass::Flaky);
@@ -193,7 +194,7 @@ TEST(TriageExchange, BadFilesAreNamedAndWriteNothing)
     auto cache = openCacheOk(":memory:");
     ASSERT_TRUE(cache);
     const TriageTag local = tag("a1", "", FailureClass::Flaky, 1);
-    ASSERT_TRUE(cache->setTriageTags({local}));
+    ASSERT_TRUE(TriageStore(*cache).setTriageTags({local}));
     const auto discard = nlohmann::json(nlohmann::json::value_t::discarded);
     struct Case {
         std::string text;
@@ -251,7 +252,7 @@ TEST(TriageExchange, BadFilesAreNamedAndWriteNothing)
         ASSERT_FALSE(report) << c.text;
         EXPECT_NE(report.message().find(c.message), std::string::npos)
             << c.text << "\n gave: " << report.message();
-        auto tags = cache->triageTags();
+        auto tags = TriageStore(*cache).triageTags();
         ASSERT_TRUE(tags);
         EXPECT_EQ(*tags, std::vector<TriageTag>{local}) << c.text;
     }

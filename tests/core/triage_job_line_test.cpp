@@ -1,6 +1,8 @@
 // The job failure line (store/job_failure_line.h, triage/job_line.h): its
 // store round trip and replacement, the queue of failed runs that need one,
 // the runs triage reads, and how a line is picked with its rule set's hash.
+#include "relayhud/store/evidence_store.h"
+#include "relayhud/store/run_store.h"
 #include "triage_suggest_fixture.h"
 
 using namespace relayhud::test::suggest_fixture;
@@ -9,7 +11,7 @@ using namespace relayhud::test::outcome_letters;
 TEST_F(SuggestTest, AJobLineRoundTripsAndIsReplaced)
 {
     const auto row = run(1, {}, 1, Conclusion::Failure, "test", kSpyre, false);
-    EXPECT_FALSE(*m_cache->jobFailureLine(row));
+    EXPECT_FALSE(*EvidenceStore(*m_cache).jobFailureLine(row));
     JobFailureLine l;
     l.checkRunRow = row;
     l.rulesHash = 0xF00DFACECAFEBEEFULL; // above INT64_MAX: stored as its bit pattern
@@ -22,8 +24,8 @@ TEST_F(SuggestTest, AJobLineRoundTripsAndIsReplaced)
     l.named = {"Could not resolve host", "Could not resolve proxy"};
     l.logHash = "deadbeef";
     l.pickedAt = 1234;
-    ASSERT_TRUE(m_cache->putJobFailureLine(l));
-    auto back = m_cache->jobFailureLine(row);
+    ASSERT_TRUE(EvidenceStore(*m_cache).putJobFailureLine(l));
+    auto back = EvidenceStore(*m_cache).jobFailureLine(row);
     ASSERT_TRUE(back && *back);
     EXPECT_EQ((*back)->rulesHash, l.rulesHash);
     EXPECT_EQ((*back)->state, JobLineState::Matched);
@@ -37,13 +39,13 @@ TEST_F(SuggestTest, AJobLineRoundTripsAndIsReplaced)
     EXPECT_EQ((*back)->pickedAt, 1234);
     l.state = JobLineState::NoMatch;
     l.captures.clear();
-    ASSERT_TRUE(m_cache->putJobFailureLine(l));
-    EXPECT_EQ((*m_cache->jobFailureLine(row))->state, JobLineState::NoMatch);
-    EXPECT_TRUE((*m_cache->jobFailureLine(row))->captures.empty());
+    ASSERT_TRUE(EvidenceStore(*m_cache).putJobFailureLine(l));
+    EXPECT_EQ((*EvidenceStore(*m_cache).jobFailureLine(row))->state, JobLineState::NoMatch);
+    EXPECT_TRUE((*EvidenceStore(*m_cache).jobFailureLine(row))->captures.empty());
     EXPECT_STREQ(jobLineStateName(JobLineState::FetchFailed), "fetch failed");
 
     l.checkRunRow = 9999; // no such run: the foreign key refuses it
-    auto bad = m_cache->putJobFailureLine(l);
+    auto bad = EvidenceStore(*m_cache).putJobFailureLine(l);
     ASSERT_FALSE(bad);
     EXPECT_NE(bad.message().find("check run 9999"), std::string::npos) << bad.message();
 }
@@ -58,14 +60,14 @@ TEST_F(SuggestTest, TheJobLineQueueHoldsFailedRunsWithoutACurrentLine)
         r.checkRunId = CheckRunId{};
         r.runId = "no-id";
         UpstreamCommit commit{r.upstreamSha, 0, "main", EventType::Push, 1'004'000, "", ""};
-        EXPECT_TRUE(m_cache->apply(SyncBatch{{}, {commit}, {r}, {}}));
+        EXPECT_TRUE(RunStore(*m_cache).apply(SyncBatch{{}, {commit}, {r}, {}}));
     };
     noId();
     auto rows = [&](std::uint64_t hash, EpochSeconds retryBefore) {
         JobLineQueueQuery q;
         q.rulesHash = hash;
         q.retryFailedBefore = retryBefore;
-        auto queue = m_cache->jobLineQueue(q);
+        auto queue = EvidenceStore(*m_cache).jobLineQueue(q);
         EXPECT_TRUE(queue) << (queue ? "" : queue.message());
         std::vector<std::int64_t> out;
         for (const auto& c : queue ? *queue : std::vector<JobLineCandidate>{})
@@ -73,7 +75,7 @@ TEST_F(SuggestTest, TheJobLineQueueHoldsFailedRunsWithoutACurrentLine)
         return out;
     };
     EXPECT_EQ(rows(42, 0), (std::vector<std::int64_t>{cancelled, failed}));
-    const auto candidates = *m_cache->jobLineQueue({});
+    const auto candidates = *EvidenceStore(*m_cache).jobLineQueue({});
     EXPECT_EQ(candidates[0].downstreamRepo, kSpyre);
     EXPECT_EQ(candidates[0].conclusion, Conclusion::Cancelled);
     EXPECT_FALSE(candidates[0].checkRunId.value.empty());
@@ -94,16 +96,17 @@ TEST_F(SuggestTest, TriageRunsAreFailedJobsAndRunsWithFailingResults)
     const auto hidden = run(3, {{"test_a", F}}, 1, Conclusion::Success); // a green that lies
     const auto xpass = run(4, {{"test_a", X}}, 1, Conclusion::Success);
     const auto cancelled = run(5, {}, 1, Conclusion::Cancelled, "test", kSpyre, false);
-    auto all = m_cache->triageRunRows({});
+    auto all = EvidenceStore(*m_cache).triageRunRows({});
     ASSERT_TRUE(all) << all.message();
     EXPECT_EQ(*all, (std::vector<std::int64_t>{cancelled, xpass, hidden, failed}));
     TriageRunQuery one;
     one.sha = Sha{sha(3)};
-    EXPECT_EQ(*m_cache->triageRunRows(one), (std::vector<std::int64_t>{hidden}));
+    EXPECT_EQ(*EvidenceStore(*m_cache).triageRunRows(one), (std::vector<std::int64_t>{hidden}));
     TriageRunQuery recent;
     recent.since = 1'004'000;
     recent.limit = 1;
-    EXPECT_EQ(*m_cache->triageRunRows(recent), (std::vector<std::int64_t>{cancelled}));
+    EXPECT_EQ(*EvidenceStore(*m_cache).triageRunRows(recent),
+              (std::vector<std::int64_t>{cancelled}));
 }
 
 // ---------------------------------------------------------------- picking

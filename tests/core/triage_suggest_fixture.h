@@ -2,6 +2,9 @@
 // The hand-made PR worlds of the suggestion tests (triage_suggest_test.cpp,
 // triage_attribution_test.cpp): PR heads with authors, nightlies and pushes in
 // a real SQLite cache, their results and job failure lines.
+#include "relayhud/store/evidence_store.h"
+#include "relayhud/store/run_store.h"
+#include "relayhud/store/test_result_store.h"
 #include "relayhud/triage/job_line.h"
 #include "relayhud/triage/suggest.h"
 
@@ -85,8 +88,8 @@ protected:
                               time,
                               title,
                               source.pr > 0 ? source.author : "pytorchbot"};
-        EXPECT_TRUE(m_cache->apply(SyncBatch{{}, {commit}, {r}, {}}));
-        auto row = m_cache->checkRunRowFor(r.checkRunId);
+        EXPECT_TRUE(RunStore(*m_cache).apply(SyncBatch{{}, {commit}, {r}, {}}));
+        auto row = RunStore(*m_cache).checkRunRowFor(r.checkRunId);
         EXPECT_TRUE(row && *row);
         return finish(row && *row ? **row : 0, tests, store);
     }
@@ -102,8 +105,8 @@ protected:
         r.prNumber = source.pr;
         UpstreamCommit commit{r.upstreamSha, source.pr, "",           EventType::PullRequest,
                               time,          "PR",      source.author};
-        EXPECT_TRUE(m_cache->apply(SyncBatch{{}, {commit}, {r}, {}}));
-        const auto row = **m_cache->checkRunRowFor(r.checkRunId);
+        EXPECT_TRUE(RunStore(*m_cache).apply(SyncBatch{{}, {commit}, {r}, {}}));
+        const auto row = **RunStore(*m_cache).checkRunRowFor(r.checkRunId);
         JobFailureLine l;
         l.checkRunRow = row;
         l.rulesHash = 42;
@@ -117,7 +120,7 @@ protected:
         for (const std::string& named : tests)
             l.named.push_back("test/test_ops.py::TestOps::" + named);
         l.pickedAt = 5;
-        EXPECT_TRUE(m_cache->putJobFailureLine(l));
+        EXPECT_TRUE(EvidenceStore(*m_cache).putJobFailureLine(l));
         return row;
     }
 
@@ -125,7 +128,8 @@ protected:
     {
         if (!store)
             return row;
-        auto writer = m_cache->beginTestRun({row, TestRunSource::Artifacts, "a", "u"});
+        auto writer =
+            TestResultStore(*m_cache).beginTestRun({row, TestRunSource::Artifacts, "a", "u"});
         EXPECT_TRUE(writer);
         TestRunTotals totals;
         for (const auto& [name, outcome] : tests) {
@@ -159,7 +163,7 @@ protected:
         l.logHash = "abc";
         l.message = state == JobLineState::Matched ? "" : "the job log is gone";
         l.pickedAt = 5;
-        ASSERT_TRUE(m_cache->putJobFailureLine(l));
+        ASSERT_TRUE(EvidenceStore(*m_cache).putJobFailureLine(l));
     }
 
     std::vector<Suggestion> suggest(std::int64_t row, const SuggestOptions& options = {})
@@ -187,7 +191,7 @@ protected:
     // The next head() reports these counts of its own (none by default).
     void nextCounts(TestCounts counts) { m_counts = counts; }
 
-    std::unique_ptr<Cache> m_cache;
+    std::unique_ptr<Database> m_cache;
     std::optional<TestCounts> m_counts;
 };
 

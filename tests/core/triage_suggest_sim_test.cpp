@@ -4,6 +4,8 @@
 // and every seeded story must get the class it was seeded with.
 #include "relayhud/sim/sim_artifacts.h"
 #include "relayhud/sim/sim_server.h"
+#include "relayhud/store/evidence_store.h"
+#include "relayhud/store/run_store.h"
 #include "relayhud/sync/artifact_sync.h"
 #include "relayhud/triage/job_line.h"
 #include "relayhud/triage/suggest.h"
@@ -77,7 +79,7 @@ protected:
                 / ("relayhud-suggest-sim-" + std::to_string(::getpid()));
         std::filesystem::remove_all(s_dir);
         std::filesystem::create_directories(s_dir);
-        auto cache = Cache::open((s_dir / "cache.sqlite").string());
+        auto cache = Database::open((s_dir / "cache.sqlite").string());
         ASSERT_TRUE(cache) << cache.message();
         s_cache = cache->release();
 
@@ -85,7 +87,7 @@ protected:
         SyncBatch batch{data.backends, data.commits, {}, {}};
         for (const SimRow* row : storyRows())
             batch.runs.push_back(row->run);
-        ASSERT_TRUE(s_cache->apply(batch));
+        ASSERT_TRUE(RunStore(*s_cache).apply(batch));
 
         auto blobs = ContentCache::open((s_dir / "blobs").string());
         ASSERT_TRUE(blobs) << blobs.message();
@@ -170,7 +172,7 @@ protected:
 
     static std::int64_t rowOf(const CheckRun& run)
     {
-        auto row = s_cache->checkRunRowFor(run.checkRunId);
+        auto row = RunStore(*s_cache).checkRunRowFor(run.checkRunId);
         EXPECT_TRUE(row && *row) << run.checkRunId.value;
         return row && *row ? **row : 0;
     }
@@ -200,7 +202,7 @@ protected:
 
     static inline SimServer* s_server = nullptr;
     static inline SimArtifacts* s_truth = nullptr;
-    static inline Cache* s_cache = nullptr;
+    static inline Database* s_cache = nullptr;
     static inline ArtifactSyncReport* s_report = nullptr;
     static inline std::filesystem::path s_dir;
 };
@@ -214,8 +216,9 @@ TEST_F(SuggestSimTest, TheSyncPickedTheFailedJobsLines)
     for (const auto& line : s_report->jobLineErrors)
         ADD_FAILURE() << line;
     // A second pass with the same rules asks for no log again.
-    EXPECT_TRUE(
-        s_cache->jobLineQueue({triage::ruleSetHash(defaultRuleSet()), 0, 0, 1000})->empty());
+    EXPECT_TRUE(EvidenceStore(*s_cache)
+                    .jobLineQueue({triage::ruleSetHash(defaultRuleSet()), 0, 0, 1000})
+                    ->empty());
 }
 
 // The outage's logs name an infrastructure failure; a cancelled run's log

@@ -2,6 +2,8 @@
 // hand-made PR worlds in a real SQLite cache (PR heads with authors, nightly
 // commits), the precedence between them, and bad input. The job failure
 // line store and its picking: triage_job_line_test.cpp.
+#include "relayhud/store/checkout_store.h"
+#include "relayhud/store/test_result_store.h"
 #include "triage_suggest_fixture.h"
 
 using namespace relayhud::test::suggest_fixture;
@@ -508,7 +510,7 @@ TEST_F(SuggestTest, AMergedPrsBuildComparesWithMainsPreviousTestedCommit)
     const auto tested = [&](std::int64_t row, int n) {
         const std::string main =
             "a0000" + std::to_string(n / 10) + std::to_string(n % 10) + std::string(33, 'f');
-        ASSERT_TRUE(m_cache->putTestedCommit(
+        ASSERT_TRUE(CheckoutStore(*m_cache).putTestedCommit(
             row, TestedCommit{main, "", TestedCommitSource::JobName,
                               "Build PyTorch@" + main + " + torch-spyre", 0}));
     };
@@ -601,7 +603,7 @@ TEST_F(SuggestTest, AClassWhoseRunsAwaitTheirResultsIsProvisionalUntilEveryOneIs
     // not waited for.
     const auto empty = head(11, pr(111), 9, {}, 1, Conclusion::Failure, "test", false);
     EXPECT_TRUE(suggest(row).front().provisional()) << "not fetched yet";
-    ASSERT_TRUE(m_cache->recordTestRunState({empty, TestRunSource::Artifacts, "a", "u"},
-                                            TestRunState::NoReports, "no JUnit report"));
+    ASSERT_TRUE(TestResultStore(*m_cache).recordTestRunState(
+        {empty, TestRunSource::Artifacts, "a", "u"}, TestRunState::NoReports, "no JUnit report"));
     EXPECT_FALSE(suggest(row).front().provisional());
 }

@@ -1,7 +1,9 @@
 // Human triage tags in the cache: set with undo, restart, the reads the
 // tests table and the matrix use, and the failing tests clustering reads.
 #include "outcome_letters.h"
-#include "relayhud/store/cache.h"
+#include "relayhud/store/database.h"
+#include "relayhud/store/test_result_store.h"
+#include "relayhud/store/triage_store.h"
 #include "test_results_fixtures.h"
 
 #include <gtest/gtest.h>
@@ -45,7 +47,8 @@ protected:
             addRun(*m_cache, completedRun(sha, job, attempt, Conclusion::Failure, time), time);
         if (tests.empty())
             return row;
-        auto writer = m_cache->beginTestRun({row, TestRunSource::Artifacts, "a", "u"});
+        auto writer =
+            TestResultStore(*m_cache).beginTestRun({row, TestRunSource::Artifacts, "a", "u"});
         EXPECT_TRUE(writer);
         TestRunTotals totals;
         for (const auto& [name, outcome, message] : tests) {
@@ -58,12 +61,12 @@ protected:
 
     std::optional<TriageTag> stored(const TriageTarget& target)
     {
-        auto found = m_cache->triageTagsFor({target});
+        auto found = TriageStore(*m_cache).triageTagsFor({target});
         EXPECT_TRUE(found) << (found ? "" : found.message());
         return found ? found->front() : std::nullopt;
     }
 
-    std::unique_ptr<Cache> m_cache;
+    std::unique_ptr<Database> m_cache;
 };
 
 } // namespace
@@ -74,34 +77,34 @@ TEST_F(TriageCache, SetReturnsWhatWasThereAndRestoreUndoesStepByStep)
     const TriageTag second =
         tagOn("s1", "build", 1, identity("test_a"), FailureClass::Regression, 2000, "broke it");
 
-    auto before1 = m_cache->setTriageTags({first});
+    auto before1 = TriageStore(*m_cache).setTriageTags({first});
     ASSERT_TRUE(before1) << before1.message();
     ASSERT_EQ(before1->size(), 1u);
     EXPECT_FALSE(before1->front());
     EXPECT_EQ(stored(first.target), first);
 
-    auto before2 = m_cache->setTriageTags({second});
+    auto before2 = TriageStore(*m_cache).setTriageTags({second});
     ASSERT_TRUE(before2);
     EXPECT_EQ(before2->front(), first);
     EXPECT_EQ(stored(first.target), second);
 
-    ASSERT_TRUE(m_cache->restoreTriageTags({second.target}, *before2));
+    ASSERT_TRUE(TriageStore(*m_cache).restoreTriageTags({second.target}, *before2));
     EXPECT_EQ(stored(first.target), first);
-    ASSERT_TRUE(m_cache->restoreTriageTags({first.target}, *before1));
+    ASSERT_TRUE(TriageStore(*m_cache).restoreTriageTags({first.target}, *before1));
     EXPECT_FALSE(stored(first.target));
-    EXPECT_TRUE(m_cache->triageTags()->empty());
+    EXPECT_TRUE(TriageStore(*m_cache).triageTags()->empty());
 }
 
 TEST_F(TriageCache, ABatchIsUndoneAsAWholeEvenWhenItNamesATargetTwice)
 {
     const TriageTag kept = tagOn("s1", "build", 1, "", FailureClass::Infra, 500);
-    ASSERT_TRUE(m_cache->setTriageTags({kept}));
+    ASSERT_TRUE(TriageStore(*m_cache).setTriageTags({kept}));
     const std::vector<TriageTag> batch{
         tagOn("s1", "build", 1, "", FailureClass::Flaky, 1000),
         tagOn("s1", "build", 1, identity("test_b"), FailureClass::Expected, 1000),
         tagOn("s1", "build", 1, "", FailureClass::BackendBug, 1001),
     };
-    auto before = m_cache->setTriageTags(batch);
+    auto before = TriageStore(*m_cache).setTriageTags(batch);
     ASSERT_TRUE(before);
     EXPECT_EQ((*before)[0], kept);
     EXPECT_FALSE((*before)[1]);
@@ -111,7 +114,7 @@ TEST_F(TriageCache, ABatchIsUndoneAsAWholeEvenWhenItNamesATargetTwice)
     std::vector<TriageTarget> targets;
     for (const auto& tag : batch)
         targets.push_back(tag.target);
-    ASSERT_TRUE(m_cache->restoreTriageTags(targets, *before));
+    ASSERT_TRUE(TriageStore(*m_cache).restoreTriageTags(targets, *before));
     EXPECT_EQ(stored(kept.target), kept);
     EXPECT_FALSE(stored(batch[1].target));
 }
@@ -136,15 +139,15 @@ TEST_F(TriageCache, ABadTagInABatchWritesNothing)
     cases.push_back({"class out of range", good, "needs a class"});
     cases.back().tag.cls = static_cast<FailureClass>(42);
     for (const Case& c : cases) {
-        auto r = m_cache->setTriageTags({good, c.tag});
+        auto r = TriageStore(*m_cache).setTriageTags({good, c.tag});
         ASSERT_FALSE(r) << c.what;
         EXPECT_NE(r.message().find(c.message), std::string::npos) << c.what << ": " << r.message();
-        EXPECT_TRUE(m_cache->triageTags()->empty()) << c.what;
+        EXPECT_TRUE(TriageStore(*m_cache).triageTags()->empty()) << c.what;
     }
-    auto mismatch = m_cache->restoreTriageTags({good.target}, {});
+    auto mismatch = TriageStore(*m_cache).restoreTriageTags({good.target}, {});
     ASSERT_FALSE(mismatch);
     EXPECT_NE(mismatch.message().find("undo of 1 triage tags holds 0"), std::string::npos);
-    auto wrongTarget = m_cache->restoreTriageTags(
+    auto wrongTarget = TriageStore(*m_cache).restoreTriageTags(
         {good.target}, {tagOn("s2", "build", 1, "", FailureClass::Infra, 1)});
     ASSERT_FALSE(wrongTarget);
     EXPECT_NE(wrongTarget.message().find("another target"), std::string::npos);
@@ -161,11 +164,11 @@ TEST(TriageTagsFile, TagsSurviveARestart)
     {
         auto cache = openCacheOk(path);
         ASSERT_TRUE(cache);
-        ASSERT_TRUE(cache->setTriageTags(tags));
+        ASSERT_TRUE(TriageStore(*cache).setTriageTags(tags));
     }
     auto reopened = openCacheOk(path);
     ASSERT_TRUE(reopened);
-    auto read = reopened->triageTags();
+    auto read = TriageStore(*reopened).triageTags();
     ASSERT_TRUE(read);
     EXPECT_EQ(*read, tags);
 }
@@ -174,7 +177,7 @@ TEST_F(TriageCache, ACheckRunsTagsAreItsJobsThenItsTestsOnly)
 {
     const auto row = run("s1", 100, "build", 2, {{"test_a", F, "boom"}});
     run("s1", 100, "build", 1, {});
-    ASSERT_TRUE(m_cache->setTriageTags({
+    ASSERT_TRUE(TriageStore(*m_cache).setTriageTags({
         tagOn("s1", "build", 2, identity("test_z"), FailureClass::Flaky, 3),
         tagOn("s1", "build", 2, "", FailureClass::Infra, 2),
         tagOn("s1", "build", 2, identity("test_a"), FailureClass::Regression, 1),
@@ -182,34 +185,34 @@ TEST_F(TriageCache, ACheckRunsTagsAreItsJobsThenItsTestsOnly)
         tagOn("s1", "lint", 2, "", FailureClass::Infra, 1),  // another job
         tagOn("s2", "build", 2, "", FailureClass::Flaky, 1), // another SHA
     }));
-    auto tags = m_cache->triageTagsForCheckRun(row);
+    auto tags = TriageStore(*m_cache).triageTagsForCheckRun(row);
     ASSERT_TRUE(tags) << tags.message();
     ASSERT_EQ(tags->size(), 3u);
     EXPECT_TRUE((*tags)[0].target.isJob());
     EXPECT_EQ((*tags)[1].target.test, identity("test_a"));
     EXPECT_EQ((*tags)[2].target.test, identity("test_z"));
 
-    auto target = m_cache->triageTargetOf(row, identity("test_a"));
+    auto target = TriageStore(*m_cache).triageTargetOf(row, identity("test_a"));
     ASSERT_TRUE(target);
     EXPECT_EQ(*target, (TriageTarget{kRepo, "CI", "build", Sha{"s1"}, 2, identity("test_a")}));
-    auto unknown = m_cache->triageTagsForCheckRun(9999);
+    auto unknown = TriageStore(*m_cache).triageTagsForCheckRun(9999);
     ASSERT_FALSE(unknown);
     EXPECT_NE(unknown.message().find("check run 9999 is not in the cache"), std::string::npos);
 }
 
 TEST_F(TriageCache, TagsBySha)
 {
-    ASSERT_TRUE(m_cache->setTriageTags({
+    ASSERT_TRUE(TriageStore(*m_cache).setTriageTags({
         tagOn("s2", "build", 1, "", FailureClass::Infra, 1),
         tagOn("s1", "build", 1, "", FailureClass::Flaky, 1),
         tagOn("s3", "build", 1, "", FailureClass::Flaky, 1),
     }));
-    auto some = m_cache->triageTags({Sha{"s3"}, Sha{"s1"}, Sha{"s1"}, Sha{"nope"}});
+    auto some = TriageStore(*m_cache).triageTags({Sha{"s3"}, Sha{"s1"}, Sha{"s1"}, Sha{"nope"}});
     ASSERT_TRUE(some);
     ASSERT_EQ(some->size(), 2u);
     EXPECT_EQ((*some)[0].target.sha.value, "s1");
     EXPECT_EQ((*some)[1].target.sha.value, "s3");
-    EXPECT_EQ(m_cache->triageTags()->size(), 3u);
+    EXPECT_EQ(TriageStore(*m_cache).triageTags()->size(), 3u);
 }
 
 TEST_F(TriageCache, ProgressCountsFailingTestsAndTheTriagedAmongThem)
@@ -222,14 +225,14 @@ TEST_F(TriageCache, ProgressCountsFailingTestsAndTheTriagedAmongThem)
                           {"test_xf", XF, ""}});
     const auto infra = run("s1", 100, "lint", 1, {});
     const auto green = run("s2", 200, "build", 1, {{"test_p", P, ""}});
-    ASSERT_TRUE(m_cache->setTriageTags({
+    ASSERT_TRUE(TriageStore(*m_cache).setTriageTags({
         tagOn("s1", "build", 1, identity("test_f"), FailureClass::Flaky, 1),
         tagOn("s1", "build", 1, identity("test_e"), FailureClass::Untriaged, 1), // cleared
         tagOn("s1", "build", 1, identity("test_p"), FailureClass::Flaky, 1),     // passed
         tagOn("s1", "build", 1, identity("test_gone"), FailureClass::Flaky, 1),  // not in run
         tagOn("s1", "lint", 1, "", FailureClass::Infra, 1),
     }));
-    auto progress = m_cache->triageProgress({red, infra, green, 9999, red});
+    auto progress = TriageStore(*m_cache).triageProgress({red, infra, green, 9999, red});
     ASSERT_TRUE(progress) << progress.message();
     ASSERT_EQ(progress->size(), 5u);
     const TriageProgress& r = (*progress)[0];
@@ -248,15 +251,15 @@ TEST_F(TriageCache, ProgressCountsFailingTestsAndTheTriagedAmongThem)
     EXPECT_FALSE((*progress)[2].allTriaged());
     EXPECT_EQ((*progress)[3].failingTests, 0);
 
-    ASSERT_TRUE(m_cache->setTriageTags({
+    ASSERT_TRUE(TriageStore(*m_cache).setTriageTags({
         tagOn("s1", "build", 1, identity("test_e"), FailureClass::BackendBug, 2),
         tagOn("s1", "build", 1, identity("test_x"), FailureClass::UnexpectedPass, 2),
     }));
-    auto after = m_cache->triageProgress({red});
+    auto after = TriageStore(*m_cache).triageProgress({red});
     ASSERT_TRUE(after);
     EXPECT_EQ(after->front().triagedTests, 3);
     EXPECT_TRUE(after->front().allTriaged());
-    EXPECT_TRUE(m_cache->triageProgress({})->empty());
+    EXPECT_TRUE(TriageStore(*m_cache).triageProgress({})->empty());
 }
 
 TEST_F(TriageCache, FailuresForClusteringReadFailingResultsNewestShaFirst)
@@ -267,7 +270,7 @@ TEST_F(TriageCache, FailuresForClusteringReadFailingResultsNewestShaFirst)
     run("s2", 200, "build", 2, {{"test_b", X, ""}});
     run("s3", 300, "lint", 1, {{"test_c", XF, "expected"}});
 
-    auto all = m_cache->failuresForClustering({});
+    auto all = TriageStore(*m_cache).failuresForClustering({});
     ASSERT_TRUE(all) << all.message();
     ASSERT_EQ(all->size(), 3u);
     EXPECT_EQ((*all)[0].sha.value, "s2");
@@ -284,13 +287,13 @@ TEST_F(TriageCache, FailuresForClusteringReadFailingResultsNewestShaFirst)
     EXPECT_EQ(oldest.target(),
               (TriageTarget{kRepo, "CI", "build", Sha{"s1"}, 1, identity("test_a")}));
 
-    auto newest = m_cache->failuresForClustering({0, 0, 1});
+    auto newest = TriageStore(*m_cache).failuresForClustering({0, 0, 1});
     ASSERT_TRUE(newest);
     EXPECT_TRUE(newest->empty()); // s3 is the newest SHA and has no failures
-    auto two = m_cache->failuresForClustering({0, 0, 2});
+    auto two = TriageStore(*m_cache).failuresForClustering({0, 0, 2});
     ASSERT_TRUE(two);
     EXPECT_EQ(two->size(), 2u);
-    auto window = m_cache->failuresForClustering({50, 150, 0});
+    auto window = TriageStore(*m_cache).failuresForClustering({50, 150, 0});
     ASSERT_TRUE(window);
     ASSERT_EQ(window->size(), 1u);
     EXPECT_EQ(window->front().sha.value, "s1");

@@ -8,7 +8,9 @@
 #include "relayhud/junit/junit_reader.h"
 #include "relayhud/sim/sim_artifacts.h"
 #include "relayhud/sim/sim_configs.h"
-#include "relayhud/store/cache.h"
+#include "relayhud/store/database.h"
+#include "relayhud/store/run_store.h"
+#include "relayhud/store/test_result_store.h"
 #include "relayhud/verdict/verdict.h"
 
 #include "test_results_fixtures.h"
@@ -101,9 +103,10 @@ protected:
             std::find_if(s_data->commits.begin(), s_data->commits.end(),
                          [&](const UpstreamCommit& c) { return c.sha == row.run.upstreamSha; });
         EXPECT_NE(commit, s_data->commits.end());
-        EXPECT_TRUE(m_cache->apply(SyncBatch{{}, {*commit}, {row.run}, {}}));
-        const std::int64_t id = **m_cache->checkRunRowFor(row.run.checkRunId);
-        auto writer = m_cache->beginTestRun({id, TestRunSource::Artifacts, "sim", ""});
+        EXPECT_TRUE(RunStore(*m_cache).apply(SyncBatch{{}, {*commit}, {row.run}, {}}));
+        const std::int64_t id = **RunStore(*m_cache).checkRunRowFor(row.run.checkRunId);
+        auto writer =
+            TestResultStore(*m_cache).beginTestRun({id, TestRunSource::Artifacts, "sim", ""});
         EXPECT_TRUE(writer);
         TestRunTotals totals;
         for (const sim::SimReport& report : s_truth->reports(row)) {
@@ -137,7 +140,7 @@ protected:
 
     static sim::SimDataset* s_data;
     static sim::SimArtifacts* s_truth;
-    std::unique_ptr<Cache> m_cache = relayhud::testing::openCacheOk(":memory:");
+    std::unique_ptr<Database> m_cache = relayhud::testing::openCacheOk(":memory:");
 
     static std::filesystem::path* s_configDir;
     static VerdictSources* s_sources;

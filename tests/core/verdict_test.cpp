@@ -4,7 +4,8 @@
 #include "test_results_fixtures.h"
 #include "verdict_test_support.h"
 
-#include "relayhud/store/cache.h"
+#include "relayhud/store/database.h"
+#include "relayhud/store/test_result_store.h"
 
 #include <gtest/gtest.h>
 
@@ -480,7 +481,8 @@ protected:
             relayhud::testing::completedRun(sha, "test (default)", 1, Conclusion::Success, time);
         run.reported.tests = honestCounts(results);
         const std::int64_t row = relayhud::testing::addRun(*m_cache, run, time);
-        auto writer = m_cache->beginTestRun({row, TestRunSource::Artifacts, "default.xml", ""});
+        auto writer = TestResultStore(*m_cache).beginTestRun(
+            {row, TestRunSource::Artifacts, "default.xml", ""});
         EXPECT_TRUE(writer);
         for (const StoredTestResult& r : results) {
             TestCaseResult c = relayhud::testing::makeCase(r.className, r.name, r.outcome);
@@ -501,7 +503,7 @@ protected:
         return row;
     }
 
-    std::unique_ptr<Cache> m_cache = relayhud::testing::openCacheOk(":memory:");
+    std::unique_ptr<Database> m_cache = relayhud::testing::openCacheOk(":memory:");
     testing::ScratchDir m_dir{"verdict-cache"};
 };
 
@@ -541,8 +543,8 @@ TEST_F(VerdictCacheTest, RunWithoutConfigOrArtifacts)
     CheckRun bare = relayhud::testing::completedRun("dddd", "test (default)", 1,
                                                     Conclusion::Success, kNow - 600);
     const std::int64_t bareRow = relayhud::testing::addRun(*m_cache, bare, kNow - 600);
-    ASSERT_TRUE(m_cache->recordTestRunState({bareRow, TestRunSource::Artifacts, "", ""},
-                                            TestRunState::Expired, "HTTP 410 Gone"));
+    ASSERT_TRUE(TestResultStore(*m_cache).recordTestRunState(
+        {bareRow, TestRunSource::Artifacts, "", ""}, TestRunState::Expired, "HTTP 410 Gone"));
     VerdictSources sources;
     sources.configByRepo["torch-spyre/torch-spyre"] = m_dir.write("ops.yaml", kConfigText);
     v = verdictForRun(*m_cache, bareRow, sources);

@@ -20,18 +20,18 @@ tree() {
         "$work/t/core/include/relayhud/store" "$work/t/sim/src" "$work/t/ui/src" \
         "$work/t/app/cli" "$work/t/app/gui"
     cp "$src/core/components.cmake" "$work/t/core/"
-    printf '#pragma once\n' >"$work/t/core/include/relayhud/store/cache.h"
+    printf '#pragma once\n' >"$work/t/core/include/relayhud/store/database.h"
     printf '#include "relayhud/util/time.h"\n#include "store/statement.h"\n' \
-        >"$work/t/core/src/store/cache.cpp"
+        >"$work/t/core/src/store/database.cpp"
     printf 'int x;\n' >"$work/t/core/src/util/time.cpp"
 }
 tree
 out=$(check "$work/t") || fail "a sound tree fails: $out"
 
 tree
-printf '// a helper\n#include <string>\n#include "relayhud/store/cache.h"\n' >"$work/t/core/src/util/time.cpp"
+printf '// a helper\n#include <string>\n#include "relayhud/store/database.h"\n' >"$work/t/core/src/util/time.cpp"
 if out=$(check "$work/t"); then fail "an upward include passed: $out"; fi
-grep -qF 'core/src/util/time.cpp:3: util -> store (#include "relayhud/store/cache.h"), but util may include only: util' <<<"$out" ||
+grep -qF 'core/src/util/time.cpp:3: util -> store (#include "relayhud/store/database.h"), but util may include only: util' <<<"$out" ||
     fail "the upward edge is not named: $out"
 
 tree
@@ -41,9 +41,9 @@ grep -qF 'core/src/util/time.cpp:1: util -> a private header of store' <<<"$out"
     fail "the private edge is not named: $out"
 
 tree
-printf '#include "relayhud/sim/sim_server.h"\n' >"$work/t/core/src/store/cache.cpp"
+printf '#include "relayhud/sim/sim_server.h"\n' >"$work/t/core/src/store/database.cpp"
 if out=$(check "$work/t"); then fail "core including the simulator passed: $out"; fi
-grep -qF 'core/src/store/cache.cpp:1: store -> sim' <<<"$out" || fail "the sim edge is not named: $out"
+grep -qF 'core/src/store/database.cpp:1: store -> sim' <<<"$out" || fail "the sim edge is not named: $out"
 
 tree
 echo 'set(RELAYHUD_CORE_DEPS_util store)' >>"$work/t/core/components.cmake"

@@ -5,8 +5,10 @@
 // the culprit's own head shows it as the PR's regression. With
 // RELAYHUD_UI_SHOTS=DIR it keeps pictures of both, in light and dark.
 #include "relayhud/sim/sim_server.h"
-#include "relayhud/store/cache.h"
 #include "relayhud/store/content_cache.h"
+#include "relayhud/store/database.h"
+#include "relayhud/store/evidence_store.h"
+#include "relayhud/store/run_store.h"
 #include "relayhud/sync/artifact_sync.h"
 #include "relayhud/ui/main_window.h"
 #include "relayhud/ui/matrix/matrix_filter_proxy.h"
@@ -67,14 +69,14 @@ protected:
     // artifact sync of all runs leaves them.
     void fetchStoryJob()
     {
-        auto cache = Cache::open(m_cachePath.toStdString());
+        auto cache = Database::open(m_cachePath.toStdString());
         ASSERT_TRUE(cache) << cache.message();
         const sim::SimDataset& data = m_server.dataset();
         SyncBatch batch{data.backends, data.commits, {}, {}};
         for (const sim::SimRow& row : data.rows)
             if (row.run.downstreamRepo == story().backend && row.run.jobName == story().job)
                 batch.runs.push_back(row.run);
-        ASSERT_TRUE((*cache)->apply(batch));
+        ASSERT_TRUE(RunStore(**cache).apply(batch));
         auto blobs = ContentCache::open(m_dir.filePath(QStringLiteral("blobs")).toStdString());
         ASSERT_TRUE(blobs) << blobs.message();
         HttpClient http;
@@ -120,9 +122,9 @@ protected:
     // The story test's triage in the window, with it selected in the table.
     const TestTriage* storyTriage(MainWindow& window)
     {
-        auto cache = Cache::open(m_cachePath.toStdString());
+        auto cache = Database::open(m_cachePath.toStdString());
         EXPECT_TRUE(cache);
-        auto id = (*cache)->testIdOf(story().test);
+        auto id = EvidenceStore(**cache).testIdOf(story().test);
         EXPECT_TRUE(id && *id) << story().test;
         if (!id || !*id)
             return nullptr;
@@ -201,10 +203,10 @@ TEST_F(AttributionFlow, TheCulpritsOwnHeadSaysItIsThisPrsRegression)
 TEST_F(AttributionFlow, TheEvidenceAttributesFollowedFailuresToTheCulprit)
 {
     const sim::SimDataset& data = m_server.dataset();
-    auto cache = Cache::open(m_cachePath.toStdString());
+    auto cache = Database::open(m_cachePath.toStdString());
     ASSERT_TRUE(cache) << cache.message();
     const auto rowOf = [&](const CheckRun& run) -> std::int64_t {
-        auto row = (*cache)->checkRunRowFor(run.checkRunId);
+        auto row = RunStore(**cache).checkRunRowFor(run.checkRunId);
         return row && *row ? **row : 0;
     };
     QHash<qint64, WatchEvent> awaited;

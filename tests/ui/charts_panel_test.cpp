@@ -2,7 +2,10 @@
 // holds, hovering a point tells its value, clicking a commit's point emits its
 // SHA, Export PNG writes a readable image, and an empty cache says so instead
 // of drawing empty axes. Pictures in light and dark with RELAYHUD_UI_SHOTS.
-#include "relayhud/store/cache.h"
+#include "relayhud/store/database.h"
+#include "relayhud/store/run_store.h"
+#include "relayhud/store/test_result_store.h"
+#include "relayhud/store/triage_store.h"
 #include "relayhud/ui/app/dark_palette.h"
 #include "relayhud/ui/charts/charts_panel.h"
 #include "relayhud/util/time.h"
@@ -78,9 +81,9 @@ protected:
 
     void fill()
     {
-        auto opened = Cache::open(m_path.toStdString());
+        auto opened = Database::open(m_path.toStdString());
         ASSERT_TRUE(opened) << opened.message();
-        Cache& cache = **opened;
+        Database& cache = **opened;
         SyncBatch batch;
         for (int i = 0; i < kCommits; ++i) {
             batch.commits.push_back(
@@ -96,7 +99,7 @@ protected:
             batch.runs.push_back(
                 run(i, kAscend, "test", i % 2 == 1 ? Conclusion::Failure : Conclusion::Success));
         }
-        ASSERT_TRUE(cache.apply(batch));
+        ASSERT_TRUE(RunStore(cache).apply(batch));
         for (int i = 0; i < kCommits; ++i)
             storeResults(cache, i);
         TriageTag tag;
@@ -104,15 +107,17 @@ protected:
         tag.cls = triage::FailureClass::Infra;
         tag.author = "oncall";
         tag.timeMs = 1;
-        ASSERT_TRUE(cache.setTriageTags({tag}));
+        ASSERT_TRUE(TriageStore(cache).setTriageTags({tag}));
     }
 
     // torch-spyre `test`: t0..t9 (t0..t6 on commit 4); t3 fails on commit 2.
-    void storeResults(Cache& cache, int i)
+    void storeResults(Database& cache, int i)
     {
-        auto row = cache.checkRunRowFor(CheckRunId{"cr-" + kSpyre + "test" + std::to_string(i)});
+        auto row =
+            RunStore(cache).checkRunRowFor(CheckRunId{"cr-" + kSpyre + "test" + std::to_string(i)});
         ASSERT_TRUE(row && *row);
-        auto writer = cache.beginTestRun({**row, TestRunSource::Artifacts, "junit", "u"});
+        auto writer =
+            TestResultStore(cache).beginTestRun({**row, TestRunSource::Artifacts, "junit", "u"});
         ASSERT_TRUE(writer);
         TestRunTotals totals;
         for (int t = 0; t < (i == 4 ? 7 : 10); ++t) {
@@ -362,7 +367,7 @@ TEST_F(ChartsPanelTest, ExportWritesAPngOfTheChartsSize)
 TEST_F(ChartsPanelTest, AnEmptyCacheSaysNoDataInsteadOfDrawingEmptyAxes)
 {
     {
-        auto created = Cache::open(m_path.toStdString());
+        auto created = Database::open(m_path.toStdString());
         ASSERT_TRUE(created) << created.message();
     }
     auto p = panel();
@@ -395,7 +400,7 @@ TEST_F(ChartsPanelTest, ACacheThatCannotBeOpenedSaysWhy)
 TEST_F(ChartsPanelTest, ManyBackendsShowTheBusiestAndSaySo)
 {
     {
-        auto opened = Cache::open(m_path.toStdString());
+        auto opened = Database::open(m_path.toStdString());
         ASSERT_TRUE(opened) << opened.message();
         SyncBatch batch;
         constexpr int kDays = 40;
@@ -412,7 +417,7 @@ TEST_F(ChartsPanelTest, ManyBackendsShowTheBusiestAndSaySo)
                 batch.runs.push_back(r);
             }
         }
-        ASSERT_TRUE((*opened)->apply(batch));
+        ASSERT_TRUE(RunStore(**opened).apply(batch));
     }
     auto p = panel();
     p->setDays(60);

@@ -4,7 +4,9 @@
 // one torch-spyre job (test_is_signed fails in every one, test_item passes
 // in some), with the editor open on that cache.
 #include "relayhud/config/config_edit.h"
-#include "relayhud/store/cache.h"
+#include "relayhud/store/database.h"
+#include "relayhud/store/run_store.h"
+#include "relayhud/store/test_result_store.h"
 #include "relayhud/ui/config/config_editor_window.h"
 #include "relayhud/ui/config/config_tree_model.h"
 
@@ -80,7 +82,7 @@ protected:
 
     void fillCache()
     {
-        auto cache = Cache::open(m_cachePath.toStdString());
+        auto cache = Database::open(m_cachePath.toStdString());
         ASSERT_TRUE(cache) << cache.message();
         for (int n = 1; n <= 10; ++n) {
             CheckRun run;
@@ -94,10 +96,11 @@ protected:
             run.reported.status = RunStatus::Completed;
             run.reported.conclusion = Conclusion::Failure;
             UpstreamCommit commit{run.upstreamSha, 0, "main", EventType::Push, 1000 * n, "", ""};
-            ASSERT_TRUE((*cache)->apply(SyncBatch{{}, {commit}, {run}, {}}));
-            auto row = (*cache)->checkRunRowFor(run.checkRunId);
+            ASSERT_TRUE(RunStore(**cache).apply(SyncBatch{{}, {commit}, {run}, {}}));
+            auto row = RunStore(**cache).checkRunRowFor(run.checkRunId);
             ASSERT_TRUE(row && *row);
-            auto writer = (*cache)->beginTestRun({**row, TestRunSource::Artifacts, "a", "u"});
+            auto writer =
+                TestResultStore(**cache).beginTestRun({**row, TestRunSource::Artifacts, "a", "u"});
             ASSERT_TRUE(writer);
             for (const auto& [name, outcome] :
                  {std::pair{std::string("test_is_signed"), TestOutcome::Failed},

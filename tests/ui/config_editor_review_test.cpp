@@ -10,6 +10,8 @@
 #include "test_support.h"
 
 #include "relayhud/config/text_diff.h"
+#include "relayhud/store/run_store.h"
+#include "relayhud/store/test_result_store.h"
 #include "relayhud/ui/config/config_details_pane.h"
 #include "relayhud/ui/config/config_prompts.h"
 #include "relayhud/ui/config/suggestions_pane.h"
@@ -46,7 +48,7 @@ const std::string kTestFile = "test/test_torch.py";
 void addJob(const QString& cachePath, const std::string& job,
             const std::map<std::string, TestOutcome>& outcomes)
 {
-    auto cache = Cache::open(cachePath.toStdString());
+    auto cache = Database::open(cachePath.toStdString());
     ASSERT_TRUE(cache) << cache.message();
     for (int n = 1; n <= 10; ++n) {
         CheckRun run;
@@ -59,10 +61,11 @@ void addJob(const QString& cachePath, const std::string& job,
         run.reported.status = RunStatus::Completed;
         run.reported.conclusion = Conclusion::Failure;
         UpstreamCommit commit{run.upstreamSha, 0, "main", EventType::Push, 1000 * n, "", ""};
-        ASSERT_TRUE((*cache)->apply(SyncBatch{{}, {commit}, {run}, {}}));
-        auto row = (*cache)->checkRunRowFor(run.checkRunId);
+        ASSERT_TRUE(RunStore(**cache).apply(SyncBatch{{}, {commit}, {run}, {}}));
+        auto row = RunStore(**cache).checkRunRowFor(run.checkRunId);
         ASSERT_TRUE(row && *row);
-        auto writer = (*cache)->beginTestRun({**row, TestRunSource::Artifacts, "a", "u"});
+        auto writer =
+            TestResultStore(**cache).beginTestRun({**row, TestRunSource::Artifacts, "a", "u"});
         ASSERT_TRUE(writer);
         for (const auto& [name, outcome] : outcomes) {
             TestCaseResult c;
@@ -82,7 +85,7 @@ void addJob(const QString& cachePath, const std::string& job,
 // last 30 days) shows it: test_item xfails, test_is_signed fails.
 void addTodaysRun(const QString& cachePath)
 {
-    auto cache = Cache::open(cachePath.toStdString());
+    auto cache = Database::open(cachePath.toStdString());
     ASSERT_TRUE(cache) << cache.message();
     CheckRun run;
     run.downstreamRepo = kRepo;
@@ -95,10 +98,11 @@ void addTodaysRun(const QString& cachePath)
     run.reported.conclusion = Conclusion::Failure;
     const EpochSeconds now = nowSeconds() - 3600;
     UpstreamCommit commit{run.upstreamSha, 0, "main", EventType::Push, now, "Today", ""};
-    ASSERT_TRUE((*cache)->apply(SyncBatch{{}, {commit}, {run}, {}}));
-    auto row = (*cache)->checkRunRowFor(run.checkRunId);
+    ASSERT_TRUE(RunStore(**cache).apply(SyncBatch{{}, {commit}, {run}, {}}));
+    auto row = RunStore(**cache).checkRunRowFor(run.checkRunId);
     ASSERT_TRUE(row && *row);
-    auto writer = (*cache)->beginTestRun({**row, TestRunSource::Artifacts, "a", "u"});
+    auto writer =
+        TestResultStore(**cache).beginTestRun({**row, TestRunSource::Artifacts, "a", "u"});
     ASSERT_TRUE(writer);
     for (const auto& [name, outcome] : {std::pair{std::string("test_item"), TestOutcome::XFailed},
                                         {std::string("test_is_signed"), TestOutcome::Failed}}) {

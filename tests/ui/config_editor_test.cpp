@@ -9,7 +9,6 @@
 #include "relayhud/config/config_explain.h"
 #include "relayhud/config/resolver.h"
 #include "relayhud/config/text_diff.h"
-#include "relayhud/store/cache.h"
 #include "relayhud/ui/app/dark_palette.h"
 #include "relayhud/ui/config/config_details_pane.h"
 #include "relayhud/ui/config/config_editor_window.h"

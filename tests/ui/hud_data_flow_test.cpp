@@ -8,8 +8,9 @@
 // it keeps pictures, in light and dark.
 #include "relayhud/hud/hud_summaries.h"
 #include "relayhud/model/tested_commit.h"
-#include "relayhud/store/cache.h"
+#include "relayhud/store/checkout_store.h"
 #include "relayhud/store/content_cache.h"
+#include "relayhud/store/database.h"
 #include "relayhud/sync/artifact_sync.h"
 #include "relayhud/sync/hud_sync.h"
 #include "relayhud/ui/details/run_details_panel.h"
@@ -153,10 +154,10 @@ TEST(HudDataFlow, AMergedPrsBuildShowsTheCommitItTested)
         {"test_indexing.xml", "pytorch-wheel-" + sha, "upstream-beta-reports-" + sha});
     ASSERT_TRUE(tested && tested->has_value());
     {
-        auto cache = Cache::open(cachePath.toStdString());
+        auto cache = Database::open(cachePath.toStdString());
         ASSERT_TRUE(cache) << cache.message();
-        ASSERT_TRUE((*cache)->putTestedCommit(merged.data(MatrixModel::RunRowIdRole).toLongLong(),
-                                              **tested));
+        ASSERT_TRUE(CheckoutStore(**cache).putTestedCommit(
+            merged.data(MatrixModel::RunRowIdRole).toLongLong(), **tested));
     }
     QSignalSpy refreshed(&window, &MainWindow::matrixRefreshed);
     window.reloadMatrix();
@@ -200,7 +201,7 @@ TEST(HudDataFlow, AReportedSuccessWhoseTestsFailedIsNotDrawnAsAGreen)
     {
         // torch-spyre's rows synced and its artifacts read, as the app's
         // background pass does it.
-        auto cache = Cache::open(cachePath.toStdString());
+        auto cache = Database::open(cachePath.toStdString());
         ASSERT_TRUE(cache) << cache.message();
         HttpClient http;
         HudClient hud(http, server.baseUrl());

@@ -3,7 +3,9 @@
 // link arrives over the local socket, "Copy link" writes links that lead back,
 // and Ctrl+K jumps to a PR and to a job.
 #include "relayhud/sim/sim_dataset.h"
-#include "relayhud/store/cache.h"
+#include "relayhud/store/database.h"
+#include "relayhud/store/run_store.h"
+#include "relayhud/store/test_result_store.h"
 #include "relayhud/ui/app/instance_channel.h"
 #include "relayhud/ui/jump/jump_box.h"
 #include "relayhud/ui/jump/jump_model.h"
@@ -81,21 +83,22 @@ protected:
         m_data = ui::test::dataset();
         m_cachePath = m_dir.filePath(QStringLiteral("cache.sqlite"));
         ui::test::fillCache(m_cachePath.toStdString(), m_data);
-        auto cache = Cache::open(m_cachePath.toStdString());
+        auto cache = Database::open(m_cachePath.toStdString());
         ASSERT_TRUE(cache) << cache.message();
         m_cache = std::move(*cache);
     }
 
     std::int64_t rowOf(const CheckRun& run) const
     {
-        auto row = m_cache->checkRunRowFor(run.checkRunId);
+        auto row = RunStore(*m_cache).checkRunRowFor(run.checkRunId);
         return row && *row ? **row : 0;
     }
 
     // Two tests stored for `run`, as an artifact fetch would store them.
     void storeTests(const CheckRun& run)
     {
-        auto writer = m_cache->beginTestRun({rowOf(run), TestRunSource::Artifacts, "junit", "u"});
+        auto writer = TestResultStore(*m_cache).beginTestRun(
+            {rowOf(run), TestRunSource::Artifacts, "junit", "u"});
         ASSERT_TRUE(writer) << writer.message();
         TestRunTotals totals;
         for (const char* name : {"test_add_float16", "test_mul_float32"}) {
@@ -121,7 +124,7 @@ protected:
     QTemporaryDir m_dir;
     QString m_cachePath;
     sim::SimDataset m_data;
-    std::unique_ptr<Cache> m_cache;
+    std::unique_ptr<Database> m_cache;
 };
 
 // The link's outcome: (found, message).

@@ -3,7 +3,8 @@
 // unreachable HUD leaves the cache on screen with "offline" in the status bar.
 #include "relayhud/sim/sim_dataset.h"
 #include "relayhud/sim/sim_server.h"
-#include "relayhud/store/cache.h"
+#include "relayhud/store/database.h"
+#include "relayhud/store/run_store.h"
 #include "relayhud/ui/details/run_details_panel.h"
 #include "relayhud/ui/main_window.h"
 #include "relayhud/ui/matrix/cell_state.h"
@@ -91,9 +92,9 @@ TEST_F(MainWindowTest, SelectingACellShowsItsRun)
     const auto rowId = failing.data(MatrixModel::RunRowIdRole).toLongLong();
     // Read on a worker, shown when it is back.
     ASSERT_TRUE(QTest::qWaitFor([&] { return panel.shownRowId() == rowId; }, 10000));
-    auto cache = Cache::open(m_cachePath.toStdString());
+    auto cache = Database::open(m_cachePath.toStdString());
     ASSERT_TRUE(cache);
-    auto run = (*cache)->checkRun(rowId);
+    auto run = RunStore(**cache).checkRun(rowId);
     ASSERT_TRUE(run) << run.message();
     EXPECT_EQ(panel.fieldText(RunDetailsPanel::JobField), QString::fromStdString(run->jobName));
     EXPECT_EQ(panel.fieldText(RunDetailsPanel::JobField),

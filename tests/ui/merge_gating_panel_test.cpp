@@ -1,6 +1,7 @@
 // The Merge gating tab (issue 34, part 8): the judgement of verdict/merge_gating.h
 // for a PR read from a cache, painted as plain text, with the rule cited.
-#include "relayhud/store/cache.h"
+#include "relayhud/store/database.h"
+#include "relayhud/store/run_store.h"
 #include "relayhud/ui/gating/merge_gating_panel.h"
 
 #include "test_support.h"
@@ -37,7 +38,7 @@ CheckRun gatingRun(const std::string& repo, const std::string& sha, const std::s
 QString cacheWithAPr(const QTemporaryDir& dir)
 {
     const QString path = dir.filePath(QStringLiteral("cache.sqlite"));
-    auto cache = Cache::open(path.toStdString());
+    auto cache = Database::open(path.toStdString());
     EXPECT_TRUE(cache) << cache.message();
     const std::string head(40, 'b');
     const std::string earlier(40, 'a');
@@ -49,7 +50,7 @@ QString cacheWithAPr(const QTemporaryDir& dir)
         gatingRun("org/gate", head, "build <b>x</b>", RunStatus::InProgress, Conclusion::None),
         gatingRun("org/gate", earlier, "build <b>x</b>", RunStatus::Completed, Conclusion::Failure),
         gatingRun("org/opt-in", head, "test", RunStatus::Completed, Conclusion::Failure)};
-    EXPECT_TRUE((*cache)->apply(batch));
+    EXPECT_TRUE(RunStore(**cache).apply(batch));
     return path;
 }
 

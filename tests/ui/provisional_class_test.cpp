@@ -8,7 +8,9 @@
 #include "sim_session.h"
 #include "test_support.h"
 
-#include "relayhud/store/cache.h"
+#include "relayhud/store/database.h"
+#include "relayhud/store/run_store.h"
+#include "relayhud/store/test_result_store.h"
 #include "relayhud/ui/main_window.h"
 #include "relayhud/ui/matrix/matrix_filter_proxy.h"
 #include "relayhud/ui/matrix/matrix_model.h"
@@ -38,7 +40,7 @@ protected:
     {
         ASSERT_TRUE(m_dir.isValid());
         m_cachePath = m_dir.filePath(QStringLiteral("cache.sqlite"));
-        auto cache = Cache::open(m_cachePath.toStdString());
+        auto cache = Database::open(m_cachePath.toStdString());
         ASSERT_TRUE(cache) << cache.message();
         m_cache = std::move(*cache);
     }
@@ -71,8 +73,8 @@ protected:
                               time,
                               "PR " + std::to_string(run.prNumber),
                               "author" + std::to_string(n)};
-        EXPECT_TRUE(m_cache->apply(SyncBatch{{}, {commit}, {run}, {}}));
-        auto row = m_cache->checkRunRowFor(run.checkRunId);
+        EXPECT_TRUE(RunStore(*m_cache).apply(SyncBatch{{}, {commit}, {run}, {}}));
+        auto row = RunStore(*m_cache).checkRunRowFor(run.checkRunId);
         EXPECT_TRUE(row && *row);
         const std::int64_t id = row && *row ? **row : 0;
         if (fetched)
@@ -84,7 +86,8 @@ protected:
 
     void store(std::int64_t row, bool fails)
     {
-        auto writer = m_cache->beginTestRun({row, TestRunSource::Artifacts, "a", "u"});
+        auto writer =
+            TestResultStore(*m_cache).beginTestRun({row, TestRunSource::Artifacts, "a", "u"});
         ASSERT_TRUE(writer);
         TestCaseResult c;
         c.file = "test/test_ops.py";
@@ -124,7 +127,7 @@ protected:
 
     QTemporaryDir m_dir;
     QString m_cachePath;
-    std::unique_ptr<Cache> m_cache;
+    std::unique_ptr<Database> m_cache;
     std::vector<std::pair<std::int64_t, bool>> m_waiting;
 };
 
@@ -154,7 +157,7 @@ TEST_F(ProvisionalClass, ReadsProvisionalWithTheCountUntilEveryRunsResultsAreIn)
 
     // The rest arrive (an artifacts pass would store them): the class is
     // read again when the run is shown again.
-    auto cache = Cache::open(m_cachePath.toStdString());
+    auto cache = Database::open(m_cachePath.toStdString());
     ASSERT_TRUE(cache) << cache.message();
     m_cache = std::move(*cache);
     for (const auto& [row, fails] : m_waiting)

@@ -3,6 +3,7 @@
 // (pytorch/test-infra torchci/pages/crcr/[org]/[repo].tsx buildMatrix(),
 // @61a77570), but across backends; earlier heads under an expanded PR; the
 // model, proxy, header and main window that show it.
+#include "relayhud/store/run_store.h"
 #include "relayhud/ui/details/run_details_panel.h"
 #include "relayhud/ui/main_window.h"
 #include "relayhud/ui/matrix/cell_state.h"
@@ -491,9 +492,9 @@ TEST(MatrixSync, ACellWhoseJobASyncFoldsIntoAShardGroupKeepsItsRunAndTheGroupOpe
     for (const sim::SimRow& row : data.rows)
         (sibling(row.run) ? later : first).runs.push_back(row.run);
     ASSERT_FALSE(later.runs.empty());
-    auto cache = Cache::open(path);
+    auto cache = Database::open(path);
     ASSERT_TRUE(cache) << cache.message();
-    ASSERT_TRUE((*cache)->apply(first));
+    ASSERT_TRUE(RunStore(**cache).apply(first));
 
     MainWindow w(ui::test::offlineSession(QString::fromStdString(path)));
     w.resize(1600, 900);
@@ -514,7 +515,7 @@ TEST(MatrixSync, ACellWhoseJobASyncFoldsIntoAShardGroupKeepsItsRunAndTheGroupOpe
     ASSERT_TRUE(QTest::qWaitFor([&] { return w.detailsPanel()->shownRowId() == run; }, 10000));
     ASSERT_EQ(w.detailsPanel()->titleText(), job);
 
-    ASSERT_TRUE((*cache)->apply(later));
+    ASSERT_TRUE(RunStore(**cache).apply(later));
     w.reloadMatrix();
     ASSERT_TRUE(refreshed.wait(30000));
     const QModelIndex kept = w.matrixView()->currentIndex();

@@ -1,6 +1,7 @@
 // SyncController: the worker thread syncs into the cache, failures back off.
 #include "relayhud/sim/sim_server.h"
-#include "relayhud/store/cache.h"
+#include "relayhud/store/database.h"
+#include "relayhud/store/run_store.h"
 #include "relayhud/ui/sync/sync_controller.h"
 
 #include <QCoreApplication>
@@ -48,9 +49,9 @@ TEST(SyncController, SyncsFromTheSimulatorOnItsWorkerThread)
     EXPECT_TRUE(outcome.ok);
     EXPECT_GT(outcome.report.runs, 0);
 
-    auto cache = Cache::open(request.cachePath);
+    auto cache = Database::open(request.cachePath);
     ASSERT_TRUE(cache) << cache.message();
-    EXPECT_GT((*cache)->stats()->checkRuns, 0);
+    EXPECT_GT(RunStore(**cache).stats()->checkRuns, 0);
 }
 
 TEST(SyncController, UnreachableHudFailsAndSchedulesARetry)

@@ -5,7 +5,9 @@
 #include "relayhud/sim/sim_artifacts.h"
 #include "relayhud/sim/sim_dataset.h"
 #include "relayhud/sim/sim_server.h"
-#include "relayhud/store/cache.h"
+#include "relayhud/store/database.h"
+#include "relayhud/store/run_store.h"
+#include "relayhud/store/test_result_store.h"
 #include "relayhud/ui/logs/log_view.h"
 #include "relayhud/ui/logs/log_viewer.h"
 #include "relayhud/ui/logs/log_window.h"
@@ -93,20 +95,20 @@ TEST_F(TestResultsFlow, AFailedCellShowsTheFailingTestsOfItsArtifactsWithHistory
     EXPECT_TRUE(window.testsPanel()->isShowingTable());
 
     // The failing tests are the simulator's ground truth for that run.
-    auto cache = Cache::open(cachePath.toStdString());
+    auto cache = Database::open(cachePath.toStdString());
     ASSERT_TRUE(cache);
     const auto rowId = cell.data(MatrixModel::RunRowIdRole).toLongLong();
-    auto run = (*cache)->checkRun(rowId);
+    auto run = RunStore(**cache).checkRun(rowId);
     ASSERT_TRUE(run) << run.message();
     const sim::SimRow* row = rowFor(m_server.dataset(), *run);
     ASSERT_NE(row, nullptr);
     sim::SimArtifacts truth(m_server.dataset());
     auto expected = truth.failingTests(*row);
-    auto testRun = (*cache)->testRunForCheckRun(rowId);
+    auto testRun = TestResultStore(**cache).testRunForCheckRun(rowId);
     ASSERT_TRUE(testRun && *testRun);
     TestResultFilter onlyFailing;
     onlyFailing.outcomes = {TestOutcome::Failed, TestOutcome::Error, TestOutcome::XPassStrict};
-    auto stored = (*cache)->testResults((*testRun)->id, onlyFailing);
+    auto stored = TestResultStore(**cache).testResults((*testRun)->id, onlyFailing);
     ASSERT_TRUE(stored) << stored.message();
     std::vector<std::string> actual;
     for (const StoredTestResult& r : *stored)
@@ -127,9 +129,9 @@ TEST_F(TestResultsFlow, ShowInLogOpensTheJobsLogAtTheTestsFailure)
     ASSERT_TRUE(cell.isValid());
     ASSERT_TRUE(QTest::qWaitFor([&] { return !shown.isEmpty(); }, kWaitMs));
 
-    auto cache = Cache::open(cachePath.toStdString());
+    auto cache = Database::open(cachePath.toStdString());
     ASSERT_TRUE(cache);
-    auto run = (*cache)->checkRun(cell.data(MatrixModel::RunRowIdRole).toLongLong());
+    auto run = RunStore(**cache).checkRun(cell.data(MatrixModel::RunRowIdRole).toLongLong());
     ASSERT_TRUE(run) << run.message();
     const sim::SimRow* row = rowFor(m_server.dataset(), *run);
     ASSERT_NE(row, nullptr);
@@ -191,9 +193,10 @@ TEST_F(TestResultsFlow, AMissingTokenNamesTheSettingAndNeverLeaksTheOtherSecrets
     ASSERT_TRUE(cell.isValid());
     ASSERT_TRUE(QTest::qWaitFor([&] { return !shown.isEmpty(); }, kWaitMs));
 
-    auto cache = Cache::open(cachePath.toStdString());
+    auto cache = Database::open(cachePath.toStdString());
     ASSERT_TRUE(cache);
-    auto testRun = (*cache)->testRunForCheckRun(cell.data(MatrixModel::RunRowIdRole).toLongLong());
+    auto testRun = TestResultStore(**cache).testRunForCheckRun(
+        cell.data(MatrixModel::RunRowIdRole).toLongLong());
     ASSERT_TRUE(testRun && *testRun);
     EXPECT_EQ((*testRun)->state, TestRunState::Unauthorized);
     EXPECT_THAT((*testRun)->message, ::testing::HasSubstr("GitHub token"));

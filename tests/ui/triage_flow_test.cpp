@@ -1,7 +1,8 @@
 // Keyboard triage through the real path: the simulator over loopback, the
 // cache, the tests panel's keys, the undo stack, the triage worker, the
 // matrix marks, a restart, and a team's export imported into another cache.
-#include "relayhud/store/cache.h"
+#include "relayhud/store/database.h"
+#include "relayhud/store/triage_store.h"
 #include "relayhud/ui/main_window.h"
 #include "relayhud/ui/matrix/matrix_filter_proxy.h"
 #include "relayhud/ui/matrix/matrix_model.h"
@@ -82,11 +83,11 @@ protected:
 
     static std::vector<TriageTag> storedTags(const QString& cachePath)
     {
-        auto cache = Cache::open(cachePath.toStdString());
+        auto cache = Database::open(cachePath.toStdString());
         EXPECT_TRUE(cache) << cache.message();
         if (!cache)
             return {};
-        auto tags = (*cache)->triageTags();
+        auto tags = TriageStore(**cache).triageTags();
         EXPECT_TRUE(tags) << tags.message();
         return tags ? *tags : std::vector<TriageTag>{};
     }

@@ -4,7 +4,8 @@
 // bus (run under dbus-run-session by ctest where the machine has it).
 #include "relayhud/sim/sim_dataset.h"
 #include "relayhud/sim/sim_server.h"
-#include "relayhud/store/cache.h"
+#include "relayhud/store/database.h"
+#include "relayhud/store/run_store.h"
 #include "relayhud/ui/main_window.h"
 #include "relayhud/ui/matrix/matrix_model.h"
 #include "relayhud/ui/matrix/matrix_view.h"
@@ -294,13 +295,13 @@ TEST(WatchFlow, AFollowedJobsNewFailureRaisesOneNotificationThatSelectsItsCell)
     QTemporaryDir dir;
     const QString cachePath = dir.filePath(QStringLiteral("cache.sqlite"));
     {
-        auto cache = Cache::open(cachePath.toStdString());
+        auto cache = Database::open(cachePath.toStdString());
         ASSERT_TRUE(cache) << cache.message();
         SyncBatch batch{data.backends, data.commits, {}, {}};
         for (const sim::SimRow& row : data.rows)
             if (&row != held)
                 batch.runs.push_back(row.run);
-        ASSERT_TRUE((*cache)->apply(batch));
+        ASSERT_TRUE(RunStore(**cache).apply(batch));
     }
     sim::SimServer server{sim::SimDataset(data)};
     ASSERT_GT(server.start(0), 0);

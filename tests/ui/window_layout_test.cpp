@@ -5,7 +5,8 @@
 #include "relayhud/hud/hud_summaries.h"
 #include "relayhud/model/tested_commit.h"
 #include "relayhud/sim/sim_dataset.h"
-#include "relayhud/store/cache.h"
+#include "relayhud/store/database.h"
+#include "relayhud/store/run_store.h"
 #include "relayhud/ui/details/run_details_panel.h"
 #include "relayhud/ui/main_window.h"
 #include "relayhud/ui/matrix/commit_header_view.h"
@@ -55,7 +56,7 @@ protected:
         config.seed = 1;
         const sim::SimDataset data = sim::buildDataset(config);
         m_cachePath = m_dir.filePath(QStringLiteral("cache.sqlite"));
-        auto cache = Cache::open(m_cachePath.toStdString());
+        auto cache = Database::open(m_cachePath.toStdString());
         ASSERT_TRUE(cache) << cache.message();
         // As the HUD sync stores it: never the relay's probe repo.
         SyncBatch batch{{}, data.commits, {}, {}};
@@ -65,7 +66,7 @@ protected:
         for (const auto& row : data.rows)
             if (row.run.downstreamRepo != kProbeRepo)
                 batch.runs.push_back(row.run);
-        ASSERT_TRUE((*cache)->apply(batch));
+        ASSERT_TRUE(RunStore(**cache).apply(batch));
     }
 
     SessionConfig session() const

@@ -1,4 +1,5 @@
 // MainWindow: the cache, sync, snapshot merging and the details panel.
+#include "relayhud/store/run_store.h"
 #include "relayhud/ui/main_window.h"
 
 #include "relayhud/ui/app/cache_reader.h"
@@ -39,7 +40,7 @@ void MainWindow::openCache()
     m_detailsLoader->setCachePath(path.toStdString());
     // The first open makes the cache (its folder, its schema) on a worker.
     m_reader->read<std::optional<std::string>>(
-        [](const Cache& cache) { return cache.meta("last_sync"); },
+        [](const Database& cache) { return cache.meta("last_sync"); },
         [this](const Result<std::optional<std::string>>& last) {
             if (!last) {
                 // The matrix says why too, whichever of this read and the
@@ -110,7 +111,7 @@ void MainWindow::showSettingsDialog()
         return; // a second press while the allowlist is read opens one dialog
     m_settingsAsked = true;
     m_reader->read<std::vector<Backend>>(
-        [](const Cache& cache) { return cache.backends(); },
+        [](const Database& cache) { return RunStore(cache).backends(); },
         [this](const Result<std::vector<Backend>>& backends) {
             m_settingsAsked = false;
             if (!backends)

@@ -2,6 +2,7 @@
 // line or another instance select their place once the matrix has loaded;
 // "Copy link" on cells, commit rows and tests; Ctrl+K's jump box over the
 // matrix in memory.
+#include "relayhud/store/run_store.h"
 #include "relayhud/ui/main_window.h"
 
 #include "relayhud/ui/app/cache_reader.h"
@@ -111,13 +112,13 @@ void MainWindow::actOnRunLink(const QString& text, const AppLink& link)
 {
     using Found = std::pair<std::int64_t, std::optional<CheckRun>>; // row id 0: unknown here
     m_reader->read<Found>(
-        [id = link.checkRun](const Cache& cache) -> Result<Found> {
-            auto row = cache.checkRunRowFor(id);
+        [id = link.checkRun](const Database& cache) -> Result<Found> {
+            auto row = RunStore(cache).checkRunRowFor(id);
             if (!row)
                 return row.error();
             if (!*row)
                 return Found{0, std::nullopt};
-            auto run = cache.checkRun(**row);
+            auto run = RunStore(cache).checkRun(**row);
             if (!run)
                 return run.error();
             return Found{**row, std::move(*run)};
@@ -207,8 +208,8 @@ bool MainWindow::selectSourceCell(int row, int column)
 void MainWindow::copyCellLink(std::int64_t rowId)
 {
     m_reader->read<CheckRunId>(
-        [rowId](const Cache& cache) -> Result<CheckRunId> {
-            auto run = cache.checkRun(rowId);
+        [rowId](const Database& cache) -> Result<CheckRunId> {
+            auto run = RunStore(cache).checkRun(rowId);
             if (!run)
                 return run.error();
             return run->checkRunId;

@@ -4,7 +4,7 @@
 #include "relayhud/ui/main_window.h"
 
 #include "relayhud/hud/hud_summaries.h"
-#include "relayhud/store/cache.h"
+#include "relayhud/store/database.h"
 #include "relayhud/triage/suggest.h"
 #include "relayhud/ui/format.h"
 #include "relayhud/ui/matrix/matrix_filter_proxy.h"
@@ -232,7 +232,7 @@ struct Evidence {
 // A worker's read: its own connection to the cache.
 Evidence readEvidence(const QString& cachePath, const std::vector<std::int64_t>& runs)
 {
-    auto cache = Cache::open(cachePath.toStdString());
+    auto cache = Database::open(cachePath.toStdString());
     if (!cache)
         return {{}, toQString(cache.message())};
     auto suggestions = triage::suggestForRuns(**cache, runs);

@@ -2,7 +2,7 @@
 // Upserts inside one open transaction, with prepared statements reused across
 // rows and the ids of backends, jobs and commits remembered for the batch.
 #include "relayhud/model/types.h"
-#include "relayhud/store/cache.h"
+#include "relayhud/store/run_store.h"
 #include "store/statement.h"
 
 #include <string>

@@ -371,7 +371,7 @@ CREATE TABLE team_conflict (
 
 // Schema 8 (issue 34): how many times a check run's artifacts were asked
 // for. A run with no reports yet, or one kept partial, is asked again on a
-// bounded schedule (Cache::artifactQueue), never every pass forever.
+// bounded schedule (TestResultStore::artifactQueue), never every pass forever.
 constexpr const char* kVersion8 = R"sql(
 ALTER TABLE test_run ADD COLUMN asks INTEGER NOT NULL DEFAULT 1;
 )sql";

@@ -1,12 +1,13 @@
-// Cache::testHistory: the same tests across the recent upstream SHAs of one
+// TestResultStore::testHistory: the same tests across the recent upstream SHAs of one
 // job. Two steps, each on an index: pick the runs (check_run_by_job, one run
 // per SHA), then read each test's results in those runs from
 // test_result_by_test, bounded by the picked test-run ids. For one test over
 // 1,000 runs in a 30-million-result cache that is a few thousand b-tree
 // entries, not a scan (relayhud-bench "history").
-#include "relayhud/store/cache.h"
+#include "relayhud/store/test_result_store.h"
 
 #include "store/statement.h"
+#include "store/store_access.h"
 
 #include <algorithm>
 #include <unordered_map>
@@ -100,9 +101,9 @@ Result<TestHistory> historyOf(Statement& s, std::int64_t testId, const std::vect
 
 } // namespace
 
-Result<std::vector<TestHistory>> Cache::testHistory(std::int64_t checkRunRow,
-                                                    const std::vector<std::int64_t>& testIds,
-                                                    int maxShas) const
+Result<std::vector<TestHistory>>
+TestResultStore::testHistory(std::int64_t checkRunRow, const std::vector<std::int64_t>& testIds,
+                             int maxShas) const
 {
     auto asked = askedRun(m_db, checkRunRow);
     if (!asked)

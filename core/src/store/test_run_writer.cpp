@@ -114,7 +114,7 @@ Result<void> linkToCheckRun(TestRunWriterState& s)
 {
     if (!s.origin.checkRunRow)
         return {};
-    // Counted across fetches (Cache::artifactQueue bounds a partial run's asks).
+    // Counted across fetches (TestResultStore::artifactQueue bounds a partial run's asks).
     Statement asks(s.db, "UPDATE test_run SET asks = 1 + coalesce((SELECT asks FROM test_run"
                          " WHERE check_run_row = ?1 AND id != ?2), 0) WHERE id = ?2");
     if (auto r = asks.bind(1, *s.origin.checkRunRow).bind(2, s.testRunId).run(); !r)

@@ -1,6 +1,6 @@
 #pragma once
 // The inside of a TestRunWriter: its open transaction, prepared statements
-// and per-run memos. Private to the store; Cache::beginTestRun builds it.
+// and per-run memos. Private to the store; TestResultStore::beginTestRun builds it.
 #include "relayhud/store/test_run_writer.h"
 #include "store/message_store.h"
 #include "store/result_batch.h"

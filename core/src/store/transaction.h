@@ -40,7 +40,7 @@ private:
 };
 
 // A connection's page cache (PRAGMA cache_size), in MiB; pages are
-// allocated only as used. kCacheMiB is the Cache's own: a test run of 100,000
+// allocated only as used. kCacheMiB is the Database's own: a test run of 100,000
 // results writes ~50 MB, and with SQLite's default 2 MiB the transaction
 // spills pages to the WAL and reads them back (3x slower), as does a history
 // read across a large cache.

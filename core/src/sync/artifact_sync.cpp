@@ -1,10 +1,12 @@
 #include "relayhud/sync/artifact_sync.h"
+#include "relayhud/store/run_store.h"
+#include "relayhud/store/test_result_store.h"
 
 #include "sync/cancel.h"
 #include "sync/fetch_pool.h"
 #include "sync/job_line_sync.h"
 #include "sync/paging.h"
-#include "sync/run_store.h"
+#include "sync/run_artifacts.h"
 
 #include "relayhud/util/time.h"
 
@@ -128,7 +130,7 @@ std::string cancelledMessage(const ArtifactSyncReport& report)
 
 // What a pass has done so far, and where it reports.
 struct Pass {
-    Cache& cache;
+    Database& cache;
     ArtifactFetcher& fetcher;
     const ArtifactSettings& settings;
     ArtifactSyncReport& report;
@@ -169,7 +171,7 @@ Result<void> fetchPage(Pass& pass, std::vector<ArtifactCandidate> page,
 
 } // namespace
 
-ArtifactSync::ArtifactSync(Cache& cache, ArtifactFetcher& fetcher, ArtifactSettings settings)
+ArtifactSync::ArtifactSync(Database& cache, ArtifactFetcher& fetcher, ArtifactSettings settings)
     : m_cache(cache), m_fetcher(fetcher), m_settings(std::move(settings))
 {
 }
@@ -184,7 +186,7 @@ Result<ArtifactSyncReport> ArtifactSync::run(const ArtifactSyncOptions& options,
     // Its times fixed for the whole pass: a run fetched (or failed) during it
     // is not back in the queue before the pass ends.
     ArtifactQueueQuery query = queueQuery(options);
-    auto queued = m_cache.artifactQueueSize(query);
+    auto queued = TestResultStore(m_cache).artifactQueueSize(query);
     if (!queued)
         return makeError("could not read the artifact queue: " + queued.message());
     Pass pass{m_cache,    m_fetcher,
@@ -194,7 +196,7 @@ Result<ArtifactSyncReport> ArtifactSync::run(const ArtifactSyncOptions& options,
     sync::AskedRuns asked(options);
     while (const std::int64_t limit = asked.nextLimit(cancel)) {
         query.limit = limit;
-        auto page = m_cache.artifactQueue(query);
+        auto page = TestResultStore(m_cache).artifactQueue(query);
         if (!page)
             return makeError("could not read the artifact queue: " + page.message());
         std::erase_if(*page, [&](const ArtifactCandidate& c) { return !asked.add(c.checkRunRow); });
@@ -204,7 +206,7 @@ Result<ArtifactSyncReport> ArtifactSync::run(const ArtifactSyncOptions& options,
             return fetched.error();
     }
     query.limit = 0;
-    auto left = m_cache.artifactQueueSize(query);
+    auto left = TestResultStore(m_cache).artifactQueueSize(query);
     if (!left)
         return makeError("could not read the artifact queue: " + left.message());
     report.runsLeft = *left;
@@ -228,12 +230,12 @@ Result<ArtifactSyncReport> ArtifactSync::run(const ArtifactSyncOptions& options,
 Result<TestRunInfo> ArtifactSync::fetchRun(std::int64_t checkRunRow,
                                            const std::atomic<bool>* cancel)
 {
-    auto existing = m_cache.testRunForCheckRun(checkRunRow);
+    auto existing = TestResultStore(m_cache).testRunForCheckRun(checkRunRow);
     if (!existing)
         return existing.error();
     if (*existing && sync::isFinalState((*existing)->state))
         return std::move(**existing);
-    auto run = m_cache.checkRun(checkRunRow);
+    auto run = RunStore(m_cache).checkRun(checkRunRow);
     if (!run)
         return run.error();
     const ArtifactCandidate candidate = candidateOf(*run, checkRunRow);
@@ -246,7 +248,7 @@ Result<TestRunInfo> ArtifactSync::fetchRun(std::int64_t checkRunRow,
         return stored.error();
     if (!stored->recorded)
         return makeError("cancelled");
-    return m_cache.testRun(stored->testRunId);
+    return TestResultStore(m_cache).testRun(stored->testRunId);
 }
 
 } // namespace relayhud

@@ -1,4 +1,5 @@
 #include "sync/fetch_pool.h"
+#include "relayhud/store/test_result_store.h"
 
 #include <algorithm>
 

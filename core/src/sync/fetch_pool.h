@@ -1,8 +1,9 @@
 #pragma once
 // Bounded parallel fetching for artifact sync: up to N worker threads take
 // runs from a shared list, each fetching on its own, and hand back what they
-// got in completion order to the one thread that writes the Cache.
-#include "sync/run_store.h"
+// got in completion order to the one thread that writes the Database.
+#include "relayhud/store/test_result_store.h"
+#include "sync/run_artifacts.h"
 
 #include <atomic>
 #include <condition_variable>

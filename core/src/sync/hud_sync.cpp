@@ -1,4 +1,6 @@
 #include "relayhud/sync/hud_sync.h"
+#include "relayhud/store/hud_answer_store.h"
+#include "relayhud/store/run_store.h"
 
 #include "relayhud/util/json_guard.h"
 #include "relayhud/util/time.h"
@@ -172,7 +174,7 @@ BackendFetch fetchBackend(HudClient& hud, const std::string& repo, const SyncOpt
     return fetch;
 }
 
-int rememberedPerPage(const Cache& cache, const std::string& repo, int fallback)
+int rememberedPerPage(const Database& cache, const std::string& repo, int fallback)
 {
     auto stored = cache.meta(perPageKey(repo));
     if (!stored || !*stored)
@@ -227,11 +229,11 @@ void countFetch(const BackendFetch& fetch, SyncReport& result)
 
 std::string answerKey(const json& params) { return params.dump(); }
 
-HudSync::HudSync(HudClient& hud, Cache& cache) : m_hud(hud), m_cache(cache) {}
+HudSync::HudSync(HudClient& hud, Database& cache) : m_hud(hud), m_cache(cache) {}
 
 void HudSync::keepAnswer(const std::string& query, const json& params, const json& rows)
 {
-    (void)m_cache.setHudAnswer(query, answerKey(params), rows.dump(), nowSeconds());
+    (void)HudAnswerStore(m_cache).setHudAnswer(query, answerKey(params), rows.dump(), nowSeconds());
 }
 
 Result<std::vector<Backend>> HudSync::readAllowlist(SyncReport& result)
@@ -244,12 +246,12 @@ Result<std::vector<Backend>> HudSync::readAllowlist(SyncReport& result)
             result.workarounds.push_back(
                 "the HUD could not refresh the allowlist from GitHub and served its older copy "
                 "(X-Cache: STALE)");
-        if (auto r = m_cache.apply(SyncBatch{allowlist->backends, {}, {}, {}}); !r)
+        if (auto r = RunStore(m_cache).apply(SyncBatch{allowlist->backends, {}, {}, {}}); !r)
             return r.error();
         return std::move(allowlist->backends);
     }
     // The allowlist's failure leaves the query endpoints working (R2).
-    auto cached = m_cache.backends();
+    auto cached = RunStore(m_cache).backends();
     if (!cached || cached->empty())
         return allowlist.error();
     std::vector<Backend> known;
@@ -300,7 +302,7 @@ std::vector<std::string> HudSync::addReportingRepos(const SyncOptions& options,
     }
     if (found.empty())
         return {};
-    if (auto r = m_cache.apply(SyncBatch{found, {}, {}, {}}); !r) {
+    if (auto r = RunStore(m_cache).apply(SyncBatch{found, {}, {}, {}}); !r) {
         result.warnings.push_back(r.message());
         return {};
     }
@@ -381,7 +383,7 @@ Result<SyncReport> HudSync::run(const SyncOptions& options, const ProgressFn& pr
     std::vector<std::string> reporting;
     if (options.backends.empty() && options.fetchSummaries)
         reporting = addReportingRepos(options, *backends, result);
-    auto stored = m_cache.validators();
+    auto stored = RunStore(m_cache).validators();
     if (!stored)
         return stored.error();
     const ValidatorMap known(stored->begin(), stored->end());
@@ -404,7 +406,7 @@ Result<SyncReport> HudSync::run(const SyncOptions& options, const ProgressFn& pr
             result.errors.push_back(*fetch.error);
             continue;
         }
-        if (auto r = m_cache.apply(fetch.batch); !r) {
+        if (auto r = RunStore(m_cache).apply(fetch.batch); !r) {
             result.errors.push_back(fetch.repo + ": " + r.message());
             continue;
         }
@@ -462,15 +464,15 @@ void HudSync::fetchDispatchLevels(const std::vector<std::int64_t>& prs, SyncRepo
         }
         levels.insert(levels.end(), mapped->begin(), mapped->end());
     }
-    if (auto r = m_cache.applyDispatchLevels(levels); !r)
+    if (auto r = RunStore(m_cache).applyDispatchLevels(levels); !r)
         result.warnings.push_back("dispatch-time levels: " + r.message());
 }
 
 void HudSync::fetchTitles(SyncReport& result)
 {
-    if (auto prs = m_cache.prNumbersWithoutTitle(500); prs && !prs->empty()) {
+    if (auto prs = RunStore(m_cache).prNumbersWithoutTitle(500); prs && !prs->empty()) {
         auto infos = m_hud.prInfo(*prs);
-        if (auto r = m_cache.applyPrInfo(infos.rows); !r)
+        if (auto r = RunStore(m_cache).applyPrInfo(infos.rows); !r)
             result.warnings.push_back("PR titles: " + r.message());
         for (const auto& e : infos.errors)
             result.warnings.push_back("PR titles: " + e);
@@ -482,7 +484,7 @@ void HudSync::fetchTitles(SyncReport& result)
                                          + "; asked the rest apart, every other title kept");
         }
     }
-    if (auto shas = m_cache.nightlyShasWithoutTitle(200); shas && !shas->empty()) {
+    if (auto shas = RunStore(m_cache).nightlyShasWithoutTitle(200); shas && !shas->empty()) {
         auto infos = m_hud.commitInfo(*shas);
         SyncBatch batch;
         // A nightly's SHA is a main commit (real-backends.md section 2): the
@@ -490,18 +492,18 @@ void HudSync::fetchTitles(SyncReport& result)
         for (const auto& info : infos.rows)
             batch.commits.push_back(
                 UpstreamCommit{info.sha, 0, "", EventType::Nightly, 0, info.title, info.author});
-        if (auto r = m_cache.apply(batch); !r)
+        if (auto r = RunStore(m_cache).apply(batch); !r)
             result.warnings.push_back("nightly titles: " + r.message());
         for (const auto& e : infos.errors)
             result.warnings.push_back("nightly titles: " + e);
     }
 }
 
-KeptAggregates cachedAggregates(const Cache& cache, int days)
+KeptAggregates cachedAggregates(const Database& cache, int days)
 {
     KeptAggregates out;
     const auto rows = [&](const char* query, const json& params) -> std::optional<json> {
-        auto answer = cache.hudAnswer(query, answerKey(params));
+        auto answer = HudAnswerStore(cache).hudAnswer(query, answerKey(params));
         if (!answer || !*answer)
             return std::nullopt;
         return parseJsonOrDiscarded((*answer)->body);
@@ -531,13 +533,13 @@ KeptAggregates cachedAggregates(const Cache& cache, int days)
     return out;
 }
 
-std::optional<RelayHealth> cachedRelayHealth(const Cache& cache)
+std::optional<RelayHealth> cachedRelayHealth(const Database& cache)
 {
-    auto prs =
-        cache.hudAnswer("crcr_health_last_prs", answerKey(json{{"count", kProbeHealthCount}}));
-    auto nightly =
-        cache.hudAnswer("crcr_nightly_dashboard",
-                        answerKey(json{{"repo", kProbeRepo}, {"days", kProbeNightlyDays}}));
+    auto prs = HudAnswerStore(cache).hudAnswer("crcr_health_last_prs",
+                                               answerKey(json{{"count", kProbeHealthCount}}));
+    auto nightly = HudAnswerStore(cache).hudAnswer(
+        "crcr_nightly_dashboard",
+        answerKey(json{{"repo", kProbeRepo}, {"days", kProbeNightlyDays}}));
     if ((!prs || !*prs) && (!nightly || !*nightly))
         return std::nullopt;
     std::vector<ProbePr> probePrs;

@@ -1,6 +1,8 @@
 #include "sync/job_line_sync.h"
 
 #include "relayhud/logs/checkout_scan.h"
+#include "relayhud/store/checkout_store.h"
+#include "relayhud/store/evidence_store.h"
 #include "relayhud/triage/job_line.h"
 #include "relayhud/util/time.h"
 #include "sync/cancel.h"
@@ -76,7 +78,7 @@ std::optional<std::vector<LogCheckout>> checkoutsIn(const std::string& path, boo
     return std::move(*found);
 }
 
-// Fetches and classifies one log. Thread-safe: no Cache. nullopt when
+// Fetches and classifies one log. Thread-safe: no Database. nullopt when
 // cancelled before it finished.
 std::optional<Picked> pickLine(ArtifactFetcher& fetcher, const triage::Classifier& classifier,
                                std::uint64_t rulesHash, const JobLineCandidate& run,
@@ -153,7 +155,7 @@ struct CheckoutRead {
     std::string problem; // "" for a gone log: no error, never asked again
 };
 
-// Fetches one log and reads its checkouts. Thread-safe: no Cache. nullopt
+// Fetches one log and reads its checkouts. Thread-safe: no Database. nullopt
 // when cancelled before it finished.
 std::optional<CheckoutRead> readCheckouts(ArtifactFetcher& fetcher, const JobLineCandidate& run,
                                           const std::atomic<bool>* cancel)
@@ -210,7 +212,7 @@ auto inParallel(const std::vector<Item>& queue, int maxParallel, const std::atom
 
 // The greens' sample: the newest successful runs of each backend whose log
 // was never read get their checkouts read (the doctor's tested-SHA check).
-Result<void> sampleCheckouts(Cache& cache, ArtifactFetcher& fetcher,
+Result<void> sampleCheckouts(Database& cache, ArtifactFetcher& fetcher,
                              const ArtifactSyncOptions& options, EpochSeconds now,
                              ArtifactSyncReport& report, std::vector<std::string>& problems,
                              const std::atomic<bool>* cancel)
@@ -219,7 +221,7 @@ Result<void> sampleCheckouts(Cache& cache, ArtifactFetcher& fetcher,
     query.since = options.days > 0 ? now - static_cast<EpochSeconds>(options.days) * 86'400 : 0;
     query.perBackend = options.checkoutSample;
     query.retryUnreadBefore = now - options.retryAfterSeconds;
-    auto queue = cache.checkoutSampleQueue(query);
+    auto queue = CheckoutStore(cache).checkoutSampleQueue(query);
     if (!queue)
         return makeError("could not read the checkout sample queue: " + queue.message());
     const auto reads =
@@ -231,9 +233,10 @@ Result<void> sampleCheckouts(Cache& cache, ArtifactFetcher& fetcher,
         if (!read)
             continue; // cancelled: asked on the next pass
         const std::int64_t row = (*queue)[i].checkRunRow;
-        auto stored = read->checkouts
-                          ? cache.putLogCheckouts(row, *read->checkouts, nowSeconds())
-                          : cache.putLogUnread(row, nowSeconds(), read->problem.empty());
+        auto stored =
+            read->checkouts
+                ? CheckoutStore(cache).putLogCheckouts(row, *read->checkouts, nowSeconds())
+                : CheckoutStore(cache).putLogUnread(row, nowSeconds(), read->problem.empty());
         if (!stored)
             return stored.error();
         ++report.checkoutLogs;
@@ -258,10 +261,11 @@ void count(ArtifactSyncReport& report, const JobFailureLine& line)
 
 // One page of the queue: workers fetch and classify; this thread alone
 // writes the cache.
-Result<void> readPage(Cache& cache, ArtifactFetcher& fetcher, const triage::Classifier& classifier,
-                      std::uint64_t rulesHash, const std::vector<JobLineCandidate>& page,
-                      const ArtifactSyncOptions& options, ArtifactSyncReport& report,
-                      std::vector<std::string>& problems, const std::atomic<bool>* cancel)
+Result<void> readPage(Database& cache, ArtifactFetcher& fetcher,
+                      const triage::Classifier& classifier, std::uint64_t rulesHash,
+                      const std::vector<JobLineCandidate>& page, const ArtifactSyncOptions& options,
+                      ArtifactSyncReport& report, std::vector<std::string>& problems,
+                      const std::atomic<bool>* cancel)
 {
     const auto picks =
         inParallel(page, options.maxParallel, cancel, [&](const JobLineCandidate& run) {
@@ -271,11 +275,11 @@ Result<void> readPage(Cache& cache, ArtifactFetcher& fetcher, const triage::Clas
         if (!pick)
             continue; // cancelled: the run stays in the queue
         const JobFailureLine& line = pick->line;
-        if (auto stored = cache.putJobFailureLine(line); !stored)
+        if (auto stored = EvidenceStore(cache).putJobFailureLine(line); !stored)
             return stored.error();
         if (pick->checkouts)
-            if (auto stored =
-                    cache.putLogCheckouts(line.checkRunRow, *pick->checkouts, nowSeconds());
+            if (auto stored = CheckoutStore(cache).putLogCheckouts(line.checkRunRow,
+                                                                   *pick->checkouts, nowSeconds());
                 !stored)
                 return stored.error();
         count(report, line);
@@ -287,7 +291,7 @@ Result<void> readPage(Cache& cache, ArtifactFetcher& fetcher, const triage::Clas
 
 } // namespace
 
-Result<void> syncJobLines(Cache& cache, ArtifactFetcher& fetcher,
+Result<void> syncJobLines(Database& cache, ArtifactFetcher& fetcher,
                           const ArtifactSyncOptions& options, ArtifactSyncReport& report,
                           std::vector<std::string>& problems, const std::atomic<bool>* cancel)
 {
@@ -307,7 +311,7 @@ Result<void> syncJobLines(Cache& cache, ArtifactFetcher& fetcher,
     AskedRuns asked(options);
     while (const std::int64_t limit = asked.nextLimit(cancel)) {
         query.limit = limit;
-        auto page = cache.jobLineQueue(query);
+        auto page = EvidenceStore(cache).jobLineQueue(query);
         if (!page)
             return makeError("could not read the job log queue: " + page.message());
         std::erase_if(*page, [&](const JobLineCandidate& c) { return !asked.add(c.checkRunRow); });
@@ -319,7 +323,7 @@ Result<void> syncJobLines(Cache& cache, ArtifactFetcher& fetcher,
             return read;
     }
     query.limit = 0;
-    auto left = cache.jobLineQueueSize(query);
+    auto left = EvidenceStore(cache).jobLineQueueSize(query);
     if (!left)
         return makeError("could not read the job log queue: " + left.message());
     report.jobLogsLeft = *left;

@@ -9,11 +9,11 @@
 
 namespace relayhud::sync {
 
-// One pass over Cache::jobLineQueue. Counts go to `report`; each problem (a
+// One pass over EvidenceStore::jobLineQueue. Counts go to `report`; each problem (a
 // log that could not be fetched, a bad rule file) is appended to `problems`
 // once per run, for the caller to fold. An error only when the cache cannot
 // be read or written.
-Result<void> syncJobLines(Cache& cache, ArtifactFetcher& fetcher,
+Result<void> syncJobLines(Database& cache, ArtifactFetcher& fetcher,
                           const ArtifactSyncOptions& options, ArtifactSyncReport& report,
                           std::vector<std::string>& problems, const std::atomic<bool>* cancel);
 

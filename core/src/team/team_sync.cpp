@@ -1,6 +1,7 @@
 #include "relayhud/team/team_sync.h"
 
-#include "relayhud/store/cache.h"
+#include "relayhud/store/database.h"
+#include "relayhud/store/team_store.h"
 #include "relayhud/team/team_row.h"
 #include "relayhud/team/team_server.h"
 #include "relayhud/util/time.h"
@@ -54,7 +55,7 @@ Outgoing splitSendable(std::vector<TeamChange> outbox, TeamSyncReport& report)
     return out;
 }
 
-Result<TeamSyncReport> run(Cache& cache, TeamServer& server, const TeamSyncOptions& options)
+Result<TeamSyncReport> run(Database& cache, TeamServer& server, const TeamSyncOptions& options)
 {
     TeamSyncReport report;
     report.user = server.user();
@@ -62,10 +63,10 @@ Result<TeamSyncReport> run(Cache& cache, TeamServer& server, const TeamSyncOptio
     auto teamId = server.teamId();
     if (!teamId)
         return teamId.error();
-    if (auto joined = cache.joinTeam(*teamId, report.where); !joined)
+    if (auto joined = TeamStore(cache).joinTeam(*teamId, report.where); !joined)
         return joined.error();
     for (;;) {
-        auto outbox = cache.teamOutbox(options.pushBatch);
+        auto outbox = TeamStore(cache).teamOutbox(options.pushBatch);
         if (!outbox)
             return outbox.error();
         if (outbox->empty())
@@ -76,11 +77,11 @@ Result<TeamSyncReport> run(Cache& cache, TeamServer& server, const TeamSyncOptio
         std::vector<std::string>& ids = outgoing.refused;
         for (const TeamChange& c : outgoing.sendable)
             ids.push_back(c.changeId);
-        if (auto r = cache.markTeamSent(ids); !r)
+        if (auto r = TeamStore(cache).markTeamSent(ids); !r)
             return r.error();
         report.pushed += outgoing.sendable.size();
     }
-    auto status = cache.teamStatus();
+    auto status = TeamStore(cache).teamStatus();
     if (!status)
         return status.error();
     report.lastSeq = status->lastSeq;
@@ -90,8 +91,8 @@ Result<TeamSyncReport> run(Cache& cache, TeamServer& server, const TeamSyncOptio
             return page.error();
         if (page->rows == 0)
             break;
-        auto applied =
-            cache.applyTeamChanges(page->changes, page->lastSeq, nowMilliseconds(), page->skips);
+        auto applied = TeamStore(cache).applyTeamChanges(page->changes, page->lastSeq,
+                                                         nowMilliseconds(), page->skips);
         if (!applied)
             return applied.error();
         add(report.pulled, std::move(*applied));
@@ -107,14 +108,14 @@ Result<TeamSyncReport> run(Cache& cache, TeamServer& server, const TeamSyncOptio
 
 } // namespace
 
-Result<TeamSyncReport> syncTeam(Cache& cache, TeamServer& server, const TeamSyncOptions& options)
+Result<TeamSyncReport> syncTeam(Database& cache, TeamServer& server, const TeamSyncOptions& options)
 {
     auto report = run(cache, server, options);
     // What `team status` says next; a failure to note it never hides the
     // sync's own result.
-    (void)cache.setTeamSyncResult(nowMilliseconds(), report ? server.where() : std::string(),
-                                  report ? std::string() : report.message(),
-                                  report ? report->forgedRows : -1);
+    (void)TeamStore(cache).setTeamSyncResult(
+        nowMilliseconds(), report ? server.where() : std::string(),
+        report ? std::string() : report.message(), report ? report->forgedRows : -1);
     return report;
 }
 

@@ -7,7 +7,7 @@
 #include "suggest_lookup.h"
 #include "suggest_why.h"
 
-#include "relayhud/store/cache.h"
+#include "relayhud/store/database.h"
 #include "relayhud/triage/classifier.h"
 #include "relayhud/triage/evidence_source.h"
 #include "relayhud/triage/rule_set.h"
@@ -734,13 +734,13 @@ std::string pullFilesUrl(std::string_view upstreamRepo, std::int64_t pr)
            + "/files";
 }
 
-Result<std::vector<Suggestion>> suggestForRun(const Cache& cache, std::int64_t checkRunRow,
+Result<std::vector<Suggestion>> suggestForRun(const Database& cache, std::int64_t checkRunRow,
                                               const SuggestOptions& options)
 {
     return suggestForRuns(CacheEvidenceSource(cache), {checkRunRow}, options);
 }
 
-Result<std::vector<Suggestion>> suggestForRuns(const Cache& cache,
+Result<std::vector<Suggestion>> suggestForRuns(const Database& cache,
                                                const std::vector<std::int64_t>& checkRunRows,
                                                const SuggestOptions& options)
 {

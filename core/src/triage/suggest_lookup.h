@@ -101,9 +101,9 @@ struct RunFacts {
     std::optional<JobFailureLine> line;
     const JobAttributor* attributor = nullptr; // loaded when a test fails
     std::optional<TimelineIndex> index;        // this run in it
-    bool hasResults = false;                   // stored test results (Cache::testRunForCheckRun)
-    std::optional<TestCounts> reportedTests;   // what the run said of its tests
-    int failingCount = 0;                      // failed or errored in its results
+    bool hasResults = false; // stored test results (TestResultStore::testRunForCheckRun)
+    std::optional<TestCounts> reportedTests; // what the run said of its tests
+    int failingCount = 0;                    // failed or errored in its results
 };
 
 // What the why-sentences read of a run whose attribution was made

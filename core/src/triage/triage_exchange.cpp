@@ -4,7 +4,8 @@
 
 #include "relayhud/util/file_ops.h"
 
-#include "relayhud/store/cache.h"
+#include "relayhud/store/database.h"
+#include "relayhud/store/triage_store.h"
 #include "relayhud/store/triage_tag_rules.h"
 #include "relayhud/util/json_guard.h"
 #include "relayhud/util/read_file.h"
@@ -312,10 +313,10 @@ MergePlan planMerge(const std::vector<TriageTag>& imported,
     return plan;
 }
 
-Result<std::size_t> exportTriageFile(const Cache& cache, const std::string& path,
+Result<std::size_t> exportTriageFile(const Database& cache, const std::string& path,
                                      const std::vector<Sha>& shas)
 {
-    auto tags = cache.triageTags(shas);
+    auto tags = TriageStore(cache).triageTags(shas);
     if (!tags)
         return tags.error();
     const std::filesystem::path target(path);
@@ -327,7 +328,7 @@ Result<std::size_t> exportTriageFile(const Cache& cache, const std::string& path
     return tags->size();
 }
 
-Result<MergeReport> importTriageJson(Cache& cache, std::string_view text)
+Result<MergeReport> importTriageJson(Database& cache, std::string_view text)
 {
     auto imported = parseTriageJson(text);
     if (!imported)
@@ -338,16 +339,16 @@ Result<MergeReport> importTriageJson(Cache& cache, std::string_view text)
         targets.push_back(tag.target);
     // Read and write are two steps: a tag that another window sets between
     // them (milliseconds) is replaced by the plan's winner for its target.
-    auto local = cache.triageTagsFor(targets);
+    auto local = TriageStore(cache).triageTagsFor(targets);
     if (!local)
         return local.error();
     MergePlan plan = planMerge(*imported, *local);
-    if (auto r = cache.setTriageTags(plan.writes); !r)
+    if (auto r = TriageStore(cache).setTriageTags(plan.writes); !r)
         return r.error();
     return std::move(plan.report);
 }
 
-Result<MergeReport> importTriageFile(Cache& cache, const std::string& path)
+Result<MergeReport> importTriageFile(Database& cache, const std::string& path)
 {
     auto text = readRegularFile(path, kMaxExchangeBytes, "a triage file");
     if (!text)

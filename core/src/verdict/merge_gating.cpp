@@ -2,7 +2,8 @@
 // the rules and their sources).
 #include "relayhud/verdict/merge_gating.h"
 
-#include "relayhud/store/cache.h"
+#include "relayhud/store/database.h"
+#include "relayhud/store/run_store.h"
 
 #include <algorithm>
 #include <set>
@@ -266,19 +267,19 @@ const char* mergeGatingRuleText()
 
 namespace relayhud::verdict {
 
-Result<MergeGatingFacts> gatherMergeGating(const Cache& cache, std::int64_t prNumber)
+Result<MergeGatingFacts> gatherMergeGating(const Database& cache, std::int64_t prNumber)
 {
     MergeGatingFacts facts;
     facts.prNumber = prNumber;
-    auto runs = cache.checkRunsForPr(prNumber);
+    auto runs = RunStore(cache).checkRunsForPr(prNumber);
     if (!runs)
         return runs.error();
     if (runs->empty())
         return makeError("PR #" + std::to_string(prNumber) + " has no runs in the cache");
     facts.runs = std::move(*runs);
-    facts.head = facts.runs.front().upstreamSha; // newest head first (Cache::checkRunsForPr)
+    facts.head = facts.runs.front().upstreamSha; // newest head first (RunStore::checkRunsForPr)
     facts.upstreamRepo = facts.runs.front().upstreamRepo;
-    auto backends = cache.backends();
+    auto backends = RunStore(cache).backends();
     if (!backends)
         return backends.error();
     // A repo not at L2+ in the allowlist now (found through crcr_summary)

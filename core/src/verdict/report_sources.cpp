@@ -1,7 +1,12 @@
 // What a report is made of, read from the cache: the verdict of each job's
 // newest attempt on one upstream SHA, and its failures as triage sees them (a
 // person's tag over the suggestion engine's class and evidence).
-#include "relayhud/store/cache.h"
+#include "relayhud/store/checkout_store.h"
+#include "relayhud/store/database.h"
+#include "relayhud/store/evidence_store.h"
+#include "relayhud/store/run_store.h"
+#include "relayhud/store/test_result_store.h"
+#include "relayhud/store/triage_store.h"
 #include "relayhud/triage/cluster.h"
 #include "relayhud/triage/suggest.h"
 #include "relayhud/util/time.h"
@@ -22,17 +27,17 @@ using triage::Suggestion;
 // The failure lines of a run's failing cases by test id: the engine does not
 // carry the messages. Not of its xfailed cases: there can be thousands, and
 // their why ("fails as its xfail mark expects") says what matters.
-Result<std::map<std::int64_t, std::string>> messageLines(const Cache& cache, std::int64_t row)
+Result<std::map<std::int64_t, std::string>> messageLines(const Database& cache, std::int64_t row)
 {
     std::map<std::int64_t, std::string> out;
-    auto testRun = cache.testRunForCheckRun(row);
+    auto testRun = TestResultStore(cache).testRunForCheckRun(row);
     if (!testRun)
         return testRun.error();
     if (!*testRun || (*testRun)->state != TestRunState::Stored)
         return out;
     TestResultFilter filter;
     filter.outcomes = {TestOutcome::Failed, TestOutcome::Error, TestOutcome::XPassStrict};
-    auto results = cache.testResults((*testRun)->id, filter);
+    auto results = TestResultStore(cache).testResults((*testRun)->id, filter);
     if (!results)
         return results.error();
     for (const StoredTestResult& r : *results)
@@ -43,7 +48,7 @@ Result<std::map<std::int64_t, std::string>> messageLines(const Cache& cache, std
 // One attempt of a job: its check run, suggestions, tags and messages.
 class AttemptClassifier {
 public:
-    AttemptClassifier(const Cache& cache, const RunVerdict& job, CheckRun attempt,
+    AttemptClassifier(const Database& cache, const RunVerdict& job, CheckRun attempt,
                       std::int64_t attemptRow)
         : m_cache(cache), m_job(job), m_attempt(std::move(attempt)), m_row(attemptRow)
     {
@@ -56,7 +61,7 @@ public:
         auto suggestions = triage::suggestForRun(m_cache, m_row);
         if (!suggestions)
             return suggestions.error();
-        auto tags = m_cache.triageTagsForCheckRun(m_row);
+        auto tags = TriageStore(m_cache).triageTagsForCheckRun(m_row);
         if (!tags)
             return tags.error();
         auto lines = messageLines(m_cache, m_row);
@@ -126,7 +131,7 @@ private:
             || s.evidence.front().kind != EvidenceKind::Rerun || !s.evidence.front().run)
             return {};
         const triage::EvidenceRun& passed = *s.evidence.front().run;
-        auto run = m_cache.checkRun(passed.checkRunRow);
+        auto run = RunStore(m_cache).checkRun(passed.checkRunRow);
         if (!run)
             return run.error();
         f.rerunAttempt = passed.runAttempt;
@@ -150,7 +155,7 @@ private:
                 " (the engine suggested " + std::string(triage::failureClassName(suggested)) + ")";
     }
 
-    const Cache& m_cache;
+    const Database& m_cache;
     const RunVerdict& m_job;
     CheckRun m_attempt;
     std::int64_t m_row = 0;
@@ -176,7 +181,7 @@ ReportSection sectionOf(const ClassifiedFailure& failure)
     return triage::failureClassInfo(failure.cls).section;
 }
 
-Result<std::vector<ClassifiedFailure>> failuresFromResults(const Cache& cache,
+Result<std::vector<ClassifiedFailure>> failuresFromResults(const Database& cache,
                                                            const RunVerdict& job)
 {
     std::vector<ClassifiedFailure> out;
@@ -186,12 +191,12 @@ Result<std::vector<ClassifiedFailure>> failuresFromResults(const Cache& cache,
     std::set<std::string> seen;
     for (const ClassifiedFailure& f : out)
         seen.insert(f.test);
-    auto others = cache.otherAttemptRows(job.checkRunRow);
+    auto others = EvidenceStore(cache).otherAttemptRows(job.checkRunRow);
     if (!others)
         return others.error();
     // Oldest first, so the report reads in the order CI ran them.
     for (auto it = others->rbegin(); it != others->rend(); ++it) {
-        auto attempt = cache.checkRun(*it);
+        auto attempt = RunStore(cache).checkRun(*it);
         if (!attempt)
             return attempt.error();
         if (attempt->runAttempt >= job.run.runAttempt)
@@ -211,9 +216,9 @@ namespace {
 
 // The branch the cache keeps for an upstream SHA (a PR row's base), "" when
 // none: what "tested main@abc1234 after #1234 merged" names.
-Result<std::string> branchOf(const Cache& cache, const Sha& sha)
+Result<std::string> branchOf(const Database& cache, const Sha& sha)
 {
-    auto commits = cache.commits();
+    auto commits = RunStore(cache).commits();
     if (!commits)
         return commits.error();
     for (const UpstreamCommit& c : *commits)
@@ -224,13 +229,13 @@ Result<std::string> branchOf(const Cache& cache, const Sha& sha)
 
 } // namespace
 
-Result<ReportInput> loadReportInput(const Cache& cache, const Sha& sha,
+Result<ReportInput> loadReportInput(const Database& cache, const Sha& sha,
                                     std::optional<std::int64_t> checkRunRow,
                                     const VerdictSources& sources)
 {
     ReportInput input;
     input.sha = sha;
-    auto runs = cache.checkRunsForSha(sha);
+    auto runs = RunStore(cache).checkRunsForSha(sha);
     if (!runs)
         return runs.error();
     if (runs->empty())
@@ -241,7 +246,7 @@ Result<ReportInput> loadReportInput(const Cache& cache, const Sha& sha,
     for (const CheckRun& run : *runs) {
         if (!seen.insert({run.downstreamRepo, run.workflow, run.jobName}).second)
             continue;
-        auto row = cache.checkRunRowFor(run.checkRunId);
+        auto row = RunStore(cache).checkRunRowFor(run.checkRunId);
         if (!row)
             return row.error();
         if (!*row)
@@ -257,7 +262,7 @@ Result<ReportInput> loadReportInput(const Cache& cache, const Sha& sha,
         auto v = verdictForRun(cache, row, sources);
         if (!v)
             return v.error();
-        auto tested = cache.testedCommit(row);
+        auto tested = CheckoutStore(cache).testedCommit(row);
         if (!tested)
             return tested.error();
         if (*tested && !branch) {

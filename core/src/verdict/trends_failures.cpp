@@ -1,6 +1,8 @@
 // Failures by class per day (verdict/trends.h): the suggestion engine names
 // every failure and its class; a person's tag on the same target wins.
-#include "relayhud/store/cache.h"
+#include "relayhud/store/database.h"
+#include "relayhud/store/evidence_store.h"
+#include "relayhud/store/triage_store.h"
 #include "relayhud/triage/suggest.h"
 #include "relayhud/verdict/trends.h"
 
@@ -16,7 +18,8 @@ using triage::FailureClass;
 
 // The rows of `runs` that triage looks at (failed, or holding a failing
 // test), found with one query over the window's commits.
-Result<std::vector<std::int64_t>> failedRows(const Cache& cache, const std::vector<TrendRun>& runs)
+Result<std::vector<std::int64_t>> failedRows(const Database& cache,
+                                             const std::vector<TrendRun>& runs)
 {
     std::set<std::int64_t> wanted;
     EpochSeconds oldest = runs.front().commitTime;
@@ -26,7 +29,7 @@ Result<std::vector<std::int64_t>> failedRows(const Cache& cache, const std::vect
     }
     TriageRunQuery query;
     query.since = oldest;
-    auto rows = cache.triageRunRows(query);
+    auto rows = EvidenceStore(cache).triageRunRows(query);
     if (!rows)
         return rows.error();
     std::vector<std::int64_t> out;
@@ -35,13 +38,13 @@ Result<std::vector<std::int64_t>> failedRows(const Cache& cache, const std::vect
     return out;
 }
 
-Result<std::map<TriageTarget, FailureClass>> humanClasses(const Cache& cache,
+Result<std::map<TriageTarget, FailureClass>> humanClasses(const Database& cache,
                                                           const std::vector<TrendRun>& runs)
 {
     std::set<Sha> shas;
     for (const TrendRun& r : runs)
         shas.insert(r.sha);
-    auto tags = cache.triageTags({shas.begin(), shas.end()});
+    auto tags = TriageStore(cache).triageTags({shas.begin(), shas.end()});
     if (!tags)
         return tags.error();
     std::map<TriageTarget, FailureClass> out;
@@ -82,7 +85,7 @@ FailureClassDays tabulate(const std::map<std::pair<FailureClass, EpochSeconds>, 
 
 } // namespace
 
-Result<FailureClassDays> failuresByClass(const Cache& cache, const std::vector<TrendRun>& runs,
+Result<FailureClassDays> failuresByClass(const Database& cache, const std::vector<TrendRun>& runs,
                                          EpochSeconds since, EpochSeconds until)
 {
     if (until != 0 && until <= since)

@@ -1,6 +1,8 @@
 // verdictForRun: gathers a run's evidence from the cache and the configured
 // config files, then applies computeVerdict.
-#include "relayhud/store/cache.h"
+#include "relayhud/store/database.h"
+#include "relayhud/store/run_store.h"
+#include "relayhud/store/test_result_store.h"
 #include "relayhud/util/time.h"
 #include "relayhud/verdict/verdict.h"
 
@@ -10,18 +12,20 @@ namespace {
 // The executed cases of the previous SHA's run of the same job, found through
 // the history of one of this run's tests (testHistory picks one run per SHA
 // among the job's runs that have results).
-Result<std::optional<std::int64_t>> previousExecuted(const Cache& cache, std::int64_t checkRunRow,
+Result<std::optional<std::int64_t>> previousExecuted(const Database& cache,
+                                                     std::int64_t checkRunRow,
                                                      const std::vector<StoredTestResult>& results)
 {
     if (results.empty())
         return std::optional<std::int64_t>{};
-    auto history = cache.testHistory(checkRunRow, {results.front().testId}, 2);
+    auto history = TestResultStore(cache).testHistory(checkRunRow, {results.front().testId}, 2);
     if (!history)
         return history.error();
     const std::vector<TestHistoryPoint>& points = history->front().points;
     if (points.size() < 2 || points.back().checkRunRow != checkRunRow)
         return std::optional<std::int64_t>{};
-    auto previous = cache.testRunForCheckRun(points[points.size() - 2].checkRunRow);
+    auto previous =
+        TestResultStore(cache).testRunForCheckRun(points[points.size() - 2].checkRunRow);
     if (!previous)
         return previous.error();
     if (!*previous || (*previous)->state != TestRunState::Stored)
@@ -32,23 +36,23 @@ Result<std::optional<std::int64_t>> previousExecuted(const Cache& cache, std::in
 
 } // namespace
 
-Result<RunVerdict> verdictForRun(const Cache& cache, std::int64_t checkRunRow,
+Result<RunVerdict> verdictForRun(const Database& cache, std::int64_t checkRunRow,
                                  const VerdictSources& sources)
 {
-    auto run = cache.checkRun(checkRunRow);
+    auto run = RunStore(cache).checkRun(checkRunRow);
     if (!run)
         return run.error();
     VerdictInput in;
     in.run = std::move(*run);
     in.now = sources.now != 0 ? sources.now : nowSeconds();
     in.shrinkThreshold = sources.shrinkThreshold;
-    auto testRun = cache.testRunForCheckRun(checkRunRow);
+    auto testRun = TestResultStore(cache).testRunForCheckRun(checkRunRow);
     if (!testRun)
         return testRun.error();
     in.testRun = std::move(*testRun);
     std::vector<StoredTestResult> results;
     if (in.testRun && in.testRun->state == TestRunState::Stored) {
-        auto stored = cache.testResults(in.testRun->id);
+        auto stored = TestResultStore(cache).testResults(in.testRun->id);
         if (!stored)
             return stored.error();
         results = std::move(*stored);

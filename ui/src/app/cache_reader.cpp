@@ -7,7 +7,7 @@ namespace relayhud::ui {
 
 // On a worker. The folder is made here, not on the GUI thread: a cache on a
 // network share can take seconds to answer.
-Result<std::unique_ptr<Cache>> CacheReader::open(const std::string& path)
+Result<std::unique_ptr<Database>> CacheReader::open(const std::string& path)
 {
     if (path.empty())
         return makeError("no cache is set");
@@ -17,7 +17,7 @@ Result<std::unique_ptr<Cache>> CacheReader::open(const std::string& path)
         std::filesystem::create_directories(folder, ec);
     if (ec)
         return makeError("cannot make the cache's folder " + folder.string() + ": " + ec.message());
-    return Cache::open(path);
+    return Database::open(path);
 }
 
 } // namespace relayhud::ui

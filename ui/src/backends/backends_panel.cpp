@@ -1,6 +1,8 @@
 #include "relayhud/ui/backends/backends_panel.h"
 
-#include "relayhud/store/cache.h"
+#include "relayhud/store/database.h"
+#include "relayhud/store/run_store.h"
+#include "relayhud/store/trend_store.h"
 #include "relayhud/sync/hud_sync.h"
 #include "relayhud/ui/backends/doctor_panel.h"
 #include "relayhud/ui/format.h"
@@ -338,16 +340,16 @@ BackendsPanel::BackendsPanel(QWidget* parent)
 BackendsData BackendsPanel::read(const QString& cachePath, int days, const ArtifactAccess& access)
 {
     BackendsData got;
-    auto cache = Cache::open(cachePath.toStdString());
+    auto cache = Database::open(cachePath.toStdString());
     if (!cache) {
         got.error = toQString(cache.message());
         return got;
     }
-    const Cache& c = **cache;
-    auto backends = c.backends();
+    const Database& c = **cache;
+    auto backends = RunStore(c).backends();
     TrendRunQuery query;
     query.since = nowSeconds() - static_cast<EpochSeconds>(days) * kSecondsPerDay;
-    auto runs = c.trendRuns(query);
+    auto runs = TrendStore(c).trendRuns(query);
     if (!backends || !runs) {
         got.error = toQString(!backends ? backends.message() : runs.message());
         return got;

@@ -3,8 +3,10 @@
 #include "relayhud/artifacts/artifact_store.h"
 #include "relayhud/hud/hud_summaries.h"
 #include "relayhud/net/http_client.h"
-#include "relayhud/store/cache.h"
 #include "relayhud/store/content_cache.h"
+#include "relayhud/store/database.h"
+#include "relayhud/store/health_store.h"
+#include "relayhud/store/run_store.h"
 #include "relayhud/ui/format.h"
 #include "relayhud/util/paths.h"
 #include "relayhud/util/time.h"
@@ -230,12 +232,12 @@ DoctorData DoctorPanel::read(const QString& cachePath, int days, const ArtifactA
 {
     DoctorData got;
     got.days = days;
-    auto cache = Cache::open(cachePath.toStdString());
+    auto cache = Database::open(cachePath.toStdString());
     if (!cache) {
         got.error = toQString(cache.message());
         return got;
     }
-    auto backends = (*cache)->backends();
+    auto backends = RunStore(**cache).backends();
     if (!backends) {
         got.error = toQString(backends.message());
         return got;
@@ -255,7 +257,7 @@ DoctorData DoctorPanel::read(const QString& cachePath, int days, const ArtifactA
     for (const Backend& backend : *backends) {
         if (backend.repo == kProbeRepo) // the relay's own probes fail by design
             continue;
-        auto runs = (*cache)->healthRuns({backend.repo, since});
+        auto runs = HealthStore(**cache).healthRuns({backend.repo, since});
         if (!runs) {
             got.error = toQString(runs.message());
             return got;

@@ -1,6 +1,7 @@
 #include "relayhud/ui/charts/trends_loader.h"
 
-#include "relayhud/store/cache.h"
+#include "relayhud/store/database.h"
+#include "relayhud/store/trend_store.h"
 #include "relayhud/util/time.h"
 
 #include <QFuture>
@@ -29,7 +30,7 @@ std::optional<JobKey> busiestCountedJob(const std::vector<TrendRun>& runs)
     return best == counted.end() ? std::nullopt : std::optional<JobKey>(best->first);
 }
 
-Result<void> fill(const Cache& cache, const std::vector<TrendRun>& all, TrendsData& out)
+Result<void> fill(const Database& cache, const std::vector<TrendRun>& all, TrendsData& out)
 {
     const TrendsRequest& q = out.request;
     out.backends = verdict::backendsIn(all);
@@ -64,12 +65,12 @@ TrendsData loadTrends(const std::string& cachePath, const TrendsRequest& request
 {
     TrendsData out;
     out.request = request;
-    auto cache = Cache::open(cachePath);
+    auto cache = Database::open(cachePath);
     if (!cache) {
         out.error = cache.message();
         return out;
     }
-    auto runs = (*cache)->trendRuns({request.since, request.until, ""});
+    auto runs = TrendStore(**cache).trendRuns({request.since, request.until, ""});
     if (!runs) {
         out.error = runs.message();
         return out;

@@ -9,7 +9,8 @@
 #include "relayhud/config/config_lint.h"
 #include "relayhud/config/spyre_names.h"
 #include "relayhud/junit/mark_tags.h"
-#include "relayhud/store/cache.h"
+#include "relayhud/store/database.h"
+#include "relayhud/store/evidence_store.h"
 #include "relayhud/ui/config/config_details_pane.h"
 #include "relayhud/ui/config/config_tree_model.h"
 #include "relayhud/ui/format.h"
@@ -366,11 +367,12 @@ void ConfigEditorWindow::reloadCache()
             read->error = tr("No cache at %1").arg(path);
             return std::shared_ptr<const CacheData>(std::move(read));
         }
-        Result<std::unique_ptr<Cache>> cache = Cache::open(path.toStdString());
-        Result<RecentResults> recent =
-            cache ? (*cache)->recentResults({runs, ""}) : Result<RecentResults>(cache.error());
-        Result<std::vector<KnownTest>> known =
-            cache ? (*cache)->knownTests() : Result<std::vector<KnownTest>>(cache.error());
+        Result<std::unique_ptr<Database>> cache = Database::open(path.toStdString());
+        Result<RecentResults> recent = cache ? EvidenceStore(**cache).recentResults({runs, ""})
+                                             : Result<RecentResults>(cache.error());
+        Result<std::vector<KnownTest>> known = cache
+                                                   ? EvidenceStore(**cache).knownTests()
+                                                   : Result<std::vector<KnownTest>>(cache.error());
         if (!recent || !known) {
             read->error = tr("Cannot read the cache: %1")
                               .arg(toQString(!recent ? recent.message() : known.message()));

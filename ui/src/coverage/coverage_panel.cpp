@@ -2,7 +2,7 @@
 
 #include "bucket_table.h"
 
-#include "relayhud/store/cache.h"
+#include "relayhud/store/database.h"
 #include "relayhud/ui/coverage/op_dtype_heatmap.h"
 #include "relayhud/ui/format.h"
 #include "relayhud/ui/matrix/cell_state.h"
@@ -35,7 +35,7 @@ struct Judged {
 Judged judge(const std::string& cachePath, std::int64_t rowId,
              const verdict::VerdictSources& sources)
 {
-    auto cache = Cache::open(cachePath);
+    auto cache = Database::open(cachePath);
     if (!cache)
         return {nullptr, toQString(cache.message())};
     auto v = verdict::verdictForRun(**cache, rowId, sources);

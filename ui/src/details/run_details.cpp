@@ -1,6 +1,9 @@
 #include "relayhud/ui/details/run_details.h"
 
-#include "relayhud/store/cache.h"
+#include "relayhud/store/checkout_store.h"
+#include "relayhud/store/database.h"
+#include "relayhud/store/run_store.h"
+#include "relayhud/store/test_result_store.h"
 #include "relayhud/triage/suggest.h"
 #include "relayhud/ui/format.h"
 
@@ -10,33 +13,33 @@ namespace relayhud::ui {
 
 using namespace Qt::StringLiterals;
 
-Result<RunDetails> loadRunDetails(const Cache& cache, std::int64_t rowId)
+Result<RunDetails> loadRunDetails(const Database& cache, std::int64_t rowId)
 {
-    auto run = cache.checkRun(rowId);
+    auto run = RunStore(cache).checkRun(rowId);
     if (!run)
         return run.error();
     RunDetails details;
     details.rowId = rowId;
     details.run = std::move(*run);
     details.level = details.run.trusted.level;
-    auto attempts = cache.attemptsOf(rowId);
+    auto attempts = RunStore(cache).attemptsOf(rowId);
     if (!attempts)
         return attempts.error();
     details.attempts = std::move(*attempts);
-    auto previous = cache.previousCommit(details.run.upstreamSha);
+    auto previous = RunStore(cache).previousCommit(details.run.upstreamSha);
     if (previous)
         details.previous = std::move(*previous);
-    auto tested = cache.testedCommit(rowId);
+    auto tested = CheckoutStore(cache).testedCommit(rowId);
     if (!tested)
         return tested.error();
     details.tested = std::move(*tested);
     if (details.tested) {
-        auto before = cache.previousTestedCommit(rowId);
+        auto before = CheckoutStore(cache).previousTestedCommit(rowId);
         if (!before)
             return before.error();
         details.previousTested = std::move(*before);
     }
-    auto results = cache.testRunForCheckRun(rowId);
+    auto results = TestResultStore(cache).testRunForCheckRun(rowId);
     if (!results)
         return results.error();
     if (*results && (*results)->state == TestRunState::Stored) {

@@ -1,6 +1,6 @@
 #include "relayhud/ui/details/run_details_loader.h"
 
-#include "relayhud/store/cache.h"
+#include "relayhud/store/database.h"
 #include "relayhud/ui/format.h"
 
 #include <QtConcurrent/QtConcurrentRun>
@@ -20,7 +20,7 @@ struct Read {
 // across threads here), a few indexed reads, closed again.
 Read readDetails(const std::string& cachePath, std::int64_t rowId)
 {
-    auto cache = Cache::open(cachePath);
+    auto cache = Database::open(cachePath);
     if (!cache)
         return {std::nullopt, toQString(cache.message())};
     auto details = loadRunDetails(**cache, rowId);

@@ -1,6 +1,6 @@
 #include "relayhud/ui/gating/merge_gating_panel.h"
 
-#include "relayhud/store/cache.h"
+#include "relayhud/store/database.h"
 #include "relayhud/ui/format.h"
 
 #include <QHeaderView>
@@ -105,7 +105,7 @@ MergeGatingData MergeGatingPanel::read(const QString& cachePath, std::int64_t pr
 {
     MergeGatingData got;
     got.prNumber = prNumber;
-    auto cache = Cache::open(cachePath.toStdString());
+    auto cache = Database::open(cachePath.toStdString());
     if (!cache) {
         got.error = toQString(cache.message());
         return got;

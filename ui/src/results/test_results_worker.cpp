@@ -2,8 +2,11 @@
 
 #include "relayhud/net/http_client.h"
 #include "relayhud/results/report_import.h"
-#include "relayhud/store/cache.h"
 #include "relayhud/store/content_cache.h"
+#include "relayhud/store/database.h"
+#include "relayhud/store/run_store.h"
+#include "relayhud/store/test_result_store.h"
+#include "relayhud/store/triage_store.h"
 #include "relayhud/sync/artifact_sync.h"
 #include "relayhud/triage/suggest.h"
 #include "relayhud/util/paths.h"
@@ -79,7 +82,7 @@ Result<void> TestResultsWorker::prepare(const std::string& cachePath, const Arti
         m_fetcher.reset();
         m_blobs.reset();
         m_cache.reset();
-        auto opened = Cache::open(cachePath);
+        auto opened = Database::open(cachePath);
         if (!opened)
             return makeError("cannot open the cache " + cachePath + ": " + opened.message());
         auto blobs = ContentCache::open(blobRootFor(cachePath));
@@ -145,7 +148,7 @@ void TestResultsWorker::loadNow(const TestsLoadRequest& request)
         data->loadId = request.loadId;
         // A job that failed without artifacts still has its own failure.
         if (request.checkRunRow != 0) {
-            if (auto row = m_cache->checkRun(request.checkRunRow)) {
+            if (auto row = RunStore(*m_cache).checkRun(request.checkRunRow)) {
                 data->jobTitle = jobTitle(*row);
                 data->selfReported = row->reported.tests;
                 data->selfReportedKind = countKindOf(row->downstreamRepo).kind;
@@ -171,20 +174,20 @@ Result<std::int64_t> TestResultsWorker::resolveTestRun(const TestsLoadRequest& r
                                                        std::optional<TestRunInfo>& run)
 {
     if (request.testRunId != 0) {
-        auto info = m_cache->testRun(request.testRunId);
+        auto info = TestResultStore(*m_cache).testRun(request.testRunId);
         if (!info)
             return info.error();
         run = std::move(*info);
         return run->id;
     }
-    auto existing = m_cache->testRunForCheckRun(request.checkRunRow);
+    auto existing = TestResultStore(*m_cache).testRunForCheckRun(request.checkRunRow);
     if (!existing)
         return existing.error();
     run = std::move(*existing);
     if ((!run || worthRefetching(run->state)) && request.fetchIfMissing) {
         if (auto fetched = fetchArtifacts(request); !fetched)
             return fetched.error();
-        auto again = m_cache->testRunForCheckRun(request.checkRunRow);
+        auto again = TestResultStore(*m_cache).testRunForCheckRun(request.checkRunRow);
         if (!again)
             return again.error();
         run = std::move(*again);
@@ -194,7 +197,7 @@ Result<std::int64_t> TestResultsWorker::resolveTestRun(const TestsLoadRequest& r
 
 Result<void> TestResultsWorker::fetchArtifacts(const TestsLoadRequest& request)
 {
-    auto row = m_cache->checkRun(request.checkRunRow);
+    auto row = RunStore(*m_cache).checkRun(request.checkRunRow);
     if (!row)
         return row.error();
     if (row->reported.artifactUrl.empty())
@@ -216,7 +219,7 @@ Result<std::shared_ptr<TestsPanelData>> TestResultsWorker::gather(const TestsLoa
     data->loadId = request.loadId;
     data->run = run;
     if (run.checkRunRow) {
-        auto row = m_cache->checkRun(*run.checkRunRow);
+        auto row = RunStore(*m_cache).checkRun(*run.checkRunRow);
         if (!row)
             return row.error();
         data->selfReported = row->reported.tests;
@@ -226,7 +229,7 @@ Result<std::shared_ptr<TestsPanelData>> TestResultsWorker::gather(const TestsLoa
     } else {
         data->jobTitle = toQString(run.label);
     }
-    auto results = m_cache->testResults(run.id);
+    auto results = TestResultStore(*m_cache).testResults(run.id);
     if (!results)
         return results.error();
     data->results = std::move(*results);
@@ -240,7 +243,8 @@ Result<std::shared_ptr<TestsPanelData>> TestResultsWorker::gather(const TestsLoa
             failing.push_back(r.testId);
     if (failing.empty())
         return data;
-    auto histories = m_cache->testHistory(*run.checkRunRow, failing, request.historyShas);
+    auto histories =
+        TestResultStore(*m_cache).testHistory(*run.checkRunRow, failing, request.historyShas);
     if (!histories)
         return histories.error();
     data->histories = std::move(*histories);
@@ -249,14 +253,14 @@ Result<std::shared_ptr<TestsPanelData>> TestResultsWorker::gather(const TestsLoa
 
 Result<void> TestResultsWorker::gatherTriage(TestsPanelData& data, std::int64_t checkRunRow)
 {
-    auto base = m_cache->triageTargetOf(checkRunRow);
+    auto base = TriageStore(*m_cache).triageTargetOf(checkRunRow);
     if (!base)
         return base.error();
     data.triageBase = *base;
     auto suggestions = triage::suggestForRun(*m_cache, checkRunRow);
     if (!suggestions)
         return suggestions.error();
-    auto tags = m_cache->triageTagsForCheckRun(checkRunRow);
+    auto tags = TriageStore(*m_cache).triageTagsForCheckRun(checkRunRow);
     if (!tags)
         return tags.error();
     std::unordered_map<std::string, const TriageTag*> tagOf;
@@ -275,7 +279,7 @@ void TestResultsWorker::loadText(qint64 loadId, qint64 textId)
 {
     if (stale(loadId) || !m_cache)
         return;
-    auto text = m_cache->testText(textId);
+    auto text = TestResultStore(*m_cache).testText(textId);
     if (!text) {
         emit textLoaded(loadId, textId,
                         tr("(cannot read this text: %1)").arg(toQString(text.message())), false,
@@ -293,7 +297,7 @@ void TestResultsWorker::loadHistory(qint64 loadId, qint64 checkRunRow, qint64 te
 {
     if (stale(loadId) || !m_cache)
         return;
-    auto histories = m_cache->testHistory(checkRunRow, {testId}, shas);
+    auto histories = TestResultStore(*m_cache).testHistory(checkRunRow, {testId}, shas);
     if (histories && !histories->empty())
         emit historyLoaded(loadId, histories->front());
 }
@@ -314,7 +318,7 @@ void TestResultsWorker::importNow(const QString& cachePath, const QStringList& p
     origin.label = paths.size() == 1 ? QFileInfo(paths.front()).fileName().toStdString()
                                      : tr("%1 files").arg(paths.size()).toStdString();
     origin.location = files.front();
-    auto writer = m_cache->beginTestRun(origin, m_blobs.get());
+    auto writer = TestResultStore(*m_cache).beginTestRun(origin, m_blobs.get());
     if (!writer) {
         emit importFailed(toQString(writer.message()));
         return;
@@ -343,7 +347,7 @@ void TestResultsWorker::loadJobLog(qint64 requestId, const std::string& cachePat
         emit jobLogFailed(requestId, toQString(ready.message()));
         return;
     }
-    auto run = m_cache->checkRun(checkRunRow);
+    auto run = RunStore(*m_cache).checkRun(checkRunRow);
     if (!run) {
         emit jobLogFailed(requestId, toQString(run.message()));
         return;

@@ -1,6 +1,9 @@
 #include "relayhud/ui/sync/snapshot_loader.h"
 
-#include "relayhud/store/cache.h"
+#include "relayhud/store/checkout_store.h"
+#include "relayhud/store/database.h"
+#include "relayhud/store/matrix_store.h"
+#include "relayhud/store/triage_store.h"
 #include "relayhud/ui/format.h"
 #include "relayhud/ui/sync/verdict_marks.h"
 
@@ -24,7 +27,7 @@ bool failed(const MatrixCell& cell)
 }
 
 // The triage marks of failed cells: one query for all of them.
-Result<void> markTriage(const Cache& cache, MatrixSnapshot& matrix)
+Result<void> markTriage(const Database& cache, MatrixSnapshot& matrix)
 {
     std::vector<std::int64_t> rows;
     std::vector<std::size_t> cells;
@@ -35,7 +38,7 @@ Result<void> markTriage(const Cache& cache, MatrixSnapshot& matrix)
         }
     if (rows.empty())
         return {};
-    auto progress = cache.triageProgress(rows);
+    auto progress = TriageStore(cache).triageProgress(rows);
     if (!progress)
         return progress.error();
     for (std::size_t i = 0; i < cells.size() && i < progress->size(); ++i)
@@ -47,10 +50,10 @@ Result<void> markTriage(const Cache& cache, MatrixSnapshot& matrix)
 LoadResult loadSnapshot(const std::string& path, const MatrixQuery& query,
                         const std::shared_ptr<VerdictMarker>& verdicts)
 {
-    auto cache = Cache::open(path);
+    auto cache = Database::open(path);
     if (!cache)
         return {nullptr, toQString(cache.message())};
-    auto matrix = (*cache)->loadMatrix(query);
+    auto matrix = MatrixStore(**cache).loadMatrix(query);
     if (!matrix)
         return {nullptr, toQString(matrix.message())};
     if (auto marked = markTriage(**cache, *matrix); !marked)
@@ -61,7 +64,7 @@ LoadResult loadSnapshot(const std::string& path, const MatrixQuery& query,
     for (const MatrixCell& cell : matrix->cells)
         if (!cell.empty())
             runs.push_back(cell.runRowId);
-    auto tested = (*cache)->testedCommits(runs);
+    auto tested = CheckoutStore(**cache).testedCommits(runs);
     if (!tested)
         return {nullptr, toQString(tested.message())};
     matrix->tested = std::move(*tested);

@@ -2,8 +2,8 @@
 
 #include "relayhud/hud/hud_client.h"
 #include "relayhud/net/http_client.h"
-#include "relayhud/store/cache.h"
 #include "relayhud/store/content_cache.h"
+#include "relayhud/store/database.h"
 #include "relayhud/util/paths.h"
 #include "relayhud/util/time.h"
 
@@ -22,7 +22,7 @@ Result<void> SyncWorker::prepare(const SyncRequest& request)
 {
     if (!m_cache || m_cachePath != request.cachePath) {
         m_cache.reset();
-        auto opened = Cache::open(request.cachePath);
+        auto opened = Database::open(request.cachePath);
         if (!opened)
             return makeError("cannot open the cache " + request.cachePath + ": "
                              + opened.message());

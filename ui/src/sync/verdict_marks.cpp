@@ -1,6 +1,7 @@
 #include "relayhud/ui/sync/verdict_marks.h"
 
-#include "relayhud/store/cache.h"
+#include "relayhud/store/database.h"
+#include "relayhud/store/test_result_store.h"
 
 #include <filesystem>
 #include <system_error>
@@ -63,7 +64,7 @@ bool VerdictMarker::refreshConfigs()
     return changed;
 }
 
-Result<void> VerdictMarker::mark(const Cache& cache, MatrixSnapshot& matrix)
+Result<void> VerdictMarker::mark(const Database& cache, MatrixSnapshot& matrix)
 {
     // One load at a time: overlapping loads would judge the same runs twice.
     const std::lock_guard lock(m_mutex);
@@ -85,7 +86,7 @@ Result<void> VerdictMarker::mark(const Cache& cache, MatrixSnapshot& matrix)
     for (const MatrixCell& cell : matrix.cells)
         if (selfReportedGreen(cell))
             greens.push_back(cell.runRowId);
-    auto testRuns = cache.testRunsForCheckRuns(greens);
+    auto testRuns = TestResultStore(cache).testRunsForCheckRuns(greens);
     if (!testRuns)
         return testRuns.error();
     std::size_t computed = 0;

@@ -1,6 +1,7 @@
 #include "relayhud/ui/triage/team_client.h"
 
-#include "relayhud/store/cache.h"
+#include "relayhud/store/database.h"
+#include "relayhud/store/team_store.h"
 #include "relayhud/team/team_server.h"
 #include "relayhud/team/team_sync.h"
 #include "relayhud/ui/format.h"
@@ -142,7 +143,7 @@ private:
         if (m_conninfo.empty())
             return;
         if (!m_cache) {
-            auto opened = Cache::open(m_cachePath);
+            auto opened = Database::open(m_cachePath);
             if (!opened) {
                 fail(TeamView::State::Offline, "cannot open the cache: " + opened.message());
                 return;
@@ -252,7 +253,7 @@ private:
             view.where = toQString(m_server->where());
         }
         if (m_cache)
-            if (auto status = m_cache->teamStatus(); status) {
+            if (auto status = TeamStore(*m_cache).teamStatus(); status) {
                 view.unsent = status->unsent;
                 view.lastSyncMs = status->lastSyncMs;
                 view.conflicts = status->conflicts;
@@ -276,7 +277,7 @@ private:
     QTimer* m_heartbeat;
     QSocketNotifier* m_notifier = nullptr;
     std::optional<team::TeamServer> m_server;
-    std::unique_ptr<Cache> m_cache;
+    std::unique_ptr<Database> m_cache;
     std::string m_conninfo;
     std::string m_password;
     std::string m_cachePath;

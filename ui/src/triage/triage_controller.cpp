@@ -1,6 +1,7 @@
 #include "relayhud/ui/triage/triage_controller.h"
 
-#include "relayhud/store/cache.h"
+#include "relayhud/store/database.h"
+#include "relayhud/store/triage_store.h"
 #include "relayhud/triage/triage_exchange.h"
 #include "relayhud/ui/format.h"
 
@@ -33,11 +34,11 @@ TriageWorker::TriageWorker(const std::atomic<bool>& shutdown, QObject* parent)
 
 TriageWorker::~TriageWorker() = default;
 
-Result<Cache*> TriageWorker::open(const std::string& cachePath)
+Result<Database*> TriageWorker::open(const std::string& cachePath)
 {
     if (!m_cache || m_cachePath != cachePath) {
         m_cache.reset();
-        auto opened = Cache::open(cachePath);
+        auto opened = Database::open(cachePath);
         if (!opened)
             return makeError("cannot open the cache " + cachePath + ": " + opened.message());
         m_cache = std::move(*opened);
@@ -54,7 +55,7 @@ void TriageWorker::write(qint64 requestId, const std::string& cachePath,
         emit written(requestId, toQString(cache.message()));
         return;
     }
-    auto done = (*cache)->setTriageTags(tags);
+    auto done = TriageStore(**cache).setTriageTags(tags);
     emit written(requestId, done ? QString() : toQString(done.message()));
 }
 
@@ -67,7 +68,7 @@ void TriageWorker::restore(qint64 requestId, const std::string& cachePath,
         emit written(requestId, toQString(cache.message()));
         return;
     }
-    auto done = (*cache)->restoreTriageTags(targets, previous);
+    auto done = TriageStore(**cache).restoreTriageTags(targets, previous);
     emit written(requestId, done ? QString() : toQString(done.message()));
 }
 
@@ -121,7 +122,7 @@ void TriageWorker::loadClusters(qint64 requestId, const std::string& cachePath,
     }
     auto data = std::make_shared<ClustersData>();
     data->requestId = requestId;
-    auto failures = (*cache)->failuresForClustering(query);
+    auto failures = TriageStore(**cache).failuresForClustering(query);
     if (!failures) {
         emit clustersFailed(requestId, toQString(failures.message()));
         return;
@@ -130,7 +131,7 @@ void TriageWorker::loadClusters(qint64 requestId, const std::string& cachePath,
     std::set<Sha> shas;
     for (const FailureRecord& failure : data->failures)
         shas.insert(failure.sha);
-    auto tags = (*cache)->triageTags(std::vector<Sha>(shas.begin(), shas.end()));
+    auto tags = TriageStore(**cache).triageTags(std::vector<Sha>(shas.begin(), shas.end()));
     if (!tags) {
         emit clustersFailed(requestId, toQString(tags.message()));
         return;

@@ -47,7 +47,7 @@ struct HudPage {
 
 struct AllowlistAnswer {
     std::vector<Backend> backends;
-    // X-Cache: STALE: the HUD could not refresh the list from GitHub and
+    // X-Database: STALE: the HUD could not refresh the list from GitHub and
     // served its in-memory copy (test-infra pages/api/crcr/allowlist.ts:60-65).
     bool stale = false;
 };

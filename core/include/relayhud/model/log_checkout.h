@@ -2,7 +2,7 @@
 // A commit a job's actions/checkout step (or torch-spyre's checkout-pytorch
 // action) says it checked out, read from the
 // job's GitHub log (logs/checkout_scan.h), kept in the cache
-// (Cache::putLogCheckouts) and judged by the integration doctor against the
+// (CheckoutStore::putLogCheckouts) and judged by the integration doctor against the
 // SHA the relay dispatched (doctor/runtime_health.h, check `tested-sha`).
 #include <cstdint>
 #include <string>

@@ -37,12 +37,12 @@ struct HealthRun {
     bool reportsTests = false; // test-results had counts
     bool hasArtifactUrl = false;
     std::string upstreamRepo; // where sha lives: "pytorch/pytorch"
-    // What its job log says it checked out (Cache::putLogCheckouts); nullopt
+    // What its job log says it checked out (Database::putLogCheckouts); nullopt
     // when the log was never read.
     std::optional<std::vector<LogCheckout>> checkouts;
 };
 
-// Greens whose job log the tested-SHA check reads (Cache::checkoutSampleQueue).
+// Greens whose job log the tested-SHA check reads (Database::checkoutSampleQueue).
 struct CheckoutSampleQuery {
     EpochSeconds since = 0;             // commits at or after this time
     int perBackend = 5;                 // the newest this many of each backend

@@ -68,7 +68,7 @@ struct JobLineQueueQuery {
     std::int64_t limit = 200;
 };
 
-// Which runs triage looks at (Cache::triageRunRows).
+// Which runs triage looks at (Database::triageRunRows).
 struct TriageRunQuery {
     Sha sha;                // "": every SHA
     EpochSeconds since = 0; // commits at or after this time; 0: any

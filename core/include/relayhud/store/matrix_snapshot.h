@@ -45,7 +45,7 @@ struct MatrixCell {
         // The run said success, but its stored JUnit has failing cases:
         // not a green, whatever the callback said (torch-spyre's variant B
         // sends its validate-mode child run's conclusion: real-backends.md
-        // 3.2). Set by Cache::matrix from the stored test results.
+        // 3.2). Set by Database::matrix from the stored test results.
         ReportedGreenTestsFailed = 1u << 8,
     };
     std::int64_t runRowId = 0; // 0: no run in this cell
@@ -65,7 +65,7 @@ struct MatrixSnapshot {
     std::vector<UpstreamCommit> rows;  // newest first
     std::vector<MatrixColumn> columns; // grouped by backend, then workflow, job
     std::vector<MatrixCell> cells;     // rows.size() * columns.size(), row-major
-    // The commit each run really tested, where known (Cache::testedCommits),
+    // The commit each run really tested, where known (Database::testedCommits),
     // by run row: the GUI's loader sets it for the cells' tooltips.
     std::unordered_map<std::int64_t, TestedCommit> tested;
 

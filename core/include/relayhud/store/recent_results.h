@@ -3,7 +3,7 @@
 // (config/config_suggest.h): per job its last N runs with results, one per
 // upstream SHA (the newest attempt that has results, as a history strip
 // picks them), and each test's outcome in each of those runs. Read with
-// Cache::recentResults() in two queries, whatever the number of tests.
+// Database::recentResults() in two queries, whatever the number of tests.
 #include "relayhud/junit/test_result.h"
 #include "relayhud/model/types.h"
 

@@ -81,7 +81,7 @@ struct TestRunOrigin {
 };
 
 // One stored result, as the tests table shows it. Tracebacks are not loaded
-// with the table (100,000 rows); read them with Cache::testText().
+// with the table (100,000 rows); read them with Database::testText().
 struct StoredTestResult {
     std::int64_t testId = 0;
     std::string identity;

@@ -6,8 +6,8 @@
 //
 // Built for speed (100,000 cases parse and store in well under a second):
 // prepared statements, test ids and message ids memoised per writer, marks
-// and messages deduplicated. Use it on the thread that owns its Cache, and
-// keep no other write going on that Cache until commit() or destruction.
+// and messages deduplicated. Use it on the thread that owns its Database, and
+// keep no other write going on that Database until commit() or destruction.
 #include "relayhud/junit/junit_reader.h"
 #include "relayhud/store/test_results.h"
 #include "relayhud/util/result.h"
@@ -20,7 +20,7 @@
 namespace relayhud {
 
 class ContentCache;
-class Cache;
+class TestResultStore;
 
 namespace store {
 struct TestRunWriterState;
@@ -48,7 +48,7 @@ public:
     std::int64_t casesAdded() const;
 
 private:
-    friend class Cache;
+    friend class TestResultStore;
     explicit TestRunWriter(std::unique_ptr<store::TestRunWriterState> state);
     std::unique_ptr<store::TestRunWriterState> m_state;
 };

@@ -1,6 +1,6 @@
 #pragma once
-// Several of a Cache's writes as one transaction (Cache::beginWriteBatch).
-// Each writer inside it (a TestRunWriter, Cache::apply, ...) is a savepoint:
+// Several of a Database's writes as one transaction (Database::beginWriteBatch).
+// Each writer inside it (a TestRunWriter, RunStore::apply, ...) is a savepoint:
 // its commit keeps its writes in the batch, its rollback undoes only its own;
 // the batch's commit() makes them all durable at once, and a batch destroyed
 // without it rolls every one of them back.
@@ -37,7 +37,7 @@ public:
     Result<void> commit();
 
 private:
-    friend class Cache;
+    friend class Database;
     WriteBatch(sqlite3* db, std::unique_ptr<store::Transaction> transaction);
 
     sqlite3* m_db = nullptr;

@@ -6,7 +6,8 @@
 // (Unauthorized) one is asked again after retryAfterSeconds, so setting a
 // token later needs no action. Cancellable; progress per run.
 #include "relayhud/artifacts/artifact_store.h"
-#include "relayhud/store/cache.h"
+#include "relayhud/store/database.h"
+#include "relayhud/store/test_results.h"
 #include "relayhud/util/result.h"
 
 #include <atomic>
@@ -78,7 +79,7 @@ struct ArtifactSyncReport {
 
 class ArtifactSync {
 public:
-    ArtifactSync(Cache& cache, ArtifactFetcher& fetcher, ArtifactSettings settings);
+    ArtifactSync(Database& cache, ArtifactFetcher& fetcher, ArtifactSettings settings);
 
     using ProgressFn = std::function<void(const ArtifactSyncProgress&)>;
 
@@ -93,7 +94,7 @@ public:
                                  const std::atomic<bool>* cancel = nullptr);
 
 private:
-    Cache& m_cache;
+    Database& m_cache;
     ArtifactFetcher& m_fetcher;
     ArtifactSettings m_settings;
 };

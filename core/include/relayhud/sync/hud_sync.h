@@ -14,7 +14,7 @@
 // the relay's probe repo is read as relay health, not as a backend (R11).
 #include "relayhud/hud/hud_client.h"
 #include "relayhud/hud/hud_summaries.h"
-#include "relayhud/store/cache.h"
+#include "relayhud/store/database.h"
 #include "relayhud/util/result.h"
 
 #include <atomic>
@@ -56,7 +56,7 @@ struct SyncReport {
 
 class HudSync {
 public:
-    HudSync(HudClient& hud, Cache& cache);
+    HudSync(HudClient& hud, Database& cache);
 
     using ProgressFn = std::function<void(const SyncProgress&)>;
 
@@ -82,12 +82,12 @@ private:
                     const nlohmann::json& rows);
 
     HudClient& m_hud;
-    Cache& m_cache;
+    Database& m_cache;
 };
 
 // The relay's health as the HUD's /crcr cards judge it, from the answers the
 // last sync kept; nullopt when no sync has read them.
-std::optional<RelayHealth> cachedRelayHealth(const Cache& cache);
+std::optional<RelayHealth> cachedRelayHealth(const Database& cache);
 
 // The HUD's own aggregates of a window of `days` as the last sync kept them
 // (hud-read-api.md R12: in the HUD's definitions), read for the views that
@@ -107,7 +107,7 @@ struct KeptAggregates {
     std::map<std::string, std::map<std::string, std::vector<DailyRate>>> daily;
     bool dailyAnswered = false;
 };
-KeptAggregates cachedAggregates(const Cache& cache, int days);
+KeptAggregates cachedAggregates(const Database& cache, int days);
 
 // The cache's key for a kept answer's parameters (stable JSON text).
 std::string answerKey(const nlohmann::json& params);

@@ -14,7 +14,7 @@
 #include <string>
 
 namespace relayhud {
-class Cache;
+class Database;
 }
 
 namespace relayhud::team {
@@ -40,7 +40,7 @@ struct TeamSyncReport {
 // Joins the server's team on the first sync (the cache's tags are queued
 // once), then pushes and pulls. The result (time, or error) is recorded in
 // the cache for `team status`.
-Result<TeamSyncReport> syncTeam(Cache& cache, TeamServer& server,
+Result<TeamSyncReport> syncTeam(Database& cache, TeamServer& server,
                                 const TeamSyncOptions& options = {});
 
 // When the last sync worked, "2026-12-05T14:02:11Z", or "never".

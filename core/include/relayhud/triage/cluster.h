@@ -57,7 +57,7 @@ struct FailureCluster {
 std::string clusterTagName(const FailureCluster& cluster);
 
 // Groups failures by clusterKey(reason). `tags` are the human tags known for
-// them (Cache::triageTags(); others are ignored). Sorted by count, largest
+// them (TriageStore::triageTags(); others are ignored). Sorted by count, largest
 // first; ties by key.
 std::vector<FailureCluster> buildClusters(const std::vector<FailureRecord>& failures,
                                           const std::vector<TriageTag>& tags);

@@ -3,8 +3,9 @@
 // runs, their results and the job's evidence, by check-run row. The cache
 // answers them (CacheEvidenceSource, one connection on its thread); a test
 // answers them from facts it wrote down, with no SQLite, so every rule of
-// suggest can be tried on hand-made runs. Each method means what the Cache
-// method of the same name means (store/cache.h).
+// suggest can be tried on hand-made runs. Each method means what the
+// store method of the same name means (store/run_store.h, test_result_store.h,
+// evidence_store.h).
 #include "relayhud/junit/test_result.h"
 #include "relayhud/model/types.h"
 #include "relayhud/store/job_failure_line.h"
@@ -17,7 +18,7 @@
 #include <vector>
 
 namespace relayhud {
-class Cache;
+class Database;
 }
 
 namespace relayhud::triage {
@@ -51,7 +52,7 @@ public:
 // The cache's answers.
 class CacheEvidenceSource final : public EvidenceSource {
 public:
-    explicit CacheEvidenceSource(const Cache& cache) : m_cache(cache) {}
+    explicit CacheEvidenceSource(const Database& cache) : m_cache(cache) {}
 
     Result<CheckRun> checkRun(std::int64_t checkRunRow) const override;
     Result<std::int64_t> jobOfRun(std::int64_t checkRunRow) const override;
@@ -68,7 +69,7 @@ public:
                                                     EpochSeconds windowSeconds) const override;
 
 private:
-    const Cache& m_cache;
+    const Database& m_cache;
 };
 
 } // namespace relayhud::triage

@@ -59,7 +59,7 @@
 #include <vector>
 
 namespace relayhud {
-class Cache;
+class Database;
 }
 
 namespace relayhud::triage {
@@ -188,12 +188,12 @@ std::string pullFilesUrl(std::string_view upstreamRepo, std::int64_t pr);
 
 // Suggestions for one run, tests in identity order, then the job's own. An
 // error for an unknown row or a cache that cannot be read.
-Result<std::vector<Suggestion>> suggestForRun(const Cache& cache, std::int64_t checkRunRow,
+Result<std::vector<Suggestion>> suggestForRun(const Database& cache, std::int64_t checkRunRow,
                                               const SuggestOptions& options = {});
 
 // The same for many runs (the CLI and the bench after a sync), in the order
 // given; shares lookups between runs of one job.
-Result<std::vector<Suggestion>> suggestForRuns(const Cache& cache,
+Result<std::vector<Suggestion>> suggestForRuns(const Database& cache,
                                                const std::vector<std::int64_t>& checkRunRows,
                                                const SuggestOptions& options = {});
 

@@ -25,7 +25,7 @@
 #include <vector>
 
 namespace relayhud {
-class Cache;
+class Database;
 }
 
 namespace relayhud::triage {
@@ -77,11 +77,11 @@ MergePlan planMerge(const std::vector<TriageTag>& imported,
                     const std::vector<std::optional<TriageTag>>& local);
 
 // Tags of these SHAs (empty: all) as a document, written atomically.
-Result<std::size_t> exportTriageFile(const Cache& cache, const std::string& path,
+Result<std::size_t> exportTriageFile(const Database& cache, const std::string& path,
                                      const std::vector<Sha>& shas = {});
 // Parses, plans against the cache and writes the winners in one transaction.
-Result<MergeReport> importTriageJson(Cache& cache, std::string_view json);
+Result<MergeReport> importTriageJson(Database& cache, std::string_view json);
 // The same from a file, refused when larger than kMaxExchangeBytes.
-Result<MergeReport> importTriageFile(Cache& cache, const std::string& path);
+Result<MergeReport> importTriageFile(Database& cache, const std::string& path);
 
 } // namespace relayhud::triage

@@ -40,7 +40,7 @@
 #include <vector>
 
 namespace relayhud {
-class Cache;
+class Database;
 }
 
 namespace relayhud::verdict {
@@ -134,6 +134,6 @@ const char* mergeGatingRuleText();
 
 // The facts of PR `prNumber` from the cache: every attempt of its runs, its
 // newest head (by the commit's first activity), the allowlist levels.
-Result<MergeGatingFacts> gatherMergeGating(const Cache& cache, std::int64_t prNumber);
+Result<MergeGatingFacts> gatherMergeGating(const Database& cache, std::int64_t prNumber);
 
 } // namespace relayhud::verdict

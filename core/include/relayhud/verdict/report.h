@@ -20,7 +20,7 @@
 #include <vector>
 
 namespace relayhud {
-class Cache;
+class Database;
 }
 
 namespace relayhud::verdict {
@@ -115,7 +115,7 @@ std::string jobLogUrl(const CheckRun& run);
 // `checkRunRow`, which must be a run of that SHA), ordered by backend,
 // workflow and job, and the merge gating of the SHA's PR (if any); failures
 // are left to the caller.
-Result<ReportInput> loadReportInput(const Cache& cache, const Sha& sha,
+Result<ReportInput> loadReportInput(const Database& cache, const Sha& sha,
                                     std::optional<std::int64_t> checkRunRow,
                                     const VerdictSources& sources);
 
@@ -125,7 +125,7 @@ Result<ReportInput> loadReportInput(const Cache& cache, const Sha& sha,
 // the engine calls flaky (they passed on a rerun, so the newest attempt no
 // longer shows them). A person's tag that names a class wins; otherwise the
 // suggestion engine's class, why and evidence.
-Result<std::vector<ClassifiedFailure>> failuresFromResults(const Cache& cache,
+Result<std::vector<ClassifiedFailure>> failuresFromResults(const Database& cache,
                                                            const RunVerdict& job);
 
 } // namespace relayhud::verdict

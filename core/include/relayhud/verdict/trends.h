@@ -3,7 +3,7 @@
 // pass rate per backend or job over commits and days, failures by class per
 // day, relay-measured queue and execution times, tests executed per run of a
 // job, and duration per job. Every function reads TrendRuns
-// (Cache::trendRuns: the newest attempt of each job on each upstream SHA);
+// (TrendStore::trendRuns: the newest attempt of each job on each upstream SHA);
 // only the failure classes need the cache again (tags and suggestions).
 #include "relayhud/model/failure_class.h"
 #include "relayhud/store/trend_runs.h"
@@ -15,7 +15,7 @@
 #include <vector>
 
 namespace relayhud {
-class Cache;
+class Database;
 }
 
 namespace relayhud::verdict {
@@ -79,7 +79,7 @@ struct FailureClassDays {
 
 // `since`/`until` bound the days listed (so quiet days show as zero); an
 // error when the cache cannot be read.
-Result<FailureClassDays> failuresByClass(const Cache& cache, const std::vector<TrendRun>& runs,
+Result<FailureClassDays> failuresByClass(const Database& cache, const std::vector<TrendRun>& runs,
                                          EpochSeconds since, EpochSeconds until);
 
 // --- 3. Queue and execution time ---

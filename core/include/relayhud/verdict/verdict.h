@@ -52,7 +52,7 @@
 #include <vector>
 
 namespace relayhud {
-class Cache;
+class Database;
 }
 
 namespace relayhud::verdict {
@@ -273,10 +273,10 @@ struct VerdictSources {
     EpochSeconds now = 0; // 0: the current time
 };
 
-// Everything for one check run (Cache row id) in one call: the run, its test
+// Everything for one check run (Database row id) in one call: the run, its test
 // results, the config of its backend, and the previous run of the same job
 // (an older SHA's run with results) for the executed-set check.
-Result<RunVerdict> verdictForRun(const Cache& cache, std::int64_t checkRunRow,
+Result<RunVerdict> verdictForRun(const Database& cache, std::int64_t checkRunRow,
                                  const VerdictSources& sources);
 
 } // namespace relayhud::verdict

@@ -41,7 +41,7 @@ struct FaultConfig {
     std::uint64_t maxResponseBytes = 0;
     // /api/crcr/allowlist answers normally this many times, then as when the
     // GitHub raw fetch fails: 502 {"error": ...} on an instance with nothing
-    // cached (allowlistFailAfter), or 200 + X-Cache: STALE with the last data
+    // cached (allowlistFailAfter), or 200 + X-Database: STALE with the last data
     // (allowlistStaleAfter). -1 = never. When both are set, the smaller wins.
     int allowlistFailAfter = -1;
     int allowlistStaleAfter = -1;

@@ -5,7 +5,7 @@
 // on first use), runs the query, closes it, and the answer reaches the GUI
 // thread through `answer`. Nothing on the GUI thread touches SQLite or the
 // disk. An answer is dropped when the reader is gone or its cache moved.
-#include "relayhud/store/cache.h"
+#include "relayhud/store/database.h"
 #include "relayhud/util/result.h"
 
 #include <QObject>
@@ -31,7 +31,7 @@ public:
     const std::string& cachePath() const { return m_cachePath; }
 
     template <class T>
-    void read(std::function<Result<T>(const Cache&)> query,
+    void read(std::function<Result<T>(const Database&)> query,
               std::function<void(const Result<T>&)> answer)
     {
         const std::uint64_t generation = m_generation;
@@ -48,14 +48,14 @@ public:
 private:
     template <class T>
     static Result<T> ask(const std::string& path,
-                         const std::function<Result<T>(const Cache&)>& query)
+                         const std::function<Result<T>(const Database&)>& query)
     {
         auto cache = open(path);
         if (!cache)
             return cache.error();
         return query(**cache);
     }
-    static Result<std::unique_ptr<Cache>> open(const std::string& path);
+    static Result<std::unique_ptr<Database>> open(const std::string& path);
 
     std::string m_cachePath;
     std::uint64_t m_generation = 0;

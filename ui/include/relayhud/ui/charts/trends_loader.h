@@ -1,6 +1,6 @@
 #pragma once
 // Reads one trend chart's points from the cache on a pool thread (its own
-// Cache connection per job) and hands them to the GUI thread, which only
+// Database connection per job) and hands them to the GUI thread, which only
 // builds series. Only the newest request's result is delivered.
 #include "relayhud/verdict/trends.h"
 

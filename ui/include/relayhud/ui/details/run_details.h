@@ -13,7 +13,7 @@
 #include <vector>
 
 namespace relayhud {
-class Cache;
+class Database;
 }
 
 namespace relayhud::ui {
@@ -43,7 +43,7 @@ struct RunLinks {
 };
 
 // One run by row id, its attempts and its compare base (a few indexed reads).
-Result<RunDetails> loadRunDetails(const Cache& cache, std::int64_t rowId);
+Result<RunDetails> loadRunDetails(const Database& cache, std::int64_t rowId);
 
 RunLinks runLinks(const RunDetails& details, const QString& hudBaseUrl);
 

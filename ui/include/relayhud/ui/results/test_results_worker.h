@@ -3,7 +3,7 @@
 // the history of its failing tests, a traceback, one test's history, and
 // imports of reports the user opened. Fetches a run's artifacts first when
 // the cache has none yet (the user opened it; policy does not matter then).
-// Owns its own Cache connection, HTTP client and content cache; lives in a
+// Owns its own Database connection, HTTP client and content cache; lives in a
 // QThread and is driven by queued calls (see TestResultsController).
 #include "relayhud/artifacts/artifact_store.h"
 #include "relayhud/store/test_results.h"
@@ -20,7 +20,7 @@
 #include <unordered_map>
 
 namespace relayhud {
-class Cache;
+class Database;
 class ContentCache;
 class HttpClient;
 class ArtifactFetcher;
@@ -86,7 +86,7 @@ private:
     const std::atomic<bool>& m_shutdown;
     const std::atomic<qint64>& m_latestLoad;
     std::atomic<bool>& m_abortFetch;
-    std::unique_ptr<Cache> m_cache;
+    std::unique_ptr<Database> m_cache;
     std::unique_ptr<ContentCache> m_blobs;
     std::unique_ptr<HttpClient> m_http;
     std::unique_ptr<ArtifactFetcher> m_fetcher;

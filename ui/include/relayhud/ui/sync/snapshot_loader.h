@@ -1,5 +1,5 @@
 #pragma once
-// Builds the matrix snapshot from the cache on a pool thread (its own Cache
+// Builds the matrix snapshot from the cache on a pool thread (its own Database
 // connection per job) and hands it back on the GUI thread. Only the newest
 // request's result is delivered; older ones are dropped by job id.
 #include "relayhud/store/matrix_snapshot.h"

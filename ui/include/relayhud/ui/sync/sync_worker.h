@@ -1,5 +1,5 @@
 #pragma once
-// Runs HudSync on a worker thread. The worker owns its own Cache (one SQLite
+// Runs HudSync on a worker thread. The worker owns its own Database (one SQLite
 // connection per thread), HttpClient and HudClient, re-created only when the
 // cache path or HUD URL changes. Lives in a QThread; talk to it by queued
 // calls and signals only.
@@ -17,7 +17,7 @@
 #include <string>
 
 namespace relayhud {
-class Cache;
+class Database;
 class HttpClient;
 class HudClient;
 class ContentCache;
@@ -71,7 +71,7 @@ private:
     void syncArtifacts(const SyncRequest& request);
 
     const std::atomic<bool>& m_cancel;
-    std::unique_ptr<Cache> m_cache;
+    std::unique_ptr<Database> m_cache;
     std::unique_ptr<HttpClient> m_http;
     std::unique_ptr<HudClient> m_hud;
     std::unique_ptr<ContentCache> m_blobs;

@@ -19,7 +19,7 @@
 #include <unordered_map>
 
 namespace relayhud {
-class Cache;
+class Database;
 }
 
 namespace relayhud::ui {
@@ -30,7 +30,7 @@ public:
     // for a mark() in progress (the GUI thread calls it).
     void setSources(verdict::VerdictSources sources);
     // Sets GreenVerified / GreenUnverified / GreenDisputed on the greens.
-    Result<void> mark(const Cache& cache, MatrixSnapshot& matrix);
+    Result<void> mark(const Database& cache, MatrixSnapshot& matrix);
     // Verdicts computed (not remembered) by the last mark(), for tests.
     std::size_t lastComputed() const;
 

@@ -19,7 +19,7 @@
 #include <vector>
 
 namespace relayhud {
-class Cache;
+class Database;
 }
 
 namespace relayhud::ui {
@@ -58,10 +58,10 @@ signals:
     void clustersFailed(qint64 requestId, const QString& error);
 
 private:
-    Result<Cache*> open(const std::string& cachePath);
+    Result<Database*> open(const std::string& cachePath);
 
     const std::atomic<bool>& m_shutdown;
-    std::unique_ptr<Cache> m_cache;
+    std::unique_ptr<Database> m_cache;
     std::string m_cachePath;
 };
 

@@ -1,9 +1,10 @@
-// Cache: its side of a team's shared triage server (store/team_changes.h):
+// Database: its side of a team's shared triage server (store/team_changes.h):
 // the outbox a tag write fills (TeamOutbox), joining a team, and applying
 // what a pull brings, field by field, with the conflicts listed.
-#include "relayhud/store/cache.h"
+#include "relayhud/store/team_store.h"
 
 #include "store/statement.h"
+#include "store/store_access.h"
 #include "store/team_outbox.h"
 #include "store/transaction.h"
 #include "store/triage_rows.h"
@@ -423,7 +424,9 @@ void sortUnique(std::vector<T>& v)
 }
 } // namespace
 
-Result<std::size_t> Cache::joinTeam(const std::string& teamId, const std::string& where)
+TeamStore::TeamStore(const Database& db) : m_database(&db), m_db(store::connectionOf(db)) {}
+
+Result<std::size_t> TeamStore::joinTeam(const std::string& teamId, const std::string& where)
 {
     if (teamId.empty())
         return makeError("internal error: joining a team without its id");
@@ -482,7 +485,7 @@ Result<std::size_t> Cache::joinTeam(const std::string& teamId, const std::string
     return *run;
 }
 
-Result<TeamStatus> Cache::teamStatus() const
+Result<TeamStatus> TeamStore::teamStatus() const
 {
     TeamStatus status;
     Statement state(m_db, "SELECT key, value FROM team_state");
@@ -516,7 +519,7 @@ Result<TeamStatus> Cache::teamStatus() const
     return status;
 }
 
-Result<std::vector<TeamChange>> Cache::teamOutbox(std::size_t limit) const
+Result<std::vector<TeamChange>> TeamStore::teamOutbox(std::size_t limit) const
 {
     Statement s(m_db, "SELECT change_id, base_seq, repo, workflow, job, sha, attempt, test, field,"
                       " value, client_ms, author FROM team_outbox WHERE sent = 0 ORDER BY id"
@@ -525,7 +528,7 @@ Result<std::vector<TeamChange>> Cache::teamOutbox(std::size_t limit) const
     return store::collectRows<TeamChange>(s, readOutboxRow);
 }
 
-Result<void> Cache::markTeamSent(const std::vector<std::string>& changeIds)
+Result<void> TeamStore::markTeamSent(const std::vector<std::string>& changeIds)
 {
     auto transaction = store::Transaction::begin(m_db);
     if (!transaction)
@@ -537,9 +540,9 @@ Result<void> Cache::markTeamSent(const std::vector<std::string>& changeIds)
     return transaction->commit();
 }
 
-Result<TeamApplyReport> Cache::applyTeamChanges(const std::vector<TeamChange>& changes,
-                                                std::int64_t lastSeq, std::int64_t nowMs,
-                                                const TeamSkips& skipped)
+Result<TeamApplyReport> TeamStore::applyTeamChanges(const std::vector<TeamChange>& changes,
+                                                    std::int64_t lastSeq, std::int64_t nowMs,
+                                                    const TeamSkips& skipped)
 {
     auto transaction = store::Transaction::begin(m_db);
     if (!transaction)
@@ -565,8 +568,8 @@ Result<TeamApplyReport> Cache::applyTeamChanges(const std::vector<TeamChange>& c
     return report;
 }
 
-Result<void> Cache::setTeamSyncResult(std::int64_t whenMs, const std::string& where,
-                                      const std::string& error, std::int64_t forgedRows)
+Result<void> TeamStore::setTeamSyncResult(std::int64_t whenMs, const std::string& where,
+                                          const std::string& error, std::int64_t forgedRows)
 {
     auto transaction = store::Transaction::begin(m_db);
     if (!transaction)
@@ -587,7 +590,7 @@ Result<void> Cache::setTeamSyncResult(std::int64_t whenMs, const std::string& wh
     return transaction->commit();
 }
 
-Result<std::vector<TeamConflict>> Cache::teamConflicts(std::size_t limit) const
+Result<std::vector<TeamConflict>> TeamStore::teamConflicts(std::size_t limit) const
 {
     Statement s(m_db, "SELECT repo, workflow, job, sha, attempt, test, field, local_id, local_seq,"
                       " local_base, local_value, local_author, local_ms, remote_id, remote_seq,"
@@ -609,8 +612,8 @@ Result<std::vector<TeamConflict>> Cache::teamConflicts(std::size_t limit) const
     });
 }
 
-Result<std::optional<TeamChange>> Cache::teamFieldChange(const TriageTarget& target,
-                                                         TeamField field) const
+Result<std::optional<TeamChange>> TeamStore::teamFieldChange(const TriageTarget& target,
+                                                             TeamField field) const
 {
     Statement s(m_db, store::kSelectField);
     return readField(s, target, field);

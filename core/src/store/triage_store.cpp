@@ -1,9 +1,10 @@
-// Cache: human triage tags (store/triage_tags.h) and the reads that triage
+// Database: human triage tags (store/triage_tags.h) and the reads that triage
 // views need: the tags of a run, the matrix's "all triaged" marks and the
 // failing tests that clustering groups.
-#include "relayhud/store/cache.h"
+#include "relayhud/store/triage_store.h"
 
 #include "store/statement.h"
+#include "store/store_access.h"
 #include "store/team_outbox.h"
 #include "store/transaction.h"
 #include "store/triage_rows.h"
@@ -194,8 +195,10 @@ Result<void> restoreInTransaction(sqlite3* db, const std::vector<TriageTarget>& 
 
 } // namespace
 
+TriageStore::TriageStore(const Database& db) : m_database(&db), m_db(store::connectionOf(db)) {}
+
 Result<std::vector<std::optional<TriageTag>>>
-Cache::setTriageTags(const std::vector<TriageTag>& tags)
+TriageStore::setTriageTags(const std::vector<TriageTag>& tags)
 {
     for (const TriageTag& tag : tags)
         if (auto r = checkTag(tag); !r)
@@ -211,8 +214,8 @@ Cache::setTriageTags(const std::vector<TriageTag>& tags)
     return before;
 }
 
-Result<void> Cache::restoreTriageTags(const std::vector<TriageTarget>& targets,
-                                      const std::vector<std::optional<TriageTag>>& previous)
+Result<void> TriageStore::restoreTriageTags(const std::vector<TriageTarget>& targets,
+                                            const std::vector<std::optional<TriageTag>>& previous)
 {
     if (targets.size() != previous.size())
         return makeError("internal error: an undo of " + std::to_string(targets.size())
@@ -228,7 +231,7 @@ Result<void> Cache::restoreTriageTags(const std::vector<TriageTarget>& targets,
 }
 
 Result<std::vector<std::optional<TriageTag>>>
-Cache::triageTagsFor(const std::vector<TriageTarget>& targets) const
+TriageStore::triageTagsFor(const std::vector<TriageTarget>& targets) const
 {
     Statement select = selectTriageTag(m_db);
     std::vector<std::optional<TriageTag>> out;
@@ -242,7 +245,8 @@ Cache::triageTagsFor(const std::vector<TriageTarget>& targets) const
     return out;
 }
 
-Result<TriageTarget> Cache::triageTargetOf(std::int64_t checkRunRow, const std::string& test) const
+Result<TriageTarget> TriageStore::triageTargetOf(std::int64_t checkRunRow,
+                                                 const std::string& test) const
 {
     Statement s(m_db, "SELECT b.repo, j.workflow, j.name, c.sha, cr.run_attempt FROM check_run cr"
                       " JOIN job j ON j.id = cr.job_id JOIN backend b ON b.id = j.backend_id"
@@ -255,7 +259,7 @@ Result<TriageTarget> Cache::triageTargetOf(std::int64_t checkRunRow, const std::
     return TriageTarget{s.text(0), s.text(1), s.text(2), Sha{s.text(3)}, s.integer(4), test};
 }
 
-Result<std::vector<TriageTag>> Cache::triageTagsForCheckRun(std::int64_t checkRunRow) const
+Result<std::vector<TriageTag>> TriageStore::triageTagsForCheckRun(std::int64_t checkRunRow) const
 {
     auto target = triageTargetOf(checkRunRow);
     if (!target)
@@ -272,7 +276,7 @@ Result<std::vector<TriageTag>> Cache::triageTagsForCheckRun(std::int64_t checkRu
     return store::collectRows<TriageTag>(s, readTriageTag);
 }
 
-Result<std::vector<TriageTag>> Cache::triageTags(const std::vector<Sha>& shas) const
+Result<std::vector<TriageTag>> TriageStore::triageTags(const std::vector<Sha>& shas) const
 {
     const std::string select = std::string("SELECT ") + kTagColumns + " FROM triage_tag";
     std::vector<TriageTag> out;
@@ -392,7 +396,7 @@ void addTag(TriageProgress& p, const Statement& row)
 } // namespace
 
 Result<std::vector<TriageProgress>>
-Cache::triageProgress(const std::vector<std::int64_t>& checkRunRows) const
+TriageStore::triageProgress(const std::vector<std::int64_t>& checkRunRows) const
 {
     std::vector<TriageProgress> out(checkRunRows.size());
     if (checkRunRows.empty())
@@ -435,7 +439,8 @@ Cache::triageProgress(const std::vector<std::int64_t>& checkRunRows) const
     return out;
 }
 
-Result<std::vector<FailureRecord>> Cache::failuresForClustering(const FailureQuery& query) const
+Result<std::vector<FailureRecord>>
+TriageStore::failuresForClustering(const FailureQuery& query) const
 {
     // The N newest SHAs are picked by the commit-time index first; the
     // results are then read per test run (test_result's primary key), failing

@@ -1,17 +1,20 @@
-// Cache: the tested-SHA evidence, what job logs say their checkouts checked
+// Database: the tested-SHA evidence, what job logs say their checkouts checked
 // out (schema 6; model/log_checkout.h), and the greens whose logs are read.
-#include "relayhud/store/cache.h"
+#include "relayhud/store/checkout_store.h"
 
 #include "store/statement.h"
+#include "store/store_access.h"
 #include "store/transaction.h"
 
 namespace relayhud {
 
 using store::Statement;
 
-Result<void> Cache::putLogCheckouts(std::int64_t checkRunRow,
-                                    const std::vector<LogCheckout>& checkouts,
-                                    EpochSeconds scannedAt)
+CheckoutStore::CheckoutStore(const Database& db) : m_database(&db), m_db(store::connectionOf(db)) {}
+
+Result<void> CheckoutStore::putLogCheckouts(std::int64_t checkRunRow,
+                                            const std::vector<LogCheckout>& checkouts,
+                                            EpochSeconds scannedAt)
 {
     auto transaction = store::Transaction::begin(m_db);
     if (!transaction)
@@ -45,7 +48,7 @@ Result<void> Cache::putLogCheckouts(std::int64_t checkRunRow,
     return transaction->commit();
 }
 
-Result<void> Cache::putLogUnread(std::int64_t checkRunRow, EpochSeconds triedAt, bool gone)
+Result<void> CheckoutStore::putLogUnread(std::int64_t checkRunRow, EpochSeconds triedAt, bool gone)
 {
     auto transaction = store::Transaction::begin(m_db);
     if (!transaction)
@@ -62,7 +65,8 @@ Result<void> Cache::putLogUnread(std::int64_t checkRunRow, EpochSeconds triedAt,
     return transaction->commit();
 }
 
-Result<std::optional<std::vector<LogCheckout>>> Cache::logCheckouts(std::int64_t checkRunRow) const
+Result<std::optional<std::vector<LogCheckout>>>
+CheckoutStore::logCheckouts(std::int64_t checkRunRow) const
 {
     Statement scan(m_db, "SELECT 1 FROM log_checkout_scan WHERE check_run_row = ? AND read = 1");
     auto row = scan.bind(1, checkRunRow).step();
@@ -82,7 +86,7 @@ Result<std::optional<std::vector<LogCheckout>>> Cache::logCheckouts(std::int64_t
 }
 
 Result<std::vector<JobLineCandidate>>
-Cache::checkoutSampleQueue(const CheckoutSampleQuery& query) const
+CheckoutStore::checkoutSampleQueue(const CheckoutSampleQuery& query) const
 {
     // event_type 0 and 1: pull_request and push (a nightly's "SHA" is not what
     // it checks out); status 3, conclusion 1: completed, success.

@@ -1,10 +1,11 @@
-// Cache reads for config suggestions (config/config_suggest.h): the recent
+// Database reads for config suggestions (config/config_suggest.h): the recent
 // runs of every job with each test's outcome, and the known test names. Two
 // queries whatever the number of tests: the runs (check_run_by_job), then
 // every result of the picked test runs by primary key, with its test_case.
-#include "relayhud/store/cache.h"
+#include "relayhud/store/evidence_store.h"
 
 #include "store/statement.h"
+#include "store/store_access.h"
 
 #include "relayhud/junit/test_identity.h"
 
@@ -100,7 +101,7 @@ RecentTest readTest(const Statement& row)
 
 } // namespace
 
-Result<RecentResults> Cache::recentResults(const RecentResultsQuery& query) const
+Result<RecentResults> EvidenceStore::recentResults(const RecentResultsQuery& query) const
 {
     if (query.runsPerJob < 1)
         return makeError("the number of runs per job must be at least 1");
@@ -131,7 +132,7 @@ Result<RecentResults> Cache::recentResults(const RecentResultsQuery& query) cons
     return out;
 }
 
-Result<std::vector<KnownTest>> Cache::knownTests() const
+Result<std::vector<KnownTest>> EvidenceStore::knownTests() const
 {
     Statement s(m_db, "SELECT DISTINCT file, base_name FROM test_case ORDER BY file, base_name");
     return store::collectRows<KnownTest>(s, [](const Statement& row) {

@@ -1,9 +1,10 @@
-// Cache: the upstream commit a run really tested (schema 9;
+// Database: the upstream commit a run really tested (schema 9;
 // model/tested_commit.h), and the previous one of its job, the base of its
 // compare range.
-#include "relayhud/store/cache.h"
+#include "relayhud/store/checkout_store.h"
 
 #include "store/statement.h"
+#include "store/store_access.h"
 #include "store/transaction.h"
 
 #include <algorithm>
@@ -25,7 +26,7 @@ TestedCommit readTested(const Statement& row, int first)
 
 } // namespace
 
-Result<void> Cache::putTestedCommit(std::int64_t checkRunRow, const TestedCommit& tested)
+Result<void> CheckoutStore::putTestedCommit(std::int64_t checkRunRow, const TestedCommit& tested)
 {
     auto transaction = store::Transaction::begin(m_db);
     if (!transaction)
@@ -49,8 +50,8 @@ Result<void> Cache::putTestedCommit(std::int64_t checkRunRow, const TestedCommit
     return transaction->commit();
 }
 
-Result<void> Cache::putTestedFromCheckouts(std::int64_t checkRunRow,
-                                           const std::vector<LogCheckout>& checkouts)
+Result<void> CheckoutStore::putTestedFromCheckouts(std::int64_t checkRunRow,
+                                                   const std::vector<LogCheckout>& checkouts)
 {
     Statement repo(m_db, "SELECT upstream_repo FROM check_run WHERE id = ?");
     auto row = repo.bind(1, checkRunRow).step();
@@ -70,7 +71,7 @@ Result<void> Cache::putTestedFromCheckouts(std::int64_t checkRunRow,
     return tested ? putTestedCommit(checkRunRow, *tested) : Result<void>{};
 }
 
-Result<std::optional<TestedCommit>> Cache::testedCommit(std::int64_t checkRunRow) const
+Result<std::optional<TestedCommit>> CheckoutStore::testedCommit(std::int64_t checkRunRow) const
 {
     Statement s(m_db,
                 std::string("SELECT ") + kColumns + " FROM tested_commit WHERE check_run_row = ?");
@@ -79,7 +80,7 @@ Result<std::optional<TestedCommit>> Cache::testedCommit(std::int64_t checkRunRow
 }
 
 Result<std::unordered_map<std::int64_t, TestedCommit>>
-Cache::testedCommits(const std::vector<std::int64_t>& checkRunRows) const
+CheckoutStore::testedCommits(const std::vector<std::int64_t>& checkRunRows) const
 {
     std::unordered_map<std::int64_t, TestedCommit> out;
     if (checkRunRows.empty())
@@ -98,7 +99,8 @@ Cache::testedCommits(const std::vector<std::int64_t>& checkRunRows) const
     return out;
 }
 
-Result<std::optional<TestedCommit>> Cache::previousTestedCommit(std::int64_t checkRunRow) const
+Result<std::optional<TestedCommit>>
+CheckoutStore::previousTestedCommit(std::int64_t checkRunRow) const
 {
     // The same job's runs on older upstream commits (ties: the lower row),
     // newest first, whose tested commit is another one of the same fetched

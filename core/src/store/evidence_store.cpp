@@ -1,11 +1,12 @@
-// Cache reads and writes for triage evidence (triage/suggest.h): job failure
+// Database reads and writes for triage evidence (triage/suggest.h): job failure
 // lines, the runs triage looks at, other attempts, a run's outcomes for a few
 // tests, and the other infra failures nearby.
-#include "relayhud/store/cache.h"
+#include "relayhud/store/evidence_store.h"
 
 #include "relayhud/util/json_guard.h"
 #include "store/run_order.h"
 #include "store/statement.h"
+#include "store/store_access.h"
 
 #include <nlohmann/json.hpp>
 
@@ -58,7 +59,9 @@ const char* jobLineStateName(JobLineState state)
     return "unknown";
 }
 
-Result<void> Cache::putJobFailureLine(const JobFailureLine& line)
+EvidenceStore::EvidenceStore(const Database& db) : m_database(&db), m_db(store::connectionOf(db)) {}
+
+Result<void> EvidenceStore::putJobFailureLine(const JobFailureLine& line)
 {
     Statement s(m_db, "INSERT OR REPLACE INTO job_failure_line (check_run_row, rules_hash, state,"
                       " rule, class, line, text, captures, log_hash, message, picked_at, named)"
@@ -82,7 +85,7 @@ Result<void> Cache::putJobFailureLine(const JobFailureLine& line)
     return {};
 }
 
-Result<std::optional<JobFailureLine>> Cache::jobFailureLine(std::int64_t checkRunRow) const
+Result<std::optional<JobFailureLine>> EvidenceStore::jobFailureLine(std::int64_t checkRunRow) const
 {
     Statement s(m_db, "SELECT rules_hash, state, rule, class, line, text, captures, log_hash,"
                       " message, picked_at, named FROM job_failure_line WHERE check_run_row = ?");
@@ -136,7 +139,8 @@ void bindJobLineQueue(Statement& s, const JobLineQueueQuery& query, std::int64_t
 
 } // namespace
 
-Result<std::vector<JobLineCandidate>> Cache::jobLineQueue(const JobLineQueueQuery& query) const
+Result<std::vector<JobLineCandidate>>
+EvidenceStore::jobLineQueue(const JobLineQueueQuery& query) const
 {
     Statement s(m_db, jobLineQueueSql());
     bindJobLineQueue(s, query, query.limit);
@@ -146,7 +150,7 @@ Result<std::vector<JobLineCandidate>> Cache::jobLineQueue(const JobLineQueueQuer
     });
 }
 
-Result<std::int64_t> Cache::jobLineQueueSize(const JobLineQueueQuery& query) const
+Result<std::int64_t> EvidenceStore::jobLineQueueSize(const JobLineQueueQuery& query) const
 {
     Statement s(m_db, "SELECT count(*) FROM (" + jobLineQueueSql() + ")");
     bindJobLineQueue(s, query, 0);
@@ -156,7 +160,7 @@ Result<std::int64_t> Cache::jobLineQueueSize(const JobLineQueueQuery& query) con
     return *row ? s.int64(0) : 0;
 }
 
-Result<std::vector<std::int64_t>> Cache::triageRunRows(const TriageRunQuery& query) const
+Result<std::vector<std::int64_t>> EvidenceStore::triageRunRows(const TriageRunQuery& query) const
 {
     Statement s(m_db, std::string("SELECT cr.id FROM check_run cr"
                                   " JOIN upstream_commit c ON c.id = cr.commit_id"
@@ -169,7 +173,7 @@ Result<std::vector<std::int64_t>> Cache::triageRunRows(const TriageRunQuery& que
     return collectIds(s);
 }
 
-Result<std::vector<std::int64_t>> Cache::otherAttemptRows(std::int64_t checkRunRow) const
+Result<std::vector<std::int64_t>> EvidenceStore::otherAttemptRows(std::int64_t checkRunRow) const
 {
     Statement s(m_db, "SELECT o.id FROM check_run cr"
                       " JOIN check_run o ON o.job_id = cr.job_id AND o.commit_id = cr.commit_id"
@@ -182,7 +186,8 @@ Result<std::vector<std::int64_t>> Cache::otherAttemptRows(std::int64_t checkRunR
 }
 
 Result<std::vector<std::optional<TestOutcome>>>
-Cache::testOutcomesIn(std::int64_t checkRunRow, const std::vector<std::int64_t>& testIds) const
+EvidenceStore::testOutcomesIn(std::int64_t checkRunRow,
+                              const std::vector<std::int64_t>& testIds) const
 {
     std::vector<std::optional<TestOutcome>> out(testIds.size());
     Statement run(m_db, "SELECT id FROM test_run WHERE check_run_row = ? AND state = 0");
@@ -203,8 +208,8 @@ Cache::testOutcomesIn(std::int64_t checkRunRow, const std::vector<std::int64_t>&
     return out;
 }
 
-Result<std::vector<std::int64_t>> Cache::infraPeerRows(std::int64_t checkRunRow,
-                                                       EpochSeconds windowSeconds) const
+Result<std::vector<std::int64_t>> EvidenceStore::infraPeerRows(std::int64_t checkRunRow,
+                                                               EpochSeconds windowSeconds) const
 {
     // A run without a start time groups by SHA only.
     Statement s(m_db, "SELECT o.id FROM check_run cr"

@@ -1,8 +1,9 @@
-// Cache queries that read: lists, single runs, and the run history of a cell.
-#include "relayhud/store/cache.h"
+// Database queries that read: lists, single runs, and the run history of a cell.
+#include "relayhud/store/run_store.h"
 
 #include "store/run_order.h"
 #include "store/statement.h"
+#include "store/store_access.h"
 
 #include <sqlite3.h>
 
@@ -80,7 +81,7 @@ std::vector<std::string> splitOncalls(const std::string& text)
 
 } // namespace
 
-Result<std::vector<Backend>> Cache::backends() const
+Result<std::vector<Backend>> RunStore::backends() const
 {
     Statement s(m_db, "SELECT repo, level, oncalls, listed FROM backend ORDER BY repo");
     return store::collectRows<Backend>(s, [](const Statement& st) {
@@ -89,13 +90,13 @@ Result<std::vector<Backend>> Cache::backends() const
     });
 }
 
-Result<std::vector<UpstreamCommit>> Cache::commits() const
+Result<std::vector<UpstreamCommit>> RunStore::commits() const
 {
     Statement s(m_db, std::string(kCommitSelect) + "ORDER BY time DESC, sha");
     return store::collectRows<UpstreamCommit>(s, readCommit);
 }
 
-Result<std::vector<CheckRun>> Cache::checkRunsForSha(const Sha& sha) const
+Result<std::vector<CheckRun>> RunStore::checkRunsForSha(const Sha& sha) const
 {
     Statement s(m_db,
                 std::string(kRunSelect)
@@ -104,7 +105,7 @@ Result<std::vector<CheckRun>> Cache::checkRunsForSha(const Sha& sha) const
     return store::collectRows<CheckRun>(s, readRun);
 }
 
-Result<std::vector<CheckRun>> Cache::checkRunsForPr(std::int64_t prNumber) const
+Result<std::vector<CheckRun>> RunStore::checkRunsForPr(std::int64_t prNumber) const
 {
     Statement s(m_db, std::string(kRunSelect)
                           + "WHERE c.pr_number = ?1 AND cr.pr_number = ?1 ORDER BY c.time DESC, "
@@ -114,7 +115,7 @@ Result<std::vector<CheckRun>> Cache::checkRunsForPr(std::int64_t prNumber) const
     return store::collectRows<CheckRun>(s, readRun);
 }
 
-Result<CheckRun> Cache::checkRun(std::int64_t rowId) const
+Result<CheckRun> RunStore::checkRun(std::int64_t rowId) const
 {
     Statement s(m_db, std::string(kRunSelect) + "WHERE cr.id = ?");
     s.bind(1, rowId);
@@ -126,7 +127,7 @@ Result<CheckRun> Cache::checkRun(std::int64_t rowId) const
     return readRun(s);
 }
 
-Result<std::vector<CheckRun>> Cache::attemptsOf(std::int64_t rowId) const
+Result<std::vector<CheckRun>> RunStore::attemptsOf(std::int64_t rowId) const
 {
     Statement s(m_db, std::string(kRunSelect)
                           + "WHERE cr.commit_id = (SELECT commit_id FROM check_run WHERE id = ?1)"
@@ -137,7 +138,7 @@ Result<std::vector<CheckRun>> Cache::attemptsOf(std::int64_t rowId) const
     return store::collectRows<CheckRun>(s, readRun);
 }
 
-Result<std::optional<UpstreamCommit>> Cache::previousCommit(const Sha& sha) const
+Result<std::optional<UpstreamCommit>> RunStore::previousCommit(const Sha& sha) const
 {
     // EventType::Nightly = 2 (model/types.h).
     static_assert(static_cast<int>(EventType::Nightly) == 2);

@@ -1,7 +1,9 @@
-#include "sync/run_store.h"
+#include "sync/run_artifacts.h"
 
 #include "relayhud/model/tested_commit.h"
 #include "relayhud/results/report_import.h"
+#include "relayhud/store/checkout_store.h"
+#include "relayhud/store/test_result_store.h"
 #include "sync/cancel.h"
 
 #include <cstdlib>
@@ -96,10 +98,10 @@ Result<void> StagedFiles::link(const FetchedFile& file, std::size_t index)
     return {};
 }
 
-Result<StoredRun> record(Cache& cache, const TestRunOrigin& origin, TestRunState state,
+Result<StoredRun> record(Database& cache, const TestRunOrigin& origin, TestRunState state,
                          const std::string& message, bool problem)
 {
-    auto id = cache.recordTestRunState(origin, state, message);
+    auto id = TestResultStore(cache).recordTestRunState(origin, state, message);
     if (!id)
         return id.error();
     StoredRun stored;
@@ -113,15 +115,15 @@ Result<StoredRun> record(Cache& cache, const TestRunOrigin& origin, TestRunState
 
 // How this run's last fetch ended, if it broke off too: then what breaks off
 // again may be the file as the store has it, and is kept as read. A partial
-// run is asked again after the retry interval (Cache::artifactQueue), so a
+// run is asked again after the retry interval (TestResultStore::artifactQueue), so a
 // later whole download replaces it.
 enum class LastFetch { Other, BrokeOff, KeptPartial };
 
-LastFetch lastFetch(const Cache& cache, const TestRunOrigin& origin)
+LastFetch lastFetch(const Database& cache, const TestRunOrigin& origin)
 {
     if (!origin.checkRunRow)
         return LastFetch::Other;
-    auto last = cache.testRunForCheckRun(*origin.checkRunRow);
+    auto last = TestResultStore(cache).testRunForCheckRun(*origin.checkRunRow);
     if (!last || !*last)
         return LastFetch::Other;
     const TestRunInfo& run = **last;
@@ -157,13 +159,13 @@ void dropBrokenBlobs(const ContentCache& blobs, const ArtifactFetch& fetch,
     }
 }
 
-Result<StoredRun> importFetched(Cache& cache, ContentCache& blobs, const FetchedRun& run,
+Result<StoredRun> importFetched(Database& cache, ContentCache& blobs, const FetchedRun& run,
                                 const ArtifactFetch& fetch, const std::atomic<bool>* cancel)
 {
     auto staged = StagedFiles::stage(fetch.files, blobs.tempDir());
     if (!staged)
         return record(cache, run.origin, TestRunState::Failed, staged.message(), true);
-    auto writer = cache.beginTestRun(run.origin, &blobs);
+    auto writer = TestResultStore(cache).beginTestRun(run.origin, &blobs);
     if (!writer)
         return writer.error();
     ImportOptions options;
@@ -270,19 +272,19 @@ namespace {
 // (`pytorch-wheel-<sha>`, `upstream-beta-reports-<sha>`; real-backends.md
 // 3.5): the listing says what a merged-PR run really tested, whatever its
 // HUD row's PR head. Names that disagree say nothing.
-Result<void> keepTestedCommit(Cache& cache, const FetchedRun& run)
+Result<void> keepTestedCommit(Database& cache, const FetchedRun& run)
 {
     if (!run.fetch || run.fetch->listedNames.empty() || !run.origin.checkRunRow)
         return {};
     auto tested = testedCommitFromArtifactNames(run.fetch->listedNames);
     if (!tested || !*tested)
         return {};
-    return cache.putTestedCommit(*run.origin.checkRunRow, **tested);
+    return CheckoutStore(cache).putTestedCommit(*run.origin.checkRunRow, **tested);
 }
 
 } // namespace
 
-Result<StoredRun> storeRunArtifacts(Cache& cache, ContentCache& blobs, const FetchedRun& run,
+Result<StoredRun> storeRunArtifacts(Database& cache, ContentCache& blobs, const FetchedRun& run,
                                     const std::atomic<bool>* cancel)
 {
     if (auto kept = keepTestedCommit(cache, run); !kept)

@@ -1,9 +1,11 @@
-// Cache: the test-result side (store/test_results.h) other than the writer
+// Database: the test-result side (store/test_results.h) other than the writer
 // and the history query: starting a test run, final states, and reads.
-#include "relayhud/store/cache.h"
+#include "relayhud/store/test_result_store.h"
+#include "relayhud/store/run_store.h"
 
 #include "store/schema.h"
 #include "store/statement.h"
+#include "store/store_access.h"
 #include "store/test_run_writer_state.h"
 #include "store/transaction.h"
 
@@ -162,8 +164,13 @@ Result<void> replaceWithState(sqlite3* db, const TestRunOrigin& origin, TestRunS
 
 } // namespace
 
-Result<std::unique_ptr<TestRunWriter>> Cache::beginTestRun(const TestRunOrigin& origin,
-                                                           ContentCache* fullTexts)
+TestResultStore::TestResultStore(const Database& db)
+    : m_database(&db), m_db(store::connectionOf(db))
+{
+}
+
+Result<std::unique_ptr<TestRunWriter>> TestResultStore::beginTestRun(const TestRunOrigin& origin,
+                                                                     ContentCache* fullTexts)
 {
     auto state = store::startTestRun(m_db, origin, fullTexts);
     if (!state)
@@ -171,8 +178,9 @@ Result<std::unique_ptr<TestRunWriter>> Cache::beginTestRun(const TestRunOrigin& 
     return std::unique_ptr<TestRunWriter>(new TestRunWriter(std::move(*state)));
 }
 
-Result<std::int64_t> Cache::recordTestRunState(const TestRunOrigin& origin, TestRunState state,
-                                               const std::string& message)
+Result<std::int64_t> TestResultStore::recordTestRunState(const TestRunOrigin& origin,
+                                                         TestRunState state,
+                                                         const std::string& message)
 {
     if (state == TestRunState::Stored)
         return makeError("internal error: a stored test run is written with beginTestRun()");
@@ -187,7 +195,8 @@ Result<std::int64_t> Cache::recordTestRunState(const TestRunOrigin& origin, Test
     return sqlite3_last_insert_rowid(m_db);
 }
 
-Result<std::optional<TestRunInfo>> Cache::testRunForCheckRun(std::int64_t checkRunRow) const
+Result<std::optional<TestRunInfo>>
+TestResultStore::testRunForCheckRun(std::int64_t checkRunRow) const
 {
     Statement s(m_db, kTestRunSelect + "WHERE check_run_row = ?");
     s.bind(1, checkRunRow);
@@ -195,7 +204,7 @@ Result<std::optional<TestRunInfo>> Cache::testRunForCheckRun(std::int64_t checkR
 }
 
 Result<std::unordered_map<std::int64_t, TestRunInfo>>
-Cache::testRunsForCheckRuns(const std::vector<std::int64_t>& checkRunRows) const
+TestResultStore::testRunsForCheckRuns(const std::vector<std::int64_t>& checkRunRows) const
 {
     std::unordered_map<std::int64_t, TestRunInfo> out;
     if (checkRunRows.empty())
@@ -212,7 +221,7 @@ Cache::testRunsForCheckRuns(const std::vector<std::int64_t>& checkRunRows) const
     return out;
 }
 
-Result<TestRunInfo> Cache::testRun(std::int64_t testRunId) const
+Result<TestRunInfo> TestResultStore::testRun(std::int64_t testRunId) const
 {
     Statement s(m_db, kTestRunSelect + "WHERE id = ?");
     s.bind(1, testRunId);
@@ -224,15 +233,15 @@ Result<TestRunInfo> Cache::testRun(std::int64_t testRunId) const
     return std::move(**found);
 }
 
-Result<std::vector<TestRunInfo>> Cache::testRuns(TestRunSource source) const
+Result<std::vector<TestRunInfo>> TestResultStore::testRuns(TestRunSource source) const
 {
     Statement s(m_db, kTestRunSelect + "WHERE source = ? ORDER BY fetched_at DESC, id DESC");
     s.bind(1, static_cast<std::int64_t>(source));
     return store::collectRows<TestRunInfo>(s, readTestRun);
 }
 
-Result<std::vector<StoredTestResult>> Cache::testResults(std::int64_t testRunId,
-                                                         const TestResultFilter& filter) const
+Result<std::vector<StoredTestResult>>
+TestResultStore::testResults(std::int64_t testRunId, const TestResultFilter& filter) const
 {
     // Only outcomes the triage index holds: read through it.
     const bool triage =
@@ -260,7 +269,7 @@ Result<std::vector<StoredTestResult>> Cache::testResults(std::int64_t testRunId,
     return store::collectRows<StoredTestResult>(s, readResult);
 }
 
-Result<StoredText> Cache::testText(std::int64_t textId) const
+Result<StoredText> TestResultStore::testText(std::int64_t textId) const
 {
     Statement s(m_db, "SELECT text, full_bytes, full_hash FROM test_message WHERE id = ?");
     auto row = s.bind(1, textId).step();
@@ -271,7 +280,7 @@ Result<StoredText> Cache::testText(std::int64_t textId) const
     return StoredText{s.text(0), s.int64(1), s.text(2)};
 }
 
-Result<std::optional<std::int64_t>> Cache::checkRunRowFor(const CheckRunId& id) const
+Result<std::optional<std::int64_t>> RunStore::checkRunRowFor(const CheckRunId& id) const
 {
     if (id.value.empty())
         return std::optional<std::int64_t>{};
@@ -354,14 +363,15 @@ void bindArtifactQueue(Statement& s, const ArtifactQueueQuery& query, std::int64
 
 } // namespace
 
-Result<std::vector<ArtifactCandidate>> Cache::artifactQueue(const ArtifactQueueQuery& query) const
+Result<std::vector<ArtifactCandidate>>
+TestResultStore::artifactQueue(const ArtifactQueueQuery& query) const
 {
     Statement s(m_db, kArtifactQueue);
     bindArtifactQueue(s, query, query.limit);
     return store::collectRows<ArtifactCandidate>(s, readCandidate);
 }
 
-Result<std::int64_t> Cache::artifactQueueSize(const ArtifactQueueQuery& query) const
+Result<std::int64_t> TestResultStore::artifactQueueSize(const ArtifactQueueQuery& query) const
 {
     Statement s(m_db, std::string("SELECT count(*) FROM (") + kArtifactQueue + ")");
     bindArtifactQueue(s, query, 0);

@@ -1,15 +1,17 @@
-// Cache: what the sync keeps besides runs: nightly titles, dispatch-time
+// Database: what the sync keeps besides runs: nightly titles, dispatch-time
 // levels and the HUD's aggregate answers.
-#include "relayhud/store/cache.h"
+#include "relayhud/store/hud_answer_store.h"
+#include "relayhud/store/run_store.h"
 
 #include "store/statement.h"
+#include "store/store_access.h"
 #include "store/transaction.h"
 
 namespace relayhud {
 
 using store::Statement;
 
-Result<std::vector<std::string>> Cache::nightlyShasWithoutTitle(std::size_t limit) const
+Result<std::vector<std::string>> RunStore::nightlyShasWithoutTitle(std::size_t limit) const
 {
     static_assert(static_cast<int>(EventType::Nightly) == 2);
     Statement s(m_db, "SELECT sha FROM upstream_commit WHERE event_type = 2 AND title = ''"
@@ -18,7 +20,7 @@ Result<std::vector<std::string>> Cache::nightlyShasWithoutTitle(std::size_t limi
     return store::collectRows<std::string>(s, [](const Statement& row) { return row.text(0); });
 }
 
-Result<void> Cache::applyDispatchLevels(const std::vector<DispatchLevel>& levels)
+Result<void> RunStore::applyDispatchLevels(const std::vector<DispatchLevel>& levels)
 {
     auto transaction = store::Transaction::begin(m_db);
     if (!transaction)
@@ -39,8 +41,12 @@ Result<void> Cache::applyDispatchLevels(const std::vector<DispatchLevel>& levels
     return transaction->commit();
 }
 
-Result<void> Cache::setHudAnswer(const std::string& query, const std::string& params,
-                                 const std::string& body, EpochSeconds fetchedAt)
+HudAnswerStore::HudAnswerStore(const Database& db) : m_database(&db), m_db(store::connectionOf(db))
+{
+}
+
+Result<void> HudAnswerStore::setHudAnswer(const std::string& query, const std::string& params,
+                                          const std::string& body, EpochSeconds fetchedAt)
 {
     Statement s(m_db, "INSERT INTO hud_answer(query, params, body, fetched_at) VALUES (?, ?, ?, ?)"
                       " ON CONFLICT(query, params) DO UPDATE SET body = excluded.body,"
@@ -49,8 +55,8 @@ Result<void> Cache::setHudAnswer(const std::string& query, const std::string& pa
     return s.run();
 }
 
-Result<std::optional<Cache::HudAnswer>> Cache::hudAnswer(const std::string& query,
-                                                         const std::string& params) const
+Result<std::optional<HudAnswer>> HudAnswerStore::hudAnswer(const std::string& query,
+                                                           const std::string& params) const
 {
     Statement s(m_db, "SELECT body, fetched_at FROM hud_answer WHERE query = ? AND params = ?");
     s.bind(1, query).bind(2, params);

@@ -1,7 +1,8 @@
-// Cache reads for attribution (store/job_timeline.h): every run of one job,
+// Database reads for attribution (store/job_timeline.h): every run of one job,
 // then the failing results of all of them through the partial index
 // test_result_triage (schema.cpp, version 4).
-#include "relayhud/store/cache.h"
+#include "relayhud/store/evidence_store.h"
+#include "relayhud/store/test_results.h"
 
 #include "relayhud/junit/test_identity.h"
 #include "relayhud/util/hash.h"
@@ -9,6 +10,7 @@
 #include "store/run_order.h"
 #include "store/schema.h"
 #include "store/statement.h"
+#include "store/store_access.h"
 
 #include <nlohmann/json.hpp>
 
@@ -39,7 +41,7 @@ static_assert(static_cast<int>(RunStatus::Completed) == 3
 
 } // namespace
 
-Result<std::optional<std::int64_t>> Cache::testIdOf(const std::string& identity) const
+Result<std::optional<std::int64_t>> EvidenceStore::testIdOf(const std::string& identity) const
 {
     // test_case.key is the identity's hash (schema.cpp, version 2); the
     // identity column is NULL where it is testIdentity(file, class, name).
@@ -57,7 +59,7 @@ Result<std::optional<std::int64_t>> Cache::testIdOf(const std::string& identity)
     return found;
 }
 
-Result<std::int64_t> Cache::jobOfRun(std::int64_t checkRunRow) const
+Result<std::int64_t> EvidenceStore::jobOfRun(std::int64_t checkRunRow) const
 {
     Statement s(m_db, "SELECT job_id FROM check_run WHERE id = ?");
     auto row = s.bind(1, checkRunRow).step();
@@ -165,7 +167,7 @@ readNamed(sqlite3* db, std::int64_t jobId, const JobTimeline& timeline, const Ro
 
 } // namespace
 
-Result<JobTimeline> Cache::jobTimeline(std::int64_t jobId) const
+Result<JobTimeline> EvidenceStore::jobTimeline(std::int64_t jobId) const
 {
     JobTimeline out;
     out.jobId = jobId;

@@ -1,9 +1,10 @@
-// Cache: the runs the trend charts read (store/trend_runs.h), in one scan of
+// Database: the runs the trend charts read (store/trend_runs.h), in one scan of
 // the window's check runs joined with their job, backend, commit and test run.
-#include "relayhud/store/cache.h"
+#include "relayhud/store/trend_store.h"
 
 #include "store/run_order.h"
 #include "store/statement.h"
+#include "store/store_access.h"
 
 namespace relayhud {
 
@@ -60,7 +61,9 @@ TrendRun readTrendRun(const Statement& s)
 
 } // namespace
 
-Result<std::vector<TrendRun>> Cache::trendRuns(const TrendRunQuery& query) const
+TrendStore::TrendStore(const Database& db) : m_database(&db), m_db(store::connectionOf(db)) {}
+
+Result<std::vector<TrendRun>> TrendStore::trendRuns(const TrendRunQuery& query) const
 {
     if (query.until != 0 && query.until <= query.since)
         return makeError("the trend window ends (" + std::to_string(query.until)

@@ -1,10 +1,11 @@
 #pragma once
 // One run's way through artifact sync: fetched on a worker thread
-// (fetchRunArtifacts), then stored on the thread that owns the Cache
+// (fetchRunArtifacts), then stored on the thread that owns the Database
 // (storeRunArtifacts): its reports imported as one test run, or the reason
 // there are none recorded so the run is not fetched again for nothing.
 #include "relayhud/artifacts/artifact_store.h"
-#include "relayhud/store/cache.h"
+#include "relayhud/store/database.h"
+#include "relayhud/store/test_result_store.h"
 
 #include <atomic>
 #include <cstdint>
@@ -19,7 +20,7 @@ struct FetchedRun {
     bool unreadableUrl = false; // the artifact_url names no store we read
 };
 
-// Locates and downloads the run's artifacts. Thread-safe (no Cache).
+// Locates and downloads the run's artifacts. Thread-safe (no Database).
 FetchedRun fetchRunArtifacts(ArtifactFetcher& fetcher, const ArtifactSettings& settings,
                              const ArtifactCandidate& candidate, const std::atomic<bool>* cancel);
 
@@ -34,7 +35,7 @@ struct StoredRun {
 
 // Imports or records the run in one transaction. An Error only when the
 // cache itself fails.
-Result<StoredRun> storeRunArtifacts(Cache& cache, ContentCache& blobs, const FetchedRun& run,
+Result<StoredRun> storeRunArtifacts(Database& cache, ContentCache& blobs, const FetchedRun& run,
                                     const std::atomic<bool>* cancel);
 
 // Whether a test run in this state ends the fetching of its check run.

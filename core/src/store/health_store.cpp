@@ -1,8 +1,9 @@
-// Cache: the runs the integration doctor's runtime health reads
+// Database: the runs the integration doctor's runtime health reads
 // (store/health_runs.h): every attempt of one backend's check runs in a window.
-#include "relayhud/store/cache.h"
+#include "relayhud/store/health_store.h"
 
 #include "store/statement.h"
+#include "store/store_access.h"
 
 #include <unordered_map>
 
@@ -64,7 +65,9 @@ HealthRun readHealthRun(const Statement& s)
 
 } // namespace
 
-Result<std::vector<HealthRun>> Cache::healthRuns(const HealthRunQuery& query) const
+HealthStore::HealthStore(const Database& db) : m_database(&db), m_db(store::connectionOf(db)) {}
+
+Result<std::vector<HealthRun>> HealthStore::healthRuns(const HealthRunQuery& query) const
 {
     Statement s(m_db, kHealthRunsSql);
     s.bind(1, query.repo).bind(2, query.since);

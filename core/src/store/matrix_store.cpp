@@ -1,10 +1,11 @@
 // Builds the SHA x job matrix snapshot in two sequential scans: the newest
 // commits, then their check runs, folded into cells in memory.
-#include "relayhud/store/cache.h"
+#include "relayhud/store/matrix_store.h"
 #include "relayhud/util/natural_compare.h"
 #include "relayhud/util/time.h"
 
 #include "store/statement.h"
+#include "store/store_access.h"
 
 #include <algorithm>
 #include <optional>
@@ -142,7 +143,9 @@ void compactColumns(MatrixSnapshot& snap, std::vector<MatrixColumn> columns,
 
 } // namespace
 
-Result<MatrixSnapshot> Cache::loadMatrix(const MatrixQuery& query) const
+MatrixStore::MatrixStore(const Database& db) : m_database(&db), m_db(store::connectionOf(db)) {}
+
+Result<MatrixSnapshot> MatrixStore::loadMatrix(const MatrixQuery& query) const
 {
     MatrixQuery q = query;
     if (q.now == 0)
