@@ -3,13 +3,17 @@
 // one-line failure.
 #include "cli_commands.h"
 #include "relayhud/config/pytest_selection.h"
-#include "relayhud/store/database.h"
+#include "relayhud/util/result.h"
 
 #include <map>
 #include <memory>
 #include <ostream>
 #include <string>
 #include <vector>
+
+namespace relayhud {
+class Database;
+}
 
 namespace relayhud::cli {
 

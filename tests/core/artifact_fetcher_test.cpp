@@ -2,6 +2,7 @@
 // logs (FakeGitHub), plain HTTPS files, and local files and folders. S3 and
 // the simulator's stores are in artifact_sim_test.cpp.
 #include "relayhud/artifacts/artifact_store.h"
+#include "relayhud/store/content_cache.h"
 #include "relayhud/util/time.h"
 
 #include "artifact_test_support.h"

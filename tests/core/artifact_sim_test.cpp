@@ -5,6 +5,7 @@
 // ground truth (SimArtifacts).
 #include "relayhud/sim/sim_artifacts.h"
 #include "relayhud/sim/sim_server.h"
+#include "relayhud/store/content_cache.h"
 #include "relayhud/store/evidence_store.h"
 #include "relayhud/store/run_store.h"
 #include "relayhud/sync/artifact_sync.h"

@@ -10,6 +10,7 @@
 #include "relayhud/doctor/runtime_health.h"
 #include "relayhud/doctor/workflow_lint.h"
 #include "relayhud/sim/sim_server.h"
+#include "relayhud/store/content_cache.h"
 #include "relayhud/store/database.h"
 #include "relayhud/store/health_store.h"
 #include "relayhud/store/run_store.h"

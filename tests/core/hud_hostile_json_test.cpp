@@ -4,6 +4,7 @@
 // (200 kB) once crashed the sync (SIGSEGV) in the allowlist, a dashboard row
 // or an error body alike; now each is one clear error and the cache keeps
 // what the good sync stored.
+#include "relayhud/store/database.h"
 #include "relayhud/store/run_store.h"
 #include "relayhud/sync/hud_sync.h"
 #include "relayhud/util/json_guard.h"

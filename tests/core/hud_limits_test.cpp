@@ -3,6 +3,7 @@
 // queries' real column lists (test-infra @61a77570 torchci/clickhouse_queries/
 // crcr_backend_dashboard/query.sql:1-22) and fails the way the real host does.
 #include "relayhud/hud/hud_summaries.h"
+#include "relayhud/store/database.h"
 #include "relayhud/store/hud_answer_store.h"
 #include "relayhud/store/matrix_store.h"
 #include "relayhud/store/run_store.h"

@@ -1,7 +1,7 @@
 #pragma once
 // One letter per test outcome, for tests that write histories by hand:
 // {P, F, P, X} reads as the runs' outcomes, oldest first.
-#include "relayhud/junit/test_result.h"
+#include "relayhud/model/test_result.h"
 
 namespace relayhud::test::outcome_letters {
 

@@ -1,9 +1,9 @@
 #pragma once
 // Helpers shared by the test-result tests: temp folders, check runs in a
 // cache, and hand-made test cases.
-#include "relayhud/junit/test_result.h"
+#include "relayhud/model/test_result.h"
+#include "relayhud/model/types.h"
 #include "relayhud/store/database.h"
-#include "relayhud/store/run_store.h"
 
 #include <gtest/gtest.h>
 
@@ -69,14 +69,7 @@ inline CheckRun completedRun(const std::string& sha, const std::string& job, int
 }
 
 // Stores the run (and its commit at `commitTime`); returns its row id.
-inline std::int64_t addRun(Database& cache, const CheckRun& run, EpochSeconds commitTime)
-{
-    UpstreamCommit commit{run.upstreamSha, 0, "main", EventType::Push, commitTime, "", ""};
-    EXPECT_TRUE(RunStore(cache).apply(SyncBatch{{}, {commit}, {run}, {}}));
-    auto row = RunStore(cache).checkRunRowFor(run.checkRunId);
-    EXPECT_TRUE(row && *row);
-    return row && *row ? **row : 0;
-}
+std::int64_t addRun(Database& cache, const CheckRun& run, EpochSeconds commitTime);
 
 inline TestCaseResult makeCase(const std::string& cls, const std::string& name,
                                TestOutcome outcome = TestOutcome::Passed,

@@ -4,6 +4,7 @@
 #include "relayhud/store/database.h"
 #include "relayhud/store/run_store.h"
 #include "relayhud/store/test_result_store.h"
+#include "relayhud/store/write_batch.h"
 #include "relayhud/util/time.h"
 #include "test_results_fixtures.h"
 

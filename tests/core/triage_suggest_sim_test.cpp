@@ -4,6 +4,7 @@
 // and every seeded story must get the class it was seeded with.
 #include "relayhud/sim/sim_artifacts.h"
 #include "relayhud/sim/sim_server.h"
+#include "relayhud/store/content_cache.h"
 #include "relayhud/store/evidence_store.h"
 #include "relayhud/store/run_store.h"
 #include "relayhud/sync/artifact_sync.h"

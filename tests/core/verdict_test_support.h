@@ -1,7 +1,7 @@
 #pragma once
 // Hand-made runs, results and a config for the verdict and report tests.
 #include "relayhud/config/outcome_config.h"
-#include "relayhud/store/test_results.h"
+#include "relayhud/model/test_results.h"
 #include "relayhud/verdict/verdict.h"
 
 #include <gtest/gtest.h>

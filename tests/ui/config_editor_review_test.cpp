@@ -10,6 +10,7 @@
 #include "test_support.h"
 
 #include "relayhud/config/text_diff.h"
+#include "relayhud/store/database.h"
 #include "relayhud/store/run_store.h"
 #include "relayhud/store/test_result_store.h"
 #include "relayhud/ui/config/config_details_pane.h"

@@ -3,6 +3,7 @@
 // (pytorch/test-infra torchci/pages/crcr/[org]/[repo].tsx buildMatrix(),
 // @61a77570), but across backends; earlier heads under an expanded PR; the
 // model, proxy, header and main window that show it.
+#include "relayhud/store/database.h"
 #include "relayhud/store/run_store.h"
 #include "relayhud/ui/details/run_details_panel.h"
 #include "relayhud/ui/main_window.h"

@@ -4,8 +4,6 @@
 // and how to find a failed cell with artifacts.
 #include "relayhud/sim/sim_dataset.h"
 #include "relayhud/sim/sim_server.h"
-#include "relayhud/store/database.h"
-#include "relayhud/store/run_store.h"
 #include "relayhud/ui/main_window.h"
 #include "relayhud/ui/matrix/cell_state.h"
 #include "relayhud/ui/matrix/matrix_model.h"
@@ -67,18 +65,7 @@ inline SessionConfig offlineSession(const QString& cachePath,
 
 // The dataset's backends, commits and runs in a cache at `path`, as a HUD
 // sync stores them.
-inline void fillCache(const std::string& path, const sim::SimDataset& data)
-{
-    auto cache = Database::open(path);
-    ASSERT_TRUE(cache) << cache.message();
-    SyncBatch batch;
-    batch.backends = data.backends;
-    batch.commits = data.commits;
-    for (const auto& row : data.rows)
-        batch.runs.push_back(row.run);
-    auto applied = RunStore(**cache).apply(batch);
-    ASSERT_TRUE(applied) << applied.message();
-}
+void fillCache(const std::string& path, const sim::SimDataset& data);
 
 inline Credentials simCredentials(const sim::SimServer& server)
 {

@@ -1,7 +1,7 @@
 #pragma once
 // Helpers for the UI tests: model-tester warnings as test failures, and
 // small hand-made matrix snapshots.
-#include "relayhud/store/matrix_snapshot.h"
+#include "relayhud/model/matrix_snapshot.h"
 
 #include <QAbstractItemModelTester>
 #include <QStringList>

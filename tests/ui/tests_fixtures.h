@@ -1,6 +1,6 @@
 #pragma once
 // Hand-made test results and histories for the tests-panel tests.
-#include "relayhud/store/test_results.h"
+#include "relayhud/model/test_results.h"
 
 #include <QString>
 

@@ -1,5 +1,7 @@
 #include "artifacts/blob_download.h"
 
+#include "relayhud/store/content_cache.h"
+
 #include <filesystem>
 
 namespace relayhud::artifacts {

@@ -2,6 +2,8 @@
 
 #include "relayhud/util/time.h"
 
+#include "relayhud/store/content_cache.h"
+
 #include <charconv>
 #include <fcntl.h>
 #include <sys/file.h>

@@ -6,6 +6,7 @@
 // waited out rather than mistaken for a refused token.
 #include "artifacts/fetch_context.h"
 #include "relayhud/artifacts/listings.h"
+#include "relayhud/store/content_cache.h"
 
 #include <chrono>
 #include <cstdint>

@@ -10,6 +10,7 @@
 #include "artifacts/stores.h"
 
 #include "artifacts/github_api.h"
+#include "relayhud/store/content_cache.h"
 #include "relayhud/util/json_guard.h"
 #include "relayhud/util/read_file.h"
 #include "relayhud/util/sha256.h"

@@ -5,6 +5,7 @@
 #include "artifacts/blob_download.h"
 #include "relayhud/artifacts/listings.h"
 #include "relayhud/artifacts/report_names.h"
+#include "relayhud/store/content_cache.h"
 #include "relayhud/util/ascii.h"
 #include "relayhud/util/file_ops.h"
 #include "relayhud/util/sha256.h"

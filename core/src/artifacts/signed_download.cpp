@@ -2,6 +2,7 @@
 
 #include "artifacts/blob_download.h"
 #include "relayhud/net/body_summary.h"
+#include "relayhud/store/content_cache.h"
 #include "relayhud/util/ascii.h"
 
 #include <algorithm>

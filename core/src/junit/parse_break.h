@@ -1,7 +1,7 @@
 #pragma once
 // Where a JUnit file stopped parsing, and which test case it took with it.
 // Internal to the JUnit reader.
-#include "relayhud/junit/test_result.h"
+#include "relayhud/model/test_result.h"
 
 #include <pugixml.hpp>
 

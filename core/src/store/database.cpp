@@ -1,5 +1,7 @@
 #include "relayhud/store/database.h"
 
+#include "relayhud/store/write_batch.h"
+
 #include "store/damage_check.h"
 #include "store/run_writer.h"
 #include "store/schema.h"

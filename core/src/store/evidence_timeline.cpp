@@ -1,8 +1,8 @@
 // Database reads for attribution (store/job_timeline.h): every run of one job,
 // then the failing results of all of them through the partial index
 // test_result_triage (schema.cpp, version 4).
+#include "relayhud/model/test_results.h"
 #include "relayhud/store/evidence_store.h"
-#include "relayhud/store/test_results.h"
 
 #include "relayhud/junit/test_identity.h"
 #include "relayhud/util/hash.h"

@@ -2,7 +2,7 @@
 // test_message rows for one writer: a message or traceback is stored once
 // and shared by every result (of any run) that has the same text, which is
 // most of them (the same failure, run after run). Private to the store.
-#include "relayhud/junit/test_result.h"
+#include "relayhud/model/test_result.h"
 #include "relayhud/util/hash.h"
 #include "store/statement.h"
 

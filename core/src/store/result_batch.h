@@ -3,7 +3,7 @@
 // time, looked up in test_case with one SELECT, the new ones inserted with
 // one INSERT, and the results with another (see multi_row_insert.h). Private
 // to the store.
-#include "relayhud/junit/test_result.h"
+#include "relayhud/model/test_result.h"
 #include "store/multi_row_insert.h"
 
 #include <cstdint>

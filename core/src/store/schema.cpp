@@ -76,7 +76,7 @@ CREATE TABLE meta (
 );
 )sql";
 
-// Test results (store/test_results.h). The two hot reads are "every result
+// Test results (model/test_results.h). The two hot reads are "every result
 // of one test run" (test_result's primary key) and "these tests in the runs
 // of one job" (test_result_by_test, then test_run_id within one test). A
 // WITHOUT ROWID table keeps each result in its key's b-tree: one row of ~12
@@ -206,7 +206,7 @@ CREATE TABLE job_failure_line (
 // (TestOutcome, junit/test_result.h) finds them without scanning the passing
 // ones: a few thousand rows instead of tens of millions. SQLite uses it only
 // for a query that repeats its WHERE term word for word
-// (store/test_results.h kTriageOutcomes).
+// (model/test_results.h kTriageOutcomes).
 constexpr const char* kVersion4 = R"sql(
 CREATE INDEX test_result_triage ON test_result(test_run_id, test_id)
     WHERE outcome IN (1, 2, 4, 5);

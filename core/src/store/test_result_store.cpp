@@ -1,4 +1,4 @@
-// Database: the test-result side (store/test_results.h) other than the writer
+// Database: the test-result side (model/test_results.h) other than the writer
 // and the history query: starting a test run, final states, and reads.
 #include "relayhud/store/test_result_store.h"
 #include "relayhud/store/run_store.h"

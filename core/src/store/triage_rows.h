@@ -1,7 +1,7 @@
 #pragma once
 // Private to the store: reading and writing triage_tag rows, shared by the
 // tag writes (cache_triage.cpp) and the team pull (cache_team.cpp).
-#include "relayhud/store/triage_tags.h"
+#include "relayhud/model/triage_tags.h"
 #include "relayhud/util/result.h"
 
 #include "store/statement.h"

@@ -1,4 +1,4 @@
-// Database: human triage tags (store/triage_tags.h) and the reads that triage
+// Database: human triage tags (model/triage_tags.h) and the reads that triage
 // views need: the tags of a run, the matrix's "all triaged" marks and the
 // failing tests that clustering groups.
 #include "relayhud/store/triage_store.h"
@@ -23,11 +23,6 @@ namespace relayhud {
 using store::Statement;
 using namespace store;
 using triage::FailureClass;
-
-bool isTriagedClass(FailureClass cls)
-{
-    return cls != FailureClass::Unset && cls != FailureClass::Untriaged;
-}
 
 namespace {
 

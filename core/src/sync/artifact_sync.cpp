@@ -1,4 +1,5 @@
 #include "relayhud/sync/artifact_sync.h"
+
 #include "relayhud/store/run_store.h"
 #include "relayhud/store/test_result_store.h"
 

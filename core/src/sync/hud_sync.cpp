@@ -1,4 +1,6 @@
 #include "relayhud/sync/hud_sync.h"
+
+#include "relayhud/store/database.h"
 #include "relayhud/store/hud_answer_store.h"
 #include "relayhud/store/run_store.h"
 

@@ -2,6 +2,7 @@
 
 #include "relayhud/logs/checkout_scan.h"
 #include "relayhud/store/checkout_store.h"
+#include "relayhud/store/content_cache.h"
 #include "relayhud/store/evidence_store.h"
 #include "relayhud/triage/job_line.h"
 #include "relayhud/util/time.h"

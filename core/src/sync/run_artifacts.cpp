@@ -3,6 +3,7 @@
 #include "relayhud/model/tested_commit.h"
 #include "relayhud/results/report_import.h"
 #include "relayhud/store/checkout_store.h"
+#include "relayhud/store/content_cache.h"
 #include "relayhud/store/test_result_store.h"
 #include "sync/cancel.h"
 

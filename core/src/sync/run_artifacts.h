@@ -4,12 +4,15 @@
 // (storeRunArtifacts): its reports imported as one test run, or the reason
 // there are none recorded so the run is not fetched again for nothing.
 #include "relayhud/artifacts/artifact_store.h"
-#include "relayhud/store/database.h"
 #include "relayhud/store/test_result_store.h"
 
 #include <atomic>
 #include <cstdint>
 #include <string>
+
+namespace relayhud {
+class Database;
+}
 
 namespace relayhud::sync {
 

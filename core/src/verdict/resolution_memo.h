@@ -4,7 +4,7 @@
 // of their 1,000 tests 200 times. Shared by every copy of a RunConfig (the
 // matrix's worker, the coverage panel and reports judge runs at once).
 #include "relayhud/config/resolver.h"
-#include "relayhud/store/test_results.h"
+#include "relayhud/model/test_results.h"
 
 #include <cstdint>
 #include <mutex>

@@ -20,7 +20,6 @@
 // line, and never sent to a host other than the one they are for (a redirect
 // to a signed URL goes without them).
 #include "relayhud/net/http_client.h"
-#include "relayhud/store/content_cache.h"
 #include "relayhud/util/result.h"
 #include "relayhud/util/time.h"
 
@@ -31,6 +30,8 @@
 #include <vector>
 
 namespace relayhud {
+
+class ContentCache;
 
 struct ArtifactSettings {
     std::string githubApiUrl = "https://api.github.com"; // GitHub Enterprise: https://host/api/v3

@@ -6,7 +6,7 @@
 // the listing achieves that (spec section 9).
 #include "relayhud/config/outcome_config.h"
 #include "relayhud/config/resolver.h"
-#include "relayhud/junit/test_result.h"
+#include "relayhud/model/test_result.h"
 #include "relayhud/util/result.h"
 
 #include <string>

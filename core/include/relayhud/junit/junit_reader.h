@@ -6,7 +6,7 @@
 // the break and says where it broke, invalid UTF-8 becomes U+FFFD, and long
 // messages are capped inline.
 #include "relayhud/junit/test_identity.h"
-#include "relayhud/junit/test_result.h"
+#include "relayhud/model/test_result.h"
 #include "relayhud/util/result.h"
 
 #include <cstddef>

@@ -2,7 +2,7 @@
 // torch-spyre's mark tags ("op__add", "dtype__float16"): one tag read into a
 // Mark, and the comma-separated list the cache stores
 // (StoredTestResult::marks) read back into TestMarks.
-#include "relayhud/junit/test_result.h"
+#include "relayhud/model/test_result.h"
 
 #include <string_view>
 #include <utility>

@@ -2,7 +2,7 @@
 // Naming a test: pytest's node id (what a report shows) and the upstream base
 // name (what a torch-spyre outcome config lists). The outcome-config editor
 // uses the same functions to map a report's test back to its config entry.
-#include "relayhud/junit/test_result.h"
+#include "relayhud/model/test_result.h"
 
 #include <string>
 #include <string_view>

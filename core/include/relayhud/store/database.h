@@ -10,7 +10,6 @@
 // a sync writer and GUI readers, or two app instances, coexist. A store
 // reads and writes through the connection of the Database it was built on;
 // `const Database&` keeps the connection, not the file, unchanged.
-#include "relayhud/store/write_batch.h"
 #include "relayhud/util/result.h"
 
 #include <memory>
@@ -22,6 +21,7 @@ struct sqlite3;
 namespace relayhud {
 
 class Database;
+class WriteBatch;
 namespace store {
 // The connection of a Database, for the stores of this component only
 // (core/src/store/store_access.h says so): no one else runs SQL on it.

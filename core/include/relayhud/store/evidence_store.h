@@ -4,7 +4,7 @@
 // (store/job_timeline.h), and the recent results config suggestions read
 // (store/recent_results.h). Table: job_failure_line; the rest are reads of
 // runs and results.
-#include "relayhud/junit/test_result.h"
+#include "relayhud/model/test_result.h"
 #include "relayhud/model/types.h"
 #include "relayhud/store/job_failure_line.h"
 #include "relayhud/store/job_timeline.h"

@@ -1,6 +1,6 @@
 #pragma once
 // The SHA x job matrix, read in one pass over the runs of a window.
-#include "relayhud/store/matrix_snapshot.h"
+#include "relayhud/model/matrix_snapshot.h"
 #include "relayhud/util/result.h"
 
 struct sqlite3;

@@ -4,7 +4,7 @@
 // upstream SHA (the newest attempt that has results, as a history strip
 // picks them), and each test's outcome in each of those runs. Read with
 // Database::recentResults() in two queries, whatever the number of tests.
-#include "relayhud/junit/test_result.h"
+#include "relayhud/model/test_result.h"
 #include "relayhud/model/types.h"
 
 #include <cstdint>

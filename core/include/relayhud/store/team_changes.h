@@ -13,7 +13,7 @@
 // seen each other the later clientMs wins (ties: the greater change id),
 // which every client decides alike. The server's order (seq) and author
 // (its session user) are the server's, never what a client claims.
-#include "relayhud/store/triage_tags.h"
+#include "relayhud/model/triage_tags.h"
 
 #include <array>
 #include <cstddef>

@@ -1,9 +1,9 @@
 #pragma once
-// Test results (store/test_results.h): writing a run's results, reading
+// Test results (model/test_results.h): writing a run's results, reading
 // them, the history of a test, and the queue of runs whose artifacts a sync
 // fetches. Tables: test_case, test_message, test_run, test_result.
+#include "relayhud/model/test_results.h"
 #include "relayhud/model/types.h"
-#include "relayhud/store/test_results.h"
 #include "relayhud/store/test_run_writer.h"
 #include "relayhud/util/result.h"
 

@@ -9,7 +9,7 @@
 // and messages deduplicated. Use it on the thread that owns its Database, and
 // keep no other write going on that Database until commit() or destruction.
 #include "relayhud/junit/junit_reader.h"
-#include "relayhud/store/test_results.h"
+#include "relayhud/model/test_results.h"
 #include "relayhud/util/result.h"
 
 #include <cstdint>

@@ -1,9 +1,9 @@
 #pragma once
-// Triage tags (store/triage_tags.h): set, undone and read per target, the
+// Triage tags (model/triage_tags.h): set, undone and read per target, the
 // matrix's "all triaged" progress, and the failures clustering reads.
 // Table: triage_tag.
+#include "relayhud/model/triage_tags.h"
 #include "relayhud/model/types.h"
-#include "relayhud/store/triage_tags.h"
 #include "relayhud/util/result.h"
 
 #include <cstdint>
@@ -21,7 +21,7 @@ class TriageStore {
 public:
     explicit TriageStore(const Database& db);
 
-    // --- Triage tags (store/triage_tags.h) ---
+    // --- Triage tags (model/triage_tags.h) ---
     // Writes every tag (insert or replace by target) in one transaction and
     // returns what each target had before, in the order of `tags` (nullopt:
     // no row), which is what restoreTriageTags() needs to undo it. A target

@@ -3,7 +3,7 @@
 // rule that `triage import` and a team pull both apply, so that a cache
 // holds only tags it can export and import again. A tag from outside that
 // breaks it is refused (import) or skipped and counted (pull), never stored.
-#include "relayhud/store/triage_tags.h"
+#include "relayhud/model/triage_tags.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -6,8 +6,7 @@
 // (Unauthorized) one is asked again after retryAfterSeconds, so setting a
 // token later needs no action. Cancellable; progress per run.
 #include "relayhud/artifacts/artifact_store.h"
-#include "relayhud/store/database.h"
-#include "relayhud/store/test_results.h"
+#include "relayhud/model/test_results.h"
 #include "relayhud/util/result.h"
 
 #include <atomic>
@@ -16,6 +15,8 @@
 #include <vector>
 
 namespace relayhud {
+
+class Database;
 
 enum class ArtifactPolicy : std::uint8_t {
     FailedRuns, // in the background: runs that did not succeed (the triage case)

@@ -14,7 +14,6 @@
 // the relay's probe repo is read as relay health, not as a backend (R11).
 #include "relayhud/hud/hud_client.h"
 #include "relayhud/hud/hud_summaries.h"
-#include "relayhud/store/database.h"
 #include "relayhud/util/result.h"
 
 #include <atomic>
@@ -26,6 +25,8 @@
 #include <vector>
 
 namespace relayhud {
+
+class Database;
 
 struct SyncOptions {
     int days = 14;

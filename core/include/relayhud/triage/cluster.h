@@ -14,8 +14,8 @@
 // and collapses runs of white space. One pass over the reason, no regex:
 // it runs over 100,000 reasons (relayhud-bench "clusters").
 #include "relayhud/model/failure_class.h"
+#include "relayhud/model/triage_tags.h"
 #include "relayhud/model/types.h"
-#include "relayhud/store/triage_tags.h"
 
 #include "relayhud/util/message_text.h"
 

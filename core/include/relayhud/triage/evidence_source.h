@@ -6,11 +6,11 @@
 // suggest can be tried on hand-made runs. Each method means what the
 // store method of the same name means (store/run_store.h, test_result_store.h,
 // evidence_store.h).
-#include "relayhud/junit/test_result.h"
+#include "relayhud/model/test_result.h"
+#include "relayhud/model/test_results.h"
 #include "relayhud/model/types.h"
 #include "relayhud/store/job_failure_line.h"
 #include "relayhud/store/job_timeline.h"
-#include "relayhud/store/test_results.h"
 #include "relayhud/util/result.h"
 
 #include <cstdint>

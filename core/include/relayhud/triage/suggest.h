@@ -1,7 +1,7 @@
 #pragma once
 // Automatic failure classes, each with the evidence that led to it (issue 5,
 // "Classes, with evidence"). A suggestion is only a suggestion: a human tag
-// (store/triage_tags.h) overrides it wherever both exist.
+// (model/triage_tags.h) overrides it wherever both exist.
 //
 // Targets: in a run's stored test results, every failed, error, xfailed and
 // xpass-strict test; and the job itself when it failed (conclusion failure,
@@ -45,8 +45,8 @@
 // why, so the UI can answer "why?". Compare links only ever join two heads of
 // one PR, or the main commits of two nightlies: a compare between two
 // different PRs' heads means nothing.
-#include "relayhud/junit/test_result.h"
 #include "relayhud/model/failure_class.h"
+#include "relayhud/model/test_result.h"
 #include "relayhud/model/types.h"
 #include "relayhud/triage/attribution.h"
 #include "relayhud/triage/evidence_coverage.h"

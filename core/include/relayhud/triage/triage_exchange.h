@@ -13,8 +13,8 @@
 // anything is written, and written in one transaction: a bad file changes
 // nothing and its error names the field and the tag's index.
 #include "relayhud/model/failure_class.h"
+#include "relayhud/model/triage_tags.h"
 #include "relayhud/model/types.h"
-#include "relayhud/store/triage_tags.h"
 #include "relayhud/util/result.h"
 
 #include <cstddef>

@@ -38,8 +38,8 @@
 #include "relayhud/config/outcome_config.h"
 #include "relayhud/config/pytest_selection.h"
 #include "relayhud/config/resolver.h"
+#include "relayhud/model/test_results.h"
 #include "relayhud/model/types.h"
-#include "relayhud/store/test_results.h"
 #include "relayhud/util/result.h"
 
 #include <array>

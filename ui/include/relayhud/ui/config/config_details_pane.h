@@ -3,8 +3,8 @@
 // gives a test its mode (explainTest's steps), and the history of the tests
 // it names in the cache's recent runs, one strip per job and variant.
 #ifndef Q_MOC_RUN
+#include "relayhud/model/test_results.h"
 #include "relayhud/store/recent_results.h"
-#include "relayhud/store/test_results.h"
 #endif
 
 #include <QString>

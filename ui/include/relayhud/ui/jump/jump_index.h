@@ -3,8 +3,8 @@
 // model's snapshot and the shown run's tests; never the cache), and how a few
 // typed characters pick from it: a SHA prefix, a PR as "#123" or "123", or
 // part of a backend's, job's or test's name.
-#include "relayhud/store/matrix_snapshot.h"
-#include "relayhud/store/test_results.h"
+#include "relayhud/model/matrix_snapshot.h"
+#include "relayhud/model/test_results.h"
 
 #include <QString>
 

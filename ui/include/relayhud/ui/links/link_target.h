@@ -2,7 +2,7 @@
 // Where an app link points in the matrix in memory: gather (the snapshot, and
 // for a run link what the cache knows of the check run), then decide here,
 // with no I/O, so that every outcome is tested with hand-made facts.
-#include "relayhud/store/matrix_snapshot.h"
+#include "relayhud/model/matrix_snapshot.h"
 #include "relayhud/ui/links/app_link.h"
 #include "relayhud/util/result.h"
 

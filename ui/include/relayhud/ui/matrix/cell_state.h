@@ -1,7 +1,7 @@
 #pragma once
 // What one matrix cell shows, reduced to one value the delegate, the legend,
 // the filters and the details panel agree on.
-#include "relayhud/store/matrix_snapshot.h"
+#include "relayhud/model/matrix_snapshot.h"
 
 #include <QString>
 

@@ -2,7 +2,7 @@
 // Filters over the matrix: rows by view, branch, event type and SHA/PR text;
 // columns by backend and job text; both by the cells they hold (hide green,
 // only failures, only untriaged failures).
-#include "relayhud/store/matrix_snapshot.h"
+#include "relayhud/model/matrix_snapshot.h"
 
 #include <QSet>
 #include <QSortFilterProxyModel>

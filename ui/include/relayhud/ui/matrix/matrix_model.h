@@ -10,7 +10,7 @@
 // insertions plus dataChanged, never a model reset, so that selection and
 // scroll position survive a sync; switching views and expanding a PR move
 // to the new rows the same way.
-#include "relayhud/store/matrix_snapshot.h"
+#include "relayhud/model/matrix_snapshot.h"
 #include "relayhud/ui/matrix/pull_request_rows.h"
 #include "relayhud/ui/matrix/shard_groups.h"
 

@@ -17,7 +17,7 @@
 // where the HUD shows the SHA of the run that started last.
 //
 // An expanded PR is followed by its earlier heads, each with its own cells.
-#include "relayhud/store/matrix_snapshot.h"
+#include "relayhud/model/matrix_snapshot.h"
 
 #include <cstdint>
 #include <set>

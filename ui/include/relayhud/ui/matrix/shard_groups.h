@@ -12,7 +12,7 @@
 // Groups are per backend and workflow. An expanded group shows its members
 // one by one again. The group's column is its first member's (same key), so
 // expanding and collapsing move the model by the other members only.
-#include "relayhud/store/matrix_snapshot.h"
+#include "relayhud/model/matrix_snapshot.h"
 
 #include <QSet>
 #include <QString>

@@ -6,7 +6,7 @@
 // Owns its own Database connection, HTTP client and content cache; lives in a
 // QThread and is driven by queued calls (see TestResultsController).
 #include "relayhud/artifacts/artifact_store.h"
-#include "relayhud/store/test_results.h"
+#include "relayhud/model/test_results.h"
 #include "relayhud/ui/settings/app_settings.h"
 #include "relayhud/ui/tests/tests_panel_data.h"
 

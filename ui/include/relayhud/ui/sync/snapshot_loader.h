@@ -2,7 +2,7 @@
 // Builds the matrix snapshot from the cache on a pool thread (its own Database
 // connection per job) and hands it back on the GUI thread. Only the newest
 // request's result is delivered; older ones are dropped by job id.
-#include "relayhud/store/matrix_snapshot.h"
+#include "relayhud/model/matrix_snapshot.h"
 #include "relayhud/verdict/verdict.h"
 
 #include <QObject>

@@ -5,8 +5,8 @@
 // worker. Verdicts are remembered per run and recomputed only when the run's
 // test results, the coverage settings or a config file change, so a sync
 // that adds a few runs judges only those.
+#include "relayhud/model/matrix_snapshot.h"
 #include "relayhud/model/types.h"
-#include "relayhud/store/matrix_snapshot.h"
 #include "relayhud/util/result.h"
 #include "relayhud/verdict/verdict.h"
 

@@ -4,7 +4,7 @@
 // where the run has results but not this test; the latest square outlined.
 // Painted by the table's delegate (small) and by HistoryStripWidget (large,
 // with a tooltip per square).
-#include "relayhud/store/test_results.h"
+#include "relayhud/model/test_results.h"
 
 #include <QByteArray>
 #include <QString>

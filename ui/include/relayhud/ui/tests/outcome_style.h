@@ -2,7 +2,7 @@
 // How test outcomes look: words, tiles and history squares in the matrix's
 // colour language (cell_style.h), picked per palette. Each outcome also has
 // its own glyph, so the meaning never rests on colour alone.
-#include "relayhud/junit/test_result.h"
+#include "relayhud/model/test_result.h"
 
 #include <QColor>
 #include <QString>

@@ -4,7 +4,7 @@
 // read-only view (CI text never reaches rich text). The traceback and the
 // history arrive later (the panel asks the loader for them) and are taken
 // only when they belong to the test shown.
-#include "relayhud/store/test_results.h"
+#include "relayhud/model/test_results.h"
 #include "relayhud/ui/tests/tests_panel_data.h"
 
 #include <QWidget>

@@ -3,8 +3,8 @@
 // filter the table, the HUD row's self-reported counts beside them, a flag in
 // the warning colour wherever the two disagree, and the reports' warnings
 // (parse breaks, skipped archive entries).
-#include "relayhud/junit/test_result.h"
 #include "relayhud/model/count_kind.h"
+#include "relayhud/model/test_result.h"
 #include "relayhud/model/types.h"
 
 #include <QStringList>

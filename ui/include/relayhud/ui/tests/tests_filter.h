@@ -1,6 +1,6 @@
 #pragma once
 // What the tests table is filtered by: outcomes, words, file, op and dtype.
-#include "relayhud/junit/test_result.h"
+#include "relayhud/model/test_result.h"
 
 #include <QString>
 #include <QStringList>

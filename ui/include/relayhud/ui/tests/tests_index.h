@@ -3,7 +3,7 @@
 // one case-folded text of all identities and messages, built once per load,
 // so that a filter keystroke over 100,000 rows is one pass over plain
 // memory with no QString or QVariant per row.
-#include "relayhud/store/test_results.h"
+#include "relayhud/model/test_results.h"
 #include "relayhud/ui/tests/tests_filter.h"
 
 #include <QString>

@@ -7,7 +7,7 @@
 // TestsIndex; a filter or sort is a layout change that moves persistent
 // indexes (the selection survives), a grouping change a reset. data() is
 // asked only for the rows on screen.
-#include "relayhud/store/test_results.h"
+#include "relayhud/model/test_results.h"
 #include "relayhud/ui/tests/tests_filter.h"
 #include "relayhud/ui/tests/tests_index.h"
 #include "relayhud/ui/tests/tests_panel_data.h"

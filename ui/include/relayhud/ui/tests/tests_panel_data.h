@@ -2,9 +2,9 @@
 // What the tests panel shows for one run, loaded off the GUI thread (the
 // panel never reads the cache itself) and handed over whole.
 #include "relayhud/model/count_kind.h"
+#include "relayhud/model/test_results.h"
+#include "relayhud/model/triage_tags.h"
 #include "relayhud/model/types.h"
-#include "relayhud/store/test_results.h"
-#include "relayhud/store/triage_tags.h"
 
 #include <QString>
 #include <QStringList>

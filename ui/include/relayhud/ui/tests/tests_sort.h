@@ -4,7 +4,7 @@
 // naturalCompare) and kept, so sorting 100,000 rows again by the same key, or
 // filtering, never compares strings. Ties keep the results' own order (the
 // report's), so the default order, failing first, needs no string work.
-#include "relayhud/store/test_results.h"
+#include "relayhud/model/test_results.h"
 #include "relayhud/ui/tests/tests_index.h"
 
 #include <Qt>

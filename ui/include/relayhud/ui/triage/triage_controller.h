@@ -3,7 +3,7 @@
 // connection: writes and undoes tags, exports and imports them, and builds
 // failure clusters. The GUI shows a tag at once (it knows what it asked for);
 // the write follows, and a failed one is reported so the view can re-read.
-#include "relayhud/store/triage_tags.h"
+#include "relayhud/model/triage_tags.h"
 #include "relayhud/triage/cluster.h"
 #include "relayhud/util/result.h"
 

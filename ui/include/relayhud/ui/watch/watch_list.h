@@ -2,7 +2,7 @@
 // What the user follows (backends, jobs, PRs), what is muted, and the quiet
 // hours; and what is new on followed items between two matrix snapshots.
 // Nothing here leaves the desktop: notifications go to the local session only.
-#include "relayhud/store/matrix_snapshot.h"
+#include "relayhud/model/matrix_snapshot.h"
 
 #include <QSet>
 #include <QString>

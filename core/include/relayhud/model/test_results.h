@@ -13,7 +13,7 @@
 // marks), test_message (messages and tracebacks, deduplicated by content; the
 // full text of a cut one is a ContentCache blob), test_run, and test_result
 // (test_run x test_case, WITHOUT ROWID, indexed by test for history).
-#include "relayhud/junit/test_result.h"
+#include "relayhud/model/test_result.h"
 #include "relayhud/model/types.h"
 
 #include <array>

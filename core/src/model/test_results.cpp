@@ -1,6 +1,6 @@
-// The small pure parts of store/test_results.h: names, totals and the
+// The small pure parts of model/test_results.h: names, totals and the
 // summary of a test's history that the history strip marks.
-#include "relayhud/store/test_results.h"
+#include "relayhud/model/test_results.h"
 
 #include <numeric>
 

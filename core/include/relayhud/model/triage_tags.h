@@ -15,8 +15,8 @@
 // Also here: what the matrix needs to mark a cell "all triaged"
 // (TriageProgress) and the failing tests that clustering reads
 // (FailureRecord, triage/cluster.h).
-#include "relayhud/junit/test_result.h"
 #include "relayhud/model/failure_class.h"
+#include "relayhud/model/test_result.h"
 #include "relayhud/model/types.h"
 
 #include <cstdint>

@@ -3,8 +3,8 @@
 // centre, the run details in a dock, sync state in the status bar. All data
 // comes from the cache; syncing and snapshot building run off the GUI thread.
 #include "relayhud/artifacts/artifact_store.h"
-#include "relayhud/store/matrix_snapshot.h"
-#include "relayhud/store/triage_tags.h"
+#include "relayhud/model/matrix_snapshot.h"
+#include "relayhud/model/triage_tags.h"
 #include "relayhud/ui/settings/app_settings.h"
 #include "relayhud/util/result.h"
 

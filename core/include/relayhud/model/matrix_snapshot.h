@@ -33,7 +33,7 @@ struct MatrixCell {
         Stale = 1u << 1,   // in_progress for more than kStaleAfterSeconds
         HasArtifacts = 1u << 2,
         // Triage marks, set by the GUI's loader from the cache's triage
-        // progress (store/triage_tags.h); a cell that did not fail has neither.
+        // progress (model/triage_tags.h); a cell that did not fail has neither.
         Triaged = 1u << 3,   // every failure has a person's class
         Untriaged = 1u << 4, // at least one failure has none
         // Verdict marks of self-reported greens whose evidence was examined

@@ -1,4 +1,4 @@
-#include "relayhud/junit/test_result.h"
+#include "relayhud/model/test_result.h"
 
 namespace relayhud {
 

@@ -1,0 +1,17 @@
+// The fixtures' writes through the run store (test_results_fixtures.h).
+#include "test_results_fixtures.h"
+
+#include "relayhud/store/run_store.h"
+
+namespace relayhud::testing {
+
+std::int64_t addRun(Database& cache, const CheckRun& run, EpochSeconds commitTime)
+{
+    UpstreamCommit commit{run.upstreamSha, 0, "main", EventType::Push, commitTime, "", ""};
+    EXPECT_TRUE(RunStore(cache).apply(SyncBatch{{}, {commit}, {run}, {}}));
+    auto row = RunStore(cache).checkRunRowFor(run.checkRunId);
+    EXPECT_TRUE(row && *row);
+    return row && *row ? **row : 0;
+}
+
+} // namespace relayhud::testing
