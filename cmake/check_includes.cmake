@@ -1,65 +1,79 @@
-# Checks the house's include graph against core/components.cmake:
+# Checks the house's include graph against core/components.cmake and
+# ui/components.cmake, and keeps the graph drawn in docs/ARCHITECTURE.md:
 #   cmake -DSOURCE_DIR=<repo> -P cmake/check_includes.cmake
+#   cmake -DSOURCE_DIR=<repo> -DWRITE_GRAPH=ON -P cmake/check_includes.cmake
+#     (redraws the graph in docs/ARCHITECTURE.md from the two files)
 # Fails, naming the file, the line and the edge, when
-#   - the component graph has a cycle;
-#   - a core component includes a component it may not use (an upward or
-#     sideways edge), or another component's private header (core/src);
+#   - either component graph has a cycle;
+#   - a core or ui component includes a component it may not use (an upward
+#     or sideways edge), or another component's private header (src/);
 #   - core includes the simulator, the GUI, or anything of app/;
 #   - the simulator, the GUI or the apps include a private core header;
-#   - the simulator includes the GUI, or the GUI the simulator.
-# The layering reads: app -> ui -> core, sim -> core.
+#   - the simulator includes the GUI, or the GUI the simulator;
+#   - a file of core or ui lies in no component's folders;
+#   - docs/ARCHITECTURE.md (when the tree has one) draws another graph.
+# The layering reads: app/gui -> ui -> core, app/cli -> core, sim -> core.
 cmake_minimum_required(VERSION 3.25)
 if(NOT SOURCE_DIR)
   get_filename_component(SOURCE_DIR "${CMAKE_CURRENT_LIST_DIR}/.." ABSOLUTE)
 endif()
 include("${SOURCE_DIR}/core/components.cmake")
+if(EXISTS "${SOURCE_DIR}/ui/components.cmake")
+  include("${SOURCE_DIR}/ui/components.cmake")
+endif()
 
 set(problems)
 
-# The graph: every dependency named is a component, and there is no cycle
-# (Kahn's algorithm: repeatedly take a component whose dependencies are all
-# taken; what never becomes takeable is on a cycle).
-foreach(c IN LISTS RELAYHUD_CORE_COMPONENTS)
-  foreach(d IN LISTS RELAYHUD_CORE_DEPS_${c})
-    if(NOT d IN_LIST RELAYHUD_CORE_COMPONENTS)
-      list(APPEND problems "core/components.cmake: ${c} uses '${d}', which is no component")
-    endif()
-  endforeach()
-endforeach()
-set(left ${RELAYHUD_CORE_COMPONENTS})
-set(taken)
-set(progress TRUE)
-while(left AND progress)
-  set(progress FALSE)
-  foreach(c IN LISTS left)
-    set(ready TRUE)
-    foreach(d IN LISTS RELAYHUD_CORE_DEPS_${c})
-      if(NOT d IN_LIST taken)
-        set(ready FALSE)
+# order_components(<label> <components> <deps prefix> <allowed prefix>): the
+# components in an order where each follows what it uses (Kahn's algorithm:
+# repeatedly take a component whose dependencies are all taken; what never
+# becomes takeable is on a cycle), as <allowed prefix>order; and for each,
+# what it may include, itself and transitively what it uses, as
+# <allowed prefix><name>. A macro: it sets its caller's variables.
+macro(order_components label components deps allowed)
+  foreach(c IN LISTS ${components})
+    foreach(d IN LISTS ${deps}${c})
+      if(NOT d IN_LIST ${components})
+        list(APPEND problems "${label}: ${c} uses '${d}', which is no component")
       endif()
     endforeach()
-    if(ready)
-      list(APPEND taken ${c})
-      list(REMOVE_ITEM left ${c})
-      set(progress TRUE)
-    endif()
   endforeach()
-endwhile()
-if(left)
-  list(JOIN left ", " cycle)
-  message(FATAL_ERROR "core/components.cmake: a cycle: these components cannot be ordered "
-                      "(a cycle runs through some of them, the rest use it):\n  ${cycle}")
-endif()
+  set(_left ${${components}})
+  set(_taken)
+  set(_progress TRUE)
+  while(_left AND _progress)
+    set(_progress FALSE)
+    foreach(c IN LISTS _left)
+      set(_ready TRUE)
+      foreach(d IN LISTS ${deps}${c})
+        if(NOT d IN_LIST _taken)
+          set(_ready FALSE)
+        endif()
+      endforeach()
+      if(_ready)
+        list(APPEND _taken ${c})
+        list(REMOVE_ITEM _left ${c})
+        set(_progress TRUE)
+      endif()
+    endforeach()
+  endwhile()
+  if(_left)
+    list(JOIN _left ", " _cycle)
+    message(FATAL_ERROR "${label}: a cycle: these components cannot be ordered "
+                        "(a cycle runs through some of them, the rest use it):\n  ${_cycle}")
+  endif()
+  set(${allowed}order ${_taken})
+  foreach(c IN LISTS _taken)
+    set(${allowed}${c} ${c})
+    foreach(d IN LISTS ${deps}${c})
+      list(APPEND ${allowed}${c} ${${allowed}${d}})
+    endforeach()
+    list(REMOVE_DUPLICATES ${allowed}${c})
+  endforeach()
+endmacro()
 
-# What each component may include: itself and, transitively, what it uses
-# (in dependency order, so each closure is complete when it is read).
-foreach(c IN LISTS taken)
-  set(allowed_${c} ${c})
-  foreach(d IN LISTS RELAYHUD_CORE_DEPS_${c})
-    list(APPEND allowed_${c} ${allowed_${d}})
-  endforeach()
-  list(REMOVE_DUPLICATES allowed_${c})
-endforeach()
+order_components("core/components.cmake" RELAYHUD_CORE_COMPONENTS RELAYHUD_CORE_DEPS_ allowed_)
+order_components("ui/components.cmake" RELAYHUD_UI_COMPONENTS RELAYHUD_UI_DEPS_ allowed_ui_)
 
 # line_of(<path> <text> <out>): the line number of <text> in <path>.
 function(line_of path text out)
@@ -73,8 +87,9 @@ function(line_of path text out)
 endfunction()
 
 # check_file(<path> <owner> <public> <private>): each "relayhud/X/..." include
-# must name an X in <public>; each quoted "X/..." include (a private header,
-# found through the owner's src/ folder) an X in <private>.
+# must name an X in <public> ("relayhud/ui/Y/..." a "ui/Y"); each quoted
+# "X/..." include (a private header, found through the owner's src/ folder)
+# an X in <private>.
 function(check_file path owner public private)
   file(STRINGS "${SOURCE_DIR}/${path}" lines REGEX "^[ \t]*#[ \t]*include[ \t]*\"")
   set(found ${problems})
@@ -84,17 +99,21 @@ function(check_file path owner public private)
     endif()
     set(header "${CMAKE_MATCH_1}")
     set(edge)
-    if(header MATCHES "^relayhud/([a-z_]+)/")
+    if(header MATCHES "^relayhud/ui/([a-z_]+)/")
+      set(target "ui/${CMAKE_MATCH_1}")
+    elseif(header MATCHES "^relayhud/([a-z_]+)/")
       set(target "${CMAKE_MATCH_1}")
-      if(NOT target IN_LIST public)
-        list(JOIN public " " may)
-        set(edge "${owner} -> ${target} (#include \"${header}\"), but ${owner} may include only: ${may}")
-      endif()
     elseif(header MATCHES "^([a-z_]+)/")
-      set(target "${CMAKE_MATCH_1}")
-      if(NOT target IN_LIST private)
-        set(edge "${owner} -> a private header of ${target} (#include \"${header}\"): use a public header, or move what is shared down")
+      if(NOT CMAKE_MATCH_1 IN_LIST private)
+        set(edge "${owner} -> a private header of ${CMAKE_MATCH_1} (#include \"${header}\"): use a public header, or move what is shared down")
       endif()
+      set(target)
+    else()
+      set(target)
+    endif()
+    if(target AND NOT target IN_LIST public)
+      list(JOIN public " " may)
+      set(edge "${owner} -> ${target} (#include \"${header}\"), but ${owner} may include only: ${may}")
     endif()
     if(edge)
       line_of("${path}" "${line}" at)
@@ -131,7 +150,34 @@ foreach(f IN LISTS core_files)
   endif()
 endforeach()
 
-# Above core: the simulator, the GUI and the apps use core's public headers.
+# The GUI: each ui component may include core's public headers, the ui
+# components it may use ("ui/<name>"), and its own private headers.
+set(core_public ${RELAYHUD_CORE_COMPONENTS})
+set(ui_count 0)
+set(ui_all)
+foreach(c IN LISTS RELAYHUD_UI_COMPONENTS)
+  list(APPEND ui_all "ui/${c}")
+  set(public ${core_public})
+  foreach(d IN LISTS allowed_ui_${c})
+    list(APPEND public "ui/${d}")
+  endforeach()
+  sources_under("ui/include/relayhud/ui/${c}" public_files)
+  sources_under("ui/src/${c}" private_files)
+  foreach(f IN LISTS public_files private_files)
+    check_file("${f}" "ui/${c}" "${public}" "${c}")
+    math(EXPR ui_count "${ui_count} + 1")
+  endforeach()
+endforeach()
+sources_under("ui" ui_files)
+foreach(f IN LISTS ui_files)
+  if(NOT f MATCHES "^ui/(include/relayhud/ui|src)/([a-z_]+)/")
+    list(APPEND problems "${f}: in no ui component (ui/components.cmake lists them)")
+  elseif(NOT CMAKE_MATCH_2 IN_LIST RELAYHUD_UI_COMPONENTS)
+    list(APPEND problems "${f}: '${CMAKE_MATCH_2}' is no ui component (ui/components.cmake)")
+  endif()
+endforeach()
+
+# The simulator and the apps use core's public headers; the GUI's app the ui.
 function(check_tree dir owner public private)
   sources_under("${dir}" files)
   foreach(f IN LISTS files)
@@ -139,8 +185,6 @@ function(check_tree dir owner public private)
   endforeach()
   set(problems ${problems} PARENT_SCOPE)
 endfunction()
-set(core_public ${RELAYHUD_CORE_COMPONENTS})
-# Their private headers are their own src/ folders' (ui/src/matrix/...).
 function(folders_in dir out)
   file(GLOB entries LIST_DIRECTORIES true RELATIVE "${SOURCE_DIR}/${dir}" "${SOURCE_DIR}/${dir}/*")
   set(folders)
@@ -151,18 +195,71 @@ function(folders_in dir out)
   endforeach()
   set(${out} ${folders} PARENT_SCOPE)
 endfunction()
-folders_in(ui/src ui_private)
 folders_in(sim/src sim_private)
 check_tree(sim sim "${core_public};sim" "${sim_private}")
-check_tree(ui ui "${core_public};ui" "${ui_private}")
 check_tree(app/cli cli "${core_public}" "")
-check_tree(app/gui gui "${core_public};ui" "")
+check_tree(app/gui gui "${core_public};${ui_all}" "")
+
+# The drawing: both graphs as Mermaid, each component with the components it
+# names (what they use in turn is implied), lowest first.
+function(draw_graph out)
+  set(text "```mermaid\nflowchart BT\n  subgraph core\n")
+  foreach(c IN LISTS allowed_order)
+    string(APPEND text "    ${c}\n")
+  endforeach()
+  foreach(c IN LISTS allowed_order)
+    foreach(d IN LISTS RELAYHUD_CORE_DEPS_${c})
+      string(APPEND text "    ${c} --> ${d}\n")
+    endforeach()
+  endforeach()
+  string(APPEND text "  end\n  subgraph ui\n")
+  foreach(c IN LISTS allowed_ui_order)
+    string(APPEND text "    ui_${c}[${c}]\n")
+  endforeach()
+  foreach(c IN LISTS allowed_ui_order)
+    foreach(d IN LISTS RELAYHUD_UI_DEPS_${c})
+      string(APPEND text "    ui_${c} --> ui_${d}\n")
+    endforeach()
+  endforeach()
+  string(APPEND text "  end\n  ui --> core\n```\n")
+  set(${out} "${text}" PARENT_SCOPE)
+endfunction()
+
+set(doc "${SOURCE_DIR}/docs/ARCHITECTURE.md")
+set(begin_mark "<!-- the graph: drawn by cmake/check_includes.cmake from core/ and ui/components.cmake -->\n")
+set(end_mark "<!-- end of the graph -->")
+if(EXISTS "${doc}")
+  draw_graph(drawn)
+  file(READ "${doc}" content)
+  string(FIND "${content}" "${begin_mark}" at)
+  string(FIND "${content}" "${end_mark}" until)
+  if(at EQUAL -1 OR until EQUAL -1 OR until LESS at)
+    list(APPEND problems "docs/ARCHITECTURE.md: no drawn graph (the two marker lines this script draws between)")
+  else()
+    string(LENGTH "${begin_mark}" mark_length)
+    math(EXPR from "${at} + ${mark_length}")
+    math(EXPR length "${until} - ${from}")
+    string(SUBSTRING "${content}" ${from} ${length} shown)
+    if(NOT shown STREQUAL drawn)
+      if(WRITE_GRAPH)
+        string(SUBSTRING "${content}" 0 ${from} before)
+        string(SUBSTRING "${content}" ${until} -1 after)
+        file(WRITE "${doc}" "${before}${drawn}${after}")
+        message(STATUS "docs/ARCHITECTURE.md: the graph redrawn")
+      else()
+        list(APPEND problems "docs/ARCHITECTURE.md: its graph is not the one the components files give; redraw it with -DWRITE_GRAPH=ON")
+      endif()
+    endif()
+  endif()
+endif()
 
 if(problems)
   list(LENGTH problems n)
   list(JOIN problems "\n  " text)
-  message(FATAL_ERROR "include graph: ${n} edge(s) the layering forbids (core/components.cmake):\n  ${text}")
+  message(FATAL_ERROR "include graph: ${n} problem(s) the layering forbids (core/ and ui/components.cmake):\n  ${text}")
 endif()
-list(JOIN taken " -> " order)
-message(STATUS "include graph: acyclic, ${count} core files in order ${order}; sim, ui and app "
-               "use core's public headers only")
+list(JOIN allowed_order " -> " order)
+list(JOIN allowed_ui_order " -> " ui_order)
+message(STATUS "include graph: acyclic, ${count} core files in order ${order}; "
+               "${ui_count} ui files in order ${ui_order}; "
+               "sim and app/cli use core's public headers only, app/gui core's and ui's")

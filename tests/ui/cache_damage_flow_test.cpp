@@ -2,10 +2,10 @@
 // damaged and what to do, and the matrix shows nothing rather than what the
 // damaged pages would leave of it. With RELAYHUD_UI_SHOTS=DIR it keeps
 // pictures, in light and dark.
-#include "relayhud/ui/main_window.h"
 #include "relayhud/ui/matrix/matrix_model.h"
 #include "relayhud/ui/matrix/matrix_view.h"
 #include "relayhud/ui/status/sync_status_widget.h"
+#include "relayhud/ui/window/main_window.h"
 
 #include "sim_session.h"
 #include "test_support.h"

@@ -16,11 +16,11 @@
 #include "relayhud/ui/config/config_details_pane.h"
 #include "relayhud/ui/config/config_prompts.h"
 #include "relayhud/ui/config/suggestions_pane.h"
-#include "relayhud/ui/main_window.h"
 #include "relayhud/ui/matrix/matrix_filter_proxy.h"
 #include "relayhud/ui/matrix/matrix_model.h"
 #include "relayhud/ui/matrix/matrix_view.h"
 #include "relayhud/ui/tests/tests_panel.h"
+#include "relayhud/ui/window/main_window.h"
 #include "relayhud/util/time.h"
 
 #include <QAction>

@@ -14,7 +14,7 @@
 #include "relayhud/ui/config/config_editor_window.h"
 #include "relayhud/ui/config/config_tree_model.h"
 #include "relayhud/ui/config/suggestions_pane.h"
-#include "relayhud/ui/main_window.h"
+#include "relayhud/ui/window/main_window.h"
 #include "sim_session.h"
 #include "test_support.h"
 

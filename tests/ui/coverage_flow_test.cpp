@@ -9,11 +9,11 @@
 #include "relayhud/ui/config/config_editor_window.h"
 #include "relayhud/ui/config/config_tree_model.h"
 #include "relayhud/ui/coverage/coverage_panel.h"
-#include "relayhud/ui/main_window.h"
 #include "relayhud/ui/matrix/matrix_filter_proxy.h"
 #include "relayhud/ui/matrix/matrix_model.h"
 #include "relayhud/ui/matrix/matrix_view.h"
 #include "relayhud/ui/status/sync_status_widget.h"
+#include "relayhud/ui/window/main_window.h"
 
 #include "sim_session.h"
 #include "test_support.h"

@@ -11,8 +11,8 @@
 #include "relayhud/sim/sim_server.h"
 #include "relayhud/ui/backends/backends_panel.h"
 #include "relayhud/ui/backends/doctor_panel.h"
-#include "relayhud/ui/main_window.h"
 #include "relayhud/ui/matrix/matrix_model.h"
+#include "relayhud/ui/window/main_window.h"
 
 #include "sim_session.h"
 #include "test_support.h"

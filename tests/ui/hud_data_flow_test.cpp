@@ -14,12 +14,12 @@
 #include "relayhud/sync/artifact_sync.h"
 #include "relayhud/sync/hud_sync.h"
 #include "relayhud/ui/details/run_details_panel.h"
-#include "relayhud/ui/main_window.h"
 #include "relayhud/ui/matrix/cell_state.h"
 #include "relayhud/ui/matrix/matrix_filter_proxy.h"
 #include "relayhud/ui/matrix/matrix_model.h"
 #include "relayhud/ui/matrix/matrix_view.h"
 #include "relayhud/ui/status/sync_status_widget.h"
+#include "relayhud/ui/window/main_window.h"
 
 #include "sim_session.h"
 #include "test_support.h"

@@ -4,7 +4,6 @@
 // tab switch, the filters and a sync; Hide green hides rows and columns.
 // Links, jumps and the sheet of keys: keys_sheet_flow_test.cpp.
 #include "relayhud/ui/details/run_details_panel.h"
-#include "relayhud/ui/main_window.h"
 #include "relayhud/ui/matrix/filter_bar.h"
 #include "relayhud/ui/matrix/matrix_filter_proxy.h"
 #include "relayhud/ui/matrix/matrix_model.h"
@@ -12,6 +11,7 @@
 #include "relayhud/ui/matrix/triage_walk.h"
 #include "relayhud/ui/tests/tests_model.h"
 #include "relayhud/ui/tests/tests_panel.h"
+#include "relayhud/ui/window/main_window.h"
 
 #include "sim_session.h"
 #include "test_support.h"

@@ -2,13 +2,13 @@
 // jump to a row lands on its first failure; `?` lists every key the window
 // binds, none shadows another, and the README lists the same.
 #include "relayhud/ui/jump/jump_box.h"
-#include "relayhud/ui/main_window.h"
 #include "relayhud/ui/matrix/matrix_filter_proxy.h"
 #include "relayhud/ui/matrix/matrix_model.h"
 #include "relayhud/ui/matrix/matrix_view.h"
 #include "relayhud/ui/matrix/triage_walk.h"
 #include "relayhud/ui/triage/key_table.h"
 #include "relayhud/ui/triage/triage_dialog.h"
+#include "relayhud/ui/window/main_window.h"
 
 #include "sim_session.h"
 #include "test_support.h"

@@ -10,7 +10,6 @@
 #include "relayhud/ui/jump/jump_box.h"
 #include "relayhud/ui/jump/jump_model.h"
 #include "relayhud/ui/links/app_link.h"
-#include "relayhud/ui/main_window.h"
 #include "relayhud/ui/matrix/commit_header_view.h"
 #include "relayhud/ui/matrix/matrix_filter_proxy.h"
 #include "relayhud/ui/matrix/matrix_model.h"
@@ -18,6 +17,7 @@
 #include "relayhud/ui/status/sync_status_widget.h"
 #include "relayhud/ui/tests/tests_model.h"
 #include "relayhud/ui/tests/tests_panel.h"
+#include "relayhud/ui/window/main_window.h"
 
 #include "sim_session.h"
 #include "test_support.h"

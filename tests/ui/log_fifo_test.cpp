@@ -8,7 +8,7 @@
 #include "relayhud/ui/logs/log_view.h"
 #include "relayhud/ui/logs/log_viewer.h"
 #include "relayhud/ui/logs/log_window.h"
-#include "relayhud/ui/main_window.h"
+#include "relayhud/ui/window/main_window.h"
 
 #include "sim_session.h"
 #include "test_support.h"

@@ -11,12 +11,12 @@
 #include "relayhud/store/database.h"
 #include "relayhud/store/run_store.h"
 #include "relayhud/store/test_result_store.h"
-#include "relayhud/ui/main_window.h"
 #include "relayhud/ui/matrix/matrix_filter_proxy.h"
 #include "relayhud/ui/matrix/matrix_model.h"
 #include "relayhud/ui/tests/test_details_view.h"
 #include "relayhud/ui/tests/tests_model.h"
 #include "relayhud/ui/tests/tests_panel.h"
+#include "relayhud/ui/window/main_window.h"
 #include "relayhud/util/time.h"
 
 #include <QApplication>

@@ -4,9 +4,9 @@
 // and how to find a failed cell with artifacts.
 #include "relayhud/sim/sim_dataset.h"
 #include "relayhud/sim/sim_server.h"
-#include "relayhud/ui/main_window.h"
 #include "relayhud/ui/matrix/cell_state.h"
 #include "relayhud/ui/matrix/matrix_model.h"
+#include "relayhud/ui/window/main_window.h"
 
 #include <QAbstractItemModel>
 #include <QString>

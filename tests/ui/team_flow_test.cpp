@@ -4,13 +4,13 @@
 // stopped the first says "offline, 1 change waiting" and keeps working, and
 // once the server is back the tag arrives at the other, once.
 #include "relayhud/team/team_server.h"
-#include "relayhud/ui/main_window.h"
 #include "relayhud/ui/matrix/matrix_filter_proxy.h"
 #include "relayhud/ui/matrix/matrix_view.h"
 #include "relayhud/ui/status/sync_status_widget.h"
 #include "relayhud/ui/tests/tests_model.h"
 #include "relayhud/ui/tests/tests_panel.h"
 #include "relayhud/ui/triage/team_client.h"
+#include "relayhud/ui/window/main_window.h"
 
 #include "pg_test_server.h"
 #include "sim_session.h"

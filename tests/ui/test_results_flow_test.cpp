@@ -11,7 +11,6 @@
 #include "relayhud/ui/logs/log_view.h"
 #include "relayhud/ui/logs/log_viewer.h"
 #include "relayhud/ui/logs/log_window.h"
-#include "relayhud/ui/main_window.h"
 #include "relayhud/ui/matrix/cell_state.h"
 #include "relayhud/ui/matrix/matrix_filter_proxy.h"
 #include "relayhud/ui/matrix/matrix_model.h"
@@ -21,6 +20,7 @@
 #include "relayhud/ui/settings/credential_store.h"
 #include "relayhud/ui/status/sync_status_widget.h"
 #include "relayhud/ui/tests/tests_panel.h"
+#include "relayhud/ui/window/main_window.h"
 
 #include "sim_session.h"
 #include "test_support.h"

@@ -3,7 +3,7 @@
 // light and dark palettes.
 #include "relayhud/junit/junit_reader.h"
 #include "relayhud/ui/app/dark_palette.h"
-#include "relayhud/ui/format.h"
+#include "relayhud/ui/common/format.h"
 #include "relayhud/ui/tests/history_strip.h"
 #include "relayhud/ui/tests/test_details_view.h"
 #include "relayhud/ui/tests/tests_counts_bar.h"

@@ -3,14 +3,14 @@
 // matrix marks, a restart, and a team's export imported into another cache.
 #include "relayhud/store/database.h"
 #include "relayhud/store/triage_store.h"
-#include "relayhud/ui/main_window.h"
+#include "relayhud/ui/clusters/clusters_panel.h"
 #include "relayhud/ui/matrix/matrix_filter_proxy.h"
 #include "relayhud/ui/matrix/matrix_model.h"
 #include "relayhud/ui/matrix/matrix_view.h"
 #include "relayhud/ui/tests/test_details_view.h"
 #include "relayhud/ui/tests/tests_model.h"
 #include "relayhud/ui/tests/tests_panel.h"
-#include "relayhud/ui/triage/clusters_panel.h"
+#include "relayhud/ui/window/main_window.h"
 
 #include "sim_session.h"
 #include "test_support.h"

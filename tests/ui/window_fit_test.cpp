@@ -5,9 +5,8 @@
 // `--screenshot --size` pictures exactly what a window of that size shows.
 // The data is the simulator's, read over loopback as a user's window reads it.
 #include "relayhud/ui/app/window_shot.h"
+#include "relayhud/ui/common/elide_words.h"
 #include "relayhud/ui/details/run_details_panel.h"
-#include "relayhud/ui/elide_words.h"
-#include "relayhud/ui/main_window.h"
 #include "relayhud/ui/matrix/cell_delegate.h"
 #include "relayhud/ui/matrix/cell_style.h"
 #include "relayhud/ui/matrix/commit_header_view.h"
@@ -15,6 +14,7 @@
 #include "relayhud/ui/matrix/matrix_view.h"
 #include "relayhud/ui/tests/test_details_view.h"
 #include "relayhud/ui/tests/tests_panel.h"
+#include "relayhud/ui/window/main_window.h"
 
 #include "sim_session.h"
 #include "test_support.h"

@@ -7,13 +7,13 @@
 #include "relayhud/sim/sim_dataset.h"
 #include "relayhud/store/database.h"
 #include "relayhud/store/run_store.h"
+#include "relayhud/ui/common/job_label.h"
 #include "relayhud/ui/details/run_details_panel.h"
-#include "relayhud/ui/main_window.h"
 #include "relayhud/ui/matrix/commit_header_view.h"
 #include "relayhud/ui/matrix/job_header_view.h"
-#include "relayhud/ui/matrix/job_label.h"
 #include "relayhud/ui/matrix/matrix_model.h"
 #include "relayhud/ui/matrix/matrix_view.h"
+#include "relayhud/ui/window/main_window.h"
 
 #include "test_support.h"
 

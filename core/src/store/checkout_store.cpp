@@ -1,4 +1,4 @@
-// Database: the tested-SHA evidence, what job logs say their checkouts checked
+// CheckoutStore: the tested-SHA evidence, what job logs say their checkouts checked
 // out (schema 6; model/log_checkout.h), and the greens whose logs are read.
 #include "relayhud/store/checkout_store.h"
 
@@ -10,7 +10,7 @@ namespace relayhud {
 
 using store::Statement;
 
-CheckoutStore::CheckoutStore(const Database& db) : m_database(&db), m_db(store::connectionOf(db)) {}
+CheckoutStore::CheckoutStore(const Database& db) : m_db(store::connectionOf(db)) {}
 
 Result<void> CheckoutStore::putLogCheckouts(std::int64_t checkRunRow,
                                             const std::vector<LogCheckout>& checkouts,

@@ -18,8 +18,6 @@ namespace relayhud {
 
 using store::Statement;
 
-sqlite3* store::connectionOf(const Database& db) { return db.m_db; }
-
 Database::Database(std::string path) : m_path(std::move(path)) {}
 
 Database::~Database()

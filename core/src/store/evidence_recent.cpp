@@ -1,4 +1,4 @@
-// Database reads for config suggestions (config/config_suggest.h): the recent
+// EvidenceStore reads for config suggestions (config/config_suggest.h): the recent
 // runs of every job with each test's outcome, and the known test names. Two
 // queries whatever the number of tests: the runs (check_run_by_job), then
 // every result of the picked test runs by primary key, with its test_case.

@@ -1,4 +1,4 @@
-// Database reads and writes for triage evidence (triage/suggest.h): job failure
+// EvidenceStore reads and writes for triage evidence (triage/suggest.h): job failure
 // lines, the runs triage looks at, other attempts, a run's outcomes for a few
 // tests, and the other infra failures nearby.
 #include "relayhud/store/evidence_store.h"
@@ -59,7 +59,7 @@ const char* jobLineStateName(JobLineState state)
     return "unknown";
 }
 
-EvidenceStore::EvidenceStore(const Database& db) : m_database(&db), m_db(store::connectionOf(db)) {}
+EvidenceStore::EvidenceStore(const Database& db) : m_db(store::connectionOf(db)) {}
 
 Result<void> EvidenceStore::putJobFailureLine(const JobFailureLine& line)
 {

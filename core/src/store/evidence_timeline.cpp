@@ -1,4 +1,4 @@
-// Database reads for attribution (store/job_timeline.h): every run of one job,
+// EvidenceStore reads for attribution (store/job_timeline.h): every run of one job,
 // then the failing results of all of them through the partial index
 // test_result_triage (schema.cpp, version 4).
 #include "relayhud/model/test_results.h"

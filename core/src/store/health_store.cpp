@@ -1,4 +1,4 @@
-// Database: the runs the integration doctor's runtime health reads
+// HealthStore: the runs the integration doctor's runtime health reads
 // (store/health_runs.h): every attempt of one backend's check runs in a window.
 #include "relayhud/store/health_store.h"
 
@@ -65,7 +65,7 @@ HealthRun readHealthRun(const Statement& s)
 
 } // namespace
 
-HealthStore::HealthStore(const Database& db) : m_database(&db), m_db(store::connectionOf(db)) {}
+HealthStore::HealthStore(const Database& db) : m_db(store::connectionOf(db)) {}
 
 Result<std::vector<HealthRun>> HealthStore::healthRuns(const HealthRunQuery& query) const
 {

@@ -143,7 +143,7 @@ void compactColumns(MatrixSnapshot& snap, std::vector<MatrixColumn> columns,
 
 } // namespace
 
-MatrixStore::MatrixStore(const Database& db) : m_database(&db), m_db(store::connectionOf(db)) {}
+MatrixStore::MatrixStore(const Database& db) : m_db(store::connectionOf(db)) {}
 
 Result<MatrixSnapshot> MatrixStore::loadMatrix(const MatrixQuery& query) const
 {

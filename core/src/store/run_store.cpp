@@ -1,3 +1,5 @@
+// RunStore: a sync's batches, the counts, the validators, PR titles and the
+// levels the relay verified at dispatch (the reads are in run_reads.cpp).
 #include "relayhud/store/run_store.h"
 
 #include "store/run_writer.h"
@@ -11,7 +13,7 @@ namespace relayhud {
 
 using store::Statement;
 
-RunStore::RunStore(const Database& db) : m_database(&db), m_db(store::connectionOf(db)) {}
+RunStore::RunStore(const Database& db) : m_db(store::connectionOf(db)) {}
 
 Result<void> RunStore::apply(const SyncBatch& batch)
 {
@@ -105,4 +107,34 @@ Result<void> RunStore::applyPrInfo(const std::vector<PrInfo>& infos)
     }
     return transaction->commit();
 }
+Result<std::vector<std::string>> RunStore::nightlyShasWithoutTitle(std::size_t limit) const
+{
+    static_assert(static_cast<int>(EventType::Nightly) == 2);
+    Statement s(m_db, "SELECT sha FROM upstream_commit WHERE event_type = 2 AND title = ''"
+                      " ORDER BY time DESC LIMIT ?");
+    s.bind(1, static_cast<std::int64_t>(limit));
+    return store::collectRows<std::string>(s, [](const Statement& row) { return row.text(0); });
+}
+
+Result<void> RunStore::applyDispatchLevels(const std::vector<DispatchLevel>& levels)
+{
+    auto transaction = store::Transaction::begin(m_db);
+    if (!transaction)
+        return transaction.error();
+    Statement s(m_db, "UPDATE check_run SET level = ?3"
+                      " WHERE check_run_id = ?1 AND run_attempt = ?2 AND ?3 != 0");
+    for (const auto& l : levels) {
+        if (l.checkRunId.value.empty())
+            continue;
+        auto r = s.reset()
+                     .bind(1, l.checkRunId.value)
+                     .bind(2, l.runAttempt)
+                     .bind(3, static_cast<std::int64_t>(l.level))
+                     .run();
+        if (!r)
+            return r;
+    }
+    return transaction->commit();
+}
+
 } // namespace relayhud

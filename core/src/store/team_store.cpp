@@ -1,4 +1,4 @@
-// Database: its side of a team's shared triage server (store/team_changes.h):
+// TeamStore: its side of a team's shared triage server (store/team_changes.h):
 // the outbox a tag write fills (TeamOutbox), joining a team, and applying
 // what a pull brings, field by field, with the conflicts listed.
 #include "relayhud/store/team_store.h"
@@ -424,7 +424,7 @@ void sortUnique(std::vector<T>& v)
 }
 } // namespace
 
-TeamStore::TeamStore(const Database& db) : m_database(&db), m_db(store::connectionOf(db)) {}
+TeamStore::TeamStore(const Database& db) : m_db(store::connectionOf(db)) {}
 
 Result<std::size_t> TeamStore::joinTeam(const std::string& teamId, const std::string& where)
 {

@@ -1,4 +1,4 @@
-// Database: the upstream commit a run really tested (schema 9;
+// CheckoutStore: the upstream commit a run really tested (schema 9;
 // model/tested_commit.h), and the previous one of its job, the base of its
 // compare range.
 #include "relayhud/store/checkout_store.h"

@@ -1,4 +1,4 @@
-// Database: the runs the trend charts read (store/trend_runs.h), in one scan of
+// TrendStore: the runs the trend charts read (store/trend_runs.h), in one scan of
 // the window's check runs joined with their job, backend, commit and test run.
 #include "relayhud/store/trend_store.h"
 
@@ -61,7 +61,7 @@ TrendRun readTrendRun(const Statement& s)
 
 } // namespace
 
-TrendStore::TrendStore(const Database& db) : m_database(&db), m_db(store::connectionOf(db)) {}
+TrendStore::TrendStore(const Database& db) : m_db(store::connectionOf(db)) {}
 
 Result<std::vector<TrendRun>> TrendStore::trendRuns(const TrendRunQuery& query) const
 {

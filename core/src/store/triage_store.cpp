@@ -1,4 +1,4 @@
-// Database: human triage tags (model/triage_tags.h) and the reads that triage
+// TriageStore: human triage tags (model/triage_tags.h) and the reads that triage
 // views need: the tags of a run, the matrix's "all triaged" marks and the
 // failing tests that clustering groups.
 #include "relayhud/store/triage_store.h"
@@ -190,7 +190,7 @@ Result<void> restoreInTransaction(sqlite3* db, const std::vector<TriageTarget>& 
 
 } // namespace
 
-TriageStore::TriageStore(const Database& db) : m_database(&db), m_db(store::connectionOf(db)) {}
+TriageStore::TriageStore(const Database& db) : m_db(store::connectionOf(db)) {}
 
 Result<std::vector<std::optional<TriageTag>>>
 TriageStore::setTriageTags(const std::vector<TriageTag>& tags)

@@ -1,6 +1,6 @@
 #include "relayhud/ui/app/command_line.h"
 
-#include "relayhud/ui/main_window.h"
+#include "relayhud/ui/window/main_window.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>

@@ -9,7 +9,7 @@
 #include "relayhud/ui/gating/merge_gating_panel.h"
 #include "relayhud/ui/links/app_link.h"
 #include "relayhud/ui/logs/log_link.h"
-#include "relayhud/ui/main_window.h"
+#include "relayhud/ui/window/main_window.h"
 #include "relayhud/ui/matrix/matrix_view.h"
 
 #include <QApplication>

@@ -5,7 +5,7 @@
 #include "relayhud/store/trend_store.h"
 #include "relayhud/sync/hud_sync.h"
 #include "relayhud/ui/backends/doctor_panel.h"
-#include "relayhud/ui/format.h"
+#include "relayhud/ui/common/format.h"
 #include "relayhud/ui/watch/watch_list.h"
 #include "relayhud/util/time.h"
 

@@ -7,7 +7,7 @@
 #include "relayhud/store/database.h"
 #include "relayhud/store/health_store.h"
 #include "relayhud/store/run_store.h"
-#include "relayhud/ui/format.h"
+#include "relayhud/ui/common/format.h"
 #include "relayhud/util/paths.h"
 #include "relayhud/util/time.h"
 

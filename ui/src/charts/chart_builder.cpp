@@ -2,7 +2,7 @@
 
 #include "chart_text.h"
 
-#include "relayhud/ui/format.h"
+#include "relayhud/ui/common/format.h"
 #include "relayhud/ui/triage/triage_style.h"
 
 #include <QBarCategoryAxis>

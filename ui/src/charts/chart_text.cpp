@@ -1,6 +1,6 @@
 #include "chart_text.h"
 
-#include "relayhud/ui/format.h"
+#include "relayhud/ui/common/format.h"
 
 #include <QCoreApplication>
 #include <QDateTime>

@@ -1,6 +1,6 @@
 #include "relayhud/ui/charts/charts_panel.h"
 
-#include "relayhud/ui/format.h"
+#include "relayhud/ui/common/format.h"
 #include "relayhud/util/time.h"
 
 #include <QBarSet>

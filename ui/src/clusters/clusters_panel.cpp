@@ -1,9 +1,9 @@
-#include "relayhud/ui/triage/clusters_panel.h"
+#include "relayhud/ui/clusters/clusters_panel.h"
 
-#include "relayhud/ui/elide_words.h"
-#include "relayhud/ui/format.h"
+#include "relayhud/ui/common/elide_words.h"
+#include "relayhud/ui/common/format.h"
 #include "relayhud/ui/triage/triage_style.h"
-#include "relayhud/ui/triage/triage_text.h"
+#include "relayhud/ui/tests/triage_text.h"
 
 #include <QHeaderView>
 #include <QLabel>

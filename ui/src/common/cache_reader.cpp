@@ -1,4 +1,4 @@
-#include "relayhud/ui/app/cache_reader.h"
+#include "relayhud/ui/common/cache_reader.h"
 
 #include <filesystem>
 #include <system_error>

@@ -1,4 +1,4 @@
-#include "relayhud/ui/elide_words.h"
+#include "relayhud/ui/common/elide_words.h"
 
 #include <QFontMetrics>
 

@@ -1,6 +1,6 @@
-#include "relayhud/ui/elided_label.h"
+#include "relayhud/ui/common/elided_label.h"
 
-#include "relayhud/ui/format.h"
+#include "relayhud/ui/common/format.h"
 
 #include <QEvent>
 

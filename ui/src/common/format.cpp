@@ -1,4 +1,4 @@
-#include "relayhud/ui/format.h"
+#include "relayhud/ui/common/format.h"
 
 #include "relayhud/model/count_kind.h"
 

@@ -1,4 +1,4 @@
-#include "relayhud/ui/matrix/job_label.h"
+#include "relayhud/ui/common/job_label.h"
 
 #include <QRegularExpression>
 #include <QStringList>

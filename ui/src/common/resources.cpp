@@ -1,4 +1,4 @@
-#include "relayhud/ui/resources.h"
+#include "relayhud/ui/common/resources.h"
 
 #include <QtGlobal>
 

@@ -1,6 +1,6 @@
 #include "relayhud/ui/config/config_details_pane.h"
 
-#include "relayhud/ui/format.h"
+#include "relayhud/ui/common/format.h"
 #include "relayhud/ui/tests/history_strip.h"
 
 #include <QGridLayout>

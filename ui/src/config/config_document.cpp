@@ -1,7 +1,7 @@
 #include "relayhud/ui/config/config_document.h"
 
 #include "relayhud/config/text_diff.h"
-#include "relayhud/ui/format.h"
+#include "relayhud/ui/common/format.h"
 
 #include <QDir>
 #include <QFileInfo>

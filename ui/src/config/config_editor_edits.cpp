@@ -13,7 +13,7 @@
 #include "relayhud/store/evidence_store.h"
 #include "relayhud/ui/config/config_details_pane.h"
 #include "relayhud/ui/config/config_tree_model.h"
-#include "relayhud/ui/format.h"
+#include "relayhud/ui/common/format.h"
 
 #include <QComboBox>
 #include <QFileInfo>

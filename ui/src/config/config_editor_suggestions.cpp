@@ -10,7 +10,7 @@
 #include "relayhud/config/pass_record.h"
 #include "relayhud/config/text_diff.h"
 #include "relayhud/ui/config/config_tree_model.h"
-#include "relayhud/ui/format.h"
+#include "relayhud/ui/common/format.h"
 
 #include <QFileInfo>
 #include <QUndoStack>

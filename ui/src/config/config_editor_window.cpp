@@ -5,7 +5,7 @@
 #include "relayhud/ui/config/config_details_pane.h"
 #include "relayhud/ui/config/config_style.h"
 #include "relayhud/ui/config/config_tree_model.h"
-#include "relayhud/ui/format.h"
+#include "relayhud/ui/common/format.h"
 
 #include <QAction>
 #include <QApplication>

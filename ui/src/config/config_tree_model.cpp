@@ -1,6 +1,6 @@
 #include "relayhud/ui/config/config_tree_model.h"
 
-#include "relayhud/ui/format.h"
+#include "relayhud/ui/common/format.h"
 
 #include <QFileInfo>
 #include <QFont>

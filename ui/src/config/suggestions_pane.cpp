@@ -1,6 +1,6 @@
 #include "relayhud/ui/config/suggestions_pane.h"
 
-#include "relayhud/ui/format.h"
+#include "relayhud/ui/common/format.h"
 
 #include <QHBoxLayout>
 #include <QHeaderView>

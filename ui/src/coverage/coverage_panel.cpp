@@ -4,7 +4,7 @@
 
 #include "relayhud/store/database.h"
 #include "relayhud/ui/coverage/op_dtype_heatmap.h"
-#include "relayhud/ui/format.h"
+#include "relayhud/ui/common/format.h"
 #include "relayhud/ui/matrix/cell_state.h"
 #include "relayhud/ui/matrix/cell_style.h"
 

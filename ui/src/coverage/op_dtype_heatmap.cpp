@@ -1,6 +1,6 @@
 #include "relayhud/ui/coverage/op_dtype_heatmap.h"
 
-#include "relayhud/ui/format.h"
+#include "relayhud/ui/common/format.h"
 #include "relayhud/ui/matrix/cell_state.h"
 #include "relayhud/ui/matrix/cell_style.h"
 

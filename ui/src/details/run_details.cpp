@@ -5,7 +5,7 @@
 #include "relayhud/store/run_store.h"
 #include "relayhud/store/test_result_store.h"
 #include "relayhud/triage/suggest.h"
-#include "relayhud/ui/format.h"
+#include "relayhud/ui/common/format.h"
 
 #include <algorithm>
 

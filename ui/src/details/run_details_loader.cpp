@@ -1,7 +1,7 @@
 #include "relayhud/ui/details/run_details_loader.h"
 
 #include "relayhud/store/database.h"
-#include "relayhud/ui/format.h"
+#include "relayhud/ui/common/format.h"
 
 #include <QtConcurrent/QtConcurrentRun>
 

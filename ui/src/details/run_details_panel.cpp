@@ -5,7 +5,7 @@
 #include "relayhud/ui/details/link_label.h"
 #include "relayhud/ui/details/state_delegate.h"
 #include "relayhud/ui/details/state_tile.h"
-#include "relayhud/ui/format.h"
+#include "relayhud/ui/common/format.h"
 #include "relayhud/util/time.h"
 
 #include <QFontDatabase>

@@ -1,7 +1,7 @@
 #include "relayhud/ui/gating/merge_gating_panel.h"
 
 #include "relayhud/store/database.h"
-#include "relayhud/ui/format.h"
+#include "relayhud/ui/common/format.h"
 
 #include <QHeaderView>
 #include <QLabel>

@@ -1,6 +1,6 @@
 #include "relayhud/ui/logs/landmarks_model.h"
 
-#include "relayhud/ui/format.h"
+#include "relayhud/ui/common/format.h"
 
 #include <QLocale>
 

@@ -3,7 +3,7 @@
 // log_view_paint.cpp, mouse and keys in log_view_input.cpp.
 #include "relayhud/ui/logs/log_view.h"
 
-#include "relayhud/ui/format.h"
+#include "relayhud/ui/common/format.h"
 #include "relayhud/ui/logs/file_work_pool.h"
 #include "relayhud/ui/logs/line_jump_edit.h"
 #include "relayhud/ui/logs/log_copy.h"

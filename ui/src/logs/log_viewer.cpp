@@ -1,6 +1,6 @@
 #include "relayhud/ui/logs/log_viewer.h"
 
-#include "relayhud/ui/format.h"
+#include "relayhud/ui/common/format.h"
 #include "relayhud/ui/logs/landmark_delegate.h"
 #include "relayhud/ui/logs/landmarks_model.h"
 #include "relayhud/ui/logs/log_document.h"

@@ -2,8 +2,8 @@
 
 #include "relayhud/model/tested_commit.h"
 #include "relayhud/model/types.h"
-#include "relayhud/ui/elide_words.h"
-#include "relayhud/ui/format.h"
+#include "relayhud/ui/common/elide_words.h"
+#include "relayhud/ui/common/format.h"
 #include "relayhud/ui/matrix/cell_style.h"
 #include "relayhud/ui/matrix/matrix_model.h"
 

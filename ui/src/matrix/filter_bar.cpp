@@ -1,7 +1,7 @@
 #include "relayhud/ui/matrix/filter_bar.h"
 
 #include "relayhud/model/types.h"
-#include "relayhud/ui/format.h"
+#include "relayhud/ui/common/format.h"
 #include "relayhud/ui/matrix/matrix_filter_proxy.h"
 #include "relayhud/ui/matrix/matrix_key.h"
 #include "relayhud/ui/matrix/matrix_model.h"

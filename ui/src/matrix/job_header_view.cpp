@@ -1,10 +1,10 @@
 #include "relayhud/ui/matrix/job_header_view.h"
 
 #include "relayhud/model/types.h"
-#include "relayhud/ui/format.h"
+#include "relayhud/ui/common/format.h"
 #include "relayhud/ui/matrix/backend_groups.h"
 #include "relayhud/ui/matrix/cell_style.h"
-#include "relayhud/ui/matrix/job_label.h"
+#include "relayhud/ui/common/job_label.h"
 #include "relayhud/ui/matrix/level_badge.h"
 #include "relayhud/ui/matrix/matrix_model.h"
 

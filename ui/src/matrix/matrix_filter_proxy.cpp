@@ -1,6 +1,6 @@
 #include "relayhud/ui/matrix/matrix_filter_proxy.h"
 
-#include "relayhud/ui/format.h"
+#include "relayhud/ui/common/format.h"
 #include "relayhud/ui/matrix/cell_state.h"
 #include "relayhud/ui/matrix/matrix_model.h"
 #include "relayhud/ui/matrix/pull_request_rows.h"

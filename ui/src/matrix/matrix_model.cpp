@@ -1,7 +1,7 @@
 #include "relayhud/ui/matrix/matrix_model.h"
 #include "relayhud/ui/watch/watch_list.h"
 
-#include "relayhud/ui/format.h"
+#include "relayhud/ui/common/format.h"
 #include "relayhud/ui/matrix/cell_state.h"
 
 namespace relayhud::ui {

@@ -2,7 +2,7 @@
 // finest-grained model signals, so views keep selection and scroll position.
 #include "relayhud/ui/matrix/matrix_model.h"
 
-#include "relayhud/ui/format.h"
+#include "relayhud/ui/common/format.h"
 
 #include <algorithm>
 #include <numeric>

@@ -1,7 +1,7 @@
 #include "relayhud/ui/matrix/shard_groups.h"
 
-#include "relayhud/ui/format.h"
-#include "relayhud/ui/matrix/job_label.h"
+#include "relayhud/ui/common/format.h"
+#include "relayhud/ui/common/job_label.h"
 
 #include <QHash>
 

@@ -11,8 +11,8 @@
 #include "relayhud/triage/suggest.h"
 #include "relayhud/util/paths.h"
 
-#include "relayhud/ui/format.h"
-#include "relayhud/ui/triage/triage_text.h"
+#include "relayhud/ui/common/format.h"
+#include "relayhud/ui/tests/triage_text.h"
 
 #include <QFileInfo>
 

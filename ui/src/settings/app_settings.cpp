@@ -1,7 +1,7 @@
 #include "relayhud/ui/settings/app_settings.h"
 
 #include "relayhud/triage/rule_set.h"
-#include "relayhud/ui/format.h"
+#include "relayhud/ui/common/format.h"
 
 #include <QSettings>
 #include <QStandardPaths>

@@ -1,6 +1,6 @@
 #include "relayhud/ui/settings/coverage_settings_page.h"
 
-#include "relayhud/ui/format.h"
+#include "relayhud/ui/common/format.h"
 #include "relayhud/verdict/verdict.h"
 
 #include <QFileDialog>

@@ -1,6 +1,6 @@
 #include "relayhud/ui/settings/credential_store.h"
 
-#include "relayhud/ui/format.h"
+#include "relayhud/ui/common/format.h"
 
 #include <qt6keychain/keychain.h>
 

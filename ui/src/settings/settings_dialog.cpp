@@ -1,7 +1,7 @@
 #include "relayhud/ui/settings/settings_dialog.h"
 
 #include "relayhud/team/team_server.h"
-#include "relayhud/ui/format.h"
+#include "relayhud/ui/common/format.h"
 #include "relayhud/ui/settings/coverage_settings_page.h"
 
 #include <QColor>

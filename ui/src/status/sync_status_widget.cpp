@@ -1,7 +1,7 @@
 #include "relayhud/ui/status/sync_status_widget.h"
 
-#include "relayhud/ui/elided_label.h"
-#include "relayhud/ui/format.h"
+#include "relayhud/ui/common/elided_label.h"
+#include "relayhud/ui/common/format.h"
 
 #include <QColor>
 #include <QDateTime>

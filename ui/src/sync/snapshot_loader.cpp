@@ -4,7 +4,7 @@
 #include "relayhud/store/database.h"
 #include "relayhud/store/matrix_store.h"
 #include "relayhud/store/triage_store.h"
-#include "relayhud/ui/format.h"
+#include "relayhud/ui/common/format.h"
 #include "relayhud/ui/sync/verdict_marks.h"
 
 #include <QFuture>

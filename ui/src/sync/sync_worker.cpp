@@ -7,7 +7,7 @@
 #include "relayhud/util/paths.h"
 #include "relayhud/util/time.h"
 
-#include "relayhud/ui/format.h"
+#include "relayhud/ui/common/format.h"
 
 namespace relayhud::ui {
 

@@ -1,6 +1,6 @@
 #include "relayhud/ui/tests/history_strip.h"
 
-#include "relayhud/ui/format.h"
+#include "relayhud/ui/common/format.h"
 #include "relayhud/ui/tests/outcome_style.h"
 
 #include <QCoreApplication>

@@ -1,6 +1,6 @@
 #include "relayhud/ui/tests/outcome_style.h"
 
-#include "relayhud/ui/format.h"
+#include "relayhud/ui/common/format.h"
 #include "relayhud/ui/matrix/cell_style.h"
 
 #include <QCoreApplication>

@@ -1,6 +1,6 @@
 #include "relayhud/ui/tests/test_details_view.h"
 
-#include "relayhud/ui/format.h"
+#include "relayhud/ui/common/format.h"
 #include "relayhud/ui/tests/history_strip.h"
 #include "relayhud/ui/tests/outcome_style.h"
 #include "relayhud/ui/triage/triage_style.h"

@@ -1,6 +1,6 @@
 #include "relayhud/ui/tests/tests_index.h"
 
-#include "relayhud/ui/format.h"
+#include "relayhud/ui/common/format.h"
 #include "relayhud/ui/tests/natural_order.h"
 
 #include <algorithm>

@@ -2,7 +2,7 @@
 // Every CI string stays plain text; tooltips go through plainToolTip().
 #include "relayhud/ui/tests/tests_model.h"
 
-#include "relayhud/ui/format.h"
+#include "relayhud/ui/common/format.h"
 #include "relayhud/ui/tests/history_strip.h"
 #include "relayhud/ui/tests/outcome_style.h"
 #include "relayhud/ui/triage/triage_style.h"

@@ -1,7 +1,7 @@
 #include "relayhud/ui/tests/tests_panel.h"
 
-#include "relayhud/ui/elided_label.h"
-#include "relayhud/ui/format.h"
+#include "relayhud/ui/common/elided_label.h"
+#include "relayhud/ui/common/format.h"
 #include "relayhud/ui/tests/test_details_view.h"
 #include "relayhud/ui/tests/tests_counts_bar.h"
 #include "relayhud/ui/tests/tests_delegate.h"

@@ -3,7 +3,7 @@
 // cell), one key sets a class, T opens the tag dialog, ? shows every key.
 #include "relayhud/ui/tests/tests_panel.h"
 
-#include "relayhud/ui/format.h"
+#include "relayhud/ui/common/format.h"
 #include "relayhud/ui/matrix/triage_walk.h"
 #include "relayhud/ui/tests/test_details_view.h"
 #include "relayhud/ui/tests/tests_model.h"

@@ -1,6 +1,6 @@
-#include "relayhud/ui/triage/triage_text.h"
+#include "relayhud/ui/tests/triage_text.h"
 
-#include "relayhud/ui/format.h"
+#include "relayhud/ui/common/format.h"
 #include "relayhud/ui/tests/outcome_style.h"
 #include "relayhud/ui/triage/triage_style.h"
 

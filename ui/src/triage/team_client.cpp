@@ -4,7 +4,7 @@
 #include "relayhud/store/team_store.h"
 #include "relayhud/team/team_server.h"
 #include "relayhud/team/team_sync.h"
-#include "relayhud/ui/format.h"
+#include "relayhud/ui/common/format.h"
 
 #include <QDateTime>
 #include <QMetaObject>

@@ -3,7 +3,7 @@
 #include "relayhud/store/database.h"
 #include "relayhud/store/triage_store.h"
 #include "relayhud/triage/triage_exchange.h"
-#include "relayhud/ui/format.h"
+#include "relayhud/ui/common/format.h"
 
 #include <QMetaObject>
 

@@ -1,8 +1,8 @@
 #include "relayhud/ui/watch/watch_list.h"
 
 #include "relayhud/model/types.h"
-#include "relayhud/ui/format.h"
-#include "relayhud/ui/matrix/job_label.h"
+#include "relayhud/ui/common/format.h"
+#include "relayhud/ui/common/job_label.h"
 
 #include <QCoreApplication>
 

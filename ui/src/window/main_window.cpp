@@ -1,7 +1,8 @@
 // MainWindow: construction, menus and window state.
-#include "relayhud/ui/main_window.h"
+#include "relayhud/ui/window/main_window.h"
 
-#include "relayhud/ui/app/cache_reader.h"
+#include "relayhud/ui/common/cache_reader.h"
+#include "relayhud/ui/common/resources.h"
 #include "relayhud/ui/config/config_editor_window.h"
 #include "relayhud/ui/details/link_label.h"
 #include "relayhud/ui/details/run_details_loader.h"
@@ -12,7 +13,6 @@
 #include "relayhud/ui/matrix/matrix_filter_proxy.h"
 #include "relayhud/ui/matrix/matrix_model.h"
 #include "relayhud/ui/matrix/matrix_view.h"
-#include "relayhud/ui/resources.h"
 #include "relayhud/ui/results/report_window.h"
 #include "relayhud/ui/results/test_results_controller.h"
 #include "relayhud/ui/settings/credential_store.h"
@@ -21,6 +21,8 @@
 #include "relayhud/ui/sync/sync_controller.h"
 #include "relayhud/ui/triage/team_client.h"
 #include "relayhud/ui/triage/triage_controller.h"
+#include "relayhud/ui/watch/watch_controller.h"
+#include "window/watch_coordinator.h"
 
 #include <QAction>
 #include <QCloseEvent>
@@ -93,7 +95,10 @@ MainWindow::MainWindow(SessionConfig config, QWidget* parent)
     buildStatusBar();
     buildLinks();
     buildWalk();
-    buildWatch();
+    m_watcher = new WatchCoordinator({this, &m_config.settings, m_model, m_view, m_status,
+                                      [this](qint64 run) { return selectRunRow(run); },
+                                      m_config.persistWindow},
+                                     this);
     buildBackendsView();
     buildDoctorView();
     buildMenus();
@@ -238,7 +243,7 @@ void MainWindow::buildMenus()
     buildFileMenu();
     buildTriageMenus();
     buildViewMenu();
-    buildWatchMenu();
+    m_watcher->buildMenu(menuBar());
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About RelayHUD"), this, &MainWindow::showAbout);
 }
@@ -448,5 +453,7 @@ void MainWindow::closeEvent(QCloseEvent* event)
     m_triage->shutdown();
     QMainWindow::closeEvent(event);
 }
+
+WatchController* MainWindow::watch() const { return m_watcher->controller(); }
 
 } // namespace relayhud::ui

@@ -1,6 +1,6 @@
 // MainWindow: the backends overview (issue 17) and the integration doctor
 // (issue 20), view tabs in the matrix's place: they need the window's width.
-#include "relayhud/ui/main_window.h"
+#include "relayhud/ui/window/main_window.h"
 
 #include "relayhud/ui/backends/backends_panel.h"
 #include "relayhud/ui/backends/doctor_panel.h"
@@ -26,8 +26,8 @@ void MainWindow::buildBackendsView()
         m_status->showMessage(
             tr("Showing %1's columns (View > Reset filters shows every backend)").arg(repo));
     });
-    m_backends->setFollowed(m_watch->list().followed);
-    connect(m_watch, &WatchController::listChanged, m_backends,
+    m_backends->setFollowed(watch()->list().followed);
+    connect(watch(), &WatchController::listChanged, m_backends,
             [this](const WatchList& list) { m_backends->setFollowed(list.followed); });
 }
 

@@ -4,10 +4,10 @@
 // test revealed, or with no cell selected the configs of the backends in
 // view (Settings › Coverage maps a backend to its config; the demo fills it
 // with the simulator's own configs).
-#include "relayhud/ui/main_window.h"
+#include "relayhud/ui/window/main_window.h"
 
+#include "relayhud/ui/common/format.h"
 #include "relayhud/ui/config/config_editor_window.h"
-#include "relayhud/ui/format.h"
 #include "relayhud/ui/matrix/matrix_filter_proxy.h"
 #include "relayhud/ui/matrix/matrix_model.h"
 #include "relayhud/ui/matrix/matrix_view.h"

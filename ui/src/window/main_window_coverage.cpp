@@ -1,12 +1,12 @@
 // MainWindow: the Coverage tab (a run's verdict and what it covered), the
 // coverage settings reaching the matrix's verdict marks, the trend charts,
 // and the views of nightly and release runs.
-#include "relayhud/ui/main_window.h"
+#include "relayhud/ui/window/main_window.h"
 
 #include "relayhud/ui/charts/charts_panel.h"
+#include "relayhud/ui/common/format.h"
 #include "relayhud/ui/config/config_editor_window.h"
 #include "relayhud/ui/coverage/coverage_panel.h"
-#include "relayhud/ui/format.h"
 #include "relayhud/ui/matrix/matrix_filter_proxy.h"
 #include "relayhud/ui/matrix/matrix_model.h"
 #include "relayhud/ui/matrix/matrix_view.h"

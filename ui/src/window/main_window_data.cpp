@@ -1,13 +1,13 @@
 // MainWindow: the cache, sync, snapshot merging and the details panel.
 #include "relayhud/store/run_store.h"
-#include "relayhud/ui/main_window.h"
+#include "relayhud/ui/window/main_window.h"
 
-#include "relayhud/ui/app/cache_reader.h"
+#include "relayhud/ui/common/cache_reader.h"
+#include "relayhud/ui/common/format.h"
 #include "relayhud/ui/coverage/coverage_panel.h"
 #include "relayhud/ui/details/run_details.h"
 #include "relayhud/ui/details/run_details_loader.h"
 #include "relayhud/ui/details/run_details_panel.h"
-#include "relayhud/ui/format.h"
 #include "relayhud/ui/matrix/cell_state.h"
 #include "relayhud/ui/matrix/filter_bar.h"
 #include "relayhud/ui/matrix/matrix_filter_proxy.h"
@@ -175,7 +175,7 @@ void MainWindow::updateEmptyText()
 void MainWindow::onSnapshot(const std::shared_ptr<MatrixSnapshot>& snapshot)
 {
     m_cacheError.clear();
-    watchSnapshot(*snapshot);
+    m_watcher->snapshotArrived(*snapshot);
     // A sync never takes the cell away: a job whose other shards just
     // arrived opens its new group rather than fold the cell into it.
     changeKeepingCurrent([&] { m_model->merge(std::move(*snapshot)); }, true);
@@ -197,14 +197,14 @@ void MainWindow::onSyncSucceeded(const SyncOutcome& outcome)
         summary += tr(" · worked around %n HUD limit(s)", nullptr, static_cast<int>(notes.size()));
     m_status->showSynced(outcome.finishedAt, summary,
                          notes.isEmpty() ? QString() : summary % u"\n\n" % notes.join(u'\n'));
-    m_watchPending = true;
+    m_watcher->expectSync();
     m_backendsStale = true;
     reloadBackends();
     m_doctorStale = true;
     reloadDoctor();
     if (outcome.relayHealth)
-        watchRelayHealth(static_cast<int>(outcome.relayHealth->overall()),
-                         toQString(outcome.relayHealth->summary()));
+        m_watcher->relayHealthArrived(static_cast<int>(outcome.relayHealth->overall()),
+                                      toQString(outcome.relayHealth->summary()));
     if (outcome.relayHealth)
         m_status->showRelayHealth(
             static_cast<int>(outcome.relayHealth->overall()),
@@ -243,8 +243,7 @@ void MainWindow::onCurrentChanged(const QModelIndex& current)
     growDocksForSelection();
     const auto rowId = current.data(MatrixModel::RunRowIdRole).toLongLong();
     m_shownRowId = rowId;
-    m_watch->visited(rowId);
-    updateWatchActions();
+    m_watcher->visited(rowId);
     if (rowId != m_testsRowId)
         showTestsFor(rowId);
     if (rowId != m_coverage->rowId())

@@ -1,7 +1,7 @@
 // MainWindow: the Merge gating tab (issue 34, part 8). It follows the current
 // row's pull request, is read only while it can be seen, and comes to the
 // front when the Pull requests view is chosen, where a row is a PR.
-#include "relayhud/ui/main_window.h"
+#include "relayhud/ui/window/main_window.h"
 
 #include "relayhud/ui/gating/merge_gating_panel.h"
 #include "relayhud/ui/matrix/matrix_filter_proxy.h"

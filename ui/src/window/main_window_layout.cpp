@@ -2,7 +2,7 @@
 // their docks (no panel's content sets the window's minimum size, which
 // stays within a 1280x720 screen), and View › Side column (F9) hides the
 // whole column so the matrix takes the window's width.
-#include "relayhud/ui/main_window.h"
+#include "relayhud/ui/window/main_window.h"
 
 #include <QAction>
 #include <QDockWidget>

@@ -3,10 +3,10 @@
 // "Copy link" on cells, commit rows and tests; Ctrl+K's jump box over the
 // matrix in memory.
 #include "relayhud/store/run_store.h"
-#include "relayhud/ui/main_window.h"
+#include "relayhud/ui/window/main_window.h"
 
-#include "relayhud/ui/app/cache_reader.h"
-#include "relayhud/ui/format.h"
+#include "relayhud/ui/common/cache_reader.h"
+#include "relayhud/ui/common/format.h"
 #include "relayhud/ui/jump/jump_box.h"
 #include "relayhud/ui/links/app_link.h"
 #include "relayhud/ui/links/link_target.h"

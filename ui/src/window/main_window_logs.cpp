@@ -1,7 +1,7 @@
 // MainWindow: logs. "Show in log" from a failing test (the job's log from
 // GitHub, opened at the test's failure), File > Open Log…, and the routing of
 // paths from the command line and drops to reports or logs.
-#include "relayhud/ui/main_window.h"
+#include "relayhud/ui/window/main_window.h"
 
 #include "relayhud/ui/links/app_link.h"
 #include "relayhud/ui/logs/log_link.h"

@@ -1,10 +1,10 @@
 // MainWindow: the tests dock (a run's test results from its artifacts),
 // artifact credentials, and reports opened from disk.
-#include "relayhud/ui/main_window.h"
+#include "relayhud/ui/window/main_window.h"
 
+#include "relayhud/ui/common/format.h"
 #include "relayhud/ui/coverage/coverage_panel.h"
 #include "relayhud/ui/details/run_details_panel.h"
-#include "relayhud/ui/format.h"
 #include "relayhud/ui/matrix/cell_state.h"
 #include "relayhud/ui/matrix/matrix_model.h"
 #include "relayhud/ui/matrix/matrix_view.h"
@@ -140,7 +140,8 @@ void MainWindow::onTestsLoaded(const std::shared_ptr<const TestsPanelData>& load
 
 void MainWindow::onArtifactsSynced(const ArtifactSyncOutcome& outcome)
 {
-    attributeAwaitedFailures(); // with what this pass fetched
+    // With what this pass fetched.
+    m_watcher->attributeAwaitedFailures(m_config.settings.effectiveCachePath());
     if (!outcome.ok) {
         m_status->showMessage(tr("Test results: %1").arg(outcome.error));
         emit artifactsSynced();

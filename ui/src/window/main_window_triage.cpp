@@ -2,19 +2,19 @@
 // become undoable commands; each is shown at once and written by the triage
 // worker, and the matrix's triage marks follow. Export and import of a
 // team's tags go through the File menu.
-#include "relayhud/ui/main_window.h"
+#include "relayhud/ui/window/main_window.h"
 
 #include "relayhud/team/team_server.h"
 
+#include "relayhud/ui/clusters/clusters_panel.h"
+#include "relayhud/ui/common/format.h"
 #include "relayhud/ui/config/config_editor_window.h"
 #include "relayhud/ui/config/config_tree_model.h"
-#include "relayhud/ui/format.h"
 #include "relayhud/ui/results/test_results_controller.h"
 #include "relayhud/ui/settings/credential_store.h"
 #include "relayhud/ui/status/sync_status_widget.h"
 #include "relayhud/ui/tests/tests_model.h"
 #include "relayhud/ui/tests/tests_panel.h"
-#include "relayhud/ui/triage/clusters_panel.h"
 #include "relayhud/ui/triage/team_client.h"
 #include "relayhud/ui/triage/triage_controller.h"
 #include "relayhud/ui/triage/triage_style.h"

@@ -1,9 +1,9 @@
 // MainWindow: what the matrix shows of the model's rows and columns (issue
 // 17): a PR's earlier heads and a job's shard group, opened and folded with
 // the current cell kept on its run.
-#include "relayhud/ui/main_window.h"
+#include "relayhud/ui/window/main_window.h"
 
-#include "relayhud/ui/format.h"
+#include "relayhud/ui/common/format.h"
 #include "relayhud/ui/matrix/matrix_filter_proxy.h"
 #include "relayhud/ui/matrix/matrix_model.h"
 #include "relayhud/ui/matrix/matrix_view.h"
@@ -155,6 +155,30 @@ void MainWindow::revealCommit(const QString& sha)
     for (const UpstreamCommit& commit : m_model->commits().rows)
         if (commit.prNumber > 0 && toQString(commit.sha.value) == sha)
             return m_model->setExpanded(commit.prNumber, true);
+}
+
+// The cell of this run (a cache row id), clearing filters that hide it.
+bool MainWindow::selectRunRow(qint64 runRowId)
+{
+    m_model->revealRun(runRowId); // its shard group, if folded
+    for (int pass = 0; pass < 2; ++pass) {
+        for (int row = 0; row < m_proxy->rowCount(); ++row)
+            for (int column = 0; column < m_proxy->columnCount(); ++column) {
+                const QModelIndex index = m_proxy->index(row, column);
+                if (index.data(MatrixModel::RunRowIdRole).toLongLong() != runRowId)
+                    continue;
+                m_view->selectionModel()->setCurrentIndex(index,
+                                                          QItemSelectionModel::ClearAndSelect);
+                m_view->scrollTo(index, QAbstractItemView::PositionAtCenter);
+                return true;
+            }
+        if (pass == 0 && m_proxy->filters() != MatrixFilters{})
+            m_proxy->resetFilters();
+        else
+            break;
+    }
+    m_status->showMessage(tr("That run is no longer in the matrix"));
+    return false;
 }
 
 } // namespace relayhud::ui

@@ -3,7 +3,7 @@
 // cell's, newest commit first and worst first (matrix/triage_walk.h); n / p
 // go cell by cell. And the place kept: a filter or a view tab that hides the
 // current cell leaves the panels on its run until a filter shows it again.
-#include "relayhud/ui/main_window.h"
+#include "relayhud/ui/window/main_window.h"
 
 #include "relayhud/ui/matrix/cell_state.h"
 #include "relayhud/ui/matrix/matrix_filter_proxy.h"

@@ -68,7 +68,6 @@ private:
     Result<void> putTestedFromCheckouts(std::int64_t checkRunRow,
                                         const std::vector<LogCheckout>& checkouts);
 
-    const Database* m_database;
     sqlite3* m_db;
 };
 

@@ -20,13 +20,10 @@ struct sqlite3;
 
 namespace relayhud {
 
-class Database;
 class WriteBatch;
 namespace store {
-// The connection of a Database, for the stores of this component only
-// (core/src/store/store_access.h says so): no one else runs SQL on it.
-sqlite3* connectionOf(const Database& db);
-} // namespace store
+struct Access; // core/src/store/store_access.h: the stores' way to the connection
+}
 
 class Database {
 public:
@@ -53,7 +50,7 @@ public:
     Result<void> setMeta(const std::string& key, const std::string& value);
 
 private:
-    friend sqlite3* store::connectionOf(const Database& db);
+    friend struct store::Access;
     explicit Database(std::string path);
     Result<void> configure();
 

@@ -82,7 +82,6 @@ public:
     Result<std::vector<KnownTest>> knownTests() const;
 
 private:
-    const Database* m_database;
     sqlite3* m_db;
 };
 

@@ -21,7 +21,6 @@ public:
     Result<std::vector<HealthRun>> healthRuns(const HealthRunQuery& query) const;
 
 private:
-    const Database* m_database;
     sqlite3* m_db;
 };
 

@@ -29,7 +29,6 @@ public:
                                                const std::string& params) const;
 
 private:
-    const Database* m_database;
     sqlite3* m_db;
 };
 

@@ -17,7 +17,6 @@ public:
     Result<MatrixSnapshot> loadMatrix(const MatrixQuery& query) const;
 
 private:
-    const Database* m_database;
     sqlite3* m_db;
 };
 

@@ -3,7 +3,7 @@
 // (config/config_suggest.h): per job its last N runs with results, one per
 // upstream SHA (the newest attempt that has results, as a history strip
 // picks them), and each test's outcome in each of those runs. Read with
-// Database::recentResults() in two queries, whatever the number of tests.
+// EvidenceStore::recentResults() in two queries, whatever the number of tests.
 #include "relayhud/model/test_result.h"
 #include "relayhud/model/types.h"
 

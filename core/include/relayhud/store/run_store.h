@@ -103,7 +103,6 @@ public:
 private:
     Result<void> applyInTransaction(const SyncBatch& batch);
 
-    const Database* m_database;
     sqlite3* m_db;
 };
 

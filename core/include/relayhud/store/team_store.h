@@ -62,7 +62,6 @@ public:
                                                       TeamField field) const;
 
 private:
-    const Database* m_database;
     sqlite3* m_db;
 };
 

@@ -21,7 +21,6 @@ public:
     Result<std::vector<TrendRun>> trendRuns(const TrendRunQuery& query) const;
 
 private:
-    const Database* m_database;
     sqlite3* m_db;
 };
 

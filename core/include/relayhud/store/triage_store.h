@@ -60,7 +60,6 @@ public:
     Result<std::vector<FailureRecord>> failuresForClustering(const FailureQuery& query) const;
 
 private:
-    const Database* m_database;
     sqlite3* m_db;
 };
 

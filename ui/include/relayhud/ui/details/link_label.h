@@ -1,7 +1,7 @@
 #pragma once
 // A one-line link: shows its URL (or a caption) elided to fit, the full URL
 // as tooltip, and reports clicks and Enter/Space. Plain text only.
-#include "relayhud/ui/elided_label.h"
+#include "relayhud/ui/common/elided_label.h"
 
 #include <QUrl>
 

@@ -18,7 +18,6 @@
 
 class QAction;
 class QStackedWidget;
-class QSystemTrayIcon;
 class QTabBar;
 class QDockWidget;
 class QTimer;
@@ -46,6 +45,7 @@ class ClustersPanel;
 class CoveragePanel;
 class ChartsPanel;
 class WatchController;
+class WatchCoordinator;
 class BackendsPanel;
 class DoctorPanel;
 class MergeGatingPanel;
@@ -138,7 +138,7 @@ public:
     // matrix does not have it.
     bool selectCommit(const QString& sha);
     // Watch and notify: followed items, notifications, unseen changes.
-    WatchController* watch() const { return m_watch; }
+    WatchController* watch() const;
     BackendsPanel* backendsPanel() const { return m_backends; }
     DoctorPanel* doctorPanel() const { return m_doctor; }
     // Shows the backends overview in the matrix's place (its view tab).
@@ -248,19 +248,8 @@ private:
     void buildMenus();
     void buildFileMenu();
     void buildViewMenu();
-    enum class WatchTarget { Job, Backend, Pr, Followed };
-    void buildWatch();
     void buildBackendsView();
     void buildDoctorView();
-    void buildWatchMenu();
-    QString currentWatchKey(WatchTarget target) const;
-    void updateWatchActions();
-    void showQuietHoursDialog();
-    void watchSnapshot(const MatrixSnapshot& next);
-    void watchRelayHealth(int state, const QString& summary);
-    // After an artifact pass: the evidence on the followed items' new
-    // failures (worker); what it attributes to a PR is notified.
-    void attributeAwaitedFailures();
     void sizeToScreen();
     // The dock column (main_window_layout.cpp): its panels scroll inside
     // their docks, so no panel's content sets the window's minimum size.
@@ -384,7 +373,7 @@ private:
     MergeGatingPanel* m_gating = nullptr;
     QDockWidget* m_gatingDock = nullptr;
     qint64 m_gatingPr = 0; // the current row's PR (0: none), read when the tab is seen
-    WatchController* m_watch = nullptr;
+    WatchCoordinator* m_watcher = nullptr; // the watch, its tray icon and menu
     BackendsPanel* m_backends = nullptr;
     DoctorPanel* m_doctor = nullptr;
     QStackedWidget* m_centralStack = nullptr; // the matrix, or the backends overview
@@ -392,14 +381,6 @@ private:
     static constexpr int kDoctorTab = 5;      // the integration doctor
     bool m_backendsStale = true;
     bool m_doctorStale = true;
-    QSystemTrayIcon* m_tray = nullptr;
-    QAction* m_followJobAction = nullptr;
-    QAction* m_followBackendAction = nullptr;
-    QAction* m_followPrAction = nullptr;
-    QAction* m_muteAction = nullptr;
-    bool m_watchPending = false; // the next snapshot follows a sync
-    QString m_relayDegraded;     // non-empty: this sync's relay health got worse
-    int m_lastRelayHealth = -1;
     bool m_layoutRestored = false; // a saved dock layout was applied
     bool m_dockSizesSet = false;
     bool m_docksGrown = false;

@@ -1,15 +1,13 @@
-// MainWindow: watch and notify (issue 17). Followed backends, jobs and PRs;
-// after each sync, one notification for what is new on them; the matrix
-// marks changed cells until visited; a tray icon counts them.
-#include "relayhud/ui/main_window.h"
+// The main window's watch and notify (watch_coordinator.h).
+#include "window/watch_coordinator.h"
 
 #include "relayhud/hud/hud_summaries.h"
 #include "relayhud/store/database.h"
 #include "relayhud/triage/suggest.h"
-#include "relayhud/ui/format.h"
-#include "relayhud/ui/matrix/matrix_filter_proxy.h"
+#include "relayhud/ui/common/format.h"
 #include "relayhud/ui/matrix/matrix_model.h"
 #include "relayhud/ui/matrix/matrix_view.h"
+#include "relayhud/ui/settings/app_settings.h"
 #include "relayhud/ui/status/sync_status_widget.h"
 #include "relayhud/ui/watch/attributed_failures.h"
 #include "relayhud/ui/watch/notifier.h"
@@ -18,6 +16,7 @@
 #include <QDialog>
 #include <QDialogButtonBox>
 #include <QFormLayout>
+#include <QMainWindow>
 #include <QMenu>
 #include <QMenuBar>
 #include <QSpinBox>
@@ -41,91 +40,91 @@ QStringList sorted(const QSet<QString>& set)
 
 } // namespace
 
-void MainWindow::buildWatch()
+WatchCoordinator::WatchCoordinator(Frame frame, QObject* parent)
+    : QObject(parent), m_frame(std::move(frame)), m_watch(new WatchController(this))
 {
-    m_watch = new WatchController(this);
     WatchList list;
-    list.followed = toSet(m_config.settings.followed);
-    list.muted = toSet(m_config.settings.muted);
-    list.quietFrom = m_config.settings.quietFrom;
-    list.quietTo = m_config.settings.quietTo;
+    list.followed = toSet(m_frame.settings->followed);
+    list.muted = toSet(m_frame.settings->muted);
+    list.quietFrom = m_frame.settings->quietFrom;
+    list.quietTo = m_frame.settings->quietTo;
     m_watch->setList(list);
-    m_model->setFollowed(list.followed);
+    m_frame.model->setFollowed(list.followed);
     // Sessions that keep no state (tests, screenshots) show no tray icon.
-    if (m_config.persistWindow && QSystemTrayIcon::isSystemTrayAvailable()) {
-        m_tray = new QSystemTrayIcon(windowIcon(), this);
+    if (m_frame.trayIcon && QSystemTrayIcon::isSystemTrayAvailable()) {
+        m_tray = new QSystemTrayIcon(m_frame.window->windowIcon(), this);
         connect(m_tray, &QSystemTrayIcon::activated, this, [this] {
-            showNormal();
-            raise();
-            activateWindow();
+            m_frame.window->showNormal();
+            m_frame.window->raise();
+            m_frame.window->activateWindow();
         });
         m_tray->show();
         m_watch->setTrayIcon(m_tray);
     }
     m_watch->setNotifier(new DesktopNotifier(m_tray));
     connect(m_watch, &WatchController::listChanged, this, [this](const WatchList& next) {
-        m_model->setFollowed(next.followed);
-        m_config.settings.followed = sorted(next.followed);
-        m_config.settings.muted = sorted(next.muted);
-        m_config.settings.quietFrom = next.quietFrom;
-        m_config.settings.quietTo = next.quietTo;
-        updateWatchActions();
+        m_frame.model->setFollowed(next.followed);
+        m_frame.settings->followed = sorted(next.followed);
+        m_frame.settings->muted = sorted(next.muted);
+        m_frame.settings->quietFrom = next.quietFrom;
+        m_frame.settings->quietTo = next.quietTo;
+        updateActions();
     });
-    connect(m_watch, &WatchController::unseenChanged, m_model, &MatrixModel::setUnseen);
+    connect(m_watch, &WatchController::unseenChanged, m_frame.model, &MatrixModel::setUnseen);
     connect(m_watch, &WatchController::selectRunRequested, this, [this](qint64 run) {
-        showNormal();
-        raise();
-        activateWindow();
-        selectRunRow(run);
+        m_frame.window->showNormal();
+        m_frame.window->raise();
+        m_frame.window->activateWindow();
+        m_frame.selectRun(run);
     });
     connect(m_watch, &WatchController::noticeStatus, this, [this](const QString& how) {
         if (how != QLatin1String("desktop"))
-            m_status->showMessage(tr("Notification: %1").arg(how));
+            m_frame.status->showMessage(tr("Notification: %1").arg(how));
     });
 }
 
-void MainWindow::buildWatchMenu()
+void WatchCoordinator::buildMenu(QMenuBar* bar)
 {
-    QMenu* menu = menuBar()->addMenu(tr("&Watch"));
-    m_followJobAction = menu->addAction(tr("Follow this &job"), this, [this] {
-        if (const QString key = currentWatchKey(WatchTarget::Job); !key.isEmpty())
+    QMenu* menu = bar->addMenu(tr("&Watch"));
+    m_followJob = menu->addAction(tr("Follow this &job"), this, [this] {
+        if (const QString key = currentKey(Target::Job); !key.isEmpty())
             m_watch->toggleFollowed(key);
     });
-    m_followJobAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_D));
-    m_followBackendAction = menu->addAction(tr("Follow this &backend"), this, [this] {
-        if (const QString key = currentWatchKey(WatchTarget::Backend); !key.isEmpty())
+    m_followJob->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_D));
+    m_followBackend = menu->addAction(tr("Follow this &backend"), this, [this] {
+        if (const QString key = currentKey(Target::Backend); !key.isEmpty())
             m_watch->toggleFollowed(key);
     });
-    m_followPrAction = menu->addAction(tr("Follow this &PR"), this, [this] {
-        if (const QString key = currentWatchKey(WatchTarget::Pr); !key.isEmpty())
+    m_followPr = menu->addAction(tr("Follow this &PR"), this, [this] {
+        if (const QString key = currentKey(Target::Pr); !key.isEmpty())
             m_watch->toggleFollowed(key);
     });
     menu->addSeparator();
-    m_muteAction = menu->addAction(tr("&Mute notifications for it"), this, [this] {
-        if (const QString key = currentWatchKey(WatchTarget::Followed); !key.isEmpty())
+    m_mute = menu->addAction(tr("&Mute notifications for it"), this, [this] {
+        if (const QString key = currentKey(Target::Followed); !key.isEmpty())
             m_watch->toggleMuted(key);
     });
-    for (QAction* action :
-         {m_followJobAction, m_followBackendAction, m_followPrAction, m_muteAction})
+    for (QAction* action : {m_followJob, m_followBackend, m_followPr, m_mute})
         action->setCheckable(true);
-    menu->addAction(tr("&Quiet hours…"), this, &MainWindow::showQuietHoursDialog);
+    menu->addAction(tr("&Quiet hours…"), this, &WatchCoordinator::showQuietHoursDialog);
     menu->addSeparator();
     QAction* next = menu->addAction(tr("&Next change not yet seen"), this, [this] {
         if (m_watch->unseen().isEmpty())
-            m_status->showMessage(tr("Nothing new on followed items"));
+            m_frame.status->showMessage(tr("Nothing new on followed items"));
         else
-            selectRunRow(*std::min_element(m_watch->unseen().begin(), m_watch->unseen().end()));
+            m_frame.selectRun(
+                *std::min_element(m_watch->unseen().begin(), m_watch->unseen().end()));
     });
     next->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_N)); // n is the matrix's next failure
-    connect(menu, &QMenu::aboutToShow, this, &MainWindow::updateWatchActions);
-    updateWatchActions();
+    connect(menu, &QMenu::aboutToShow, this, &WatchCoordinator::updateActions);
+    updateActions();
 }
 
 // The item the current cell belongs to: its job, its backend, its commit's
 // PR, or the most specific of those that is followed.
-QString MainWindow::currentWatchKey(WatchTarget target) const
+QString WatchCoordinator::currentKey(Target target) const
 {
-    const QModelIndex current = m_view->currentIndex();
+    const QModelIndex current = m_frame.view->currentIndex();
     if (!current.isValid())
         return {};
     const QString backend = current.data(MatrixModel::BackendRole).toString();
@@ -135,10 +134,10 @@ QString MainWindow::currentWatchKey(WatchTarget target) const
     // A folded shard group stands for several jobs: open it to follow one.
     const bool group = current.data(MatrixModel::ShardMembersRole).toInt() > 0;
     switch (target) {
-    case WatchTarget::Job: return group ? QString() : job;
-    case WatchTarget::Backend: return backendKey(backend);
-    case WatchTarget::Pr: return pr > 0 ? prKey(pr) : QString();
-    case WatchTarget::Followed:
+    case Target::Job: return group ? QString() : job;
+    case Target::Backend: return backendKey(backend);
+    case Target::Pr: return pr > 0 ? prKey(pr) : QString();
+    case Target::Followed:
         for (const QString& key :
              {group ? QString() : job, pr > 0 ? prKey(pr) : QString(), backendKey(backend)})
             if (!key.isEmpty() && m_watch->list().isFollowed(key))
@@ -148,31 +147,31 @@ QString MainWindow::currentWatchKey(WatchTarget target) const
     return {};
 }
 
-void MainWindow::updateWatchActions()
+void WatchCoordinator::updateActions()
 {
-    if (!m_followJobAction)
+    if (!m_followJob)
         return;
     const WatchList& list = m_watch->list();
-    const auto set = [&](QAction* action, WatchTarget target) {
-        const QString key = currentWatchKey(target);
+    const auto set = [&](QAction* action, Target target) {
+        const QString key = currentKey(target);
         action->setEnabled(!key.isEmpty());
         action->setChecked(
             !key.isEmpty()
-            && (target == WatchTarget::Followed ? list.muted.contains(key) : list.isFollowed(key)));
+            && (target == Target::Followed ? list.muted.contains(key) : list.isFollowed(key)));
     };
-    set(m_followJobAction, WatchTarget::Job);
-    m_followJobAction->setStatusTip(
-        m_view->currentIndex().data(MatrixModel::ShardMembersRole).toInt() > 0
+    set(m_followJob, Target::Job);
+    m_followJob->setStatusTip(
+        m_frame.view->currentIndex().data(MatrixModel::ShardMembersRole).toInt() > 0
             ? tr("A shard group: click its label to show the shards, then follow one")
             : QString());
-    set(m_followBackendAction, WatchTarget::Backend);
-    set(m_followPrAction, WatchTarget::Pr);
-    set(m_muteAction, WatchTarget::Followed);
+    set(m_followBackend, Target::Backend);
+    set(m_followPr, Target::Pr);
+    set(m_mute, Target::Followed);
 }
 
-void MainWindow::showQuietHoursDialog()
+void WatchCoordinator::showQuietHoursDialog()
 {
-    QDialog dialog(this);
+    QDialog dialog(m_frame.window);
     dialog.setWindowTitle(tr("Quiet hours"));
     auto* from = new QSpinBox(&dialog);
     auto* to = new QSpinBox(&dialog);
@@ -198,30 +197,6 @@ void MainWindow::showQuietHoursDialog()
     m_watch->setList(next);
 }
 
-// The cell of this run (a cache row id), clearing filters that hide it.
-bool MainWindow::selectRunRow(qint64 runRowId)
-{
-    m_model->revealRun(runRowId); // its shard group, if folded
-    for (int pass = 0; pass < 2; ++pass) {
-        for (int row = 0; row < m_proxy->rowCount(); ++row)
-            for (int column = 0; column < m_proxy->columnCount(); ++column) {
-                const QModelIndex index = m_proxy->index(row, column);
-                if (index.data(MatrixModel::RunRowIdRole).toLongLong() != runRowId)
-                    continue;
-                m_view->selectionModel()->setCurrentIndex(index,
-                                                          QItemSelectionModel::ClearAndSelect);
-                m_view->scrollTo(index, QAbstractItemView::PositionAtCenter);
-                return true;
-            }
-        if (pass == 0 && m_proxy->filters() != MatrixFilters{})
-            m_proxy->resetFilters();
-        else
-            break;
-    }
-    m_status->showMessage(tr("That run is no longer in the matrix"));
-    return false;
-}
-
 namespace {
 
 struct Evidence {
@@ -243,40 +218,46 @@ Evidence readEvidence(const QString& cachePath, const std::vector<std::int64_t>&
 
 } // namespace
 
-void MainWindow::attributeAwaitedFailures()
+void WatchCoordinator::attributeAwaitedFailures(const QString& cachePath)
 {
     if (!m_watch->awaitsEvidence())
         return;
     const QHash<qint64, WatchEvent> awaited = m_watch->takeAwaitingEvidence();
     const std::vector<std::int64_t> runs(awaited.keyBegin(), awaited.keyEnd());
-    QtConcurrent::run(&readEvidence, m_config.settings.effectiveCachePath(), runs)
+    QtConcurrent::run(&readEvidence, cachePath, runs)
         .then(this, [this, awaited](const Evidence& evidence) {
             if (!evidence.error.isEmpty())
-                return m_status->showMessage(
+                return m_frame.status->showMessage(
                     tr("Cannot read the evidence on followed failures: %1").arg(evidence.error));
             m_watch->attributionsArrived(attributedFailures(evidence.suggestions, awaited));
         });
 }
 
 // Called with each snapshot: after a sync, what is new on followed items.
-void MainWindow::watchSnapshot(const MatrixSnapshot& next)
+void WatchCoordinator::snapshotArrived(const MatrixSnapshot& next)
 {
-    if (!m_watchPending)
+    if (!m_pending)
         return;
-    m_watchPending = false;
+    m_pending = false;
     // The first picture is the baseline: nothing is "new" against nothing.
-    if (m_model->commits().rows.empty())
+    if (m_frame.model->commits().rows.empty())
         return;
-    m_watch->compare(m_model->commits(), next, m_relayDegraded);
+    m_watch->compare(m_frame.model->commits(), next, m_relayDegraded);
     m_relayDegraded.clear();
 }
 
-void MainWindow::watchRelayHealth(int state, const QString& summary)
+void WatchCoordinator::relayHealthArrived(int state, const QString& summary)
 {
     const bool degraded = state == static_cast<int>(HealthState::Degraded);
     if (degraded && m_lastRelayHealth != state)
         m_relayDegraded = tr("Relay health degraded: %1").arg(summary.section(u'\n', 0, 0));
     m_lastRelayHealth = state;
+}
+
+void WatchCoordinator::visited(qint64 runRowId)
+{
+    m_watch->visited(runRowId);
+    updateActions();
 }
 
 } // namespace relayhud::ui
