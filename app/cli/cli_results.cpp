@@ -32,11 +32,11 @@ void printReport(const ImportedReport& report, std::ostream& out)
     out << '\n';
 }
 
-void printTotal(const ImportSummary& summary, std::int64_t testRunId, std::ostream& out)
+void printTotal(const ImportSummary& summary, TestRunId testRunId, std::ostream& out)
 {
     const TestRunTotals& t = summary.totals;
     out << "imported " << t.reports << (t.reports == 1 ? " report, " : " reports, ") << t.cases()
-        << " test cases as test run " << testRunId << " (";
+        << " test cases as test run " << testRunId.value << " (";
     for (std::size_t i = 0; i < kTestOutcomeCount; ++i)
         out << (i ? ", " : "") << outcomeName(static_cast<TestOutcome>(i)) << ' ' << t.outcomes[i];
     out << ")\n";
@@ -88,7 +88,7 @@ Result<TestRunInfo> chosenTestRun(Database& cache, const Flags& flags)
         std::int64_t id = 0;
         if (!parseInt64(flags.get("test-run"), id))
             return makeError("--test-run must be a test run id (a number)");
-        return TestResultStore(cache).testRun(id);
+        return TestResultStore(cache).testRun(TestRunId{id});
     }
     const CheckRunId checkRun{flags.get("check-run")};
     auto row = RunStore(cache).checkRunRowFor(checkRun);

@@ -39,7 +39,7 @@ std::string failedReport()
 }
 
 // Imports the report into a new cache at `path`; the test run's id.
-std::int64_t importFailures(const ScratchDir& dir, const std::string& path)
+TestRunId importFailures(const ScratchDir& dir, const std::string& path)
 {
     auto cache = Database::open(path);
     EXPECT_TRUE(cache) << (cache ? "" : cache.message());
@@ -51,7 +51,7 @@ std::int64_t importFailures(const ScratchDir& dir, const std::string& path)
     EXPECT_TRUE(summary) << (summary ? "" : summary.message());
     auto id = (*writer)->commit(summary->totals);
     EXPECT_TRUE(id) << (id ? "" : id.message());
-    return id ? *id : 0;
+    return id ? *id : TestRunId{};
 }
 
 // Two bytes at offset 3 of page `page` (0-based): a leaf's first freeblock
@@ -67,8 +67,8 @@ TEST(CacheDamage, EveryDamagedPageIsRefusedOrReadWhole)
 {
     const ScratchDir dir("damage");
     const std::string clean = dir.file("clean.sqlite");
-    const std::int64_t run = importFailures(dir, clean);
-    ASSERT_GT(run, 0);
+    const TestRunId run = importFailures(dir, clean);
+    ASSERT_TRUE(run);
     ASSERT_TRUE(std::filesystem::exists(clean + "-closed")) << "a clean close leaves its stamp";
     const auto pages = static_cast<std::int64_t>(std::filesystem::file_size(clean)) / kPage;
     ASSERT_GT(pages, 20);
@@ -97,8 +97,8 @@ TEST(CacheDamage, ACleanCloseIsTrustedAndAnyLaterChangeIsChecked)
 {
     const ScratchDir dir("damage");
     const std::string path = dir.file("c.sqlite");
-    const std::int64_t run = importFailures(dir, path);
-    ASSERT_GT(run, 0);
+    const TestRunId run = importFailures(dir, path);
+    ASSERT_TRUE(run);
     { // Opened and closed again: still stamped, nothing changed.
         auto cache = Database::open(path);
         ASSERT_TRUE(cache) << cache.message();
@@ -125,7 +125,7 @@ TEST(CacheDamage, AFileReplacedWhileOpenIsCheckedAtTheNextOpen)
 {
     const ScratchDir dir("damage");
     const std::string path = dir.file("c.sqlite");
-    ASSERT_GT(importFailures(dir, path), 0);
+    ASSERT_TRUE(importFailures(dir, path));
     auto first = Database::open(path);
     ASSERT_TRUE(first) << first.message(); // trusted while it is open...
     // ...but a damaged copy moved over its name is another file.
@@ -147,8 +147,8 @@ TEST(CacheDamage, AFifoInPlaceOfTheStampIsNotWaitedOn)
 {
     const ScratchDir dir("damage");
     const std::string path = dir.file("c.sqlite");
-    const std::int64_t run = importFailures(dir, path);
-    ASSERT_GT(run, 0);
+    const TestRunId run = importFailures(dir, path);
+    ASSERT_TRUE(run);
     std::filesystem::remove(path + "-closed");
     ASSERT_EQ(::mkfifo((path + "-closed").c_str(), 0600), 0);
     {
@@ -165,8 +165,8 @@ TEST(CacheDamage, AStepThatMeetsDamageSaysSoAndTheNextOpenChecks)
 {
     const ScratchDir dir("damage");
     const std::string path = dir.file("c.sqlite");
-    const std::int64_t run = importFailures(dir, path);
-    ASSERT_GT(run, 0);
+    const TestRunId run = importFailures(dir, path);
+    ASSERT_TRUE(run);
     auto cache = Database::open(path);
     ASSERT_TRUE(cache) << cache.message();
     // Damage under an open cache, as a failing disk would: overwrite the

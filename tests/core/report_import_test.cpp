@@ -49,7 +49,7 @@ std::string pytestReport(int passed, int failed, const std::string& cls = "TestC
 
 struct Imported {
     Result<ImportSummary> summary = makeError("not run");
-    std::int64_t testRunId = 0;
+    TestRunId testRunId;
 };
 
 class Import : public ::testing::Test {
@@ -74,7 +74,7 @@ protected:
         if (out.summary) {
             auto id = (*writer)->commit(out.summary->totals);
             EXPECT_TRUE(id) << id.message();
-            out.testRunId = id ? *id : 0;
+            out.testRunId = id ? *id : TestRunId{};
         }
         return out;
     }

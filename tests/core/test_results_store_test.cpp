@@ -60,9 +60,8 @@ TestRunTotals totalsOf(const std::vector<TestCaseResult>& cases)
     return totals;
 }
 
-Result<std::int64_t> storeRun(Database& cache, const TestRunOrigin& origin,
-                              const std::vector<TestCaseResult>& cases,
-                              ContentCache* blobs = nullptr)
+Result<TestRunId> storeRun(Database& cache, const TestRunOrigin& origin,
+                           const std::vector<TestCaseResult>& cases, ContentCache* blobs = nullptr)
 {
     auto writer = TestResultStore(cache).beginTestRun(origin, blobs);
     if (!writer)
@@ -608,7 +607,7 @@ TEST(TestRunReads, ImportsNewestFirstFiltersAndLimits)
     EXPECT_EQ(limited->size(), 3u);
     EXPECT_TRUE(TestResultStore(*cache).testResults(*a, {{TestOutcome::Error}, 0})->empty());
     EXPECT_FALSE(TestResultStore(*cache).testText(999999));
-    auto missing = TestResultStore(*cache).testRun(999999);
+    auto missing = TestResultStore(*cache).testRun(TestRunId{999999});
     ASSERT_FALSE(missing);
     EXPECT_NE(missing.message().find("999999"), std::string::npos);
 }

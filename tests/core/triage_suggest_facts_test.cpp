@@ -23,11 +23,11 @@ using relayhud::test::kSpyre;
 class Facts final : public EvidenceSource {
 public:
     std::map<std::int64_t, CheckRun> runs;
-    std::map<std::int64_t, std::int64_t> jobs;                     // run row -> job id
-    std::map<std::int64_t, JobTimeline> timelines;                 // job id -> timeline
-    std::map<std::int64_t, JobFailureLine> lines;                  // run row -> its line
-    std::map<std::int64_t, TestRunInfo> testRuns;                  // run row -> its test run
-    std::map<std::int64_t, std::vector<StoredTestResult>> results; // test run id -> results
+    std::map<std::int64_t, std::int64_t> jobs;                  // run row -> job id
+    std::map<std::int64_t, JobTimeline> timelines;              // job id -> timeline
+    std::map<std::int64_t, JobFailureLine> lines;               // run row -> its line
+    std::map<std::int64_t, TestRunInfo> testRuns;               // run row -> its test run
+    std::map<TestRunId, std::vector<StoredTestResult>> results; // test run id -> results
     std::map<std::int64_t, std::vector<std::int64_t>> otherAttempts;
     std::map<std::int64_t, std::vector<std::int64_t>> infraPeers;
     std::string failOn; // a method that answers with an error
@@ -61,7 +61,7 @@ public:
         const auto it = testRuns.find(row);
         return it == testRuns.end() ? std::optional<TestRunInfo>() : it->second;
     }
-    Result<std::vector<StoredTestResult>> testResults(std::int64_t testRunId,
+    Result<std::vector<StoredTestResult>> testResults(TestRunId testRunId,
                                                       const TestResultFilter& filter) const override
     {
         if (failOn == "testResults")
@@ -135,7 +135,7 @@ public:
     void addResults(std::int64_t row, std::vector<std::pair<std::int64_t, TestOutcome>> tests)
     {
         TestRunInfo info;
-        info.id = 100 + row;
+        info.id = TestRunId{100 + row};
         info.checkRunRow = row;
         testRuns[row] = info;
         for (const auto& [id, outcome] : tests) {

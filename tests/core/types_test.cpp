@@ -1,7 +1,11 @@
+#include "relayhud/model/ids.h"
 #include "relayhud/model/types.h"
 #include "relayhud/util/split.h"
 
 #include <gtest/gtest.h>
+
+#include <cstdint>
+#include <type_traits>
 
 using namespace relayhud;
 
@@ -53,4 +57,22 @@ TEST(TextSearch, RfindFastAnswersAsRfind)
                 << needle << " from " << from;
     EXPECT_EQ(rfindFast("", "x"), std::string_view::npos);
     EXPECT_EQ(rfindFast("ab", "abc"), std::string_view::npos);
+}
+
+// A row id is its own type: no integer becomes one, and it becomes no
+// integer, without saying so (model/ids.h).
+static_assert(!std::is_convertible_v<std::int64_t, relayhud::TestRunId>);
+static_assert(!std::is_convertible_v<relayhud::TestRunId, std::int64_t>);
+static_assert(!std::is_convertible_v<relayhud::TestRunId, bool>);
+
+TEST(Types, ARowIdIsNoneUntilItHoldsARowAndComparesByItsValue)
+{
+    using relayhud::TestRunId;
+    EXPECT_FALSE(TestRunId{});
+    EXPECT_TRUE(TestRunId{7});
+    EXPECT_EQ(TestRunId{7}, TestRunId{7});
+    EXPECT_NE(TestRunId{7}, TestRunId{8});
+    EXPECT_LT(TestRunId{7}, TestRunId{8});
+    EXPECT_FALSE(TestRunId{8} < TestRunId{7});
+    EXPECT_EQ(TestRunId{7}.value, 7);
 }

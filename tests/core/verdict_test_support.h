@@ -132,7 +132,7 @@ inline VerdictInput inputFor(const std::vector<StoredTestResult>& results)
     in.run = greenRun();
     in.run.reported.tests = honestCounts(results);
     TestRunInfo info;
-    info.id = 7;
+    info.id = TestRunId{7};
     info.state = TestRunState::Stored;
     info.label = "artifacts of run 42";
     info.totals = totalsOf(results);

@@ -45,7 +45,7 @@ TestsPanelData runData(std::int64_t loadId = 1)
     TestsPanelData data;
     data.loadId = loadId;
     data.jobTitle = u"torch-spyre / CI / test (default, 1, 3)"_qs;
-    data.run.id = 9;
+    data.run.id = TestRunId{9};
     data.run.label = "artifacts of run 14800012345";
     data.results = {
         test::result(1, "test_ops.py", "TestCommonPRIVATEUSE1",
@@ -482,7 +482,7 @@ TEST(TestsPanel, AnotherRunNeverKeepsAPassingTestSelected)
     panel.selectTest(2); // passing
     ASSERT_EQ(currentTestId(panel), 2);
     TestsPanelData other = runData(2);
-    other.run.id = 10;
+    other.run.id = TestRunId{10};
     other.run.checkRunRow = 77;
     panel.setData(other);
     const StoredTestResult* shown = panel.model().result(panel.view()->currentIndex());
@@ -493,7 +493,7 @@ TEST(TestsPanel, AnotherRunNeverKeepsAPassingTestSelected)
 
     panel.selectTest(4); // failing: kept in the next run, which fails it too
     TestsPanelData third = runData(3);
-    third.run.id = 11;
+    third.run.id = TestRunId{11};
     third.run.checkRunRow = 78;
     panel.setData(third);
     EXPECT_EQ(currentTestId(panel), 4);

@@ -1,4 +1,4 @@
-// Database queries that read: lists, single runs, and the run history of a cell.
+// RunStore queries that read: lists, single runs, and the run history of a cell.
 #include "relayhud/store/run_store.h"
 
 #include "store/run_order.h"
@@ -158,6 +158,19 @@ Result<std::optional<UpstreamCommit>> RunStore::previousCommit(const Sha& sha) c
     if (!*row)
         return std::optional<UpstreamCommit>{};
     return std::optional<UpstreamCommit>{readCommit(s)};
+}
+
+Result<std::optional<std::int64_t>> RunStore::checkRunRowFor(const CheckRunId& id) const
+{
+    if (id.value.empty())
+        return std::optional<std::int64_t>{};
+    Statement s(m_db, "SELECT id FROM check_run WHERE check_run_id = ? ORDER BY id DESC LIMIT 1");
+    auto row = s.bind(1, id.value).step();
+    if (!row)
+        return row.error();
+    if (!*row)
+        return std::optional<std::int64_t>{};
+    return std::optional<std::int64_t>{s.int64(0)};
 }
 
 } // namespace relayhud

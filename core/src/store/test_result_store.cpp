@@ -1,7 +1,6 @@
-// Database: the test-result side (model/test_results.h) other than the writer
+// TestResultStore: the test-result side (model/test_results.h) other than the writer
 // and the history query: starting a test run, final states, and reads.
 #include "relayhud/store/test_result_store.h"
-#include "relayhud/store/run_store.h"
 
 #include "store/schema.h"
 #include "store/statement.h"
@@ -80,7 +79,7 @@ std::vector<std::string> parseWarnings(const std::string& text)
 TestRunInfo readTestRun(const Statement& s)
 {
     TestRunInfo info;
-    info.id = s.int64(0);
+    info.id = TestRunId{s.int64(0)};
     info.checkRunRow = s.optInt64(1);
     info.source = static_cast<TestRunSource>(s.integer(2));
     info.state = static_cast<TestRunState>(s.integer(3));
@@ -164,10 +163,7 @@ Result<void> replaceWithState(sqlite3* db, const TestRunOrigin& origin, TestRunS
 
 } // namespace
 
-TestResultStore::TestResultStore(const Database& db)
-    : m_database(&db), m_db(store::connectionOf(db))
-{
-}
+TestResultStore::TestResultStore(const Database& db) : m_db(store::connectionOf(db)) {}
 
 Result<std::unique_ptr<TestRunWriter>> TestResultStore::beginTestRun(const TestRunOrigin& origin,
                                                                      ContentCache* fullTexts)
@@ -178,9 +174,9 @@ Result<std::unique_ptr<TestRunWriter>> TestResultStore::beginTestRun(const TestR
     return std::unique_ptr<TestRunWriter>(new TestRunWriter(std::move(*state)));
 }
 
-Result<std::int64_t> TestResultStore::recordTestRunState(const TestRunOrigin& origin,
-                                                         TestRunState state,
-                                                         const std::string& message)
+Result<TestRunId> TestResultStore::recordTestRunState(const TestRunOrigin& origin,
+                                                      TestRunState state,
+                                                      const std::string& message)
 {
     if (state == TestRunState::Stored)
         return makeError("internal error: a stored test run is written with beginTestRun()");
@@ -192,7 +188,7 @@ Result<std::int64_t> TestResultStore::recordTestRunState(const TestRunOrigin& or
         result = transaction->commit();
     if (!result)
         return makeError("could not record the test run: " + result.message());
-    return sqlite3_last_insert_rowid(m_db);
+    return TestRunId{sqlite3_last_insert_rowid(m_db)};
 }
 
 Result<std::optional<TestRunInfo>>
@@ -221,15 +217,15 @@ TestResultStore::testRunsForCheckRuns(const std::vector<std::int64_t>& checkRunR
     return out;
 }
 
-Result<TestRunInfo> TestResultStore::testRun(std::int64_t testRunId) const
+Result<TestRunInfo> TestResultStore::testRun(TestRunId testRunId) const
 {
     Statement s(m_db, kTestRunSelect + "WHERE id = ?");
-    s.bind(1, testRunId);
+    s.bind(1, testRunId.value);
     auto found = firstTestRun(s);
     if (!found)
         return found.error();
     if (!*found)
-        return makeError("test run " + std::to_string(testRunId) + " is not in the cache");
+        return makeError("test run " + std::to_string(testRunId.value) + " is not in the cache");
     return std::move(**found);
 }
 
@@ -241,7 +237,7 @@ Result<std::vector<TestRunInfo>> TestResultStore::testRuns(TestRunSource source)
 }
 
 Result<std::vector<StoredTestResult>>
-TestResultStore::testResults(std::int64_t testRunId, const TestResultFilter& filter) const
+TestResultStore::testResults(TestRunId testRunId, const TestResultFilter& filter) const
 {
     // Only outcomes the triage index holds: read through it.
     const bool triage =
@@ -265,7 +261,7 @@ TestResultStore::testResults(std::int64_t testRunId, const TestResultFilter& fil
     if (filter.limit > 0)
         sql += " LIMIT " + std::to_string(filter.limit);
     Statement s(m_db, sql);
-    s.bind(1, testRunId);
+    s.bind(1, testRunId.value);
     return store::collectRows<StoredTestResult>(s, readResult);
 }
 
@@ -278,19 +274,6 @@ Result<StoredText> TestResultStore::testText(std::int64_t textId) const
     if (!*row)
         return makeError("test message " + std::to_string(textId) + " is not in the cache");
     return StoredText{s.text(0), s.int64(1), s.text(2)};
-}
-
-Result<std::optional<std::int64_t>> RunStore::checkRunRowFor(const CheckRunId& id) const
-{
-    if (id.value.empty())
-        return std::optional<std::int64_t>{};
-    Statement s(m_db, "SELECT id FROM check_run WHERE check_run_id = ? ORDER BY id DESC LIMIT 1");
-    auto row = s.bind(1, id.value).step();
-    if (!row)
-        return row.error();
-    if (!*row)
-        return std::optional<std::int64_t>{};
-    return std::optional<std::int64_t>{s.int64(0)};
 }
 
 } // namespace relayhud

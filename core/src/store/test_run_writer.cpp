@@ -218,7 +218,7 @@ void TestRunWriter::addWarning(std::string warning)
     m_state->warnings.push_back(std::move(warning));
 }
 
-Result<std::int64_t> TestRunWriter::commit(const TestRunTotals& totals)
+Result<TestRunId> TestRunWriter::commit(const TestRunTotals& totals)
 {
     auto& s = *m_state;
     if (!s.transaction)
@@ -239,7 +239,7 @@ Result<std::int64_t> TestRunWriter::commit(const TestRunTotals& totals)
     s.transaction.reset();
     if (!r)
         return makeError("could not store the test results: " + r.message());
-    return s.testRunId;
+    return TestRunId{s.testRunId};
 }
 
 std::int64_t TestRunWriter::casesAdded() const { return m_state->casesAdded; }

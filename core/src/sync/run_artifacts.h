@@ -29,7 +29,7 @@ FetchedRun fetchRunArtifacts(ArtifactFetcher& fetcher, const ArtifactSettings& s
 
 struct StoredRun {
     bool recorded = false; // false: cancelled, nothing written
-    std::int64_t testRunId = 0;
+    TestRunId testRunId;
     TestRunState state = TestRunState::Failed;
     std::string message;  // why, for a state other than Stored
     bool problem = false; // the message belongs in the sync's error list

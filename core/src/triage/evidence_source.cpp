@@ -34,7 +34,7 @@ CacheEvidenceSource::testRunForCheckRun(std::int64_t checkRunRow) const
 }
 
 Result<std::vector<StoredTestResult>>
-CacheEvidenceSource::testResults(std::int64_t testRunId, const TestResultFilter& filter) const
+CacheEvidenceSource::testResults(TestRunId testRunId, const TestResultFilter& filter) const
 {
     return TestResultStore(m_cache).testResults(testRunId, filter);
 }

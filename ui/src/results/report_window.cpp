@@ -7,8 +7,8 @@
 
 namespace relayhud::ui {
 
-ReportWindow::ReportWindow(const std::string& cachePath, std::int64_t testRunId,
-                           const QString& label, const QString& summary, QWidget* parent)
+ReportWindow::ReportWindow(const std::string& cachePath, TestRunId testRunId, const QString& label,
+                           const QString& summary, QWidget* parent)
     : QMainWindow(parent), m_loader(new TestResultsController(this)), m_panel(new TestsPanel(this)),
       m_testRunId(testRunId)
 {

@@ -80,7 +80,7 @@ qint64 TestResultsController::loadRun(std::int64_t checkRunRow, bool fetchIfMiss
     return post(std::move(request));
 }
 
-qint64 TestResultsController::loadTestRun(std::int64_t testRunId)
+qint64 TestResultsController::loadTestRun(TestRunId testRunId)
 {
     TestsLoadRequest request;
     request.testRunId = testRunId;

@@ -170,10 +170,10 @@ void TestResultsWorker::loadNow(const TestsLoadRequest& request)
     emit loaded(std::move(*data));
 }
 
-Result<std::int64_t> TestResultsWorker::resolveTestRun(const TestsLoadRequest& request,
-                                                       std::optional<TestRunInfo>& run)
+Result<TestRunId> TestResultsWorker::resolveTestRun(const TestsLoadRequest& request,
+                                                    std::optional<TestRunInfo>& run)
 {
-    if (request.testRunId != 0) {
+    if (request.testRunId) {
         auto info = TestResultStore(*m_cache).testRun(request.testRunId);
         if (!info)
             return info.error();
@@ -192,7 +192,7 @@ Result<std::int64_t> TestResultsWorker::resolveTestRun(const TestsLoadRequest& r
             return again.error();
         run = std::move(*again);
     }
-    return run ? run->id : 0;
+    return run ? run->id : TestRunId{};
 }
 
 Result<void> TestResultsWorker::fetchArtifacts(const TestsLoadRequest& request)
@@ -337,7 +337,7 @@ void TestResultsWorker::importNow(const QString& cachePath, const QStringList& p
         emit importFailed(toQString(id.message()));
         return;
     }
-    emit imported(*id, toQString(origin.label), importSummary(*summary));
+    emit imported(id->value, toQString(origin.label), importSummary(*summary));
 }
 
 void TestResultsWorker::loadJobLog(qint64 requestId, const std::string& cachePath,

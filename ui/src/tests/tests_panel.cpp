@@ -312,7 +312,7 @@ void TestsPanel::showRunState(const TestsPanelData& loaded)
 {
     // No test run and no results: the run named no artifacts (the loader
     // sends only its triage).
-    const bool noTestRun = loaded.run.id == 0 && loaded.results.empty();
+    const bool noTestRun = !loaded.run.id && loaded.results.empty();
     const bool stored = !noTestRun && loaded.run.state == TestRunState::Stored;
     m_counts->setCounts(stored ? std::optional<OutcomeCounts>(countOutcomes(loaded)) : std::nullopt,
                         loaded.selfReported, loaded.selfReportedKind);

@@ -124,7 +124,7 @@ void MainWindow::onTestsLoaded(const std::shared_ptr<const TestsPanelData>& load
                     static_cast<int>(loaded->histories.size()));
     // Results fetched on demand: the green's verdict mark and Coverage tab
     // were judged without them.
-    if (loaded->run.id == 0 || loaded->run.checkRunRow != m_testsRowId)
+    if (!loaded->run.id || loaded->run.checkRunRow != m_testsRowId)
         return;
     const QModelIndex current = m_view->currentIndex();
     if (current.data(MatrixModel::RunRowIdRole).toLongLong() == m_testsRowId
@@ -210,8 +210,8 @@ void MainWindow::openReports(const QStringList& paths)
 
 void MainWindow::onReportImported(qint64 testRunId, const QString& label, const QString& summary)
 {
-    auto* window = new ReportWindow(m_config.settings.effectiveCachePath().toStdString(), testRunId,
-                                    label, summary);
+    auto* window = new ReportWindow(m_config.settings.effectiveCachePath().toStdString(),
+                                    TestRunId{testRunId}, label, summary);
     m_lastReport = window;
     window->show();
     m_status->showMessage(tr("Opened %1: %2").arg(label, summary));

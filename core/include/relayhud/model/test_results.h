@@ -13,6 +13,7 @@
 // marks), test_message (messages and tracebacks, deduplicated by content; the
 // full text of a cut one is a ContentCache blob), test_run, and test_result
 // (test_run x test_case, WITHOUT ROWID, indexed by test for history).
+#include "relayhud/model/ids.h"
 #include "relayhud/model/test_result.h"
 #include "relayhud/model/types.h"
 
@@ -51,7 +52,7 @@ struct TestRunTotals {
 };
 
 struct TestRunInfo {
-    std::int64_t id = 0;
+    TestRunId id;
     std::optional<std::int64_t> checkRunRow; // check_run.id; none for an import
     TestRunSource source = TestRunSource::Artifacts;
     TestRunState state = TestRunState::Stored;

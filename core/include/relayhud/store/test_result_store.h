@@ -60,8 +60,8 @@ public:
 
     // Records a fetch that stored no results (expired, no reports, ...),
     // replacing an earlier test run of the same check run. Returns its id.
-    Result<std::int64_t> recordTestRunState(const TestRunOrigin& origin, TestRunState state,
-                                            const std::string& message);
+    Result<TestRunId> recordTestRunState(const TestRunOrigin& origin, TestRunState state,
+                                         const std::string& message);
 
     Result<std::optional<TestRunInfo>> testRunForCheckRun(std::int64_t checkRunRow) const;
 
@@ -70,12 +70,12 @@ public:
     Result<std::unordered_map<std::int64_t, TestRunInfo>>
     testRunsForCheckRuns(const std::vector<std::int64_t>& checkRunRows) const;
 
-    Result<TestRunInfo> testRun(std::int64_t testRunId) const;
+    Result<TestRunInfo> testRun(TestRunId testRunId) const;
 
     // Test runs of one source, newest first (the imports list).
     Result<std::vector<TestRunInfo>> testRuns(TestRunSource source) const;
 
-    Result<std::vector<StoredTestResult>> testResults(std::int64_t testRunId,
+    Result<std::vector<StoredTestResult>> testResults(TestRunId testRunId,
                                                       const TestResultFilter& filter = {}) const;
 
     Result<StoredText> testText(std::int64_t textId) const;
@@ -96,7 +96,6 @@ public:
     Result<std::int64_t> artifactQueueSize(const ArtifactQueueQuery& query) const;
 
 private:
-    const Database* m_database;
     sqlite3* m_db;
 };
 

@@ -43,7 +43,7 @@ public:
 
     // Records the run's totals and state Stored, replaces an earlier test run
     // of the same check run, and commits. Returns the test run id.
-    Result<std::int64_t> commit(const TestRunTotals& totals);
+    Result<TestRunId> commit(const TestRunTotals& totals);
 
     std::int64_t casesAdded() const;
 

@@ -37,7 +37,7 @@ public:
     virtual Result<std::optional<TestRunInfo>>
     testRunForCheckRun(std::int64_t checkRunRow) const = 0;
     virtual Result<std::vector<StoredTestResult>>
-    testResults(std::int64_t testRunId, const TestResultFilter& filter) const = 0;
+    testResults(TestRunId testRunId, const TestResultFilter& filter) const = 0;
     // Other attempts of the same job on the same SHA with stored results,
     // newest first, and the outcome of each test (by id) in one of them.
     virtual Result<std::vector<std::int64_t>> otherAttemptRows(std::int64_t checkRunRow) const = 0;
@@ -60,7 +60,7 @@ public:
     Result<std::optional<JobFailureLine>> jobFailureLine(std::int64_t checkRunRow) const override;
     Result<std::optional<TestRunInfo>> testRunForCheckRun(std::int64_t checkRunRow) const override;
     Result<std::vector<StoredTestResult>>
-    testResults(std::int64_t testRunId, const TestResultFilter& filter) const override;
+    testResults(TestRunId testRunId, const TestResultFilter& filter) const override;
     Result<std::vector<std::int64_t>> otherAttemptRows(std::int64_t checkRunRow) const override;
     Result<std::vector<std::optional<TestOutcome>>>
     testOutcomesIn(std::int64_t checkRunRow,

@@ -2,6 +2,8 @@
 // A window for test results the user opened from disk (File > Open Report,
 // drag and drop, `relayhud PATH`): the imported test run in a TestsPanel,
 // read from the cache like any other run, with no server involved.
+#include "relayhud/model/ids.h"
+
 #include <QMainWindow>
 
 #include <cstdint>
@@ -14,12 +16,12 @@ class TestsPanel;
 class ReportWindow : public QMainWindow {
     Q_OBJECT
 public:
-    ReportWindow(const std::string& cachePath, std::int64_t testRunId, const QString& label,
+    ReportWindow(const std::string& cachePath, TestRunId testRunId, const QString& label,
                  const QString& summary, QWidget* parent = nullptr);
     ~ReportWindow() override;
 
     TestsPanel* panel() const { return m_panel; }
-    std::int64_t testRunId() const { return m_testRunId; }
+    TestRunId testRunId() const { return m_testRunId; }
 
 signals:
     void loaded(int tests);
@@ -27,7 +29,7 @@ signals:
 private:
     TestResultsController* m_loader;
     TestsPanel* m_panel;
-    std::int64_t m_testRunId;
+    TestRunId m_testRunId;
     qint64 m_loadId = 0;
 };
 

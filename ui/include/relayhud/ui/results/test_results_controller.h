@@ -21,7 +21,7 @@ public:
 
     // Each returns the load id its answers will carry.
     qint64 loadRun(std::int64_t checkRunRow, bool fetchIfMissing = true);
-    qint64 loadTestRun(std::int64_t testRunId);
+    qint64 loadTestRun(TestRunId testRunId);
     // Answers carry `loadId`, the load the text or history belongs to.
     void loadText(qint64 loadId, std::int64_t textId);
     void loadHistory(qint64 loadId, std::int64_t checkRunRow, std::int64_t testId, int shas = 30);

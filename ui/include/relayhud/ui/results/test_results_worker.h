@@ -33,7 +33,7 @@ struct TestsLoadRequest {
     std::string cachePath;
     ArtifactAccess access;
     std::int64_t checkRunRow = 0; // a run's results ...
-    std::int64_t testRunId = 0;   // ... or a test run by id (imports)
+    TestRunId testRunId;          // ... or a test run by id (imports)
     bool fetchIfMissing = true;
     int historyShas = 30;
     std::size_t maxHistories = 400; // failing tests whose strips are loaded up front
@@ -74,8 +74,8 @@ private:
     void loadNow(const TestsLoadRequest& request);
     void importNow(const QString& cachePath, const QStringList& paths);
     Result<void> prepare(const std::string& cachePath, const ArtifactAccess& access);
-    Result<std::int64_t> resolveTestRun(const TestsLoadRequest& request,
-                                        std::optional<TestRunInfo>& run);
+    Result<TestRunId> resolveTestRun(const TestsLoadRequest& request,
+                                     std::optional<TestRunInfo>& run);
     Result<void> fetchArtifacts(const TestsLoadRequest& request);
     Result<std::shared_ptr<TestsPanelData>> gather(const TestsLoadRequest& request,
                                                    const TestRunInfo& run);

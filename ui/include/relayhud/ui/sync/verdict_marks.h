@@ -36,7 +36,7 @@ public:
 
 private:
     struct Entry {
-        std::int64_t testRunId = 0;
+        TestRunId testRunId;
         EpochSeconds fetchedAt = 0;
         std::uint8_t flag = 0;
     };

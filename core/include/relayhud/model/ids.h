@@ -1,0 +1,24 @@
+#pragma once
+// The integer ids of the cache's rows, each its own type (issue 38), so that
+// a test run's id and a check run's row are not interchangeable to the
+// compiler. The value is SQLite's rowid of the row; 0 means none. The ids
+// the relay and GitHub give as text (CheckRunId, Sha) are in model/types.h.
+// At a boundary that speaks plain integers (SQL, JSON, Qt's signals and
+// roles) the value goes out as `.value` and comes back as `TestRunId{n}`.
+#include <cstdint>
+
+namespace relayhud {
+
+template <typename Tag>
+struct RowId {
+    std::int64_t value = 0;
+
+    explicit operator bool() const { return value != 0; }
+    bool operator==(const RowId&) const = default;
+    bool operator<(const RowId& other) const { return value < other.value; }
+};
+
+// A test run: one set of stored results (test_run.id).
+using TestRunId = RowId<struct TestRunTag>;
+
+} // namespace relayhud
