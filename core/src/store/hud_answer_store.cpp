@@ -8,9 +8,7 @@ namespace relayhud {
 
 using store::Statement;
 
-HudAnswerStore::HudAnswerStore(const Database& db) : m_db(store::connectionOf(db))
-{
-}
+HudAnswerStore::HudAnswerStore(const Database& db) : m_db(store::connectionOf(db)) {}
 
 Result<void> HudAnswerStore::setHudAnswer(const std::string& query, const std::string& params,
                                           const std::string& body, EpochSeconds fetchedAt)

@@ -9,8 +9,8 @@
 #include "relayhud/ui/gating/merge_gating_panel.h"
 #include "relayhud/ui/links/app_link.h"
 #include "relayhud/ui/logs/log_link.h"
-#include "relayhud/ui/window/main_window.h"
 #include "relayhud/ui/matrix/matrix_view.h"
+#include "relayhud/ui/window/main_window.h"
 
 #include <QApplication>
 #include <QFileInfo>

@@ -2,8 +2,8 @@
 
 #include "relayhud/ui/common/elide_words.h"
 #include "relayhud/ui/common/format.h"
-#include "relayhud/ui/triage/triage_style.h"
 #include "relayhud/ui/tests/triage_text.h"
+#include "relayhud/ui/triage/triage_style.h"
 
 #include <QHeaderView>
 #include <QLabel>

@@ -11,9 +11,9 @@
 #include "relayhud/junit/mark_tags.h"
 #include "relayhud/store/database.h"
 #include "relayhud/store/evidence_store.h"
+#include "relayhud/ui/common/format.h"
 #include "relayhud/ui/config/config_details_pane.h"
 #include "relayhud/ui/config/config_tree_model.h"
-#include "relayhud/ui/common/format.h"
 
 #include <QComboBox>
 #include <QFileInfo>

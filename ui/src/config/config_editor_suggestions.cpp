@@ -9,8 +9,8 @@
 #include "relayhud/config/config_lint.h"
 #include "relayhud/config/pass_record.h"
 #include "relayhud/config/text_diff.h"
-#include "relayhud/ui/config/config_tree_model.h"
 #include "relayhud/ui/common/format.h"
+#include "relayhud/ui/config/config_tree_model.h"
 
 #include <QFileInfo>
 #include <QUndoStack>

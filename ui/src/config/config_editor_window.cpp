@@ -2,10 +2,10 @@
 // The edits, the cache and the details live in config_editor_edits.cpp.
 #include "relayhud/ui/config/config_editor_window.h"
 
+#include "relayhud/ui/common/format.h"
 #include "relayhud/ui/config/config_details_pane.h"
 #include "relayhud/ui/config/config_style.h"
 #include "relayhud/ui/config/config_tree_model.h"
-#include "relayhud/ui/common/format.h"
 
 #include <QAction>
 #include <QApplication>

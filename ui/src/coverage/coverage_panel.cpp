@@ -3,8 +3,8 @@
 #include "bucket_table.h"
 
 #include "relayhud/store/database.h"
-#include "relayhud/ui/coverage/op_dtype_heatmap.h"
 #include "relayhud/ui/common/format.h"
+#include "relayhud/ui/coverage/op_dtype_heatmap.h"
 #include "relayhud/ui/matrix/cell_state.h"
 #include "relayhud/ui/matrix/cell_style.h"
 

@@ -1,7 +1,7 @@
 #include "relayhud/ui/details/attempts_model.h"
 
-#include "relayhud/ui/details/run_details.h"
 #include "relayhud/ui/common/format.h"
+#include "relayhud/ui/details/run_details.h"
 #include "relayhud/ui/matrix/cell_state.h"
 
 namespace relayhud::ui {

@@ -1,7 +1,7 @@
 #include "relayhud/ui/details/link_label.h"
 
-#include "relayhud/ui/details/run_details.h"
 #include "relayhud/ui/common/format.h"
+#include "relayhud/ui/details/run_details.h"
 
 #include <QDesktopServices>
 #include <QKeyEvent>

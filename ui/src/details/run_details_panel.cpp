@@ -1,11 +1,11 @@
 #include "relayhud/ui/details/run_details_panel.h"
 
 #include "relayhud/triage/attribution.h"
+#include "relayhud/ui/common/format.h"
 #include "relayhud/ui/details/attempts_model.h"
 #include "relayhud/ui/details/link_label.h"
 #include "relayhud/ui/details/state_delegate.h"
 #include "relayhud/ui/details/state_tile.h"
-#include "relayhud/ui/common/format.h"
 #include "relayhud/util/time.h"
 
 #include <QFontDatabase>

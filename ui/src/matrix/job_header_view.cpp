@@ -2,9 +2,9 @@
 
 #include "relayhud/model/types.h"
 #include "relayhud/ui/common/format.h"
+#include "relayhud/ui/common/job_label.h"
 #include "relayhud/ui/matrix/backend_groups.h"
 #include "relayhud/ui/matrix/cell_style.h"
-#include "relayhud/ui/common/job_label.h"
 #include "relayhud/ui/matrix/level_badge.h"
 #include "relayhud/ui/matrix/matrix_model.h"
 
