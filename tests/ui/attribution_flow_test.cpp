@@ -17,6 +17,9 @@
 #include "relayhud/ui/tests/tests_panel.h"
 #include "relayhud/ui/watch/attributed_failures.h"
 #include "relayhud/ui/window/main_window.h"
+#include "relayhud/ui/window/matrix_coordinator.h"
+#include "relayhud/ui/window/sync_coordinator.h"
+#include "relayhud/ui/window/tests_coordinator.h"
 
 #include "sim_session.h"
 #include "test_support.h"
@@ -103,17 +106,18 @@ protected:
             simSession(m_server, m_cachePath, simCredentials(m_server)));
         window->resize(1700, 1000);
         window->show();
-        QSignalSpy synced(window.get(), &MainWindow::syncSucceeded);
+        QSignalSpy synced(window->sync(), &SyncCoordinator::syncSucceeded);
         EXPECT_TRUE(synced.wait(kWaitMs));
-        EXPECT_TRUE(QTest::qWaitFor([&] { return window->matrixModel().rowCount() > 0; }, kWaitMs));
-        const QModelIndex cell = test::jobCell(window->matrixModel(), window->filterProxy(),
+        EXPECT_TRUE(
+            QTest::qWaitFor([&] { return window->matrix()->model().rowCount() > 0; }, kWaitMs));
+        const QModelIndex cell = test::jobCell(window->matrix()->model(), window->matrix()->proxy(),
                                                sha.value, story().backend, story().job);
         EXPECT_TRUE(cell.isValid()) << sha.value;
         if (!cell.isValid())
             return window;
-        QSignalSpy shown(window.get(), &MainWindow::testsShown);
-        window->matrixView()->scrollTo(cell);
-        window->matrixView()->selectionModel()->setCurrentIndex(
+        QSignalSpy shown(window->tests(), &TestsCoordinator::testsShown);
+        window->matrix()->view()->scrollTo(cell);
+        window->matrix()->view()->selectionModel()->setCurrentIndex(
             cell, QItemSelectionModel::ClearAndSelect);
         EXPECT_TRUE(QTest::qWaitFor([&] { return !shown.isEmpty(); }, kWaitMs));
         return window;
@@ -128,7 +132,7 @@ protected:
         EXPECT_TRUE(id && *id) << story().test;
         if (!id || !*id)
             return nullptr;
-        TestsPanel& panel = *window.testsPanel();
+        TestsPanel& panel = *window.tests()->panel();
         EXPECT_TRUE(QTest::qWaitFor([&] { return panel.triageOf(**id) != nullptr; }, kWaitMs));
         EXPECT_TRUE(panel.selectTest(**id));
         QApplication::processEvents();
@@ -166,7 +170,7 @@ TEST_F(AttributionFlow, APrTheCulpritBrokeSaysAlreadyBrokenUpstreamLikelyByTheCu
     const QString culprit = QStringLiteral("#%1").arg(story().culpritPr);
     EXPECT_TRUE(triage->why.contains(QStringLiteral("likely by ") + culprit))
         << triage->why.toStdString();
-    const QString why = window->testsPanel()->detailsView()->whyText();
+    const QString why = window->tests()->panel()->detailsView()->whyText();
     EXPECT_TRUE(why.contains(QStringLiteral("likely broken by ") + culprit)) << why.toStdString();
     EXPECT_TRUE(why.contains(QStringLiteral("/pull/%1/files").arg(story().culpritPr)))
         << why.toStdString();

@@ -7,7 +7,10 @@
 #include "relayhud/ui/backends/backends_panel.h"
 #include "relayhud/ui/matrix/matrix_filter_proxy.h"
 #include "relayhud/ui/matrix/matrix_model.h"
+#include "relayhud/ui/window/backends_coordinator.h"
 #include "relayhud/ui/window/main_window.h"
+#include "relayhud/ui/window/matrix_coordinator.h"
+#include "relayhud/ui/window/sync_coordinator.h"
 
 #include "sim_session.h"
 #include "test_support.h"
@@ -39,13 +42,13 @@ TEST(BackendsPanelFlow, AfterASyncEveryBackendHasARowWorstFirstWithTheHudsRateAn
     MainWindow window(session);
     window.resize(1920, 1020);
     window.show();
-    QSignalSpy synced(&window, &MainWindow::syncSucceeded);
+    QSignalSpy synced(window.sync(), &SyncCoordinator::syncSucceeded);
     ASSERT_TRUE(synced.wait(kWaitMs));
 
-    BackendsPanel* panel = window.backendsPanel();
+    BackendsPanel* panel = window.backends()->backendsPanel();
     QSignalSpy loaded(panel, &BackendsPanel::loaded);
-    ASSERT_TRUE(QTest::qWaitFor([&] { return window.matrixModel().rowCount() > 0; }, kWaitMs));
-    window.showBackendsOverview();
+    ASSERT_TRUE(QTest::qWaitFor([&] { return window.matrix()->model().rowCount() > 0; }, kWaitMs));
+    window.showView(QStringLiteral("backends"));
     ASSERT_TRUE(loaded.wait(kWaitMs));
     EXPECT_TRUE(panel->isVisible());
     QTreeWidget* table = panel->table();
@@ -139,9 +142,9 @@ TEST(BackendsPanelFlow, AfterASyncEveryBackendHasARowWorstFirstWithTheHudsRateAn
     // Activating the worst backend shows only its columns.
     const QString worst = table->topLevelItem(0)->data(1, Qt::UserRole).toString();
     emit table->itemActivated(table->topLevelItem(0), 1);
-    EXPECT_EQ(window.filterProxy().filters().backends, QSet<QString>{worst});
+    EXPECT_EQ(window.matrix()->proxy().filters().backends, QSet<QString>{worst});
     EXPECT_FALSE(panel->isVisible()); // back to the matrix
-    const QAbstractItemModel& shown = window.filterProxy();
+    const QAbstractItemModel& shown = window.matrix()->proxy();
     ASSERT_GT(shown.columnCount(), 0);
     for (int c = 0; c < shown.columnCount(); ++c)
         EXPECT_EQ(shown.headerData(c, Qt::Horizontal, MatrixModel::BackendRole).toString(), worst);

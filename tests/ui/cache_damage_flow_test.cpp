@@ -6,6 +6,7 @@
 #include "relayhud/ui/matrix/matrix_view.h"
 #include "relayhud/ui/status/sync_status_widget.h"
 #include "relayhud/ui/window/main_window.h"
+#include "relayhud/ui/window/matrix_coordinator.h"
 
 #include "sim_session.h"
 #include "test_support.h"
@@ -57,7 +58,7 @@ TEST(CacheDamageFlow, TheWindowSaysTheCacheIsDamagedAndShowsNoShortMatrix)
     const auto damaged = [&] { return labelTexts(window).join(u'\n').contains(u"is damaged"); };
     ASSERT_TRUE(QTest::qWaitFor(damaged, kWaitMs)) << labelTexts(window).join(u'|').toStdString();
     EXPECT_TRUE(labelTexts(window).join(u'\n').contains(u"Move it aside and sync again"));
-    EXPECT_EQ(window.matrixModel().rowCount(), 0) << "nothing is read from a damaged cache";
+    EXPECT_EQ(window.matrix()->model().rowCount(), 0) << "nothing is read from a damaged cache";
     // Not "offline … showing the cache": nothing is shown from it.
     const QString state = window.syncStatus()->stateText();
     EXPECT_TRUE(state.startsWith(u"cache unreadable — the cache ")) << state.toStdString();
@@ -65,10 +66,10 @@ TEST(CacheDamageFlow, TheWindowSaysTheCacheIsDamagedAndShowsNoShortMatrix)
     EXPECT_FALSE(state.contains(u"retry in")) << state.toStdString();
     // Where the matrix would be, the reason, not "nothing cached yet".
     const auto explained = [&] {
-        return window.matrixView()->emptyText().startsWith(u"The cache cannot be read:");
+        return window.matrix()->view()->emptyText().startsWith(u"The cache cannot be read:");
     };
     EXPECT_TRUE(QTest::qWaitFor(explained, kWaitMs));
-    const QString empty = window.matrixView()->emptyText();
+    const QString empty = window.matrix()->view()->emptyText();
     EXPECT_TRUE(empty.startsWith(u"The cache cannot be read:")) << empty.toStdString();
     EXPECT_TRUE(empty.contains(u"is damaged")) << empty.toStdString();
     keepPictures(window, QStringLiteral("cache_damaged"));

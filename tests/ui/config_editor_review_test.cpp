@@ -20,7 +20,10 @@
 #include "relayhud/ui/matrix/matrix_model.h"
 #include "relayhud/ui/matrix/matrix_view.h"
 #include "relayhud/ui/tests/tests_panel.h"
+#include "relayhud/ui/window/config_coordinator.h"
 #include "relayhud/ui/window/main_window.h"
+#include "relayhud/ui/window/matrix_coordinator.h"
+#include "relayhud/ui/window/tests_coordinator.h"
 #include "relayhud/util/time.h"
 
 #include <QAction>
@@ -164,22 +167,22 @@ TEST_F(ConfigEditor, OpensOnTheSelectedBackendsConfigWithTheSelectedTestRevealed
     MainWindow window(std::move(session));
     window.show();
     ASSERT_TRUE(
-        QTest::qWaitFor([&] { return window.matrixModel().rowCount() > 0; }, test::kWaitMs));
-    const QModelIndex cell = firstCellOf(window.filterProxy(), QString::fromStdString(kRepo));
+        QTest::qWaitFor([&] { return window.matrix()->model().rowCount() > 0; }, test::kWaitMs));
+    const QModelIndex cell = firstCellOf(window.matrix()->proxy(), QString::fromStdString(kRepo));
     ASSERT_TRUE(cell.isValid());
-    QSignalSpy shown(&window, &MainWindow::testsShown);
-    window.matrixView()->selectionModel()->setCurrentIndex(cell,
-                                                           QItemSelectionModel::ClearAndSelect);
+    QSignalSpy shown(window.tests(), &TestsCoordinator::testsShown);
+    window.matrix()->view()->selectionModel()->setCurrentIndex(cell,
+                                                               QItemSelectionModel::ClearAndSelect);
     ASSERT_TRUE(QTest::qWaitFor([&] { return !shown.isEmpty(); }, test::kWaitMs));
     const QString identity =
         QStringLiteral("test/test_torch.py::TestTorchDeviceTypePRIVATEUSE1::test_item_spyre");
-    ASSERT_TRUE(window.testsPanel()->selectIdentity(identity));
+    ASSERT_TRUE(window.tests()->panel()->selectIdentity(identity));
 
     QAction* open = editorAction(window);
     ASSERT_NE(open, nullptr);
     EXPECT_EQ(open->shortcut(), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
     open->trigger();
-    ConfigEditorWindow* editor = window.openConfigEditor(); // the one just opened
+    ConfigEditorWindow* editor = window.configs()->openEditor(); // the one just opened
     ASSERT_EQ(editor->model()->documentCount(), 1u);
     EXPECT_EQ(QFileInfo(editor->model()->document(0).path()), QFileInfo(m_path));
     const auto ref = editor->currentRef();
@@ -197,9 +200,9 @@ TEST_F(ConfigEditor, OpensOnTheSelectedBackendsConfigWithTheSelectedTestRevealed
     QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete); // WA_DeleteOnClose
 
     // Nothing selected: the configs of the backends in view.
-    window.matrixView()->selectionModel()->clearCurrentIndex();
+    window.matrix()->view()->selectionModel()->clearCurrentIndex();
     open->trigger();
-    editor = window.openConfigEditor();
+    editor = window.configs()->openEditor();
     ASSERT_EQ(editor->model()->documentCount(), 1u);
     EXPECT_EQ(QFileInfo(editor->model()->document(0).path()), QFileInfo(m_path));
     ASSERT_TRUE(editor->close());

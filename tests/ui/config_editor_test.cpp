@@ -14,6 +14,7 @@
 #include "relayhud/ui/config/config_editor_window.h"
 #include "relayhud/ui/config/config_tree_model.h"
 #include "relayhud/ui/config/suggestions_pane.h"
+#include "relayhud/ui/window/config_coordinator.h"
 #include "relayhud/ui/window/main_window.h"
 #include "sim_session.h"
 #include "test_support.h"
@@ -406,7 +407,7 @@ TEST_F(ConfigEditor, QuittingWithPendingEditsAsksTheEditorFirst)
 {
     MainWindow window(test::offlineSession(m_cachePath));
     window.show();
-    ConfigEditorWindow* editor = window.openConfigEditor();
+    ConfigEditorWindow* editor = window.configs()->openEditor();
     editor->setRationalePrompt([](const RationaleRequest& request) {
         return std::optional<Rationale>(Rationale{QStringLiteral("passes now"), request.evidence,
                                                   config::Mode::MandatorySuccess});

@@ -13,7 +13,11 @@
 #include "relayhud/ui/matrix/matrix_model.h"
 #include "relayhud/ui/matrix/matrix_view.h"
 #include "relayhud/ui/status/sync_status_widget.h"
+#include "relayhud/ui/window/config_coordinator.h"
+#include "relayhud/ui/window/coverage_coordinator.h"
 #include "relayhud/ui/window/main_window.h"
+#include "relayhud/ui/window/matrix_coordinator.h"
+#include "relayhud/ui/window/sync_coordinator.h"
 
 #include "sim_session.h"
 #include "test_support.h"
@@ -63,11 +67,12 @@ protected:
         window->resize(1500, 950);
         window->show();
         QApplication::setActiveWindow(window.get());
-        QSignalSpy synced(window.get(), &MainWindow::syncSucceeded);
+        QSignalSpy synced(window->sync(), &SyncCoordinator::syncSucceeded);
         EXPECT_TRUE(synced.wait(kWaitMs));
-        EXPECT_TRUE(QTest::qWaitFor([&] { return window->matrixModel().rowCount() > 0; }, kWaitMs));
-        window->coverageDock()->show();
-        window->coverageDock()->raise();
+        EXPECT_TRUE(
+            QTest::qWaitFor([&] { return window->matrix()->model().rowCount() > 0; }, kWaitMs));
+        window->coverage()->coverageDock()->show();
+        window->coverage()->coverageDock()->raise();
         return window;
     }
 
@@ -77,9 +82,9 @@ protected:
     {
         const qint64 row = cell.data(MatrixModel::RunRowIdRole).toLongLong();
         const QPersistentModelIndex kept(cell);
-        window.matrixView()->selectionModel()->setCurrentIndex(cell,
-                                                               QItemSelectionModel::ClearAndSelect);
-        const CoveragePanel* panel = window.coveragePanel();
+        window.matrix()->view()->selectionModel()->setCurrentIndex(
+            cell, QItemSelectionModel::ClearAndSelect);
+        const CoveragePanel* panel = window.coverage()->coveragePanel();
         const bool shown = QTest::qWaitFor(
             [&] {
                 return kept.data(MatrixModel::VerdictRole).toInt() == static_cast<int>(mark)
@@ -103,7 +108,7 @@ protected:
 
     static int markCount(MainWindow& window, MatrixModel::VerdictMark mark)
     {
-        const QAbstractItemModel& m = window.matrixModel();
+        const QAbstractItemModel& m = window.matrix()->model();
         int count = 0;
         for (int r = 0; r < m.rowCount(); ++r)
             for (int c = 0; c < m.columnCount(); ++c)
@@ -117,7 +122,8 @@ protected:
     static QModelIndex cellOf(MainWindow& window, const Sha& sha, const std::string& backend,
                               const std::string& job)
     {
-        return test::jobCell(window.matrixModel(), window.filterProxy(), sha.value, backend, job);
+        return test::jobCell(window.matrix()->model(), window.matrix()->proxy(), sha.value, backend,
+                             job);
     }
 
     sim::SimServer m_server{dataset()};
@@ -152,7 +158,7 @@ TEST_F(CoverageFlow, TheIncompleteGreenIsMarkedAndItsCoverageTabNamesTheMissingT
     }
     ASSERT_TRUE(ordinary.isValid());
     ASSERT_TRUE(open(*window, ordinary, MatrixModel::VerdictMark::Verified));
-    CoveragePanel* panel = window->coveragePanel();
+    CoveragePanel* panel = window->coverage()->coveragePanel();
     EXPECT_EQ(panel->banner()->text(), QStringLiteral("Verified green"));
     EXPECT_EQ(panel->missingGroup(), nullptr);
 
@@ -163,7 +169,7 @@ TEST_F(CoverageFlow, TheIncompleteGreenIsMarkedAndItsCoverageTabNamesTheMissingT
     const auto& commits = m_server.dataset().commits;
     for (auto it = commits.rbegin(); it != commits.rend(); ++it) {
         const UpstreamCommit& commit = *it;
-        const QAbstractItemModel& m = window->filterProxy();
+        const QAbstractItemModel& m = window->matrix()->proxy();
         for (int r = 0; r < m.rowCount() && !spyre.isValid(); ++r) {
             if (m.headerData(r, Qt::Vertical, MatrixModel::ShaRole).toString().toStdString()
                 != commit.sha.value)
@@ -238,7 +244,7 @@ TEST_F(CoverageFlow, TheIncompleteGreenIsMarkedAndItsCoverageTabNamesTheMissingT
 
     // A missing test opens the backend's config at its entry.
     emit panel->testsTree()->itemClicked(panel->missingGroup()->child(0), 0);
-    ConfigEditorWindow* editor = window->openConfigEditor();
+    ConfigEditorWindow* editor = window->configs()->openEditor();
     ASSERT_NE(editor, nullptr);
     EXPECT_TRUE(editor->isVisible());
     EXPECT_EQ(editor->model()->documentCount(), 1u) << "the backend's config was opened";
@@ -255,33 +261,34 @@ TEST_F(CoverageFlow, TheHiddenFailureIsDisputedAndTheViewsShowNightliesAndReleas
     ASSERT_TRUE(cell.isValid());
     ASSERT_TRUE(open(*window, cell, MatrixModel::VerdictMark::Disputed))
         << "the self-reported green whose JUnit fails tests is disputed";
-    EXPECT_EQ(window->coveragePanel()->banner()->text(), QStringLiteral("Green, disputed"));
+    EXPECT_EQ(window->coverage()->coveragePanel()->banner()->text(),
+              QStringLiteral("Green, disputed"));
 
     // The charts of the synced cache, for a person to look at (their own
     // tests are charts_panel_test.cpp).
     if (!qEnvironmentVariableIsEmpty("RELAYHUD_UI_SHOTS")) {
-        QSignalSpy drawn(window->chartsPanel(), &ChartsPanel::chartShown);
-        window->chartsDock()->show();
-        window->chartsDock()->raise();
-        window->chartsPanel()->reload();
+        QSignalSpy drawn(window->coverage()->chartsPanel(), &ChartsPanel::chartShown);
+        window->coverage()->chartsDock()->show();
+        window->coverage()->chartsDock()->raise();
+        window->coverage()->chartsPanel()->reload();
         if (drawn.wait(kWaitMs))
             test::keepPicture(*window, QStringLiteral("charts-tab.png"));
     }
     // A click on a commit's point selects the commit in the matrix.
     const QString sha = QString::fromStdString(story.hiddenFailureShas.front().value);
-    emit window->chartsPanel()->commitActivated(sha);
-    EXPECT_EQ(window->matrixView()->currentIndex().data(MatrixModel::ShaRole).toString(), sha);
+    emit window->coverage()->chartsPanel()->commitActivated(sha);
+    EXPECT_EQ(window->matrix()->view()->currentIndex().data(MatrixModel::ShaRole).toString(), sha);
 
     QTabBar* views = window->commitViewTabs();
     views->setCurrentIndex(static_cast<int>(CommitView::Scheduled));
-    const QAbstractItemModel& shown = window->filterProxy();
+    const QAbstractItemModel& shown = window->matrix()->proxy();
     ASSERT_GT(shown.rowCount(), 0);
     for (int r = 0; r < shown.rowCount(); ++r) {
         const auto type = static_cast<EventType>(
             shown.headerData(r, Qt::Vertical, MatrixModel::EventTypeRole).toInt());
         EXPECT_TRUE(type == EventType::Nightly || type == EventType::Periodic);
     }
-    EXPECT_LT(shown.columnCount(), window->matrixModel().columnCount())
+    EXPECT_LT(shown.columnCount(), window->matrix()->model().columnCount())
         << "jobs that never run on a schedule are left out";
     EXPECT_TRUE(views->tabText(static_cast<int>(CommitView::Scheduled))
                     .contains(QString::number(shown.rowCount())));
@@ -291,6 +298,6 @@ TEST_F(CoverageFlow, TheHiddenFailureIsDisputedAndTheViewsShowNightliesAndReleas
     // to aim at release/*, and the view says why instead of showing nothing.
     views->setCurrentIndex(static_cast<int>(CommitView::Release));
     EXPECT_EQ(shown.rowCount(), 0);
-    EXPECT_TRUE(window->matrixView()->emptyText().contains(QStringLiteral("release/*")));
+    EXPECT_TRUE(window->matrix()->view()->emptyText().contains(QStringLiteral("release/*")));
     test::keepPicture(*window, QStringLiteral("view-release.png"));
 }

@@ -12,7 +12,11 @@
 #include "relayhud/ui/backends/backends_panel.h"
 #include "relayhud/ui/backends/doctor_panel.h"
 #include "relayhud/ui/matrix/matrix_model.h"
+#include "relayhud/ui/window/backends_coordinator.h"
+#include "relayhud/ui/window/details_coordinator.h"
 #include "relayhud/ui/window/main_window.h"
+#include "relayhud/ui/window/matrix_coordinator.h"
+#include "relayhud/ui/window/sync_coordinator.h"
 
 #include "sim_session.h"
 #include "test_support.h"
@@ -66,13 +70,13 @@ TEST(DoctorPanelFlow, TheSimulatorsPlantedMistakesShowWithTheirLinesAndRuns)
     MainWindow window(session);
     window.resize(1920, 1020);
     window.show();
-    QSignalSpy synced(&window, &MainWindow::syncSucceeded);
-    QSignalSpy artifacts(&window, &MainWindow::artifactsSynced);
+    QSignalSpy synced(window.sync(), &SyncCoordinator::syncSucceeded);
+    QSignalSpy artifacts(window.sync(), &SyncCoordinator::artifactsSynced);
     ASSERT_TRUE(synced.wait(kWaitMs));
-    ASSERT_TRUE(QTest::qWaitFor([&] { return window.matrixModel().rowCount() > 0; }, kWaitMs));
+    ASSERT_TRUE(QTest::qWaitFor([&] { return window.matrix()->model().rowCount() > 0; }, kWaitMs));
     ASSERT_TRUE(artifacts.count() > 0 || artifacts.wait(kWaitMs));
 
-    DoctorPanel* panel = window.doctorPanel();
+    DoctorPanel* panel = window.backends()->doctorPanel();
     QSignalSpy loaded(panel, &DoctorPanel::loaded);
     ASSERT_TRUE(window.showView(QStringLiteral("doctor")));
     ASSERT_TRUE(loaded.wait(kWaitMs));
@@ -151,10 +155,10 @@ TEST(DoctorPanelFlow, TheSimulatorsPlantedMistakesShowWithTheirLinesAndRuns)
     test::keepPictures(window, QStringLiteral("doctor_tested_sha_1920x1080"));
 
     // The Backends tab's Doctor column counts what this tab counts.
-    QSignalSpy overview(window.backendsPanel(), &BackendsPanel::loaded);
-    window.showBackendsOverview();
+    QSignalSpy overview(window.backends()->backendsPanel(), &BackendsPanel::loaded);
+    window.showView(QStringLiteral("backends"));
     ASSERT_TRUE(overview.wait(kWaitMs));
-    const QTreeWidget* table = window.backendsPanel()->table();
+    const QTreeWidget* table = window.backends()->backendsPanel()->table();
     int compared = 0;
     for (int i = 0; i < backends->topLevelItemCount(); ++i) {
         const QTreeWidgetItem* doctorRow = backends->topLevelItem(i);
@@ -188,7 +192,7 @@ TEST(DoctorPanelFlow, TheSimulatorsPlantedMistakesShowWithTheirLinesAndRuns)
     // Activating the zombie's run selects it in the matrix.
     ASSERT_TRUE(panel->selectBackend(zombie));
     panel->findingsTree()->setCurrentItem(findingItem(*panel, QStringLiteral("never-completed")));
-    QSignalSpy shown(&window, &MainWindow::runDetailsShown);
+    QSignalSpy shown(window.details(), &DetailsCoordinator::runDetailsShown);
     emit panel->runsList()->itemActivated(panel->runsList()->topLevelItem(0), 0);
     EXPECT_FALSE(panel->isVisible()); // back to the matrix
     ASSERT_TRUE(shown.count() > 0 || shown.wait(kWaitMs));

@@ -19,7 +19,10 @@
 #include "relayhud/ui/matrix/matrix_model.h"
 #include "relayhud/ui/matrix/matrix_view.h"
 #include "relayhud/ui/status/sync_status_widget.h"
+#include "relayhud/ui/window/details_coordinator.h"
 #include "relayhud/ui/window/main_window.h"
+#include "relayhud/ui/window/matrix_coordinator.h"
+#include "relayhud/ui/window/sync_coordinator.h"
 
 #include "sim_session.h"
 #include "test_support.h"
@@ -52,15 +55,15 @@ TEST(HudDataFlow, RelayHealthInTheStatusBarAndANightlysOwnTimesAndCommit)
         simSession(server, dir.filePath(QStringLiteral("cache.sqlite")), simCredentials(server)));
     window.resize(1600, 1000);
     window.show();
-    QSignalSpy succeeded(&window, &MainWindow::syncSucceeded);
+    QSignalSpy succeeded(window.sync(), &SyncCoordinator::syncSucceeded);
     ASSERT_TRUE(succeeded.wait(kWaitMs));
-    ASSERT_TRUE(QTest::qWaitFor([&] { return window.matrixModel().rowCount() > 0; }, kWaitMs));
+    ASSERT_TRUE(QTest::qWaitFor([&] { return window.matrix()->model().rowCount() > 0; }, kWaitMs));
 
     // The probe repo: relay health, never a column of the matrix.
     const QString health = window.syncStatus()->relayHealthText();
     EXPECT_TRUE(health.contains(QStringLiteral("relay healthy"))) << health.toStdString();
     EXPECT_TRUE(health.contains(QString::fromLatin1(kProbeRepo))) << health.toStdString();
-    const QAbstractItemModel& model = window.filterProxy();
+    const QAbstractItemModel& model = window.matrix()->proxy();
     for (int c = 0; c < model.columnCount(); ++c)
         EXPECT_NE(model.headerData(c, Qt::Horizontal, MatrixModel::BackendRole).toString(),
                   QString::fromLatin1(kProbeRepo));
@@ -81,10 +84,10 @@ TEST(HudDataFlow, RelayHealthInTheStatusBarAndANightlysOwnTimesAndCommit)
             }
     }
     ASSERT_TRUE(nightly.isValid()) << "no titled nightly in the matrix";
-    window.matrixView()->scrollTo(nightly);
-    window.matrixView()->selectionModel()->setCurrentIndex(nightly,
-                                                           QItemSelectionModel::ClearAndSelect);
-    RunDetailsPanel& panel = *window.detailsPanel();
+    window.matrix()->view()->scrollTo(nightly);
+    window.matrix()->view()->selectionModel()->setCurrentIndex(nightly,
+                                                               QItemSelectionModel::ClearAndSelect);
+    RunDetailsPanel& panel = *window.details()->panel();
     const auto nightlyRow = nightly.data(MatrixModel::RunRowIdRole).toLongLong();
     ASSERT_TRUE(QTest::qWaitFor([&] { return panel.shownRowId() == nightlyRow; }, kWaitMs));
     EXPECT_EQ(panel.fieldText(RunDetailsPanel::DurationField),
@@ -118,13 +121,13 @@ TEST(HudDataFlow, AMergedPrsBuildShowsTheCommitItTested)
     MainWindow window(simSession(server, cachePath, simCredentials(server)));
     window.resize(1600, 1000);
     window.show();
-    QSignalSpy succeeded(&window, &MainWindow::syncSucceeded);
+    QSignalSpy succeeded(window.sync(), &SyncCoordinator::syncSucceeded);
     ASSERT_TRUE(succeeded.wait(kWaitMs));
-    ASSERT_TRUE(QTest::qWaitFor([&] { return window.matrixModel().rowCount() > 0; }, kWaitMs));
+    ASSERT_TRUE(QTest::qWaitFor([&] { return window.matrix()->model().rowCount() > 0; }, kWaitMs));
 
     // A PR head's torch-spyre run, and main's HEAD before it: the newest
     // nightly SHA dispatched earlier (each a main commit).
-    const QAbstractItemModel& model = window.filterProxy();
+    const QAbstractItemModel& model = window.matrix()->proxy();
     QModelIndex merged;
     QString base;
     for (int r = model.rowCount() - 1; r >= 0 && !merged.isValid(); --r) {
@@ -159,8 +162,8 @@ TEST(HudDataFlow, AMergedPrsBuildShowsTheCommitItTested)
         ASSERT_TRUE(CheckoutStore(**cache).putTestedCommit(
             merged.data(MatrixModel::RunRowIdRole).toLongLong(), **tested));
     }
-    QSignalSpy refreshed(&window, &MainWindow::matrixRefreshed);
-    window.reloadMatrix();
+    QSignalSpy refreshed(window.sync(), &SyncCoordinator::matrixRefreshed);
+    window.sync()->reloadMatrix();
     ASSERT_TRUE(refreshed.wait(kWaitMs));
 
     const auto pr =
@@ -173,10 +176,10 @@ TEST(HudDataFlow, AMergedPrsBuildShowsTheCommitItTested)
                              % u" merged (from its artifact name)"_s;
     EXPECT_TRUE(merged.data(Qt::ToolTipRole).toString().contains(expected))
         << merged.data(Qt::ToolTipRole).toString().toStdString();
-    window.matrixView()->scrollTo(merged);
-    window.matrixView()->selectionModel()->setCurrentIndex(merged,
-                                                           QItemSelectionModel::ClearAndSelect);
-    RunDetailsPanel& panel = *window.detailsPanel();
+    window.matrix()->view()->scrollTo(merged);
+    window.matrix()->view()->selectionModel()->setCurrentIndex(merged,
+                                                               QItemSelectionModel::ClearAndSelect);
+    RunDetailsPanel& panel = *window.details()->panel();
     const auto row = merged.data(MatrixModel::RunRowIdRole).toLongLong();
     ASSERT_TRUE(QTest::qWaitFor([&] { return panel.shownRowId() == row; }, kWaitMs));
     EXPECT_EQ(panel.fieldText(RunDetailsPanel::TestedField), expected);
@@ -223,7 +226,7 @@ TEST(HudDataFlow, AReportedSuccessWhoseTestsFailedIsNotDrawnAsAGreen)
     MainWindow window(offlineSession(cachePath, QString::fromStdString(server.baseUrl())));
     window.resize(1600, 1000);
     window.show();
-    const QAbstractItemModel& model = window.filterProxy();
+    const QAbstractItemModel& model = window.matrix()->proxy();
     QModelIndex claimed;
     ASSERT_TRUE(QTest::qWaitFor(
         [&] {
@@ -244,10 +247,10 @@ TEST(HudDataFlow, AReportedSuccessWhoseTestsFailedIsNotDrawnAsAGreen)
     EXPECT_TRUE(
         claimed.data(Qt::ToolTipRole).toString().contains(u"reported success, tests failed"_s))
         << claimed.data(Qt::ToolTipRole).toString().toStdString();
-    window.matrixView()->scrollTo(claimed);
-    window.matrixView()->selectionModel()->setCurrentIndex(claimed,
-                                                           QItemSelectionModel::ClearAndSelect);
-    RunDetailsPanel& panel = *window.detailsPanel();
+    window.matrix()->view()->scrollTo(claimed);
+    window.matrix()->view()->selectionModel()->setCurrentIndex(claimed,
+                                                               QItemSelectionModel::ClearAndSelect);
+    RunDetailsPanel& panel = *window.details()->panel();
     const auto row = claimed.data(MatrixModel::RunRowIdRole).toLongLong();
     ASSERT_TRUE(QTest::qWaitFor([&] { return panel.shownRowId() == row; }, kWaitMs));
     EXPECT_TRUE(panel.stateText().startsWith(u"reported success, tests failed"_s))

@@ -11,7 +11,11 @@
 #include "relayhud/ui/matrix/triage_walk.h"
 #include "relayhud/ui/tests/tests_model.h"
 #include "relayhud/ui/tests/tests_panel.h"
+#include "relayhud/ui/window/details_coordinator.h"
 #include "relayhud/ui/window/main_window.h"
+#include "relayhud/ui/window/matrix_coordinator.h"
+#include "relayhud/ui/window/sync_coordinator.h"
+#include "relayhud/ui/window/tests_coordinator.h"
 
 #include "sim_session.h"
 #include "test_support.h"
@@ -95,16 +99,17 @@ protected:
         window->resize(1600, 1000);
         window->show();
         QApplication::setActiveWindow(window.get());
-        QSignalSpy synced(window.get(), &MainWindow::syncSucceeded);
+        QSignalSpy synced(window->sync(), &SyncCoordinator::syncSucceeded);
         EXPECT_TRUE(synced.wait(kWaitMs));
-        EXPECT_TRUE(QTest::qWaitFor([&] { return window->matrixModel().rowCount() > 0; }, kWaitMs));
+        EXPECT_TRUE(
+            QTest::qWaitFor([&] { return window->matrix()->model().rowCount() > 0; }, kWaitMs));
         return window;
     }
 
     // Waits until the tests dock shows the current cell's run.
     static bool waitForTestsOf(MainWindow& w, QSignalSpy& shown)
     {
-        const qint64 run = runOf(w.matrixView()->currentIndex());
+        const qint64 run = runOf(w.matrix()->view()->currentIndex());
         return QTest::qWaitFor(
             [&] {
                 for (const QList<QVariant>& args : shown)
@@ -124,17 +129,17 @@ protected:
 TEST_F(KeyboardTriageFlow, JWalksEveryUntriagedFailureAcrossThreeRunsAndKGoesBack)
 {
     auto w = openSynced();
-    TestsPanel& panel = *w->testsPanel();
-    w->filterProxy().setBackends({kBackend});
-    w->filterProxy().setCellFilter(CellFilter::Untriaged);
-    const TriageWalk walk(shownCells(w->filterProxy()));
+    TestsPanel& panel = *w->tests()->panel();
+    w->matrix()->proxy().setBackends({kBackend});
+    w->matrix()->proxy().setCellFilter(CellFilter::Untriaged);
+    const TriageWalk walk(shownCells(w->matrix()->proxy()));
     ASSERT_GE(walk.stops().size(), 3u) << "the simulated world has too few untriaged failures";
-    QSignalSpy shown(w.get(), &MainWindow::testsShown);
+    QSignalSpy shown(w->tests(), &TestsCoordinator::testsShown);
 
-    w->matrixView()->selectionModel()->clear();
-    w->matrixView()->setFocus();
+    w->matrix()->view()->selectionModel()->clear();
+    w->matrix()->view()->setFocus();
     press(Qt::Key_J);
-    const QModelIndex first = w->matrixView()->currentIndex();
+    const QModelIndex first = w->matrix()->view()->currentIndex();
     EXPECT_EQ(walkCellOf(first), walk.stops().front()) << "the newest, worst failure first";
     ASSERT_TRUE(waitForTestsOf(*w, shown));
     std::vector<qint64> runs{runOf(first)};
@@ -142,12 +147,12 @@ TEST_F(KeyboardTriageFlow, JWalksEveryUntriagedFailureAcrossThreeRunsAndKGoesBac
     QApplication::processEvents();
     test::keepPictures(*w, QStringLiteral("j-walk-run1"));
     for (int presses = 0; runs.size() < 3 && presses < 400; ++presses) {
-        const QModelIndex before = w->matrixView()->currentIndex();
+        const QModelIndex before = w->matrix()->view()->currentIndex();
         const std::vector<std::int64_t> left = untriagedTests(panel);
         const std::int64_t testBefore = panel.selectedTestId();
         shown.clear();
         press(Qt::Key_J);
-        const QModelIndex after = w->matrixView()->currentIndex();
+        const QModelIndex after = w->matrix()->view()->currentIndex();
         if (runOf(after) == runs.back()) { // a step within the run
             ASSERT_NE(panel.selectedTestId(), testBefore);
             EXPECT_THAT(untriagedTests(panel), ::testing::Contains(panel.selectedTestId()));
@@ -181,26 +186,27 @@ TEST_F(KeyboardTriageFlow, JWalksEveryUntriagedFailureAcrossThreeRunsAndKGoesBac
     }
     shown.clear();
     press(Qt::Key_K);
-    EXPECT_EQ(runOf(w->matrixView()->currentIndex()), runs[1]);
+    EXPECT_EQ(runOf(w->matrix()->view()->currentIndex()), runs[1]);
     ASSERT_TRUE(waitForTestsOf(*w, shown));
     EXPECT_EQ(panel.selectedTestId(), lastTestOfRun.back());
 
     // n / p go cell by cell, whatever tests are left.
     press(Qt::Key_N);
-    EXPECT_EQ(runOf(w->matrixView()->currentIndex()), runs[2]);
+    EXPECT_EQ(runOf(w->matrix()->view()->currentIndex()), runs[2]);
     press(Qt::Key_P);
-    EXPECT_EQ(runOf(w->matrixView()->currentIndex()), runs[1]);
+    EXPECT_EQ(runOf(w->matrix()->view()->currentIndex()), runs[1]);
 }
 
 TEST_F(KeyboardTriageFlow, TheSelectionSurvivesATabSwitchTheFiltersAndASync)
 {
     auto w = openSynced();
-    TestsPanel& panel = *w->testsPanel();
-    QSignalSpy shown(w.get(), &MainWindow::testsShown);
-    QSignalSpy details(w.get(), &MainWindow::runDetailsShown);
-    const QModelIndex cell = failedCellWithArtifacts(w->filterProxy(), kBackend);
+    TestsPanel& panel = *w->tests()->panel();
+    QSignalSpy shown(w->tests(), &TestsCoordinator::testsShown);
+    QSignalSpy details(w->details(), &DetailsCoordinator::runDetailsShown);
+    const QModelIndex cell = failedCellWithArtifacts(w->matrix()->proxy(), kBackend);
     ASSERT_TRUE(cell.isValid());
-    w->matrixView()->selectionModel()->setCurrentIndex(cell, QItemSelectionModel::ClearAndSelect);
+    w->matrix()->view()->selectionModel()->setCurrentIndex(cell,
+                                                           QItemSelectionModel::ClearAndSelect);
     ASSERT_TRUE(waitForTestsOf(*w, shown));
     ASSERT_TRUE(details.count() > 0 || details.wait(kWaitMs));
     const qint64 run = runOf(cell);
@@ -209,8 +215,8 @@ TEST_F(KeyboardTriageFlow, TheSelectionSurvivesATabSwitchTheFiltersAndASync)
     const QString title = panel.titleText();
     const auto same = [&](const char* after) {
         SCOPED_TRACE(after);
-        EXPECT_EQ(runOf(w->matrixView()->currentIndex()), run);
-        EXPECT_EQ(w->detailsPanel()->shownRowId(), run);
+        EXPECT_EQ(runOf(w->matrix()->view()->currentIndex()), run);
+        EXPECT_EQ(w->details()->panel()->shownRowId(), run);
         EXPECT_EQ(panel.titleText(), title);
         EXPECT_TRUE(panel.isShowingTable());
         EXPECT_EQ(panel.selectedTestId(), test);
@@ -222,14 +228,14 @@ TEST_F(KeyboardTriageFlow, TheSelectionSurvivesATabSwitchTheFiltersAndASync)
     // release branch): the panels keep the run, and the cell comes back.
     QTabBar* tabs = w->commitViewTabs();
     tabs->setCurrentIndex(3);
-    ASSERT_EQ(w->filterProxy().filters().view, CommitView::Release);
-    EXPECT_EQ(w->filterProxy().rowCount(), 0);
-    EXPECT_EQ(w->detailsPanel()->shownRowId(), run) << "an empty tab keeps the panels";
+    ASSERT_EQ(w->matrix()->proxy().filters().view, CommitView::Release);
+    EXPECT_EQ(w->matrix()->proxy().rowCount(), 0);
+    EXPECT_EQ(w->details()->panel()->shownRowId(), run) << "an empty tab keeps the panels";
     EXPECT_EQ(panel.selectedTestId(), test);
     tabs->setCurrentIndex(0);
     same("back from an empty tab");
     tabs->setCurrentIndex(1); // pull requests, and back
-    EXPECT_EQ(w->detailsPanel()->shownRowId(), run);
+    EXPECT_EQ(w->details()->panel()->shownRowId(), run);
     tabs->setCurrentIndex(0);
     same("back from the pull requests");
     tabs->setCurrentIndex(4); // the backends overview, and back
@@ -245,15 +251,15 @@ TEST_F(KeyboardTriageFlow, TheSelectionSurvivesATabSwitchTheFiltersAndASync)
     }
     // A text filter that hides the cell's column, then cleared.
     w->findChild<FilterBar*>()->textEdit()->setText(QStringLiteral("no-such-job-anywhere"));
-    EXPECT_FALSE(w->matrixView()->currentIndex().isValid());
+    EXPECT_FALSE(w->matrix()->view()->currentIndex().isValid());
     EXPECT_EQ(panel.selectedTestId(), test);
     w->findChild<FilterBar*>()->textEdit()->clear();
     same("a text filter cleared");
     EXPECT_EQ(shown.count(), loadsBefore) << "no switch or filter reloaded the tests";
 
     // A sync merges a new snapshot under the cell.
-    QSignalSpy refreshed(w.get(), &MainWindow::matrixRefreshed);
-    w->syncNow();
+    QSignalSpy refreshed(w->sync(), &SyncCoordinator::matrixRefreshed);
+    w->sync()->syncNow();
     ASSERT_TRUE(refreshed.wait(kWaitMs));
     same("a sync");
 }
@@ -261,7 +267,7 @@ TEST_F(KeyboardTriageFlow, TheSelectionSurvivesATabSwitchTheFiltersAndASync)
 TEST_F(KeyboardTriageFlow, HideGreenHidesGreenRowsAndColumns)
 {
     auto w = openSynced();
-    MatrixFilterProxy& proxy = w->filterProxy();
+    MatrixFilterProxy& proxy = w->matrix()->proxy();
     const int rows = proxy.rowCount();
     const int columns = proxy.columnCount();
     QComboBox* cells = w->findChild<QComboBox*>(QStringLiteral("cellFilter"));
@@ -285,7 +291,7 @@ TEST_F(KeyboardTriageFlow, HideGreenHidesGreenRowsAndColumns)
         EXPECT_TRUE(any) << "column " << c;
     }
     // ...and every one that went had none.
-    const MatrixModel& model = w->matrixModel();
+    const MatrixModel& model = w->matrix()->model();
     int greenRows = 0;
     for (int r = 0; r < model.rowCount(); ++r) {
         bool any = false;

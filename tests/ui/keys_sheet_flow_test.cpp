@@ -8,7 +8,9 @@
 #include "relayhud/ui/matrix/triage_walk.h"
 #include "relayhud/ui/triage/key_table.h"
 #include "relayhud/ui/triage/triage_dialog.h"
+#include "relayhud/ui/window/links_coordinator.h"
 #include "relayhud/ui/window/main_window.h"
+#include "relayhud/ui/window/matrix_coordinator.h"
 
 #include "sim_session.h"
 #include "test_support.h"
@@ -68,7 +70,7 @@ protected:
         m_window->show();
         QApplication::setActiveWindow(m_window.get());
         ASSERT_TRUE(
-            QTest::qWaitFor([&] { return m_window->matrixModel().rowCount() > 0; }, kWaitMs))
+            QTest::qWaitFor([&] { return m_window->matrix()->model().rowCount() > 0; }, kWaitMs))
             << "no matrix; busy pool threads: "
             << QThreadPool::globalInstance()->activeThreadCount() << " of "
             << QThreadPool::globalInstance()->maxThreadCount();
@@ -78,7 +80,7 @@ protected:
     // failed somewhere: where "its first column" and "its first failure" differ.
     int rowFailingPastItsFirstRun(bool pullRequest) const
     {
-        const MatrixFilterProxy& proxy = m_window->filterProxy();
+        const MatrixFilterProxy& proxy = m_window->matrix()->proxy();
         for (int r = 0; r < proxy.rowCount(); ++r) {
             const QString sha = proxy.headerData(r, Qt::Vertical, MatrixModel::ShaRole).toString();
             const qint64 pr =
@@ -99,8 +101,8 @@ protected:
     std::vector<WalkCell> rowCells(int row) const
     {
         std::vector<WalkCell> cells;
-        for (int c = 0; c < m_window->filterProxy().columnCount(); ++c)
-            cells.push_back(walkCellOf(m_window->filterProxy().index(row, c)));
+        for (int c = 0; c < m_window->matrix()->proxy().columnCount(); ++c)
+            cells.push_back(walkCellOf(m_window->matrix()->proxy().index(row, c)));
         return cells;
     }
 
@@ -171,12 +173,12 @@ TEST_F(KeysOffline, ALinkOrAJumpToARowLandsOnItsFirstFailure)
     const int row = rowFailingPastItsFirstRun(false);
     ASSERT_GE(row, 0) << "no row fails past its first run";
     const QString sha =
-        w.filterProxy().headerData(row, Qt::Vertical, MatrixModel::ShaRole).toString();
-    QSignalSpy opened(&w, &MainWindow::linkOpened);
-    w.openLink(QStringLiteral("relayhud://sha/") + sha);
+        w.matrix()->proxy().headerData(row, Qt::Vertical, MatrixModel::ShaRole).toString();
+    QSignalSpy opened(w.links(), &LinksCoordinator::linkOpened);
+    w.links()->openLink(QStringLiteral("relayhud://sha/") + sha);
     ASSERT_TRUE(opened.count() > 0 || opened.wait(kWaitMs));
     ASSERT_TRUE(opened.first().at(1).toBool()) << opened.first().at(2).toString().toStdString();
-    const QModelIndex current = w.matrixView()->currentIndex();
+    const QModelIndex current = w.matrix()->view()->currentIndex();
     EXPECT_EQ(current.data(MatrixModel::ShaRole).toString(), sha);
     const auto state = static_cast<CellState>(current.data(MatrixModel::CellStateRole).toInt());
     EXPECT_TRUE(failureRank(state)) << "landed on " << cellStateText(state).toStdString();
@@ -190,16 +192,16 @@ TEST_F(KeysOffline, ALinkOrAJumpToARowLandsOnItsFirstFailure)
     const int prRow = rowFailingPastItsFirstRun(true);
     ASSERT_GE(prRow, 0) << "no PR row fails past its first run";
     const qint64 pr =
-        w.filterProxy().headerData(prRow, Qt::Vertical, MatrixModel::PrNumberRole).toLongLong();
-    w.matrixView()->setCurrentIndex(w.filterProxy().index(0, 0));
-    w.matrixView()->setFocus();
+        w.matrix()->proxy().headerData(prRow, Qt::Vertical, MatrixModel::PrNumberRole).toLongLong();
+    w.matrix()->view()->setCurrentIndex(w.matrix()->proxy().index(0, 0));
+    w.matrix()->view()->setFocus();
     press(Qt::Key_K, Qt::ControlModifier);
     auto* jump = w.findChild<JumpBox*>(QStringLiteral("jumpBox"));
     ASSERT_NE(jump, nullptr);
     QLineEdit* box = jump->edit();
     QTest::keyClicks(box, QStringLiteral("#") + QString::number(pr));
     QTest::keyClick(box, Qt::Key_Return);
-    const QModelIndex jumped = w.matrixView()->currentIndex();
+    const QModelIndex jumped = w.matrix()->view()->currentIndex();
     EXPECT_EQ(jumped.data(MatrixModel::PrNumberRole).toLongLong(), pr);
     const auto jumpedState =
         static_cast<CellState>(jumped.data(MatrixModel::CellStateRole).toInt());
@@ -227,7 +229,7 @@ TEST_F(KeysOffline, QuestionMarkListsEveryKeyTheWindowBindsAndTheReadmeAgrees)
     EXPECT_TRUE(clashing.isEmpty()) << clashing.join(u'\n').toStdString();
 
     // `?` in the matrix shows the sheet, one line per row of the table.
-    w.matrixView()->setFocus();
+    w.matrix()->view()->setFocus();
     press(Qt::Key_Question);
     auto* sheet = w.findChild<TriageShortcutsDialog*>();
     ASSERT_NE(sheet, nullptr);

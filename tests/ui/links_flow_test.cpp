@@ -17,7 +17,12 @@
 #include "relayhud/ui/status/sync_status_widget.h"
 #include "relayhud/ui/tests/tests_model.h"
 #include "relayhud/ui/tests/tests_panel.h"
+#include "relayhud/ui/window/links_coordinator.h"
+#include "relayhud/ui/window/logs_coordinator.h"
 #include "relayhud/ui/window/main_window.h"
+#include "relayhud/ui/window/matrix_coordinator.h"
+#include "relayhud/ui/window/sync_coordinator.h"
+#include "relayhud/ui/window/tests_coordinator.h"
 
 #include "sim_session.h"
 #include "test_support.h"
@@ -144,14 +149,14 @@ TEST_F(LinksFlow, ARunLinkSelectsTheCellOfItsNewestAttemptAfterTheFirstLoad)
     const auto retried = retriedRun(m_data);
     ASSERT_TRUE(retried) << "the simulated world has no retried job";
     auto w = window();
-    QSignalSpy opened(w.get(), &MainWindow::linkOpened);
+    QSignalSpy opened(w->links(), &LinksCoordinator::linkOpened);
     // Given before the matrix has loaded: acted on once it has.
-    w->openPaths({runLink(retried->first)});
+    w->logs()->openPaths({runLink(retried->first)});
     EXPECT_EQ(opened.count(), 0);
 
     const auto [found, message] = outcomeOf(opened);
     ASSERT_TRUE(found) << message.toStdString();
-    const QModelIndex current = w->matrixView()->currentIndex();
+    const QModelIndex current = w->matrix()->view()->currentIndex();
     ASSERT_TRUE(current.isValid());
     EXPECT_EQ(current.data(MatrixModel::RunRowIdRole).toLongLong(), rowOf(retried->newest));
     EXPECT_EQ(current.data(MatrixModel::ShaRole).toString(),
@@ -164,10 +169,10 @@ TEST_F(LinksFlow, ARunLinkSelectsTheCellOfItsNewestAttemptAfterTheFirstLoad)
 TEST_F(LinksFlow, ShaAndPullRequestLinksSelectTheirRow)
 {
     auto w = window();
-    QSignalSpy opened(w.get(), &MainWindow::linkOpened);
-    QSignalSpy refreshed(w.get(), &MainWindow::matrixRefreshed);
+    QSignalSpy opened(w->links(), &LinksCoordinator::linkOpened);
+    QSignalSpy refreshed(w->sync(), &SyncCoordinator::matrixRefreshed);
     ASSERT_TRUE(refreshed.wait(kWaitMs));
-    const MatrixSnapshot& snap = w->matrixModel().snapshot();
+    const MatrixSnapshot& snap = w->matrix()->model().snapshot();
     // A commit below the top whose key is a SHA (a nightly's may be its
     // delivery id, "nightly-2026-12-04", which 12 characters do not pick).
     const auto isSha = [](const UpstreamCommit& c) {
@@ -180,11 +185,11 @@ TEST_F(LinksFlow, ShaAndPullRequestLinksSelectTheirRow)
     ASSERT_NE(below, snap.rows.end());
     const UpstreamCommit& commit = *below;
 
-    w->openLink(QStringLiteral("relayhud://sha/")
-                + QString::fromStdString(commit.sha.value).left(12));
+    w->links()->openLink(QStringLiteral("relayhud://sha/")
+                         + QString::fromStdString(commit.sha.value).left(12));
     auto [found, message] = outcomeOf(opened);
     ASSERT_TRUE(found) << message.toStdString();
-    EXPECT_EQ(w->matrixView()->currentIndex().data(MatrixModel::ShaRole).toString(),
+    EXPECT_EQ(w->matrix()->view()->currentIndex().data(MatrixModel::ShaRole).toString(),
               QString::fromStdString(commit.sha.value));
 
     const UpstreamCommit* head = nullptr; // the newest head of the first PR listed
@@ -192,29 +197,29 @@ TEST_F(LinksFlow, ShaAndPullRequestLinksSelectTheirRow)
         if (c.prNumber > 0 && (!head || (c.prNumber == head->prNumber && c.time > head->time)))
             head = &c;
     ASSERT_NE(head, nullptr);
-    w->openLink(pullRequestLinkUrl(head->prNumber));
+    w->links()->openLink(pullRequestLinkUrl(head->prNumber));
     std::tie(found, message) = outcomeOf(opened);
     ASSERT_TRUE(found) << message.toStdString();
-    EXPECT_EQ(w->matrixView()->currentIndex().data(MatrixModel::ShaRole).toString(),
+    EXPECT_EQ(w->matrix()->view()->currentIndex().data(MatrixModel::ShaRole).toString(),
               QString::fromStdString(head->sha.value));
 }
 
 TEST_F(LinksFlow, LinksToWhatTheCacheLacksSaySoInTheStatusBar)
 {
     auto w = window();
-    QSignalSpy opened(w.get(), &MainWindow::linkOpened);
-    w->openLink(QStringLiteral("relayhud://run/99999999999999"));
+    QSignalSpy opened(w->links(), &LinksCoordinator::linkOpened);
+    w->links()->openLink(QStringLiteral("relayhud://run/99999999999999"));
     auto [found, message] = outcomeOf(opened);
     EXPECT_FALSE(found);
     EXPECT_THAT(message.toStdString(), HasSubstr("Check run 99999999999999 is not in the cache"));
     EXPECT_EQ(w->syncStatus()->stateText(), message);
 
-    w->openLink(QStringLiteral("relayhud://pr/987654321"));
+    w->links()->openLink(QStringLiteral("relayhud://pr/987654321"));
     std::tie(found, message) = outcomeOf(opened);
     EXPECT_FALSE(found);
     EXPECT_THAT(message.toStdString(), HasSubstr("PR #987654321 has no commit"));
 
-    w->openLink(QStringLiteral("relayhud://run/not-a-number"));
+    w->links()->openLink(QStringLiteral("relayhud://run/not-a-number"));
     std::tie(found, message) = outcomeOf(opened);
     EXPECT_FALSE(found);
     EXPECT_THAT(message.toStdString(), HasSubstr("Cannot open relayhud://run/not-a-number"));
@@ -228,16 +233,17 @@ TEST_F(LinksFlow, ARunLinkWithATestSelectsThatTestInTheTestsPanel)
     storeTests(retried->newest);
     const QString wanted = QStringLiteral("test/test_ops.py::TestOps::test_mul_float32");
     auto w = window();
-    QSignalSpy opened(w.get(), &MainWindow::linkOpened);
-    w->openLink(runLink(retried->newest, wanted));
+    QSignalSpy opened(w->links(), &LinksCoordinator::linkOpened);
+    w->links()->openLink(runLink(retried->newest, wanted));
     auto [found, message] = outcomeOf(opened);
     ASSERT_TRUE(found) << message.toStdString();
     const QModelIndex test =
-        w->testsPanel()->model().indexOfTest(w->testsPanel()->selectedTestId());
+        w->tests()->panel()->model().indexOfTest(w->tests()->panel()->selectedTestId());
     EXPECT_EQ(test.data(TestsModel::IdentityRole).toString(), wanted);
 
     // The same run again, its tests already on screen; a test it does not have.
-    w->openLink(runLink(retried->newest, QStringLiteral("test/test_ops.py::TestOps::nope")));
+    w->links()->openLink(
+        runLink(retried->newest, QStringLiteral("test/test_ops.py::TestOps::nope")));
     std::tie(found, message) = outcomeOf(opened);
     EXPECT_FALSE(found);
     EXPECT_THAT(message.toStdString(), HasSubstr("TestOps::nope is not among its tests"));
@@ -248,15 +254,15 @@ TEST_F(LinksFlow, ASecondInstanceForwardsItsLinkToTheFirst)
     const auto retried = retriedRun(m_data);
     ASSERT_TRUE(retried);
     auto w = window();
-    QSignalSpy refreshed(w.get(), &MainWindow::matrixRefreshed);
+    QSignalSpy refreshed(w->sync(), &SyncCoordinator::matrixRefreshed);
     ASSERT_TRUE(refreshed.wait(kWaitMs));
     const QString name = m_dir.filePath(QStringLiteral("relayhud.sock"));
     // The first instance, as the launcher wires it.
     InstanceChannel first(name);
     ASSERT_TRUE(first.listen()) << first.errorString().toStdString();
     QObject::connect(&first, &InstanceChannel::received, w.get(),
-                     [&](const QStringList& arguments) { w->openPaths(arguments); });
-    QSignalSpy opened(w.get(), &MainWindow::linkOpened);
+                     [&](const QStringList& arguments) { w->logs()->openPaths(arguments); });
+    QSignalSpy opened(w->links(), &LinksCoordinator::linkOpened);
 
     InstanceChannel second(name);
     QSignalSpy forwarded(&second, &InstanceChannel::forwarded);
@@ -265,7 +271,7 @@ TEST_F(LinksFlow, ASecondInstanceForwardsItsLinkToTheFirst)
 
     const auto [found, message] = outcomeOf(opened);
     ASSERT_TRUE(found) << message.toStdString();
-    EXPECT_EQ(w->matrixView()->currentIndex().data(MatrixModel::RunRowIdRole).toLongLong(),
+    EXPECT_EQ(w->matrix()->view()->currentIndex().data(MatrixModel::RunRowIdRole).toLongLong(),
               rowOf(retried->newest));
 }
 
@@ -276,10 +282,10 @@ TEST_F(LinksFlow, CopyLinkOnACellACommitAndATestLeadsBack)
     storeTests(retried->newest);
     auto w = window();
     w->show();
-    QSignalSpy opened(w.get(), &MainWindow::linkOpened);
-    w->openLink(runLink(retried->first));
+    QSignalSpy opened(w->links(), &LinksCoordinator::linkOpened);
+    w->links()->openLink(runLink(retried->first));
     ASSERT_TRUE(outcomeOf(opened).first);
-    MatrixView* view = w->matrixView();
+    MatrixView* view = w->matrix()->view();
     const QModelIndex cell = view->currentIndex();
 
     // The cell's menu, as a right click opens it.
@@ -302,17 +308,17 @@ TEST_F(LinksFlow, CopyLinkOnACellACommitAndATestLeadsBack)
         [&] { return QGuiApplication::clipboard()->text() == runLink(retried->newest); }, kWaitMs))
         << QGuiApplication::clipboard()->text().toStdString();
 
-    EXPECT_EQ(w->commitLink(cell.row()),
+    EXPECT_EQ(w->links()->commitLink(cell.row()),
               QStringLiteral("relayhud://sha/")
                   + QString::fromStdString(retried->first.upstreamSha.value));
-    ASSERT_TRUE(QTest::qWaitFor([&] { return w->testsPanel()->isShowingTable(); }, kWaitMs));
+    ASSERT_TRUE(QTest::qWaitFor([&] { return w->tests()->panel()->isShowingTable(); }, kWaitMs));
     const QString identity = QStringLiteral("test/test_ops.py::TestOps::test_add_float16");
-    EXPECT_EQ(w->testLink(identity), runLink(retried->newest, identity));
+    EXPECT_EQ(w->links()->testLink(identity), runLink(retried->newest, identity));
 
     // Each leads back to its place.
-    const QString link = w->testLink(identity);
-    w->matrixView()->selectionModel()->clearCurrentIndex();
-    w->openLink(link);
+    const QString link = w->links()->testLink(identity);
+    w->matrix()->view()->selectionModel()->clearCurrentIndex();
+    w->links()->openLink(link);
     const auto [found, message] = outcomeOf(opened);
     ASSERT_TRUE(found) << message.toStdString();
     EXPECT_EQ(view->currentIndex(), cell);
@@ -321,12 +327,12 @@ TEST_F(LinksFlow, CopyLinkOnACellACommitAndATestLeadsBack)
 TEST_F(LinksFlow, CtrlKJumpsToAPullRequestAndToAJob)
 {
     auto w = window();
-    QSignalSpy refreshed(w.get(), &MainWindow::matrixRefreshed);
+    QSignalSpy refreshed(w->sync(), &SyncCoordinator::matrixRefreshed);
     w->show();
     w->activateWindow();
     ASSERT_TRUE(QTest::qWaitForWindowActive(w.get()));
     ASSERT_TRUE(refreshed.count() > 0 || refreshed.wait(kWaitMs));
-    const MatrixSnapshot& snap = w->matrixModel().snapshot();
+    const MatrixSnapshot& snap = w->matrix()->model().snapshot();
     // The PR with the most heads, and its newest.
     std::map<std::int64_t, const UpstreamCommit*> newest;
     std::map<std::int64_t, int> heads;
@@ -355,7 +361,7 @@ TEST_F(LinksFlow, CtrlKJumpsToAPullRequestAndToAJob)
     EXPECT_EQ(box->model().entry(0)->kind, JumpEntry::Kind::PullRequest);
     QTest::keyClick(box->edit(), Qt::Key_Return);
     EXPECT_FALSE(box->isVisible());
-    EXPECT_EQ(w->matrixView()->currentIndex().data(MatrixModel::ShaRole).toString(),
+    EXPECT_EQ(w->matrix()->view()->currentIndex().data(MatrixModel::ShaRole).toString(),
               QString::fromStdString(newest[pr]->sha.value));
 
     // A job by a few characters of its name: its column, on the newest row
@@ -385,7 +391,7 @@ TEST_F(LinksFlow, CtrlKJumpsToAPullRequestAndToAJob)
     for (int i = 0; i < row; ++i)
         QTest::keyClick(box->edit(), Qt::Key_Down);
     QTest::keyClick(box->edit(), Qt::Key_Enter);
-    const QModelIndex current = w->matrixView()->currentIndex();
+    const QModelIndex current = w->matrix()->view()->currentIndex();
     EXPECT_EQ(current.data(MatrixModel::JobRole).toString(), QString::fromStdString(job->job));
     EXPECT_EQ(current.data(MatrixModel::BackendRole).toString(),
               QString::fromStdString(job->backend));
@@ -400,5 +406,5 @@ TEST_F(LinksFlow, CtrlKJumpsToAPullRequestAndToAJob)
     EXPECT_THAT(box->noteText().toStdString(), HasSubstr("Nothing matches"));
     QTest::keyClick(box->edit(), Qt::Key_Escape);
     EXPECT_FALSE(box->isVisible());
-    EXPECT_EQ(w->matrixView()->currentIndex(), current);
+    EXPECT_EQ(w->matrix()->view()->currentIndex(), current);
 }

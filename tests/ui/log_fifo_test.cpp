@@ -8,6 +8,7 @@
 #include "relayhud/ui/logs/log_view.h"
 #include "relayhud/ui/logs/log_viewer.h"
 #include "relayhud/ui/logs/log_window.h"
+#include "relayhud/ui/window/logs_coordinator.h"
 #include "relayhud/ui/window/main_window.h"
 
 #include "sim_session.h"
@@ -94,12 +95,12 @@ TEST(LogFifo, TwoFifoLinksSayWhyInOneLineAndTheWindowKeepsPainting)
     mainWindow.resize(1200, 800);
     mainWindow.show();
     std::vector<LogWindow*> logs;
-    QObject::connect(&mainWindow, &MainWindow::logOpened, &mainWindow,
+    QObject::connect(mainWindow.logs(), &LogsCoordinator::logOpened, &mainWindow,
                      [&logs](LogWindow* window) { logs.push_back(window); });
     QStringList links;
     for (const QString& path : fifos.paths())
         links << logLinkUrl({path, LineNumber{0}, LineNumber{0}});
-    mainWindow.openPaths(links);
+    mainWindow.logs()->openPaths(links);
     ASSERT_EQ(logs.size(), 2u);
 
     for (std::size_t i = 0; i < logs.size(); ++i) {

@@ -12,7 +12,10 @@
 #include "relayhud/ui/matrix/matrix_view.h"
 #include "relayhud/ui/status/sync_status_widget.h"
 #include "relayhud/ui/sync/snapshot_loader.h"
+#include "relayhud/ui/window/details_coordinator.h"
 #include "relayhud/ui/window/main_window.h"
+#include "relayhud/ui/window/matrix_coordinator.h"
+#include "relayhud/ui/window/sync_coordinator.h"
 
 #include "sim_session.h"
 #include "test_support.h"
@@ -44,11 +47,11 @@ sim::SimDataset smallDataset()
 // Waits until a snapshot with rows has been merged.
 ::testing::AssertionResult waitForRows(MainWindow& window)
 {
-    if (QTest::qWaitFor([&] { return window.matrixModel().rowCount() > 0; }, kWaitMs))
+    if (QTest::qWaitFor([&] { return window.matrix()->model().rowCount() > 0; }, kWaitMs))
         return ::testing::AssertionSuccess();
     return ::testing::AssertionFailure()
            << "no rows; status: " << window.syncStatus()->stateText().toStdString()
-           << "; matrix: " << window.matrixView()->emptyText().toStdString();
+           << "; matrix: " << window.matrix()->view()->emptyText().toStdString();
 }
 
 QModelIndex firstCellIn(const QAbstractItemModel& model, CellState state)
@@ -81,14 +84,14 @@ TEST_F(MainWindowTest, SelectingACellShowsItsRun)
 {
     MainWindow window(offlineSession(m_cachePath, QStringLiteral("http://127.0.0.1:1"), false));
     ASSERT_TRUE(waitForRows(window));
-    const QAbstractItemModel& proxy = window.filterProxy();
+    const QAbstractItemModel& proxy = window.matrix()->proxy();
     const QModelIndex failing = firstCellIn(proxy, CellState::Failure);
     ASSERT_TRUE(failing.isValid());
 
-    window.matrixView()->selectionModel()->setCurrentIndex(failing,
-                                                           QItemSelectionModel::ClearAndSelect);
+    window.matrix()->view()->selectionModel()->setCurrentIndex(failing,
+                                                               QItemSelectionModel::ClearAndSelect);
 
-    const RunDetailsPanel& panel = *window.detailsPanel();
+    const RunDetailsPanel& panel = *window.details()->panel();
     const auto rowId = failing.data(MatrixModel::RunRowIdRole).toLongLong();
     // Read on a worker, shown when it is back.
     ASSERT_TRUE(QTest::qWaitFor([&] { return panel.shownRowId() == rowId; }, 10000));
@@ -112,7 +115,7 @@ TEST_F(MainWindowTest, ArrowKeysMoveAndEnterOpensTheDetails)
     MainWindow window(offlineSession(m_cachePath, QStringLiteral("http://127.0.0.1:1"), false));
     window.show();
     ASSERT_TRUE(waitForRows(window));
-    MatrixView* view = window.matrixView();
+    MatrixView* view = window.matrix()->view();
     auto* dock = window.findChild<QDockWidget*>(QStringLiteral("runDetailsDock"));
     ASSERT_NE(dock, nullptr);
     dock->hide();
@@ -155,13 +158,13 @@ TEST_F(MainWindowTest, AMatrixReadBeforeTheWindowIsBuiltIsNotLost)
 TEST_F(MainWindowTest, UnreachableHudKeepsTheCacheAndSaysOffline)
 {
     MainWindow window(offlineSession(m_cachePath, QStringLiteral("http://127.0.0.1:1"), true));
-    QSignalSpy failed(&window, &MainWindow::syncFailed);
+    QSignalSpy failed(window.sync(), &SyncCoordinator::syncFailed);
     ASSERT_TRUE(failed.wait(kWaitMs));
     EXPECT_TRUE(window.syncStatus()->isOffline());
     EXPECT_TRUE(window.syncStatus()->stateText().startsWith(QStringLiteral("offline — ")))
         << window.syncStatus()->stateText().toStdString();
     ASSERT_TRUE(waitForRows(window));
-    EXPECT_GT(window.matrixModel().columnCount(), 0);
+    EXPECT_GT(window.matrix()->model().columnCount(), 0);
     test::keepPicture(window, QStringLiteral("offline-with-cache.png"));
 }
 
@@ -172,22 +175,22 @@ TEST(MainWindowSync, SyncFillsTheMatrixAndKeepsTheSelectionAcrossSyncs)
     QTemporaryDir dir;
     MainWindow window(offlineSession(dir.filePath(QStringLiteral("fresh.sqlite")),
                                      QString::fromStdString(server.baseUrl()), true));
-    QSignalSpy succeeded(&window, &MainWindow::syncSucceeded);
-    QSignalSpy refreshed(&window, &MainWindow::matrixRefreshed);
+    QSignalSpy succeeded(window.sync(), &SyncCoordinator::syncSucceeded);
+    QSignalSpy refreshed(window.sync(), &SyncCoordinator::matrixRefreshed);
     ASSERT_TRUE(succeeded.wait(kWaitMs));
     EXPECT_TRUE(window.syncStatus()->stateText().startsWith(QStringLiteral("Synced")))
         << window.syncStatus()->stateText().toStdString();
     ASSERT_TRUE(waitForRows(window));
 
-    ASSERT_TRUE(window.selectInterestingCell());
-    const QModelIndex before = window.matrixView()->currentIndex();
+    ASSERT_TRUE(window.matrix()->selectInterestingCell());
+    const QModelIndex before = window.matrix()->view()->currentIndex();
     const QString sha = before.data(MatrixModel::ShaRole).toString();
     const QString job = before.data(MatrixModel::JobRole).toString();
     refreshed.clear();
-    window.syncNow();
+    window.sync()->syncNow();
     ASSERT_TRUE(succeeded.wait(kWaitMs));
     ASSERT_TRUE(QTest::qWaitFor([&] { return refreshed.count() > 0; }, kWaitMs));
-    const QModelIndex after = window.matrixView()->currentIndex();
+    const QModelIndex after = window.matrix()->view()->currentIndex();
     ASSERT_TRUE(after.isValid());
     EXPECT_EQ(after.data(MatrixModel::ShaRole).toString(), sha);
     EXPECT_EQ(after.data(MatrixModel::JobRole).toString(), job);
@@ -199,12 +202,12 @@ TEST(MainWindowEmpty, AnEmptyCacheAndNoHudSayWhyTheMatrixIsEmpty)
     MainWindow window(offlineSession(dir.filePath(QStringLiteral("empty.sqlite")),
                                      QStringLiteral("http://127.0.0.1:1"), true));
     window.resize(900, 500);
-    QSignalSpy failed(&window, &MainWindow::syncFailed);
+    QSignalSpy failed(window.sync(), &SyncCoordinator::syncFailed);
     ASSERT_TRUE(failed.wait(kWaitMs));
-    EXPECT_EQ(window.matrixModel().rowCount(), 0);
-    EXPECT_TRUE(window.matrixView()->emptyText().contains(QStringLiteral("cannot be reached")))
-        << window.matrixView()->emptyText().toStdString();
-    EXPECT_TRUE(window.matrixView()->emptyText().contains(QStringLiteral("127.0.0.1")))
-        << window.matrixView()->emptyText().toStdString();
+    EXPECT_EQ(window.matrix()->model().rowCount(), 0);
+    EXPECT_TRUE(window.matrix()->view()->emptyText().contains(QStringLiteral("cannot be reached")))
+        << window.matrix()->view()->emptyText().toStdString();
+    EXPECT_TRUE(window.matrix()->view()->emptyText().contains(QStringLiteral("127.0.0.1")))
+        << window.matrix()->view()->emptyText().toStdString();
     test::keepPicture(window, QStringLiteral("empty-offline.png"));
 }

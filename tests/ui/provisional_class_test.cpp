@@ -17,6 +17,8 @@
 #include "relayhud/ui/tests/tests_model.h"
 #include "relayhud/ui/tests/tests_panel.h"
 #include "relayhud/ui/window/main_window.h"
+#include "relayhud/ui/window/matrix_coordinator.h"
+#include "relayhud/ui/window/tests_coordinator.h"
 #include "relayhud/util/time.h"
 
 #include <QApplication>
@@ -105,21 +107,21 @@ protected:
     // Selects the run's cell and its failing test; the class line shown.
     QString shownClass(MainWindow& window, std::int64_t row)
     {
-        QSignalSpy shown(&window, &MainWindow::testsShown);
-        if (!window.selectRunRow(row)
+        QSignalSpy shown(window.tests(), &TestsCoordinator::testsShown);
+        if (!window.matrix()->selectRun(row)
             || !QTest::qWaitFor([&] { return !shown.isEmpty(); }, test::kWaitMs))
             return QStringLiteral("(not shown)");
         // Selected afresh (the panel may keep the test selected across runs).
-        window.testsPanel()->view()->setCurrentIndex({});
-        if (!window.testsPanel()->selectIdentity(QString::fromStdString(kTest)))
+        window.tests()->panel()->view()->setCurrentIndex({});
+        if (!window.tests()->panel()->selectIdentity(QString::fromStdString(kTest)))
             return QStringLiteral("(not shown)");
-        return window.testsPanel()->detailsView()->triageText();
+        return window.tests()->panel()->detailsView()->triageText();
     }
 
     // The class column's text, and whether its chip reads provisional.
     static std::pair<QString, bool> classColumn(MainWindow& window)
     {
-        TestsPanel& panel = *window.testsPanel();
+        TestsPanel& panel = *window.tests()->panel();
         const QModelIndex cell =
             panel.view()->currentIndex().siblingAtColumn(TestsModel::ClassColumn);
         return {cell.data().toString(), cell.data(TestsModel::ClassProvisionalRole).toBool()};
@@ -145,7 +147,7 @@ TEST_F(ProvisionalClass, ReadsProvisionalWithTheCountUntilEveryRunsResultsAreIn)
     window.resize(1366, 768);
     window.show();
     ASSERT_TRUE(
-        QTest::qWaitFor([&] { return window.matrixModel().rowCount() > 0; }, test::kWaitMs));
+        QTest::qWaitFor([&] { return window.matrix()->model().rowCount() > 0; }, test::kWaitMs));
 
     const QString early = shownClass(window, failing);
     EXPECT_TRUE(early.startsWith(QStringLiteral("Regression (provisional: 4 of 5 runs' results "

@@ -12,7 +12,10 @@
 #include "relayhud/ui/matrix/matrix_model.h"
 #include "relayhud/ui/matrix/matrix_view.h"
 #include "relayhud/ui/matrix/pull_request_rows.h"
+#include "relayhud/ui/window/details_coordinator.h"
 #include "relayhud/ui/window/main_window.h"
+#include "relayhud/ui/window/matrix_coordinator.h"
+#include "relayhud/ui/window/sync_coordinator.h"
 
 #include "sim_session.h"
 #include "test_support.h"
@@ -304,11 +307,11 @@ TEST_F(PullRequestFlow, ThePullRequestsTabShowsOneRowPerPrAndAClickShowsItsEarli
 {
     MainWindow w(ui::test::offlineSession(m_cachePath));
     w.resize(1600, 900);
-    QSignalSpy refreshed(&w, &MainWindow::matrixRefreshed);
+    QSignalSpy refreshed(w.sync(), &SyncCoordinator::matrixRefreshed);
     ASSERT_TRUE(refreshed.wait(30000));
     w.show();
     ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
-    MatrixModel& model = w.matrixModel();
+    MatrixModel& model = w.matrix()->model();
     // The PRs in the matrix and their heads, from the commits it shows.
     std::map<std::int64_t, int> heads;
     for (const UpstreamCommit& c : model.commits().rows)
@@ -327,7 +330,7 @@ TEST_F(PullRequestFlow, ThePullRequestsTabShowsOneRowPerPrAndAClickShowsItsEarli
     EXPECT_EQ(tabs->tabText(5), QStringLiteral("Doctor"));
 
     tabs->setCurrentIndex(prTab);
-    MatrixFilterProxy& proxy = w.filterProxy();
+    MatrixFilterProxy& proxy = w.matrix()->proxy();
     ASSERT_EQ(proxy.rowCount(), static_cast<int>(heads.size()));
     int row = 0;
     while (row < proxy.rowCount()
@@ -337,8 +340,8 @@ TEST_F(PullRequestFlow, ThePullRequestsTabShowsOneRowPerPrAndAClickShowsItsEarli
     ASSERT_LT(row, proxy.rowCount());
     EXPECT_EQ(proxy.headerData(row, Qt::Vertical, MatrixModel::HeadsRole).toInt(), multi->second);
 
-    CommitHeaderView* header = w.matrixView()->commitHeader();
-    w.matrixView()->scrollTo(proxy.index(row, 0));
+    CommitHeaderView* header = w.matrix()->view()->commitHeader();
+    w.matrix()->view()->scrollTo(proxy.index(row, 0));
     QTest::mouseClick(header->viewport(), Qt::LeftButton, {},
                       QPoint(header->width() / 2, header->sectionViewportPosition(row) + 4));
     ASSERT_EQ(proxy.rowCount(), static_cast<int>(heads.size()) + multi->second - 1);
@@ -349,10 +352,10 @@ TEST_F(PullRequestFlow, ThePullRequestsTabShowsOneRowPerPrAndAClickShowsItsEarli
     // one of the heads, and opens them from the PR's row.
     QAction* toggleHeads = actionWithShortcut(w, Qt::Key_H);
     ASSERT_NE(toggleHeads, nullptr);
-    w.matrixView()->setCurrentIndex(proxy.index(row + 1, 0));
+    w.matrix()->view()->setCurrentIndex(proxy.index(row + 1, 0));
     toggleHeads->trigger();
     EXPECT_EQ(proxy.rowCount(), static_cast<int>(heads.size()));
-    w.matrixView()->setCurrentIndex(proxy.index(row, 0));
+    w.matrix()->view()->setCurrentIndex(proxy.index(row, 0));
     toggleHeads->trigger();
     EXPECT_EQ(proxy.rowCount(), static_cast<int>(heads.size()) + multi->second - 1);
 
@@ -372,9 +375,9 @@ TEST_F(PullRequestFlow, ThePullRequestsTabShowsOneRowPerPrAndAClickShowsItsEarli
         for (const UpstreamCommit& c : model.commits().rows)
             if (c.prNumber == other && c.sha.value != newest)
                 earlier = c.sha.value;
-        ASSERT_TRUE(w.selectCommit(QString::fromStdString(earlier)));
+        ASSERT_TRUE(w.matrix()->selectCommit(QString::fromStdString(earlier)));
         EXPECT_TRUE(model.isExpanded(other));
-        EXPECT_EQ(w.matrixView()->currentIndex().data(MatrixModel::ShaRole).toString(),
+        EXPECT_EQ(w.matrix()->view()->currentIndex().data(MatrixModel::ShaRole).toString(),
                   QString::fromStdString(earlier));
         EXPECT_EQ(tabs->currentIndex(), prTab) << "still the pull-request view";
     }
@@ -391,13 +394,13 @@ TEST_F(PullRequestFlow, TheWindowReopensInTheViewItWasLeftIn)
         MainWindow w(session);
         EXPECT_FALSE(w.showView(QStringLiteral("nope")));
         ASSERT_TRUE(w.showView(QStringLiteral("prs")));
-        EXPECT_TRUE(w.matrixModel().pullRequestView());
+        EXPECT_TRUE(w.matrix()->model().pullRequestView());
         w.close();
     }
     {
         MainWindow w(session);
         EXPECT_EQ(w.commitViewTabs()->currentIndex(), static_cast<int>(CommitView::PullRequests));
-        EXPECT_TRUE(w.matrixModel().pullRequestView());
+        EXPECT_TRUE(w.matrix()->model().pullRequestView());
         ASSERT_TRUE(w.showView(QStringLiteral("backends")));
         EXPECT_EQ(w.commitViewTabs()->currentIndex(), 4);
         ASSERT_TRUE(w.showView(QStringLiteral("commits")));
@@ -412,9 +415,9 @@ TEST_F(PullRequestFlow, OpeningAShardGroupKeepsTheCellOnTheRunItShowed)
 {
     MainWindow w(ui::test::offlineSession(m_cachePath));
     w.resize(1600, 900);
-    QSignalSpy refreshed(&w, &MainWindow::matrixRefreshed);
+    QSignalSpy refreshed(w.sync(), &SyncCoordinator::matrixRefreshed);
     ASSERT_TRUE(refreshed.wait(30000));
-    MatrixFilterProxy& proxy = w.filterProxy();
+    MatrixFilterProxy& proxy = w.matrix()->proxy();
     // A folded group's cell whose worst shard is not the group's first.
     QModelIndex cell;
     for (int r = 0; r < proxy.rowCount() && !cell.isValid(); ++r)
@@ -432,20 +435,20 @@ TEST_F(PullRequestFlow, OpeningAShardGroupKeepsTheCellOnTheRunItShowed)
         }
     ASSERT_TRUE(cell.isValid()) << "the simulator fails a later shard somewhere";
     const qint64 run = cell.data(MatrixModel::RunRowIdRole).toLongLong();
-    w.matrixView()->setCurrentIndex(cell);
+    w.matrix()->view()->setCurrentIndex(cell);
     QAction* group = actionWithShortcut(w, Qt::Key_G);
     ASSERT_NE(group, nullptr);
     group->trigger();
-    const QModelIndex opened = w.matrixView()->currentIndex();
+    const QModelIndex opened = w.matrix()->view()->currentIndex();
     EXPECT_EQ(opened.data(MatrixModel::RunRowIdRole).toLongLong(), run);
     EXPECT_NE(opened.column(), cell.column()) << "on the worst shard's own column";
     EXPECT_TRUE(opened.data(MatrixModel::ShardExpandedRole).toBool());
-    EXPECT_TRUE(QTest::qWaitFor([&] { return w.detailsPanel()->shownRowId() == run; }, 10000));
-    EXPECT_EQ(w.detailsPanel()->titleText(), opened.data(MatrixModel::JobRole).toString());
+    EXPECT_TRUE(QTest::qWaitFor([&] { return w.details()->panel()->shownRowId() == run; }, 10000));
+    EXPECT_EQ(w.details()->panel()->titleText(), opened.data(MatrixModel::JobRole).toString());
     group->trigger();
-    EXPECT_EQ(w.matrixView()->currentIndex().data(MatrixModel::RunRowIdRole).toLongLong(), run);
+    EXPECT_EQ(w.matrix()->view()->currentIndex().data(MatrixModel::RunRowIdRole).toLongLong(), run);
     EXPECT_GT(proxy
-                  .headerData(w.matrixView()->currentIndex().column(), Qt::Horizontal,
+                  .headerData(w.matrix()->view()->currentIndex().column(), Qt::Horizontal,
                               MatrixModel::ShardMembersRole)
                   .toInt(),
               0);
@@ -499,27 +502,27 @@ TEST(MatrixSync, ACellWhoseJobASyncFoldsIntoAShardGroupKeepsItsRunAndTheGroupOpe
 
     MainWindow w(ui::test::offlineSession(QString::fromStdString(path)));
     w.resize(1600, 900);
-    QSignalSpy refreshed(&w, &MainWindow::matrixRefreshed);
+    QSignalSpy refreshed(w.sync(), &SyncCoordinator::matrixRefreshed);
     ASSERT_TRUE(refreshed.wait(30000));
     w.show();
     ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
-    MatrixFilterProxy& proxy = w.filterProxy();
-    const QModelIndex cell = jobCell(w.matrixModel(), proxy, chosen->run.upstreamSha.value,
+    MatrixFilterProxy& proxy = w.matrix()->proxy();
+    const QModelIndex cell = jobCell(w.matrix()->model(), proxy, chosen->run.upstreamSha.value,
                                      chosen->run.downstreamRepo, chosen->run.jobName);
     ASSERT_TRUE(cell.isValid());
     EXPECT_EQ(proxy.headerData(cell.column(), Qt::Horizontal, MatrixModel::ShardFamilyRole),
               QString())
         << "one shard alone is no group";
     const qint64 run = cell.data(MatrixModel::RunRowIdRole).toLongLong();
-    w.matrixView()->setCurrentIndex(cell);
+    w.matrix()->view()->setCurrentIndex(cell);
     const QString job = QString::fromStdString(chosen->run.jobName);
-    ASSERT_TRUE(QTest::qWaitFor([&] { return w.detailsPanel()->shownRowId() == run; }, 10000));
-    ASSERT_EQ(w.detailsPanel()->titleText(), job);
+    ASSERT_TRUE(QTest::qWaitFor([&] { return w.details()->panel()->shownRowId() == run; }, 10000));
+    ASSERT_EQ(w.details()->panel()->titleText(), job);
 
     ASSERT_TRUE(RunStore(**cache).apply(later));
-    w.reloadMatrix();
+    w.sync()->reloadMatrix();
     ASSERT_TRUE(refreshed.wait(30000));
-    const QModelIndex kept = w.matrixView()->currentIndex();
+    const QModelIndex kept = w.matrix()->view()->currentIndex();
     ASSERT_TRUE(kept.isValid()) << "the sync took the cell away";
     EXPECT_EQ(kept.data(MatrixModel::RunRowIdRole).toLongLong(), run);
     EXPECT_EQ(kept.data(MatrixModel::JobRole).toString(), job);
@@ -528,7 +531,7 @@ TEST(MatrixSync, ACellWhoseJobASyncFoldsIntoAShardGroupKeepsItsRunAndTheGroupOpe
     EXPECT_FALSE(family.isEmpty()) << "the job is in a group now";
     EXPECT_TRUE(
         proxy.headerData(kept.column(), Qt::Horizontal, MatrixModel::ShardExpandedRole).toBool());
-    EXPECT_EQ(w.detailsPanel()->titleText(), job);
+    EXPECT_EQ(w.details()->panel()->titleText(), job);
 
     // G folds the group: the cell goes to the group's, and stays there
     // through the next sync.
@@ -536,7 +539,7 @@ TEST(MatrixSync, ACellWhoseJobASyncFoldsIntoAShardGroupKeepsItsRunAndTheGroupOpe
     ASSERT_NE(group, nullptr);
     group->trigger();
     const auto onFoldedGroup = [&] {
-        const QModelIndex current = w.matrixView()->currentIndex();
+        const QModelIndex current = w.matrix()->view()->currentIndex();
         return current.isValid()
                && proxy.headerData(current.column(), Qt::Horizontal, MatrixModel::ShardMembersRole)
                           .toInt()
@@ -547,8 +550,8 @@ TEST(MatrixSync, ACellWhoseJobASyncFoldsIntoAShardGroupKeepsItsRunAndTheGroupOpe
                       == QString::fromStdString(chosen->run.upstreamSha.value);
     };
     EXPECT_TRUE(onFoldedGroup());
-    w.reloadMatrix();
+    w.sync()->reloadMatrix();
     ASSERT_TRUE(refreshed.wait(30000));
-    EXPECT_FALSE(w.matrixModel().isShardGroupExpanded(family));
+    EXPECT_FALSE(w.matrix()->model().isShardGroupExpanded(family));
     EXPECT_TRUE(onFoldedGroup());
 }

@@ -11,6 +11,10 @@
 #include "relayhud/ui/tests/tests_panel.h"
 #include "relayhud/ui/triage/team_client.h"
 #include "relayhud/ui/window/main_window.h"
+#include "relayhud/ui/window/matrix_coordinator.h"
+#include "relayhud/ui/window/sync_coordinator.h"
+#include "relayhud/ui/window/tests_coordinator.h"
+#include "relayhud/ui/window/triage_coordinator.h"
 
 #include "pg_test_server.h"
 #include "sim_session.h"
@@ -65,29 +69,29 @@ protected:
 
     static bool showFailedCell(MainWindow& window)
     {
-        QSignalSpy synced(&window, &MainWindow::syncSucceeded);
-        QSignalSpy shown(&window, &MainWindow::testsShown);
+        QSignalSpy synced(window.sync(), &SyncCoordinator::syncSucceeded);
+        QSignalSpy shown(window.tests(), &TestsCoordinator::testsShown);
         if (!synced.wait(kWaitMs)
-            || !QTest::qWaitFor([&] { return window.matrixModel().rowCount() > 0; }, kWaitMs))
+            || !QTest::qWaitFor([&] { return window.matrix()->model().rowCount() > 0; }, kWaitMs))
             return false;
-        const QModelIndex cell = failedCellWithArtifacts(window.filterProxy(), kBackend);
+        const QModelIndex cell = failedCellWithArtifacts(window.matrix()->proxy(), kBackend);
         if (!cell.isValid())
             return false;
-        window.matrixView()->selectionModel()->setCurrentIndex(cell,
-                                                               QItemSelectionModel::ClearAndSelect);
+        window.matrix()->view()->selectionModel()->setCurrentIndex(
+            cell, QItemSelectionModel::ClearAndSelect);
         return QTest::qWaitFor([&] { return !shown.isEmpty(); }, kWaitMs);
     }
 
     static bool connected(const MainWindow& window)
     {
-        return window.teamClient()->view().state == TeamView::State::Connected
-               && window.teamClient()->view().error.isEmpty();
+        return window.triage()->team()->view().state == TeamView::State::Connected
+               && window.triage()->team()->view().error.isEmpty();
     }
 
     // The shown run's test with this identity, as one window's cache numbers it.
     static std::int64_t testIdOf(MainWindow& window, const std::string& identity)
     {
-        for (const StoredTestResult& result : window.testsPanel()->model().results())
+        for (const StoredTestResult& result : window.tests()->panel()->model().results())
             if (result.identity == identity)
                 return result.testId;
         return 0;
@@ -95,7 +99,7 @@ protected:
 
     static std::string identityOf(MainWindow& window, std::int64_t testId)
     {
-        for (const StoredTestResult& result : window.testsPanel()->model().results())
+        for (const StoredTestResult& result : window.tests()->panel()->model().results())
             if (result.testId == testId)
                 return result.identity;
         return {};
@@ -103,7 +107,7 @@ protected:
 
     static std::optional<TriageTag> shownTag(MainWindow& window, const std::string& identity)
     {
-        const TestTriage* triage = window.testsPanel()->triageOf(testIdOf(window, identity));
+        const TestTriage* triage = window.tests()->panel()->triageOf(testIdOf(window, identity));
         return triage && triage->hasHuman() ? triage->tag : std::nullopt;
     }
 
@@ -132,7 +136,7 @@ TEST_F(TeamFlow, AKeyInOneWindowShowsInTheOtherWithinTwoSecondsAndNothingIsLostO
         << bob->syncStatus()->teamText().toStdString();
     EXPECT_EQ(alice->syncStatus()->teamText(), QStringLiteral("team: connected as relayhud"));
 
-    TestsPanel& panel = *alice->testsPanel();
+    TestsPanel& panel = *alice->tests()->panel();
     ASSERT_TRUE(panel.selectNextUntriaged(true));
     const std::string first = identityOf(*alice, panel.selectedTestId());
     ASSERT_FALSE(first.empty());
@@ -146,7 +150,7 @@ TEST_F(TeamFlow, AKeyInOneWindowShowsInTheOtherWithinTwoSecondsAndNothingIsLostO
         << m_pg.query("SELECT count(*) FROM relayhud_change")
         << " change(s); Alice: " << alice->syncStatus()->teamText().toStdString()
         << "; Bob: " << bob->syncStatus()->teamText().toStdString() << " "
-        << bob->teamClient()->view().details().toStdString();
+        << bob->triage()->team()->view().details().toStdString();
     const qint64 took = clock.elapsed();
     RecordProperty("live_ms", static_cast<int>(took));
     EXPECT_LE(took, kLiveMs) << "a colleague's tag within 2 s";
@@ -159,10 +163,11 @@ TEST_F(TeamFlow, AKeyInOneWindowShowsInTheOtherWithinTwoSecondsAndNothingIsLostO
     // The server stops: Alice is told, keeps tagging, nothing is lost.
     ASSERT_TRUE(m_pg.stop());
     ASSERT_TRUE(QTest::qWaitFor(
-        [&] { return alice->teamClient()->view().state == TeamView::State::Offline; }, kWaitMs));
+        [&] { return alice->triage()->team()->view().state == TeamView::State::Offline; },
+        kWaitMs));
     // The same failure, now called flaky (this cell has one failing test).
     panel.selectTest(testIdOf(*alice, first));
-    QSignalSpy written(alice.get(), &MainWindow::triageWritten);
+    QSignalSpy written(alice->triage(), &TriageCoordinator::triageWritten);
     press(panel, Qt::Key_F);
     ASSERT_TRUE(written.wait(kWaitMs));
     ASSERT_TRUE(QTest::qWaitFor(
@@ -185,7 +190,7 @@ TEST_F(TeamFlow, AKeyInOneWindowShowsInTheOtherWithinTwoSecondsAndNothingIsLostO
         kReconnectMs))
         << "the change made while the server was down never arrived";
     ASSERT_TRUE(QTest::qWaitFor([&] { return connected(*alice); }, kWaitMs));
-    EXPECT_EQ(alice->teamClient()->view().unsent, 0);
+    EXPECT_EQ(alice->triage()->team()->view().unsent, 0);
     const std::string ofTheTest =
         " FROM relayhud_change WHERE test = '" + first + "' AND field = 'class'";
     EXPECT_EQ(m_pg.query("SELECT count(*)" + ofTheTest), "2") << "infra, then flaky";
@@ -206,10 +211,10 @@ TEST_F(TeamFlow, RowsATeammateWroteThatTheWindowCannotUseAreSaidOnceInTheTeamSta
         " 'w', 'j', 'abc', 1, '', 'bug', to_jsonb('javascript:alert(1)'::text), now())"));
     auto alice = openWindow(QStringLiteral("alice"));
     ASSERT_TRUE(QTest::qWaitFor(
-        [&] { return connected(*alice) && !alice->teamClient()->view().skipped.isEmpty(); },
+        [&] { return connected(*alice) && !alice->triage()->team()->view().skipped.isEmpty(); },
         kWaitMs))
-        << alice->teamClient()->view().details().toStdString();
-    const TeamView& view = alice->teamClient()->view();
+        << alice->triage()->team()->view().details().toStdString();
+    const TeamView& view = alice->triage()->team()->view();
     EXPECT_EQ(view.skipped, QStringLiteral("skipped 2 changes the team server holds that this "
                                            "RelayHUD cannot use (1 invalid SHA, 1 invalid link)"));
     EXPECT_EQ(view.details().count(QStringLiteral("skipped")), 1) << view.details().toStdString();

@@ -20,7 +20,11 @@
 #include "relayhud/ui/settings/credential_store.h"
 #include "relayhud/ui/status/sync_status_widget.h"
 #include "relayhud/ui/tests/tests_panel.h"
+#include "relayhud/ui/window/logs_coordinator.h"
 #include "relayhud/ui/window/main_window.h"
+#include "relayhud/ui/window/matrix_coordinator.h"
+#include "relayhud/ui/window/sync_coordinator.h"
+#include "relayhud/ui/window/tests_coordinator.h"
 
 #include "sim_session.h"
 #include "test_support.h"
@@ -59,14 +63,14 @@ protected:
     // Syncs the window from the simulator and selects a failed cell of `backend`.
     QModelIndex syncAndSelect(MainWindow& window, const QString& backend)
     {
-        QSignalSpy synced(&window, &MainWindow::syncSucceeded);
+        QSignalSpy synced(window.sync(), &SyncCoordinator::syncSucceeded);
         if (!synced.wait(kWaitMs))
             return {};
-        if (!QTest::qWaitFor([&] { return window.matrixModel().rowCount() > 0; }, kWaitMs))
+        if (!QTest::qWaitFor([&] { return window.matrix()->model().rowCount() > 0; }, kWaitMs))
             return {};
-        const QModelIndex cell = failedCellWithArtifacts(window.filterProxy(), backend);
+        const QModelIndex cell = failedCellWithArtifacts(window.matrix()->proxy(), backend);
         if (cell.isValid())
-            window.matrixView()->selectionModel()->setCurrentIndex(
+            window.matrix()->view()->selectionModel()->setCurrentIndex(
                 cell, QItemSelectionModel::ClearAndSelect);
         return cell;
     }
@@ -81,7 +85,7 @@ TEST_F(TestResultsFlow, AFailedCellShowsTheFailingTestsOfItsArtifactsWithHistory
 {
     const QString cachePath = m_dir.filePath(QStringLiteral("cache.sqlite"));
     MainWindow window(simSession(m_server, cachePath, simCredentials(m_server)));
-    QSignalSpy shown(&window, &MainWindow::testsShown);
+    QSignalSpy shown(window.tests(), &TestsCoordinator::testsShown);
     const QModelIndex cell = syncAndSelect(window, QStringLiteral("spyre-labs/spyre-inductor-ci"));
     ASSERT_TRUE(cell.isValid());
     ASSERT_TRUE(QTest::qWaitFor([&] { return !shown.isEmpty(); }, kWaitMs));
@@ -92,7 +96,7 @@ TEST_F(TestResultsFlow, AFailedCellShowsTheFailingTestsOfItsArtifactsWithHistory
     EXPECT_GT(tests, 0);
     EXPECT_GT(failing, 0);
     EXPECT_EQ(args.at(3).toInt(), failing) << "every failing test has a history strip";
-    EXPECT_TRUE(window.testsPanel()->isShowingTable());
+    EXPECT_TRUE(window.tests()->panel()->isShowingTable());
 
     // The failing tests are the simulator's ground truth for that run.
     auto cache = Database::open(cachePath.toStdString());
@@ -124,7 +128,7 @@ TEST_F(TestResultsFlow, ShowInLogOpensTheJobsLogAtTheTestsFailure)
 {
     const QString cachePath = m_dir.filePath(QStringLiteral("cache.sqlite"));
     MainWindow window(simSession(m_server, cachePath, simCredentials(m_server)));
-    QSignalSpy shown(&window, &MainWindow::testsShown);
+    QSignalSpy shown(window.tests(), &TestsCoordinator::testsShown);
     const QModelIndex cell = syncAndSelect(window, QStringLiteral("spyre-labs/spyre-inductor-ci"));
     ASSERT_TRUE(cell.isValid());
     ASSERT_TRUE(QTest::qWaitFor([&] { return !shown.isEmpty(); }, kWaitMs));
@@ -139,15 +143,15 @@ TEST_F(TestResultsFlow, ShowInLogOpensTheJobsLogAtTheTestsFailure)
     ASSERT_FALSE(failing.empty());
     const std::string& identity = failing.front();
 
-    QSignalSpy opened(&window, &MainWindow::logOpened);
-    window.showTestInLog(QString::fromStdString(identity));
+    QSignalSpy opened(window.logs(), &LogsCoordinator::logOpened);
+    window.logs()->showTestInLog(QString::fromStdString(identity));
     EXPECT_EQ(window.syncStatus()->stateText(), QStringLiteral("Downloading the job's log…"));
     ASSERT_TRUE(opened.wait(kWaitMs));
     // Once the log is open, the status bar no longer says it is downloading.
     EXPECT_TRUE(window.syncStatus()->stateText().startsWith(
         QStringLiteral("Opened the job's log in its own window: ")))
         << window.syncStatus()->stateText().toStdString();
-    LogWindow* logWindow = window.lastLogWindow();
+    LogWindow* logWindow = window.logs()->lastLogWindow();
     ASSERT_NE(logWindow, nullptr);
     QSignalSpy resolved(logWindow->viewer(), &LogViewer::testFailureResolved);
     ASSERT_TRUE(resolved.wait(kWaitMs));
@@ -173,12 +177,12 @@ TEST_F(TestResultsFlow, ShowInLogOpensTheJobsLogAtTheTestsFailure)
     // a request to the server.
     const QString firstPath = logWindow->viewer()->filePath();
     const auto requestsBefore = m_server.requestCount();
-    window.showTestInLog(QString::fromStdString(identity));
+    window.logs()->showTestInLog(QString::fromStdString(identity));
     ASSERT_TRUE(opened.wait(kWaitMs));
-    ASSERT_NE(window.lastLogWindow(), logWindow);
-    EXPECT_EQ(window.lastLogWindow()->viewer()->filePath(), firstPath);
+    ASSERT_NE(window.logs()->lastLogWindow(), logWindow);
+    EXPECT_EQ(window.logs()->lastLogWindow()->viewer()->filePath(), firstPath);
     EXPECT_EQ(m_server.requestCount(), requestsBefore);
-    window.lastLogWindow()->close();
+    window.logs()->lastLogWindow()->close();
     logWindow->close();
 }
 
@@ -188,7 +192,7 @@ TEST_F(TestResultsFlow, AMissingTokenNamesTheSettingAndNeverLeaksTheOtherSecrets
     Credentials noGithub = simCredentials(m_server);
     noGithub.githubToken.clear();
     MainWindow window(simSession(m_server, cachePath, noGithub));
-    QSignalSpy shown(&window, &MainWindow::testsShown);
+    QSignalSpy shown(window.tests(), &TestsCoordinator::testsShown);
     const QModelIndex cell = syncAndSelect(window, QStringLiteral("spyre-labs/spyre-inductor-ci"));
     ASSERT_TRUE(cell.isValid());
     ASSERT_TRUE(QTest::qWaitFor([&] { return !shown.isEmpty(); }, kWaitMs));
@@ -222,10 +226,10 @@ TEST_F(TestResultsFlow, OpeningAReportFromDiskShowsItInItsOwnWindow)
     SessionConfig config = simSession(m_server, m_dir.filePath(QStringLiteral("c.sqlite")), {});
     config.syncOnStart = false;
     MainWindow window(config);
-    QSignalSpy opened(&window, &MainWindow::reportOpened);
-    window.openReports({report});
+    QSignalSpy opened(window.logs(), &LogsCoordinator::reportOpened);
+    window.logs()->openReports({report});
     ASSERT_TRUE(opened.wait(kWaitMs));
-    ReportWindow* reportWindow = window.lastReportWindow();
+    ReportWindow* reportWindow = window.logs()->lastReportWindow();
     ASSERT_NE(reportWindow, nullptr);
     QSignalSpy loaded(reportWindow, &ReportWindow::loaded);
     ASSERT_TRUE(loaded.wait(kWaitMs));
@@ -247,7 +251,7 @@ TEST_F(TestResultsFlow, DroppingAFileOpensIt)
     config.syncOnStart = false;
     MainWindow window(config);
     window.show();
-    QSignalSpy opened(&window, &MainWindow::reportOpened);
+    QSignalSpy opened(window.logs(), &LogsCoordinator::reportOpened);
 
     QMimeData mime;
     mime.setUrls({QUrl::fromLocalFile(report)});
@@ -258,8 +262,8 @@ TEST_F(TestResultsFlow, DroppingAFileOpensIt)
     QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
     QApplication::sendEvent(&window, &drop);
     ASSERT_TRUE(opened.wait(kWaitMs));
-    ASSERT_NE(window.lastReportWindow(), nullptr);
-    window.lastReportWindow()->close();
+    ASSERT_NE(window.logs()->lastReportWindow(), nullptr);
+    window.logs()->lastReportWindow()->close();
 }
 
 TEST_F(TestResultsFlow, AnUnreadableReportSaysWhy)
@@ -272,8 +276,8 @@ TEST_F(TestResultsFlow, AnUnreadableReportSaysWhy)
     SessionConfig config = simSession(m_server, m_dir.filePath(QStringLiteral("e.sqlite")), {});
     config.syncOnStart = false;
     MainWindow window(config);
-    QSignalSpy failed(&window, &MainWindow::reportFailed);
-    window.openReports({junk});
+    QSignalSpy failed(window.logs(), &LogsCoordinator::reportFailed);
+    window.logs()->openReports({junk});
     ASSERT_TRUE(failed.wait(kWaitMs));
     EXPECT_THAT(failed.takeFirst().at(0).toString().toStdString(),
                 ::testing::HasSubstr("junk.xml"));

@@ -11,6 +11,10 @@
 #include "relayhud/ui/tests/tests_model.h"
 #include "relayhud/ui/tests/tests_panel.h"
 #include "relayhud/ui/window/main_window.h"
+#include "relayhud/ui/window/matrix_coordinator.h"
+#include "relayhud/ui/window/sync_coordinator.h"
+#include "relayhud/ui/window/tests_coordinator.h"
+#include "relayhud/ui/window/triage_coordinator.h"
 
 #include "sim_session.h"
 #include "test_support.h"
@@ -60,16 +64,16 @@ protected:
     // waits until its tests are shown. Returns the cell's row/column.
     QPersistentModelIndex showFailedCell(MainWindow& window)
     {
-        QSignalSpy synced(&window, &MainWindow::syncSucceeded);
-        QSignalSpy shown(&window, &MainWindow::testsShown);
+        QSignalSpy synced(window.sync(), &SyncCoordinator::syncSucceeded);
+        QSignalSpy shown(window.tests(), &TestsCoordinator::testsShown);
         if (!synced.wait(kWaitMs)
-            || !QTest::qWaitFor([&] { return window.matrixModel().rowCount() > 0; }, kWaitMs))
+            || !QTest::qWaitFor([&] { return window.matrix()->model().rowCount() > 0; }, kWaitMs))
             return {};
-        const QModelIndex cell = failedCellWithArtifacts(window.filterProxy(), kBackend);
+        const QModelIndex cell = failedCellWithArtifacts(window.matrix()->proxy(), kBackend);
         if (!cell.isValid())
             return {};
-        window.matrixView()->selectionModel()->setCurrentIndex(cell,
-                                                               QItemSelectionModel::ClearAndSelect);
+        window.matrix()->view()->selectionModel()->setCurrentIndex(
+            cell, QItemSelectionModel::ClearAndSelect);
         if (!QTest::qWaitFor([&] { return !shown.isEmpty(); }, kWaitMs))
             return {};
         return cell;
@@ -135,7 +139,7 @@ TEST_F(TriageFlow, OneKeyTagsAFailureUndoRedoAndItSurvivesARestart)
     {
         auto window = openWindow(cachePath);
         ASSERT_TRUE(showFailedCell(*window).isValid());
-        TestsPanel& panel = *window->testsPanel();
+        TestsPanel& panel = *window->tests()->panel();
         // Every failing test comes with a suggestion and its "why".
         ASSERT_TRUE(panel.selectNextUntriaged(true)) << "a failed cell has an untriaged failure";
         testId = panel.selectedTestId();
@@ -149,7 +153,7 @@ TEST_F(TriageFlow, OneKeyTagsAFailureUndoRedoAndItSurvivesARestart)
                         .data(TestsModel::ClassRole)
                         .isValid());
 
-        QSignalSpy written(window.get(), &MainWindow::triageWritten);
+        QSignalSpy written(window->triage(), &TriageCoordinator::triageWritten);
         press(panel, Qt::Key_I); // infra
         const TestTriage* tagged = panel.triageOf(testId);
         ASSERT_NE(tagged, nullptr);
@@ -163,12 +167,12 @@ TEST_F(TriageFlow, OneKeyTagsAFailureUndoRedoAndItSurvivesARestart)
         ASSERT_TRUE(written.wait(kWaitMs));
         ASSERT_EQ(storedTags(cachePath).size(), 1u);
 
-        window->triageUndoStack()->undo();
+        window->triage()->undoStack()->undo();
         EXPECT_FALSE(panel.triageOf(testId)->hasHuman()) << "undo goes back to the suggestion";
         ASSERT_TRUE(written.wait(kWaitMs));
         EXPECT_TRUE(storedTags(cachePath).empty()) << "undo removes the row it added";
 
-        window->triageUndoStack()->redo();
+        window->triage()->undoStack()->redo();
         ASSERT_TRUE(written.wait(kWaitMs));
         const auto tags = storedTags(cachePath);
         ASSERT_EQ(tags.size(), 1u);
@@ -182,20 +186,23 @@ TEST_F(TriageFlow, OneKeyTagsAFailureUndoRedoAndItSurvivesARestart)
         if (another)
             panel.selectTest(testId);
         const qint64 run =
-            window->matrixView()->currentIndex().data(MatrixModel::RunRowIdRole).toLongLong();
+            window->matrix()->view()->currentIndex().data(MatrixModel::RunRowIdRole).toLongLong();
         press(panel, Qt::Key_J);
         if (another)
             EXPECT_NE(panel.selectedTestId(), testId);
         else
-            EXPECT_NE(
-                window->matrixView()->currentIndex().data(MatrixModel::RunRowIdRole).toLongLong(),
-                run)
+            EXPECT_NE(window->matrix()
+                          ->view()
+                          ->currentIndex()
+                          .data(MatrixModel::RunRowIdRole)
+                          .toLongLong(),
+                      run)
                 << "no other untriaged failure in the run: on to the next failed cell";
     }
     // A restart reads the tag back from the cache.
     auto again = openWindow(cachePath);
     ASSERT_TRUE(showFailedCell(*again).isValid());
-    const TestTriage* restored = again->testsPanel()->triageOf(testId);
+    const TestTriage* restored = again->tests()->panel()->triageOf(testId);
     ASSERT_NE(restored, nullptr);
     ASSERT_TRUE(restored->hasHuman());
     EXPECT_EQ(restored->tag->cls, triage::FailureClass::Infra);
@@ -209,9 +216,9 @@ TEST_F(TriageFlow, TaggingEveryFailureMarksTheCellAndExportImportRoundTrips)
     ASSERT_TRUE(cell.isValid());
     EXPECT_EQ(cell.data(MatrixModel::TriageRole).toInt(),
               static_cast<int>(MatrixModel::TriageMark::Untriaged));
-    TestsPanel& panel = *window->testsPanel();
-    QSignalSpy written(window.get(), &MainWindow::triageWritten);
-    QSignalSpy refreshed(window.get(), &MainWindow::matrixRefreshed);
+    TestsPanel& panel = *window->tests()->panel();
+    QSignalSpy written(window->triage(), &TriageCoordinator::triageWritten);
+    QSignalSpy refreshed(window->sync(), &SyncCoordinator::matrixRefreshed);
     panel.view()->selectAll();
     press(panel, Qt::Key_F); // flaky, every failure at once
     ASSERT_TRUE(written.wait(kWaitMs));
@@ -227,21 +234,21 @@ TEST_F(TriageFlow, TaggingEveryFailureMarksTheCellAndExportImportRoundTrips)
     test::keepPicture(*window, QStringLiteral("triage_tagged.png"));
 
     const QString exported = m_dir.filePath(QStringLiteral("team.json"));
-    window->exportTriage(exported);
+    window->triage()->exportTriage(exported);
     ASSERT_TRUE(QTest::qWaitFor([&] { return QFile::exists(exported); }, kWaitMs));
 
     // Another maintainer's cache of the same relay data takes them in.
     const QString otherPath = m_dir.filePath(QStringLiteral("other.sqlite"));
     auto other = openWindow(otherPath);
     ASSERT_TRUE(showFailedCell(*other).isValid());
-    QSignalSpy imported(other.get(), &MainWindow::triageImported);
-    other->importTriage(exported);
+    QSignalSpy imported(other->triage(), &TriageCoordinator::triageImported);
+    other->triage()->importTriage(exported);
     ASSERT_TRUE(imported.wait(kWaitMs));
     EXPECT_EQ(imported.takeFirst().at(0).toString(), QString());
     EXPECT_EQ(storedTags(otherPath), tags) << "the round trip keeps every field";
     ASSERT_TRUE(QTest::qWaitFor(
         [&] {
-            const TestTriage* shown = other->testsPanel()->triageOf(panel.selectedTestId());
+            const TestTriage* shown = other->tests()->panel()->triageOf(panel.selectedTestId());
             return shown && shown->hasHuman();
         },
         kWaitMs))
@@ -253,7 +260,7 @@ TEST_F(TriageFlow, TaggingEveryFailureMarksTheCellAndExportImportRoundTrips)
     ASSERT_TRUE(file.open(QIODevice::WriteOnly));
     file.write("{\"format\": \"relayhud-triage\", \"version\": 1, \"tags\": [{\"repo\": ");
     file.close();
-    other->importTriage(broken);
+    other->triage()->importTriage(broken);
     ASSERT_TRUE(imported.wait(kWaitMs));
     EXPECT_FALSE(imported.takeFirst().at(0).toString().isEmpty());
     EXPECT_EQ(storedTags(otherPath), tags);
@@ -264,10 +271,10 @@ TEST_F(TriageFlow, OneKeyOnAClusterTagsEveryMemberAndUndoTakesThemAllBack)
     const QString cachePath = m_dir.filePath(QStringLiteral("cache.sqlite"));
     auto window = openWindow(cachePath);
     ASSERT_TRUE(showFailedCell(*window).isValid()); // fetches that run's results
-    ClustersPanel& panel = *window->clustersPanel();
+    ClustersPanel& panel = *window->triage()->clustersPanel();
     test::CheckedModel checked(&panel.model()); // through every reload below
-    QSignalSpy clustered(window.get(), &MainWindow::clustersShown);
-    window->reloadClusters();
+    QSignalSpy clustered(window->triage(), &TriageCoordinator::clustersShown);
+    window->triage()->reloadClusters();
     ASSERT_TRUE(clustered.wait(kWaitMs));
     ASSERT_GT(panel.model().rowCount(), 0);
     panel.view()->setCurrentIndex(panel.model().index(0, 0));
@@ -275,7 +282,7 @@ TEST_F(TriageFlow, OneKeyOnAClusterTagsEveryMemberAndUndoTakesThemAllBack)
     ASSERT_EQ(members, panel.model().cluster(0)->count);
     EXPECT_FALSE(panel.membersText().isEmpty());
 
-    QSignalSpy written(window.get(), &MainWindow::triageWritten);
+    QSignalSpy written(window->triage(), &TriageCoordinator::triageWritten);
     panel.view()->setFocus(Qt::OtherFocusReason);
     QTest::keyClick(panel.view(), Qt::Key_B);
     ASSERT_TRUE(written.wait(kWaitMs));
@@ -293,7 +300,7 @@ TEST_F(TriageFlow, OneKeyOnAClusterTagsEveryMemberAndUndoTakesThemAllBack)
         },
         kWaitMs));
 
-    window->triageUndoStack()->undo();
+    window->triage()->undoStack()->undo();
     ASSERT_TRUE(written.wait(kWaitMs));
     EXPECT_TRUE(storedTags(cachePath).empty());
     ASSERT_TRUE(QTest::qWaitFor(

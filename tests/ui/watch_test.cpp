@@ -13,6 +13,8 @@
 #include "relayhud/ui/watch/watch_controller.h"
 #include "relayhud/ui/watch/watch_list.h"
 #include "relayhud/ui/window/main_window.h"
+#include "relayhud/ui/window/matrix_coordinator.h"
+#include "relayhud/ui/window/sync_coordinator.h"
 
 #include "sim_session.h"
 #include "test_support.h"
@@ -311,15 +313,15 @@ TEST(WatchFlow, AFollowedJobsNewFailureRaisesOneNotificationThatSelectsItsCell)
     MainWindow window(session);
     auto* fake = new FakeNotifier;
     window.watch()->setNotifier(fake);
-    ASSERT_TRUE(QTest::qWaitFor([&] { return window.matrixModel().rowCount() > 0; }, kWaitMs));
+    ASSERT_TRUE(QTest::qWaitFor([&] { return window.matrix()->model().rowCount() > 0; }, kWaitMs));
     const CheckRun& run = held->run;
     window.watch()->toggleFollowed(jobKey(QString::fromStdString(run.downstreamRepo),
                                           QString::fromStdString(run.workflow),
                                           QString::fromStdString(run.jobName)));
 
-    QSignalSpy refreshed(&window, &MainWindow::matrixRefreshed);
-    QSignalSpy synced(&window, &MainWindow::syncSucceeded);
-    window.syncNow();
+    QSignalSpy refreshed(window.sync(), &SyncCoordinator::matrixRefreshed);
+    QSignalSpy synced(window.sync(), &SyncCoordinator::syncSucceeded);
+    window.sync()->syncNow();
     ASSERT_TRUE(synced.wait(kWaitMs));
     ASSERT_TRUE(QTest::qWaitFor([&] { return refreshed.count() > 0; }, kWaitMs));
     ASSERT_EQ(fake->shown.size(), 1U) << "one notification per sync";
@@ -330,7 +332,7 @@ TEST(WatchFlow, AFollowedJobsNewFailureRaisesOneNotificationThatSelectsItsCell)
 
     // The held-back run is among the marked cells (and so is the shard group
     // it is folded into), and the notice's run is a failure of the followed job.
-    const QAbstractItemModel& model = *window.matrixView()->model();
+    const QAbstractItemModel& model = *window.matrix()->view()->model();
     int folded = 0;
     for (int r = 0; r < model.rowCount(); ++r)
         for (int c = 0; c < model.columnCount(); ++c) {
@@ -345,23 +347,23 @@ TEST(WatchFlow, AFollowedJobsNewFailureRaisesOneNotificationThatSelectsItsCell)
             }
         }
     test::keepPictures(window, QStringLiteral("watch_unseen_marks"));
-    const QModelIndex heldCell = test::jobCell(window.matrixModel(), model, run.upstreamSha.value,
-                                               run.downstreamRepo, run.jobName);
+    const QModelIndex heldCell = test::jobCell(
+        window.matrix()->model(), model, run.upstreamSha.value, run.downstreamRepo, run.jobName);
     ASSERT_TRUE(heldCell.isValid());
     EXPECT_TRUE(heldCell.data(MatrixModel::UnseenRole).toBool());
     if (folded > 0)
-        window.matrixModel().setShardGroupExpanded(
+        window.matrix()->model().setShardGroupExpanded(
             heldCell.data(MatrixModel::ShardFamilyRole).toString(), false);
 
     fake->click(notice.runRowId);
-    const QModelIndex current = window.matrixView()->currentIndex();
+    const QModelIndex current = window.matrix()->view()->currentIndex();
     ASSERT_TRUE(current.isValid());
     EXPECT_EQ(current.data(MatrixModel::RunRowIdRole).toLongLong(), notice.runRowId);
     EXPECT_EQ(current.data(MatrixModel::JobRole).toString().toStdString(), run.jobName);
     // Visiting the cell clears its mark; syncing again raises nothing new.
     EXPECT_FALSE(current.data(MatrixModel::UnseenRole).toBool());
     refreshed.clear();
-    window.syncNow();
+    window.sync()->syncNow();
     ASSERT_TRUE(synced.wait(kWaitMs));
     ASSERT_TRUE(QTest::qWaitFor([&] { return refreshed.count() > 0; }, kWaitMs));
     EXPECT_EQ(fake->shown.size(), 1U);

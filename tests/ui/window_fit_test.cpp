@@ -14,7 +14,11 @@
 #include "relayhud/ui/matrix/matrix_view.h"
 #include "relayhud/ui/tests/test_details_view.h"
 #include "relayhud/ui/tests/tests_panel.h"
+#include "relayhud/ui/window/details_coordinator.h"
 #include "relayhud/ui/window/main_window.h"
+#include "relayhud/ui/window/matrix_coordinator.h"
+#include "relayhud/ui/window/side_column.h"
+#include "relayhud/ui/window/tests_coordinator.h"
 
 #include "sim_session.h"
 #include "test_support.h"
@@ -78,17 +82,18 @@ protected:
     // and traceback.
     static void selectFailure(MainWindow& window)
     {
-        ASSERT_TRUE(QTest::qWaitFor([&] { return window.matrixModel().rowCount() > 0; }, kWaitMs));
-        const QModelIndex cell = failedCellWithArtifacts(window.filterProxy(), kBackend);
+        ASSERT_TRUE(
+            QTest::qWaitFor([&] { return window.matrix()->model().rowCount() > 0; }, kWaitMs));
+        const QModelIndex cell = failedCellWithArtifacts(window.matrix()->proxy(), kBackend);
         ASSERT_TRUE(cell.isValid());
-        QSignalSpy shown(&window, &MainWindow::testsShown);
-        window.matrixView()->selectionModel()->setCurrentIndex(cell,
-                                                               QItemSelectionModel::ClearAndSelect);
+        QSignalSpy shown(window.tests(), &TestsCoordinator::testsShown);
+        window.matrix()->view()->selectionModel()->setCurrentIndex(
+            cell, QItemSelectionModel::ClearAndSelect);
         const qint64 run = cell.data(MatrixModel::RunRowIdRole).toLongLong();
         ASSERT_TRUE(QTest::qWaitFor([&] { return !shown.isEmpty(); }, kWaitMs));
-        ASSERT_TRUE(
-            QTest::qWaitFor([&] { return window.detailsPanel()->shownRowId() == run; }, kWaitMs));
-        const TestDetailsView* details = window.testsPanel()->detailsView();
+        ASSERT_TRUE(QTest::qWaitFor([&] { return window.details()->panel()->shownRowId() == run; },
+                                    kWaitMs));
+        const TestDetailsView* details = window.tests()->panel()->detailsView();
         ASSERT_TRUE(QTest::qWaitFor(
             [&] {
                 return details->hasTest() && !details->historySummary().startsWith(u"Loading")
@@ -127,7 +132,7 @@ TEST_F(WindowFit, TheMinimumSizeFits1280x720BeforeAndAfterACellIsSelected)
 
     // At 1280x720 the key parts are on screen and none covers another.
     const std::vector<QWidget*> parts{
-        window.matrixView(),     find(window, "testsView"),          find(window, "showInLog"),
+        window.matrix()->view(), find(window, "testsView"),          find(window, "showInLog"),
         find(window, "testWhy"), find(window, "testHistorySummary"), find(window, "testIdentity")};
     for (QWidget* part : parts) {
         ASSERT_NE(part, nullptr);
@@ -163,7 +168,7 @@ TEST_F(WindowFit, ALaptopScreenShowsShowInLogWhyAndSeveralTestRowsUncut)
     QWidget* why = find(window, "testWhy");
     ASSERT_NE(why, nullptr);
     EXPECT_TRUE(wholeInView(*why)) << "Why is cut or hidden";
-    const QTreeView* table = window.testsPanel()->view();
+    const QTreeView* table = window.tests()->panel()->view();
     const int rowHeight = table->sizeHintForRow(0);
     ASSERT_GT(rowHeight, 0);
     const double rows = static_cast<double>(table->viewport()->height()) / rowHeight;
@@ -184,7 +189,7 @@ TEST_F(WindowFit, TheTestsTableKeepsItsHeightAsTestsAreSelected)
     window.show();
     ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
     selectFailure(window);
-    QTreeView* table = window.testsPanel()->view();
+    QTreeView* table = window.tests()->panel()->view();
     const int height = table->height();
     const int rows = std::min(table->model()->rowCount(), 8);
     ASSERT_GT(rows, 1);
@@ -202,27 +207,28 @@ TEST_F(WindowFit, TheSideColumnFoldsAwayAndComesBackWithF9)
     window.show();
     ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
     selectFailure(window);
-    QAction* toggle = window.sideColumnAction();
+    QAction* toggle = window.sideColumn()->action();
     ASSERT_NE(toggle, nullptr);
     EXPECT_TRUE(toggle->isChecked());
-    const int matrixWidth = window.matrixView()->width();
+    const int matrixWidth = window.matrix()->view()->width();
 
-    QTest::keyClick(window.matrixView(), Qt::Key_F9);
+    QTest::keyClick(window.matrix()->view(), Qt::Key_F9);
     QTest::qWait(50);
-    EXPECT_FALSE(window.sideColumnShown());
+    EXPECT_FALSE(window.sideColumn()->isShown());
     EXPECT_FALSE(toggle->isChecked());
-    EXPECT_FALSE(window.detailsPanel()->isVisible());
-    EXPECT_FALSE(window.testsPanel()->isVisible());
-    EXPECT_GT(window.matrixView()->width(), matrixWidth + 300);
-    EXPECT_GE(window.matrixView()->width(), kLaptop.width() - 40) << "the matrix takes the width";
+    EXPECT_FALSE(window.details()->panel()->isVisible());
+    EXPECT_FALSE(window.tests()->panel()->isVisible());
+    EXPECT_GT(window.matrix()->view()->width(), matrixWidth + 300);
+    EXPECT_GE(window.matrix()->view()->width(), kLaptop.width() - 40)
+        << "the matrix takes the width";
     test::keepPictures(window, QStringLiteral("fit_1366x768_side_column_folded"));
 
     toggle->trigger(); // View › Side column
     QTest::qWait(50);
-    EXPECT_TRUE(window.sideColumnShown());
-    EXPECT_TRUE(window.detailsPanel()->isVisible());
-    EXPECT_TRUE(window.testsPanel()->isVisible());
-    EXPECT_EQ(window.testsPanel()->detailsView()->identityText().isEmpty(), false)
+    EXPECT_TRUE(window.sideColumn()->isShown());
+    EXPECT_TRUE(window.details()->panel()->isVisible());
+    EXPECT_TRUE(window.tests()->panel()->isVisible());
+    EXPECT_EQ(window.tests()->panel()->detailsView()->identityText().isEmpty(), false)
         << "the selection stays while the column is folded";
 }
 

@@ -13,7 +13,9 @@
 #include "relayhud/ui/matrix/job_header_view.h"
 #include "relayhud/ui/matrix/matrix_model.h"
 #include "relayhud/ui/matrix/matrix_view.h"
+#include "relayhud/ui/window/details_coordinator.h"
 #include "relayhud/ui/window/main_window.h"
+#include "relayhud/ui/window/matrix_coordinator.h"
 
 #include "test_support.h"
 
@@ -90,22 +92,22 @@ TEST_F(WindowLayoutTest, AFullHdWindowShowsAtLeast35CommitsBeforeAndAfterASelect
     MainWindow window(session());
     window.resize(kFullHdWindow);
     window.show();
-    ASSERT_TRUE(QTest::qWaitFor([&] { return window.matrixModel().rowCount() > 0; }, kWaitMs));
-    ASSERT_GT(window.matrixModel().rowCount(), kWantedRows) << "the demo has too few commits";
+    ASSERT_TRUE(QTest::qWaitFor([&] { return window.matrix()->model().rowCount() > 0; }, kWaitMs));
+    ASSERT_GT(window.matrix()->model().rowCount(), kWantedRows) << "the demo has too few commits";
     QTest::qWait(50); // layouts settle
-    const int before = visibleRows(*window.matrixView());
+    const int before = visibleRows(*window.matrix()->view());
     EXPECT_GE(before, kWantedRows);
 
-    ASSERT_TRUE(window.selectInterestingCell());
-    const auto selected = window.matrixView()->currentIndex().data(MatrixModel::RunRowIdRole);
+    ASSERT_TRUE(window.matrix()->selectInterestingCell());
+    const auto selected = window.matrix()->view()->currentIndex().data(MatrixModel::RunRowIdRole);
     ASSERT_TRUE(QTest::qWaitFor(
-        [&] { return window.detailsPanel()->shownRowId() == selected.toLongLong(); }, kWaitMs));
+        [&] { return window.details()->panel()->shownRowId() == selected.toLongLong(); }, kWaitMs));
     QTest::qWait(50);
-    const int after = visibleRows(*window.matrixView());
+    const int after = visibleRows(*window.matrix()->view());
     EXPECT_GE(after, kWantedRows);
     // The docks opened beside the matrix: it kept its height.
     EXPECT_EQ(after, before);
-    EXPECT_GT(window.matrixView()->width(), kFullHdWindow.width() / 2);
+    EXPECT_GT(window.matrix()->view()->width(), kFullHdWindow.width() / 2);
     std::printf("[ measured ] %d commit rows visible before a selection, %d after\n", before,
                 after);
     test::keepPictures(window, QStringLiteral("window_1920x1080"));
@@ -115,7 +117,7 @@ TEST_F(WindowLayoutTest, AFullHdWindowShowsAtLeast35CommitsBeforeAndAfterASelect
     EXPECT_GE(window.width(), 1366) << "the window's minimum width exceeds a 1366 px screen";
     EXPECT_LE(window.width(), 1366) << "the window's minimum width exceeds a 1366 px screen";
     std::printf("[ measured ] %d commit rows visible at 1366x708\n",
-                visibleRows(*window.matrixView()));
+                visibleRows(*window.matrix()->view()));
     test::keepPictures(window, QStringLiteral("window_1366x768"));
 }
 
@@ -124,14 +126,14 @@ TEST_F(WindowLayoutTest, JobHeadersAreShortAndNoTallerThanTheirLabels)
     MainWindow window(session());
     window.resize(kFullHdWindow);
     window.show();
-    ASSERT_TRUE(QTest::qWaitFor([&] { return window.matrixModel().rowCount() > 0; }, kWaitMs));
-    const QHeaderView* header = window.matrixView()->horizontalHeader();
+    ASSERT_TRUE(QTest::qWaitFor([&] { return window.matrix()->model().rowCount() > 0; }, kWaitMs));
+    const QHeaderView* header = window.matrix()->view()->horizontalHeader();
     // Band (22 px) plus the longest short label: far below the 252 px that
     // rotated full names took.
     EXPECT_LT(header->height(), 160);
     int sharded = 0;
-    for (int c = 0; c < window.matrixModel().columnCount(); ++c) {
-        const QString job = window.matrixModel().headerData(c, Qt::Horizontal).toString();
+    for (int c = 0; c < window.matrix()->model().columnCount(); ++c) {
+        const QString job = window.matrix()->model().headerData(c, Qt::Horizontal).toString();
         const JobLabel label = parseJobLabel(job);
         EXPECT_FALSE(label.compact.contains(u',')) << job.toStdString();
         sharded += label.shards > 1 ? 1 : 0;
@@ -147,10 +149,10 @@ TEST_F(WindowLayoutTest, ShasTitlesBranchesAndBackendNamesAreReadWhole)
     MainWindow window(session());
     window.resize(1366, 768);
     window.show();
-    ASSERT_TRUE(QTest::qWaitFor([&] { return window.matrixModel().rowCount() > 0; }, kWaitMs));
+    ASSERT_TRUE(QTest::qWaitFor([&] { return window.matrix()->model().rowCount() > 0; }, kWaitMs));
     QTest::qWait(50);
-    const CommitHeaderView* header = window.matrixView()->commitHeader();
-    const QAbstractItemModel& shown = *window.matrixView()->model();
+    const CommitHeaderView* header = window.matrix()->view()->commitHeader();
+    const QAbstractItemModel& shown = *window.matrix()->view()->model();
     const QChar ellipsis(0x2026);
     int prRows = 0;
     int titled = 0;
@@ -195,7 +197,7 @@ TEST_F(WindowLayoutTest, ShasTitlesBranchesAndBackendNamesAreReadWhole)
     std::printf("[ measured ] %d PR rows, %d titled, %d rows whose id is no SHA\n", prRows, titled,
                 nonHex);
 
-    const JobHeaderView* jobs = window.matrixView()->jobHeader();
+    const JobHeaderView* jobs = window.matrix()->view()->jobHeader();
     QSet<QString> bands;
     int groups = 0;
     for (int column = 0; column < shown.columnCount(); ++column) {

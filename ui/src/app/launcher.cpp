@@ -10,7 +10,15 @@
 #include "relayhud/ui/links/app_link.h"
 #include "relayhud/ui/logs/log_link.h"
 #include "relayhud/ui/matrix/matrix_view.h"
+#include "relayhud/ui/window/backends_coordinator.h"
+#include "relayhud/ui/window/details_coordinator.h"
+#include "relayhud/ui/window/gating_coordinator.h"
+#include "relayhud/ui/window/links_coordinator.h"
+#include "relayhud/ui/window/logs_coordinator.h"
 #include "relayhud/ui/window/main_window.h"
+#include "relayhud/ui/window/matrix_coordinator.h"
+#include "relayhud/ui/window/sync_coordinator.h"
+#include "relayhud/ui/window/tests_coordinator.h"
 
 #include <QApplication>
 #include <QFileInfo>
@@ -28,7 +36,8 @@ Launcher::Launcher(LaunchOptions options, QObject* parent)
     m_sinceStart.start();
     m_deadline.setSingleShot(true);
     connect(&m_deadline, &QTimer::timeout, this, [this] {
-        if (m_finishing && m_window && m_window->doctorPanel()->isVisible() && !m_artifactsSynced)
+        if (m_finishing && m_window && m_window->backends()->doctorPanel()->isVisible()
+            && !m_artifactsSynced)
             return fail(tr("the first artifact pass did not end within %1 s")
                             .arg(kArtifactsTimeoutMs / 1000));
         fail(m_finishing ? tr("the selected cell's tests did not show within %1 s%2")
@@ -185,14 +194,14 @@ void Launcher::openNormalWindow(const SessionConfig& config)
 {
     createWindow(config);
     if (m_options.exitAfterPaint)
-        connect(m_window.get(), &MainWindow::matrixRefreshed, this,
+        connect(m_window->sync(), &SyncCoordinator::matrixRefreshed, this,
                 [this](int rows, int) { exitAfterFirstPaint(rows); });
-    connect(m_window.get(), &MainWindow::linkOpened, this,
+    connect(m_window->links(), &LinksCoordinator::linkOpened, this,
             [](const QString& link, bool found, const QString& message) {
                 std::fprintf(stderr, "relayhud: %s: %s%s\n", qPrintable(link),
                              found ? "" : "not opened: ", qPrintable(message));
             });
-    m_window->openPaths(m_options.openPaths);
+    m_window->logs()->openPaths(m_options.openPaths);
 }
 
 // Another `relayhud` with the same cache: raise the window and open its links
@@ -208,7 +217,7 @@ void Launcher::onForwardedArguments(const QStringList& arguments)
     m_window->show();
     m_window->raise();
     m_window->activateWindow();
-    m_window->openPaths(arguments);
+    m_window->logs()->openPaths(arguments);
 }
 
 QStringList Launcher::forwardable(const QStringList& arguments)
@@ -240,7 +249,7 @@ void Launcher::exitAfterFirstPaint(int rows)
     if (m_finishing)
         return;
     m_finishing = true;
-    m_window->matrixView()->viewport()->repaint();
+    m_window->matrix()->view()->viewport()->repaint();
     std::printf("first paint of %d rows after %lld ms\n", rows,
                 static_cast<long long>(m_sinceStart.elapsed()));
     std::fflush(stdout);
@@ -282,7 +291,7 @@ void Launcher::onSimulatorReady(const QString& baseUrl)
         m_deadline.start(kHeadlessTimeoutMs); // the sync's own 30 s, from now
         watchHeadless();
     }
-    m_window->openPaths(m_options.openPaths);
+    m_window->logs()->openPaths(m_options.openPaths);
 }
 
 void Launcher::onSimulatorFailed(const QString& reason)
@@ -314,12 +323,13 @@ void Launcher::createWindow(const SessionConfig& config)
 
 void Launcher::watchHeadless()
 {
-    connect(m_window.get(), &MainWindow::syncSucceeded, this, [this] { m_synced = true; });
-    connect(m_window.get(), &MainWindow::artifactsSynced, this,
+    connect(m_window->sync(), &SyncCoordinator::syncSucceeded, this, [this] { m_synced = true; });
+    connect(m_window->sync(), &SyncCoordinator::artifactsSynced, this,
             [this] { m_artifactsSynced = true; });
-    connect(m_window.get(), &MainWindow::syncFailed, this,
+    connect(m_window->sync(), &SyncCoordinator::syncFailed, this,
             [this](const QString& reason) { fail(tr("sync: %1").arg(reason)); });
-    connect(m_window.get(), &MainWindow::matrixRefreshed, this, &Launcher::onMatrixRefreshed);
+    connect(m_window->sync(), &SyncCoordinator::matrixRefreshed, this,
+            &Launcher::onMatrixRefreshed);
 }
 
 void Launcher::onMatrixRefreshed(int rows, int columns)
@@ -337,12 +347,12 @@ void Launcher::onMatrixRefreshed(int rows, int columns)
 // The screenshot shows a failed cell with its tests, as a user sees it.
 void Launcher::shootWhenTestsShown()
 {
-    connect(m_window.get(), &MainWindow::testsShown, this, [this](std::int64_t, int, int, int) {
+    connect(m_window->tests(), &TestsCoordinator::testsShown, this, [this](qint64, int, int, int) {
         // Let layouts settle before grabbing.
         QTimer::singleShot(300, this, &Launcher::finishScreenshot);
     });
     m_deadline.start(kHeadlessTimeoutMs);
-    m_window->selectInterestingCell();
+    m_window->matrix()->selectInterestingCell();
 }
 
 // Selecting a failed cell must show its run and, from its artifacts, its
@@ -354,7 +364,7 @@ void Launcher::finishSelfTest(int rows, int columns)
         if (m_selfTestTestsOk && m_selfTestDetailsOk)
             exitLater(0);
     };
-    connect(m_window.get(), &MainWindow::testsShown, this,
+    connect(m_window->tests(), &TestsCoordinator::testsShown, this,
             [this, rows, columns, passIfDone](std::int64_t, int tests, int failing, int histories) {
                 if (tests == 0 || failing == 0 || histories == 0)
                     return fail(tr("the failed cell showed %1 tests, %2 failing, %3 histories")
@@ -371,19 +381,19 @@ void Launcher::finishSelfTest(int rows, int columns)
             });
     // A read that failed is said, and waited past: the next artifact pass
     // reads the shown run again (the deadline still holds).
-    connect(m_window.get(), &MainWindow::testsFailed, this, [this](const QString& reason) {
+    connect(m_window->tests(), &TestsCoordinator::testsFailed, this, [this](const QString& reason) {
         m_lastTestsError = reason;
         std::fprintf(stderr, "relayhud: the failed cell's tests: %s; waiting for the next read\n",
                      qPrintable(reason));
     });
-    connect(m_window.get(), &MainWindow::runDetailsShown, this, [this, passIfDone] {
-        if (m_window->detailsPanel()->titleText().isEmpty())
+    connect(m_window->details(), &DetailsCoordinator::runDetailsShown, this, [this, passIfDone] {
+        if (m_window->details()->panel()->titleText().isEmpty())
             return fail(tr("selecting a cell did not show its run's details"));
         m_selfTestDetailsOk = true;
         passIfDone();
     });
     m_deadline.start(kHeadlessTimeoutMs);
-    if (!m_window->selectInterestingCell())
+    if (!m_window->matrix()->selectInterestingCell())
         return fail(tr("the matrix has rows but no runs"));
 }
 
@@ -394,11 +404,11 @@ void Launcher::finishScreenshot()
     // The doctor's page reads each backend's workflows after the sync, and
     // the job logs of the first artifact pass: a picture of it waits for both
     // (a deadline still holds).
-    DoctorPanel* doctor = m_window->doctorPanel();
+    DoctorPanel* doctor = m_window->backends()->doctorPanel();
     if (doctor->isVisible() && !m_artifactsSynced) {
         m_deadline.start(kArtifactsTimeoutMs);
-        connect(m_window.get(), &MainWindow::artifactsSynced, this, &Launcher::finishScreenshot,
-                Qt::SingleShotConnection);
+        connect(m_window->sync(), &SyncCoordinator::artifactsSynced, this,
+                &Launcher::finishScreenshot, Qt::SingleShotConnection);
         return;
     }
     if (doctor->isVisible() && doctor->isLoading()) {
@@ -407,7 +417,7 @@ void Launcher::finishScreenshot()
         return;
     }
     // The Merge gating tab (in front in the Pull requests view) reads its PR on a worker.
-    if (MergeGatingPanel* gating = m_window->gatingPanel();
+    if (MergeGatingPanel* gating = m_window->gating()->panel();
         gating->isVisible() && gating->isLoading()) {
         connect(gating, &MergeGatingPanel::loaded, this, &Launcher::finishScreenshot,
                 Qt::SingleShotConnection);

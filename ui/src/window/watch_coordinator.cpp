@@ -9,6 +9,7 @@
 #include "relayhud/ui/matrix/matrix_view.h"
 #include "relayhud/ui/settings/app_settings.h"
 #include "relayhud/ui/status/sync_status_widget.h"
+#include "relayhud/ui/sync/sync_controller.h"
 #include "relayhud/ui/watch/attributed_failures.h"
 #include "relayhud/ui/watch/notifier.h"
 #include "relayhud/ui/watch/watch_controller.h"
@@ -246,8 +247,13 @@ void WatchCoordinator::snapshotArrived(const MatrixSnapshot& next)
     m_relayDegraded.clear();
 }
 
-void WatchCoordinator::relayHealthArrived(int state, const QString& summary)
+void WatchCoordinator::syncArrived(const SyncOutcome& outcome)
 {
+    m_pending = true;
+    if (!outcome.relayHealth)
+        return;
+    const int state = static_cast<int>(outcome.relayHealth->overall());
+    const QString summary = toQString(outcome.relayHealth->summary());
     const bool degraded = state == static_cast<int>(HealthState::Degraded);
     if (degraded && m_lastRelayHealth != state)
         m_relayDegraded = tr("Relay health degraded: %1").arg(summary.section(u'\n', 0, 0));

@@ -24,6 +24,7 @@ class MatrixModel;
 class MatrixView;
 class SyncStatusWidget;
 class WatchController;
+struct SyncOutcome;
 
 class WatchCoordinator : public QObject {
     Q_OBJECT
@@ -46,9 +47,10 @@ public:
     // The current cell changed to this run (0: none): seen now.
     void visited(qint64 runRowId);
     // The next snapshot is a sync's: compare it with the shown one.
-    void expectSync() { m_pending = true; }
+    // A sync ended well: the next snapshot is its, and its relay health (when
+    // the relay's probe gave one) is compared with the last.
+    void syncArrived(const SyncOutcome& outcome);
     void snapshotArrived(const MatrixSnapshot& next);
-    void relayHealthArrived(int state, const QString& summary);
     // After an artifact pass: the evidence on the followed items' new
     // failures (worker); what it attributes to a PR is notified.
     void attributeAwaitedFailures(const QString& cachePath);

@@ -1,16 +1,9 @@
-// MainWindow: triage. Tags set in the tests panel (one key, or the dialog)
-// become undoable commands; each is shown at once and written by the triage
-// worker, and the matrix's triage marks follow. Export and import of a
-// team's tags go through the File menu.
-#include "relayhud/ui/window/main_window.h"
+#include "relayhud/ui/window/triage_coordinator.h"
 
 #include "relayhud/team/team_server.h"
-
 #include "relayhud/ui/clusters/clusters_panel.h"
 #include "relayhud/ui/common/format.h"
-#include "relayhud/ui/config/config_editor_window.h"
-#include "relayhud/ui/config/config_tree_model.h"
-#include "relayhud/ui/results/test_results_controller.h"
+#include "relayhud/ui/settings/app_settings.h"
 #include "relayhud/ui/settings/credential_store.h"
 #include "relayhud/ui/status/sync_status_widget.h"
 #include "relayhud/ui/tests/tests_model.h"
@@ -18,10 +11,13 @@
 #include "relayhud/ui/triage/team_client.h"
 #include "relayhud/ui/triage/triage_controller.h"
 #include "relayhud/ui/triage/triage_style.h"
+#include "relayhud/ui/window/matrix_coordinator.h"
+#include "relayhud/ui/window/tests_coordinator.h"
 #include "relayhud/util/time.h"
 
 #include <QDockWidget>
 #include <QFileDialog>
+#include <QMainWindow>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QStandardPaths>
@@ -67,7 +63,7 @@ bool sameRun(const TriageTarget& a, const TriageTarget& b)
 
 } // namespace
 
-QString MainWindow::triageAuthor() const
+QString TriageCoordinator::triageAuthor() const
 {
     const QString configured = qEnvironmentVariable("RELAYHUD_AUTHOR");
     if (!configured.isEmpty())
@@ -76,16 +72,19 @@ QString MainWindow::triageAuthor() const
     return user.isEmpty() ? tr("unknown") : user;
 }
 
-void MainWindow::connectTriage()
+TriageCoordinator::TriageCoordinator(Frame frame, QObject* parent)
+    : QObject(parent), m_frame(std::move(frame)), m_triage(new TriageController(this)),
+      m_team(new TeamClient(this)), m_undo(new QUndoStack(this)), m_marksReload(new QTimer(this))
 {
-    m_triage->setCachePath(m_config.settings.effectiveCachePath().toStdString());
-    connect(m_testsPanel, &TestsPanel::triageRequested, this, &MainWindow::onTriageRequested);
-    connect(m_testsPanel, &TestsPanel::openInConfigRequested, this, &MainWindow::openTestInConfig);
-    m_marksReload = new QTimer(this);
+    buildClustersDock();
+    connectTeam();
+    m_triage->setCachePath(m_frame.settings->effectiveCachePath().toStdString());
+    connect(m_frame.tests->panel(), &TestsPanel::triageRequested, this,
+            &TriageCoordinator::onTriageRequested);
     m_marksReload->setSingleShot(true);
     m_marksReload->setInterval(250); // a burst of j/r/j/r keys reloads the matrix once
     connect(m_marksReload, &QTimer::timeout, this, [this] {
-        reloadMatrix();
+        m_frame.reloadMatrix();
         reloadClusters();
     });
     connect(m_triage, &TriageController::written, this, [this](qint64, const QString& error) {
@@ -96,13 +95,12 @@ void MainWindow::connectTriage()
             return;
         }
         // The panel showed what was asked; show what the cache holds instead.
-        m_status->showMessage(tr("Could not store the triage: %1").arg(error));
-        if (m_testsRowId != 0)
-            m_testsLoad = m_tests->loadRun(m_testsRowId, false);
+        m_frame.status->showMessage(tr("Could not store the triage: %1").arg(error));
+        m_frame.tests->reload(false);
     });
     connect(m_triage, &TriageController::exported, this,
             [this](const QString& path, qint64 count, const QString& error) {
-                m_status->showMessage(
+                m_frame.status->showMessage(
                     error.isEmpty()
                         ? tr("Exported %n triage tag(s) to %1", nullptr, static_cast<int>(count))
                               .arg(path)
@@ -112,55 +110,54 @@ void MainWindow::connectTriage()
             [this](const QString& path, const QString& summary, const QStringList& conflicts,
                    const QString& error) {
                 if (!error.isEmpty()) {
-                    m_status->showMessage(tr("Nothing imported from %1: %2").arg(path, error));
+                    m_frame.status->showMessage(
+                        tr("Nothing imported from %1: %2").arg(path, error));
                     emit triageImported(error);
                     return;
                 }
-                m_status->showMessage(tr("Triage imported from %1: %2").arg(path, summary));
-                if (!conflicts.isEmpty() && isVisible()) {
+                m_frame.status->showMessage(tr("Triage imported from %1: %2").arg(path, summary));
+                if (!conflicts.isEmpty() && m_frame.window->isVisible()) {
                     QMessageBox box(QMessageBox::Information, tr("Triage imported"),
                                     tr("%1\n\nNewest wins; conflicts:").arg(summary),
-                                    QMessageBox::Ok, this);
+                                    QMessageBox::Ok, m_frame.window);
                     box.setDetailedText(conflicts.join(u'\n'));
                     box.exec();
                 }
                 m_marksReload->start();
-                if (m_testsRowId != 0)
-                    m_testsLoad = m_tests->loadRun(m_testsRowId, false);
+                m_frame.tests->reload(false);
                 m_team->syncSoon();
                 emit triageImported(QString());
             });
 }
 
-void MainWindow::connectTeam()
+void TriageCoordinator::connectTeam()
 {
     connect(m_team, &TeamClient::viewChanged, this, [this](const TeamView& view) {
-        m_status->showTeam(view.summary(), view.details(),
-                           view.state == TeamView::State::Offline || !view.error.isEmpty());
+        m_frame.status->showTeam(view.summary(), view.details(),
+                                 view.state == TeamView::State::Offline || !view.error.isEmpty());
         emit teamViewChanged();
     });
     connect(m_team, &TeamClient::changesArrived, this, [this](const TeamArrival& arrival) {
         // The matrix's folded corners, the clusters dock and the shown run's
         // tests read the cache again, as after an import.
         m_marksReload->start();
-        if (m_testsRowId != 0)
-            m_testsLoad = m_tests->loadRun(m_testsRowId, false);
+        m_frame.tests->reload(false);
         if (arrival.applied > 0)
-            m_status->showMessage(tr("Team: %1 changed %n triage field(s)", nullptr,
-                                     static_cast<int>(arrival.applied))
-                                      .arg(arrival.authors.join(QStringLiteral(", "))));
+            m_frame.status->showMessage(tr("Team: %1 changed %n triage field(s)", nullptr,
+                                           static_cast<int>(arrival.applied))
+                                            .arg(arrival.authors.join(QStringLiteral(", "))));
         if (!arrival.conflicts.isEmpty())
-            m_status->showMessage(tr("Team: %n conflict(s), the newer edit kept: %1", nullptr,
-                                     static_cast<int>(arrival.conflicts.size()))
-                                      .arg(arrival.conflicts.first()));
+            m_frame.status->showMessage(tr("Team: %n conflict(s), the newer edit kept: %1", nullptr,
+                                           static_cast<int>(arrival.conflicts.size()))
+                                            .arg(arrival.conflicts.first()));
         emit teamChangesArrived(arrival.applied);
     });
 }
 
-void MainWindow::applyTeamSettings()
+void TriageCoordinator::applyTeamSettings()
 {
-    const QString server = m_config.settings.teamServer.trimmed();
-    const QString cachePath = m_config.settings.effectiveCachePath();
+    const QString server = m_frame.settings->teamServer.trimmed();
+    const QString cachePath = m_frame.settings->effectiveCachePath();
     if (server.isEmpty()) {
         if (m_team->running())
             m_team->stop();
@@ -168,68 +165,64 @@ void MainWindow::applyTeamSettings()
     }
     // Not before the keychain answered: a first attempt without its password
     // would show a refusal for nothing (applyCredentials() calls again).
-    if (!m_credentials->isLoaded())
+    if (!m_frame.credentials->isLoaded())
         return;
-    const std::string password = m_credentials->credentials().teamPassword;
+    const std::string password = m_frame.credentials->credentials().teamPassword;
     if (m_team->running() && m_team->conninfo() == server && m_team->password() == password
         && m_team->cachePath() == cachePath)
         return;
     if (const std::string problem = team::serverSettingProblem(server.toStdString());
         !problem.empty()) {
         m_team->stop();
-        m_status->showTeam(tr("team: not connected"), toQString(problem), true);
+        m_frame.status->showTeam(tr("team: not connected"), toQString(problem), true);
         return;
     }
     m_team->start(server, password, cachePath);
 }
 
-void MainWindow::buildTriageMenus()
+void TriageCoordinator::buildMenus(QMenuBar* bar)
 {
-    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    QMenu* edit = bar->addMenu(tr("&Edit"));
     QAction* undo = m_undo->createUndoAction(this, tr("&Undo"));
     undo->setShortcut(QKeySequence::Undo);
     QAction* redo = m_undo->createRedoAction(this, tr("&Redo"));
     redo->setShortcut(QKeySequence::Redo);
     edit->addAction(undo);
     edit->addAction(redo);
-    QMenu* triage = menuBar()->addMenu(tr("&Triage"));
-    QAction* next =
-        triage->addAction(tr("&Next untriaged failure"), this, [this] { walkFailures(true); });
+    QMenu* triage = bar->addMenu(tr("&Triage"));
+    QAction* next = triage->addAction(tr("&Next untriaged failure"), this,
+                                      [this] { m_frame.matrix->walkFailures(true); });
     // The menu shows the key; the matrix and the tests table bind it
-    // (MainWindow::buildWalk), where typing in a filter is not triage.
+    // (MatrixCoordinator, TestsPanel), where typing in a filter is not triage.
     next->setShortcut(QKeySequence(Qt::Key_J));
     next->setShortcutContext(Qt::WidgetShortcut);
     triage->addAction(tr("&Tag the selection…"), this,
-                      [this] { m_testsPanel->showTagDialog(false); });
+                      [this] { m_frame.tests->panel()->showTagDialog(false); });
     triage->addSeparator();
-    triage->addAction(tr("&Export Triage…"), this, &MainWindow::showExportTriageDialog);
-    triage->addAction(tr("&Import Triage…"), this, &MainWindow::showImportTriageDialog);
+    triage->addAction(tr("&Export Triage…"), this, &TriageCoordinator::showExportTriageDialog);
+    triage->addAction(tr("&Import Triage…"), this, &TriageCoordinator::showImportTriageDialog);
     triage->addSeparator();
     QAction* keys = triage->addAction(tr("&Keyboard Shortcuts"), this,
-                                      [this] { m_testsPanel->showShortcuts(); });
+                                      [this] { m_frame.tests->panel()->showShortcuts(); });
     keys->setShortcut(QKeySequence(Qt::Key_Question));
     keys->setShortcutContext(Qt::WidgetShortcut);
-    QMenu* tools = menuBar()->addMenu(tr("T&ools"));
-    QAction* editor =
-        tools->addAction(tr("Outcome &Config Editor…"), this, [this] { openConfigEditorHere(); });
-    editor->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
 }
 
-void MainWindow::onTriageRequested(const TriageRequest& request)
+void TriageCoordinator::onTriageRequested(const TriageRequest& request)
 {
-    const TestsModel& model = m_testsPanel->model();
+    const TestsModel& model = m_frame.tests->panel()->model();
     std::optional<TriageTarget> base;
     std::vector<TriageTarget> targets;
     std::vector<std::optional<TriageTag>> before;
     for (qint64 testId : request.testIds) {
-        const TestTriage* current = m_testsPanel->triageOf(testId);
+        const TestTriage* current = m_frame.tests->panel()->triageOf(testId);
         if (!current)
             continue;
         TriageTarget target;
         if (current->tag) {
             target = current->tag->target;
-        } else if (m_testsBase) {
-            target = *m_testsBase;
+        } else if (m_frame.tests->shownTarget()) {
+            target = *m_frame.tests->shownTarget();
             if (testId != 0) {
                 const QModelIndex index = model.indexOfTest(testId);
                 const StoredTestResult* result = model.result(index);
@@ -253,9 +246,9 @@ void MainWindow::onTriageRequested(const TriageRequest& request)
 
 // One undoable step: `edit` on every target, whose tags were `before`. A
 // class key keeps each target's note and bug link; the dialog sets them.
-void MainWindow::pushTriage(std::vector<TriageTarget> targets,
-                            std::vector<std::optional<TriageTag>> before, const TriageEdit& edit,
-                            bool keepNotes)
+void TriageCoordinator::pushTriage(std::vector<TriageTarget> targets,
+                                   std::vector<std::optional<TriageTag>> before,
+                                   const TriageEdit& edit, bool keepNotes)
 {
     if (targets.empty())
         return;
@@ -283,17 +276,18 @@ void MainWindow::pushTriage(std::vector<TriageTarget> targets,
                                    [this](const auto& t, const auto& v) { applyTriage(t, v); }));
 }
 
-void MainWindow::buildClustersDock()
+void TriageCoordinator::buildClustersDock()
 {
-    m_clustersPanel = new ClustersPanel(this);
-    m_clustersDock = new QDockWidget(tr("Clusters"), this);
+    QMainWindow* window = m_frame.window;
+    m_clustersPanel = new ClustersPanel(window);
+    m_clustersDock = new QDockWidget(tr("Clusters"), window);
     m_clustersDock->setObjectName(QStringLiteral("clustersDock"));
     m_clustersDock->setWidget(m_clustersPanel);
-    addDockWidget(Qt::RightDockWidgetArea, m_clustersDock);
-    tabifyDockWidget(m_testsDock, m_clustersDock);
-    m_testsDock->raise();
+    window->addDockWidget(Qt::RightDockWidgetArea, m_clustersDock);
+    window->tabifyDockWidget(m_frame.tests->dock(), m_clustersDock);
+    m_frame.tests->dock()->raise();
     connect(m_clustersPanel, &ClustersPanel::tagRequested, this,
-            &MainWindow::onClusterTagRequested);
+            &TriageCoordinator::onClusterTagRequested);
     connect(m_triage, &TriageController::clustersLoaded, this,
             [this](const std::shared_ptr<const ClustersData>& loaded) {
                 m_clustersPanel->setData(loaded);
@@ -305,15 +299,15 @@ void MainWindow::buildClustersDock()
             });
 }
 
-void MainWindow::reloadClusters()
+void TriageCoordinator::reloadClusters()
 {
     FailureQuery query;
     query.newestShas = 200; // what the matrix shows by default
     m_triage->loadClusters(query);
 }
 
-void MainWindow::onClusterTagRequested(const std::vector<TriageTarget>& targets,
-                                       const TriageEdit& edit)
+void TriageCoordinator::onClusterTagRequested(const std::vector<TriageTarget>& targets,
+                                              const TriageEdit& edit)
 {
     // What each member had: the clusters were read with their tags.
     std::vector<std::optional<TriageTag>> before(targets.size());
@@ -329,88 +323,62 @@ void MainWindow::onClusterTagRequested(const std::vector<TriageTarget>& targets,
 }
 
 // Writes the values and shows them where the tests panel shows those targets.
-void MainWindow::applyTriage(const std::vector<TriageTarget>& targets,
-                             const std::vector<std::optional<TriageTag>>& values)
+void TriageCoordinator::applyTriage(const std::vector<TriageTarget>& targets,
+                                    const std::vector<std::optional<TriageTag>>& values)
 {
     m_triage->restore(targets, values);
-    if (!m_testsBase)
+    if (!m_frame.tests->shownTarget())
         return;
     std::unordered_map<std::string, std::size_t> shown; // test identity -> index into targets
     for (std::size_t i = 0; i < targets.size(); ++i)
-        if (sameRun(targets[i], *m_testsBase))
+        if (sameRun(targets[i], *m_frame.tests->shownTarget()))
             shown[targets[i].test] = i;
     if (shown.empty())
         return;
     if (const auto job = shown.find(std::string()); job != shown.end())
-        if (const TestTriage* current = m_testsPanel->triageOf(0)) {
+        if (const TestTriage* current = m_frame.tests->panel()->triageOf(0)) {
             TestTriage next = *current;
             next.tag = values[job->second];
-            m_testsPanel->applyTriage(0, next);
+            m_frame.tests->panel()->applyTriage(0, next);
         }
-    for (const StoredTestResult& result : m_testsPanel->model().results()) {
+    for (const StoredTestResult& result : m_frame.tests->panel()->model().results()) {
         const auto found = shown.find(result.identity);
         if (found == shown.end())
             continue;
-        if (const TestTriage* current = m_testsPanel->triageOf(result.testId)) {
+        if (const TestTriage* current = m_frame.tests->panel()->triageOf(result.testId)) {
             TestTriage next = *current;
             next.tag = values[found->second];
-            m_testsPanel->applyTriage(result.testId, next);
+            m_frame.tests->panel()->applyTriage(result.testId, next);
         }
     }
 }
 
-ConfigEditorWindow* MainWindow::openConfigEditor()
-{
-    if (!m_configEditor) {
-        m_configEditor = new ConfigEditorWindow(m_config.settings.effectiveCachePath());
-        m_configEditor->setAttribute(Qt::WA_DeleteOnClose);
-    }
-    m_configEditor->show();
-    m_configEditor->raise();
-    m_configEditor->activateWindow();
-    return m_configEditor;
-}
-
-bool MainWindow::openTestInConfig(const QString& identity, const QString& marks)
-{
-    ConfigEditorWindow* editor = openConfigEditor();
-    if (editor->revealTest(identity, marks))
-        return true;
-    // The config Settings › Coverage names for the shown run's backend.
-    if (const QString configured = configPathForShownRun(); !configured.isEmpty())
-        if (editor->openFile(configured) && editor->revealTest(identity, marks))
-            return true;
-    if (editor->model()->rowCount() == 0) {
-        const QString path =
-            QFileDialog::getOpenFileName(editor, tr("Open the backend's outcome config"), QString(),
-                                         tr("Outcome configs (*.yaml *.yml);;All files (*)"));
-        if (!path.isEmpty() && editor->openFile(path) && editor->revealTest(identity, marks))
-            return true;
-    }
-    m_status->showMessage(tr("No open outcome config decides %1").arg(identity));
-    return false;
-}
-
-void MainWindow::showExportTriageDialog()
+void TriageCoordinator::showExportTriageDialog()
 {
     const QString start = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation)
                           + QStringLiteral("/relayhud-triage.json");
-    const QString path =
-        QFileDialog::getSaveFileName(this, tr("Export triage"), start, tr("Triage files (*.json)"));
+    const QString path = QFileDialog::getSaveFileName(m_frame.window, tr("Export triage"), start,
+                                                      tr("Triage files (*.json)"));
     if (!path.isEmpty())
         exportTriage(path);
 }
 
-void MainWindow::showImportTriageDialog()
+void TriageCoordinator::showImportTriageDialog()
 {
     const QString start = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
-    const QString path = QFileDialog::getOpenFileName(this, tr("Import triage"), start,
+    const QString path = QFileDialog::getOpenFileName(m_frame.window, tr("Import triage"), start,
                                                       tr("Triage files (*.json);;All files (*)"));
     if (!path.isEmpty())
         importTriage(path);
 }
 
-void MainWindow::exportTriage(const QString& path) { m_triage->exportTo(path); }
-void MainWindow::importTriage(const QString& path) { m_triage->importFrom(path); }
+void TriageCoordinator::setCachePath(const QString& path)
+{
+    m_triage->setCachePath(path.toStdString());
+    m_undo->clear(); // its tags live in the old cache
+}
+
+void TriageCoordinator::exportTriage(const QString& path) { m_triage->exportTo(path); }
+void TriageCoordinator::importTriage(const QString& path) { m_triage->importFrom(path); }
 
 } // namespace relayhud::ui

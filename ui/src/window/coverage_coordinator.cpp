@@ -1,0 +1,100 @@
+#include "relayhud/ui/window/coverage_coordinator.h"
+
+#include "relayhud/ui/charts/charts_panel.h"
+#include "relayhud/ui/coverage/coverage_panel.h"
+#include "relayhud/ui/matrix/matrix_model.h"
+#include "relayhud/ui/settings/app_settings.h"
+#include "relayhud/ui/status/sync_status_widget.h"
+#include "relayhud/ui/sync/snapshot_loader.h"
+#include "relayhud/ui/tests/tests_panel.h"
+#include "relayhud/ui/window/matrix_coordinator.h"
+#include "relayhud/ui/window/tests_coordinator.h"
+
+#include <QDockWidget>
+#include <QMainWindow>
+
+namespace relayhud::ui {
+
+namespace {
+
+QDockWidget* tabBesideTests(QMainWindow* window, const QString& title, const QString& name,
+                            QWidget* panel, QDockWidget* tests)
+{
+    auto* dock = new QDockWidget(title, window);
+    dock->setObjectName(name);
+    dock->setWidget(panel);
+    window->addDockWidget(Qt::RightDockWidgetArea, dock);
+    window->tabifyDockWidget(tests, dock);
+    tests->raise();
+    return dock;
+}
+
+} // namespace
+
+CoverageCoordinator::CoverageCoordinator(Frame frame, QObject* parent)
+    : QObject(parent), m_frame(frame), m_coverage(new CoveragePanel(frame.window)),
+      m_coverageDock(tabBesideTests(frame.window, tr("Coverage"), QStringLiteral("coverageDock"),
+                                    m_coverage, frame.tests->dock())),
+      m_charts(new ChartsPanel(frame.settings->effectiveCachePath(), frame.window)),
+      m_chartsDock(tabBesideTests(frame.window, tr("Charts"), QStringLiteral("chartsDock"),
+                                  m_charts, frame.tests->dock()))
+{
+    connect(m_coverage, &CoveragePanel::testActivated, this, [this](const QString& identity) {
+        m_frame.tests->raise();
+        if (!m_frame.tests->panel()->selectIdentity(identity))
+            m_frame.status->showMessage(
+                tr("%1 is not in the Tests tab's rows (filters?)").arg(identity));
+    });
+    // Judging a run reads its results: only while the tab can be seen.
+    connect(m_coverageDock, &QDockWidget::visibilityChanged, this, [this](bool visible) {
+        if (visible && m_coverage->rowId() != m_frame.matrix->shownRun())
+            m_coverage->showRun(m_frame.matrix->shownRun());
+    });
+    connect(m_charts, &ChartsPanel::commitActivated, m_frame.matrix,
+            &MatrixCoordinator::selectCommit);
+}
+
+void CoverageCoordinator::applySettings()
+{
+    const AppSettings& settings = *m_frame.settings;
+    const verdict::VerdictSources sources = verdictSources(settings);
+    m_frame.loader->setVerdictSources(sources);
+    m_coverage->setCachePath(settings.effectiveCachePath().toStdString());
+    m_coverage->setSources(sources);
+    m_charts->setCachePath(settings.effectiveCachePath());
+}
+
+void CoverageCoordinator::follow(const QModelIndex& current)
+{
+    if (!current.isValid()) {
+        m_coverage->setMessage(tr("Select a cell to see what its run covered."));
+        return;
+    }
+    const qint64 runRowId = current.data(MatrixModel::RunRowIdRole).toLongLong();
+    if (runRowId == m_coverage->rowId())
+        return;
+    if (runRowId == 0)
+        m_coverage->showRun(0);
+    else if (m_coverage->isVisible())
+        m_coverage->showRun(runRowId);
+    else
+        m_coverage->setMessage(tr("Judging the run…")); // visibilityChanged judges it
+}
+
+void CoverageCoordinator::resultsRead(qint64 runRowId)
+{
+    const verdict::RunVerdict* judged = m_coverage->shown();
+    if (m_coverage->rowId() == runRowId && m_coverage->isVisible()
+        && (!judged || judged->checkRunRow != runRowId || !judged->testRun))
+        m_coverage->refresh(); // a judgement still on its way may predate the results
+}
+
+void CoverageCoordinator::resultsStored()
+{
+    if (m_coverage->rowId() != 0)
+        m_coverage->refresh();
+}
+
+void CoverageCoordinator::reloadCharts() { m_charts->reload(); }
+
+} // namespace relayhud::ui

@@ -1,0 +1,116 @@
+#include "relayhud/ui/window/tests_coordinator.h"
+
+#include "relayhud/model/test_result.h"
+#include "relayhud/ui/matrix/matrix_model.h"
+#include "relayhud/ui/results/test_results_controller.h"
+#include "relayhud/ui/tests/tests_panel.h"
+#include "relayhud/ui/tests/tests_panel_data.h"
+
+#include <QDockWidget>
+#include <QMainWindow>
+
+namespace relayhud::ui {
+
+TestsCoordinator::TestsCoordinator(QMainWindow* window, QDockWidget* above)
+    : QObject(window), m_panel(new TestsPanel(window)),
+      m_dock(new QDockWidget(tr("Tests"), window)), m_tests(new TestResultsController(this))
+{
+    m_dock->setObjectName(QStringLiteral("testsDock"));
+    m_dock->setWidget(m_panel);
+    // Below the run details, right of the matrix: the matrix keeps the
+    // window's full height (SideColumn::applyDefaultSizes).
+    window->addDockWidget(Qt::RightDockWidgetArea, m_dock);
+    window->splitDockWidget(above, m_dock, Qt::Vertical);
+    m_panel->setMessage(tr("Select a cell to see its tests."));
+
+    connect(m_tests, &TestResultsController::fetching, this,
+            [this](qint64, const QString& what) { m_panel->setLoading(what); });
+    connect(m_tests, &TestResultsController::loaded, this, &TestsCoordinator::onLoaded);
+    connect(m_tests, &TestResultsController::loadFailed, this,
+            [this](qint64, const QString& reason) {
+                m_panel->setMessage(tr("Cannot show this run's tests: %1").arg(reason));
+                m_readFailed = true;
+                emit testsFailed(reason);
+            });
+    connect(m_panel, &TestsPanel::tracebackRequested, this,
+            [this](qint64 textId) { m_tests->loadText(m_load, textId); });
+    connect(
+        m_tests, &TestResultsController::textLoaded, this,
+        [this](qint64 loadId, qint64 textId, const QString& text, bool cut, const QString& full) {
+            if (loadId == m_load)
+                m_panel->setTraceback(textId, text, cut, full);
+        });
+    connect(m_panel, &TestsPanel::historyRequested, this, [this](qint64 testId) {
+        if (m_run != 0)
+            m_tests->loadHistory(m_load, m_run, testId);
+    });
+    connect(m_tests, &TestResultsController::historyLoaded, this,
+            [this](qint64 loadId, const TestHistory& history) {
+                if (loadId == m_load)
+                    m_panel->setHistory(history);
+            });
+}
+
+void TestsCoordinator::follow(const QModelIndex& current)
+{
+    if (!current.isValid()) {
+        showRun(0);
+        m_panel->setMessage(tr("Select a cell to see its tests."));
+        return;
+    }
+    const qint64 run = current.data(MatrixModel::RunRowIdRole).toLongLong();
+    if (run != m_run)
+        showRun(run);
+    if (run == 0)
+        m_panel->setMessage(tr("No run here."));
+}
+
+void TestsCoordinator::showRun(qint64 runRowId)
+{
+    m_run = runRowId;
+    m_checkRunId = {};
+    if (runRowId == 0) {
+        m_tests->clear();
+        m_load = m_tests->currentLoad();
+        return;
+    }
+    m_panel->setLoading(tr("Reading test results…"));
+    m_load = m_tests->loadRun(runRowId, true);
+}
+
+void TestsCoordinator::reload(bool fetch)
+{
+    if (m_run != 0)
+        m_load = m_tests->loadRun(m_run, fetch);
+}
+
+void TestsCoordinator::reloadAfterArtifacts(bool stored)
+{
+    if (stored || m_readFailed)
+        reload(true);
+}
+
+void TestsCoordinator::raise()
+{
+    m_dock->show();
+    m_dock->raise();
+}
+
+void TestsCoordinator::onLoaded(const std::shared_ptr<const TestsPanelData>& loaded)
+{
+    if (loaded->loadId != m_load)
+        return;
+    m_readFailed = false;
+    m_base = loaded->triageBase;
+    m_checkRunId = loaded->checkRunId;
+    m_panel->setData(loaded);
+    int failing = 0;
+    for (const StoredTestResult& r : loaded->results)
+        failing += isFailingOutcome(r.outcome) ? 1 : 0;
+    emit testsShown(m_run, static_cast<int>(loaded->results.size()), failing,
+                    static_cast<int>(loaded->histories.size()));
+    if (loaded->run.id && loaded->run.checkRunRow == m_run)
+        emit runResultsRead(m_run);
+}
+
+} // namespace relayhud::ui
