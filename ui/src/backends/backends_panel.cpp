@@ -57,7 +57,7 @@ void readDoctorSummaries(const QString& cachePath, int days, const ArtifactAcces
                          BackendsData& got)
 {
     const DoctorData doctor = DoctorPanel::read(cachePath, days, access, false);
-    for (const BackendDoctor& d : doctor.backends) {
+    for (const doctor::BackendReport& d : doctor.backends) {
         BackendDoctorSummary summary;
         summary.runs = d.runtime.runs;
         summary.errors = d.count(doctor::Severity::Error);
@@ -66,7 +66,7 @@ void readDoctorSummaries(const QString& cachePath, int days, const ArtifactAcces
         for (const doctor::HealthFinding& f : d.runtime.findings)
             if (f.severity != doctor::Severity::Info)
                 lines << toQString(f.message);
-        for (const WorkflowReport& w : d.workflows)
+        for (const doctor::WorkflowReport& w : d.workflows)
             for (const doctor::Finding& f : w.lint.findings)
                 if (f.severity != doctor::Severity::Info)
                     lines << QStringLiteral("%1:%2: %3")

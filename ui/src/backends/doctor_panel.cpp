@@ -1,12 +1,9 @@
 #include "relayhud/ui/backends/doctor_panel.h"
 
 #include "relayhud/artifacts/artifact_store.h"
-#include "relayhud/hud/hud_summaries.h"
 #include "relayhud/net/http_client.h"
 #include "relayhud/store/content_cache.h"
 #include "relayhud/store/database.h"
-#include "relayhud/store/health_store.h"
-#include "relayhud/store/run_store.h"
 #include "relayhud/ui/common/format.h"
 #include "relayhud/util/paths.h"
 #include "relayhud/util/time.h"
@@ -75,59 +72,7 @@ QString statusText(const HealthRun& run)
     return toQString(toString(run.conclusion));
 }
 
-std::pair<std::string, std::string> ownerAndRepo(const std::string& repo)
-{
-    const auto slash = repo.find('/');
-    return {repo.substr(0, slash), slash == std::string::npos ? "" : repo.substr(slash + 1)};
-}
-
-// The backend's workflows: fresh from GitHub when online, else (or when it
-// cannot be reached) the copies kept from the last read.
-void readWorkflows(BackendDoctor& d, ArtifactFetcher& fetcher, bool online)
-{
-    const auto [owner, repo] = ownerAndRepo(d.repo);
-    RepoFilesFetch files;
-    if (online) {
-        auto fetched = fetcher.fetchWorkflowFiles(owner, repo);
-        if (fetched) {
-            files = std::move(*fetched);
-        } else {
-            files = fetcher.keptWorkflowFiles(owner, repo);
-            d.workflowsNote = "GitHub could not be reached (" + fetched.message() + ")";
-            d.workflowsNote +=
-                files.files.empty() ? "; no copies were kept" : ": the workflows as last read";
-        }
-    } else {
-        files = fetcher.keptWorkflowFiles(owner, repo);
-        d.workflowsNote = files.files.empty() ? "offline: the workflows were never read"
-                                              : "offline: the workflows as last read";
-    }
-    if (files.status != FetchStatus::Fetched && d.workflowsNote.empty())
-        d.workflowsNote = files.message;
-    for (const RepoFile& file : files.files) {
-        WorkflowReport report;
-        report.path = file.path;
-        report.htmlUrl = file.htmlUrl;
-        auto lint = doctor::lintWorkflow(file.text);
-        if (lint)
-            report.lint = std::move(*lint);
-        else
-            report.error = lint.message();
-        d.workflows.push_back(std::move(report));
-    }
-}
-
 } // namespace
-
-std::size_t BackendDoctor::count(doctor::Severity severity) const
-{
-    std::size_t n = runtime.count(severity);
-    for (const WorkflowReport& w : workflows)
-        n += static_cast<std::size_t>(
-            std::count_if(w.lint.findings.begin(), w.lint.findings.end(),
-                          [severity](const doctor::Finding& f) { return f.severity == severity; }));
-    return n;
-}
 
 DoctorPanel::DoctorPanel(QWidget* parent)
     : QWidget(parent), m_summary(new QLabel(this)), m_split(new QSplitter(this)),
@@ -200,7 +145,7 @@ void DoctorPanel::setUpFindings()
                           "matrix"));
 }
 
-const BackendDoctor* DoctorPanel::backendOf(const QTreeWidgetItem* item) const
+const doctor::BackendReport* DoctorPanel::backendOf(const QTreeWidgetItem* item) const
 {
     const int index = item ? item->data(RepoColumn, Qt::UserRole).toInt() : -1;
     return m_data && index >= 0 ? &m_data->backends[static_cast<std::size_t>(index)] : nullptr;
@@ -237,11 +182,6 @@ DoctorData DoctorPanel::read(const QString& cachePath, int days, const ArtifactA
         got.error = toQString(cache.message());
         return got;
     }
-    auto backends = RunStore(**cache).backends();
-    if (!backends) {
-        got.error = toQString(backends.message());
-        return got;
-    }
     auto blobs = ContentCache::open(blobRootFor(cachePath.toStdString()));
     if (!blobs) {
         got.error = toQString(blobs.message());
@@ -252,39 +192,12 @@ DoctorData DoctorPanel::read(const QString& cachePath, int days, const ArtifactA
     options.totalTimeout = std::chrono::seconds(30);
     HttpClient http(options);
     ArtifactFetcher fetcher(http, *blobs, access.settings, access.credentials);
-    const EpochSeconds now = nowSeconds();
-    const EpochSeconds since = now - static_cast<EpochSeconds>(days) * kSecondsPerDay;
-    for (const Backend& backend : *backends) {
-        if (backend.repo == kProbeRepo) // the relay's own probes fail by design
-            continue;
-        auto runs = HealthStore(**cache).healthRuns({backend.repo, since});
-        if (!runs) {
-            got.error = toQString(runs.message());
-            return got;
-        }
-        if (runs->empty() && backend.level == Level::L1)
-            continue; // dispatched to, never reports: nothing to judge
-        BackendDoctor d;
-        d.repo = backend.repo;
-        d.level = backend.level;
-        d.runtime = doctor::judgeRuntime(backend.repo, *runs, since, now);
-        for (const doctor::HealthFinding& f : d.runtime.findings)
-            for (std::int64_t row : f.runs)
-                d.runs.emplace(row, HealthRun{});
-        for (HealthRun& run : *runs)
-            if (auto it = d.runs.find(run.checkRunRow); it != d.runs.end())
-                it->second = std::move(run);
-        readWorkflows(d, fetcher, online);
-        got.backends.push_back(std::move(d));
+    auto reports = doctor::examineBackends(**cache, fetcher, nowSeconds(), days, online);
+    if (!reports) {
+        got.error = toQString(reports.message());
+        return got;
     }
-    std::stable_sort(got.backends.begin(), got.backends.end(),
-                     [](const BackendDoctor& a, const BackendDoctor& b) {
-                         const auto key = [](const BackendDoctor& d) {
-                             return std::make_pair(d.count(doctor::Severity::Error),
-                                                   d.count(doctor::Severity::Warning));
-                         };
-                         return key(a) > key(b);
-                     });
+    got.backends = std::move(*reports);
     return got;
 }
 
@@ -328,7 +241,7 @@ void DoctorPanel::showLoaded(const std::shared_ptr<const DoctorData>& got)
     std::size_t withErrors = 0;
     std::size_t withWarnings = 0;
     for (std::size_t i = 0; i < got->backends.size(); ++i) {
-        const BackendDoctor& d = got->backends[i];
+        const doctor::BackendReport& d = got->backends[i];
         const std::size_t errors = d.count(doctor::Severity::Error);
         const std::size_t warnings = d.count(doctor::Severity::Warning);
         withErrors += errors > 0 ? 1 : 0;
@@ -361,7 +274,7 @@ void DoctorPanel::showLoaded(const std::shared_ptr<const DoctorData>& got)
     emit loaded(static_cast<int>(got->backends.size()));
 }
 
-void DoctorPanel::showBackend(const BackendDoctor* d)
+void DoctorPanel::showBackend(const doctor::BackendReport* d)
 {
     m_findings->clear();
     m_fix->clear();
@@ -395,7 +308,7 @@ QTreeWidgetItem* DoctorPanel::addFinding(QTreeWidgetItem* parent, doctor::Severi
 }
 
 // What its runs in the window say, each finding with the runs behind it.
-void DoctorPanel::addRuntimeFindings(const BackendDoctor& d)
+void DoctorPanel::addRuntimeFindings(const doctor::BackendReport& d)
 {
     auto* runtime = new QTreeWidgetItem(m_findings);
     runtime->setText(SeverityColumn, tr("Runtime"));
@@ -421,7 +334,7 @@ void DoctorPanel::addRuntimeFindings(const BackendDoctor& d)
 }
 
 // What its workflow files say, file by file.
-void DoctorPanel::addWorkflowFindings(const BackendDoctor& d)
+void DoctorPanel::addWorkflowFindings(const doctor::BackendReport& d)
 {
     auto* workflows = new QTreeWidgetItem(m_findings);
     workflows->setText(SeverityColumn, tr("Workflows"));
@@ -430,7 +343,7 @@ void DoctorPanel::addWorkflowFindings(const BackendDoctor& d)
                                              .arg(count(d.workflows.size(), tr("workflow file"),
                                                         tr("workflow files")))
                                        : toQString(d.workflowsNote));
-    for (const WorkflowReport& w : d.workflows) {
+    for (const doctor::WorkflowReport& w : d.workflows) {
         auto* file = new QTreeWidgetItem(workflows);
         file->setText(SeverityColumn, toQString(w.path.substr(w.path.rfind('/') + 1)));
         file->setToolTip(SeverityColumn, toQString(w.htmlUrl.empty() ? w.path : w.htmlUrl));
@@ -453,7 +366,7 @@ void DoctorPanel::addWorkflowFindings(const BackendDoctor& d)
     workflows->setExpanded(true);
 }
 
-void DoctorPanel::showRuns(const BackendDoctor* d, const std::vector<std::int64_t>& rows)
+void DoctorPanel::showRuns(const doctor::BackendReport* d, const std::vector<std::int64_t>& rows)
 {
     m_runs->clear();
     m_runs->setVisible(d && !rows.empty());

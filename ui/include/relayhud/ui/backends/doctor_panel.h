@@ -8,8 +8,7 @@
 // are listed below it; activating one selects it in the matrix. Reads the
 // cache and GitHub's contents API on a worker; offline, the workflows kept
 // from the last read are shown and said to be so.
-#include "relayhud/doctor/runtime_health.h"
-#include "relayhud/doctor/workflow_lint.h"
+#include "relayhud/doctor/examination.h"
 #include "relayhud/ui/settings/app_settings.h"
 
 #include <QWidget>
@@ -25,26 +24,8 @@ class QTreeWidgetItem;
 
 namespace relayhud::ui {
 
-struct WorkflowReport {
-    std::string path; // ".github/workflows/ci.yml"
-    std::string htmlUrl;
-    doctor::WorkflowLint lint;
-    std::string error; // not a workflow (the YAML does not read)
-};
-
-struct BackendDoctor {
-    std::string repo;
-    Level level = Level::Unknown;
-    doctor::RuntimeHealth runtime;
-    std::vector<WorkflowReport> workflows;
-    std::string workflowsNote;              // why there are none, or that they are the kept copies
-    std::map<std::int64_t, HealthRun> runs; // the runs findings name, by check-run row
-
-    std::size_t count(doctor::Severity severity) const;
-};
-
 struct DoctorData {
-    std::vector<BackendDoctor> backends; // worst first
+    std::vector<doctor::BackendReport> backends; // worst first (doctor::examineBackends)
     int days = 0;
     QString error;
 };
@@ -77,15 +58,15 @@ private:
     void setUpFindings();
     void wire();
     // The backend a row of the backends' list stands for (none: no row, no data).
-    const BackendDoctor* backendOf(const QTreeWidgetItem* item) const;
+    const doctor::BackendReport* backendOf(const QTreeWidgetItem* item) const;
     void showLoaded(const std::shared_ptr<const DoctorData>& got);
-    void showBackend(const BackendDoctor* backend);
-    void addRuntimeFindings(const BackendDoctor& backend);
-    void addWorkflowFindings(const BackendDoctor& backend);
+    void showBackend(const doctor::BackendReport* backend);
+    void addRuntimeFindings(const doctor::BackendReport& backend);
+    void addWorkflowFindings(const doctor::BackendReport& backend);
     static QTreeWidgetItem* addFinding(QTreeWidgetItem* parent, doctor::Severity severity,
                                        const QString& check, const QString& where,
                                        const QString& what, const QString& fix);
-    void showRuns(const BackendDoctor* backend, const std::vector<std::int64_t>& rows);
+    void showRuns(const doctor::BackendReport* backend, const std::vector<std::int64_t>& rows);
     static void showCheckout(QTreeWidgetItem* item, const HealthRun& run);
 
     QLabel* m_summary;
