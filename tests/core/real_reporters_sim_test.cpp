@@ -172,7 +172,7 @@ TEST_F(RealReportersSimTest, EveryReportedSuccessWhoseTestsFailedIsMarkedInTheMa
 {
     auto matrix = MatrixStore(*s_cache).loadMatrix(MatrixQuery{});
     ASSERT_TRUE(matrix) << matrix.message();
-    std::map<std::int64_t, const MatrixCell*> byRow;
+    std::map<CheckRunRow, const MatrixCell*> byRow;
     for (const MatrixCell& cell : matrix->cells)
         if (!cell.empty())
             byRow[cell.runRowId] = &cell;

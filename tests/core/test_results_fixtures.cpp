@@ -5,13 +5,13 @@
 
 namespace relayhud::testing {
 
-std::int64_t addRun(Database& cache, const CheckRun& run, EpochSeconds commitTime)
+CheckRunRow addRun(Database& cache, const CheckRun& run, EpochSeconds commitTime)
 {
     UpstreamCommit commit{run.upstreamSha, 0, "main", EventType::Push, commitTime, "", ""};
     EXPECT_TRUE(RunStore(cache).apply(SyncBatch{{}, {commit}, {run}, {}}));
     auto row = RunStore(cache).checkRunRowFor(run.checkRunId);
     EXPECT_TRUE(row && *row);
-    return row && *row ? **row : 0;
+    return row && *row ? **row : CheckRunRow{};
 }
 
 } // namespace relayhud::testing

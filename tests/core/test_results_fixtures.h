@@ -69,7 +69,7 @@ inline CheckRun completedRun(const std::string& sha, const std::string& job, int
 }
 
 // Stores the run (and its commit at `commitTime`); returns its row id.
-std::int64_t addRun(Database& cache, const CheckRun& run, EpochSeconds commitTime);
+CheckRunRow addRun(Database& cache, const CheckRun& run, EpochSeconds commitTime);
 
 inline TestCaseResult makeCase(const std::string& cls, const std::string& name,
                                TestOutcome outcome = TestOutcome::Passed,

@@ -171,14 +171,14 @@ protected:
         return out;
     }
 
-    static std::int64_t rowOf(const CheckRun& run)
+    static CheckRunRow rowOf(const CheckRun& run)
     {
         auto row = RunStore(*s_cache).checkRunRowFor(run.checkRunId);
         EXPECT_TRUE(row && *row) << run.checkRunId.value;
-        return row && *row ? **row : 0;
+        return row && *row ? **row : CheckRunRow{};
     }
 
-    static std::vector<Suggestion> suggest(std::int64_t row)
+    static std::vector<Suggestion> suggest(CheckRunRow row)
     {
         auto s = suggestForRun(*s_cache, row);
         EXPECT_TRUE(s) << (s ? "" : s.message());

@@ -85,7 +85,7 @@ TEST(HudDataFlow, RelayHealthInTheStatusBarAndANightlysOwnTimesAndCommit)
     window.matrixView()->selectionModel()->setCurrentIndex(nightly,
                                                            QItemSelectionModel::ClearAndSelect);
     RunDetailsPanel& panel = *window.detailsPanel();
-    const auto nightlyRow = nightly.data(MatrixModel::RunRowIdRole).toLongLong();
+    const CheckRunRow nightlyRow{nightly.data(MatrixModel::RunRowIdRole).toLongLong()};
     ASSERT_TRUE(QTest::qWaitFor([&] { return panel.shownRowId() == nightlyRow; }, kWaitMs));
     EXPECT_EQ(panel.fieldText(RunDetailsPanel::DurationField),
               QStringLiteral("not reported (one callback, no start time)"));
@@ -157,7 +157,7 @@ TEST(HudDataFlow, AMergedPrsBuildShowsTheCommitItTested)
         auto cache = Database::open(cachePath.toStdString());
         ASSERT_TRUE(cache) << cache.message();
         ASSERT_TRUE(CheckoutStore(**cache).putTestedCommit(
-            merged.data(MatrixModel::RunRowIdRole).toLongLong(), **tested));
+            CheckRunRow{merged.data(MatrixModel::RunRowIdRole).toLongLong()}, **tested));
     }
     QSignalSpy refreshed(&window, &MainWindow::matrixRefreshed);
     window.reloadMatrix();
@@ -177,7 +177,7 @@ TEST(HudDataFlow, AMergedPrsBuildShowsTheCommitItTested)
     window.matrixView()->selectionModel()->setCurrentIndex(merged,
                                                            QItemSelectionModel::ClearAndSelect);
     RunDetailsPanel& panel = *window.detailsPanel();
-    const auto row = merged.data(MatrixModel::RunRowIdRole).toLongLong();
+    const CheckRunRow row{merged.data(MatrixModel::RunRowIdRole).toLongLong()};
     ASSERT_TRUE(QTest::qWaitFor([&] { return panel.shownRowId() == row; }, kWaitMs));
     EXPECT_EQ(panel.fieldText(RunDetailsPanel::TestedField), expected);
     EXPECT_TRUE(panel.linkUrl(RunDetailsPanel::CompareLink).isEmpty())
@@ -248,7 +248,7 @@ TEST(HudDataFlow, AReportedSuccessWhoseTestsFailedIsNotDrawnAsAGreen)
     window.matrixView()->selectionModel()->setCurrentIndex(claimed,
                                                            QItemSelectionModel::ClearAndSelect);
     RunDetailsPanel& panel = *window.detailsPanel();
-    const auto row = claimed.data(MatrixModel::RunRowIdRole).toLongLong();
+    const CheckRunRow row{claimed.data(MatrixModel::RunRowIdRole).toLongLong()};
     ASSERT_TRUE(QTest::qWaitFor([&] { return panel.shownRowId() == row; }, kWaitMs));
     EXPECT_TRUE(panel.stateText().startsWith(u"reported success, tests failed"_s))
         << panel.stateText().toStdString();

@@ -210,7 +210,7 @@ TEST_F(KeyboardTriageFlow, TheSelectionSurvivesATabSwitchTheFiltersAndASync)
     const auto same = [&](const char* after) {
         SCOPED_TRACE(after);
         EXPECT_EQ(runOf(w->matrixView()->currentIndex()), run);
-        EXPECT_EQ(w->detailsPanel()->shownRowId(), run);
+        EXPECT_EQ(w->detailsPanel()->shownRowId().value, run);
         EXPECT_EQ(panel.titleText(), title);
         EXPECT_TRUE(panel.isShowingTable());
         EXPECT_EQ(panel.selectedTestId(), test);
@@ -224,12 +224,12 @@ TEST_F(KeyboardTriageFlow, TheSelectionSurvivesATabSwitchTheFiltersAndASync)
     tabs->setCurrentIndex(3);
     ASSERT_EQ(w->filterProxy().filters().view, CommitView::Release);
     EXPECT_EQ(w->filterProxy().rowCount(), 0);
-    EXPECT_EQ(w->detailsPanel()->shownRowId(), run) << "an empty tab keeps the panels";
+    EXPECT_EQ(w->detailsPanel()->shownRowId().value, run) << "an empty tab keeps the panels";
     EXPECT_EQ(panel.selectedTestId(), test);
     tabs->setCurrentIndex(0);
     same("back from an empty tab");
     tabs->setCurrentIndex(1); // pull requests, and back
-    EXPECT_EQ(w->detailsPanel()->shownRowId(), run);
+    EXPECT_EQ(w->detailsPanel()->shownRowId().value, run);
     tabs->setCurrentIndex(0);
     same("back from the pull requests");
     tabs->setCurrentIndex(4); // the backends overview, and back

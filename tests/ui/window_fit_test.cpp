@@ -84,7 +84,7 @@ protected:
         QSignalSpy shown(&window, &MainWindow::testsShown);
         window.matrixView()->selectionModel()->setCurrentIndex(cell,
                                                                QItemSelectionModel::ClearAndSelect);
-        const qint64 run = cell.data(MatrixModel::RunRowIdRole).toLongLong();
+        const CheckRunRow run{cell.data(MatrixModel::RunRowIdRole).toLongLong()};
         ASSERT_TRUE(QTest::qWaitFor([&] { return !shown.isEmpty(); }, kWaitMs));
         ASSERT_TRUE(
             QTest::qWaitFor([&] { return window.detailsPanel()->shownRowId() == run; }, kWaitMs));

@@ -99,7 +99,8 @@ TEST_F(WindowLayoutTest, AFullHdWindowShowsAtLeast35CommitsBeforeAndAfterASelect
     ASSERT_TRUE(window.selectInterestingCell());
     const auto selected = window.matrixView()->currentIndex().data(MatrixModel::RunRowIdRole);
     ASSERT_TRUE(QTest::qWaitFor(
-        [&] { return window.detailsPanel()->shownRowId() == selected.toLongLong(); }, kWaitMs));
+        [&] { return window.detailsPanel()->shownRowId().value == selected.toLongLong(); },
+        kWaitMs));
     QTest::qWait(50);
     const int after = visibleRows(*window.matrixView());
     EXPECT_GE(after, kWantedRows);

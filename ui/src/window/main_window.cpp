@@ -225,8 +225,8 @@ void MainWindow::buildDock()
     m_detailsLoader = new RunDetailsLoader(this);
     connect(m_detailsLoader, &RunDetailsLoader::loaded, this, &MainWindow::onRunDetailsLoaded);
     connect(m_detailsLoader, &RunDetailsLoader::failed, this,
-            [this](std::int64_t rowId, const QString& message) {
-                if (rowId == m_shownRowId)
+            [this](CheckRunRow rowId, const QString& message) {
+                if (rowId.value == m_shownRowId)
                     m_details->showMessage(tr("Cannot read this run: %1").arg(message));
             });
 }

@@ -39,8 +39,8 @@ void MainWindow::buildCoverageDock()
     });
     // Judging a run reads its results: only while the tab can be seen.
     connect(m_coverageDock, &QDockWidget::visibilityChanged, this, [this](bool visible) {
-        if (visible && m_coverage->rowId() != m_shownRowId)
-            m_coverage->showRun(m_shownRowId);
+        if (visible && m_coverage->rowId().value != m_shownRowId)
+            m_coverage->showRun(CheckRunRow{m_shownRowId});
     });
 }
 
@@ -95,11 +95,11 @@ void MainWindow::applyCoverageSettings()
 void MainWindow::showCoverageFor(std::int64_t rowId)
 {
     if (rowId == 0) {
-        m_coverage->showRun(0);
+        m_coverage->showRun(CheckRunRow{});
         return;
     }
     if (m_coverage->isVisible())
-        m_coverage->showRun(rowId);
+        m_coverage->showRun(CheckRunRow{rowId});
     else
         m_coverage->setMessage(tr("Judging the run…")); // visibilityChanged judges it
 }

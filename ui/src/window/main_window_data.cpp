@@ -246,7 +246,7 @@ void MainWindow::onCurrentChanged(const QModelIndex& current)
     m_watcher->visited(rowId);
     if (rowId != m_testsRowId)
         showTestsFor(rowId);
-    if (rowId != m_coverage->rowId())
+    if (rowId != m_coverage->rowId().value)
         showCoverageFor(rowId);
     if (rowId == 0) {
         m_testsPanel->setMessage(tr("No run here."));
@@ -270,12 +270,12 @@ void MainWindow::showRunDetails(std::int64_t rowId, const QModelIndex& sourceInd
         m_detailsContext.level = column->level;
         m_detailsContext.backend = column->backend;
     }
-    m_detailsLoader->load(rowId);
+    m_detailsLoader->load(CheckRunRow{rowId});
 }
 
 void MainWindow::onRunDetailsLoaded(const RunDetails& loaded)
 {
-    if (loaded.rowId != m_shownRowId)
+    if (loaded.rowId.value != m_shownRowId)
         return; // the user moved on
     RunDetails details = loaded;
     if (m_detailsContext.commit)
@@ -283,7 +283,7 @@ void MainWindow::onRunDetailsLoaded(const RunDetails& loaded)
     if (details.level == Level::Unknown)
         details.level = m_detailsContext.level;
     m_details->showDetails(details, runLinks(details, m_config.settings.hudUrl));
-    emit runDetailsShown(details.rowId);
+    emit runDetailsShown(details.rowId.value);
 }
 
 void MainWindow::onCellActivated(const QModelIndex& index)

@@ -121,7 +121,7 @@ void MainWindow::actOnRunLink(const QString& text, const AppLink& link)
             auto run = RunStore(cache).checkRun(**row);
             if (!run)
                 return run.error();
-            return Found{**row, std::move(*run)};
+            return Found{row->value().value, std::move(*run)};
         },
         [this, text, link](const Result<Found>& found) {
             if (!found)
@@ -143,7 +143,7 @@ void MainWindow::openRunLink(const QString& text, const AppLink& link, std::int6
         && m_model->snapshot()
                    .cell(static_cast<std::size_t>(target->row),
                          static_cast<std::size_t>(target->column))
-                   .runRowId
+                   .runRowId.value
                != rowId) {
         // The PR's row shows a later run of the job: the run is in the commits.
         m_proxy->setCommitView(CommitView::All);
@@ -209,7 +209,7 @@ void MainWindow::copyCellLink(std::int64_t rowId)
 {
     m_reader->read<CheckRunId>(
         [rowId](const Database& cache) -> Result<CheckRunId> {
-            auto run = RunStore(cache).checkRun(rowId);
+            auto run = RunStore(cache).checkRun(CheckRunRow{rowId});
             if (!run)
                 return run.error();
             return run->checkRunId;

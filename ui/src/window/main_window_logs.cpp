@@ -64,7 +64,7 @@ void MainWindow::showTestInLog(const QString& testIdentity)
     if (m_testsRowId == 0)
         return;
     m_logTest = testIdentity;
-    m_logRequest = m_tests->loadJobLog(m_testsRowId);
+    m_logRequest = m_tests->loadJobLog(CheckRunRow{m_testsRowId});
     m_status->showMessage(tr("Downloading the job's log…"));
 }
 

@@ -58,7 +58,7 @@ void MainWindow::connectTests()
         });
     connect(m_testsPanel, &TestsPanel::historyRequested, this, [this](qint64 testId) {
         if (m_testsRowId != 0)
-            m_tests->loadHistory(m_testsLoad, m_testsRowId, testId);
+            m_tests->loadHistory(m_testsLoad, CheckRunRow{m_testsRowId}, testId);
     });
     connect(m_tests, &TestResultsController::historyLoaded, this,
             [this](qint64 loadId, const TestHistory& history) {
@@ -106,7 +106,7 @@ void MainWindow::showTestsFor(std::int64_t rowId)
         return;
     }
     m_testsPanel->setLoading(tr("Reading test results…"));
-    m_testsLoad = m_tests->loadRun(rowId, true);
+    m_testsLoad = m_tests->loadRun(CheckRunRow{rowId}, true);
 }
 
 void MainWindow::onTestsLoaded(const std::shared_ptr<const TestsPanelData>& loaded)
@@ -124,7 +124,7 @@ void MainWindow::onTestsLoaded(const std::shared_ptr<const TestsPanelData>& load
                     static_cast<int>(loaded->histories.size()));
     // Results fetched on demand: the green's verdict mark and Coverage tab
     // were judged without them.
-    if (!loaded->run.id || loaded->run.checkRunRow != m_testsRowId)
+    if (!loaded->run.id || loaded->run.checkRunRow != CheckRunRow{m_testsRowId})
         return;
     const QModelIndex current = m_view->currentIndex();
     if (current.data(MatrixModel::RunRowIdRole).toLongLong() == m_testsRowId
@@ -133,8 +133,8 @@ void MainWindow::onTestsLoaded(const std::shared_ptr<const TestsPanelData>& load
                == static_cast<int>(MatrixModel::VerdictMark::None))
         reloadMatrix();
     const verdict::RunVerdict* judged = m_coverage->shown();
-    if (m_coverage->rowId() == m_testsRowId && m_coverage->isVisible()
-        && (!judged || judged->checkRunRow != m_testsRowId || !judged->testRun))
+    if (m_coverage->rowId().value == m_testsRowId && m_coverage->isVisible()
+        && (!judged || judged->checkRunRow.value != m_testsRowId || !judged->testRun))
         m_coverage->refresh(); // a judgement still on its way may predate the results
 }
 
@@ -163,13 +163,13 @@ void MainWindow::onArtifactsSynced(const ArtifactSyncOutcome& outcome)
     if (r.stored > 0) {
         reloadClusters();
         reloadMatrix(); // greens with new results get their verdict marks
-        if (m_coverage->rowId() != 0)
+        if (m_coverage->rowId())
             m_coverage->refresh();
     }
     // The shown run may have just received its results; or its own fetch
     // failed meanwhile (the pass held the cache): read, or fetch, again.
     if (m_testsRowId != 0 && (r.stored > 0 || m_testsReadFailed))
-        m_testsLoad = m_tests->loadRun(m_testsRowId, true);
+        m_testsLoad = m_tests->loadRun(CheckRunRow{m_testsRowId}, true);
     // Job logs read: the doctor's tested-SHA check has new evidence.
     if (r.jobLogs > 0 || r.checkoutLogs > 0) {
         m_backendsStale = true;

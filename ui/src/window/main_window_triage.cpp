@@ -98,7 +98,7 @@ void MainWindow::connectTriage()
         // The panel showed what was asked; show what the cache holds instead.
         m_status->showMessage(tr("Could not store the triage: %1").arg(error));
         if (m_testsRowId != 0)
-            m_testsLoad = m_tests->loadRun(m_testsRowId, false);
+            m_testsLoad = m_tests->loadRun(CheckRunRow{m_testsRowId}, false);
     });
     connect(m_triage, &TriageController::exported, this,
             [this](const QString& path, qint64 count, const QString& error) {
@@ -126,7 +126,7 @@ void MainWindow::connectTriage()
                 }
                 m_marksReload->start();
                 if (m_testsRowId != 0)
-                    m_testsLoad = m_tests->loadRun(m_testsRowId, false);
+                    m_testsLoad = m_tests->loadRun(CheckRunRow{m_testsRowId}, false);
                 m_team->syncSoon();
                 emit triageImported(QString());
             });
@@ -144,7 +144,7 @@ void MainWindow::connectTeam()
         // tests read the cache again, as after an import.
         m_marksReload->start();
         if (m_testsRowId != 0)
-            m_testsLoad = m_tests->loadRun(m_testsRowId, false);
+            m_testsLoad = m_tests->loadRun(CheckRunRow{m_testsRowId}, false);
         if (arrival.applied > 0)
             m_status->showMessage(tr("Team: %1 changed %n triage field(s)", nullptr,
                                      static_cast<int>(arrival.applied))

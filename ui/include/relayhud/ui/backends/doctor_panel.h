@@ -37,8 +37,8 @@ struct BackendDoctor {
     Level level = Level::Unknown;
     doctor::RuntimeHealth runtime;
     std::vector<WorkflowReport> workflows;
-    std::string workflowsNote;              // why there are none, or that they are the kept copies
-    std::map<std::int64_t, HealthRun> runs; // the runs findings name, by check-run row
+    std::string workflowsNote;             // why there are none, or that they are the kept copies
+    std::map<CheckRunRow, HealthRun> runs; // the runs findings name, by check-run row
 
     std::size_t count(doctor::Severity severity) const;
 };
@@ -85,7 +85,7 @@ private:
     static QTreeWidgetItem* addFinding(QTreeWidgetItem* parent, doctor::Severity severity,
                                        const QString& check, const QString& where,
                                        const QString& what, const QString& fix);
-    void showRuns(const BackendDoctor* backend, const std::vector<std::int64_t>& rows);
+    void showRuns(const BackendDoctor* backend, const std::vector<CheckRunRow>& rows);
     static void showCheckout(QTreeWidgetItem* item, const HealthRun& run);
 
     QLabel* m_summary;
