@@ -101,7 +101,7 @@ Result<std::map<Key, Said>> saidOf(const Database& cache,
                                    const std::vector<triage::Suggestion>& suggestions)
 {
     std::map<Key, Said> said;
-    std::map<std::int64_t, std::string> ids;
+    std::map<CheckRunRow, std::string> ids;
     for (const triage::Suggestion& s : suggestions) {
         auto it = ids.find(s.target.checkRunRow);
         if (it == ids.end()) {

@@ -34,8 +34,8 @@ Result<TriageRunQuery> runQuery(const Flags& flags)
     return query;
 }
 
-Result<std::vector<std::int64_t>> chosenRows(const Database& cache, const Flags& flags,
-                                             const TriageRunQuery& query)
+Result<std::vector<CheckRunRow>> chosenRows(const Database& cache, const Flags& flags,
+                                            const TriageRunQuery& query)
 {
     if (!flags.has("check-run"))
         return EvidenceStore(cache).triageRunRows(query);
@@ -45,7 +45,7 @@ Result<std::vector<std::int64_t>> chosenRows(const Database& cache, const Flags&
         return row.error();
     if (!*row)
         return makeError("no check run with id " + id.value + " in the cache (sync first?)");
-    return std::vector<std::int64_t>{**row};
+    return std::vector<CheckRunRow>{**row};
 }
 
 std::string describeRun(const EvidenceRun& run)
@@ -115,7 +115,7 @@ class RunsOf {
 public:
     explicit RunsOf(const Database& cache) : m_cache(cache) {}
 
-    Result<const CheckRun*> operator()(std::int64_t row)
+    Result<const CheckRun*> operator()(CheckRunRow row)
     {
         auto it = m_runs.find(row);
         if (it == m_runs.end()) {
@@ -129,7 +129,7 @@ public:
 
 private:
     const Database& m_cache;
-    std::map<std::int64_t, CheckRun> m_runs;
+    std::map<CheckRunRow, CheckRun> m_runs;
 };
 
 // CLASS, CHECK_RUN_ID, TEST ("" for the job), WHY: what attribution-accuracy

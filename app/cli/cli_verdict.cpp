@@ -41,7 +41,7 @@ Result<verdict::VerdictSources> verdictSources(const Flags& flags)
 }
 
 // The cache row of the check run GitHub knows by `id`.
-Result<std::int64_t> checkRunRow(const Database& cache, const std::string& id)
+Result<CheckRunRow> checkRunRow(const Database& cache, const std::string& id)
 {
     auto row = RunStore(cache).checkRunRowFor(CheckRunId{id});
     if (!row)
@@ -184,7 +184,7 @@ int runReport(const GlobalOptions& global, const std::vector<std::string>& args,
     auto cache = openCache(global);
     if (!cache)
         return fail(err, cache.message());
-    std::optional<std::int64_t> only;
+    std::optional<CheckRunRow> only;
     if (flags.has("check-run")) {
         auto row = checkRunRow(**cache, flags.get("check-run"));
         if (!row)

@@ -12,6 +12,7 @@
 
 #include "relayhud/logs/line_decoder.h"
 #include "relayhud/logs/log_file.h"
+#include "relayhud/store/database.h"
 #include "relayhud/ui/logs/landmarks_model.h"
 #include "relayhud/ui/logs/log_document.h"
 #include "relayhud/ui/logs/log_structure_watcher.h"

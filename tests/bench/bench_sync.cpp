@@ -6,6 +6,7 @@
 #include "bench_util.h"
 
 #include "relayhud/sim/sim_server.h"
+#include "relayhud/store/database.h"
 #include "relayhud/store/run_store.h"
 #include "relayhud/sync/hud_sync.h"
 

@@ -6,6 +6,7 @@
 #include "relayhud/sim/sim_artifacts.h"
 #include "relayhud/sim/sim_server.h"
 #include "relayhud/store/content_cache.h"
+#include "relayhud/store/database.h"
 #include "relayhud/store/evidence_store.h"
 #include "relayhud/store/run_store.h"
 #include "relayhud/sync/artifact_sync.h"
@@ -107,7 +108,7 @@ protected:
         return row.run.reported.completedAt.value_or(0)
                > s_server->dataset().config.now - 3 * 86'400;
     }
-    std::int64_t addToCache(const SimRow& row)
+    CheckRunRow addToCache(const SimRow& row)
     {
         const auto& commits = s_server->dataset().commits;
         const auto commit = std::find_if(commits.begin(), commits.end(), [&](const auto& c) {
@@ -116,7 +117,7 @@ protected:
         EXPECT_NE(commit, commits.end());
         EXPECT_TRUE(RunStore(*m_cache).apply(SyncBatch{{}, {*commit}, {row.run}, {}}));
         auto id = RunStore(*m_cache).checkRunRowFor(row.run.checkRunId);
-        return id && *id ? **id : 0;
+        return id && *id ? **id : CheckRunRow{};
     }
     static ArtifactLocation locationOf(const SimRow& row)
     {
@@ -322,7 +323,7 @@ TEST_F(ArtifactSimTest, AKeptListingThatNoLongerParsesIsAskedForWhole)
 TEST_F(ArtifactSimTest, ACutReportDownloadIsFetchedAgainNotKept)
 {
     const SimRow& row = findRow(SimStore::HttpsReportGz, recent);
-    const std::int64_t checkRunRow = addToCache(row);
+    const CheckRunRow checkRunRow = addToCache(row);
     auto keys = fetcher(goodKeys(*s_server));
     ArtifactSync sync(*m_cache, keys, settingsFor(*s_server));
     FaultConfig faults;
@@ -501,7 +502,7 @@ TEST_F(ArtifactSimTest, AReportThatBreaksOffTwiceIsKeptAsPartialAndItsGreenIsNot
     row.run.reported.artifactUrl = "file://" + path;
     row.run.reported.conclusion = Conclusion::Success;
     row.run.reported.tests = TestCounts{3, 3, 0, 0};
-    const std::int64_t checkRunRow = addToCache(row);
+    const CheckRunRow checkRunRow = addToCache(row);
     auto keys = fetcher(goodKeys(*s_server));
     ArtifactSync sync(*m_cache, keys, settingsFor(*s_server));
 

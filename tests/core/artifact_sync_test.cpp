@@ -29,8 +29,8 @@ protected:
     ArtifactSyncTest() : GitHubSyncTest("artifact-sync") {}
 
     // A finished run of job `index` whose artifact (if any) is the job's own zip.
-    std::int64_t addRun(int index, Conclusion conclusion, const std::string& zip = {},
-                        const std::string& artifactUrl = {})
+    CheckRunRow addRun(int index, Conclusion conclusion, const std::string& zip = {},
+                       const std::string& artifactUrl = {})
     {
         const EpochSeconds now = nowSeconds();
         CheckRun run = relayhud::testing::completedRun(
@@ -57,7 +57,7 @@ protected:
     ArtifactSync sync() { return ArtifactSync(*m_cache, *m_fetcher, m_settings); }
     // A torch-spyre green as its callback sends it (real-backends.md 1.5):
     // no artifact_url, its run URL only.
-    std::int64_t addSpyreGreen(EpochSeconds completedAt)
+    CheckRunRow addSpyreGreen(EpochSeconds completedAt)
     {
         CheckRun run =
             relayhud::testing::completedRun(std::string(40, 'e'), "linux-x86_64 / pytorch / test",
@@ -69,10 +69,10 @@ protected:
         run.reported.completedAt = completedAt;
         return relayhud::testing::addRun(*m_cache, run, completedAt - 3600);
     }
-    TestRunInfo testRunOf(std::int64_t row)
+    TestRunInfo testRunOf(CheckRunRow row)
     {
         auto info = TestResultStore(*m_cache).testRunForCheckRun(row);
-        EXPECT_TRUE(info && *info) << "no test run for row " << row;
+        EXPECT_TRUE(info && *info) << "no test run for row " << row.value;
         return info && *info ? **info : TestRunInfo{};
     }
 };

@@ -222,7 +222,7 @@ TEST(Database, MatrixMarksAReportedSuccessWhoseTestsFailed)
     const auto honest = addRun(*cache, completedRun("s1", "lint", 1, Conclusion::Success, t), t);
     const auto red = addRun(*cache, completedRun("s1", "build", 1, Conclusion::Failure, t), t);
     addRun(*cache, completedRun("s1", "docs", 1, Conclusion::Success, t), t);
-    const auto store = [&](std::int64_t row, TestOutcome outcome) {
+    const auto store = [&](CheckRunRow row, TestOutcome outcome) {
         auto writer =
             TestResultStore(*cache).beginTestRun({row, TestRunSource::Artifacts, "artifacts", "u"});
         ASSERT_TRUE(writer);
@@ -407,7 +407,7 @@ TEST(Database, UpgradeToSchema5KeepsRunsRowIdsAndTestRuns)
 {
     TempDir dir;
     const auto path = dir.file("v4.sqlite");
-    std::int64_t rowId = 0;
+    CheckRunRow rowId;
     {
         auto cache = openOk(path);
         ASSERT_TRUE(cache);
@@ -469,7 +469,7 @@ TEST(Database, UpgradeToSchema5KeepsRunsRowIdsAndTestRuns)
     const std::string oldLine =
         "INSERT INTO job_failure_line (check_run_row, rules_hash, state, rule, class, line, text,"
         " captures, picked_at) VALUES ("
-        + std::to_string(rowId)
+        + std::to_string(rowId.value)
         + ", 7, 0, 'pytest failed test', 5, 12, 'FAILED a.py::T::t', '[\"a.py::T::t\"]', 5)";
     ASSERT_EQ(sqlite3_exec(db, oldLine.c_str(), nullptr, nullptr, &error), SQLITE_OK) << error;
     sqlite3_close(db);

@@ -73,8 +73,8 @@ protected:
 
     // One run of `job` on a SHA of 40 hex digits made from `n` (commit time
     // 100 * n) with the given results.
-    std::int64_t run(int n, const std::string& job,
-                     const std::vector<std::pair<std::string, TestOutcome>>& tests, int attempt = 1)
+    CheckRunRow run(int n, const std::string& job,
+                    const std::vector<std::pair<std::string, TestOutcome>>& tests, int attempt = 1)
     {
         const std::string sha =
             std::string(39, 'a' + static_cast<char>(n % 6)) + std::to_string(n % 10);

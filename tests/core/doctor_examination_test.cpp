@@ -55,8 +55,8 @@ TEST(DoctorExamination, EveryReportingBackendOfTheCacheIsJudgedWorstFirst)
         std::size_t errors = 0;
         for (const HealthFinding& f : r.runtime.findings) {
             errors += f.severity == Severity::Error ? 1 : 0;
-            for (std::int64_t row : f.runs) {
-                ASSERT_TRUE(r.runs.count(row)) << r.repo << " names run " << row;
+            for (CheckRunRow row : f.runs) {
+                ASSERT_TRUE(r.runs.count(row)) << r.repo << " names run " << row.value;
                 EXPECT_EQ(r.runs.at(row).checkRunRow, row) << "the run itself, read back";
             }
         }

@@ -31,7 +31,7 @@ HealthRun run(std::int64_t row, RunStatus status, Conclusion conclusion,
               std::optional<EpochSeconds> started, std::optional<double> execution = {})
 {
     HealthRun r;
-    r.checkRunRow = row;
+    r.checkRunRow = CheckRunRow{row};
     r.workflow = "ci";
     r.job = "test (default, " + std::to_string(row) + ", 9, linux)";
     r.runId = "run-" + std::to_string(row);
@@ -69,7 +69,7 @@ TEST(DoctorRuntime, ARunInProgressPastTheSweeperIsNeverCompleted)
     const HealthFinding* f = findingOf(h, "never-completed");
     ASSERT_NE(f, nullptr);
     EXPECT_EQ(f->severity, Severity::Error);
-    EXPECT_EQ(f->runs, std::vector<std::int64_t>{1});
+    EXPECT_EQ(f->runs, std::vector<CheckRunRow>{CheckRunRow{1}});
     EXPECT_EQ(h.neverCompleted, 1u);
     EXPECT_EQ(h.findings.front().check, "never-completed") << "errors come first";
 }
@@ -83,7 +83,7 @@ TEST(DoctorRuntime, OnlyASixHourTimedOutIsTheSweepers)
     const RuntimeHealth h = judgeRuntime("o/r", runs, 0, kNow);
     const HealthFinding* f = findingOf(h, "zombie-swept");
     ASSERT_NE(f, nullptr);
-    EXPECT_EQ(f->runs, std::vector<std::int64_t>{1});
+    EXPECT_EQ(f->runs, std::vector<CheckRunRow>{CheckRunRow{1}});
     EXPECT_EQ(h.swept, 1u);
 }
 
@@ -97,7 +97,7 @@ TEST(DoctorRuntime, LegsUnderOneJobNameAtOneAttemptAreNamed)
         runs.push_back(r);
     }
     HealthRun rerun = runs.front(); // attempt 2 of the same leg: its own check run
-    rerun.checkRunRow = 9;
+    rerun.checkRunRow = CheckRunRow{9};
     rerun.attempt = 2;
     rerun.checkRunId = "cr-9";
     runs.push_back(rerun);
@@ -105,7 +105,7 @@ TEST(DoctorRuntime, LegsUnderOneJobNameAtOneAttemptAreNamed)
     const HealthFinding* f = findingOf(h, "shared-job-name");
     ASSERT_NE(f, nullptr);
     EXPECT_EQ(h.sharedNames, 1u) << "attempt 2 has one check run under the name";
-    EXPECT_EQ(f->runs, (std::vector<std::int64_t>{1, 2, 3}));
+    EXPECT_EQ(f->runs, (std::vector<CheckRunRow>{CheckRunRow{1}, CheckRunRow{2}, CheckRunRow{3}}));
     EXPECT_NE(f->message.find("'test' in run 77 attempt 1: 3 check runs"), std::string::npos)
         << f->message;
     EXPECT_EQ(h.rerunRuns, 1u);
@@ -175,7 +175,7 @@ TEST(DoctorRuntime, TheTestedShaIsWhatTheLogsCheckoutsShow)
     add(std::vector<LogCheckout>{{"", trunk, 30}});              // whose? not shown
     add(std::nullopt);                                           // never read
     HealthRun nightly = runs.back();
-    nightly.checkRunRow = 99;
+    nightly.checkRunRow = CheckRunRow{99};
     nightly.eventType = EventType::Nightly; // its "SHA" is a main commit, not what it checks out
     nightly.checkouts = std::vector<LogCheckout>{{"pytorch/pytorch", trunk, 61}};
     runs.push_back(nightly);
@@ -188,7 +188,7 @@ TEST(DoctorRuntime, TheTestedShaIsWhatTheLogsCheckoutsShow)
     const HealthFinding* f = findingOf(h, "tested-sha");
     ASSERT_NE(f, nullptr);
     EXPECT_EQ(f->severity, Severity::Error);
-    EXPECT_EQ(f->runs, (std::vector<std::int64_t>{3}));
+    EXPECT_EQ(f->runs, (std::vector<CheckRunRow>{CheckRunRow{3}}));
     EXPECT_NE(f->message.find("1 run of 5 whose job log was read tested another upstream commit"),
               std::string::npos)
         << f->message;

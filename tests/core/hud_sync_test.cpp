@@ -1,5 +1,6 @@
 // HudSync end to end against the in-process simulator over real HTTP.
 #include "relayhud/sim/sim_server.h"
+#include "relayhud/store/database.h"
 #include "relayhud/store/matrix_store.h"
 #include "relayhud/store/run_store.h"
 #include "relayhud/sync/hud_sync.h"

@@ -31,7 +31,7 @@ protected:
 
     // A finished run of job `index` without artifacts; its GitHub job id is
     // 2000 + index.
-    std::int64_t addRun(int index, Conclusion conclusion)
+    CheckRunRow addRun(int index, Conclusion conclusion)
     {
         const EpochSeconds now = nowSeconds();
         CheckRun run = relayhud::testing::completedRun(
@@ -42,10 +42,10 @@ protected:
         return relayhud::testing::addRun(*m_cache, run, now - 3600);
     }
     ArtifactSync sync() { return ArtifactSync(*m_cache, *m_fetcher, m_settings); }
-    JobFailureLine lineOf(std::int64_t row)
+    JobFailureLine lineOf(CheckRunRow row)
     {
         auto line = EvidenceStore(*m_cache).jobFailureLine(row);
-        EXPECT_TRUE(line && *line) << "no line for row " << row;
+        EXPECT_TRUE(line && *line) << "no line for row " << row.value;
         return line && *line ? **line : JobFailureLine{};
     }
 };
@@ -131,7 +131,7 @@ TEST_F(JobLineSyncTest, GreensLogsAreSampledForWhatTheyCheckedOut)
     EXPECT_EQ(report->checkoutLogs, 2);
     EXPECT_EQ(report->checkoutLogsUnread, 1);
     EXPECT_TRUE(report->jobLineErrors.empty()) << "a gone log is no error";
-    const auto checkoutsOf = [&](std::int64_t row) {
+    const auto checkoutsOf = [&](CheckRunRow row) {
         auto read = CheckoutStore(*m_cache).logCheckouts(row);
         EXPECT_TRUE(read) << read.message();
         return read ? *read : std::nullopt;
@@ -287,7 +287,7 @@ TEST_F(JobLineSyncTest, APassReadsEveryFailedJobsLogOrSaysHowManyItLeft)
 {
     constexpr int kFailed = 230; // more than a page (ArtifactSyncOptions::pageRuns)
     const EpochSeconds now = nowSeconds();
-    std::vector<std::int64_t> rows;
+    std::vector<CheckRunRow> rows;
     for (int i = 0; i < kFailed; ++i) {
         char sha[41];
         std::snprintf(sha, sizeof sha, "%040x", 0x5000 + i);
@@ -306,8 +306,8 @@ TEST_F(JobLineSyncTest, APassReadsEveryFailedJobsLogOrSaysHowManyItLeft)
     EXPECT_EQ(first->jobLogs, kFailed);
     EXPECT_EQ(first->jobLinesPicked, kFailed);
     EXPECT_EQ(first->jobLogsLeft, 0);
-    for (const std::int64_t row : rows)
-        EXPECT_EQ(lineOf(row).state, JobLineState::Matched) << row;
+    for (const CheckRunRow row : rows)
+        EXPECT_EQ(lineOf(row).state, JobLineState::Matched) << row.value;
 
     // Another rule set queues every log again. A capped pass says what it left ...
     ArtifactSyncOptions capped = all;

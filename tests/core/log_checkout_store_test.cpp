@@ -21,11 +21,11 @@ constexpr EpochSeconds kNow = 1'780'000'000;
 
 std::string sha(char c) { return std::string(40, c); }
 
-std::vector<std::int64_t> queuedRows(const Database& cache, const CheckoutSampleQuery& query)
+std::vector<CheckRunRow> queuedRows(const Database& cache, const CheckoutSampleQuery& query)
 {
     auto queue = CheckoutStore(cache).checkoutSampleQueue(query);
     EXPECT_TRUE(queue) << queue.message();
-    std::vector<std::int64_t> rows;
+    std::vector<CheckRunRow> rows;
     for (const JobLineCandidate& c : queue ? *queue : std::vector<JobLineCandidate>{})
         rows.push_back(c.checkRunRow);
     return rows;
@@ -36,7 +36,7 @@ TEST(LogCheckoutStore, ChecksOutsRoundTripAndAReadReplacesThem)
     ScratchDir dir("checkouts");
     auto cache = openCacheOk(dir.file("cache.sqlite"));
     ASSERT_TRUE(cache);
-    const std::int64_t row =
+    const CheckRunRow row =
         addRun(*cache, completedRun(sha('a'), "test", 1, Conclusion::Success, kNow), kNow);
     auto none = CheckoutStore(*cache).logCheckouts(row);
     ASSERT_TRUE(none);
@@ -66,7 +66,7 @@ TEST(LogCheckoutStore, TheSampleTakesTheNewestGreensOfEachBackendNotYetRead)
     ScratchDir dir("checkouts");
     auto cache = openCacheOk(dir.file("cache.sqlite"));
     ASSERT_TRUE(cache);
-    std::vector<std::int64_t> spyre;
+    std::vector<CheckRunRow> spyre;
     for (int i = 0; i < 4; ++i)
         spyre.push_back(addRun(*cache,
                                completedRun(sha(static_cast<char>('a' + i)), "test", 1,
@@ -75,8 +75,8 @@ TEST(LogCheckoutStore, TheSampleTakesTheNewestGreensOfEachBackendNotYetRead)
     CheckRun other = completedRun(sha('e'), "test", 1, Conclusion::Success, kNow);
     other.downstreamRepo = "Ascend/pytorch";
     other.checkRunId = CheckRunId{"cr-ascend"};
-    const std::int64_t ascend = addRun(*cache, other, kNow);
-    const std::int64_t failed =
+    const CheckRunRow ascend = addRun(*cache, other, kNow);
+    const CheckRunRow failed =
         addRun(*cache, completedRun(sha('f'), "test", 1, Conclusion::Failure, kNow), kNow);
     CheckRun nightly = completedRun(sha('9'), "nightly", 1, Conclusion::Success, kNow);
     nightly.eventType = EventType::Nightly;
@@ -88,11 +88,11 @@ TEST(LogCheckoutStore, TheSampleTakesTheNewestGreensOfEachBackendNotYetRead)
     query.since = kNow - 14 * kDay;
     query.perBackend = 2;
     query.retryUnreadBefore = kNow;
-    std::vector<std::int64_t> rows = queuedRows(*cache, query);
+    std::vector<CheckRunRow> rows = queuedRows(*cache, query);
     // Each backend's newest first (then each backend's second newest, ...;
     // the newer row first within a rank); failures (the job-line pass reads
     // those), nightlies and commits past the window are not sampled.
-    EXPECT_EQ(rows, (std::vector<std::int64_t>{ascend, spyre[0], spyre[1]}));
+    EXPECT_EQ(rows, (std::vector<CheckRunRow>{ascend, spyre[0], spyre[1]}));
     EXPECT_EQ(std::count(rows.begin(), rows.end(), failed), 0);
 
     ASSERT_TRUE(CheckoutStore(*cache).putLogCheckouts(spyre[0], {}, kNow));
@@ -100,13 +100,13 @@ TEST(LogCheckoutStore, TheSampleTakesTheNewestGreensOfEachBackendNotYetRead)
     rows = queuedRows(*cache, query);
     // The read one is done; the unread one, tried before retryUnreadBefore,
     // comes again after the next newest.
-    EXPECT_EQ(rows, (std::vector<std::int64_t>{ascend, spyre[1], spyre[2]}));
+    EXPECT_EQ(rows, (std::vector<CheckRunRow>{ascend, spyre[1], spyre[2]}));
     query.retryUnreadBefore = kNow - 20;
-    EXPECT_EQ(queuedRows(*cache, query), (std::vector<std::int64_t>{ascend, spyre[2], spyre[3]}))
+    EXPECT_EQ(queuedRows(*cache, query), (std::vector<CheckRunRow>{ascend, spyre[2], spyre[3]}))
         << "the unread one was tried too recently";
     ASSERT_TRUE(CheckoutStore(*cache).putLogUnread(spyre[3], kNow - 1000, /*gone=*/true));
     query.retryUnreadBefore = kNow + 1000;
-    EXPECT_EQ(queuedRows(*cache, query), (std::vector<std::int64_t>{ascend, spyre[1], spyre[2]}))
+    EXPECT_EQ(queuedRows(*cache, query), (std::vector<CheckRunRow>{ascend, spyre[1], spyre[2]}))
         << "a gone log is never asked again";
 }
 
@@ -115,13 +115,13 @@ TEST(LogCheckoutStore, HealthRunsCarryTheirReadLogsCheckouts)
     ScratchDir dir("checkouts");
     auto cache = openCacheOk(dir.file("cache.sqlite"));
     ASSERT_TRUE(cache);
-    const std::int64_t read =
+    const CheckRunRow read =
         addRun(*cache, completedRun(sha('a'), "test", 1, Conclusion::Success, kNow), kNow);
-    const std::int64_t empty =
+    const CheckRunRow empty =
         addRun(*cache, completedRun(sha('b'), "test", 1, Conclusion::Success, kNow), kNow);
-    const std::int64_t unread =
+    const CheckRunRow unread =
         addRun(*cache, completedRun(sha('c'), "test", 1, Conclusion::Success, kNow), kNow);
-    const std::int64_t never =
+    const CheckRunRow never =
         addRun(*cache, completedRun(sha('d'), "test", 1, Conclusion::Success, kNow), kNow);
     ASSERT_TRUE(
         CheckoutStore(*cache).putLogCheckouts(read, {{"pytorch/pytorch", sha('a'), 12}}, kNow));

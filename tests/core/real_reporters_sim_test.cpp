@@ -14,6 +14,7 @@
 #include "relayhud/sim/sim_server.h"
 #include "relayhud/store/checkout_store.h"
 #include "relayhud/store/content_cache.h"
+#include "relayhud/store/database.h"
 #include "relayhud/store/matrix_store.h"
 #include "relayhud/store/run_store.h"
 #include "relayhud/store/test_result_store.h"
@@ -172,7 +173,7 @@ TEST_F(RealReportersSimTest, EveryReportedSuccessWhoseTestsFailedIsMarkedInTheMa
 {
     auto matrix = MatrixStore(*s_cache).loadMatrix(MatrixQuery{});
     ASSERT_TRUE(matrix) << matrix.message();
-    std::map<std::int64_t, const MatrixCell*> byRow;
+    std::map<CheckRunRow, const MatrixCell*> byRow;
     for (const MatrixCell& cell : matrix->cells)
         if (!cell.empty())
             byRow[cell.runRowId] = &cell;

@@ -22,13 +22,13 @@ using triage::FailureClass;
 
 class ReportCacheTest : public ::testing::Test {
 protected:
-    std::int64_t storeRun(const std::string& sha, EpochSeconds time, Conclusion conclusion,
-                          const std::vector<TestCaseResult>& cases, int attempt = 1)
+    CheckRunRow storeRun(const std::string& sha, EpochSeconds time, Conclusion conclusion,
+                         const std::vector<TestCaseResult>& cases, int attempt = 1)
     {
         CheckRun run =
             relayhud::testing::completedRun(sha, "test (default)", attempt, conclusion, time);
         run.eventType = EventType::Push; // as addRun's commit: a linear series
-        const std::int64_t row = relayhud::testing::addRun(*m_cache, run, time);
+        const CheckRunRow row = relayhud::testing::addRun(*m_cache, run, time);
         if (cases.empty())
             return row;
         auto writer = TestResultStore(*m_cache).beginTestRun(
@@ -90,7 +90,7 @@ TEST_F(ReportCacheTest, SuggestionsClassifyEachFailingCase)
     storeRun("aaaa", 1000, Conclusion::Failure,
              {makeCase("TestA", "test_old", TestOutcome::Failed, "AssertionError: old"),
               makeCase("TestA", "test_new"), makeCase("TestA", "test_x", TestOutcome::XFailed)});
-    const std::int64_t row =
+    const CheckRunRow row =
         storeRun("bbbb", 2000, Conclusion::Failure,
                  {makeCase("TestA", "test_old", TestOutcome::Failed, "AssertionError: old"),
                   makeCase("TestA", "test_new", TestOutcome::Error,
@@ -186,7 +186,7 @@ TEST_F(ReportCacheTest, AFailureThatPassedOnARerunIsFlaky)
 
 TEST_F(ReportCacheTest, AFailedJobWithoutFailingCasesCarriesItsFailureLine)
 {
-    const std::int64_t row =
+    const CheckRunRow row =
         storeRun("dddd", 1000, Conclusion::Failure, {makeCase("TestA", "test_ok")});
     auto before = load("dddd");
     ASSERT_EQ(before.failures.size(), 1u);
@@ -215,7 +215,7 @@ TEST_F(ReportCacheTest, AFailedJobWithoutFailingCasesCarriesItsFailureLine)
 
 TEST_F(ReportCacheTest, UnknownShaAndForeignCheckRunAreErrors)
 {
-    const std::int64_t row = storeRun("dddd", 1000, Conclusion::Success, {makeCase("TestA", "t")});
+    const CheckRunRow row = storeRun("dddd", 1000, Conclusion::Success, {makeCase("TestA", "t")});
     storeRun("eeee", 2000, Conclusion::Success, {makeCase("TestA", "t")});
     EXPECT_FALSE(loadReportInput(*m_cache, Sha{"ffff"}, std::nullopt, {}));
     auto foreign = loadReportInput(*m_cache, Sha{"eeee"}, row, {});
@@ -229,7 +229,7 @@ TEST_F(ReportCacheTest, UnknownShaAndForeignCheckRunAreErrors)
     ASSERT_TRUE(failures) << failures.message();
     EXPECT_TRUE(failures->empty()); // a green without failing cases has none
     RunVerdict ghost = one->jobs[0];
-    ghost.checkRunRow = 9999;
+    ghost.checkRunRow = CheckRunRow{9999};
     EXPECT_FALSE(failuresFromResults(*m_cache, ghost)); // an unknown row is an error
 }
 
@@ -243,7 +243,7 @@ TEST_F(ReportCacheTest, AJobRowSaysWhichCommitItReallyTested)
     CheckRun run = relayhud::testing::completedRun(head, "linux-x86_64 / pytorch / test", 1,
                                                    Conclusion::Success, 1000);
     run.prNumber = 158123;
-    const std::int64_t row = relayhud::testing::addRun(*m_cache, run, 1000);
+    const CheckRunRow row = relayhud::testing::addRun(*m_cache, run, 1000);
     const std::string job = "Build PyTorch@" + base + " + torch-spyre";
     const auto tested = testedCommitFromJobName(job);
     ASSERT_TRUE(tested);

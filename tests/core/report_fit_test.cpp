@@ -41,7 +41,7 @@ RunVerdict job(std::int64_t row, const std::string& repo, const std::string& nam
     out.run.downstreamRepo = repo;
     out.run.jobName = name;
     out.run.checkRunId = CheckRunId{std::to_string(50000 + row)};
-    out.checkRunRow = row;
+    out.checkRunRow = CheckRunRow{row};
     out.verdict = v;
     out.reasons = {v == Verdict::Red ? "failure: 1 failed of 3512" : "no outcome config"};
     out.shortReason = v == Verdict::Red ? "" : "no outcome config";
@@ -51,7 +51,7 @@ RunVerdict job(std::int64_t row, const std::string& repo, const std::string& nam
 ClassifiedFailure failure(std::int64_t row, FailureClass cls, const std::string& test)
 {
     ClassifiedFailure f;
-    f.checkRunRow = row;
+    f.checkRunRow = CheckRunRow{row};
     f.test = test;
     f.cls = cls;
     f.why = "the engine's reason";

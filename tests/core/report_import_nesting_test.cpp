@@ -5,6 +5,7 @@
 // data, or a zip inside an artifact, was imported without a word.
 #include "archive_packer.h"
 #include "relayhud/results/report_import.h"
+#include "relayhud/store/database.h"
 #include "relayhud/store/run_store.h"
 #include "relayhud/store/test_result_store.h"
 #include "test_results_fixtures.h"

@@ -145,7 +145,7 @@ RunVerdict jobVerdict(std::int64_t row, const std::string& repo, Verdict verdict
     RunVerdict v;
     v.run = greenRun();
     v.run.downstreamRepo = repo;
-    v.checkRunRow = row;
+    v.checkRunRow = CheckRunRow{row};
     v.verdict = verdict;
     v.reasons = std::move(reasons);
     return v;
@@ -157,7 +157,7 @@ const std::string kBase = "0000000000000000000000000000000000000000";
 ClassifiedFailure failure(FailureClass cls, const std::string& test, const std::string& why)
 {
     ClassifiedFailure f;
-    f.checkRunRow = 2;
+    f.checkRunRow = CheckRunRow{2};
     f.attempt = 2; // the attempt the job table shows
     f.test = test;
     f.cls = cls;
@@ -400,7 +400,7 @@ TEST(ReportMarkdown, OverviewsSumUpSectionsOfSeveralFailures)
     broken.culpritUrl = "https://github.com/pytorch/pytorch/pull/158200/files";
     in.failures.push_back(broken);
     ClassifiedFailure infra = in.failures[3];
-    infra.checkRunRow = 1;
+    infra.checkRunRow = CheckRunRow{1};
     in.failures.push_back(infra);
     const std::string md = markdownReport(in);
     EXPECT_NE(md.find("|\n\nLikely broken by: [#158100](<https://github.com/pytorch/pytorch/pull/"

@@ -118,8 +118,8 @@ protected:
 
     // A run of `job` on `sha` (commit time `time`) with the given results;
     // returns the check run row.
-    std::int64_t run(const std::string& sha, EpochSeconds time, const std::string& job, int attempt,
-                     const std::vector<std::pair<std::string, TestOutcome>>& tests)
+    CheckRunRow run(const std::string& sha, EpochSeconds time, const std::string& job, int attempt,
+                    const std::vector<std::pair<std::string, TestOutcome>>& tests)
     {
         const auto row =
             addRun(*m_cache, completedRun(sha, job, attempt, Conclusion::Failure, time), time);
@@ -132,7 +132,7 @@ protected:
         return row;
     }
 
-    std::int64_t testId(std::int64_t row, const std::string& name)
+    std::int64_t testId(CheckRunRow row, const std::string& name)
     {
         auto info = TestResultStore(*m_cache).testRunForCheckRun(row);
         const auto results = TestResultStore(*m_cache).testResults((*info)->id);
@@ -182,7 +182,7 @@ TEST_F(HistoryCache, OnePointPerShaOfTheSameJobOldestFirst)
 
 TEST_F(HistoryCache, KeepsTheNewestShasUpToMaxShas)
 {
-    std::int64_t row = 0;
+    CheckRunRow row;
     for (int i = 1; i <= 6; ++i)
         row = run("c" + std::to_string(i), 100 * i, "test", 1, {{"test_a", i % 2 ? P : F}});
     auto h = TestResultStore(*m_cache).testHistory(row, {testId(row, "test_a")}, 3);
@@ -239,7 +239,7 @@ TEST_F(HistoryCache, AnAskedRunWithoutResultsStillShowsTheJobsPast)
 
 TEST_F(HistoryCache, AnUnknownCheckRunIsAnError)
 {
-    auto h = TestResultStore(*m_cache).testHistory(123456, {1}, 10);
+    auto h = TestResultStore(*m_cache).testHistory(CheckRunRow{123456}, {1}, 10);
     ASSERT_FALSE(h);
     EXPECT_NE(h.message().find("123456"), std::string::npos);
 }

@@ -3,13 +3,17 @@
 // cache, and hand-made test cases.
 #include "relayhud/model/test_result.h"
 #include "relayhud/model/types.h"
-#include "relayhud/store/database.h"
 
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <string>
+
+namespace relayhud {
+class Database;
+}
 
 namespace relayhud::testing {
 
@@ -41,12 +45,8 @@ private:
     std::filesystem::path m_path;
 };
 
-inline std::unique_ptr<Database> openCacheOk(const std::string& path)
-{
-    auto cache = Database::open(path);
-    EXPECT_TRUE(cache) << (cache ? "" : cache.message());
-    return cache ? std::move(cache.value()) : nullptr;
-}
+// The cache at `path`, opened (a test failure, and null, when it cannot be).
+std::unique_ptr<Database> openCacheOk(const std::string& path);
 
 inline CheckRun completedRun(const std::string& sha, const std::string& job, int attempt,
                              Conclusion conclusion, EpochSeconds commitTime)
@@ -69,7 +69,7 @@ inline CheckRun completedRun(const std::string& sha, const std::string& job, int
 }
 
 // Stores the run (and its commit at `commitTime`); returns its row id.
-std::int64_t addRun(Database& cache, const CheckRun& run, EpochSeconds commitTime);
+CheckRunRow addRun(Database& cache, const CheckRun& run, EpochSeconds commitTime);
 
 inline TestCaseResult makeCase(const std::string& cls, const std::string& name,
                                TestOutcome outcome = TestOutcome::Passed,

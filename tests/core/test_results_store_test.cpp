@@ -535,7 +535,7 @@ TEST(TestRunWriter, TestRunsOfManyCheckRunsAnswerAsOneAtATime)
     ASSERT_TRUE(many) << many.message();
     EXPECT_EQ(many->size(), 2u);
     EXPECT_EQ(many->count(never), 0u);
-    for (const std::int64_t row : {stored, failed}) {
+    for (const CheckRunRow row : {stored, failed}) {
         auto one = TestResultStore(*cache).testRunForCheckRun(row);
         ASSERT_TRUE(one && *one);
         const TestRunInfo& batch = many->at(row);
@@ -554,13 +554,13 @@ TEST(TestRunWriter, TestRunsOfManyCheckRunsAnswerAsOneAtATime)
 TEST(TestRunWriter, RefusesACheckRunThatIsNotCached)
 {
     auto cache = openCacheOk(":memory:");
-    auto writer =
-        TestResultStore(*cache).beginTestRun({424242, TestRunSource::Artifacts, "x", "y"});
+    auto writer = TestResultStore(*cache).beginTestRun(
+        {CheckRunRow{424242}, TestRunSource::Artifacts, "x", "y"});
     ASSERT_FALSE(writer);
     EXPECT_NE(writer.message().find("check run 424242 is no longer in the cache"),
               std::string::npos);
     auto state = TestResultStore(*cache).recordTestRunState(
-        {424242, TestRunSource::Artifacts, "x", "y"}, TestRunState::Expired, "gone");
+        {CheckRunRow{424242}, TestRunSource::Artifacts, "x", "y"}, TestRunState::Expired, "gone");
     EXPECT_FALSE(state);
     EXPECT_EQ(RunStore(*cache).stats()->testRuns, 0);
 }
@@ -583,7 +583,7 @@ TEST(TestRunStates, RecordedStatesReplaceEachOtherAndKeepTheirMessage)
     EXPECT_STREQ(testRunStateName((*info)->state), "expired");
     EXPECT_EQ(RunStore(*cache).stats()->testRuns, 1);
     EXPECT_FALSE(TestResultStore(*cache).recordTestRunState(origin, TestRunState::Stored, ""));
-    auto none = TestResultStore(*cache).testRunForCheckRun(row + 1);
+    auto none = TestResultStore(*cache).testRunForCheckRun(CheckRunRow{row.value + 1});
     ASSERT_TRUE(none);
     EXPECT_FALSE(*none);
 }
@@ -662,10 +662,10 @@ TEST(ArtifactQueue, FinishedRunsWithoutResultsFailedFirstThenNewest)
 
     auto all = TestResultStore(*cache).artifactQueue({});
     ASSERT_TRUE(all) << all.message();
-    std::vector<std::int64_t> rows;
+    std::vector<CheckRunRow> rows;
     for (const auto& c : *all)
         rows.push_back(c.checkRunRow);
-    EXPECT_EQ(rows, (std::vector<std::int64_t>{newRed, oldRed, newGreen, oldGreen}));
+    EXPECT_EQ(rows, (std::vector<CheckRunRow>{newRed, oldRed, newGreen, oldGreen}));
     EXPECT_EQ((*all)[0].downstreamRepo, "torch-spyre/torch-spyre");
     EXPECT_EQ((*all)[0].checkRunId.value, "cr-a2-test-1");
     EXPECT_EQ((*all)[0].commitTime, 200);

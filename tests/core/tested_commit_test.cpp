@@ -193,7 +193,7 @@ TEST(TestedCommitStore, TheStrongestSourceWinsAndALogReadAgainTakesItsOwnBack)
     auto cache = openCacheOk(dir.file("cache.sqlite"));
     ASSERT_TRUE(cache);
     EXPECT_EQ(cache->schemaVersion(), Database::kSchemaVersion);
-    const std::int64_t row = addRun(*cache, mergedPrRun(kHead, 1'000'000), 1'000'000);
+    const CheckRunRow row = addRun(*cache, mergedPrRun(kHead, 1'000'000), 1'000'000);
     const std::string wheel = std::string("pytorch-wheel-") + kOlder;
     ASSERT_TRUE(CheckoutStore(*cache).putTestedCommit(
         row, TestedCommit{kOlder, "", TestedCommitSource::ArtifactName, wheel, 0}));
@@ -215,7 +215,7 @@ TEST(TestedCommitStore, TheStrongestSourceWinsAndALogReadAgainTakesItsOwnBack)
     ASSERT_TRUE(CheckoutStore(*cache).putTestedCommit(
         row, TestedCommit{kOlder, "", TestedCommitSource::ArtifactName, wheel, 0}));
     EXPECT_EQ((*CheckoutStore(*cache).testedCommit(row))->source, TestedCommitSource::ArtifactName);
-    auto many = CheckoutStore(*cache).testedCommits({row, row + 1000});
+    auto many = CheckoutStore(*cache).testedCommits({row, CheckRunRow{row.value + 1000}});
     ASSERT_TRUE(many);
     EXPECT_EQ(many->size(), 1u);
 }
@@ -227,13 +227,13 @@ TEST(TestedCommitStore, APreviousTestedCommitIsTheJobsPreviousBuildOfTheSameBran
     ScratchDir dir("tested");
     auto cache = openCacheOk(dir.file("cache.sqlite"));
     ASSERT_TRUE(cache);
-    const std::int64_t first =
+    const CheckRunRow first =
         addRun(*cache, mergedPrRun(std::string(40, 'a'), 1'000'100), 1'000'100);
-    const std::int64_t same =
+    const CheckRunRow same =
         addRun(*cache, mergedPrRun(std::string(40, 'b'), 1'000'200), 1'000'200);
-    const std::int64_t untested =
+    const CheckRunRow untested =
         addRun(*cache, mergedPrRun(std::string(40, 'c'), 1'000'300), 1'000'300);
-    const std::int64_t last = addRun(*cache, mergedPrRun(kHead, 1'000'400), 1'000'400);
+    const CheckRunRow last = addRun(*cache, mergedPrRun(kHead, 1'000'400), 1'000'400);
     const auto byName = [](const char* sha) {
         return TestedCommit{sha, "", TestedCommitSource::JobName,
                             std::string("Build PyTorch@") + sha + " + torch-spyre", 0};

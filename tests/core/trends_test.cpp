@@ -1,5 +1,6 @@
 // The trend charts' data (verdict/trends.h, TrendStore::trendRuns): each chart's
 // points from a real SQLite cache filled with known runs, results and tags.
+#include "relayhud/store/database.h"
 #include "relayhud/store/test_result_store.h"
 #include "relayhud/store/trend_store.h"
 #include "relayhud/store/triage_store.h"
@@ -79,7 +80,7 @@ protected:
         return kDay0 + s.m_dayOffset * kDay + s.m_commit * 3600;
     }
 
-    std::int64_t add(const RunSpec& s)
+    CheckRunRow add(const RunSpec& s)
     {
         const EpochSeconds time = commitTime(s);
         CheckRun r = completedRun(trendSha(s.m_commit), s.m_job, s.m_attempt, s.m_conclusion, time);
@@ -99,7 +100,7 @@ protected:
         return row;
     }
 
-    void store(std::int64_t row, const Tests& tests)
+    void store(CheckRunRow row, const Tests& tests)
     {
         auto writer =
             TestResultStore(*m_cache).beginTestRun({row, TestRunSource::Artifacts, "a", "u"});

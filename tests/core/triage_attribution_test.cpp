@@ -204,7 +204,7 @@ TEST_F(AttributionTest, APrThatHappenedToRunFirstWhenTheBackendBrokeIsNoCulprit)
     // From hour 10 every run fails it; PR 200's two heads came first.
     head(20, pr(200), 10, {{"test_a", F}});
     head(21, pr(200), 11, {{"test_a", F}});
-    std::int64_t row = 0;
+    CheckRunRow row;
     for (int n = 30; n <= 34; ++n)
         row = head(n, pr(n + 270), n - 18, {{"test_a", F}});
     const Suggestion& s = only(suggest(row));
@@ -225,7 +225,7 @@ TEST_F(AttributionTest, APrBasedBeforeTheBreakThatStillPassesMakesItUpstreamNotT
     for (int n = 30; n <= 32; ++n)
         head(n, pr(n + 270), n - 19, {{"test_a", F}});
     head(40, pr(150), 14, {{"test_a", P}}, 1, Conclusion::Success);
-    std::int64_t row = 0;
+    CheckRunRow row;
     for (int n = 33; n <= 35; ++n)
         row = head(n, pr(n + 270), n - 18, {{"test_a", F}});
     const Suggestion& s = only(suggest(row));
@@ -235,7 +235,7 @@ TEST_F(AttributionTest, APrBasedBeforeTheBreakThatStillPassesMakesItUpstreamNotT
     // A pass at its very end is the fix, not a base: still the backend's.
     for (int n = 1; n <= 4; ++n)
         head(n, pr(100 + n), n, {{"test_b", P}}, 1, Conclusion::Success, "other");
-    std::int64_t last = 0;
+    CheckRunRow last;
     for (int n = 50; n <= 55; ++n)
         last = head(n, pr(n + 400), n - 40, {{"test_b", F}}, 1, Conclusion::Failure, "other");
     head(56, pr(456), 16.5, {{"test_b", P}}, 1, Conclusion::Success, "other");
@@ -317,7 +317,7 @@ TEST_F(AttributionTest, AJobWhoseLogNamesSeveralTestsTakesTheWeightiestClass)
 // the other case: AMergedPrsBuildComparesWithMainsPreviousTestedCommit.
 TEST_F(AttributionTest, APrsRunThatCheckedOutAnotherCommitIsNeverThePrsRegression)
 {
-    const auto checkedOut = [&](std::int64_t row, const std::string& sha) {
+    const auto checkedOut = [&](CheckRunRow row, const std::string& sha) {
         ASSERT_TRUE(CheckoutStore(*m_cache).putTestedCommit(
             row, TestedCommit{sha, "", TestedCommitSource::ActionsCheckout, "", 120}));
     };

@@ -179,7 +179,7 @@ FailureRecord failure(const std::string& sha, EpochSeconds time, const std::stri
     f.workflow = "CI";
     f.job = job;
     f.attempt = 1;
-    f.checkRunRow = time;
+    f.checkRunRow = CheckRunRow{time};
     f.test = test;
     f.reason = reason;
     return f;

@@ -44,7 +44,7 @@ TEST_F(SuggestTest, AJobLineRoundTripsAndIsReplaced)
     EXPECT_TRUE((*EvidenceStore(*m_cache).jobFailureLine(row))->captures.empty());
     EXPECT_STREQ(jobLineStateName(JobLineState::FetchFailed), "fetch failed");
 
-    l.checkRunRow = 9999; // no such run: the foreign key refuses it
+    l.checkRunRow = CheckRunRow{9999}; // no such run: the foreign key refuses it
     auto bad = EvidenceStore(*m_cache).putJobFailureLine(l);
     ASSERT_FALSE(bad);
     EXPECT_NE(bad.message().find("check run 9999"), std::string::npos) << bad.message();
@@ -69,12 +69,12 @@ TEST_F(SuggestTest, TheJobLineQueueHoldsFailedRunsWithoutACurrentLine)
         q.retryFailedBefore = retryBefore;
         auto queue = EvidenceStore(*m_cache).jobLineQueue(q);
         EXPECT_TRUE(queue) << (queue ? "" : queue.message());
-        std::vector<std::int64_t> out;
+        std::vector<CheckRunRow> out;
         for (const auto& c : queue ? *queue : std::vector<JobLineCandidate>{})
             out.push_back(c.checkRunRow);
         return out;
     };
-    EXPECT_EQ(rows(42, 0), (std::vector<std::int64_t>{cancelled, failed}));
+    EXPECT_EQ(rows(42, 0), (std::vector<CheckRunRow>{cancelled, failed}));
     const auto candidates = *EvidenceStore(*m_cache).jobLineQueue({});
     EXPECT_EQ(candidates[0].downstreamRepo, kSpyre);
     EXPECT_EQ(candidates[0].conclusion, Conclusion::Cancelled);
@@ -83,10 +83,10 @@ TEST_F(SuggestTest, TheJobLineQueueHoldsFailedRunsWithoutACurrentLine)
     line(failed, "Runner lost", FailureClass::Infra);              // hash 42, picked at 5
     line(cancelled, "", FailureClass::Unset, JobLineState::NoLog); // final
     EXPECT_TRUE(rows(42, 100).empty());
-    EXPECT_EQ(rows(43, 0), (std::vector<std::int64_t>{cancelled, failed})) << "a new rule set";
+    EXPECT_EQ(rows(43, 0), (std::vector<CheckRunRow>{cancelled, failed})) << "a new rule set";
     line(failed, "", FailureClass::Unset, JobLineState::FetchFailed);
     EXPECT_TRUE(rows(42, 5).empty()) << "not before the retry time";
-    EXPECT_EQ(rows(42, 6), (std::vector<std::int64_t>{failed}));
+    EXPECT_EQ(rows(42, 6), (std::vector<CheckRunRow>{failed}));
 }
 
 TEST_F(SuggestTest, TriageRunsAreFailedJobsAndRunsWithFailingResults)
@@ -98,15 +98,15 @@ TEST_F(SuggestTest, TriageRunsAreFailedJobsAndRunsWithFailingResults)
     const auto cancelled = run(5, {}, 1, Conclusion::Cancelled, "test", kSpyre, false);
     auto all = EvidenceStore(*m_cache).triageRunRows({});
     ASSERT_TRUE(all) << all.message();
-    EXPECT_EQ(*all, (std::vector<std::int64_t>{cancelled, xpass, hidden, failed}));
+    EXPECT_EQ(*all, (std::vector<CheckRunRow>{cancelled, xpass, hidden, failed}));
     TriageRunQuery one;
     one.sha = Sha{sha(3)};
-    EXPECT_EQ(*EvidenceStore(*m_cache).triageRunRows(one), (std::vector<std::int64_t>{hidden}));
+    EXPECT_EQ(*EvidenceStore(*m_cache).triageRunRows(one), (std::vector<CheckRunRow>{hidden}));
     TriageRunQuery recent;
     recent.since = 1'004'000;
     recent.limit = 1;
     EXPECT_EQ(*EvidenceStore(*m_cache).triageRunRows(recent),
-              (std::vector<std::int64_t>{cancelled}));
+              (std::vector<CheckRunRow>{cancelled}));
 }
 
 // ---------------------------------------------------------------- picking
@@ -121,10 +121,10 @@ TEST(JobLine, PicksTheLineWithTheRuleSetsHash)
                                           "completed with exit code 1.\n");
     auto classifier = Classifier::create(defaultRuleSet());
     ASSERT_TRUE(classifier) << classifier.message();
-    auto picked = pickJobLine(*classifier, 7, log, "blobhash");
+    auto picked = pickJobLine(*classifier, CheckRunRow{7}, log, "blobhash");
     ASSERT_TRUE(picked) << picked.message();
     EXPECT_EQ(picked->state, JobLineState::Matched);
-    EXPECT_EQ(picked->checkRunRow, 7);
+    EXPECT_EQ(picked->checkRunRow, CheckRunRow{7});
     EXPECT_EQ(picked->rule, "Runner lost");
     EXPECT_EQ(picked->cls, FailureClass::Infra);
     EXPECT_EQ(picked->line, 2u);
@@ -133,11 +133,11 @@ TEST(JobLine, PicksTheLineWithTheRuleSetsHash)
     EXPECT_GT(picked->pickedAt, 0);
 
     const auto quiet = dir.write("quiet.log", "all good\n");
-    auto none = pickJobLine(*classifier, 7, quiet, "");
+    auto none = pickJobLine(*classifier, CheckRunRow{7}, quiet, "");
     ASSERT_TRUE(none);
     EXPECT_EQ(none->state, JobLineState::NoMatch);
 
-    auto missing = pickJobLine(*classifier, 7, dir.file("absent.log"), "");
+    auto missing = pickJobLine(*classifier, CheckRunRow{7}, dir.file("absent.log"), "");
     EXPECT_FALSE(missing);
 }
 

@@ -22,26 +22,26 @@ using relayhud::test::kSpyre;
 // Runs, results and evidence in maps, answered as the cache answers.
 class Facts final : public EvidenceSource {
 public:
-    std::map<std::int64_t, CheckRun> runs;
-    std::map<std::int64_t, std::int64_t> jobs;                  // run row -> job id
+    std::map<CheckRunRow, CheckRun> runs;
+    std::map<CheckRunRow, std::int64_t> jobs;                   // run row -> job id
     std::map<std::int64_t, JobTimeline> timelines;              // job id -> timeline
-    std::map<std::int64_t, JobFailureLine> lines;               // run row -> its line
-    std::map<std::int64_t, TestRunInfo> testRuns;               // run row -> its test run
+    std::map<CheckRunRow, JobFailureLine> lines;                // run row -> its line
+    std::map<CheckRunRow, TestRunInfo> testRuns;                // run row -> its test run
     std::map<TestRunId, std::vector<StoredTestResult>> results; // test run id -> results
-    std::map<std::int64_t, std::vector<std::int64_t>> otherAttempts;
-    std::map<std::int64_t, std::vector<std::int64_t>> infraPeers;
+    std::map<CheckRunRow, std::vector<CheckRunRow>> otherAttempts;
+    std::map<CheckRunRow, std::vector<CheckRunRow>> infraPeers;
     std::string failOn; // a method that answers with an error
 
-    Result<CheckRun> checkRun(std::int64_t row) const override
+    Result<CheckRun> checkRun(CheckRunRow row) const override
     {
         if (failOn == "checkRun")
             return makeError("disk I/O error");
         const auto it = runs.find(row);
         if (it == runs.end())
-            return makeError("no check run " + std::to_string(row));
+            return makeError("no check run " + std::to_string(row.value));
         return it->second;
     }
-    Result<std::int64_t> jobOfRun(std::int64_t row) const override
+    Result<std::int64_t> jobOfRun(CheckRunRow row) const override
     {
         const auto it = jobs.find(row);
         return it == jobs.end() ? 0 : it->second;
@@ -51,12 +51,12 @@ public:
         const auto it = timelines.find(jobId);
         return it == timelines.end() ? JobTimeline{} : it->second;
     }
-    Result<std::optional<JobFailureLine>> jobFailureLine(std::int64_t row) const override
+    Result<std::optional<JobFailureLine>> jobFailureLine(CheckRunRow row) const override
     {
         const auto it = lines.find(row);
         return it == lines.end() ? std::optional<JobFailureLine>() : it->second;
     }
-    Result<std::optional<TestRunInfo>> testRunForCheckRun(std::int64_t row) const override
+    Result<std::optional<TestRunInfo>> testRunForCheckRun(CheckRunRow row) const override
     {
         const auto it = testRuns.find(row);
         return it == testRuns.end() ? std::optional<TestRunInfo>() : it->second;
@@ -77,13 +77,13 @@ public:
                 out.push_back(r);
         return out;
     }
-    Result<std::vector<std::int64_t>> otherAttemptRows(std::int64_t row) const override
+    Result<std::vector<CheckRunRow>> otherAttemptRows(CheckRunRow row) const override
     {
         const auto it = otherAttempts.find(row);
-        return it == otherAttempts.end() ? std::vector<std::int64_t>{} : it->second;
+        return it == otherAttempts.end() ? std::vector<CheckRunRow>{} : it->second;
     }
     Result<std::vector<std::optional<TestOutcome>>>
-    testOutcomesIn(std::int64_t row, const std::vector<std::int64_t>& testIds) const override
+    testOutcomesIn(CheckRunRow row, const std::vector<std::int64_t>& testIds) const override
     {
         std::vector<std::optional<TestOutcome>> out(testIds.size());
         const auto run = testRuns.find(row);
@@ -98,10 +98,10 @@ public:
                     out[i] = r.outcome;
         return out;
     }
-    Result<std::vector<std::int64_t>> infraPeerRows(std::int64_t row, EpochSeconds) const override
+    Result<std::vector<CheckRunRow>> infraPeerRows(CheckRunRow row, EpochSeconds) const override
     {
         const auto it = infraPeers.find(row);
-        return it == infraPeers.end() ? std::vector<std::int64_t>{} : it->second;
+        return it == infraPeers.end() ? std::vector<CheckRunRow>{} : it->second;
     }
 
     // A finished run of the spyre test job on one SHA.
@@ -118,10 +118,10 @@ public:
         run.runAttempt = attempt;
         run.reported.conclusion = conclusion;
         run.reported.startedAt = started;
-        runs[row] = run;
-        jobs[row] = 50;
+        runs[CheckRunRow{row}] = run;
+        jobs[CheckRunRow{row}] = 50;
         TimelineRun t;
-        t.row = row;
+        t.row = CheckRunRow{row};
         t.sha = run.upstreamSha;
         t.prNumber = run.prNumber;
         t.attempt = attempt;
@@ -136,8 +136,8 @@ public:
     {
         TestRunInfo info;
         info.id = TestRunId{100 + row};
-        info.checkRunRow = row;
-        testRuns[row] = info;
+        info.checkRunRow = CheckRunRow{row};
+        testRuns[CheckRunRow{row}] = info;
         for (const auto& [id, outcome] : tests) {
             StoredTestResult r;
             r.testId = id;
@@ -161,9 +161,9 @@ TEST(SuggestFacts, AFailureThatPassedOnTheRerunIsFlakyAndAStrictXpassIsAPromotio
     facts.addRun(2, 2, Conclusion::Success);
     facts.addResults(1, {{7, TestOutcome::Failed}, {8, TestOutcome::XPassStrict}});
     facts.addResults(2, {{7, TestOutcome::Passed}, {8, TestOutcome::XPassStrict}});
-    facts.otherAttempts[1] = {2};
+    facts.otherAttempts[CheckRunRow{1}] = {CheckRunRow{2}};
 
-    auto got = suggestForRuns(facts, {1});
+    auto got = suggestForRuns(facts, {CheckRunRow{1}});
     ASSERT_TRUE(got) << got.message();
     ASSERT_EQ(got->size(), 2u);
     const Suggestion& flaky = (*got)[0];
@@ -173,7 +173,7 @@ TEST(SuggestFacts, AFailureThatPassedOnTheRerunIsFlakyAndAStrictXpassIsAPromotio
     ASSERT_FALSE(flaky.evidence.empty());
     EXPECT_EQ(flaky.evidence.front().kind, EvidenceKind::Rerun);
     ASSERT_TRUE(flaky.evidence.front().run);
-    EXPECT_EQ(flaky.evidence.front().run->checkRunRow, 2);
+    EXPECT_EQ(flaky.evidence.front().run->checkRunRow, CheckRunRow{2});
     EXPECT_EQ(flaky.evidence.front().run->runAttempt, 2);
     EXPECT_NE(flaky.why.find("passed on attempt 2"), std::string::npos) << flaky.why;
 
@@ -189,19 +189,19 @@ TEST(SuggestFacts, AnInfraLineSharedWithAnotherBackendIsOneOutage)
     facts.addRun(1, 1, Conclusion::Failure, kSpyre, 1'000'600);
     facts.addRun(4, 1, Conclusion::Failure, kAscend, 1'000'000);
     JobFailureLine line;
-    line.checkRunRow = 1;
+    line.checkRunRow = CheckRunRow{1};
     line.state = JobLineState::Matched;
     line.rule = "runner lost";
     line.cls = FailureClass::Infra;
     line.text = "The runner has received a shutdown signal.";
-    facts.lines[1] = line;
-    facts.infraPeers[1] = {4};
+    facts.lines[CheckRunRow{1}] = line;
+    facts.infraPeers[CheckRunRow{1}] = {CheckRunRow{4}};
 
-    auto got = suggestForRuns(facts, {1});
+    auto got = suggestForRuns(facts, {CheckRunRow{1}});
     ASSERT_TRUE(got) << got.message();
     ASSERT_EQ(got->size(), 1u);
     const Suggestion& s = got->front();
-    EXPECT_EQ(s.target.checkRunRow, 1);
+    EXPECT_EQ(s.target.checkRunRow, CheckRunRow{1});
     EXPECT_EQ(s.target.testId, 0); // the job itself
     EXPECT_EQ(s.cls, FailureClass::Infra);
     ASSERT_FALSE(s.evidence.empty());
@@ -219,7 +219,7 @@ TEST(SuggestFacts, AJobThatFailedWithoutAReadLogSaysSoAndNamesNoClass)
 {
     Facts facts;
     facts.addRun(1, 1, Conclusion::TimedOut);
-    auto got = suggestForRuns(facts, {1});
+    auto got = suggestForRuns(facts, {CheckRunRow{1}});
     ASSERT_TRUE(got) << got.message();
     ASSERT_EQ(got->size(), 1u);
     EXPECT_EQ(got->front().cls, FailureClass::Untriaged);
@@ -234,12 +234,12 @@ TEST(SuggestFacts, AReadThatFailsIsAnErrorNamingTheRun)
     facts.addRun(1, 1, Conclusion::Failure);
     facts.addResults(1, {{7, TestOutcome::Failed}});
     facts.failOn = "testResults";
-    auto got = suggestForRuns(facts, {1});
+    auto got = suggestForRuns(facts, {CheckRunRow{1}});
     ASSERT_FALSE(got);
     EXPECT_EQ(got.message(), "suggestions for check run 1: database is locked");
 
     facts.failOn = "checkRun";
-    got = suggestForRuns(facts, {1});
+    got = suggestForRuns(facts, {CheckRunRow{1}});
     ASSERT_FALSE(got);
     EXPECT_EQ(got.message(), "suggestions for check run 1: disk I/O error");
 }

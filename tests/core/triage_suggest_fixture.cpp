@@ -1,15 +1,21 @@
 // The suggest fixture's writes through the stores (triage_suggest_fixture.h).
 #include "triage_suggest_fixture.h"
 
+#include "relayhud/store/database.h"
 #include "relayhud/store/evidence_store.h"
 #include "relayhud/store/run_store.h"
 #include "relayhud/store/test_result_store.h"
 
 namespace relayhud::test::suggest_fixture {
 
-std::int64_t SuggestTest::head(int n, const Source& source, double hoursIn, const Tests& tests,
-                               int attempt, Conclusion conclusion, const std::string& job,
-                               bool store, const std::string& nightlyId)
+SuggestTest::SuggestTest() = default;
+SuggestTest::~SuggestTest() = default;
+
+void SuggestTest::SetUp() { m_cache = openCacheOk(":memory:"); }
+
+CheckRunRow SuggestTest::head(int n, const Source& source, double hoursIn, const Tests& tests,
+                              int attempt, Conclusion conclusion, const std::string& job,
+                              bool store, const std::string& nightlyId)
 {
     const EpochSeconds time = 1'000'000 + static_cast<EpochSeconds>(hoursIn * 3600);
     CheckRun r =
@@ -27,11 +33,11 @@ std::int64_t SuggestTest::head(int n, const Source& source, double hoursIn, cons
     EXPECT_TRUE(RunStore(*m_cache).apply(SyncBatch{{}, {commit}, {r}, {}}));
     auto row = RunStore(*m_cache).checkRunRowFor(r.checkRunId);
     EXPECT_TRUE(row && *row);
-    return finish(row && *row ? **row : 0, tests, store);
+    return finish(row && *row ? **row : CheckRunRow{}, tests, store);
 }
 
-std::int64_t SuggestTest::loggedHead(int n, const Source& source, double hoursIn,
-                                     const std::string& test, const std::vector<std::string>& tests)
+CheckRunRow SuggestTest::loggedHead(int n, const Source& source, double hoursIn,
+                                    const std::string& test, const std::vector<std::string>& tests)
 {
     const EpochSeconds time = 1'000'000 + static_cast<EpochSeconds>(hoursIn * 3600);
     CheckRun r = completedRun(sha(n), "test", 1, Conclusion::Failure, time);
@@ -57,7 +63,7 @@ std::int64_t SuggestTest::loggedHead(int n, const Source& source, double hoursIn
     return row;
 }
 
-std::int64_t SuggestTest::finish(std::int64_t row, const Tests& tests, bool store)
+CheckRunRow SuggestTest::finish(CheckRunRow row, const Tests& tests, bool store)
 {
     if (!store)
         return row;
@@ -72,7 +78,7 @@ std::int64_t SuggestTest::finish(std::int64_t row, const Tests& tests, bool stor
     return row;
 }
 
-void SuggestTest::line(std::int64_t row, const std::string& rule, FailureClass cls,
+void SuggestTest::line(CheckRunRow row, const std::string& rule, FailureClass cls,
                        JobLineState state)
 {
     JobFailureLine l;

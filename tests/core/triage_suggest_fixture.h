@@ -2,7 +2,6 @@
 // The hand-made PR worlds of the suggestion tests (triage_suggest_test.cpp,
 // triage_attribution_test.cpp): PR heads with authors, nightlies and pushes in
 // a real SQLite cache, their results and job failure lines.
-#include "relayhud/store/database.h"
 #include "relayhud/store/job_failure_line.h"
 #include "relayhud/triage/job_line.h"
 #include "relayhud/triage/suggest.h"
@@ -48,14 +47,16 @@ inline const Source kNightly{};
 
 class SuggestTest : public ::testing::Test {
 protected:
-    void SetUp() override { m_cache = openCacheOk(":memory:"); }
+    SuggestTest();
+    ~SuggestTest() override; // where the cache's type is whole
+    void SetUp() override;
 
     // A finished run of `job` on SHA n (commit time 1000 n) with these
     // results (none stored when `tests` is empty and `store` is false),
     // dispatched by a push (no PR: a linear history like nightlies').
-    std::int64_t run(int n, const Tests& tests, int attempt = 1,
-                     Conclusion conclusion = Conclusion::Failure, const std::string& job = "test",
-                     const std::string& repo = kSpyre, bool store = true)
+    CheckRunRow run(int n, const Tests& tests, int attempt = 1,
+                    Conclusion conclusion = Conclusion::Failure, const std::string& job = "test",
+                    const std::string& repo = kSpyre, bool store = true)
     {
         const EpochSeconds time = 1'000'000 + 1000 * n;
         CheckRun r = completedRun(sha(n), job, attempt, conclusion, time);
@@ -65,18 +66,18 @@ protected:
     }
 
     // The same for a PR head or a nightly, `hoursIn` hours into the world.
-    std::int64_t head(int n, const Source& source, double hoursIn, const Tests& tests,
-                      int attempt = 1, Conclusion conclusion = Conclusion::Failure,
-                      const std::string& job = "test", bool store = true,
-                      const std::string& nightlyId = {});
+    CheckRunRow head(int n, const Source& source, double hoursIn, const Tests& tests,
+                     int attempt = 1, Conclusion conclusion = Conclusion::Failure,
+                     const std::string& job = "test", bool store = true,
+                     const std::string& nightlyId = {});
 
     // A PR head's failed run with no results, whose job log's failure line
     // names `test` (pytest's "FAILED file::Class::name - ..."), the last of
     // `tests` its short summary names when there are more.
-    std::int64_t loggedHead(int n, const Source& source, double hoursIn, const std::string& test,
-                            const std::vector<std::string>& tests = {});
+    CheckRunRow loggedHead(int n, const Source& source, double hoursIn, const std::string& test,
+                           const std::vector<std::string>& tests = {});
 
-    std::int64_t finish(std::int64_t row, const Tests& tests, bool store);
+    CheckRunRow finish(CheckRunRow row, const Tests& tests, bool store);
 
     // test_busy errs at setup because the device is busy.
     static std::string message(const std::string& name, TestOutcome outcome)
@@ -86,10 +87,10 @@ protected:
         return outcome == F ? "AssertionError: Tensor-likes are not close!" : "";
     }
 
-    void line(std::int64_t row, const std::string& rule, FailureClass cls,
+    void line(CheckRunRow row, const std::string& rule, FailureClass cls,
               JobLineState state = JobLineState::Matched);
 
-    std::vector<Suggestion> suggest(std::int64_t row, const SuggestOptions& options = {})
+    std::vector<Suggestion> suggest(CheckRunRow row, const SuggestOptions& options = {})
     {
         auto s = suggestForRun(*m_cache, row, options);
         EXPECT_TRUE(s) << (s ? "" : s.message());

@@ -5,6 +5,7 @@
 #include "relayhud/sim/sim_artifacts.h"
 #include "relayhud/sim/sim_server.h"
 #include "relayhud/store/content_cache.h"
+#include "relayhud/store/database.h"
 #include "relayhud/store/evidence_store.h"
 #include "relayhud/store/run_store.h"
 #include "relayhud/sync/artifact_sync.h"
@@ -171,14 +172,14 @@ protected:
         return out;
     }
 
-    static std::int64_t rowOf(const CheckRun& run)
+    static CheckRunRow rowOf(const CheckRun& run)
     {
         auto row = RunStore(*s_cache).checkRunRowFor(run.checkRunId);
         EXPECT_TRUE(row && *row) << run.checkRunId.value;
-        return row && *row ? **row : 0;
+        return row && *row ? **row : CheckRunRow{};
     }
 
-    static std::vector<Suggestion> suggest(std::int64_t row)
+    static std::vector<Suggestion> suggest(CheckRunRow row)
     {
         auto s = suggestForRun(*s_cache, row);
         EXPECT_TRUE(s) << (s ? "" : s.message());

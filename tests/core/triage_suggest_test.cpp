@@ -58,7 +58,7 @@ TEST_F(SuggestTest, ABreakageEveryPrCarriesSinceACulpritPrIsPreExistingAndNamesT
     head(2, pr(102), 3, {{"test_a", P}}, 1, Conclusion::Success);
     const auto culprit2 = head(31, pr(300), 4, {{"test_a", F}});
     head(3, pr(103), 5, {{"test_a", P}}, 1, Conclusion::Success);
-    std::vector<std::int64_t> later;
+    std::vector<CheckRunRow> later;
     for (int k = 1; k <= 6; ++k)
         later.push_back(head(40 + k, pr(400 + k), 5 + k, {{"test_a", F}, {"test_b", P}}));
 
@@ -100,7 +100,7 @@ TEST_F(SuggestTest, EveryRunFailingAtOnceWithNoPrFirstIsABackendBug)
     for (int n = 1; n <= 3; ++n)
         head(n, pr(100 + n), n, {{"test_a", P}}, 1, Conclusion::Success);
     head(50, kNightly, 3.5, {{"test_a", P}}, 1, Conclusion::Success);
-    std::vector<std::int64_t> rows;
+    std::vector<CheckRunRow> rows;
     for (int k = 1; k <= 5; ++k)
         rows.push_back(head(10 + k, pr(200 + k), 3 + k, {{"test_a", F}}));
     head(51, kNightly, 6.5, {{"test_a", F}});
@@ -113,7 +113,7 @@ TEST_F(SuggestTest, EveryRunFailingAtOnceWithNoPrFirstIsABackendBug)
 
 TEST_F(SuggestTest, FailuresOnOtherPrsWithoutACommonStartAreFlaky)
 {
-    std::int64_t row = 0;
+    CheckRunRow row;
     for (int n = 1; n <= 10; ++n) {
         const bool fails = n == 3 || n == 8;
         row = head(n, pr(100 + n), n, {{"test_a", fails ? F : P}}, 1,
@@ -496,7 +496,7 @@ TEST_F(SuggestTest, APassingRunGetsNothingAndManyRunsKeepTheirOrder)
 
 TEST_F(SuggestTest, AnUnknownRunIsAClearError)
 {
-    auto s = suggestForRun(*m_cache, 9999, {});
+    auto s = suggestForRun(*m_cache, CheckRunRow{9999}, {});
     ASSERT_FALSE(s);
     EXPECT_NE(s.message().find("check run 9999"), std::string::npos) << s.message();
 }
@@ -507,7 +507,7 @@ TEST_F(SuggestTest, AnUnknownRunIsAClearError)
 // own earlier head (which was never built).
 TEST_F(SuggestTest, AMergedPrsBuildComparesWithMainsPreviousTestedCommit)
 {
-    const auto tested = [&](std::int64_t row, int n) {
+    const auto tested = [&](CheckRunRow row, int n) {
         const std::string main =
             "a0000" + std::to_string(n / 10) + std::to_string(n % 10) + std::string(33, 'f');
         ASSERT_TRUE(CheckoutStore(*m_cache).putTestedCommit(
@@ -562,7 +562,7 @@ TEST(CompareUrl, BuildsTheUpstreamRangeOrNothing)
 
 TEST_F(SuggestTest, AClassWhoseRunsAwaitTheirResultsIsProvisionalUntilEveryOneIsIn)
 {
-    std::vector<std::pair<std::int64_t, Tests>> waiting;
+    std::vector<std::pair<CheckRunRow, Tests>> waiting;
     for (int n = 1; n <= 10; ++n) {
         if (n == 8)
             continue;

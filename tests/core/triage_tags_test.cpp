@@ -40,8 +40,8 @@ protected:
 
     // A run of `job` on `sha` with the given results (and their totals, as
     // the JUnit reader counts them); returns the check run row.
-    std::int64_t run(const std::string& sha, EpochSeconds time, const std::string& job, int attempt,
-                     const std::vector<std::tuple<std::string, TestOutcome, std::string>>& tests)
+    CheckRunRow run(const std::string& sha, EpochSeconds time, const std::string& job, int attempt,
+                    const std::vector<std::tuple<std::string, TestOutcome, std::string>>& tests)
     {
         const auto row =
             addRun(*m_cache, completedRun(sha, job, attempt, Conclusion::Failure, time), time);
@@ -195,7 +195,7 @@ TEST_F(TriageCache, ACheckRunsTagsAreItsJobsThenItsTestsOnly)
     auto target = TriageStore(*m_cache).triageTargetOf(row, identity("test_a"));
     ASSERT_TRUE(target);
     EXPECT_EQ(*target, (TriageTarget{kRepo, "CI", "build", Sha{"s1"}, 2, identity("test_a")}));
-    auto unknown = TriageStore(*m_cache).triageTagsForCheckRun(9999);
+    auto unknown = TriageStore(*m_cache).triageTagsForCheckRun(CheckRunRow{9999});
     ASSERT_FALSE(unknown);
     EXPECT_NE(unknown.message().find("check run 9999 is not in the cache"), std::string::npos);
 }
@@ -232,7 +232,8 @@ TEST_F(TriageCache, ProgressCountsFailingTestsAndTheTriagedAmongThem)
         tagOn("s1", "build", 1, identity("test_gone"), FailureClass::Flaky, 1),  // not in run
         tagOn("s1", "lint", 1, "", FailureClass::Infra, 1),
     }));
-    auto progress = TriageStore(*m_cache).triageProgress({red, infra, green, 9999, red});
+    auto progress =
+        TriageStore(*m_cache).triageProgress({red, infra, green, CheckRunRow{9999}, red});
     ASSERT_TRUE(progress) << progress.message();
     ASSERT_EQ(progress->size(), 5u);
     const TriageProgress& r = (*progress)[0];

@@ -5,7 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <string>
 #include <type_traits>
+#include <unordered_map>
 
 using namespace relayhud;
 
@@ -64,6 +66,9 @@ TEST(TextSearch, RfindFastAnswersAsRfind)
 static_assert(!std::is_convertible_v<std::int64_t, relayhud::TestRunId>);
 static_assert(!std::is_convertible_v<relayhud::TestRunId, std::int64_t>);
 static_assert(!std::is_convertible_v<relayhud::TestRunId, bool>);
+// Nor is one kind of row another's.
+static_assert(!std::is_convertible_v<relayhud::TestRunId, relayhud::CheckRunRow>);
+static_assert(!std::is_convertible_v<std::int64_t, relayhud::CheckRunRow>);
 
 TEST(Types, ARowIdIsNoneUntilItHoldsARowAndComparesByItsValue)
 {
@@ -75,4 +80,17 @@ TEST(Types, ARowIdIsNoneUntilItHoldsARowAndComparesByItsValue)
     EXPECT_LT(TestRunId{7}, TestRunId{8});
     EXPECT_FALSE(TestRunId{8} < TestRunId{7});
     EXPECT_EQ(TestRunId{7}.value, 7);
+}
+
+TEST(Types, RowIdHashKeysAnUnorderedMapByTheRowsValue)
+{
+    using relayhud::CheckRunRow;
+    std::unordered_map<CheckRunRow, std::string, relayhud::RowIdHash> byRow;
+    byRow.emplace(CheckRunRow{7}, "seven");
+    byRow.emplace(CheckRunRow{8}, "eight");
+    EXPECT_FALSE(byRow.emplace(CheckRunRow{7}, "again").second) << "one entry per row";
+    ASSERT_EQ(byRow.size(), 2u);
+    EXPECT_EQ(byRow.at(CheckRunRow{7}), "seven");
+    EXPECT_EQ(byRow.count(CheckRunRow{9}), 0u);
+    EXPECT_EQ(relayhud::RowIdHash{}(CheckRunRow{7}), relayhud::RowIdHash{}(CheckRunRow{7}));
 }

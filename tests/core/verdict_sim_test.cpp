@@ -97,14 +97,14 @@ protected:
     }
 
     // Stores the row and the test results of its reports; returns its row id.
-    std::int64_t store(const sim::SimRow& row)
+    CheckRunRow store(const sim::SimRow& row)
     {
         const auto commit =
             std::find_if(s_data->commits.begin(), s_data->commits.end(),
                          [&](const UpstreamCommit& c) { return c.sha == row.run.upstreamSha; });
         EXPECT_NE(commit, s_data->commits.end());
         EXPECT_TRUE(RunStore(*m_cache).apply(SyncBatch{{}, {*commit}, {row.run}, {}}));
-        const std::int64_t id = **RunStore(*m_cache).checkRunRowFor(row.run.checkRunId);
+        const CheckRunRow id = **RunStore(*m_cache).checkRunRowFor(row.run.checkRunId);
         auto writer =
             TestResultStore(*m_cache).beginTestRun({id, TestRunSource::Artifacts, "sim", ""});
         EXPECT_TRUE(writer);
@@ -213,7 +213,7 @@ TEST_F(VerdictSimTest, OrdinaryGreensAreVerifiedAgainstTheGeneratedConfigs)
 {
     // Several greens of every backend with artifacts, every shard and config.
     std::map<std::string, int> perBackend;
-    std::vector<std::int64_t> ids;
+    std::vector<CheckRunRow> ids;
     // Runs on upstream commits: a periodic run keyed by a free-text delivery
     // id (a UUID) has no commit in the dataset for store() to file it under.
     std::set<std::string> shas;
@@ -229,7 +229,7 @@ TEST_F(VerdictSimTest, OrdinaryGreensAreVerifiedAgainstTheGeneratedConfigs)
     EXPECT_GE(perBackend.size(), 5U);
     ASSERT_GE(ids.size(), 35U);
     int withMandatory = 0;
-    for (std::int64_t id : ids) {
+    for (const CheckRunRow id : ids) {
         auto v = verdictForRun(*m_cache, id, *s_sources);
         ASSERT_TRUE(v) << v.message();
         EXPECT_EQ(v->verdict, Verdict::VerifiedGreen)

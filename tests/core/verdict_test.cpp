@@ -474,13 +474,13 @@ TEST(Verdict, OpDtypeCoverageCountsAgainstSupportedLists)
 
 class VerdictCacheTest : public ::testing::Test {
 protected:
-    std::int64_t storeRun(const std::string& sha, EpochSeconds time,
-                          const std::vector<StoredTestResult>& results)
+    CheckRunRow storeRun(const std::string& sha, EpochSeconds time,
+                         const std::vector<StoredTestResult>& results)
     {
         CheckRun run =
             relayhud::testing::completedRun(sha, "test (default)", 1, Conclusion::Success, time);
         run.reported.tests = honestCounts(results);
-        const std::int64_t row = relayhud::testing::addRun(*m_cache, run, time);
+        const CheckRunRow row = relayhud::testing::addRun(*m_cache, run, time);
         auto writer = TestResultStore(*m_cache).beginTestRun(
             {row, TestRunSource::Artifacts, "default.xml", ""});
         EXPECT_TRUE(writer);
@@ -513,7 +513,7 @@ TEST_F(VerdictCacheTest, VerifiesARunWithItsConfigAndPreviousRun)
     std::vector<StoredTestResult> bigger = results; // the previous SHA ran one case more
     bigger.push_back(result("test_div", "div", "float32", TestOutcome::XFailed));
     storeRun("aaaa", kNow - 7200, bigger);
-    const std::int64_t row = storeRun("bbbb", kNow - 3600, results);
+    const CheckRunRow row = storeRun("bbbb", kNow - 3600, results);
     VerdictSources sources;
     sources.now = kNow;
     sources.configByRepo["torch-spyre/torch-spyre"] = m_dir.write("ops.yaml", kConfigText);
@@ -534,7 +534,7 @@ TEST_F(VerdictCacheTest, VerifiesARunWithItsConfigAndPreviousRun)
 
 TEST_F(VerdictCacheTest, RunWithoutConfigOrArtifacts)
 {
-    const std::int64_t row = storeRun("cccc", kNow - 3600, goodResults());
+    const CheckRunRow row = storeRun("cccc", kNow - 3600, goodResults());
     auto v = verdictForRun(*m_cache, row, {});
     ASSERT_TRUE(v) << v.message();
     EXPECT_EQ(v->verdict, Verdict::GreenUnverifiable);
@@ -542,7 +542,7 @@ TEST_F(VerdictCacheTest, RunWithoutConfigOrArtifacts)
 
     CheckRun bare = relayhud::testing::completedRun("dddd", "test (default)", 1,
                                                     Conclusion::Success, kNow - 600);
-    const std::int64_t bareRow = relayhud::testing::addRun(*m_cache, bare, kNow - 600);
+    const CheckRunRow bareRow = relayhud::testing::addRun(*m_cache, bare, kNow - 600);
     ASSERT_TRUE(TestResultStore(*m_cache).recordTestRunState(
         {bareRow, TestRunSource::Artifacts, "", ""}, TestRunState::Expired, "HTTP 410 Gone"));
     VerdictSources sources;
@@ -556,7 +556,7 @@ TEST_F(VerdictCacheTest, RunWithoutConfigOrArtifacts)
 
 TEST_F(VerdictCacheTest, UnknownRowIsAnError)
 {
-    auto v = verdictForRun(*m_cache, 12345, {});
+    auto v = verdictForRun(*m_cache, CheckRunRow{12345}, {});
     ASSERT_FALSE(v);
     EXPECT_FALSE(v.message().empty());
 }

@@ -209,9 +209,9 @@ TEST_F(AttributionFlow, TheEvidenceAttributesFollowedFailuresToTheCulprit)
     const sim::SimDataset& data = m_server.dataset();
     auto cache = Database::open(m_cachePath.toStdString());
     ASSERT_TRUE(cache) << cache.message();
-    const auto rowOf = [&](const CheckRun& run) -> std::int64_t {
+    const auto rowOf = [&](const CheckRun& run) -> CheckRunRow {
         auto row = RunStore(**cache).checkRunRowFor(run.checkRunId);
-        return row && *row ? **row : 0;
+        return row && *row ? **row : CheckRunRow{};
     };
     QHash<qint64, WatchEvent> awaited;
     const auto await = [&](const CheckRun& run) {
@@ -221,10 +221,10 @@ TEST_F(AttributionFlow, TheEvidenceAttributesFollowedFailuresToTheCulprit)
         e.sha = QString::fromStdString(run.upstreamSha.value);
         e.backend = QString::fromStdString(run.downstreamRepo);
         e.job = QString::fromStdString(run.jobName);
-        awaited.insert(e.runRowId, e);
+        awaited.insert(e.runRowId.value, e);
         return e.runRowId;
     };
-    qint64 culpritRun = 0, laterRun = 0;
+    CheckRunRow culpritRun, laterRun;
     for (const sim::SimRow& row : data.rows)
         if (row.run.upstreamSha == data.stories.regressionFirstBadSha
             && row.run.downstreamRepo == story().backend && row.run.jobName == story().job)
@@ -236,13 +236,13 @@ TEST_F(AttributionFlow, TheEvidenceAttributesFollowedFailuresToTheCulprit)
                 if (row.run.checkRunId == line.checkRunId
                     && row.run.eventType == EventType::PullRequest)
                     laterRun = await(row.run);
-    ASSERT_NE(culpritRun, 0);
-    ASSERT_NE(laterRun, 0);
-    const std::vector<std::int64_t> runs{culpritRun, laterRun};
+    ASSERT_TRUE(culpritRun);
+    ASSERT_TRUE(laterRun);
+    const std::vector<CheckRunRow> runs{culpritRun, laterRun};
     auto suggestions = triage::suggestForRuns(**cache, runs);
     ASSERT_TRUE(suggestions) << suggestions.message();
     const std::vector<AttributedFailure> got = attributedFailures(*suggestions, awaited);
-    const auto of = [&](qint64 run) {
+    const auto of = [&](CheckRunRow run) {
         return std::find_if(got.begin(), got.end(),
                             [run](const AttributedFailure& f) { return f.event.runRowId == run; });
     };

@@ -80,7 +80,7 @@ protected:
     // mark and its Coverage tab.
     static bool open(MainWindow& window, const QModelIndex& cell, MatrixModel::VerdictMark mark)
     {
-        const qint64 row = cell.data(MatrixModel::RunRowIdRole).toLongLong();
+        const CheckRunRow row{cell.data(MatrixModel::RunRowIdRole).toLongLong()};
         const QPersistentModelIndex kept(cell);
         window.matrix()->view()->selectionModel()->setCurrentIndex(
             cell, QItemSelectionModel::ClearAndSelect);

@@ -15,7 +15,7 @@ namespace {
 RunDetails sampleDetails()
 {
     RunDetails d;
-    d.rowId = 7;
+    d.rowId = CheckRunRow{7};
     d.level = Level::L4;
     CheckRun& run = d.run;
     run.downstreamRepo = "torch-spyre/torch-spyre";

@@ -88,7 +88,7 @@ TEST(HudDataFlow, RelayHealthInTheStatusBarAndANightlysOwnTimesAndCommit)
     window.matrix()->view()->selectionModel()->setCurrentIndex(nightly,
                                                                QItemSelectionModel::ClearAndSelect);
     RunDetailsPanel& panel = *window.details()->panel();
-    const auto nightlyRow = nightly.data(MatrixModel::RunRowIdRole).toLongLong();
+    const CheckRunRow nightlyRow{nightly.data(MatrixModel::RunRowIdRole).toLongLong()};
     ASSERT_TRUE(QTest::qWaitFor([&] { return panel.shownRowId() == nightlyRow; }, kWaitMs));
     EXPECT_EQ(panel.fieldText(RunDetailsPanel::DurationField),
               QStringLiteral("not reported (one callback, no start time)"));
@@ -160,7 +160,7 @@ TEST(HudDataFlow, AMergedPrsBuildShowsTheCommitItTested)
         auto cache = Database::open(cachePath.toStdString());
         ASSERT_TRUE(cache) << cache.message();
         ASSERT_TRUE(CheckoutStore(**cache).putTestedCommit(
-            merged.data(MatrixModel::RunRowIdRole).toLongLong(), **tested));
+            CheckRunRow{merged.data(MatrixModel::RunRowIdRole).toLongLong()}, **tested));
     }
     QSignalSpy refreshed(window.sync(), &SyncCoordinator::matrixRefreshed);
     window.sync()->reloadMatrix();
@@ -180,7 +180,7 @@ TEST(HudDataFlow, AMergedPrsBuildShowsTheCommitItTested)
     window.matrix()->view()->selectionModel()->setCurrentIndex(merged,
                                                                QItemSelectionModel::ClearAndSelect);
     RunDetailsPanel& panel = *window.details()->panel();
-    const auto row = merged.data(MatrixModel::RunRowIdRole).toLongLong();
+    const CheckRunRow row{merged.data(MatrixModel::RunRowIdRole).toLongLong()};
     ASSERT_TRUE(QTest::qWaitFor([&] { return panel.shownRowId() == row; }, kWaitMs));
     EXPECT_EQ(panel.fieldText(RunDetailsPanel::TestedField), expected);
     EXPECT_TRUE(panel.linkUrl(RunDetailsPanel::CompareLink).isEmpty())
@@ -251,7 +251,7 @@ TEST(HudDataFlow, AReportedSuccessWhoseTestsFailedIsNotDrawnAsAGreen)
     window.matrix()->view()->selectionModel()->setCurrentIndex(claimed,
                                                                QItemSelectionModel::ClearAndSelect);
     RunDetailsPanel& panel = *window.details()->panel();
-    const auto row = claimed.data(MatrixModel::RunRowIdRole).toLongLong();
+    const CheckRunRow row{claimed.data(MatrixModel::RunRowIdRole).toLongLong()};
     ASSERT_TRUE(QTest::qWaitFor([&] { return panel.shownRowId() == row; }, kWaitMs));
     EXPECT_TRUE(panel.stateText().startsWith(u"reported success, tests failed"_s))
         << panel.stateText().toStdString();

@@ -216,7 +216,7 @@ TEST_F(KeyboardTriageFlow, TheSelectionSurvivesATabSwitchTheFiltersAndASync)
     const auto same = [&](const char* after) {
         SCOPED_TRACE(after);
         EXPECT_EQ(runOf(w->matrix()->view()->currentIndex()), run);
-        EXPECT_EQ(w->details()->panel()->shownRowId(), run);
+        EXPECT_EQ(w->details()->panel()->shownRowId().value, run);
         EXPECT_EQ(panel.titleText(), title);
         EXPECT_TRUE(panel.isShowingTable());
         EXPECT_EQ(panel.selectedTestId(), test);
@@ -230,12 +230,12 @@ TEST_F(KeyboardTriageFlow, TheSelectionSurvivesATabSwitchTheFiltersAndASync)
     tabs->setCurrentIndex(3);
     ASSERT_EQ(w->matrix()->proxy().filters().view, CommitView::Release);
     EXPECT_EQ(w->matrix()->proxy().rowCount(), 0);
-    EXPECT_EQ(w->details()->panel()->shownRowId(), run) << "an empty tab keeps the panels";
+    EXPECT_EQ(w->details()->panel()->shownRowId().value, run) << "an empty tab keeps the panels";
     EXPECT_EQ(panel.selectedTestId(), test);
     tabs->setCurrentIndex(0);
     same("back from an empty tab");
     tabs->setCurrentIndex(1); // pull requests, and back
-    EXPECT_EQ(w->details()->panel()->shownRowId(), run);
+    EXPECT_EQ(w->details()->panel()->shownRowId().value, run);
     tabs->setCurrentIndex(0);
     same("back from the pull requests");
     tabs->setCurrentIndex(4); // the backends overview, and back

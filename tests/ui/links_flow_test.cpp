@@ -93,10 +93,10 @@ protected:
         m_cache = std::move(*cache);
     }
 
-    std::int64_t rowOf(const CheckRun& run) const
+    CheckRunRow rowOf(const CheckRun& run) const
     {
         auto row = RunStore(*m_cache).checkRunRowFor(run.checkRunId);
-        return row && *row ? **row : 0;
+        return row && *row ? **row : CheckRunRow{};
     }
 
     // Two tests stored for `run`, as an artifact fetch would store them.
@@ -158,7 +158,7 @@ TEST_F(LinksFlow, ARunLinkSelectsTheCellOfItsNewestAttemptAfterTheFirstLoad)
     ASSERT_TRUE(found) << message.toStdString();
     const QModelIndex current = w->matrix()->view()->currentIndex();
     ASSERT_TRUE(current.isValid());
-    EXPECT_EQ(current.data(MatrixModel::RunRowIdRole).toLongLong(), rowOf(retried->newest));
+    EXPECT_EQ(current.data(MatrixModel::RunRowIdRole).toLongLong(), rowOf(retried->newest).value);
     EXPECT_EQ(current.data(MatrixModel::ShaRole).toString(),
               QString::fromStdString(retried->first.upstreamSha.value));
     EXPECT_EQ(current.data(MatrixModel::JobRole).toString(),
@@ -272,7 +272,7 @@ TEST_F(LinksFlow, ASecondInstanceForwardsItsLinkToTheFirst)
     const auto [found, message] = outcomeOf(opened);
     ASSERT_TRUE(found) << message.toStdString();
     EXPECT_EQ(w->matrix()->view()->currentIndex().data(MatrixModel::RunRowIdRole).toLongLong(),
-              rowOf(retried->newest));
+              rowOf(retried->newest).value);
 }
 
 TEST_F(LinksFlow, CopyLinkOnACellACommitAndATestLeadsBack)

@@ -92,7 +92,7 @@ TEST_F(MainWindowTest, SelectingACellShowsItsRun)
                                                                QItemSelectionModel::ClearAndSelect);
 
     const RunDetailsPanel& panel = *window.details()->panel();
-    const auto rowId = failing.data(MatrixModel::RunRowIdRole).toLongLong();
+    const CheckRunRow rowId{failing.data(MatrixModel::RunRowIdRole).toLongLong()};
     // Read on a worker, shown when it is back.
     ASSERT_TRUE(QTest::qWaitFor([&] { return panel.shownRowId() == rowId; }, 10000));
     auto cache = Database::open(m_cachePath.toStdString());

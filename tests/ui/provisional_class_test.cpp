@@ -49,7 +49,7 @@ protected:
 
     // PR (100 + n)'s head, n hours into the last day; its results stored
     // unless `fetched` is false (then its artifacts await a fetch).
-    std::int64_t head(int n, bool fails, bool fetched)
+    CheckRunRow head(int n, bool fails, bool fetched)
     {
         const EpochSeconds time = nowSeconds() - 24 * 3600 + n * 3600;
         CheckRun run;
@@ -78,7 +78,7 @@ protected:
         EXPECT_TRUE(RunStore(*m_cache).apply(SyncBatch{{}, {commit}, {run}, {}}));
         auto row = RunStore(*m_cache).checkRunRowFor(run.checkRunId);
         EXPECT_TRUE(row && *row);
-        const std::int64_t id = row && *row ? **row : 0;
+        const CheckRunRow id = row && *row ? **row : CheckRunRow{};
         if (fetched)
             store(id, fails);
         else
@@ -86,7 +86,7 @@ protected:
         return id;
     }
 
-    void store(std::int64_t row, bool fails)
+    void store(CheckRunRow row, bool fails)
     {
         auto writer =
             TestResultStore(*m_cache).beginTestRun({row, TestRunSource::Artifacts, "a", "u"});
@@ -105,7 +105,7 @@ protected:
     }
 
     // Selects the run's cell and its failing test; the class line shown.
-    QString shownClass(MainWindow& window, std::int64_t row)
+    QString shownClass(MainWindow& window, CheckRunRow row)
     {
         QSignalSpy shown(window.tests(), &TestsCoordinator::testsShown);
         if (!window.matrix()->selectRun(row)
@@ -130,18 +130,18 @@ protected:
     QTemporaryDir m_dir;
     QString m_cachePath;
     std::unique_ptr<Database> m_cache;
-    std::vector<std::pair<std::int64_t, bool>> m_waiting;
+    std::vector<std::pair<CheckRunRow, bool>> m_waiting;
 };
 
 } // namespace
 
 TEST_F(ProvisionalClass, ReadsProvisionalWithTheCountUntilEveryRunsResultsAreIn)
 {
-    std::int64_t other = 0;
+    CheckRunRow other;
     for (int n = 1; n <= 10; ++n)
         if (n != 8)
             other = head(n, n == 3, n >= 7);
-    const std::int64_t failing = head(8, true, true);
+    const CheckRunRow failing = head(8, true, true);
     m_cache.reset(); // closed as a sync leaves it
     MainWindow window(test::offlineSession(m_cachePath));
     window.resize(1366, 768);

@@ -83,11 +83,12 @@ std::vector<std::string> shas(const MatrixSnapshot& snap)
     return out;
 }
 
+// The row's runs by their numbers, for ElementsAre.
 std::vector<std::int64_t> runs(const MatrixSnapshot& snap, std::size_t row)
 {
     std::vector<std::int64_t> out;
     for (std::size_t c = 0; c < snap.columns.size(); ++c)
-        out.push_back(snap.cell(row, c).runRowId);
+        out.push_back(snap.cell(row, c).runRowId.value);
     return out;
 }
 
@@ -123,8 +124,8 @@ TEST(PullRequestRows, EachJobShowsItsLatestRunAcrossTheHeads)
     EXPECT_THAT(runs(prs.matrix, 0), ElementsAre(11, 12, 14));
     EXPECT_EQ(prs.matrix.cell(0, 2).attempts, 2);
     EXPECT_EQ(prs.carried.size(), 2u);
-    EXPECT_EQ(prs.carried.at(12), "b7b7b7b7");
-    EXPECT_EQ(prs.carried.at(14), "b7b7b7b7");
+    EXPECT_EQ(prs.carried.at(CheckRunRow{12}), "b7b7b7b7");
+    EXPECT_EQ(prs.carried.at(CheckRunRow{14}), "b7b7b7b7");
     EXPECT_THAT(runs(prs.matrix, 1), ElementsAre(20, 0, 0));
 }
 
@@ -136,8 +137,8 @@ TEST(PullRequestRows, AnUnstartedRunOnTheNewestHeadIsItsLatest)
     queued.startedAt = 0;
     setCell(snap, 0, 1, queued); // lint queued on the newest head
     const PullRequestMatrix prs = pullRequestMatrix(snap, {});
-    EXPECT_EQ(prs.matrix.cell(0, 1).runRowId, 15);
-    EXPECT_EQ(prs.carried.count(15), 0u);
+    EXPECT_EQ(prs.matrix.cell(0, 1).runRowId, CheckRunRow{15});
+    EXPECT_EQ(prs.carried.count(CheckRunRow{15}), 0u);
 }
 
 TEST(PullRequestRows, AnExpandedPullRequestIsFollowedByItsEarlierHeads)
@@ -434,19 +435,20 @@ TEST_F(PullRequestFlow, OpeningAShardGroupKeepsTheCellOnTheRunItShowed)
             }
         }
     ASSERT_TRUE(cell.isValid()) << "the simulator fails a later shard somewhere";
-    const qint64 run = cell.data(MatrixModel::RunRowIdRole).toLongLong();
+    const CheckRunRow run{cell.data(MatrixModel::RunRowIdRole).toLongLong()};
     w.matrix()->view()->setCurrentIndex(cell);
     QAction* group = actionWithShortcut(w, Qt::Key_G);
     ASSERT_NE(group, nullptr);
     group->trigger();
     const QModelIndex opened = w.matrix()->view()->currentIndex();
-    EXPECT_EQ(opened.data(MatrixModel::RunRowIdRole).toLongLong(), run);
+    EXPECT_EQ(CheckRunRow{opened.data(MatrixModel::RunRowIdRole).toLongLong()}, run);
     EXPECT_NE(opened.column(), cell.column()) << "on the worst shard's own column";
     EXPECT_TRUE(opened.data(MatrixModel::ShardExpandedRole).toBool());
     EXPECT_TRUE(QTest::qWaitFor([&] { return w.details()->panel()->shownRowId() == run; }, 10000));
     EXPECT_EQ(w.details()->panel()->titleText(), opened.data(MatrixModel::JobRole).toString());
     group->trigger();
-    EXPECT_EQ(w.matrix()->view()->currentIndex().data(MatrixModel::RunRowIdRole).toLongLong(), run);
+    EXPECT_EQ(w.matrix()->view()->currentIndex().data(MatrixModel::RunRowIdRole).toLongLong(),
+              run.value);
     EXPECT_GT(proxy
                   .headerData(w.matrix()->view()->currentIndex().column(), Qt::Horizontal,
                               MatrixModel::ShardMembersRole)
@@ -513,7 +515,7 @@ TEST(MatrixSync, ACellWhoseJobASyncFoldsIntoAShardGroupKeepsItsRunAndTheGroupOpe
     EXPECT_EQ(proxy.headerData(cell.column(), Qt::Horizontal, MatrixModel::ShardFamilyRole),
               QString())
         << "one shard alone is no group";
-    const qint64 run = cell.data(MatrixModel::RunRowIdRole).toLongLong();
+    const CheckRunRow run{cell.data(MatrixModel::RunRowIdRole).toLongLong()};
     w.matrix()->view()->setCurrentIndex(cell);
     const QString job = QString::fromStdString(chosen->run.jobName);
     ASSERT_TRUE(QTest::qWaitFor([&] { return w.details()->panel()->shownRowId() == run; }, 10000));
@@ -524,7 +526,7 @@ TEST(MatrixSync, ACellWhoseJobASyncFoldsIntoAShardGroupKeepsItsRunAndTheGroupOpe
     ASSERT_TRUE(refreshed.wait(30000));
     const QModelIndex kept = w.matrix()->view()->currentIndex();
     ASSERT_TRUE(kept.isValid()) << "the sync took the cell away";
-    EXPECT_EQ(kept.data(MatrixModel::RunRowIdRole).toLongLong(), run);
+    EXPECT_EQ(kept.data(MatrixModel::RunRowIdRole).toLongLong(), run.value);
     EXPECT_EQ(kept.data(MatrixModel::JobRole).toString(), job);
     const QString family =
         proxy.headerData(kept.column(), Qt::Horizontal, MatrixModel::ShardFamilyRole).toString();

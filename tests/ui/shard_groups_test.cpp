@@ -80,10 +80,10 @@ TEST(ShardGroups, TheGroupCellIsTheWorstMemberInTheHudsOrder)
 {
     const ShardMatrix grouped = groupShards(sharded(), {});
     // failure > in progress > success
-    EXPECT_EQ(grouped.matrix.cell(0, 3).runRowId, 12);
+    EXPECT_EQ(grouped.matrix.cell(0, 3).runRowId, CheckRunRow{12});
     // timed out and failure are equally bad: the first member wins
-    EXPECT_EQ(grouped.matrix.cell(1, 3).runRowId, 21);
-    EXPECT_EQ(grouped.matrix.cell(0, 4).runRowId, 15); // cancelled over nothing
+    EXPECT_EQ(grouped.matrix.cell(1, 3).runRowId, CheckRunRow{21});
+    EXPECT_EQ(grouped.matrix.cell(0, 4).runRowId, CheckRunRow{15}); // cancelled over nothing
     EXPECT_TRUE(grouped.matrix.cell(1, 4).empty());
     EXPECT_EQ(shardSeverity(cell(Conclusion::Failure, 1)), 3);
     EXPECT_EQ(shardSeverity(cell(Conclusion::TimedOut, 1)), 3);
@@ -104,7 +104,7 @@ TEST(ShardGroups, AnUntriagedMemberMarksTheGroupUntriaged)
     setCell(snap, 1, 3, triaged);
     setCell(snap, 1, 5, untriaged);
     const MatrixCell group = groupShards(snap, {}).matrix.cell(1, 3);
-    EXPECT_EQ(group.runRowId, 21);
+    EXPECT_EQ(group.runRowId, CheckRunRow{21});
     EXPECT_TRUE(group.has(MatrixCell::Untriaged));
     EXPECT_FALSE(group.has(MatrixCell::Triaged));
 }
@@ -118,8 +118,8 @@ TEST(ShardGroups, AnExpandedGroupShowsItsMembersOneByOne)
                 ElementsAre("build-1", "build-2", "lint", kShard1, kShard2, kShard3, "e2e-1"));
     EXPECT_TRUE(open.columns[4].expanded);
     EXPECT_THAT(open.columns[4].memberColumns, IsEmpty());
-    EXPECT_EQ(open.matrix.cell(0, 4).runRowId, 12);
-    EXPECT_EQ(open.matrix.cell(0, 3).runRowId, 11) << "shard 1 is itself again";
+    EXPECT_EQ(open.matrix.cell(0, 4).runRowId, CheckRunRow{12});
+    EXPECT_EQ(open.matrix.cell(0, 3).runRowId, CheckRunRow{11}) << "shard 1 is itself again";
 }
 
 TEST(ShardGroups, TheSameJobNamesInTwoBackendsAreTwoGroups)

@@ -101,7 +101,7 @@ TEST_F(TestResultsFlow, AFailedCellShowsTheFailingTestsOfItsArtifactsWithHistory
     // The failing tests are the simulator's ground truth for that run.
     auto cache = Database::open(cachePath.toStdString());
     ASSERT_TRUE(cache);
-    const auto rowId = cell.data(MatrixModel::RunRowIdRole).toLongLong();
+    const CheckRunRow rowId{cell.data(MatrixModel::RunRowIdRole).toLongLong()};
     auto run = RunStore(**cache).checkRun(rowId);
     ASSERT_TRUE(run) << run.message();
     const sim::SimRow* row = rowFor(m_server.dataset(), *run);
@@ -135,7 +135,8 @@ TEST_F(TestResultsFlow, ShowInLogOpensTheJobsLogAtTheTestsFailure)
 
     auto cache = Database::open(cachePath.toStdString());
     ASSERT_TRUE(cache);
-    auto run = RunStore(**cache).checkRun(cell.data(MatrixModel::RunRowIdRole).toLongLong());
+    auto run =
+        RunStore(**cache).checkRun(CheckRunRow{cell.data(MatrixModel::RunRowIdRole).toLongLong()});
     ASSERT_TRUE(run) << run.message();
     const sim::SimRow* row = rowFor(m_server.dataset(), *run);
     ASSERT_NE(row, nullptr);
@@ -200,7 +201,7 @@ TEST_F(TestResultsFlow, AMissingTokenNamesTheSettingAndNeverLeaksTheOtherSecrets
     auto cache = Database::open(cachePath.toStdString());
     ASSERT_TRUE(cache);
     auto testRun = TestResultStore(**cache).testRunForCheckRun(
-        cell.data(MatrixModel::RunRowIdRole).toLongLong());
+        CheckRunRow{cell.data(MatrixModel::RunRowIdRole).toLongLong()});
     ASSERT_TRUE(testRun && *testRun);
     EXPECT_EQ((*testRun)->state, TestRunState::Unauthorized);
     EXPECT_THAT((*testRun)->message, ::testing::HasSubstr("GitHub token"));

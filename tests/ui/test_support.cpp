@@ -111,7 +111,7 @@ MatrixColumn column(const std::string& backend, const std::string& job, std::int
 MatrixCell cell(Conclusion conclusion, std::int64_t rowId, std::uint8_t attempts)
 {
     MatrixCell c;
-    c.runRowId = rowId;
+    c.runRowId = CheckRunRow{rowId};
     c.status = RunStatus::Completed;
     c.conclusion = conclusion;
     c.attempts = attempts;
@@ -124,7 +124,7 @@ MatrixCell cell(Conclusion conclusion, std::int64_t rowId, std::uint8_t attempts
 MatrixCell running(std::int64_t rowId)
 {
     MatrixCell c;
-    c.runRowId = rowId;
+    c.runRowId = CheckRunRow{rowId};
     c.status = RunStatus::InProgress;
     c.attempts = 1;
     return c;

@@ -32,7 +32,7 @@ TestHistory history(std::int64_t testId, const std::vector<std::optional<TestOut
         sha.resize(40, 'e');
         point.sha = Sha{sha};
         point.commitTime = 1'777'000'000 + static_cast<EpochSeconds>(i) * 3600;
-        point.checkRunRow = static_cast<std::int64_t>(100 + i);
+        point.checkRunRow = CheckRunRow{static_cast<std::int64_t>(100 + i)};
         point.outcome = outcomes[i];
         h.points.push_back(point);
     }

@@ -483,7 +483,7 @@ TEST(TestsPanel, AnotherRunNeverKeepsAPassingTestSelected)
     ASSERT_EQ(currentTestId(panel), 2);
     TestsPanelData other = runData(2);
     other.run.id = TestRunId{10};
-    other.run.checkRunRow = 77;
+    other.run.checkRunRow = CheckRunRow{77};
     panel.setData(other);
     const StoredTestResult* shown = panel.model().result(panel.view()->currentIndex());
     ASSERT_NE(shown, nullptr);
@@ -494,7 +494,7 @@ TEST(TestsPanel, AnotherRunNeverKeepsAPassingTestSelected)
     panel.selectTest(4); // failing: kept in the next run, which fails it too
     TestsPanelData third = runData(3);
     third.run.id = TestRunId{11};
-    third.run.checkRunRow = 78;
+    third.run.checkRunRow = CheckRunRow{78};
     panel.setData(third);
     EXPECT_EQ(currentTestId(panel), 4);
 }

@@ -64,7 +64,7 @@ TEST(WatchList, ANewFailureOnAFollowedJobIsNewAndAFailureThatStaysIsNot)
     const auto events = whatIsNew(before, after, following({kJob}));
     ASSERT_EQ(events.size(), 1U);
     EXPECT_EQ(events[0].kind, WatchEventKind::NewFailure);
-    EXPECT_EQ(events[0].runRowId, 7);
+    EXPECT_EQ(events[0].runRowId, CheckRunRow{7});
     EXPECT_EQ(events[0].pr, 11);
     EXPECT_TRUE(events[0].notify);
     // Following the backend covers both jobs; nothing followed: nothing new.
@@ -109,14 +109,14 @@ TEST(WatchList, OneNoticeCountsTheItemsAndPointsAtTheFirst)
             QStringLiteral("org/npu"), QStringLiteral("test (default, 1, 2, npu)"), true});
     const Notice notice = noticeFor(events, {});
     EXPECT_EQ(notice.items, 6);
-    EXPECT_EQ(notice.runRowId, 101);
+    EXPECT_EQ(notice.runRowId, CheckRunRow{101});
     EXPECT_EQ(notice.title, QStringLiteral("RelayHUD: 6 new failure(s) on followed items"));
     EXPECT_TRUE(notice.body.startsWith(QStringLiteral("npu default 1/2: failed (#5 abcdef0)")))
         << notice.body.toStdString();
     EXPECT_TRUE(notice.body.endsWith(QStringLiteral("… and 2 more"))) << notice.body.toStdString();
     const Notice relay = noticeFor({}, QStringLiteral("Relay health degraded: 1 of 5 PRs"));
     EXPECT_EQ(relay.items, 1);
-    EXPECT_EQ(relay.runRowId, 0);
+    EXPECT_EQ(relay.runRowId, CheckRunRow{0});
 }
 
 TEST(WatchList, QuietHoursWrapPastMidnight)
@@ -170,7 +170,7 @@ triage::Suggestion suggestion(qint64 run, triage::FailureClass cls, const std::s
                               std::int64_t culprit = 0)
 {
     triage::Suggestion s;
-    s.target.checkRunRow = run;
+    s.target.checkRunRow = CheckRunRow{run};
     s.target.testId = test.empty() ? 0 : 1;
     s.target.identity = test;
     s.cls = cls;
@@ -186,7 +186,7 @@ triage::Suggestion suggestion(qint64 run, triage::FailureClass cls, const std::s
 WatchEvent failureOn(qint64 run, qint64 pr)
 {
     WatchEvent e;
-    e.runRowId = run;
+    e.runRowId = CheckRunRow{run};
     e.pr = pr;
     e.sha = QStringLiteral("a1b2c3d4e5");
     e.backend = QStringLiteral("org/npu");
@@ -225,7 +225,7 @@ TEST(AttributedFailures, OwnRegressionsAndUpstreamBreakagesNameTheirPrAndNothing
 
     const Notice notice = noticeForAttributions(got);
     EXPECT_EQ(notice.items, 2);
-    EXPECT_EQ(notice.runRowId, 1);
+    EXPECT_EQ(notice.runRowId, CheckRunRow{1});
     EXPECT_EQ(notice.title, QStringLiteral("RelayHUD: failure attributed to #101"));
     EXPECT_EQ(notice.body, QStringLiteral("#101's regression: test_add (npu default 1/2)\n"
                                           "#102: test_add already broken upstream, likely by "
@@ -259,7 +259,7 @@ TEST(WatchController, NewFailuresAwaitTheirEvidenceAndWhatItAttributesIsOneMoreN
     watch.attributionsArrived(attributed);
     ASSERT_EQ(fake->shown.size(), 2u);
     EXPECT_EQ(fake->shown.back().title, QStringLiteral("RelayHUD: failure attributed to #11"));
-    EXPECT_EQ(fake->shown.back().runRowId, 9);
+    EXPECT_EQ(fake->shown.back().runRowId, CheckRunRow{9});
 
     WatchList quiet = following({kJob});
     quiet.quietFrom = 0;
@@ -355,10 +355,10 @@ TEST(WatchFlow, AFollowedJobsNewFailureRaisesOneNotificationThatSelectsItsCell)
         window.matrix()->model().setShardGroupExpanded(
             heldCell.data(MatrixModel::ShardFamilyRole).toString(), false);
 
-    fake->click(notice.runRowId);
+    fake->click(notice.runRowId.value);
     const QModelIndex current = window.matrix()->view()->currentIndex();
     ASSERT_TRUE(current.isValid());
-    EXPECT_EQ(current.data(MatrixModel::RunRowIdRole).toLongLong(), notice.runRowId);
+    EXPECT_EQ(current.data(MatrixModel::RunRowIdRole).toLongLong(), notice.runRowId.value);
     EXPECT_EQ(current.data(MatrixModel::JobRole).toString().toStdString(), run.jobName);
     // Visiting the cell clears its mark; syncing again raises nothing new.
     EXPECT_FALSE(current.data(MatrixModel::UnseenRole).toBool());
@@ -414,7 +414,7 @@ TEST(DesktopNotifierBus, ANoticeReachesTheSessionBusAndItsActionSelectsTheRun)
     Notice notice;
     notice.title = QStringLiteral("RelayHUD: 1 new failure(s) on followed items");
     notice.body = QStringLiteral("npu default 1/2: failed (#5 <abcdef0>)");
-    notice.runRowId = 77;
+    notice.runRowId = CheckRunRow{77};
     notice.items = 1;
     notifier.show(notice);
     ASSERT_TRUE(delivered.wait(5000));

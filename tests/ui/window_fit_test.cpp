@@ -89,7 +89,7 @@ protected:
         QSignalSpy shown(window.tests(), &TestsCoordinator::testsShown);
         window.matrix()->view()->selectionModel()->setCurrentIndex(
             cell, QItemSelectionModel::ClearAndSelect);
-        const qint64 run = cell.data(MatrixModel::RunRowIdRole).toLongLong();
+        const CheckRunRow run{cell.data(MatrixModel::RunRowIdRole).toLongLong()};
         ASSERT_TRUE(QTest::qWaitFor([&] { return !shown.isEmpty(); }, kWaitMs));
         ASSERT_TRUE(QTest::qWaitFor([&] { return window.details()->panel()->shownRowId() == run; },
                                     kWaitMs));

@@ -101,7 +101,8 @@ TEST_F(WindowLayoutTest, AFullHdWindowShowsAtLeast35CommitsBeforeAndAfterASelect
     ASSERT_TRUE(window.matrix()->selectInterestingCell());
     const auto selected = window.matrix()->view()->currentIndex().data(MatrixModel::RunRowIdRole);
     ASSERT_TRUE(QTest::qWaitFor(
-        [&] { return window.details()->panel()->shownRowId() == selected.toLongLong(); }, kWaitMs));
+        [&] { return window.details()->panel()->shownRowId().value == selected.toLongLong(); },
+        kWaitMs));
     QTest::qWait(50);
     const int after = visibleRows(*window.matrix()->view());
     EXPECT_GE(after, kWantedRows);

@@ -89,7 +89,7 @@ Result<std::vector<BackendReport>> examineBackends(const Database& cache, Artifa
         report.level = backend.level;
         report.runtime = judgeRuntime(backend.repo, *runs, since, now);
         for (const HealthFinding& f : report.runtime.findings)
-            for (std::int64_t row : f.runs)
+            for (CheckRunRow row : f.runs)
                 report.runs.emplace(row, HealthRun{});
         for (HealthRun& run : *runs)
             if (auto it = report.runs.find(run.checkRunRow); it != report.runs.end())

@@ -89,9 +89,9 @@ bool sameCommit(const std::string& dispatched, const std::string& checkedOut)
 
 bool shaOnly(const std::string& ref) { return isUpstreamCommit(ref); }
 
-std::vector<std::int64_t> rowsOf(const std::vector<const HealthRun*>& runs)
+std::vector<CheckRunRow> rowsOf(const std::vector<const HealthRun*>& runs)
 {
-    std::vector<std::int64_t> out;
+    std::vector<CheckRunRow> out;
     for (const HealthRun* run : runs)
         if (out.size() < kMaxRunsNamed)
             out.push_back(run->checkRunRow);

@@ -95,7 +95,7 @@ bool isNewerRun(const RunRank& a, const RunRank& b)
     const EpochSeconds sa = a.startedAt.value_or(0), sb = b.startedAt.value_or(0);
     if (sa != sb)
         return sa > sb;
-    return a.rowId > b.rowId;
+    return b.rowId < a.rowId;
 }
 
 } // namespace relayhud

@@ -12,7 +12,7 @@ using store::Statement;
 
 CheckoutStore::CheckoutStore(const Database& db) : m_db(store::connectionOf(db)) {}
 
-Result<void> CheckoutStore::putLogCheckouts(std::int64_t checkRunRow,
+Result<void> CheckoutStore::putLogCheckouts(CheckRunRow checkRunRow,
                                             const std::vector<LogCheckout>& checkouts,
                                             EpochSeconds scannedAt)
 {
@@ -20,8 +20,8 @@ Result<void> CheckoutStore::putLogCheckouts(std::int64_t checkRunRow,
     if (!transaction)
         return transaction.error();
     const auto failed = [&](const Result<void>& r) {
-        return makeError("could not store the checkouts of check run " + std::to_string(checkRunRow)
-                         + ": " + r.message());
+        return makeError("could not store the checkouts of check run "
+                         + std::to_string(checkRunRow.value) + ": " + r.message());
     };
     Statement clear(m_db, "DELETE FROM log_checkout WHERE check_run_row = ?");
     if (auto r = clear.bind(1, checkRunRow).run(); !r)
@@ -48,7 +48,7 @@ Result<void> CheckoutStore::putLogCheckouts(std::int64_t checkRunRow,
     return transaction->commit();
 }
 
-Result<void> CheckoutStore::putLogUnread(std::int64_t checkRunRow, EpochSeconds triedAt, bool gone)
+Result<void> CheckoutStore::putLogUnread(CheckRunRow checkRunRow, EpochSeconds triedAt, bool gone)
 {
     auto transaction = store::Transaction::begin(m_db);
     if (!transaction)
@@ -61,12 +61,12 @@ Result<void> CheckoutStore::putLogUnread(std::int64_t checkRunRow, EpochSeconds 
         r = scan.bind(1, checkRunRow).bind(2, triedAt).bind(3, gone ? 2 : 0).run();
     if (!r)
         return makeError("could not record the unread log of check run "
-                         + std::to_string(checkRunRow) + ": " + r.message());
+                         + std::to_string(checkRunRow.value) + ": " + r.message());
     return transaction->commit();
 }
 
 Result<std::optional<std::vector<LogCheckout>>>
-CheckoutStore::logCheckouts(std::int64_t checkRunRow) const
+CheckoutStore::logCheckouts(CheckRunRow checkRunRow) const
 {
     Statement scan(m_db, "SELECT 1 FROM log_checkout_scan WHERE check_run_row = ? AND read = 1");
     auto row = scan.bind(1, checkRunRow).step();

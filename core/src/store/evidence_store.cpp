@@ -41,9 +41,10 @@ std::vector<std::string> parseCaptures(const std::string& text)
     return out;
 }
 
-Result<std::vector<std::int64_t>> collectIds(Statement& s)
+Result<std::vector<CheckRunRow>> collectRunRows(Statement& s)
 {
-    return store::collectRows<std::int64_t>(s, [](const Statement& row) { return row.int64(0); });
+    return store::collectRows<CheckRunRow>(
+        s, [](const Statement& row) { return row.id<CheckRunRow>(0); });
 }
 
 } // namespace
@@ -81,11 +82,11 @@ Result<void> EvidenceStore::putJobFailureLine(const JobFailureLine& line)
         .bind(12, capturesJson(line.named));
     if (auto r = s.run(); !r)
         return makeError("could not store the failure line of check run "
-                         + std::to_string(line.checkRunRow) + ": " + r.message());
+                         + std::to_string(line.checkRunRow.value) + ": " + r.message());
     return {};
 }
 
-Result<std::optional<JobFailureLine>> EvidenceStore::jobFailureLine(std::int64_t checkRunRow) const
+Result<std::optional<JobFailureLine>> EvidenceStore::jobFailureLine(CheckRunRow checkRunRow) const
 {
     Statement s(m_db, "SELECT rules_hash, state, rule, class, line, text, captures, log_hash,"
                       " message, picked_at, named FROM job_failure_line WHERE check_run_row = ?");
@@ -160,7 +161,7 @@ Result<std::int64_t> EvidenceStore::jobLineQueueSize(const JobLineQueueQuery& qu
     return *row ? s.int64(0) : 0;
 }
 
-Result<std::vector<std::int64_t>> EvidenceStore::triageRunRows(const TriageRunQuery& query) const
+Result<std::vector<CheckRunRow>> EvidenceStore::triageRunRows(const TriageRunQuery& query) const
 {
     Statement s(m_db, std::string("SELECT cr.id FROM check_run cr"
                                   " JOIN upstream_commit c ON c.id = cr.commit_id"
@@ -170,10 +171,10 @@ Result<std::vector<std::int64_t>> EvidenceStore::triageRunRows(const TriageRunQu
                           + " OR (tr.state = 0 AND tr.failed + tr.errors + tr.xpass_strict > 0))"
                             " ORDER BY c.time DESC, cr.id DESC LIMIT ?3");
     s.bind(1, query.sha.value).bind(2, query.since).bind(3, query.limit > 0 ? query.limit : -1);
-    return collectIds(s);
+    return collectRunRows(s);
 }
 
-Result<std::vector<std::int64_t>> EvidenceStore::otherAttemptRows(std::int64_t checkRunRow) const
+Result<std::vector<CheckRunRow>> EvidenceStore::otherAttemptRows(CheckRunRow checkRunRow) const
 {
     Statement s(m_db, "SELECT o.id FROM check_run cr"
                       " JOIN check_run o ON o.job_id = cr.job_id AND o.commit_id = cr.commit_id"
@@ -182,11 +183,11 @@ Result<std::vector<std::int64_t>> EvidenceStore::otherAttemptRows(std::int64_t c
                       " ORDER BY "
                           + store::newestRunFirstSql("o"));
     s.bind(1, checkRunRow);
-    return collectIds(s);
+    return collectRunRows(s);
 }
 
 Result<std::vector<std::optional<TestOutcome>>>
-EvidenceStore::testOutcomesIn(std::int64_t checkRunRow,
+EvidenceStore::testOutcomesIn(CheckRunRow checkRunRow,
                               const std::vector<std::int64_t>& testIds) const
 {
     std::vector<std::optional<TestOutcome>> out(testIds.size());
@@ -208,8 +209,8 @@ EvidenceStore::testOutcomesIn(std::int64_t checkRunRow,
     return out;
 }
 
-Result<std::vector<std::int64_t>> EvidenceStore::infraPeerRows(std::int64_t checkRunRow,
-                                                               EpochSeconds windowSeconds) const
+Result<std::vector<CheckRunRow>> EvidenceStore::infraPeerRows(CheckRunRow checkRunRow,
+                                                              EpochSeconds windowSeconds) const
 {
     // A run without a start time groups by SHA only.
     Statement s(m_db, "SELECT o.id FROM check_run cr"
@@ -223,7 +224,7 @@ Result<std::vector<std::int64_t>> EvidenceStore::infraPeerRows(std::int64_t chec
     s.bind(1, checkRunRow)
         .bind(2, windowSeconds)
         .bind(3, triage::storedClass(triage::FailureClass::Infra));
-    return collectIds(s);
+    return collectRunRows(s);
 }
 
 } // namespace relayhud

@@ -59,7 +59,7 @@ Result<std::optional<std::int64_t>> EvidenceStore::testIdOf(const std::string& i
     return found;
 }
 
-Result<std::int64_t> EvidenceStore::jobOfRun(std::int64_t checkRunRow) const
+Result<std::int64_t> EvidenceStore::jobOfRun(CheckRunRow checkRunRow) const
 {
     Statement s(m_db, "SELECT job_id FROM check_run WHERE id = ?");
     auto row = s.bind(1, checkRunRow).step();
@@ -71,7 +71,7 @@ Result<std::int64_t> EvidenceStore::jobOfRun(std::int64_t checkRunRow) const
 namespace {
 
 // check_run.id -> the run's index in JobTimeline::runs.
-using RowIndex = std::unordered_map<std::int64_t, std::size_t>;
+using RowIndex = std::unordered_map<CheckRunRow, std::size_t, RowIdHash>;
 
 // The job's runs, oldest commit first, attempts of one SHA together.
 Result<void> readRuns(sqlite3* db, std::int64_t jobId, JobTimeline& out, RowIndex& byRow)
@@ -93,7 +93,7 @@ Result<void> readRuns(sqlite3* db, std::int64_t jobId, JobTimeline& out, RowInde
     runs.bind(1, jobId);
     return runs.forEachRow([&](const Statement& row) {
         TimelineRun r;
-        r.row = row.int64(0);
+        r.row = row.id<CheckRunRow>(0);
         r.sha = Sha{row.text(1)};
         r.prNumber = row.int64(2);
         r.eventType = static_cast<EventType>(row.integer(3));
@@ -126,7 +126,7 @@ Result<void> readFailing(sqlite3* db, std::int64_t jobId, JobTimeline& out, cons
                               + kFailingOutcome + " AND " + store::kTriageOutcomesTerm);
     failing.bind(1, jobId);
     return failing.forEachRow([&](const Statement& row) {
-        if (auto it = byRow.find(row.int64(0)); it != byRow.end())
+        if (auto it = byRow.find(row.id<CheckRunRow>(0)); it != byRow.end())
             out.runs[it->second].failing.push_back(row.int64(1));
     });
 }
@@ -144,7 +144,7 @@ readNamed(sqlite3* db, std::int64_t jobId, const JobTimeline& timeline, const Ro
     lines.bind(1, jobId);
     std::vector<std::pair<std::size_t, std::string>> named;
     auto read = lines.forEachRow([&](const Statement& row) {
-        const auto it = byRow.find(row.int64(0));
+        const auto it = byRow.find(row.id<CheckRunRow>(0));
         if (it == byRow.end() || timeline.runs[it->second].hasResults)
             return;
         const auto list = parseJsonOrDiscarded(row.text(2));

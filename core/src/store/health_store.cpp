@@ -42,7 +42,7 @@ const char* const kHealthCheckoutsSql =
 HealthRun readHealthRun(const Statement& s)
 {
     HealthRun r;
-    r.checkRunRow = s.int64(0);
+    r.checkRunRow = s.id<CheckRunRow>(0);
     r.workflow = s.text(1);
     r.job = s.text(2);
     r.sha = Sha{s.text(3)};
@@ -74,13 +74,13 @@ Result<std::vector<HealthRun>> HealthStore::healthRuns(const HealthRunQuery& que
     auto runs = store::collectRows<HealthRun>(s, readHealthRun);
     if (!runs)
         return runs.error();
-    std::unordered_map<std::int64_t, HealthRun*> byRow;
+    std::unordered_map<CheckRunRow, HealthRun*, RowIdHash> byRow;
     for (HealthRun& run : *runs)
         byRow.emplace(run.checkRunRow, &run);
     Statement checkouts(m_db, kHealthCheckoutsSql);
     checkouts.bind(1, query.repo).bind(2, query.since);
     auto read = checkouts.forEachRow([&](const Statement& row) {
-        const auto found = byRow.find(row.int64(0));
+        const auto found = byRow.find(row.id<CheckRunRow>(0));
         if (found == byRow.end())
             return;
         auto& list = found->second->checkouts;

@@ -18,7 +18,8 @@ using store::Statement;
 namespace {
 
 struct RunRow {
-    std::int64_t id, commitId, jobId;
+    CheckRunRow id;
+    std::int64_t commitId, jobId;
     int attempt;
     RunStatus status;
     Conclusion conclusion;
@@ -61,8 +62,10 @@ Result<void> markReportedGreensThatFailed(sqlite3* db, std::vector<MatrixCell>& 
     Statement s(db, "SELECT cr.id FROM check_run cr JOIN test_run tr ON tr.check_run_row = cr.id"
                     " WHERE cr.conclusion = 1 AND tr.state = 0"
                     " AND tr.failed + tr.errors + tr.xpass_strict > 0");
-    std::unordered_set<std::int64_t> failing;
-    if (auto r = s.forEachRow([&](const Statement& row) { failing.insert(row.int64(0)); }); !r)
+    std::unordered_set<CheckRunRow, RowIdHash> failing;
+    if (auto r =
+            s.forEachRow([&](const Statement& row) { failing.insert(row.id<CheckRunRow>(0)); });
+        !r)
         return r.error();
     if (failing.empty())
         return {};
@@ -185,7 +188,7 @@ Result<MatrixSnapshot> MatrixStore::loadMatrix(const MatrixQuery& query) const
         const auto col = columnOf.find(st.int64(2));
         if (!row || !col)
             return;
-        const RunRow r{st.int64(0),
+        const RunRow r{st.id<CheckRunRow>(0),
                        st.int64(1),
                        st.int64(2),
                        st.integer(3),

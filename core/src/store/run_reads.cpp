@@ -115,7 +115,7 @@ Result<std::vector<CheckRun>> RunStore::checkRunsForPr(std::int64_t prNumber) co
     return store::collectRows<CheckRun>(s, readRun);
 }
 
-Result<CheckRun> RunStore::checkRun(std::int64_t rowId) const
+Result<CheckRun> RunStore::checkRun(CheckRunRow rowId) const
 {
     Statement s(m_db, std::string(kRunSelect) + "WHERE cr.id = ?");
     s.bind(1, rowId);
@@ -123,11 +123,11 @@ Result<CheckRun> RunStore::checkRun(std::int64_t rowId) const
     if (!row)
         return row.error();
     if (!*row)
-        return makeError("check run " + std::to_string(rowId) + " is no longer in the cache");
+        return makeError("check run " + std::to_string(rowId.value) + " is no longer in the cache");
     return readRun(s);
 }
 
-Result<std::vector<CheckRun>> RunStore::attemptsOf(std::int64_t rowId) const
+Result<std::vector<CheckRun>> RunStore::attemptsOf(CheckRunRow rowId) const
 {
     Statement s(m_db, std::string(kRunSelect)
                           + "WHERE cr.commit_id = (SELECT commit_id FROM check_run WHERE id = ?1)"
@@ -160,17 +160,17 @@ Result<std::optional<UpstreamCommit>> RunStore::previousCommit(const Sha& sha) c
     return std::optional<UpstreamCommit>{readCommit(s)};
 }
 
-Result<std::optional<std::int64_t>> RunStore::checkRunRowFor(const CheckRunId& id) const
+Result<std::optional<CheckRunRow>> RunStore::checkRunRowFor(const CheckRunId& id) const
 {
     if (id.value.empty())
-        return std::optional<std::int64_t>{};
+        return std::optional<CheckRunRow>{};
     Statement s(m_db, "SELECT id FROM check_run WHERE check_run_id = ? ORDER BY id DESC LIMIT 1");
     auto row = s.bind(1, id.value).step();
     if (!row)
         return row.error();
     if (!*row)
-        return std::optional<std::int64_t>{};
-    return std::optional<std::int64_t>{s.int64(0)};
+        return std::optional<CheckRunRow>{};
+    return std::optional<CheckRunRow>{s.id<CheckRunRow>(0)};
 }
 
 } // namespace relayhud

@@ -1,5 +1,6 @@
 #pragma once
 // A thin RAII layer over sqlite3 prepared statements. Private to the store.
+#include "relayhud/model/ids.h"
 #include "relayhud/util/result.h"
 
 #include <sqlite3.h>
@@ -36,6 +37,17 @@ public:
     Statement& bind(int index, const std::optional<std::int64_t>& value);
     Statement& bind(int index, const std::optional<double>& value);
     Statement& bindNull(int index);
+    // A row id (model/ids.h) goes in as its number; none, for the optional, as NULL.
+    template <typename Tag>
+    Statement& bind(int index, RowId<Tag> id)
+    {
+        return bind(index, id.value);
+    }
+    template <typename Tag>
+    Statement& bind(int index, const std::optional<RowId<Tag>>& id)
+    {
+        return id ? bind(index, id->value) : bindNull(index);
+    }
 
     // SQLITE_ROW -> true, SQLITE_DONE -> false; anything else is an Error.
     Result<bool> step();
@@ -61,6 +73,18 @@ public:
     std::string text(int column) const;
     bool isNull(int column) const;
     std::optional<std::int64_t> optInt64(int column) const;
+    // A row id (model/ids.h) read back from its number: s.id<CheckRunRow>(0).
+    template <typename Id>
+    Id id(int column) const
+    {
+        return Id{int64(column)};
+    }
+    template <typename Id>
+    std::optional<Id> optId(int column) const
+    {
+        const auto value = optInt64(column);
+        return value ? std::optional<Id>{Id{*value}} : std::nullopt;
+    }
     std::optional<double> optReal(int column) const;
 
 private:
@@ -93,6 +117,15 @@ Result<std::optional<T>> firstRow(Statement& s, Read read)
 
 // "[1,2,3]": ids bound as one parameter, read back with json_each(?).
 std::string jsonIdList(const std::vector<std::int64_t>& ids);
+template <typename Tag>
+std::string jsonIdList(const std::vector<RowId<Tag>>& ids)
+{
+    std::vector<std::int64_t> values;
+    values.reserve(ids.size());
+    for (const RowId<Tag> id : ids)
+        values.push_back(id.value);
+    return jsonIdList(values);
+}
 
 // Runs one or more statements that return no rows (DDL, pragmas).
 Result<void> exec(sqlite3* db, const char* sql);

@@ -40,7 +40,7 @@ struct PickedRun {
     std::int64_t testRunId = 0;
 };
 
-Result<AskedRun> askedRun(sqlite3* db, std::int64_t checkRunRow)
+Result<AskedRun> askedRun(sqlite3* db, CheckRunRow checkRunRow)
 {
     Statement s(db, "SELECT cr.job_id, cr.commit_id, c.time FROM check_run cr"
                     " JOIN upstream_commit c ON c.id = cr.commit_id WHERE cr.id = ?");
@@ -48,12 +48,13 @@ Result<AskedRun> askedRun(sqlite3* db, std::int64_t checkRunRow)
     if (!row)
         return row.error();
     if (!*row)
-        return makeError("check run " + std::to_string(checkRunRow) + " is no longer in the cache");
+        return makeError("check run " + std::to_string(checkRunRow.value)
+                         + " is no longer in the cache");
     return AskedRun{s.int64(0), s.int64(1), s.int64(2)};
 }
 
 // Newest first: one run per SHA, at most maxShas.
-Result<std::vector<PickedRun>> pickRuns(sqlite3* db, std::int64_t checkRunRow, const AskedRun& a,
+Result<std::vector<PickedRun>> pickRuns(sqlite3* db, CheckRunRow checkRunRow, const AskedRun& a,
                                         int maxShas)
 {
     Statement s(db, kRunsOfJob);
@@ -72,7 +73,7 @@ Result<std::vector<PickedRun>> pickRuns(sqlite3* db, std::int64_t checkRunRow, c
         PickedRun run;
         run.point.sha = Sha{s.text(1)};
         run.point.commitTime = s.int64(2);
-        run.point.checkRunRow = s.int64(3);
+        run.point.checkRunRow = s.id<CheckRunRow>(3);
         run.point.runAttempt = s.integer(4);
         run.testRunId = s.int64(5);
         runs.push_back(std::move(run));
@@ -102,7 +103,7 @@ Result<TestHistory> historyOf(Statement& s, std::int64_t testId, const std::vect
 } // namespace
 
 Result<std::vector<TestHistory>>
-TestResultStore::testHistory(std::int64_t checkRunRow, const std::vector<std::int64_t>& testIds,
+TestResultStore::testHistory(CheckRunRow checkRunRow, const std::vector<std::int64_t>& testIds,
                              int maxShas) const
 {
     auto asked = askedRun(m_db, checkRunRow);

@@ -80,7 +80,7 @@ TestRunInfo readTestRun(const Statement& s)
 {
     TestRunInfo info;
     info.id = TestRunId{s.int64(0)};
-    info.checkRunRow = s.optInt64(1);
+    info.checkRunRow = s.optId<CheckRunRow>(1);
     info.source = static_cast<TestRunSource>(s.integer(2));
     info.state = static_cast<TestRunState>(s.integer(3));
     info.label = s.text(4);
@@ -192,24 +192,24 @@ Result<TestRunId> TestResultStore::recordTestRunState(const TestRunOrigin& origi
 }
 
 Result<std::optional<TestRunInfo>>
-TestResultStore::testRunForCheckRun(std::int64_t checkRunRow) const
+TestResultStore::testRunForCheckRun(CheckRunRow checkRunRow) const
 {
     Statement s(m_db, kTestRunSelect + "WHERE check_run_row = ?");
     s.bind(1, checkRunRow);
     return firstTestRun(s);
 }
 
-Result<std::unordered_map<std::int64_t, TestRunInfo>>
-TestResultStore::testRunsForCheckRuns(const std::vector<std::int64_t>& checkRunRows) const
+Result<std::unordered_map<CheckRunRow, TestRunInfo, RowIdHash>>
+TestResultStore::testRunsForCheckRuns(const std::vector<CheckRunRow>& checkRunRows) const
 {
-    std::unordered_map<std::int64_t, TestRunInfo> out;
+    std::unordered_map<CheckRunRow, TestRunInfo, RowIdHash> out;
     if (checkRunRows.empty())
         return out;
     Statement s(m_db, kTestRunSelect + "WHERE check_run_row IN (SELECT value FROM json_each(?1))");
     s.bind(1, store::jsonIdList(checkRunRows));
     auto read = s.forEachRow([&](const Statement& row) {
         TestRunInfo info = readTestRun(row);
-        const std::int64_t key = *info.checkRunRow;
+        const CheckRunRow key = *info.checkRunRow;
         out.insert_or_assign(key, std::move(info));
     });
     if (!read)
@@ -314,7 +314,7 @@ constexpr const char* kArtifactQueue =
 ArtifactCandidate readCandidate(const Statement& s)
 {
     ArtifactCandidate c;
-    c.checkRunRow = s.int64(0);
+    c.checkRunRow = s.id<CheckRunRow>(0);
     c.downstreamRepo = s.text(1);
     c.runId = s.text(2);
     c.runAttempt = s.integer(3);

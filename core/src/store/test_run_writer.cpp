@@ -58,14 +58,14 @@ Result<void> prepareStatements(TestRunWriterState& s)
     return s.batch->prepared();
 }
 
-Result<void> checkRunExists(sqlite3* db, std::int64_t row)
+Result<void> checkRunExists(sqlite3* db, CheckRunRow row)
 {
     Statement s(db, "SELECT 1 FROM check_run WHERE id = ?");
     auto found = s.bind(1, row).step();
     if (!found)
         return found.error();
     if (!*found)
-        return makeError("check run " + std::to_string(row) + " is no longer in the cache");
+        return makeError("check run " + std::to_string(row.value) + " is no longer in the cache");
     return {};
 }
 

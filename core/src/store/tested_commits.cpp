@@ -26,7 +26,7 @@ TestedCommit readTested(const Statement& row, int first)
 
 } // namespace
 
-Result<void> CheckoutStore::putTestedCommit(std::int64_t checkRunRow, const TestedCommit& tested)
+Result<void> CheckoutStore::putTestedCommit(CheckRunRow checkRunRow, const TestedCommit& tested)
 {
     auto transaction = store::Transaction::begin(m_db);
     if (!transaction)
@@ -46,11 +46,11 @@ Result<void> CheckoutStore::putTestedCommit(std::int64_t checkRunRow, const Test
         .bind(6, static_cast<std::int64_t>(tested.line));
     if (auto r = s.run(); !r)
         return makeError("could not store the tested commit of check run "
-                         + std::to_string(checkRunRow) + ": " + r.message());
+                         + std::to_string(checkRunRow.value) + ": " + r.message());
     return transaction->commit();
 }
 
-Result<void> CheckoutStore::putTestedFromCheckouts(std::int64_t checkRunRow,
+Result<void> CheckoutStore::putTestedFromCheckouts(CheckRunRow checkRunRow,
                                                    const std::vector<LogCheckout>& checkouts)
 {
     Statement repo(m_db, "SELECT upstream_repo FROM check_run WHERE id = ?");
@@ -71,7 +71,7 @@ Result<void> CheckoutStore::putTestedFromCheckouts(std::int64_t checkRunRow,
     return tested ? putTestedCommit(checkRunRow, *tested) : Result<void>{};
 }
 
-Result<std::optional<TestedCommit>> CheckoutStore::testedCommit(std::int64_t checkRunRow) const
+Result<std::optional<TestedCommit>> CheckoutStore::testedCommit(CheckRunRow checkRunRow) const
 {
     Statement s(m_db,
                 std::string("SELECT ") + kColumns + " FROM tested_commit WHERE check_run_row = ?");
@@ -79,18 +79,18 @@ Result<std::optional<TestedCommit>> CheckoutStore::testedCommit(std::int64_t che
                                          [](const Statement& row) { return readTested(row, 0); });
 }
 
-Result<std::unordered_map<std::int64_t, TestedCommit>>
-CheckoutStore::testedCommits(const std::vector<std::int64_t>& checkRunRows) const
+Result<std::unordered_map<CheckRunRow, TestedCommit, RowIdHash>>
+CheckoutStore::testedCommits(const std::vector<CheckRunRow>& checkRunRows) const
 {
-    std::unordered_map<std::int64_t, TestedCommit> out;
+    std::unordered_map<CheckRunRow, TestedCommit, RowIdHash> out;
     if (checkRunRows.empty())
         return out;
     // Few runs have one: read them all and keep the rows asked for.
-    std::vector<std::int64_t> wanted = checkRunRows;
+    std::vector<CheckRunRow> wanted = checkRunRows;
     std::sort(wanted.begin(), wanted.end());
     Statement s(m_db, std::string("SELECT check_run_row, ") + kColumns + " FROM tested_commit");
     auto r = s.forEachRow([&](const Statement& row) {
-        const std::int64_t id = row.int64(0);
+        const auto id = row.id<CheckRunRow>(0);
         if (std::binary_search(wanted.begin(), wanted.end(), id))
             out.emplace(id, readTested(row, 1));
     });
@@ -100,7 +100,7 @@ CheckoutStore::testedCommits(const std::vector<std::int64_t>& checkRunRows) cons
 }
 
 Result<std::optional<TestedCommit>>
-CheckoutStore::previousTestedCommit(std::int64_t checkRunRow) const
+CheckoutStore::previousTestedCommit(CheckRunRow checkRunRow) const
 {
     // The same job's runs on older upstream commits (ties: the lower row),
     // newest first, whose tested commit is another one of the same fetched

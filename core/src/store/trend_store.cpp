@@ -40,7 +40,7 @@ std::optional<TestCounts> readCounts(const Statement& s)
 TrendRun readTrendRun(const Statement& s)
 {
     TrendRun r;
-    r.checkRunRow = s.int64(0);
+    r.checkRunRow = s.id<CheckRunRow>(0);
     r.repo = s.text(1);
     r.workflow = s.text(2);
     r.job = s.text(3);

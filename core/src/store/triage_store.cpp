@@ -240,7 +240,7 @@ TriageStore::triageTagsFor(const std::vector<TriageTarget>& targets) const
     return out;
 }
 
-Result<TriageTarget> TriageStore::triageTargetOf(std::int64_t checkRunRow,
+Result<TriageTarget> TriageStore::triageTargetOf(CheckRunRow checkRunRow,
                                                  const std::string& test) const
 {
     Statement s(m_db, "SELECT b.repo, j.workflow, j.name, c.sha, cr.run_attempt FROM check_run cr"
@@ -250,11 +250,11 @@ Result<TriageTarget> TriageStore::triageTargetOf(std::int64_t checkRunRow,
     if (!row)
         return row.error();
     if (!*row)
-        return makeError("check run " + std::to_string(checkRunRow) + " is not in the cache");
+        return makeError("check run " + std::to_string(checkRunRow.value) + " is not in the cache");
     return TriageTarget{s.text(0), s.text(1), s.text(2), Sha{s.text(3)}, s.integer(4), test};
 }
 
-Result<std::vector<TriageTag>> TriageStore::triageTagsForCheckRun(std::int64_t checkRunRow) const
+Result<std::vector<TriageTag>> TriageStore::triageTagsForCheckRun(CheckRunRow checkRunRow) const
 {
     auto target = triageTargetOf(checkRunRow);
     if (!target)
@@ -391,13 +391,13 @@ void addTag(TriageProgress& p, const Statement& row)
 } // namespace
 
 Result<std::vector<TriageProgress>>
-TriageStore::triageProgress(const std::vector<std::int64_t>& checkRunRows) const
+TriageStore::triageProgress(const std::vector<CheckRunRow>& checkRunRows) const
 {
     std::vector<TriageProgress> out(checkRunRows.size());
     if (checkRunRows.empty())
         return out;
-    std::unordered_map<std::int64_t, std::size_t> slotOf; // first slot of a row
-    std::vector<std::int64_t> rows;
+    std::unordered_map<CheckRunRow, std::size_t, RowIdHash> slotOf; // first slot of a row
+    std::vector<CheckRunRow> rows;
     for (std::size_t i = 0; i < checkRunRows.size(); ++i) {
         out[i].checkRunRow = checkRunRows[i];
         if (slotOf.emplace(checkRunRows[i], i).second)
@@ -407,7 +407,7 @@ TriageStore::triageProgress(const std::vector<std::int64_t>& checkRunRows) const
     std::vector<std::int64_t> commits;
     Statement runs(m_db, kProgressRuns);
     auto read = runs.bind(1, store::jsonIdList(rows)).forEachRow([&](const Statement& row) {
-        const std::size_t slot = slotOf[row.int64(0)];
+        const std::size_t slot = slotOf[row.id<CheckRunRow>(0)];
         out[slot].failingTests = row.isNull(4) ? 0 : row.integer(4);
         slotAt.emplace(RunPlace{row.int64(1), row.int64(2), row.integer(3)}, slot);
         commits.push_back(row.int64(1));
@@ -467,7 +467,7 @@ TriageStore::failuresForClustering(const FailureQuery& query) const
         f.workflow = row.text(3);
         f.job = row.text(4);
         f.attempt = row.integer(5);
-        f.checkRunRow = row.int64(6);
+        f.checkRunRow = row.id<CheckRunRow>(6);
         f.test = row.isNull(7) ? testIdentity(row.text(8), row.text(9), row.text(10)) : row.text(7);
         f.outcome = static_cast<TestOutcome>(row.integer(11));
         f.reason = std::string(firstMeaningfulLine(row.text(12)));

@@ -100,7 +100,7 @@ ArtifactQueueQuery queueQuery(const ArtifactSyncOptions& options)
 
 // What fetchRun fetches for a cached run: its artifact_url, else its
 // workflow run URL (GitHub keeps artifacts by run; sync::fetchRunArtifacts).
-ArtifactCandidate candidateOf(const CheckRun& run, std::int64_t checkRunRow)
+ArtifactCandidate candidateOf(const CheckRun& run, CheckRunRow checkRunRow)
 {
     ArtifactCandidate candidate;
     candidate.checkRunRow = checkRunRow;
@@ -228,8 +228,7 @@ Result<ArtifactSyncReport> ArtifactSync::run(const ArtifactSyncOptions& options,
     return report;
 }
 
-Result<TestRunInfo> ArtifactSync::fetchRun(std::int64_t checkRunRow,
-                                           const std::atomic<bool>* cancel)
+Result<TestRunInfo> ArtifactSync::fetchRun(CheckRunRow checkRunRow, const std::atomic<bool>* cancel)
 {
     auto existing = TestResultStore(m_cache).testRunForCheckRun(checkRunRow);
     if (!existing)

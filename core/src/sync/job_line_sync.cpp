@@ -233,7 +233,7 @@ Result<void> sampleCheckouts(Database& cache, ArtifactFetcher& fetcher,
         const auto& read = reads[i];
         if (!read)
             continue; // cancelled: asked on the next pass
-        const std::int64_t row = (*queue)[i].checkRunRow;
+        const CheckRunRow row = (*queue)[i].checkRunRow;
         auto stored =
             read->checkouts
                 ? CheckoutStore(cache).putLogCheckouts(row, *read->checkouts, nowSeconds())

@@ -38,12 +38,12 @@ public:
     }
 
     // False when this pass asked for the run already.
-    bool add(std::int64_t checkRunRow) { return m_asked.insert(checkRunRow).second; }
+    bool add(CheckRunRow checkRunRow) { return m_asked.insert(checkRunRow).second; }
 
 private:
     std::int64_t m_maxRuns;
     std::int64_t m_pageRuns;
-    std::set<std::int64_t> m_asked;
+    std::set<CheckRunRow> m_asked;
 };
 
 } // namespace relayhud::sync

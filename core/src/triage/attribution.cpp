@@ -74,7 +74,7 @@ JobAttributor::JobAttributor(JobTimeline timeline, AttributionOptions options)
     }
 }
 
-std::optional<TimelineIndex> JobAttributor::indexOf(std::int64_t checkRunRow) const
+std::optional<TimelineIndex> JobAttributor::indexOf(CheckRunRow checkRunRow) const
 {
     const auto it = m_byRow.find(checkRunRow);
     if (it == m_byRow.end())
@@ -92,7 +92,7 @@ bool JobAttributor::isNightly(const TimelineRun& run) const
 std::int64_t JobAttributor::sourceKey(std::size_t settledPos) const
 {
     const TimelineRun& run = m_timeline.runs[m_settled[settledPos]];
-    return isNightly(run) ? -run.row : run.prNumber;
+    return isNightly(run) ? -run.row.value : run.prNumber;
 }
 
 JobAttributor::Seen JobAttributor::seen(std::size_t settledPos, std::int64_t testId) const

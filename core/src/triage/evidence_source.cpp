@@ -6,12 +6,12 @@
 
 namespace relayhud::triage {
 
-Result<CheckRun> CacheEvidenceSource::checkRun(std::int64_t checkRunRow) const
+Result<CheckRun> CacheEvidenceSource::checkRun(CheckRunRow checkRunRow) const
 {
     return RunStore(m_cache).checkRun(checkRunRow);
 }
 
-Result<std::int64_t> CacheEvidenceSource::jobOfRun(std::int64_t checkRunRow) const
+Result<std::int64_t> CacheEvidenceSource::jobOfRun(CheckRunRow checkRunRow) const
 {
     return EvidenceStore(m_cache).jobOfRun(checkRunRow);
 }
@@ -22,13 +22,13 @@ Result<JobTimeline> CacheEvidenceSource::jobTimeline(std::int64_t jobId) const
 }
 
 Result<std::optional<JobFailureLine>>
-CacheEvidenceSource::jobFailureLine(std::int64_t checkRunRow) const
+CacheEvidenceSource::jobFailureLine(CheckRunRow checkRunRow) const
 {
     return EvidenceStore(m_cache).jobFailureLine(checkRunRow);
 }
 
 Result<std::optional<TestRunInfo>>
-CacheEvidenceSource::testRunForCheckRun(std::int64_t checkRunRow) const
+CacheEvidenceSource::testRunForCheckRun(CheckRunRow checkRunRow) const
 {
     return TestResultStore(m_cache).testRunForCheckRun(checkRunRow);
 }
@@ -39,21 +39,21 @@ CacheEvidenceSource::testResults(TestRunId testRunId, const TestResultFilter& fi
     return TestResultStore(m_cache).testResults(testRunId, filter);
 }
 
-Result<std::vector<std::int64_t>>
-CacheEvidenceSource::otherAttemptRows(std::int64_t checkRunRow) const
+Result<std::vector<CheckRunRow>>
+CacheEvidenceSource::otherAttemptRows(CheckRunRow checkRunRow) const
 {
     return EvidenceStore(m_cache).otherAttemptRows(checkRunRow);
 }
 
 Result<std::vector<std::optional<TestOutcome>>>
-CacheEvidenceSource::testOutcomesIn(std::int64_t checkRunRow,
+CacheEvidenceSource::testOutcomesIn(CheckRunRow checkRunRow,
                                     const std::vector<std::int64_t>& testIds) const
 {
     return EvidenceStore(m_cache).testOutcomesIn(checkRunRow, testIds);
 }
 
-Result<std::vector<std::int64_t>>
-CacheEvidenceSource::infraPeerRows(std::int64_t checkRunRow, EpochSeconds windowSeconds) const
+Result<std::vector<CheckRunRow>>
+CacheEvidenceSource::infraPeerRows(CheckRunRow checkRunRow, EpochSeconds windowSeconds) const
 {
     return EvidenceStore(m_cache).infraPeerRows(checkRunRow, windowSeconds);
 }

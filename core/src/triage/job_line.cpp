@@ -21,7 +21,7 @@ std::uint64_t ruleSetHash(const RuleSet& rules)
     return hash;
 }
 
-Result<JobFailureLine> pickJobLine(const Classifier& classifier, std::int64_t checkRunRow,
+Result<JobFailureLine> pickJobLine(const Classifier& classifier, CheckRunRow checkRunRow,
                                    const std::string& logPath, const std::string& logHash)
 {
     auto picked = classifier.classifyFile(logPath);

@@ -121,7 +121,7 @@ public:
     {
     }
 
-    Result<void> suggest(std::int64_t row, std::vector<Suggestion>& out)
+    Result<void> suggest(CheckRunRow row, std::vector<Suggestion>& out)
     {
         auto here = m_runs.get(row);
         if (!here)
@@ -149,7 +149,7 @@ public:
     }
 
 private:
-    Result<std::vector<StoredTestResult>> failingResults(std::int64_t row, bool& hasResults)
+    Result<std::vector<StoredTestResult>> failingResults(CheckRunRow row, bool& hasResults)
     {
         auto testRun = m_facts.testRunForCheckRun(row);
         if (!testRun)
@@ -224,7 +224,7 @@ private:
         auto others = m_facts.otherAttemptRows(facts.here.checkRunRow);
         if (!others)
             return others.error();
-        for (const std::int64_t other : *others) {
+        for (const CheckRunRow other : *others) {
             auto outcomes = m_facts.testOutcomesIn(other, ids);
             if (!outcomes)
                 return outcomes.error();
@@ -662,7 +662,7 @@ private:
         // too), so every member gives the same group when they see the same
         // peers.
         EpochSeconds first = facts.here.startedAt;
-        for (const std::int64_t row : *peers) {
+        for (const CheckRunRow row : *peers) {
             auto run = m_runs.run(row);
             if (!run)
                 return run.error();
@@ -734,30 +734,30 @@ std::string pullFilesUrl(std::string_view upstreamRepo, std::int64_t pr)
            + "/files";
 }
 
-Result<std::vector<Suggestion>> suggestForRun(const Database& cache, std::int64_t checkRunRow,
+Result<std::vector<Suggestion>> suggestForRun(const Database& cache, CheckRunRow checkRunRow,
                                               const SuggestOptions& options)
 {
     return suggestForRuns(CacheEvidenceSource(cache), {checkRunRow}, options);
 }
 
 Result<std::vector<Suggestion>> suggestForRuns(const Database& cache,
-                                               const std::vector<std::int64_t>& checkRunRows,
+                                               const std::vector<CheckRunRow>& checkRunRows,
                                                const SuggestOptions& options)
 {
     return suggestForRuns(CacheEvidenceSource(cache), checkRunRows, options);
 }
 
 Result<std::vector<Suggestion>> suggestForRuns(const EvidenceSource& facts,
-                                               const std::vector<std::int64_t>& checkRunRows,
+                                               const std::vector<CheckRunRow>& checkRunRows,
                                                const SuggestOptions& options)
 {
     RunLookup runs(facts);
     Attributors attributors(facts, options.attribution);
     std::vector<Suggestion> out;
-    for (const std::int64_t row : checkRunRows) {
+    for (const CheckRunRow row : checkRunRows) {
         RunSuggester suggester(facts, options, runs, attributors);
         if (auto r = suggester.suggest(row, out); !r)
-            return makeError("suggestions for check run " + std::to_string(row) + ": "
+            return makeError("suggestions for check run " + std::to_string(row.value) + ": "
                              + r.message());
     }
     return out;

@@ -27,7 +27,7 @@ public:
 
     explicit RunLookup(const EvidenceSource& facts) : m_facts(facts) {}
 
-    Result<Entry> get(std::int64_t row)
+    Result<Entry> get(CheckRunRow row)
     {
         if (auto it = m_entries.find(row); it != m_entries.end())
             return it->second;
@@ -51,7 +51,7 @@ public:
         return entry;
     }
 
-    Result<EvidenceRun> run(std::int64_t row)
+    Result<EvidenceRun> run(CheckRunRow row)
     {
         auto entry = get(row);
         if (!entry)
@@ -61,7 +61,7 @@ public:
 
 private:
     const EvidenceSource& m_facts;
-    std::map<std::int64_t, Entry> m_entries;
+    std::map<CheckRunRow, Entry> m_entries;
 };
 
 // One JobAttributor per job, read when its first failing test needs it.
@@ -72,7 +72,7 @@ public:
     {
     }
 
-    Result<const JobAttributor*> forRun(std::int64_t row)
+    Result<const JobAttributor*> forRun(CheckRunRow row)
     {
         auto job = m_facts.jobOfRun(row);
         if (!job)

@@ -81,7 +81,7 @@ void appendRow(const std::vector<std::string>& fields, std::string& out)
 
 std::string csvReport(const ReportInput& input)
 {
-    std::map<std::int64_t, std::vector<const ClassifiedFailure*>> failuresOf;
+    std::map<CheckRunRow, std::vector<const ClassifiedFailure*>> failuresOf;
     for (const ClassifiedFailure& f : input.failures)
         failuresOf[f.checkRunRow].push_back(&f);
     const std::vector<std::string> noFailure(failureFields(ClassifiedFailure{}).size());

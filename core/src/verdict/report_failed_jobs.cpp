@@ -86,8 +86,8 @@ bool isExpectedXfail(const ClassifiedFailure& failure)
 
 std::vector<std::string> failedJobLines(const ReportInput& in)
 {
-    std::map<std::int64_t, std::vector<const ClassifiedFailure*>> failures;
-    std::map<std::int64_t, std::size_t> expected;
+    std::map<CheckRunRow, std::vector<const ClassifiedFailure*>> failures;
+    std::map<CheckRunRow, std::size_t> expected;
     for (const ClassifiedFailure& f : in.failures) {
         if (isExpectedXfail(f))
             ++expected[f.checkRunRow];
@@ -122,7 +122,7 @@ std::vector<std::string> failedJobLines(const ReportInput& in)
 
 std::vector<std::string> expectedByJobLines(const ReportInput& in)
 {
-    std::map<std::int64_t, std::size_t> expected;
+    std::map<CheckRunRow, std::size_t> expected;
     for (const ClassifiedFailure& f : in.failures)
         if (isExpectedXfail(f))
             ++expected[f.checkRunRow];

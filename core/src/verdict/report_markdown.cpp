@@ -320,7 +320,7 @@ private:
     }
 
     // "<br>tested main@abc1234 after #1234 merged (from its job name)"
-    std::string testedNote(std::int64_t checkRunRow) const
+    std::string testedNote(CheckRunRow checkRunRow) const
     {
         const auto it = m_in.tested.find(checkRunRow);
         return it == m_in.tested.end() ? std::string() : "<br>" + esc(it->second);

@@ -18,7 +18,7 @@ std::string SectionRows::jobCell(const ClassifiedFailure& f) const
     if (auto it = m_jobs.find(f.checkRunRow); it != m_jobs.end())
         out = esc(it->second->run.downstreamRepo) + "<br>" + jobName(it->second->run, f.attempt);
     else
-        out = "check run " + std::to_string(f.checkRunRow);
+        out = "check run " + std::to_string(f.checkRunRow.value);
     if (linkable(f.logUrl))
         out += " " + link("log", f.logUrl);
     else if (linkable(f.runUrl))

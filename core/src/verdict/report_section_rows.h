@@ -31,7 +31,7 @@ private:
     static std::string rerunCell(const ClassifiedFailure& f);
 
     const ReportInput& m_in;
-    std::map<std::int64_t, const RunVerdict*> m_jobs;
+    std::map<CheckRunRow, const RunVerdict*> m_jobs;
 };
 
 } // namespace relayhud::verdict

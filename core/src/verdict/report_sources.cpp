@@ -27,7 +27,7 @@ using triage::Suggestion;
 // The failure lines of a run's failing cases by test id: the engine does not
 // carry the messages. Not of its xfailed cases: there can be thousands, and
 // their why ("fails as its xfail mark expects") says what matters.
-Result<std::map<std::int64_t, std::string>> messageLines(const Database& cache, std::int64_t row)
+Result<std::map<std::int64_t, std::string>> messageLines(const Database& cache, CheckRunRow row)
 {
     std::map<std::int64_t, std::string> out;
     auto testRun = TestResultStore(cache).testRunForCheckRun(row);
@@ -49,7 +49,7 @@ Result<std::map<std::int64_t, std::string>> messageLines(const Database& cache, 
 class AttemptClassifier {
 public:
     AttemptClassifier(const Database& cache, const RunVerdict& job, CheckRun attempt,
-                      std::int64_t attemptRow)
+                      CheckRunRow attemptRow)
         : m_cache(cache), m_job(job), m_attempt(std::move(attempt)), m_row(attemptRow)
     {
     }
@@ -158,7 +158,7 @@ private:
     const Database& m_cache;
     const RunVerdict& m_job;
     CheckRun m_attempt;
-    std::int64_t m_row = 0;
+    CheckRunRow m_row;
 };
 
 } // namespace
@@ -230,7 +230,7 @@ Result<std::string> branchOf(const Database& cache, const Sha& sha)
 } // namespace
 
 Result<ReportInput> loadReportInput(const Database& cache, const Sha& sha,
-                                    std::optional<std::int64_t> checkRunRow,
+                                    std::optional<CheckRunRow> checkRunRow,
                                     const VerdictSources& sources)
 {
     ReportInput input;
@@ -242,7 +242,7 @@ Result<ReportInput> loadReportInput(const Database& cache, const Sha& sha,
         return makeError("no check runs for upstream SHA " + sha.value + " in the cache");
     // Newest attempt first, so the first run of each job is the one to report.
     std::set<std::tuple<std::string, std::string, std::string>> seen;
-    std::vector<std::int64_t> rows;
+    std::vector<CheckRunRow> rows;
     for (const CheckRun& run : *runs) {
         if (!seen.insert({run.downstreamRepo, run.workflow, run.jobName}).second)
             continue;
@@ -255,10 +255,10 @@ Result<ReportInput> loadReportInput(const Database& cache, const Sha& sha,
             rows.push_back(**row);
     }
     if (checkRunRow && rows.empty())
-        return makeError("check run row " + std::to_string(*checkRunRow)
+        return makeError("check run row " + std::to_string(checkRunRow->value)
                          + " is not the newest attempt of a job on " + sha.value);
     std::optional<std::string> branch; // the SHA's branch (a PR's base), read once if needed
-    for (std::int64_t row : rows) {
+    for (const CheckRunRow row : rows) {
         auto v = verdictForRun(cache, row, sources);
         if (!v)
             return v.error();

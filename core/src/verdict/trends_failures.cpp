@@ -18,10 +18,10 @@ using triage::FailureClass;
 
 // The rows of `runs` that triage looks at (failed, or holding a failing
 // test), found with one query over the window's commits.
-Result<std::vector<std::int64_t>> failedRows(const Database& cache,
-                                             const std::vector<TrendRun>& runs)
+Result<std::vector<CheckRunRow>> failedRows(const Database& cache,
+                                            const std::vector<TrendRun>& runs)
 {
-    std::set<std::int64_t> wanted;
+    std::set<CheckRunRow> wanted;
     EpochSeconds oldest = runs.front().commitTime;
     for (const TrendRun& r : runs) {
         wanted.insert(r.checkRunRow);
@@ -32,9 +32,9 @@ Result<std::vector<std::int64_t>> failedRows(const Database& cache,
     auto rows = EvidenceStore(cache).triageRunRows(query);
     if (!rows)
         return rows.error();
-    std::vector<std::int64_t> out;
+    std::vector<CheckRunRow> out;
     std::copy_if(rows->begin(), rows->end(), std::back_inserter(out),
-                 [&](std::int64_t row) { return wanted.count(row) != 0; });
+                 [&](CheckRunRow row) { return wanted.count(row) != 0; });
     return out;
 }
 
@@ -104,7 +104,7 @@ Result<FailureClassDays> failuresByClass(const Database& cache, const std::vecto
     if (!human)
         return human.error();
 
-    std::unordered_map<std::int64_t, const TrendRun*> runOf;
+    std::unordered_map<CheckRunRow, const TrendRun*, RowIdHash> runOf;
     for (const TrendRun& r : runs)
         runOf.emplace(r.checkRunRow, &r);
     std::map<std::pair<FailureClass, EpochSeconds>, int> counts;

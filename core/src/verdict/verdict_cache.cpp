@@ -12,8 +12,7 @@ namespace {
 // The executed cases of the previous SHA's run of the same job, found through
 // the history of one of this run's tests (testHistory picks one run per SHA
 // among the job's runs that have results).
-Result<std::optional<std::int64_t>> previousExecuted(const Database& cache,
-                                                     std::int64_t checkRunRow,
+Result<std::optional<std::int64_t>> previousExecuted(const Database& cache, CheckRunRow checkRunRow,
                                                      const std::vector<StoredTestResult>& results)
 {
     if (results.empty())
@@ -36,7 +35,7 @@ Result<std::optional<std::int64_t>> previousExecuted(const Database& cache,
 
 } // namespace
 
-Result<RunVerdict> verdictForRun(const Database& cache, std::int64_t checkRunRow,
+Result<RunVerdict> verdictForRun(const Database& cache, CheckRunRow checkRunRow,
                                  const VerdictSources& sources)
 {
     auto run = RunStore(cache).checkRun(checkRunRow);

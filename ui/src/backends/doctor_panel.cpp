@@ -161,10 +161,10 @@ void DoctorPanel::wire()
                     item && !item->data(SeverityColumn, FixRole).toString().isEmpty()
                         ? tr("Fix: %1").arg(item->data(SeverityColumn, FixRole).toString())
                         : QString());
-                std::vector<std::int64_t> rows;
+                std::vector<CheckRunRow> rows;
                 if (item)
                     for (const QVariant& v : item->data(SeverityColumn, RunsRole).toList())
-                        rows.push_back(v.toLongLong());
+                        rows.push_back(CheckRunRow{v.toLongLong()});
                 showRuns(backendOf(m_backends->currentItem()), rows);
             });
     connect(m_runs, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem* item) {
@@ -323,8 +323,8 @@ void DoctorPanel::addRuntimeFindings(const doctor::BackendReport& d)
                        f.runs.empty() ? QString() : count(f.runs.size(), tr("run"), tr("runs")),
                        toQString(f.message), toQString(f.fix));
         QVariantList rows;
-        for (std::int64_t row : f.runs)
-            rows << QVariant::fromValue<qint64>(row);
+        for (const CheckRunRow row : f.runs)
+            rows << QVariant::fromValue<qint64>(row.value);
         item->setData(SeverityColumn, RunsRole, rows);
     }
     if (d.runtime.findings.empty())
@@ -366,19 +366,19 @@ void DoctorPanel::addWorkflowFindings(const doctor::BackendReport& d)
     workflows->setExpanded(true);
 }
 
-void DoctorPanel::showRuns(const doctor::BackendReport* d, const std::vector<std::int64_t>& rows)
+void DoctorPanel::showRuns(const doctor::BackendReport* d, const std::vector<CheckRunRow>& rows)
 {
     m_runs->clear();
     m_runs->setVisible(d && !rows.empty());
     if (!d)
         return;
-    for (std::int64_t row : rows) {
+    for (const CheckRunRow row : rows) {
         const auto it = d->runs.find(row);
         if (it == d->runs.end())
             continue;
         const HealthRun& run = it->second;
         auto* item = new QTreeWidgetItem(m_runs);
-        item->setData(ShaColumn, Qt::UserRole, QVariant::fromValue<qint64>(row));
+        item->setData(ShaColumn, Qt::UserRole, QVariant::fromValue<qint64>(row.value));
         item->setText(ShaColumn, toQString(run.sha.value.substr(0, 10)));
         item->setText(PrColumn, run.prNumber > 0 ? QStringLiteral("#%1").arg(run.prNumber)
                                                  : QStringLiteral("—"));

@@ -1,5 +1,7 @@
 #include "relayhud/ui/common/cache_reader.h"
 
+#include "relayhud/store/database.h"
+
 #include <filesystem>
 #include <system_error>
 
@@ -7,7 +9,8 @@ namespace relayhud::ui {
 
 // On a worker. The folder is made here, not on the GUI thread: a cache on a
 // network share can take seconds to answer.
-Result<std::unique_ptr<Database>> CacheReader::open(const std::string& path)
+Error CacheReader::withCache(const std::string& path,
+                             const std::function<void(const Database&)>& use)
 {
     if (path.empty())
         return makeError("no cache is set");
@@ -17,7 +20,11 @@ Result<std::unique_ptr<Database>> CacheReader::open(const std::string& path)
         std::filesystem::create_directories(folder, ec);
     if (ec)
         return makeError("cannot make the cache's folder " + folder.string() + ": " + ec.message());
-    return Database::open(path);
+    auto cache = Database::open(path);
+    if (!cache)
+        return cache.error();
+    use(**cache);
+    return {};
 }
 
 } // namespace relayhud::ui

@@ -32,7 +32,7 @@ struct Judged {
     QString error;
 };
 
-Judged judge(const std::string& cachePath, std::int64_t rowId,
+Judged judge(const std::string& cachePath, CheckRunRow rowId,
              const verdict::VerdictSources& sources)
 {
     auto cache = Database::open(cachePath);
@@ -210,7 +210,7 @@ QTreeWidget* CoveragePanel::buildTests(QWidget* content)
 void CoveragePanel::setSources(verdict::VerdictSources sources)
 {
     m_sources = std::move(sources);
-    if (m_rowId != 0)
+    if (m_rowId)
         refresh();
 }
 
@@ -222,10 +222,10 @@ void CoveragePanel::setMessage(const QString& message)
     m_stack->setCurrentIndex(0);
 }
 
-void CoveragePanel::showRun(std::int64_t rowId)
+void CoveragePanel::showRun(CheckRunRow rowId)
 {
     m_rowId = rowId;
-    if (rowId == 0) {
+    if (!rowId) {
         setMessage(tr("No run here."));
         return;
     }

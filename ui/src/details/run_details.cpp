@@ -13,7 +13,7 @@ namespace relayhud::ui {
 
 using namespace Qt::StringLiterals;
 
-Result<RunDetails> loadRunDetails(const Database& cache, std::int64_t rowId)
+Result<RunDetails> loadRunDetails(const Database& cache, CheckRunRow rowId)
 {
     auto run = RunStore(cache).checkRun(rowId);
     if (!run)

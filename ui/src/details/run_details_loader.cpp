@@ -18,7 +18,7 @@ struct Read {
 
 // On a worker: a connection of its own (SQLite connections are not shared
 // across threads here), a few indexed reads, closed again.
-Read readDetails(const std::string& cachePath, std::int64_t rowId)
+Read readDetails(const std::string& cachePath, CheckRunRow rowId)
 {
     auto cache = Database::open(cachePath);
     if (!cache)
@@ -39,7 +39,7 @@ void RunDetailsLoader::setCachePath(std::string path)
     cancel();
 }
 
-void RunDetailsLoader::load(std::int64_t rowId)
+void RunDetailsLoader::load(CheckRunRow rowId)
 {
     const std::uint64_t request = ++m_request;
     if (m_cachePath.empty()) {

@@ -87,7 +87,8 @@ const ShardColumn* MatrixModel::foldedGroupAt(std::size_t row, std::size_t colum
 QString MatrixModel::carriedFrom(std::size_t row, std::size_t column) const
 {
     const MatrixCell& cell = m_snapshot.cell(row, column);
-    const QString head = cell.empty() ? QString() : m_carried.value(cell.runRowId);
+    const auto carried = cell.empty() ? m_carried.end() : m_carried.find(cell.runRowId);
+    const QString head = carried == m_carried.end() ? QString() : carried->second;
     return head == toQString(m_snapshot.rows[row].sha.value) ? QString() : head;
 }
 
@@ -133,7 +134,7 @@ QVariant MatrixModel::data(const QModelIndex& index, int role) const
             // A collapsed group: any member that changed.
             for (const int member : shard->memberColumns) {
                 const auto& c = ungrouped().cell(row, static_cast<std::size_t>(member));
-                if (!c.empty() && m_unseen.contains(c.runRowId))
+                if (!c.empty() && m_unseen.contains(c.runRowId.value))
                     return true;
             }
             return false;
@@ -150,12 +151,12 @@ QVariant MatrixModel::cellData(const MatrixCell& cell, int role) const
     case Qt::DisplayRole: return cellStateGlyph(cellStateOf(cell));
     case Qt::TextAlignmentRole: return QVariant::fromValue(Qt::Alignment(Qt::AlignCenter));
     case CellStateRole: return static_cast<int>(cellStateOf(cell));
-    case RunRowIdRole: return QVariant::fromValue<qint64>(cell.runRowId);
+    case RunRowIdRole: return QVariant::fromValue<qint64>(cell.runRowId.value);
     case AttemptsRole: return static_cast<int>(cell.attempts);
     case RetriedRole: return cell.has(MatrixCell::Retried) || cell.attempts > 1;
     case StaleRole: return cell.has(MatrixCell::Stale);
     case HasArtifactsRole: return cell.has(MatrixCell::HasArtifacts);
-    case UnseenRole: return !cell.empty() && m_unseen.contains(cell.runRowId);
+    case UnseenRole: return !cell.empty() && m_unseen.contains(cell.runRowId.value);
     case TriageRole:
         return static_cast<int>(cell.has(MatrixCell::Triaged)     ? TriageMark::Triaged
                                 : cell.has(MatrixCell::Untriaged) ? TriageMark::Untriaged

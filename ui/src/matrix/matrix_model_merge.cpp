@@ -142,7 +142,7 @@ void MatrixModel::revealRun(qint64 runRowId)
 {
     const std::size_t width = ungrouped().columns.size();
     for (std::size_t i = 0; runRowId != 0 && i < ungrouped().cells.size(); ++i)
-        if (ungrouped().cells[i].runRowId == runRowId) {
+        if (ungrouped().cells[i].runRowId.value == runRowId) {
             const MatrixColumn& c = ungrouped().columns[i % width];
             return revealJob(c.backend, c.workflow, c.job);
         }
@@ -162,7 +162,7 @@ void MatrixModel::present()
         for (std::size_t r = 0; r < prs.rows.size(); ++r)
             m_rowGroups.insert(toQString(prs.matrix.rows[r].sha.value), prs.rows[r]);
         for (const auto& [run, sha] : prs.carried)
-            m_carried.insert(run, toQString(sha));
+            m_carried.emplace(run, toQString(sha));
         m_pullRequests = std::move(prs.matrix);
     }
     m_shardColumns.clear();

@@ -72,7 +72,7 @@ qint64 TestResultsController::post(TestsLoadRequest request)
     return request.loadId;
 }
 
-qint64 TestResultsController::loadRun(std::int64_t checkRunRow, bool fetchIfMissing)
+qint64 TestResultsController::loadRun(CheckRunRow checkRunRow, bool fetchIfMissing)
 {
     TestsLoadRequest request;
     request.checkRunRow = checkRunRow;
@@ -93,8 +93,8 @@ void TestResultsController::loadText(qint64 loadId, std::int64_t textId)
         m_worker, [worker = m_worker, loadId, textId] { worker->loadText(loadId, textId); });
 }
 
-void TestResultsController::loadHistory(qint64 loadId, std::int64_t checkRunRow,
-                                        std::int64_t testId, int shas)
+void TestResultsController::loadHistory(qint64 loadId, CheckRunRow checkRunRow, std::int64_t testId,
+                                        int shas)
 {
     QMetaObject::invokeMethod(m_worker, [worker = m_worker, loadId, checkRunRow, testId, shas] {
         worker->loadHistory(loadId, checkRunRow, testId, shas);
@@ -108,7 +108,7 @@ void TestResultsController::importPaths(const QStringList& paths)
         m_worker, [worker = m_worker, cache, paths] { worker->importPaths(cache, paths); });
 }
 
-qint64 TestResultsController::loadJobLog(std::int64_t checkRunRow)
+qint64 TestResultsController::loadJobLog(CheckRunRow checkRunRow)
 {
     const qint64 id = ++m_lastLogRequest;
     QMetaObject::invokeMethod(

@@ -147,7 +147,7 @@ void TestResultsWorker::loadNow(const TestsLoadRequest& request)
         auto data = std::make_shared<TestsPanelData>();
         data->loadId = request.loadId;
         // A job that failed without artifacts still has its own failure.
-        if (request.checkRunRow != 0) {
+        if (request.checkRunRow) {
             if (auto row = RunStore(*m_cache).checkRun(request.checkRunRow)) {
                 data->jobTitle = jobTitle(*row);
                 data->selfReported = row->reported.tests;
@@ -251,7 +251,7 @@ Result<std::shared_ptr<TestsPanelData>> TestResultsWorker::gather(const TestsLoa
     return data;
 }
 
-Result<void> TestResultsWorker::gatherTriage(TestsPanelData& data, std::int64_t checkRunRow)
+Result<void> TestResultsWorker::gatherTriage(TestsPanelData& data, CheckRunRow checkRunRow)
 {
     auto base = TriageStore(*m_cache).triageTargetOf(checkRunRow);
     if (!base)
@@ -293,7 +293,7 @@ void TestResultsWorker::loadText(qint64 loadId, qint64 textId)
     emit textLoaded(loadId, textId, toQString(text->text), !text->fullTextHash.empty(), fullPath);
 }
 
-void TestResultsWorker::loadHistory(qint64 loadId, qint64 checkRunRow, qint64 testId, int shas)
+void TestResultsWorker::loadHistory(qint64 loadId, CheckRunRow checkRunRow, qint64 testId, int shas)
 {
     if (stale(loadId) || !m_cache)
         return;
@@ -341,7 +341,7 @@ void TestResultsWorker::importNow(const QString& cachePath, const QStringList& p
 }
 
 void TestResultsWorker::loadJobLog(qint64 requestId, const std::string& cachePath,
-                                   const ArtifactAccess& access, qint64 checkRunRow)
+                                   const ArtifactAccess& access, CheckRunRow checkRunRow)
 {
     if (auto ready = prepare(cachePath, access); !ready) {
         emit jobLogFailed(requestId, toQString(ready.message()));

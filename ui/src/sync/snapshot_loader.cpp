@@ -29,7 +29,7 @@ bool failed(const MatrixCell& cell)
 // The triage marks of failed cells: one query for all of them.
 Result<void> markTriage(const Database& cache, MatrixSnapshot& matrix)
 {
-    std::vector<std::int64_t> rows;
+    std::vector<CheckRunRow> rows;
     std::vector<std::size_t> cells;
     for (std::size_t i = 0; i < matrix.cells.size(); ++i)
         if (!matrix.cells[i].empty() && failed(matrix.cells[i])) {
@@ -60,7 +60,7 @@ LoadResult loadSnapshot(const std::string& path, const MatrixQuery& query,
         return {nullptr, toQString(marked.message())};
     if (auto judged = verdicts->mark(**cache, *matrix); !judged)
         return {nullptr, toQString(judged.message())};
-    std::vector<std::int64_t> runs;
+    std::vector<CheckRunRow> runs;
     for (const MatrixCell& cell : matrix->cells)
         if (!cell.empty())
             runs.push_back(cell.runRowId);

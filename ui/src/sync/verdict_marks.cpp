@@ -82,7 +82,7 @@ Result<void> VerdictMarker::mark(const Database& cache, MatrixSnapshot& matrix)
         m_memo.clear();
     // The greens' test runs in one query: a statement per cell cost more than
     // the rest of a cold start's first paint.
-    std::vector<std::int64_t> greens;
+    std::vector<CheckRunRow> greens;
     for (const MatrixCell& cell : matrix.cells)
         if (selfReportedGreen(cell))
             greens.push_back(cell.runRowId);

@@ -50,9 +50,9 @@ attributedFailures(const std::vector<triage::Suggestion>& suggestions,
                    const QHash<qint64, WatchEvent>& awaited)
 {
     std::vector<AttributedFailure> out;
-    std::set<std::pair<qint64, qint64>> seen; // (run, culprit)
+    std::set<std::pair<CheckRunRow, qint64>> seen; // (run, culprit)
     for (const triage::Suggestion& s : suggestions) {
-        const auto it = awaited.constFind(s.target.checkRunRow);
+        const auto it = awaited.constFind(s.target.checkRunRow.value);
         if (it == awaited.cend() || !it->notify)
             continue;
         AttributedFailure f;

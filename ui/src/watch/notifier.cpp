@@ -62,7 +62,7 @@ void DesktopNotifier::show(const Notice& notice)
          << escaped(notice.body) << QStringList{kDefaultAction, tr("Show")} << hints << qint32(-1);
     auto* watcher =
         new QDBusPendingCallWatcher(QDBusConnection::sessionBus().asyncCall(call, 5000), this);
-    const qint64 run = notice.runRowId;
+    const qint64 run = notice.runRowId.value;
     connect(watcher, &QDBusPendingCallWatcher::finished, this,
             [this, watcher, notice, run](QDBusPendingCallWatcher*) {
                 watcher->deleteLater();
@@ -83,7 +83,7 @@ void DesktopNotifier::showInTray(const Notice& notice)
         emit delivered(tr("no notification service and no system tray"));
         return;
     }
-    m_trayRun = notice.runRowId;
+    m_trayRun = notice.runRowId.value;
     m_tray->showMessage(notice.title, notice.body, QSystemTrayIcon::Information, 15000);
     emit delivered(QStringLiteral("tray"));
 }

@@ -97,14 +97,14 @@ void WatchController::compare(const MatrixSnapshot& before, const MatrixSnapshot
 {
     const std::vector<WatchEvent> events = whatIsNew(before, after, m_list);
     for (const WatchEvent& e : events)
-        m_unseen.insert(e.runRowId);
+        m_unseen.insert(e.runRowId.value);
     if (!events.empty()) {
         emit unseenChanged(m_unseen);
         updateTray();
     }
     for (const WatchEvent& e : events)
         if (e.kind == WatchEventKind::NewFailure && e.notify)
-            m_awaiting.insert(e.runRowId, e);
+            m_awaiting.insert(e.runRowId.value, e);
     notify(noticeFor(events, m_list.followed.isEmpty() ? QString() : relayDegraded));
 }
 

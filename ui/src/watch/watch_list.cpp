@@ -156,7 +156,7 @@ Notice noticeFor(const std::vector<WatchEvent>& events, const QString& relayDegr
     for (const WatchEvent& e : events) {
         if (!e.notify)
             continue;
-        if (notice.runRowId == 0)
+        if (!notice.runRowId)
             notice.runRowId = e.runRowId;
         failures += e.kind == WatchEventKind::NewFailure ? 1 : 0;
         if (notice.items < kListed)

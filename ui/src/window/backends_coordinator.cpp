@@ -38,7 +38,7 @@ BackendsCoordinator::BackendsCoordinator(Frame frame, QObject* parent)
                                         "relay's rules, worst first"));
     connect(m_doctor, &DoctorPanel::runActivated, this, [this](qint64 row) {
         m_frame.tabs->setCurrentIndex(static_cast<int>(CommitView::All));
-        if (!m_frame.matrix->selectRun(row))
+        if (!m_frame.matrix->selectRun(CheckRunRow{row}))
             m_frame.status->showMessage(tr("That run is not in the matrix's window"));
     });
     connect(tabs, &QTabBar::currentChanged, this, &BackendsCoordinator::show);

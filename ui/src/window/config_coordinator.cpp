@@ -43,9 +43,8 @@ ConfigEditorWindow* ConfigCoordinator::openEditorHere()
         return editor; // the editor's status bar says why
     editor->setConfigRepo(path, backend);
     // The selected test of the cell's run, revealed in this backend's config.
-    const qint64 run = cell.data(MatrixModel::RunRowIdRole).toLongLong();
-    if (run == 0 || run != m_frame.tests->shownRun()
-        || m_frame.tests->panel()->selectedTestId() == 0)
+    const CheckRunRow run{cell.data(MatrixModel::RunRowIdRole).toLongLong()};
+    if (!run || run != m_frame.tests->shownRun() || m_frame.tests->panel()->selectedTestId() == 0)
         return editor;
     for (const StoredTestResult& result : m_frame.tests->panel()->model().results())
         if (result.testId == m_frame.tests->panel()->selectedTestId()) {

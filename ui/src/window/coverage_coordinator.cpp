@@ -70,28 +70,29 @@ void CoverageCoordinator::follow(const QModelIndex& current)
         m_coverage->setMessage(tr("Select a cell to see what its run covered."));
         return;
     }
-    const qint64 runRowId = current.data(MatrixModel::RunRowIdRole).toLongLong();
-    if (runRowId == m_coverage->rowId())
+    const CheckRunRow run{current.data(MatrixModel::RunRowIdRole).toLongLong()};
+    if (run == m_coverage->rowId())
         return;
-    if (runRowId == 0)
-        m_coverage->showRun(0);
+    if (!run)
+        m_coverage->showRun(run);
     else if (m_coverage->isVisible())
-        m_coverage->showRun(runRowId);
+        m_coverage->showRun(run);
     else
         m_coverage->setMessage(tr("Judging the run…")); // visibilityChanged judges it
 }
 
 void CoverageCoordinator::resultsRead(qint64 runRowId)
 {
+    const CheckRunRow run{runRowId};
     const verdict::RunVerdict* judged = m_coverage->shown();
-    if (m_coverage->rowId() == runRowId && m_coverage->isVisible()
-        && (!judged || judged->checkRunRow != runRowId || !judged->testRun))
+    if (m_coverage->rowId() == run && m_coverage->isVisible()
+        && (!judged || judged->checkRunRow != run || !judged->testRun))
         m_coverage->refresh(); // a judgement still on its way may predate the results
 }
 
 void CoverageCoordinator::resultsStored()
 {
-    if (m_coverage->rowId() != 0)
+    if (m_coverage->rowId())
         m_coverage->refresh();
 }
 

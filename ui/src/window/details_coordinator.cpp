@@ -27,8 +27,8 @@ DetailsCoordinator::DetailsCoordinator(QMainWindow* window, const MatrixFilterPr
     connect(m_panel, &RunDetailsPanel::linkActivated, this, &openWebUrl);
     connect(m_loader, &RunDetailsLoader::loaded, this, &DetailsCoordinator::onLoaded);
     connect(m_loader, &RunDetailsLoader::failed, this,
-            [this](std::int64_t rowId, const QString& message) {
-                if (rowId == m_run)
+            [this](CheckRunRow run, const QString& message) {
+                if (run == m_run)
                     m_panel->showMessage(tr("Cannot read this run: %1").arg(message));
             });
 }
@@ -42,17 +42,17 @@ void DetailsCoordinator::follow(const QModelIndex& current)
 {
     if (!current.isValid())
         return showMessage(tr("Select a cell to see its run."));
-    const qint64 run = current.data(MatrixModel::RunRowIdRole).toLongLong();
-    if (run == 0)
+    const CheckRunRow run{current.data(MatrixModel::RunRowIdRole).toLongLong()};
+    if (!run)
         return showMessage(tr("No run of %1 for %2.")
                                .arg(current.data(MatrixModel::JobRole).toString(),
                                     current.data(MatrixModel::ShortShaRole).toString()));
     showRun(run, m_proxy->mapToSource(current));
 }
 
-void DetailsCoordinator::showRun(qint64 runRowId, const QModelIndex& sourceIndex)
+void DetailsCoordinator::showRun(CheckRunRow run, const QModelIndex& sourceIndex)
 {
-    m_run = runRowId;
+    m_run = run;
     // Taken now: by the time the read is back, a sync may have moved the cell.
     m_context = {};
     // A PR row's cell may hold a run of an earlier head: that head is its commit.
@@ -63,18 +63,18 @@ void DetailsCoordinator::showRun(qint64 runRowId, const QModelIndex& sourceIndex
         m_context.level = column->level;
         m_context.backend = column->backend;
     }
-    m_loader->load(runRowId);
+    m_loader->load(run);
 }
 
 void DetailsCoordinator::showMessage(const QString& text)
 {
-    m_run = 0;
+    m_run = {};
     m_panel->showMessage(text);
 }
 
 std::string DetailsCoordinator::shownBackend() const
 {
-    return m_run != 0 ? m_context.backend : std::string();
+    return m_run ? m_context.backend : std::string();
 }
 
 void DetailsCoordinator::raise()
@@ -93,7 +93,7 @@ void DetailsCoordinator::onLoaded(const RunDetails& loaded)
     if (details.level == Level::Unknown)
         details.level = m_context.level;
     m_panel->showDetails(details, runLinks(details, m_settings->hudUrl));
-    emit runDetailsShown(details.rowId);
+    emit runDetailsShown(details.rowId.value);
 }
 
 } // namespace relayhud::ui

@@ -44,7 +44,7 @@ LinksCoordinator::LinksCoordinator(Frame frame, QObject* parent)
     });
     TestsCoordinator* tests = m_frame.tests;
     connect(tests, &TestsCoordinator::testsShown, this,
-            [this](qint64 run, int, int, int) { selectPendingTest(run, true); });
+            [this](qint64 run, int, int, int) { selectPendingTest(CheckRunRow{run}, true); });
     connect(tests->controller(), &TestResultsController::loadFailed, this,
             [this, tests](qint64 loadId, const QString&) {
                 if (loadId == tests->currentLoad())
@@ -106,14 +106,14 @@ void LinksCoordinator::actOnLink(const QString& text)
 // cell shown; the link is acted on when they are back.
 void LinksCoordinator::actOnRunLink(const QString& text, const AppLink& link)
 {
-    using Found = std::pair<std::int64_t, std::optional<CheckRun>>; // row id 0: unknown here
+    using Found = std::pair<CheckRunRow, std::optional<CheckRun>>; // no row: unknown here
     m_frame.reader->read<Found>(
         [id = link.checkRun](const Database& cache) -> Result<Found> {
             auto row = RunStore(cache).checkRunRowFor(id);
             if (!row)
                 return row.error();
             if (!*row)
-                return Found{0, std::nullopt};
+                return Found{CheckRunRow{}, std::nullopt};
             auto run = RunStore(cache).checkRun(**row);
             if (!run)
                 return run.error();
@@ -127,7 +127,7 @@ void LinksCoordinator::actOnRunLink(const QString& text, const AppLink& link)
         });
 }
 
-void LinksCoordinator::openRunLink(const QString& text, const AppLink& link, qint64 runRowId,
+void LinksCoordinator::openRunLink(const QString& text, const AppLink& link, CheckRunRow runRow,
                                    const std::optional<CheckRun>& run)
 {
     MatrixModel* model = m_frame.model;
@@ -141,7 +141,7 @@ void LinksCoordinator::openRunLink(const QString& text, const AppLink& link, qin
                    .cell(static_cast<std::size_t>(target->row),
                          static_cast<std::size_t>(target->column))
                    .runRowId
-               != runRowId) {
+               != runRow) {
         // The PR's row shows a later run of the job: the run is in the commits.
         m_frame.proxy->setCommitView(CommitView::All);
         target = resolveRunLink(link, run, model->snapshot());
@@ -156,7 +156,8 @@ void LinksCoordinator::openRunLink(const QString& text, const AppLink& link, qin
     TestsCoordinator* tests = m_frame.tests;
     m_pendingTest = link.test;
     m_pendingTestLink = text;
-    m_pendingTestRun = m_frame.view->currentIndex().data(MatrixModel::RunRowIdRole).toLongLong();
+    m_pendingTestRun =
+        CheckRunRow{m_frame.view->currentIndex().data(MatrixModel::RunRowIdRole).toLongLong()};
     tests->raise();
     if (tests->shownRun() == m_pendingTestRun && tests->panel()->isShowingTable())
         selectPendingTest(m_pendingTestRun, true); // its tests are on screen already
@@ -165,13 +166,13 @@ void LinksCoordinator::openRunLink(const QString& text, const AppLink& link, qin
 }
 
 // A run link's test, once its run's tests have loaded (or failed to).
-void LinksCoordinator::selectPendingTest(qint64 runRowId, bool loaded)
+void LinksCoordinator::selectPendingTest(CheckRunRow run, bool loaded)
 {
-    if (m_pendingTest.isEmpty() || runRowId != m_pendingTestRun)
+    if (m_pendingTest.isEmpty() || run != m_pendingTestRun)
         return;
     const QString test = std::exchange(m_pendingTest, {});
     const QString link = std::exchange(m_pendingTestLink, {});
-    m_pendingTestRun = 0;
+    m_pendingTestRun = {};
     TestsPanel* panel = m_frame.tests->panel();
     if (!loaded)
         return reportLink(
@@ -193,11 +194,11 @@ void LinksCoordinator::copy(const QString& link)
 
 // The run's relay id is read off the GUI thread (one row by its key); the
 // link reaches the clipboard when it is back.
-void LinksCoordinator::copyCellLink(qint64 runRowId)
+void LinksCoordinator::copyCellLink(CheckRunRow runRow)
 {
     m_frame.reader->read<CheckRunId>(
-        [runRowId](const Database& cache) -> Result<CheckRunId> {
-            auto run = RunStore(cache).checkRun(runRowId);
+        [runRow](const Database& cache) -> Result<CheckRunId> {
+            auto run = RunStore(cache).checkRun(runRow);
             if (!run)
                 return run.error();
             return run->checkRunId;
@@ -223,7 +224,7 @@ QString LinksCoordinator::commitLink(int proxyRow) const
 QString LinksCoordinator::testLink(const QString& identity) const
 {
     const TestsCoordinator* tests = m_frame.tests;
-    if (tests->shownRun() == 0 || tests->shownCheckRunId().value.empty() || identity.isEmpty())
+    if (!tests->shownRun() || tests->shownCheckRunId().value.empty() || identity.isEmpty())
         return {};
     return runLinkUrl(tests->shownCheckRunId(), identity);
 }
@@ -235,11 +236,11 @@ void LinksCoordinator::showCellMenu(const QPoint& pos)
     if (!index.isValid())
         return;
     QMenu menu(m_frame.window);
-    const qint64 run = index.data(MatrixModel::RunRowIdRole).toLongLong();
+    const CheckRunRow run{index.data(MatrixModel::RunRowIdRole).toLongLong()};
     QAction* link = menu.addAction(tr("Copy link"), this, [this, run] { copyCellLink(run); });
-    link->setEnabled(run != 0);
-    link->setStatusTip(run == 0 ? tr("No run in this cell")
-                                : tr("A relayhud:// link that opens this run"));
+    link->setEnabled(static_cast<bool>(run));
+    link->setStatusTip(!run ? tr("No run in this cell")
+                            : tr("A relayhud:// link that opens this run"));
     const QString commit = commitLink(index.row());
     menu.addAction(tr("Copy commit link"), this, [this, commit] { copy(commit); });
     menu.exec(view->viewport()->mapToGlobal(pos));
@@ -288,7 +289,7 @@ JumpBox* LinksCoordinator::showJumpBox()
     const TestsCoordinator* tests = m_frame.tests;
     JumpIndex index;
     index.setMatrix(m_frame.model->commits());
-    if (tests->shownRun() != 0 && tests->panel()->isShowingTable())
+    if (tests->shownRun() && tests->panel()->isShowingTable())
         index.setTests(tests->panel()->model().results());
     m_jumpBox->setIndex(std::move(index));
     m_jumpBox->popup(m_frame.window->centralWidget()->geometry());

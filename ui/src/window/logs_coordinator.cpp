@@ -70,8 +70,8 @@ LogsCoordinator::LogsCoordinator(Frame frame, QObject* parent) : QObject(parent)
 
 void LogsCoordinator::showTestInLog(const QString& testIdentity)
 {
-    const qint64 run = m_frame.tests->shownRun();
-    if (run == 0)
+    const CheckRunRow run = m_frame.tests->shownRun();
+    if (!run)
         return;
     m_logTest = testIdentity;
     m_logRequest = m_frame.tests->controller()->loadJobLog(run);

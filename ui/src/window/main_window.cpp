@@ -136,10 +136,11 @@ MainWindow::MainWindow(SessionConfig config, QWidget* parent)
                        {m_details->dock(), m_tests->dock(), m_coverage->coverageDock(),
                         m_coverage->chartsDock(), m_triage->clustersDock(), m_gating->dock()},
                        m_view);
-    m_watcher = new WatchCoordinator({this, &m_config.settings, m_model, m_view, m_status,
-                                      [this](qint64 run) { return m_matrix->selectRun(run); },
-                                      m_config.persistWindow},
-                                     this);
+    m_watcher =
+        new WatchCoordinator({this, &m_config.settings, m_model, m_view, m_status,
+                              [this](qint64 run) { return m_matrix->selectRun(CheckRunRow{run}); },
+                              m_config.persistWindow},
+                             this);
     m_backends = new BackendsCoordinator({m_centralStack, m_viewTabs, m_proxy, m_status, watch(),
                                           m_matrix, settings, [this] { return artifactAccess(); }},
                                          this);

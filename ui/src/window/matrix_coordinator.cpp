@@ -24,9 +24,9 @@ namespace relayhud::ui {
 
 namespace {
 
-qint64 runOf(const QModelIndex& index)
+CheckRunRow runOf(const QModelIndex& index)
 {
-    return index.data(MatrixModel::RunRowIdRole).toLongLong();
+    return CheckRunRow{index.data(MatrixModel::RunRowIdRole).toLongLong()};
 }
 
 WalkCell walkCellAt(const QModelIndex& index)
@@ -73,7 +73,7 @@ MatrixCoordinator::MatrixCoordinator(Frame frame, QObject* parent) : QObject(par
     tests->panel()->setWalksBeyondRun(true);
     connect(tests->panel(), &TestsPanel::walkRequested, this, &MatrixCoordinator::walkCells);
     connect(tests, &TestsCoordinator::testsShown, this,
-            [this](qint64 run, int, int, int) { enterWalkedRun(run); });
+            [this](qint64 run, int, int, int) { enterWalkedRun(CheckRunRow{run}); });
     connect(tests->controller(), &TestResultsController::loadFailed, this,
             [this] { m_walkEntry = {}; });
 }
@@ -82,7 +82,7 @@ void MatrixCoordinator::follow(const QModelIndex& current)
 {
     if (m_keepingCurrent)
         return; // changeKeepingCurrent() puts the cell back, then the panels follow
-    m_shownRun = current.isValid() ? runOf(current) : 0;
+    m_shownRun = current.isValid() ? runOf(current) : CheckRunRow{};
     emit currentRunChanged(current);
 }
 
@@ -176,7 +176,7 @@ QModelIndex MatrixCoordinator::findPlace(const Place& before) const
         return -1;
     };
     const int shaRow = rowWhere(MatrixModel::ShaRole, before.sha);
-    if (shaRow >= 0 && before.run != 0)
+    if (shaRow >= 0 && before.run)
         for (int c = 0; c < proxy->columnCount(); ++c)
             if (runOf(proxy->index(shaRow, c)) == before.run)
                 return proxy->index(shaRow, c);
@@ -209,8 +209,8 @@ void MatrixCoordinator::settlePlace(const Place& before, bool revealFolded, bool
     MatrixView* view = m_frame.view;
     QModelIndex found = before.cell ? findPlace(before) : QModelIndex();
     const bool lost = !found.isValid() || runOf(found) != before.run;
-    if (revealFolded && before.cell && !before.group && before.run != 0 && lost) {
-        m_frame.model->revealRun(before.run);
+    if (revealFolded && before.cell && !before.group && before.run && lost) {
+        m_frame.model->revealRun(before.run.value);
         if (const QModelIndex again = findPlace(before); again.isValid())
             found = again;
     }
@@ -234,10 +234,10 @@ void MatrixCoordinator::settlePlace(const Place& before, bool revealFolded, bool
         follow(now);
 }
 
-bool MatrixCoordinator::modelHasRun(qint64 run) const
+bool MatrixCoordinator::modelHasRun(CheckRunRow run) const
 {
     const MatrixModel* model = m_frame.model;
-    for (int row = 0; run != 0 && row < model->rowCount(); ++row)
+    for (int row = 0; run && row < model->rowCount(); ++row)
         for (int column = 0; column < model->columnCount(); ++column)
             if (runOf(model->index(row, column)) == run)
                 return true;
@@ -273,15 +273,15 @@ void MatrixCoordinator::revealCommit(const QString& sha)
             return model->setExpanded(commit.prNumber, true);
 }
 
-bool MatrixCoordinator::selectRun(qint64 runRowId)
+bool MatrixCoordinator::selectRun(CheckRunRow run)
 {
     MatrixFilterProxy* proxy = m_frame.proxy;
-    m_frame.model->revealRun(runRowId); // its shard group, if folded
+    m_frame.model->revealRun(run.value); // its shard group, if folded
     for (int pass = 0; pass < 2; ++pass) {
         for (int row = 0; row < proxy->rowCount(); ++row)
             for (int column = 0; column < proxy->columnCount(); ++column) {
                 const QModelIndex index = proxy->index(row, column);
-                if (runOf(index) != runRowId)
+                if (runOf(index) != run)
                     continue;
                 select(index, true);
                 return true;
@@ -369,7 +369,7 @@ QModelIndex MatrixCoordinator::landingCell(int proxyRow) const
     for (int column = 0; column < proxy->columnCount(); ++column) {
         const QModelIndex index = proxy->index(proxyRow, column);
         cells.push_back(walkCellAt(index));
-        if (firstRun < 0 && runOf(index) != 0)
+        if (firstRun < 0 && runOf(index))
             firstRun = column;
     }
     const std::optional<int> failure = TriageWalk::landingColumn(cells);
@@ -380,7 +380,7 @@ void MatrixCoordinator::walkFailures(bool forward)
 {
     const QModelIndex current = m_frame.view->currentIndex();
     const TestsCoordinator* tests = m_frame.tests;
-    if (current.isValid() && tests->shownRun() != 0 && runOf(current) == tests->shownRun()
+    if (current.isValid() && tests->shownRun() && runOf(current) == tests->shownRun()
         && tests->panel()->isShowingTable() && tests->panel()->stepUntriagedInRun(forward))
         return;
     walkCells(forward, false);
@@ -401,7 +401,7 @@ void MatrixCoordinator::walkCells(bool forward, bool wholeCell)
         return;
     }
     const QModelIndex target = m_frame.proxy->index(step->cell.row, step->cell.column);
-    const qint64 run = runOf(target);
+    const CheckRunRow run = runOf(target);
     // n / p open a cell on its first untriaged failure; k on its last.
     m_walkEntry = {run, wholeCell || forward, panel->view()->hasFocus()};
     if (m_walkEntry.focusTests)
@@ -430,9 +430,9 @@ std::vector<WalkCell> MatrixCoordinator::failedCells() const
     return cells;
 }
 
-void MatrixCoordinator::enterWalkedRun(qint64 runRowId)
+void MatrixCoordinator::enterWalkedRun(CheckRunRow run)
 {
-    if (m_walkEntry.run == 0 || m_walkEntry.run != runRowId)
+    if (!m_walkEntry.run || m_walkEntry.run != run)
         return;
     const WalkEntry entry = std::exchange(m_walkEntry, {});
     TestsPanel* panel = m_frame.tests->panel();

@@ -41,7 +41,7 @@ TestsCoordinator::TestsCoordinator(QMainWindow* window, QDockWidget* above)
                 m_panel->setTraceback(textId, text, cut, full);
         });
     connect(m_panel, &TestsPanel::historyRequested, this, [this](qint64 testId) {
-        if (m_run != 0)
+        if (m_run)
             m_tests->loadHistory(m_load, m_run, testId);
     });
     connect(m_tests, &TestResultsController::historyLoaded, this,
@@ -54,33 +54,33 @@ TestsCoordinator::TestsCoordinator(QMainWindow* window, QDockWidget* above)
 void TestsCoordinator::follow(const QModelIndex& current)
 {
     if (!current.isValid()) {
-        showRun(0);
+        showRun(CheckRunRow{});
         m_panel->setMessage(tr("Select a cell to see its tests."));
         return;
     }
-    const qint64 run = current.data(MatrixModel::RunRowIdRole).toLongLong();
+    const CheckRunRow run{current.data(MatrixModel::RunRowIdRole).toLongLong()};
     if (run != m_run)
         showRun(run);
-    if (run == 0)
+    if (!run)
         m_panel->setMessage(tr("No run here."));
 }
 
-void TestsCoordinator::showRun(qint64 runRowId)
+void TestsCoordinator::showRun(CheckRunRow run)
 {
-    m_run = runRowId;
+    m_run = run;
     m_checkRunId = {};
-    if (runRowId == 0) {
+    if (!run) {
         m_tests->clear();
         m_load = m_tests->currentLoad();
         return;
     }
     m_panel->setLoading(tr("Reading test results…"));
-    m_load = m_tests->loadRun(runRowId, true);
+    m_load = m_tests->loadRun(run, true);
 }
 
 void TestsCoordinator::reload(bool fetch)
 {
-    if (m_run != 0)
+    if (m_run)
         m_load = m_tests->loadRun(m_run, fetch);
 }
 
@@ -107,10 +107,10 @@ void TestsCoordinator::onLoaded(const std::shared_ptr<const TestsPanelData>& loa
     int failing = 0;
     for (const StoredTestResult& r : loaded->results)
         failing += isFailingOutcome(r.outcome) ? 1 : 0;
-    emit testsShown(m_run, static_cast<int>(loaded->results.size()), failing,
+    emit testsShown(m_run.value, static_cast<int>(loaded->results.size()), failing,
                     static_cast<int>(loaded->histories.size()));
     if (loaded->run.id && loaded->run.checkRunRow == m_run)
-        emit runResultsRead(m_run);
+        emit runResultsRead(m_run.value);
 }
 
 } // namespace relayhud::ui

@@ -211,7 +211,10 @@ Evidence readEvidence(const QString& cachePath, const std::vector<std::int64_t>&
     auto cache = Database::open(cachePath.toStdString());
     if (!cache)
         return {{}, toQString(cache.message())};
-    auto suggestions = triage::suggestForRuns(**cache, runs);
+    std::vector<CheckRunRow> rows; // the QHash of awaited runs is keyed by the number
+    for (const std::int64_t run : runs)
+        rows.push_back(CheckRunRow{run});
+    auto suggestions = triage::suggestForRuns(**cache, rows);
     if (!suggestions)
         return {{}, toQString(suggestions.message())};
     return {std::move(*suggestions), {}};

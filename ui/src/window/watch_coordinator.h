@@ -36,7 +36,7 @@ public:
         MatrixModel* model = nullptr;
         MatrixView* view = nullptr;
         SyncStatusWidget* status = nullptr;
-        // Makes a run's cell current (MainWindow::selectRunRow).
+        // Makes a run's cell current (MatrixCoordinator::selectRun).
         std::function<bool(qint64)> selectRun;
         bool trayIcon = false; // sessions that keep no state (tests, shots) show none
     };

@@ -6,6 +6,7 @@
 // worst first.
 #include "relayhud/doctor/runtime_health.h"
 #include "relayhud/doctor/workflow_lint.h"
+#include "relayhud/model/ids.h"
 #include "relayhud/model/types.h"
 #include "relayhud/store/health_runs.h"
 #include "relayhud/util/result.h"
@@ -37,7 +38,7 @@ struct BackendReport {
     std::vector<WorkflowReport> workflows;
     std::string workflowsNote; // why there are none, or that they are the kept copies
     // The runs the runtime findings name, by check-run row.
-    std::map<std::int64_t, HealthRun> runs;
+    std::map<CheckRunRow, HealthRun> runs;
 
     // Findings of this severity, runtime and workflows together.
     std::size_t count(Severity severity) const;

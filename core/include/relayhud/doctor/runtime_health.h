@@ -26,7 +26,7 @@ struct HealthFinding {
     std::string check;   // "never-completed", ... (runtimeChecks())
     std::string message; // what the rows show, with counts
     std::string fix;
-    std::vector<std::int64_t> runs; // the check-run rows behind it, oldest first (at most 200)
+    std::vector<CheckRunRow> runs; // the check-run rows behind it, oldest first (at most 200)
 };
 
 const std::vector<CheckInfo>& runtimeChecks();

@@ -5,6 +5,7 @@
 // the relay and GitHub give as text (CheckRunId, Sha) are in model/types.h.
 // At a boundary that speaks plain integers (SQL, JSON, Qt's signals and
 // roles) the value goes out as `.value` and comes back as `TestRunId{n}`.
+#include <cstddef>
 #include <cstdint>
 
 namespace relayhud {
@@ -18,7 +19,22 @@ struct RowId {
     bool operator<(const RowId& other) const { return value < other.value; }
 };
 
+// The hash of a RowId for an unordered container's third argument (ids.h
+// gives no std::hash specialisation: moc reads the headers that include it).
+struct RowIdHash {
+    template <typename Tag>
+    std::size_t operator()(RowId<Tag> id) const
+    {
+        return static_cast<std::size_t>(id.value);
+    }
+};
+
 // A test run: one set of stored results (test_run.id).
 using TestRunId = RowId<struct TestRunTag>;
+
+// A check run's row in the cache (check_run.id): one attempt of one job on
+// one SHA as this cache stored it. Not the relay's check run id (CheckRunId,
+// text, model/types.h).
+using CheckRunRow = RowId<struct CheckRunRowTag>;
 
 } // namespace relayhud

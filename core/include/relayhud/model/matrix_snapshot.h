@@ -48,7 +48,7 @@ struct MatrixCell {
         // 3.2). Set by Database::matrix from the stored test results.
         ReportedGreenTestsFailed = 1u << 8,
     };
-    std::int64_t runRowId = 0; // 0: no run in this cell
+    CheckRunRow runRowId; // 0: no run in this cell
     float durationSeconds = 0;
     RunStatus status = RunStatus::Unknown;
     Conclusion conclusion = Conclusion::None;
@@ -56,7 +56,7 @@ struct MatrixCell {
     std::uint16_t flags = 0;
     EpochSeconds startedAt = 0; // 0: unknown (the cell tooltip shows it)
 
-    bool empty() const { return runRowId == 0; }
+    bool empty() const { return !runRowId; }
     bool operator==(const MatrixCell&) const = default;
     bool has(Flag f) const { return (flags & f) != 0; }
 };
@@ -67,7 +67,7 @@ struct MatrixSnapshot {
     std::vector<MatrixCell> cells;     // rows.size() * columns.size(), row-major
     // The commit each run really tested, where known (Database::testedCommits),
     // by run row: the GUI's loader sets it for the cells' tooltips.
-    std::unordered_map<std::int64_t, TestedCommit> tested;
+    std::unordered_map<CheckRunRow, TestedCommit, RowIdHash> tested;
 
     const MatrixCell& cell(std::size_t row, std::size_t column) const
     {

@@ -53,7 +53,7 @@ struct TestRunTotals {
 
 struct TestRunInfo {
     TestRunId id;
-    std::optional<std::int64_t> checkRunRow; // check_run.id; none for an import
+    std::optional<CheckRunRow> checkRunRow; // check_run.id; none for an import
     TestRunSource source = TestRunSource::Artifacts;
     TestRunState state = TestRunState::Stored;
     std::string label;    // "report.xml", "artifacts of run 14800012345"
@@ -75,7 +75,7 @@ const std::string* partialWarning(const TestRunInfo& run);
 
 // Where a new test run's results come from.
 struct TestRunOrigin {
-    std::optional<std::int64_t> checkRunRow;
+    std::optional<CheckRunRow> checkRunRow;
     TestRunSource source = TestRunSource::Artifacts;
     std::string label;
     std::string location;
@@ -117,7 +117,7 @@ struct StoredText {
 struct TestHistoryPoint {
     Sha sha;
     EpochSeconds commitTime = 0;
-    std::int64_t checkRunRow = 0;
+    CheckRunRow checkRunRow;
     int runAttempt = 1;
     // None: the run has results but not this test (not collected, renamed).
     std::optional<TestOutcome> outcome;

@@ -61,7 +61,7 @@ bool isTriagedClass(triage::FailureClass cls);
 
 // Triage state of one check run row, for the matrix marks.
 struct TriageProgress {
-    std::int64_t checkRunRow = 0;
+    CheckRunRow checkRunRow;
     // Failed, error and xpass-strict results, as its test run's totals count
     // them (what the artifacts reported); 0 without stored results.
     int failingTests = 0;
@@ -97,7 +97,7 @@ struct FailureRecord {
     std::string workflow;
     std::string job;
     int attempt = 1;
-    std::int64_t checkRunRow = 0;
+    CheckRunRow checkRunRow;
     std::string test; // identity
     TestOutcome outcome = TestOutcome::Failed;
     std::string reason;

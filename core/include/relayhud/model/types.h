@@ -3,6 +3,7 @@
 // relay reports. Trusted (relay-measured) and self-reported (downstream CI's
 // own claim) fields are kept in separate structs so that no view can mix them
 // up by accident.
+#include "relayhud/model/ids.h"
 #include "relayhud/util/time.h" // EpochSeconds
 
 #include <cstdint>
@@ -75,7 +76,7 @@ std::optional<double> callbackDuration(std::optional<EpochSeconds> startedAt,
 struct RunRank {
     int attempt = 1;
     std::optional<EpochSeconds> startedAt;
-    std::int64_t rowId = 0;
+    CheckRunRow rowId;
 };
 bool isNewerRun(const RunRank& a, const RunRank& b);
 

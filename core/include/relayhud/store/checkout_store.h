@@ -25,16 +25,16 @@ public:
 
     // Replaces what the job log of one check run says its checkouts checked
     // out (logs/checkout_scan.h); an empty list records a log that shows none.
-    Result<void> putLogCheckouts(std::int64_t checkRunRow,
-                                 const std::vector<LogCheckout>& checkouts, EpochSeconds scannedAt);
+    Result<void> putLogCheckouts(CheckRunRow checkRunRow, const std::vector<LogCheckout>& checkouts,
+                                 EpochSeconds scannedAt);
 
     // A log that could not be read (refused, cut before any checkout, a
     // server error): checkoutSampleQueue asks for it again after its retry
     // time; one that is gone (`gone`: expired or empty) never again.
-    Result<void> putLogUnread(std::int64_t checkRunRow, EpochSeconds triedAt, bool gone = false);
+    Result<void> putLogUnread(CheckRunRow checkRunRow, EpochSeconds triedAt, bool gone = false);
 
     // nullopt when the run's log was never read.
-    Result<std::optional<std::vector<LogCheckout>>> logCheckouts(std::int64_t checkRunRow) const;
+    Result<std::optional<std::vector<LogCheckout>>> logCheckouts(CheckRunRow checkRunRow) const;
 
     // Successful pull-request and push runs with a check_run_id whose log
     // was never read (or not since retryUnreadBefore), newest commit first,
@@ -48,24 +48,24 @@ public:
     // stronger evidence (a lower TestedCommitSource: its log's checkout
     // beats a job name, which beats an artifact name). putLogCheckouts
     // records the one its checkouts show.
-    Result<void> putTestedCommit(std::int64_t checkRunRow, const TestedCommit& tested);
+    Result<void> putTestedCommit(CheckRunRow checkRunRow, const TestedCommit& tested);
 
-    Result<std::optional<TestedCommit>> testedCommit(std::int64_t checkRunRow) const;
+    Result<std::optional<TestedCommit>> testedCommit(CheckRunRow checkRunRow) const;
 
     // The same for many rows (the matrix's tooltips); rows without one are
     // absent.
-    Result<std::unordered_map<std::int64_t, TestedCommit>>
-    testedCommits(const std::vector<std::int64_t>& checkRunRows) const;
+    Result<std::unordered_map<CheckRunRow, TestedCommit, RowIdHash>>
+    testedCommits(const std::vector<CheckRunRow>& checkRunRows) const;
 
     // The newest earlier run of the same job (by its upstream commit's time)
     // that tested another commit of the same branch: a merged PR's build is
     // compared with main's previous tested commit, never with other PRs'
     // heads. None when the run has no tested commit.
-    Result<std::optional<TestedCommit>> previousTestedCommit(std::int64_t checkRunRow) const;
+    Result<std::optional<TestedCommit>> previousTestedCommit(CheckRunRow checkRunRow) const;
 
 private:
     // In putLogCheckouts' transaction: the tested commit its checkouts show.
-    Result<void> putTestedFromCheckouts(std::int64_t checkRunRow,
+    Result<void> putTestedFromCheckouts(CheckRunRow checkRunRow,
                                         const std::vector<LogCheckout>& checkouts);
 
     sqlite3* m_db;

@@ -30,7 +30,7 @@ public:
     // Replaces the failure line of one check run (store/job_failure_line.h).
     Result<void> putJobFailureLine(const JobFailureLine& line);
 
-    Result<std::optional<JobFailureLine>> jobFailureLine(std::int64_t checkRunRow) const;
+    Result<std::optional<JobFailureLine>> jobFailureLine(CheckRunRow checkRunRow) const;
 
     // Finished runs that failed (failure, cancelled, timed out) and have a
     // check_run_id, whose line is missing, was picked by another rule set, or
@@ -43,29 +43,29 @@ public:
 
     // Runs triage looks at: failed, cancelled or timed out, or whose stored
     // results hold a failed, error or xpass-strict test; newest commit first.
-    Result<std::vector<std::int64_t>> triageRunRows(const TriageRunQuery& query) const;
+    Result<std::vector<CheckRunRow>> triageRunRows(const TriageRunQuery& query) const;
 
     // The other attempts of the same job on the same SHA that have stored
     // results, newest attempt first.
-    Result<std::vector<std::int64_t>> otherAttemptRows(std::int64_t checkRunRow) const;
+    Result<std::vector<CheckRunRow>> otherAttemptRows(CheckRunRow checkRunRow) const;
 
     // The outcome of each test (by id) in the stored results of one run, in
     // order; nullopt where the run has no result for it.
     Result<std::vector<std::optional<TestOutcome>>>
-    testOutcomesIn(std::int64_t checkRunRow, const std::vector<std::int64_t>& testIds) const;
+    testOutcomesIn(CheckRunRow checkRunRow, const std::vector<std::int64_t>& testIds) const;
 
     // Other failed jobs (any backend) whose failure line is Infra and that
     // have no failed or error test: on the same SHA, or started within
     // `windowSeconds` of this run. Oldest start first.
-    Result<std::vector<std::int64_t>> infraPeerRows(std::int64_t checkRunRow,
-                                                    EpochSeconds windowSeconds) const;
+    Result<std::vector<CheckRunRow>> infraPeerRows(CheckRunRow checkRunRow,
+                                                   EpochSeconds windowSeconds) const;
 
     // The test_case id of a test identity (file::Class::name); none when no
     // stored result ever named it.
     Result<std::optional<std::int64_t>> testIdOf(const std::string& identity) const;
 
     // The job (job.id) a check run belongs to; 0 for an unknown row.
-    Result<std::int64_t> jobOfRun(std::int64_t checkRunRow) const;
+    Result<std::int64_t> jobOfRun(CheckRunRow checkRunRow) const;
 
     // Every run of one job with its failing tests (store/job_timeline.h): two
     // reads, the second over the failing results only.

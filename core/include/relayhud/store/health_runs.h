@@ -19,7 +19,7 @@ struct HealthRunQuery {
 };
 
 struct HealthRun {
-    std::int64_t checkRunRow = 0;
+    CheckRunRow checkRunRow;
     std::string workflow;
     std::string job;
     Sha sha;

@@ -24,7 +24,7 @@ enum class JobLineState : std::uint8_t {
 const char* jobLineStateName(JobLineState state); // "matched", "no match", ...
 
 struct JobFailureLine {
-    std::int64_t checkRunRow = 0;
+    CheckRunRow checkRunRow;
     std::uint64_t rulesHash = 0; // triage::ruleSetHash of the set that picked it
     JobLineState state = JobLineState::NoMatch;
     std::string rule;
@@ -43,7 +43,7 @@ struct JobFailureLine {
 
 // A failed run whose job line sync should pick (again).
 struct JobLineCandidate {
-    std::int64_t checkRunRow = 0;
+    CheckRunRow checkRunRow;
     std::string downstreamRepo; // "owner/repo"
     CheckRunId checkRunId;      // the GitHub job id
     Conclusion conclusion = Conclusion::None;

@@ -14,7 +14,7 @@
 namespace relayhud {
 
 struct TimelineRun {
-    std::int64_t row = 0; // check_run.id
+    CheckRunRow row; // check_run.id
     Sha sha;
     std::int64_t prNumber = 0; // 0 for nightlies and pushes
     EventType eventType = EventType::PullRequest;

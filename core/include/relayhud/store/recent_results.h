@@ -22,7 +22,7 @@ struct RecentResultsQuery {
 struct RecentRun {
     Sha sha;
     EpochSeconds commitTime = 0;
-    std::int64_t checkRunRow = 0;
+    CheckRunRow checkRunRow;
     int runAttempt = 1;
 };
 

@@ -66,10 +66,10 @@ public:
     Result<std::vector<CheckRun>> checkRunsForPr(std::int64_t prNumber) const;
 
     // One run by the row id a MatrixCell carries.
-    Result<CheckRun> checkRun(std::int64_t rowId) const;
+    Result<CheckRun> checkRun(CheckRunRow rowId) const;
 
     // All attempts of the run a cell shows (same SHA, backend, workflow, job).
-    Result<std::vector<CheckRun>> attemptsOf(std::int64_t rowId) const;
+    Result<std::vector<CheckRun>> attemptsOf(CheckRunRow rowId) const;
 
     // The newest commit older than `sha` of the same history: the PR's
     // previous head, or for a nightly the previous nightly. None for another
@@ -91,7 +91,7 @@ public:
 
     // The row of the check run GitHub knows by `id` (the HUD's check_run_id),
     // newest first if a bad feed repeated it; none for an unknown or empty id.
-    Result<std::optional<std::int64_t>> checkRunRowFor(const CheckRunId& id) const;
+    Result<std::optional<CheckRunRow>> checkRunRowFor(const CheckRunId& id) const;
 
     // Conditional-request validators for HUD URLs (ETag), kept across runs.
     Result<std::optional<HttpValidator>> validator(const std::string& url) const;

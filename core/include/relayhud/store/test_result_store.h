@@ -24,7 +24,7 @@ class ContentCache;
 
 // A finished run whose artifacts sync may fetch.
 struct ArtifactCandidate {
-    std::int64_t checkRunRow = 0;
+    CheckRunRow checkRunRow;
     std::string downstreamRepo;
     std::string runId;
     int runAttempt = 1;
@@ -63,12 +63,12 @@ public:
     Result<TestRunId> recordTestRunState(const TestRunOrigin& origin, TestRunState state,
                                          const std::string& message);
 
-    Result<std::optional<TestRunInfo>> testRunForCheckRun(std::int64_t checkRunRow) const;
+    Result<std::optional<TestRunInfo>> testRunForCheckRun(CheckRunRow checkRunRow) const;
 
     // The same for many rows in one query (the matrix's greens), by row;
     // rows without a test run are absent.
-    Result<std::unordered_map<std::int64_t, TestRunInfo>>
-    testRunsForCheckRuns(const std::vector<std::int64_t>& checkRunRows) const;
+    Result<std::unordered_map<CheckRunRow, TestRunInfo, RowIdHash>>
+    testRunsForCheckRuns(const std::vector<CheckRunRow>& checkRunRows) const;
 
     Result<TestRunInfo> testRun(TestRunId testRunId) const;
 
@@ -83,7 +83,7 @@ public:
     // The history of each test over the last `maxShas` upstream SHAs (by
     // commit time, up to and including the SHA of `checkRunRow`) in runs of
     // the same job that have results. In the order of testIds.
-    Result<std::vector<TestHistory>> testHistory(std::int64_t checkRunRow,
+    Result<std::vector<TestHistory>> testHistory(CheckRunRow checkRunRow,
                                                  const std::vector<std::int64_t>& testIds,
                                                  int maxShas) const;
 

@@ -18,7 +18,7 @@ struct TrendRunQuery {
 };
 
 struct TrendRun {
-    std::int64_t checkRunRow = 0;
+    CheckRunRow checkRunRow;
     std::string repo; // downstream backend
     std::string workflow;
     std::string job;

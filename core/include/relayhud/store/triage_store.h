@@ -39,21 +39,21 @@ public:
 
     // Every tag on one check run: its job's and its tests', job tag first,
     // then by test identity.
-    Result<std::vector<TriageTag>> triageTagsForCheckRun(std::int64_t checkRunRow) const;
+    Result<std::vector<TriageTag>> triageTagsForCheckRun(CheckRunRow checkRunRow) const;
 
     // Tags on these upstream SHAs (empty: all), by SHA, repo, workflow, job,
     // attempt, test.
     Result<std::vector<TriageTag>> triageTags(const std::vector<Sha>& shas = {}) const;
 
     // Where a tag on this check run (and test, "" for the job) points.
-    Result<TriageTarget> triageTargetOf(std::int64_t checkRunRow,
+    Result<TriageTarget> triageTargetOf(CheckRunRow checkRunRow,
                                         const std::string& test = {}) const;
 
     // Per row, in order: its failing tests and how many carry a human class
     // (the matrix's "all triaged" mark). Two reads: the rows' test-run totals,
     // then the tags on their commits; an unknown row gives zeros.
     Result<std::vector<TriageProgress>>
-    triageProgress(const std::vector<std::int64_t>& checkRunRows) const;
+    triageProgress(const std::vector<CheckRunRow>& checkRunRows) const;
 
     // Failing test results of the runs in the window, newest commit first
     // (clustering's input; triage/cluster.h).

@@ -91,7 +91,7 @@ public:
 
     // Fetches one run now (the user opened it), even under OnDemand, unless
     // it already has a final test run. Returns the test run.
-    Result<TestRunInfo> fetchRun(std::int64_t checkRunRow,
+    Result<TestRunInfo> fetchRun(CheckRunRow checkRunRow,
                                  const std::atomic<bool>* cancel = nullptr);
 
 private:

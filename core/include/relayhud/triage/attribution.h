@@ -127,7 +127,7 @@ public:
     explicit JobAttributor(JobTimeline timeline, AttributionOptions options = {});
 
     const JobTimeline& timeline() const { return m_timeline; }
-    std::optional<TimelineIndex> indexOf(std::int64_t checkRunRow) const;
+    std::optional<TimelineIndex> indexOf(CheckRunRow checkRunRow) const;
 
     // Where the failure of `testId` in run `run` comes from.
     Attribution attribute(TimelineIndex run, std::int64_t testId) const;
@@ -207,7 +207,7 @@ private:
 
     JobTimeline m_timeline;
     AttributionOptions m_options;
-    std::map<std::int64_t, TimelineIndex> m_byRow;
+    std::map<CheckRunRow, TimelineIndex> m_byRow;
     // Per SHA its newest attempt with stored results (else, its newest
     // attempt whose log names a failing test), oldest commit first: the runs
     // that say what a head's outcome settled on.

@@ -27,26 +27,25 @@ class EvidenceSource {
 public:
     virtual ~EvidenceSource() = default;
 
-    virtual Result<CheckRun> checkRun(std::int64_t checkRunRow) const = 0;
+    virtual Result<CheckRun> checkRun(CheckRunRow checkRunRow) const = 0;
     // The job (job.id) a run belongs to, and every run of that job with its
     // failing tests: what attribution reads.
-    virtual Result<std::int64_t> jobOfRun(std::int64_t checkRunRow) const = 0;
+    virtual Result<std::int64_t> jobOfRun(CheckRunRow checkRunRow) const = 0;
     virtual Result<JobTimeline> jobTimeline(std::int64_t jobId) const = 0;
-    virtual Result<std::optional<JobFailureLine>>
-    jobFailureLine(std::int64_t checkRunRow) const = 0;
+    virtual Result<std::optional<JobFailureLine>> jobFailureLine(CheckRunRow checkRunRow) const = 0;
     virtual Result<std::optional<TestRunInfo>>
-    testRunForCheckRun(std::int64_t checkRunRow) const = 0;
+    testRunForCheckRun(CheckRunRow checkRunRow) const = 0;
     virtual Result<std::vector<StoredTestResult>>
     testResults(TestRunId testRunId, const TestResultFilter& filter) const = 0;
     // Other attempts of the same job on the same SHA with stored results,
     // newest first, and the outcome of each test (by id) in one of them.
-    virtual Result<std::vector<std::int64_t>> otherAttemptRows(std::int64_t checkRunRow) const = 0;
+    virtual Result<std::vector<CheckRunRow>> otherAttemptRows(CheckRunRow checkRunRow) const = 0;
     virtual Result<std::vector<std::optional<TestOutcome>>>
-    testOutcomesIn(std::int64_t checkRunRow, const std::vector<std::int64_t>& testIds) const = 0;
+    testOutcomesIn(CheckRunRow checkRunRow, const std::vector<std::int64_t>& testIds) const = 0;
     // Failed jobs of any backend whose line is Infra, on the same SHA or
     // within `windowSeconds`, oldest start first: one outage's members.
-    virtual Result<std::vector<std::int64_t>> infraPeerRows(std::int64_t checkRunRow,
-                                                            EpochSeconds windowSeconds) const = 0;
+    virtual Result<std::vector<CheckRunRow>> infraPeerRows(CheckRunRow checkRunRow,
+                                                           EpochSeconds windowSeconds) const = 0;
 };
 
 // The cache's answers.
@@ -54,19 +53,19 @@ class CacheEvidenceSource final : public EvidenceSource {
 public:
     explicit CacheEvidenceSource(const Database& cache) : m_cache(cache) {}
 
-    Result<CheckRun> checkRun(std::int64_t checkRunRow) const override;
-    Result<std::int64_t> jobOfRun(std::int64_t checkRunRow) const override;
+    Result<CheckRun> checkRun(CheckRunRow checkRunRow) const override;
+    Result<std::int64_t> jobOfRun(CheckRunRow checkRunRow) const override;
     Result<JobTimeline> jobTimeline(std::int64_t jobId) const override;
-    Result<std::optional<JobFailureLine>> jobFailureLine(std::int64_t checkRunRow) const override;
-    Result<std::optional<TestRunInfo>> testRunForCheckRun(std::int64_t checkRunRow) const override;
+    Result<std::optional<JobFailureLine>> jobFailureLine(CheckRunRow checkRunRow) const override;
+    Result<std::optional<TestRunInfo>> testRunForCheckRun(CheckRunRow checkRunRow) const override;
     Result<std::vector<StoredTestResult>>
     testResults(TestRunId testRunId, const TestResultFilter& filter) const override;
-    Result<std::vector<std::int64_t>> otherAttemptRows(std::int64_t checkRunRow) const override;
+    Result<std::vector<CheckRunRow>> otherAttemptRows(CheckRunRow checkRunRow) const override;
     Result<std::vector<std::optional<TestOutcome>>>
-    testOutcomesIn(std::int64_t checkRunRow,
+    testOutcomesIn(CheckRunRow checkRunRow,
                    const std::vector<std::int64_t>& testIds) const override;
-    Result<std::vector<std::int64_t>> infraPeerRows(std::int64_t checkRunRow,
-                                                    EpochSeconds windowSeconds) const override;
+    Result<std::vector<CheckRunRow>> infraPeerRows(CheckRunRow checkRunRow,
+                                                   EpochSeconds windowSeconds) const override;
 
 private:
     const Database& m_cache;

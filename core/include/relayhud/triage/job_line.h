@@ -18,7 +18,7 @@ std::uint64_t ruleSetHash(const RuleSet& rules);
 // Classifies the log at `logPath` (a ContentCache blob whose hash is
 // `logHash`) into a Matched or NoMatch line for `checkRunRow`, stamped with
 // the classifier's ruleSetHash and now. An error when the file cannot be read.
-Result<JobFailureLine> pickJobLine(const Classifier& classifier, std::int64_t checkRunRow,
+Result<JobFailureLine> pickJobLine(const Classifier& classifier, CheckRunRow checkRunRow,
                                    const std::string& logPath, const std::string& logHash);
 
 } // namespace relayhud::triage

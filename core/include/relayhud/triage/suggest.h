@@ -66,7 +66,7 @@ namespace relayhud::triage {
 
 // A run that evidence points at.
 struct EvidenceRun {
-    std::int64_t checkRunRow = 0;
+    CheckRunRow checkRunRow;
     std::string downstreamRepo;
     std::string workflow;
     std::string jobName;
@@ -145,7 +145,7 @@ struct Evidence {
 };
 
 struct SuggestionTarget {
-    std::int64_t checkRunRow = 0;
+    CheckRunRow checkRunRow;
     std::int64_t testId = 0;            // 0: the job itself
     std::string identity;               // file::Class::name; "" for the job
     std::optional<TestOutcome> outcome; // the test's outcome; none for the job
@@ -188,20 +188,20 @@ std::string pullFilesUrl(std::string_view upstreamRepo, std::int64_t pr);
 
 // Suggestions for one run, tests in identity order, then the job's own. An
 // error for an unknown row or a cache that cannot be read.
-Result<std::vector<Suggestion>> suggestForRun(const Database& cache, std::int64_t checkRunRow,
+Result<std::vector<Suggestion>> suggestForRun(const Database& cache, CheckRunRow checkRunRow,
                                               const SuggestOptions& options = {});
 
 // The same for many runs (the CLI and the bench after a sync), in the order
 // given; shares lookups between runs of one job.
 Result<std::vector<Suggestion>> suggestForRuns(const Database& cache,
-                                               const std::vector<std::int64_t>& checkRunRows,
+                                               const std::vector<CheckRunRow>& checkRunRows,
                                                const SuggestOptions& options = {});
 
 class EvidenceSource;
 // The same over any source of the facts (triage/evidence_source.h): what the
 // two above run on the cache, and what tests run on hand-made runs.
 Result<std::vector<Suggestion>> suggestForRuns(const EvidenceSource& facts,
-                                               const std::vector<std::int64_t>& checkRunRows,
+                                               const std::vector<CheckRunRow>& checkRunRows,
                                                const SuggestOptions& options = {});
 
 } // namespace relayhud::triage

@@ -31,9 +31,9 @@ using triage::ReportSection;
 const char* reportSectionName(ReportSection section); // "this PR", "broken upstream", ...
 
 struct ClassifiedFailure {
-    std::int64_t checkRunRow = 0; // the job in the report (its newest attempt)
-    int attempt = 1;              // the attempt it failed on (a flaky one: an earlier one)
-    std::string test;             // the report's identity; "" for a job-level failure
+    CheckRunRow checkRunRow; // the job in the report (its newest attempt)
+    int attempt = 1;         // the attempt it failed on (a flaky one: an earlier one)
+    std::string test;        // the report's identity; "" for a job-level failure
     triage::FailureClass cls = triage::FailureClass::Untriaged;
     // Who decided cls: a person's tag ("" when the suggestion engine did).
     std::string taggedBy;
@@ -70,7 +70,7 @@ struct ReportInput {
     // The commit a job really tested where it is not the SHA's own (a merged
     // PR's build of its base's HEAD; model/tested_commit.h), by checkRunRow:
     // "tested main@abc1234 after #1234 merged (from its job name)".
-    std::map<std::int64_t, std::string> tested;
+    std::map<CheckRunRow, std::string> tested;
 };
 
 // A GitHub comment holds at most 65,536 characters; counting bytes is the
@@ -116,7 +116,7 @@ std::string jobLogUrl(const CheckRun& run);
 // workflow and job, and the merge gating of the SHA's PR (if any); failures
 // are left to the caller.
 Result<ReportInput> loadReportInput(const Database& cache, const Sha& sha,
-                                    std::optional<std::int64_t> checkRunRow,
+                                    std::optional<CheckRunRow> checkRunRow,
                                     const VerdictSources& sources);
 
 // The failures of one job: each failed, errored, xfailed or strictly

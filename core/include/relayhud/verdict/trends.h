@@ -84,7 +84,7 @@ Result<FailureClassDays> failuresByClass(const Database& cache, const std::vecto
 
 // --- 3. Queue and execution time ---
 struct TimingPoint {
-    std::int64_t checkRunRow = 0;
+    CheckRunRow checkRunRow;
     Sha sha;
     EpochSeconds time = 0; // runTime()
     JobKey job;
@@ -99,7 +99,7 @@ std::vector<TimingPoint> timings(const std::vector<TrendRun>& runs);
 enum class CountSource : std::uint8_t { Artifacts, SelfReported };
 
 struct ExecutedPoint {
-    std::int64_t checkRunRow = 0;
+    CheckRunRow checkRunRow;
     Sha sha;
     EpochSeconds commitTime = 0;
     std::int64_t executed = 0;

@@ -226,7 +226,7 @@ struct VerdictInput {
 
 struct RunVerdict {
     CheckRun run;
-    std::int64_t checkRunRow = 0; // set by verdictForRun
+    CheckRunRow checkRunRow; // set by verdictForRun
     Verdict verdict = Verdict::GreenUnverifiable;
     std::vector<std::string> reasons;
     // An unverified green's verdict reason (the first of `reasons`) in a few
@@ -276,7 +276,7 @@ struct VerdictSources {
 // Everything for one check run (Database row id) in one call: the run, its test
 // results, the config of its backend, and the previous run of the same job
 // (an older SHA's run with results) for the executed-set check.
-Result<RunVerdict> verdictForRun(const Database& cache, std::int64_t checkRunRow,
+Result<RunVerdict> verdictForRun(const Database& cache, CheckRunRow checkRunRow,
                                  const VerdictSources& sources);
 
 } // namespace relayhud::verdict

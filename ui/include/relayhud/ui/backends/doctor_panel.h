@@ -66,7 +66,7 @@ private:
     static QTreeWidgetItem* addFinding(QTreeWidgetItem* parent, doctor::Severity severity,
                                        const QString& check, const QString& where,
                                        const QString& what, const QString& fix);
-    void showRuns(const doctor::BackendReport* backend, const std::vector<std::int64_t>& rows);
+    void showRuns(const doctor::BackendReport* backend, const std::vector<CheckRunRow>& rows);
     static void showCheckout(QTreeWidgetItem* item, const HealthRun& run);
 
     QLabel* m_summary;

@@ -5,7 +5,6 @@
 // on first use), runs the query, closes it, and the answer reaches the GUI
 // thread through `answer`. Nothing on the GUI thread touches SQLite or the
 // disk. An answer is dropped when the reader is gone or its cache moved.
-#include "relayhud/store/database.h"
 #include "relayhud/util/result.h"
 
 #include <QObject>
@@ -16,6 +15,10 @@
 #include <optional>
 #include <string>
 #include <utility>
+
+namespace relayhud {
+class Database;
+}
 
 namespace relayhud::ui {
 
@@ -50,12 +53,16 @@ private:
     static Result<T> ask(const std::string& path,
                          const std::function<Result<T>(const Database&)>& query)
     {
-        auto cache = open(path);
-        if (!cache)
-            return cache.error();
-        return query(**cache);
+        std::optional<Result<T>> answer;
+        const Error opened = withCache(path, [&](const Database& cache) { answer = query(cache); });
+        if (!answer)
+            return opened;
+        return std::move(*answer);
     }
-    static Result<std::unique_ptr<Database>> open(const std::string& path);
+    // Opens the cache at `path` and runs `use` on it; the error when it cannot
+    // be opened (`use` is then not run).
+    static Error withCache(const std::string& path,
+                           const std::function<void(const Database&)>& use);
 
     std::string m_cachePath;
     std::uint64_t m_generation = 0;

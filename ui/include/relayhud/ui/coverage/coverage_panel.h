@@ -34,12 +34,12 @@ public:
     // The configs verdicts use; re-judges the shown run.
     void setSources(verdict::VerdictSources sources);
     // Judges the run (check_run row id) and shows it; 0 shows a hint.
-    void showRun(std::int64_t rowId);
+    void showRun(CheckRunRow rowId);
     void refresh() { showRun(m_rowId); }
     void setMessage(const QString& message);
     void showVerdict(const verdict::RunVerdict& verdict);
 
-    std::int64_t rowId() const { return m_rowId; }
+    CheckRunRow rowId() const { return m_rowId; }
     const verdict::RunVerdict* shown() const { return m_shown.get(); }
     QLabel* banner() const { return m_title; }
     QTableWidget* bucketTable() const { return m_buckets; }
@@ -50,7 +50,7 @@ public:
 
 signals:
     // A verdict is on screen (after showRun's worker answered).
-    void verdictShown(std::int64_t rowId);
+    void verdictShown(CheckRunRow rowId);
     // A mandatory test that did not run: its entry in `configPath`.
     void missingTestActivated(const QString& configPath, const QString& name, int line);
     // A test of the report (identity), to select in the tests panel.
@@ -76,7 +76,7 @@ private:
 
     std::string m_cachePath;
     verdict::VerdictSources m_sources;
-    std::int64_t m_rowId = 0;
+    CheckRunRow m_rowId;
     std::uint64_t m_request = 0;
     std::shared_ptr<const verdict::RunVerdict> m_shown;
     QString m_configPath;

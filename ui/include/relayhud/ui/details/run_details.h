@@ -19,7 +19,7 @@ class Database;
 namespace relayhud::ui {
 
 struct RunDetails {
-    std::int64_t rowId = 0;
+    CheckRunRow rowId;
     CheckRun run;
     std::vector<CheckRun> attempts;         // every attempt, newest first
     std::optional<UpstreamCommit> commit;   // the matrix row (branch, title)
@@ -43,7 +43,7 @@ struct RunLinks {
 };
 
 // One run by row id, its attempts and its compare base (a few indexed reads).
-Result<RunDetails> loadRunDetails(const Database& cache, std::int64_t rowId);
+Result<RunDetails> loadRunDetails(const Database& cache, CheckRunRow rowId);
 
 RunLinks runLinks(const RunDetails& details, const QString& hudBaseUrl);
 

@@ -22,12 +22,12 @@ public:
     void setCachePath(std::string path);
     // Reads run `rowId` (check_run.id); loaded() or failed() follows unless a
     // later load() or cancel() comes first.
-    void load(std::int64_t rowId);
+    void load(CheckRunRow rowId);
     void cancel();
 
 signals:
     void loaded(const relayhud::ui::RunDetails& details);
-    void failed(std::int64_t rowId, const QString& message);
+    void failed(CheckRunRow rowId, const QString& message);
 
 private:
     std::string m_cachePath;

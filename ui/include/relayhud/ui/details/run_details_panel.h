@@ -53,8 +53,8 @@ public:
     void showMessage(const QString& message);
 
     bool hasDetails() const;
-    // The run shown (RunDetails::rowId); 0 with a note instead.
-    std::int64_t shownRowId() const { return hasDetails() ? m_shownRowId : 0; }
+    // The run shown (RunDetails::rowId); none with a note instead.
+    CheckRunRow shownRowId() const { return hasDetails() ? m_shownRowId : CheckRunRow{}; }
     QString fieldText(Field field) const;
     QUrl linkUrl(Link link) const;
     QString titleText() const;
@@ -78,7 +78,7 @@ private:
     void setField(Field field, const QString& text);
 
     QStackedWidget* m_stack;
-    std::int64_t m_shownRowId = 0;
+    CheckRunRow m_shownRowId;
     QLabel* m_message;
     QLabel* m_title = nullptr;
     QLabel* m_subtitle = nullptr;

@@ -43,7 +43,7 @@ struct PullRequestMatrix {
     std::vector<PullRequestRow> rows; // parallel to matrix.rows
     // Cells of a Latest row whose run is on an earlier head: run row id ->
     // that head's SHA.
-    std::unordered_map<std::int64_t, std::string> carried;
+    std::unordered_map<CheckRunRow, std::string, RowIdHash> carried;
 };
 
 PullRequestMatrix pullRequestMatrix(const MatrixSnapshot& commits,

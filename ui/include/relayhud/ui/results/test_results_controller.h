@@ -20,15 +20,15 @@ public:
     void setAccess(const std::string& cachePath, const ArtifactAccess& access);
 
     // Each returns the load id its answers will carry.
-    qint64 loadRun(std::int64_t checkRunRow, bool fetchIfMissing = true);
+    qint64 loadRun(CheckRunRow checkRunRow, bool fetchIfMissing = true);
     qint64 loadTestRun(TestRunId testRunId);
     // Answers carry `loadId`, the load the text or history belongs to.
     void loadText(qint64 loadId, std::int64_t textId);
-    void loadHistory(qint64 loadId, std::int64_t checkRunRow, std::int64_t testId, int shas = 30);
+    void loadHistory(qint64 loadId, CheckRunRow checkRunRow, std::int64_t testId, int shas = 30);
     void importPaths(const QStringList& paths);
     // Downloads a run's job log; answers with jobLogReady/jobLogFailed
     // carrying the returned id.
-    qint64 loadJobLog(std::int64_t checkRunRow);
+    qint64 loadJobLog(CheckRunRow checkRunRow);
     // Forgets the current load (no cell selected).
     void clear();
 

@@ -32,8 +32,8 @@ struct TestsLoadRequest {
     std::int64_t loadId = 0;
     std::string cachePath;
     ArtifactAccess access;
-    std::int64_t checkRunRow = 0; // a run's results ...
-    TestRunId testRunId;          // ... or a test run by id (imports)
+    CheckRunRow checkRunRow; // a run's results ...
+    TestRunId testRunId;     // ... or a test run by id (imports)
     bool fetchIfMissing = true;
     int historyShas = 30;
     std::size_t maxHistories = 400; // failing tests whose strips are loaded up front
@@ -50,12 +50,12 @@ public:
 
     void load(const relayhud::ui::TestsLoadRequest& request);
     void loadText(qint64 loadId, qint64 textId);
-    void loadHistory(qint64 loadId, qint64 checkRunRow, qint64 testId, int shas);
+    void loadHistory(qint64 loadId, CheckRunRow checkRunRow, qint64 testId, int shas);
     void importPaths(const QString& cachePath, const QStringList& paths);
     // The raw GitHub Actions log of a run's job, downloaded into the content
     // cache (GET .../actions/jobs/{check run id}/logs).
     void loadJobLog(qint64 requestId, const std::string& cachePath,
-                    const relayhud::ui::ArtifactAccess& access, qint64 checkRunRow);
+                    const relayhud::ui::ArtifactAccess& access, CheckRunRow checkRunRow);
 
 signals:
     void fetching(qint64 loadId, const QString& what);
@@ -81,7 +81,7 @@ private:
                                                    const TestRunInfo& run);
     bool stale(qint64 loadId) const;
     // Suggestions and tags of a run's failures (and of the job itself).
-    Result<void> gatherTriage(TestsPanelData& data, std::int64_t checkRunRow);
+    Result<void> gatherTriage(TestsPanelData& data, CheckRunRow checkRunRow);
 
     const std::atomic<bool>& m_shutdown;
     const std::atomic<qint64>& m_latestLoad;
@@ -94,7 +94,7 @@ private:
     ArtifactAccess m_access;
     // A finished job's log never changes: where each was downloaded to in
     // this session, so a second "Show in log" opens it at once.
-    std::unordered_map<std::int64_t, std::string> m_jobLogs;
+    std::unordered_map<CheckRunRow, std::string, RowIdHash> m_jobLogs;
 };
 
 } // namespace relayhud::ui

@@ -44,7 +44,7 @@ enum class WatchEventKind {
 
 struct WatchEvent {
     WatchEventKind kind = WatchEventKind::NewFailure;
-    std::int64_t runRowId = 0;
+    CheckRunRow runRowId;
     QString sha;
     qint64 pr = 0;
     QString backend;
@@ -63,7 +63,7 @@ std::vector<WatchEvent> whatIsNew(const MatrixSnapshot& before, const MatrixSnap
 struct Notice {
     QString title;
     QString body;
-    std::int64_t runRowId = 0; // 0: none to select (relay health)
+    CheckRunRow runRowId; // none: nothing to select (relay health)
     int items = 0;
     bool operator==(const Notice&) const = default;
 };

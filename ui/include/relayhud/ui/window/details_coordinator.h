@@ -3,6 +3,7 @@
 // thread by the RunDetailsLoader, with what the matrix knows of the cell and
 // the cache does not (a PR row's earlier head, the column's level and
 // backend), and the run's links to GitHub and the HUD.
+#include "relayhud/model/ids.h"
 #include "relayhud/model/types.h"
 
 #include <QObject>
@@ -47,7 +48,7 @@ signals:
     void runDetailsShown(qint64 runRowId);
 
 private:
-    void showRun(qint64 runRowId, const QModelIndex& sourceIndex);
+    void showRun(CheckRunRow run, const QModelIndex& sourceIndex);
     // A message instead of a run; a read still on its way is dropped.
     void showMessage(const QString& text);
     void onLoaded(const RunDetails& loaded);
@@ -58,7 +59,7 @@ private:
     RunDetailsPanel* m_panel;
     QDockWidget* m_dock;
     RunDetailsLoader* m_loader;
-    qint64 m_run = 0; // the run asked for; 0 while a message is shown
+    CheckRunRow m_run; // the run asked for; none while a message is shown
     // What the matrix knows of the cell being read that the cache does not:
     // a PR row's earlier head, the column's level.
     struct Context {

@@ -3,6 +3,7 @@
 // command line or another instance select their place once the matrix has
 // loaded, and say what they found; "Copy link" on cells, commit rows and
 // tests; Ctrl+K's jump box over the matrix in memory.
+#include "relayhud/model/ids.h"
 #include "relayhud/model/types.h"
 
 #include <QObject>
@@ -73,12 +74,12 @@ signals:
 private:
     void actOnLink(const QString& text);
     void actOnRunLink(const QString& text, const AppLink& link);
-    void openRunLink(const QString& text, const AppLink& link, qint64 runRowId,
+    void openRunLink(const QString& text, const AppLink& link, CheckRunRow runRow,
                      const std::optional<CheckRun>& run);
-    void selectPendingTest(qint64 runRowId, bool loaded);
+    void selectPendingTest(CheckRunRow run, bool loaded);
     void reportLink(const QString& link, bool found, const QString& message);
     bool jumpToColumn(const JumpEntry& entry);
-    void copyCellLink(qint64 runRowId);
+    void copyCellLink(CheckRunRow run);
     void copy(const QString& link);
     void showCellMenu(const QPoint& pos);
     void showCommitMenu(const QPoint& pos);
@@ -91,7 +92,7 @@ private:
     QStringList m_pendingLinks; // until the first matrix has loaded
     QString m_pendingTest;      // a run link's ?test=, selected when its run's tests show
     QString m_pendingTestLink;
-    qint64 m_pendingTestRun = 0;
+    CheckRunRow m_pendingTestRun;
 };
 
 } // namespace relayhud::ui

@@ -6,6 +6,8 @@
 // a run, a commit or a cell for the links, the jump box, the charts and the
 // doctor; and it walks the failures with j / k / n / p (matrix/triage_walk.h),
 // into the tests of each run. The panels follow its currentRunChanged.
+#include "relayhud/model/ids.h"
+
 #include <QModelIndex>
 #include <QObject>
 #include <QString>
@@ -40,7 +42,7 @@ public:
     MatrixModel& model() const { return *m_frame.model; }
     MatrixFilterProxy& proxy() const { return *m_frame.proxy; }
     // The run the panels show (a cache row id; 0: none).
-    qint64 shownRun() const { return m_shownRun; }
+    CheckRunRow shownRun() const { return m_shownRun; }
     // The panels follow `current` now (a cell activated), unless a change
     // is settling the place.
     void follow(const QModelIndex& current);
@@ -52,7 +54,7 @@ public:
 
     // Makes the cell of this run (a cache row id) current, clearing filters
     // that hide it; false (with a status message) when the matrix lacks it.
-    bool selectRun(qint64 runRowId);
+    bool selectRun(CheckRunRow run);
     // Makes the commit's first failure current (its first untriaged one,
     // else its first run), clearing filters that hide it.
     bool selectCommit(const QString& sha);
@@ -81,7 +83,7 @@ private:
     // model's rows or columns changed under it.
     struct Place {
         bool cell = false; // a cell was current
-        qint64 run = 0;
+        CheckRunRow run;
         QString sha;        // its row's
         qint64 pr = 0;      // its row's PR, in the pull-request view
         std::string column; // matrixColumnKey of its column (a folded group's own)
@@ -92,16 +94,16 @@ private:
     Place placeToKeep() const;
     QModelIndex findPlace(const Place& before) const;
     void settlePlace(const Place& before, bool revealFolded, bool outer, bool filtered);
-    bool modelHasRun(qint64 run) const;
+    bool modelHasRun(CheckRunRow run) const;
     void holdPlace();
     void restorePlace();
     void select(const QModelIndex& index, bool centre);
     QModelIndex landingCell(int proxyRow) const;
     std::vector<WalkCell> failedCells() const;
-    void enterWalkedRun(qint64 runRowId);
+    void enterWalkedRun(CheckRunRow run);
 
     Frame m_frame;
-    qint64 m_shownRun = 0;
+    CheckRunRow m_shownRun;
     bool m_keepingCurrent = false; // the panels wait while the model changes under the cell
     // A cell the filters hide: the panels keep showing its run, and it is
     // current again once a filter shows it.
@@ -112,7 +114,7 @@ private:
     // A cell j / k / n / p moved to: its tests select their first (last)
     // untriaged failure once shown, and take the focus back if they had it.
     struct WalkEntry {
-        qint64 run = 0;
+        CheckRunRow run;
         bool forward = true;
         bool focusTests = false;
     } m_walkEntry;

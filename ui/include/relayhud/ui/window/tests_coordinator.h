@@ -5,6 +5,7 @@
 // panel, its dock and the controller, and keeps which run the dock shows;
 // the logs, links, triage and the keyboard walk ask it, and nothing else
 // holds that state.
+#include "relayhud/model/ids.h"
 #include "relayhud/model/triage_tags.h"
 #include "relayhud/model/types.h"
 
@@ -39,7 +40,7 @@ public:
     void follow(const QModelIndex& current);
     // Shows this run's tests (a cache row id; 0: none), fetching its
     // results from its artifacts when the cache has none.
-    void showRun(qint64 runRowId);
+    void showRun(CheckRunRow run);
     // Reads the shown run's tests again (after a tag, an import or a team
     // change); `fetch` also fetches results the cache lacks.
     void reload(bool fetch);
@@ -48,7 +49,7 @@ public:
     void reloadAfterArtifacts(bool stored);
     // The run the dock shows (0: none), its relay id (empty for an import
     // or before its tests are read) and that run as a triage target.
-    qint64 shownRun() const { return m_run; }
+    CheckRunRow shownRun() const { return m_run; }
     const CheckRunId& shownCheckRunId() const { return m_checkRunId; }
     const std::optional<TriageTarget>& shownTarget() const { return m_base; }
     // The controller's request for the shown run's tests.
@@ -72,7 +73,7 @@ private:
     TestsPanel* m_panel;
     QDockWidget* m_dock;
     TestResultsController* m_tests;
-    qint64 m_run = 0;
+    CheckRunRow m_run;
     qint64 m_load = 0;
     bool m_readFailed = false; // the next pass reads it again
     CheckRunId m_checkRunId;   // for links; empty for an import
