@@ -7,6 +7,7 @@
 
 #include "relayhud/artifacts/artifact_store.h"
 #include "relayhud/store/content_cache.h"
+#include "relayhud/store/database.h"
 #include "relayhud/sync/artifact_sync.h"
 #include "relayhud/util/paths.h"
 

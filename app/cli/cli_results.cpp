@@ -5,6 +5,7 @@
 
 #include "relayhud/results/report_import.h"
 #include "relayhud/store/content_cache.h"
+#include "relayhud/store/database.h"
 #include "relayhud/store/run_store.h"
 #include "relayhud/store/test_result_store.h"
 #include "relayhud/util/paths.h"

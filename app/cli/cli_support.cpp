@@ -1,5 +1,6 @@
 #include "cli_support.h"
 
+#include "relayhud/store/database.h"
 #include "relayhud/util/paths.h"
 #include "relayhud/util/read_file.h"
 

@@ -2,7 +2,6 @@
 
 #include "relayhud/artifacts/artifact_store.h"
 #include "relayhud/hud/hud_summaries.h"
-#include "relayhud/store/database.h"
 #include "relayhud/store/health_store.h"
 #include "relayhud/store/run_store.h"
 #include "relayhud/util/time.h"

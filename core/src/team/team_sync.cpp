@@ -1,6 +1,5 @@
 #include "relayhud/team/team_sync.h"
 
-#include "relayhud/store/database.h"
 #include "relayhud/store/team_store.h"
 #include "relayhud/team/team_row.h"
 #include "relayhud/team/team_server.h"

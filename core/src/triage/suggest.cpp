@@ -7,7 +7,6 @@
 #include "suggest_lookup.h"
 #include "suggest_why.h"
 
-#include "relayhud/store/database.h"
 #include "relayhud/triage/classifier.h"
 #include "relayhud/triage/evidence_source.h"
 #include "relayhud/triage/rule_set.h"

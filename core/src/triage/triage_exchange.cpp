@@ -4,7 +4,6 @@
 
 #include "relayhud/util/file_ops.h"
 
-#include "relayhud/store/database.h"
 #include "relayhud/store/triage_store.h"
 #include "relayhud/store/triage_tag_rules.h"
 #include "relayhud/util/json_guard.h"

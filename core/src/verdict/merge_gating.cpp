@@ -2,7 +2,6 @@
 // the rules and their sources).
 #include "relayhud/verdict/merge_gating.h"
 
-#include "relayhud/store/database.h"
 #include "relayhud/store/run_store.h"
 
 #include <algorithm>

@@ -2,7 +2,6 @@
 // newest attempt on one upstream SHA, and its failures as triage sees them (a
 // person's tag over the suggestion engine's class and evidence).
 #include "relayhud/store/checkout_store.h"
-#include "relayhud/store/database.h"
 #include "relayhud/store/evidence_store.h"
 #include "relayhud/store/run_store.h"
 #include "relayhud/store/test_result_store.h"

@@ -1,6 +1,5 @@
 // Failures by class per day (verdict/trends.h): the suggestion engine names
 // every failure and its class; a person's tag on the same target wins.
-#include "relayhud/store/database.h"
 #include "relayhud/store/evidence_store.h"
 #include "relayhud/store/triage_store.h"
 #include "relayhud/triage/suggest.h"

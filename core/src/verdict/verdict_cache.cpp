@@ -1,6 +1,5 @@
 // verdictForRun: gathers a run's evidence from the cache and the configured
 // config files, then applies computeVerdict.
-#include "relayhud/store/database.h"
 #include "relayhud/store/run_store.h"
 #include "relayhud/store/test_result_store.h"
 #include "relayhud/util/time.h"

@@ -1,7 +1,6 @@
 #include "relayhud/ui/details/run_details.h"
 
 #include "relayhud/store/checkout_store.h"
-#include "relayhud/store/database.h"
 #include "relayhud/store/run_store.h"
 #include "relayhud/store/test_result_store.h"
 #include "relayhud/triage/suggest.h"

@@ -1,6 +1,5 @@
 #include "relayhud/ui/sync/verdict_marks.h"
 
-#include "relayhud/store/database.h"
 #include "relayhud/store/test_result_store.h"
 
 #include <filesystem>
