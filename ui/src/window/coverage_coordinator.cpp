@@ -15,29 +15,12 @@
 
 namespace relayhud::ui {
 
-namespace {
-
-QDockWidget* tabBesideTests(QMainWindow* window, const QString& title, const QString& name,
-                            QWidget* panel, QDockWidget* tests)
-{
-    auto* dock = new QDockWidget(title, window);
-    dock->setObjectName(name);
-    dock->setWidget(panel);
-    window->addDockWidget(Qt::RightDockWidgetArea, dock);
-    window->tabifyDockWidget(tests, dock);
-    tests->raise();
-    return dock;
-}
-
-} // namespace
-
 CoverageCoordinator::CoverageCoordinator(Frame frame, QObject* parent)
     : QObject(parent), m_frame(frame), m_coverage(new CoveragePanel(frame.window)),
-      m_coverageDock(tabBesideTests(frame.window, tr("Coverage"), QStringLiteral("coverageDock"),
-                                    m_coverage, frame.tests->dock())),
+      m_coverageDock(
+          frame.tests->addTabBeside(tr("Coverage"), QStringLiteral("coverageDock"), m_coverage)),
       m_charts(new ChartsPanel(frame.settings->effectiveCachePath(), frame.window)),
-      m_chartsDock(tabBesideTests(frame.window, tr("Charts"), QStringLiteral("chartsDock"),
-                                  m_charts, frame.tests->dock()))
+      m_chartsDock(frame.tests->addTabBeside(tr("Charts"), QStringLiteral("chartsDock"), m_charts))
 {
     connect(m_coverage, &CoveragePanel::testActivated, this, [this](const QString& identity) {
         m_frame.tests->raise();

@@ -15,15 +15,11 @@ namespace relayhud::ui {
 
 GatingCoordinator::GatingCoordinator(Frame frame, QObject* parent)
     : QObject(parent), m_frame(frame), m_panel(new MergeGatingPanel(frame.window)),
-      m_dock(new QDockWidget(tr("Merge gating"), frame.window))
+      m_dock(
+          frame.tests->addTabBeside(tr("Merge gating"), QStringLiteral("mergeGatingDock"), m_panel))
 {
-    m_dock->setObjectName(QStringLiteral("mergeGatingDock"));
-    m_dock->setWidget(m_panel);
     m_dock->setToolTip(tr("Would the merge bot block this PR on a CRCR check, and what "
                           "would Dr. CI list? (pytorch/test-infra's rules)"));
-    m_frame.window->addDockWidget(Qt::RightDockWidgetArea, m_dock);
-    m_frame.window->tabifyDockWidget(m_frame.tests->dock(), m_dock);
-    m_frame.tests->dock()->raise();
     connect(m_frame.view->selectionModel(), &QItemSelectionModel::currentChanged, this,
             &GatingCoordinator::follow);
     connect(m_dock, &QDockWidget::visibilityChanged, this, [this](bool visible) {

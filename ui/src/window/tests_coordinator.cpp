@@ -12,7 +12,7 @@
 namespace relayhud::ui {
 
 TestsCoordinator::TestsCoordinator(QMainWindow* window, QDockWidget* above)
-    : QObject(window), m_panel(new TestsPanel(window)),
+    : QObject(window), m_window(window), m_panel(new TestsPanel(window)),
       m_dock(new QDockWidget(tr("Tests"), window)), m_tests(new TestResultsController(this))
 {
     m_dock->setObjectName(QStringLiteral("testsDock"));
@@ -88,6 +88,18 @@ void TestsCoordinator::reloadAfterArtifacts(bool stored)
 {
     if (stored || m_readFailed)
         reload(true);
+}
+
+QDockWidget* TestsCoordinator::addTabBeside(const QString& title, const QString& name,
+                                            QWidget* panel)
+{
+    auto* dock = new QDockWidget(title, m_window);
+    dock->setObjectName(name);
+    dock->setWidget(panel);
+    m_window->addDockWidget(Qt::RightDockWidgetArea, dock);
+    m_window->tabifyDockWidget(m_dock, dock);
+    m_dock->raise();
+    return dock;
 }
 
 void TestsCoordinator::raise()

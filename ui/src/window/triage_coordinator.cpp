@@ -280,12 +280,8 @@ void TriageCoordinator::buildClustersDock()
 {
     QMainWindow* window = m_frame.window;
     m_clustersPanel = new ClustersPanel(window);
-    m_clustersDock = new QDockWidget(tr("Clusters"), window);
-    m_clustersDock->setObjectName(QStringLiteral("clustersDock"));
-    m_clustersDock->setWidget(m_clustersPanel);
-    window->addDockWidget(Qt::RightDockWidgetArea, m_clustersDock);
-    window->tabifyDockWidget(m_frame.tests->dock(), m_clustersDock);
-    m_frame.tests->dock()->raise();
+    m_clustersDock = m_frame.tests->addTabBeside(tr("Clusters"), QStringLiteral("clustersDock"),
+                                                 m_clustersPanel);
     connect(m_clustersPanel, &ClustersPanel::tagRequested, this,
             &TriageCoordinator::onClusterTagRequested);
     connect(m_triage, &TriageController::clustersLoaded, this,

@@ -18,6 +18,7 @@
 class QDockWidget;
 class QModelIndex;
 class QMainWindow;
+class QWidget;
 
 namespace relayhud::ui {
 
@@ -55,6 +56,9 @@ public:
     // The controller's request for the shown run's tests.
     qint64 currentLoad() const { return m_load; }
     void raise();
+    // A dock of `panel` as a tab beside the Tests dock, which stays in front;
+    // `name` is its object name, which the saved layout knows it by.
+    QDockWidget* addTabBeside(const QString& title, const QString& name, QWidget* panel);
 
 signals:
     // The panel received a run's results: how many, how many failing, and
@@ -70,6 +74,7 @@ signals:
 private:
     void onLoaded(const std::shared_ptr<const TestsPanelData>& loaded);
 
+    QMainWindow* m_window;
     TestsPanel* m_panel;
     QDockWidget* m_dock;
     TestResultsController* m_tests;
