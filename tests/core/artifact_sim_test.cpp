@@ -6,7 +6,6 @@
 #include "relayhud/sim/sim_artifacts.h"
 #include "relayhud/sim/sim_server.h"
 #include "relayhud/store/content_cache.h"
-#include "relayhud/store/database.h"
 #include "relayhud/store/evidence_store.h"
 #include "relayhud/store/run_store.h"
 #include "relayhud/sync/artifact_sync.h"
@@ -133,7 +132,7 @@ protected:
     static SimServer* s_server;
     static SimArtifacts* s_truth;
     std::optional<relayhud::testing::ScratchDir> m_scratch;
-    std::unique_ptr<Database> m_cache;
+    relayhud::testing::TestCache m_cache;
     std::optional<ContentCache> m_blobs;
     HttpClient m_http;
 };
@@ -441,7 +440,7 @@ TEST_F(ArtifactSimTest, AfterFaultPassesCleanPassesReachTheCleanRunsResults)
     }
     auto afterFaults = RunStore(*m_cache).stats();
     ASSERT_TRUE(afterFaults) << afterFaults.message();
-    const std::unique_ptr<Database> faulted = std::move(m_cache);
+    const relayhud::testing::TestCache faulted = std::move(m_cache);
 
     // One clean pass into a fresh cache, with fresh blobs.
     auto freshBlobs = ContentCache::open(m_scratch->file("fresh-blobs"));

@@ -5,7 +5,6 @@
 // "damaged" or reads every result. A cleanly closed cache is stamped and
 // opens without the check; a step that meets damage says what to do.
 #include "relayhud/results/report_import.h"
-#include "relayhud/store/database.h"
 #include "relayhud/store/test_result_store.h"
 
 #include "test_results_fixtures.h"
@@ -41,7 +40,7 @@ std::string failedReport()
 // Imports the report into a new cache at `path`; the test run's id.
 TestRunId importFailures(const ScratchDir& dir, const std::string& path)
 {
-    auto cache = Database::open(path);
+    auto cache = relayhud::testing::openTestCache(path);
     EXPECT_TRUE(cache) << (cache ? "" : cache.message());
     const std::string report = dir.write("r.xml", failedReport());
     auto writer = TestResultStore(**cache).beginTestRun(
@@ -77,7 +76,7 @@ TEST(CacheDamage, EveryDamagedPageIsRefusedOrReadWhole)
         const std::string copy = dir.file("copy.sqlite");
         std::filesystem::copy_file(clean, copy, std::filesystem::copy_options::overwrite_existing);
         damagePage(copy, page);
-        auto cache = Database::open(copy);
+        auto cache = relayhud::testing::openTestCache(copy);
         if (!cache) {
             EXPECT_NE(cache.message().find("is damaged"), std::string::npos) << cache.message();
             ++refused;
@@ -100,7 +99,7 @@ TEST(CacheDamage, ACleanCloseIsTrustedAndAnyLaterChangeIsChecked)
     const TestRunId run = importFailures(dir, path);
     ASSERT_TRUE(run);
     { // Opened and closed again: still stamped, nothing changed.
-        auto cache = Database::open(path);
+        auto cache = relayhud::testing::openTestCache(path);
         ASSERT_TRUE(cache) << cache.message();
     }
     ASSERT_TRUE(std::filesystem::exists(path + "-closed"));
@@ -115,7 +114,7 @@ TEST(CacheDamage, ACleanCloseIsTrustedAndAnyLaterChangeIsChecked)
         file.write(std::string(static_cast<std::size_t>(kPage), '\x5a').data(), kPage);
     }
     std::filesystem::copy_file(path + "-closed", copy + "-closed");
-    auto damaged = Database::open(copy);
+    auto damaged = relayhud::testing::openTestCache(copy);
     ASSERT_FALSE(damaged) << "a file changed after its clean close is checked on open";
     EXPECT_NE(damaged.message().find("quick_check"), std::string::npos) << damaged.message();
     EXPECT_NE(damaged.message().find(".recover"), std::string::npos) << damaged.message();
@@ -126,7 +125,7 @@ TEST(CacheDamage, AFileReplacedWhileOpenIsCheckedAtTheNextOpen)
     const ScratchDir dir("damage");
     const std::string path = dir.file("c.sqlite");
     ASSERT_TRUE(importFailures(dir, path));
-    auto first = Database::open(path);
+    auto first = relayhud::testing::openTestCache(path);
     ASSERT_TRUE(first) << first.message(); // trusted while it is open...
     // ...but a damaged copy moved over its name is another file.
     const std::string copy = dir.file("copy.sqlite");
@@ -138,7 +137,7 @@ TEST(CacheDamage, AFileReplacedWhileOpenIsCheckedAtTheNextOpen)
         file.write(std::string(static_cast<std::size_t>(kPage), '\x5a').data(), kPage);
     }
     std::filesystem::rename(copy, path);
-    auto second = Database::open(path);
+    auto second = relayhud::testing::openTestCache(path);
     ASSERT_FALSE(second) << "the file under the name changed: it is checked";
     EXPECT_NE(second.message().find("is damaged"), std::string::npos) << second.message();
 }
@@ -152,7 +151,7 @@ TEST(CacheDamage, AFifoInPlaceOfTheStampIsNotWaitedOn)
     std::filesystem::remove(path + "-closed");
     ASSERT_EQ(::mkfifo((path + "-closed").c_str(), 0600), 0);
     {
-        auto cache = Database::open(path); // checks the file instead of blocking
+        auto cache = relayhud::testing::openTestCache(path); // checks the file instead of blocking
         ASSERT_TRUE(cache) << cache.message();
         auto results = TestResultStore(**cache).testResults(run);
         ASSERT_TRUE(results) << results.message();
@@ -167,7 +166,7 @@ TEST(CacheDamage, AStepThatMeetsDamageSaysSoAndTheNextOpenChecks)
     const std::string path = dir.file("c.sqlite");
     const TestRunId run = importFailures(dir, path);
     ASSERT_TRUE(run);
-    auto cache = Database::open(path);
+    auto cache = relayhud::testing::openTestCache(path);
     ASSERT_TRUE(cache) << cache.message();
     // Damage under an open cache, as a failing disk would: overwrite the
     // result table's pages with garbage behind SQLite's back.
@@ -187,7 +186,7 @@ TEST(CacheDamage, AStepThatMeetsDamageSaysSoAndTheNextOpenChecks)
     EXPECT_FALSE(std::filesystem::exists(path + "-closed")) << "the next open checks";
     cache->reset();
     EXPECT_FALSE(std::filesystem::exists(path + "-closed")) << "a damaged file is never stamped";
-    EXPECT_FALSE(Database::open(path)) << "and the next open refuses it";
+    EXPECT_FALSE(relayhud::testing::openTestCache(path)) << "and the next open refuses it";
 }
 
 } // namespace

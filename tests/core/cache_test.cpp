@@ -47,11 +47,11 @@ UpstreamCommit makeCommit(const std::string& sha, EpochSeconds time)
     return UpstreamCommit{Sha{sha}, 170001, "main", EventType::PullRequest, time, "", ""};
 }
 
-std::unique_ptr<Database> openOk(const std::string& path)
+relayhud::testing::TestCache openOk(const std::string& path)
 {
-    auto cache = Database::open(path);
+    auto cache = relayhud::testing::openTestCache(path);
     EXPECT_TRUE(cache) << (cache ? "" : cache.message());
-    return cache ? std::move(cache.value()) : nullptr;
+    return cache ? std::move(cache.value()) : relayhud::testing::TestCache();
 }
 
 } // namespace
@@ -79,7 +79,7 @@ TEST(Database, ConnectionsOpeningANewFileAtOnceAllSucceed)
         std::vector<std::thread> threads;
         for (int t = 0; t < kThreads; ++t)
             threads.emplace_back([&, t] {
-                auto cache = Database::open(path);
+                auto cache = relayhud::testing::openTestCache(path);
                 if (!cache)
                     errors[static_cast<std::size_t>(t)] = cache.message();
                 else if ((*cache)->schemaVersion() != Database::kSchemaVersion)
@@ -113,7 +113,7 @@ TEST(Database, RefusesCacheFromNewerVersion)
     ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
     ASSERT_EQ(sqlite3_exec(db, "PRAGMA user_version = 99", nullptr, nullptr, nullptr), SQLITE_OK);
     sqlite3_close(db);
-    auto cache = Database::open(path);
+    auto cache = relayhud::testing::openTestCache(path);
     ASSERT_FALSE(cache);
     EXPECT_NE(cache.message().find("newer RelayHUD"), std::string::npos) << cache.message();
 }
@@ -123,7 +123,7 @@ TEST(Database, ReportsAFileThatIsNotADatabase)
     TempDir dir;
     const auto path = dir.file("garbage.sqlite");
     std::ofstream(path) << std::string(8192, 'x');
-    auto cache = Database::open(path);
+    auto cache = relayhud::testing::openTestCache(path);
     ASSERT_FALSE(cache);
     EXPECT_NE(cache.message().find(path), std::string::npos) << cache.message();
 }
@@ -374,7 +374,7 @@ TEST(Database, TwoConnectionsWritingConcurrentlyDoNotCorruptIt)
     const auto path = dir.file("shared.sqlite");
     openOk(path); // create the schema once
     auto writer = [&](const std::string& prefix) {
-        auto cache = Database::open(path);
+        auto cache = relayhud::testing::openTestCache(path);
         ASSERT_TRUE(cache) << cache.message();
         for (int i = 0; i < 40; ++i) {
             SyncBatch b;

@@ -7,7 +7,6 @@
 #include "relayhud/config/config_explain.h"
 #include "relayhud/config/config_lint.h"
 #include "relayhud/config/config_suggest.h"
-#include "relayhud/store/database.h"
 #include "relayhud/store/evidence_store.h"
 #include "relayhud/store/test_result_store.h"
 #include "test_results_fixtures.h"
@@ -99,7 +98,7 @@ protected:
         return recent ? suggestModeChanges(m_config, *recent, options) : std::vector<Suggestion>{};
     }
 
-    std::unique_ptr<Database> m_cache;
+    relayhud::testing::TestCache m_cache;
     OutcomeConfig m_config;
 };
 

@@ -9,7 +9,6 @@
 #include "relayhud/net/http_client.h"
 #include "relayhud/sim/sim_server.h"
 #include "relayhud/store/content_cache.h"
-#include "relayhud/store/database.h"
 #include "relayhud/store/run_store.h"
 
 #include "test_results_fixtures.h"
@@ -29,7 +28,7 @@ TEST(DoctorExamination, EveryReportingBackendOfTheCacheIsJudgedWorstFirst)
 {
     const sim::SimDataset data = sim::buildDataset(sim::SimConfig{});
     relayhud::testing::ScratchDir dir("doctor-examination");
-    auto cache = Database::open(dir.file("cache.sqlite"));
+    auto cache = relayhud::testing::openTestCache(dir.file("cache.sqlite"));
     ASSERT_TRUE(cache) << cache.message();
     SyncBatch batch{data.backends, data.commits, {}, {}};
     for (const sim::SimRow& row : data.rows)
@@ -90,7 +89,7 @@ TEST(DoctorExamination, EveryReportingBackendOfTheCacheIsJudgedWorstFirst)
 TEST(DoctorExamination, AnEmptyCacheHasNothingToJudge)
 {
     relayhud::testing::ScratchDir dir("doctor-examination-empty");
-    auto cache = Database::open(dir.file("cache.sqlite"));
+    auto cache = relayhud::testing::openTestCache(dir.file("cache.sqlite"));
     ASSERT_TRUE(cache) << cache.message();
     auto blobs = ContentCache::open(dir.file("blobs"));
     ASSERT_TRUE(blobs) << blobs.message();

@@ -4,7 +4,6 @@
 // whose legs share a job name is named, and the others have no error.
 #include "relayhud/doctor/runtime_health.h"
 #include "relayhud/sim/sim_server.h"
-#include "relayhud/store/database.h"
 #include "relayhud/store/health_store.h"
 #include "relayhud/store/run_store.h"
 
@@ -277,7 +276,7 @@ TEST(DoctorRuntime, TheSimulatorsBackendsReadBackFromACache)
     using namespace relayhud::sim;
     const SimDataset data = buildDataset(SimConfig{});
     relayhud::testing::ScratchDir dir("doctor-runtime");
-    auto cache = Database::open(dir.file("cache.sqlite"));
+    auto cache = relayhud::testing::openTestCache(dir.file("cache.sqlite"));
     ASSERT_TRUE(cache) << cache.message();
     SyncBatch batch{data.backends, data.commits, {}, {}};
     for (const SimRow& row : data.rows)

@@ -11,7 +11,6 @@
 #include "relayhud/doctor/workflow_lint.h"
 #include "relayhud/sim/sim_server.h"
 #include "relayhud/store/content_cache.h"
-#include "relayhud/store/database.h"
 #include "relayhud/store/health_store.h"
 #include "relayhud/store/run_store.h"
 #include "relayhud/sync/artifact_sync.h"
@@ -141,7 +140,7 @@ TEST_F(DoctorSimTest, TheJobLogsShowWhichBackendTestsAnotherCommit)
     const std::string wrong = data.stories.wrongShaBackend;
     ASSERT_FALSE(wrong.empty());
     const std::string sound = "spyre-labs/spyre-inductor-ci";
-    auto cache = Database::open(m_scratch->file("cache.sqlite"));
+    auto cache = relayhud::testing::openTestCache(m_scratch->file("cache.sqlite"));
     ASSERT_TRUE(cache) << cache.message();
     const EpochSeconds since = data.config.now - 2 * 86400;
     std::map<Sha, EpochSeconds> commitTime;

@@ -59,7 +59,7 @@ protected:
     FakeGitHub m_github; // outlives the client's kept-alive connections
     std::string m_scratchTag;
     std::optional<relayhud::testing::ScratchDir> m_scratch;
-    std::unique_ptr<Database> m_cache;
+    relayhud::testing::TestCache m_cache;
     std::optional<ContentCache> m_blobs;
     HttpClient m_http{fastOptions()};
     ArtifactSettings m_settings;

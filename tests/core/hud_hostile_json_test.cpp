@@ -4,11 +4,11 @@
 // (200 kB) once crashed the sync (SIGSEGV) in the allowlist, a dashboard row
 // or an error body alike; now each is one clear error and the cache keeps
 // what the good sync stored.
-#include "relayhud/store/database.h"
 #include "relayhud/store/run_store.h"
 #include "relayhud/sync/hud_sync.h"
 #include "relayhud/util/json_guard.h"
 #include "scripted_hud.h"
+#include "test_results_fixtures.h"
 
 #include <gtest/gtest.h>
 
@@ -38,7 +38,7 @@ protected:
                     return *answer;
             return m_hud.answer(r);
         });
-        auto cache = Database::open(":memory:");
+        auto cache = relayhud::testing::openTestCache(":memory:");
         ASSERT_TRUE(cache) << cache.message();
         m_cache = std::move(cache.value());
         HttpOptions options;
@@ -90,7 +90,7 @@ protected:
     ScriptedHud m_hud;
     std::function<std::optional<std::string>(const std::string& path)> m_hostile;
     std::unique_ptr<RawHttpServer> m_server;
-    std::unique_ptr<Database> m_cache;
+    relayhud::testing::TestCache m_cache;
     std::unique_ptr<HttpClient> m_http;
     std::unique_ptr<HudClient> m_client;
     CacheStats m_before;

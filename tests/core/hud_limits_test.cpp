@@ -3,12 +3,12 @@
 // queries' real column lists (test-infra @61a77570 torchci/clickhouse_queries/
 // crcr_backend_dashboard/query.sql:1-22) and fails the way the real host does.
 #include "relayhud/hud/hud_summaries.h"
-#include "relayhud/store/database.h"
 #include "relayhud/store/hud_answer_store.h"
 #include "relayhud/store/matrix_store.h"
 #include "relayhud/store/run_store.h"
 #include "relayhud/sync/hud_sync.h"
 #include "scripted_hud.h"
+#include "test_results_fixtures.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -33,7 +33,7 @@ protected:
     {
         m_server = std::make_unique<RawHttpServer>(
             [this](const RawRequest& r) { return m_hud.answer(r); });
-        auto cache = Database::open(":memory:");
+        auto cache = relayhud::testing::openTestCache(":memory:");
         ASSERT_TRUE(cache) << cache.message();
         m_cache = std::move(cache.value());
         HttpOptions options;
@@ -72,7 +72,7 @@ protected:
 
     ScriptedHud m_hud;
     std::unique_ptr<RawHttpServer> m_server;
-    std::unique_ptr<Database> m_cache;
+    relayhud::testing::TestCache m_cache;
     std::unique_ptr<HttpClient> m_http;
     std::unique_ptr<HudClient> m_client;
 };

@@ -1,9 +1,9 @@
 // HudSync end to end against the in-process simulator over real HTTP.
 #include "relayhud/sim/sim_server.h"
-#include "relayhud/store/database.h"
 #include "relayhud/store/matrix_store.h"
 #include "relayhud/store/run_store.h"
 #include "relayhud/sync/hud_sync.h"
+#include "test_results_fixtures.h"
 
 #include <gtest/gtest.h>
 
@@ -22,7 +22,7 @@ protected:
         m_dataset = sim::buildDataset(config);
         m_server = std::make_unique<sim::SimServer>(m_dataset);
         ASSERT_GT(m_server->start(0), 0);
-        auto cache = Database::open(":memory:");
+        auto cache = relayhud::testing::openTestCache(":memory:");
         ASSERT_TRUE(cache) << cache.message();
         m_cache = std::move(cache.value());
         HttpOptions options;
@@ -46,7 +46,7 @@ protected:
 
     sim::SimDataset m_dataset;
     std::unique_ptr<sim::SimServer> m_server;
-    std::unique_ptr<Database> m_cache;
+    relayhud::testing::TestCache m_cache;
     std::unique_ptr<HttpClient> m_http;
     std::unique_ptr<HudClient> m_hud;
 };

@@ -1,7 +1,6 @@
 // The tested-SHA evidence in the cache (schema 6): what a run's log says it
 // checked out, the unread logs asked again, and the greens' sample queue.
 #include "relayhud/store/checkout_store.h"
-#include "relayhud/store/database.h"
 #include "relayhud/store/health_store.h"
 
 #include "test_results_fixtures.h"

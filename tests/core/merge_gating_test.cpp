@@ -4,10 +4,10 @@
 // torchci/pages/api/drci/drci.ts L296-320, L804-830 and
 // torchci/lib/fetchRecentWorkflows.ts L16-60 (Dr. CI); summarised in
 // ../shared/specs/real-backends.md section 5. And the gathering from a cache.
-#include "relayhud/store/database.h"
 #include "relayhud/store/run_store.h"
 #include "relayhud/verdict/merge_gating.h"
 #include "relayhud/verdict/report.h"
+#include "test_results_fixtures.h"
 
 #include <gtest/gtest.h>
 
@@ -236,7 +236,7 @@ TEST(MergeGating, DrCiKeepsAnAttemptARerunSuperseded)
 
 TEST(MergeGating, GathersAPrsRunsNewestHeadFirstFromTheCache)
 {
-    auto cache = Database::open(":memory:");
+    auto cache = relayhud::testing::openTestCache(":memory:");
     ASSERT_TRUE(cache) << cache.message();
     SyncBatch batch;
     batch.backends = {{"org/l4", Level::L4, {}, true}, {"org/old", Level::L3, {}, false}};

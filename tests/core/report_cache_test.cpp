@@ -5,7 +5,6 @@
 #include "test_results_fixtures.h"
 
 #include "relayhud/store/checkout_store.h"
-#include "relayhud/store/database.h"
 #include "relayhud/store/evidence_store.h"
 #include "relayhud/store/test_result_store.h"
 #include "relayhud/store/triage_store.h"
@@ -80,7 +79,7 @@ protected:
         return t;
     }
 
-    std::unique_ptr<Database> m_cache = relayhud::testing::openCacheOk(":memory:");
+    relayhud::testing::TestCache m_cache = relayhud::testing::openCacheOk(":memory:");
 };
 
 using relayhud::testing::makeCase;

@@ -5,7 +5,6 @@
 // data, or a zip inside an artifact, was imported without a word.
 #include "archive_packer.h"
 #include "relayhud/results/report_import.h"
-#include "relayhud/store/database.h"
 #include "relayhud/store/run_store.h"
 #include "relayhud/store/test_result_store.h"
 #include "test_results_fixtures.h"
@@ -74,7 +73,7 @@ protected:
     }
 
     std::unique_ptr<ScratchDir> m_dir;
-    std::unique_ptr<Database> m_cache;
+    relayhud::testing::TestCache m_cache;
 };
 
 } // namespace

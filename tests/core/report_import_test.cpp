@@ -5,7 +5,6 @@
 #include "relayhud/artifacts/report_names.h"
 #include "relayhud/results/report_import.h"
 #include "relayhud/store/content_cache.h"
-#include "relayhud/store/database.h"
 #include "relayhud/store/run_store.h"
 #include "relayhud/store/test_result_store.h"
 #include "test_files.h"
@@ -96,7 +95,7 @@ protected:
     }
 
     std::unique_ptr<ScratchDir> m_dir;
-    std::unique_ptr<Database> m_cache;
+    relayhud::testing::TestCache m_cache;
     std::unique_ptr<ContentCache> m_blobs;
 };
 

@@ -342,7 +342,7 @@ TEST_F(ReportSimTest, AShaWithAHandfulOfFailuresLeadsWithThemInFortyLines)
 {
     const Sha sha = handfulSha();
     ASSERT_FALSE(sha.empty()) << "the dataset has no PR head with a handful of failures";
-    std::unique_ptr<Database> cache = relayhud::testing::openCacheOk(":memory:");
+    relayhud::testing::TestCache cache = relayhud::testing::openCacheOk(":memory:");
     ASSERT_TRUE(RunStore(*cache).apply(SyncBatch{s_data->backends, s_data->commits, {}, {}}));
     for (const sim::SimRow& row : s_data->rows)
         if (row.run.upstreamSha == sha)

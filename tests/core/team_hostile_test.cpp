@@ -7,7 +7,6 @@
 // schema-3 server overrides seq, author and time itself and refuses what is
 // oversized; a lock held by another session is a one-line error within the
 // timeout that names who holds it.
-#include "relayhud/store/database.h"
 #include "relayhud/store/team_store.h"
 #include "relayhud/store/triage_store.h"
 #include "relayhud/team/team_row.h"
@@ -17,6 +16,7 @@
 #include "relayhud/util/time.h"
 
 #include "pg_test_server.h"
+#include "test_results_fixtures.h"
 #include "test_world.h"
 
 #include <gtest/gtest.h>
@@ -35,11 +35,11 @@ using triage::FailureClass;
 const Sha kGoodSha{"0123456789abcdef0123456789abcdef01234567"};
 const TriageTarget kTarget{"torch-spyre/torch-spyre", "pull", "test (1)", kGoodSha, 1, "t::a"};
 
-std::unique_ptr<Database> freshCache()
+relayhud::testing::TestCache freshCache()
 {
-    auto cache = Database::open(":memory:");
+    auto cache = relayhud::testing::openTestCache(":memory:");
     EXPECT_TRUE(cache) << cache.message();
-    return cache ? std::move(*cache) : nullptr;
+    return cache ? std::move(*cache) : relayhud::testing::TestCache();
 }
 
 TriageTag localTag(const TriageTarget& t, FailureClass cls, std::int64_t ms,

@@ -6,13 +6,13 @@
 // conflict; edits of different fields both stay; a client older than the
 // server is refused, and one newer than it told to run init; a role without
 // write rights gets a clear error and loses nothing; LISTEN wakes a client.
-#include "relayhud/store/database.h"
 #include "relayhud/store/team_store.h"
 #include "relayhud/store/triage_store.h"
 #include "relayhud/team/team_server.h"
 #include "relayhud/team/team_sync.h"
 
 #include "pg_test_server.h"
+#include "test_results_fixtures.h"
 
 #include <gtest/gtest.h>
 
@@ -48,11 +48,11 @@ TriageTag tag(const TriageTarget& t, FailureClass cls, std::int64_t ms,
     return out;
 }
 
-std::unique_ptr<Database> openCache()
+relayhud::testing::TestCache openCache()
 {
-    auto cache = Database::open(":memory:");
+    auto cache = relayhud::testing::openTestCache(":memory:");
     EXPECT_TRUE(cache) << cache.message();
-    return cache ? std::move(*cache) : nullptr;
+    return cache ? std::move(*cache) : relayhud::testing::TestCache();
 }
 
 TeamServer connectInit(const PgTestServer& pg, const std::string& user = "relayhud")

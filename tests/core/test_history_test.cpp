@@ -1,7 +1,6 @@
 // Per-test history: summarizeHistory on hand-made histories, and
 // TestResultStore::testHistory on a real cache with several jobs, SHAs and attempts.
 #include "outcome_letters.h"
-#include "relayhud/store/database.h"
 #include "relayhud/store/test_result_store.h"
 #include "test_results_fixtures.h"
 
@@ -151,7 +150,7 @@ protected:
         return out;
     }
 
-    std::unique_ptr<Database> m_cache;
+    relayhud::testing::TestCache m_cache;
 };
 
 } // namespace

@@ -6,11 +6,28 @@
 
 namespace relayhud::testing {
 
-std::unique_ptr<Database> openCacheOk(const std::string& path)
+TestCache::TestCache() = default;
+TestCache::TestCache(std::unique_ptr<Database> db) : m_db(std::move(db)) {}
+TestCache::TestCache(TestCache&& other) noexcept = default;
+TestCache& TestCache::operator=(TestCache&& other) noexcept = default;
+TestCache::~TestCache() = default;
+
+void TestCache::reset() { m_db.reset(); }
+Database* TestCache::release() { return m_db.release(); }
+
+Result<TestCache> openTestCache(const std::string& path)
+{
+    auto cache = Database::open(path);
+    if (!cache)
+        return cache.error();
+    return TestCache(std::move(*cache));
+}
+
+TestCache openCacheOk(const std::string& path)
 {
     auto cache = Database::open(path);
     EXPECT_TRUE(cache) << (cache ? "" : cache.message());
-    return cache ? std::move(cache.value()) : nullptr;
+    return cache ? TestCache(std::move(*cache)) : TestCache();
 }
 
 CheckRunRow addRun(Database& cache, const CheckRun& run, EpochSeconds commitTime)

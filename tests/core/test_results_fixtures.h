@@ -3,6 +3,7 @@
 // cache, and hand-made test cases.
 #include "relayhud/model/test_result.h"
 #include "relayhud/model/types.h"
+#include "relayhud/util/result.h"
 
 #include <gtest/gtest.h>
 
@@ -45,8 +46,36 @@ private:
     std::filesystem::path m_path;
 };
 
-// The cache at `path`, opened (a test failure, and null, when it cannot be).
-std::unique_ptr<Database> openCacheOk(const std::string& path);
+// A cache a test opened and owns, closed when it goes. Its own type, so that
+// a test that only hands its cache to stores needs the stores' headers, not
+// the connection's (store/database.h): only a test that calls the
+// connection's own functions (meta, write batches, the schema) includes it.
+class TestCache {
+public:
+    TestCache();
+    explicit TestCache(std::unique_ptr<Database> db);
+    TestCache(TestCache&& other) noexcept;
+    TestCache& operator=(TestCache&& other) noexcept;
+    ~TestCache();
+
+    Database& operator*() const { return *m_db; }
+    Database* operator->() const { return m_db.get(); }
+    Database* get() const { return m_db.get(); }
+    explicit operator bool() const { return m_db != nullptr; }
+    // Closes the cache now.
+    void reset();
+    // Hands the cache over to the caller, who deletes it (a suite's shared cache).
+    Database* release();
+
+private:
+    std::unique_ptr<Database> m_db;
+};
+
+// Database::open for tests: the cache, or why it cannot be opened.
+Result<TestCache> openTestCache(const std::string& path);
+
+// The cache at `path`, opened (a test failure, and none, when it cannot be).
+TestCache openCacheOk(const std::string& path);
 
 inline CheckRun completedRun(const std::string& sha, const std::string& job, int attempt,
                              Conclusion conclusion, EpochSeconds commitTime)

@@ -1,6 +1,5 @@
 // The trend charts' data (verdict/trends.h, TrendStore::trendRuns): each chart's
 // points from a real SQLite cache filled with known runs, results and tags.
-#include "relayhud/store/database.h"
 #include "relayhud/store/test_result_store.h"
 #include "relayhud/store/trend_store.h"
 #include "relayhud/store/triage_store.h"
@@ -120,7 +119,7 @@ protected:
         return r ? std::move(*r) : std::vector<TrendRun>{};
     }
 
-    std::unique_ptr<Database> m_cache;
+    relayhud::testing::TestCache m_cache;
 };
 
 } // namespace

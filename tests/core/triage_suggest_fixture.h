@@ -115,7 +115,7 @@ protected:
     // The next head() reports these counts of its own (none by default).
     void nextCounts(TestCounts counts) { m_counts = counts; }
 
-    std::unique_ptr<Database> m_cache;
+    relayhud::testing::TestCache m_cache;
     std::optional<TestCounts> m_counts;
 };
 

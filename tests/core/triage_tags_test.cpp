@@ -1,7 +1,6 @@
 // Human triage tags in the cache: set with undo, restart, the reads the
 // tests table and the matrix use, and the failing tests clustering reads.
 #include "outcome_letters.h"
-#include "relayhud/store/database.h"
 #include "relayhud/store/test_result_store.h"
 #include "relayhud/store/triage_store.h"
 #include "test_results_fixtures.h"
@@ -66,7 +65,7 @@ protected:
         return found ? found->front() : std::nullopt;
     }
 
-    std::unique_ptr<Database> m_cache;
+    relayhud::testing::TestCache m_cache;
 };
 
 } // namespace

@@ -8,7 +8,6 @@
 #include "relayhud/junit/junit_reader.h"
 #include "relayhud/sim/sim_artifacts.h"
 #include "relayhud/sim/sim_configs.h"
-#include "relayhud/store/database.h"
 #include "relayhud/store/run_store.h"
 #include "relayhud/store/test_result_store.h"
 #include "relayhud/verdict/verdict.h"
@@ -140,7 +139,7 @@ protected:
 
     static sim::SimDataset* s_data;
     static sim::SimArtifacts* s_truth;
-    std::unique_ptr<Database> m_cache = relayhud::testing::openCacheOk(":memory:");
+    relayhud::testing::TestCache m_cache = relayhud::testing::openCacheOk(":memory:");
 
     static std::filesystem::path* s_configDir;
     static VerdictSources* s_sources;

@@ -4,7 +4,6 @@
 #include "test_results_fixtures.h"
 #include "verdict_test_support.h"
 
-#include "relayhud/store/database.h"
 #include "relayhud/store/test_result_store.h"
 
 #include <gtest/gtest.h>
@@ -503,7 +502,7 @@ protected:
         return row;
     }
 
-    std::unique_ptr<Database> m_cache = relayhud::testing::openCacheOk(":memory:");
+    relayhud::testing::TestCache m_cache = relayhud::testing::openCacheOk(":memory:");
     testing::ScratchDir m_dir{"verdict-cache"};
 };
 
