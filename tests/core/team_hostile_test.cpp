@@ -171,7 +171,7 @@ TEST(TeamHostile, RowsATeammateWroteAreSkippedCountedAndTwoCachesAgree)
         EXPECT_EQ(s.of(TeamSkip::ForgedSeq), 1u);
         EXPECT_TRUE(h->report.pulled.conflicts.empty());
         EXPECT_EQ(h->report.pulled.applied, 2u);
-        EXPECT_LT(h->report.lastSeq, 1'000'000'000'000);
+        EXPECT_LT(h->report.lastSeq.value, 1'000'000'000'000);
     }
     EXPECT_EQ(describeTeamSkips(bob.report.pulled.skips),
               "skipped 8 changes the team server holds that this RelayHUD cannot use (2 bad "
@@ -342,9 +342,9 @@ TEST(TeamHostile, DecodingARowNamesWhyItCannotBeUsed)
                            "1780000000000"};
     const DecodedTeamRow ok = decodeTeamRow(good);
     ASSERT_TRUE(ok.change);
-    EXPECT_EQ(ok.seq, 7);
+    EXPECT_EQ(ok.seq, TeamSeq{7});
     EXPECT_EQ(ok.change->value, "flaky");
-    EXPECT_EQ(ok.change->baseSeq, 6);
+    EXPECT_EQ(ok.change->baseSeq, TeamSeq{6});
 
     struct Case {
         void (*edit)(TeamRowText&);
@@ -375,7 +375,7 @@ TEST(TeamHostile, DecodingARowNamesWhyItCannotBeUsed)
         const DecodedTeamRow bad = decodeTeamRow(row);
         EXPECT_FALSE(bad.change) << teamSkipSlug(c.why);
         EXPECT_EQ(bad.skip, c.why) << teamSkipSlug(c.why) << " gave " << teamSkipSlug(bad.skip);
-        EXPECT_EQ(bad.seq, 7) << "a skipped row still moves the pull on";
+        EXPECT_EQ(bad.seq, TeamSeq{7}) << "a skipped row still moves the pull on";
     }
     TeamRowText noSeq = good;
     noSeq.seq = "x";

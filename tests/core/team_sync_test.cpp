@@ -117,7 +117,7 @@ TEST(TeamSync, TwoCachesTagThroughOneServer)
     auto who = TeamStore(*bob).teamFieldChange(target(), TeamField::Class);
     ASSERT_TRUE(who && *who);
     EXPECT_EQ((*who)->author, "relayhud");
-    EXPECT_GT((*who)->seq, 0);
+    EXPECT_TRUE((*who)->seq);
 
     // Now joined: Bob's next tag goes to his outbox with the tag's write, and
     // an undo is a change of its own.
@@ -410,7 +410,8 @@ TEST(TeamSync, BadOrForeignRowsAreSkippedAndBadTextTravelsReplaced)
     EXPECT_EQ(later->cls, FailureClass::Untriaged);
     auto status = TeamStore(*bob).teamStatus();
     ASSERT_TRUE(status);
-    EXPECT_EQ(std::to_string(status->lastSeq), pg.query("SELECT max(seq) FROM relayhud_change"));
+    EXPECT_EQ(std::to_string(status->lastSeq.value),
+              pg.query("SELECT max(seq) FROM relayhud_change"));
 }
 
 TEST(TeamSync, JoiningAnotherTeamStartsOverWithIt)

@@ -185,12 +185,12 @@ TEST(TestRunWriter, StoresCasesWithMarksMessagesAndTotals)
     EXPECT_DOUBLE_EQ(failed.durationSeconds, 0.25);
     EXPECT_EQ(failed.retried, "pod");
     EXPECT_EQ(failed.message, "AssertionError: Tensor-likes are not close!");
-    ASSERT_NE(failed.tracebackId, 0);
+    ASSERT_TRUE(failed.tracebackId);
     auto traceback = TestResultStore(*cache).testText(failed.tracebackId);
     ASSERT_TRUE(traceback);
     EXPECT_EQ(traceback->text.substr(0, 35), "Traceback (most recent call last):\n");
     EXPECT_EQ(traceback->fullTextHash, "");
-    EXPECT_EQ((*results)[0].messageId, 0);
+    EXPECT_FALSE((*results)[0].messageId);
     EXPECT_EQ((*results)[0].retried, "");
 }
 
@@ -402,7 +402,7 @@ TEST(TestRunWriter, ASecondResultForOneTestWinsAndIsWarnedAbout)
     auto results = TestResultStore(*cache).testResults(*id);
     ASSERT_EQ(results->size(), 2u);
     EXPECT_EQ((*results)[0].outcome, TestOutcome::Passed);
-    EXPECT_EQ((*results)[0].messageId, 0);
+    EXPECT_FALSE((*results)[0].messageId);
     auto info = TestResultStore(*cache).testRun(*id);
     ASSERT_EQ(info->warnings.size(), 1u);
     EXPECT_NE(info->warnings[0].find("1 test cases were in more than one report"),
@@ -606,7 +606,7 @@ TEST(TestRunReads, ImportsNewestFirstFiltersAndLimits)
     auto limited = TestResultStore(*cache).testResults(*a, {{}, 3});
     EXPECT_EQ(limited->size(), 3u);
     EXPECT_TRUE(TestResultStore(*cache).testResults(*a, {{TestOutcome::Error}, 0})->empty());
-    EXPECT_FALSE(TestResultStore(*cache).testText(999999));
+    EXPECT_FALSE(TestResultStore(*cache).testText(TestMessageId{999999}));
     auto missing = TestResultStore(*cache).testRun(TestRunId{999999});
     ASSERT_FALSE(missing);
     EXPECT_NE(missing.message().find("999999"), std::string::npos);

@@ -23,8 +23,8 @@ using relayhud::test::kSpyre;
 class Facts final : public EvidenceSource {
 public:
     std::map<CheckRunRow, CheckRun> runs;
-    std::map<CheckRunRow, std::int64_t> jobs;                   // run row -> job id
-    std::map<std::int64_t, JobTimeline> timelines;              // job id -> timeline
+    std::map<CheckRunRow, JobRow> jobs;                         // run row -> job
+    std::map<JobRow, JobTimeline> timelines;                    // job -> timeline
     std::map<CheckRunRow, JobFailureLine> lines;                // run row -> its line
     std::map<CheckRunRow, TestRunInfo> testRuns;                // run row -> its test run
     std::map<TestRunId, std::vector<StoredTestResult>> results; // test run id -> results
@@ -41,12 +41,12 @@ public:
             return makeError("no check run " + std::to_string(row.value));
         return it->second;
     }
-    Result<std::int64_t> jobOfRun(CheckRunRow row) const override
+    Result<JobRow> jobOfRun(CheckRunRow row) const override
     {
         const auto it = jobs.find(row);
-        return it == jobs.end() ? 0 : it->second;
+        return it == jobs.end() ? JobRow{} : it->second;
     }
-    Result<JobTimeline> jobTimeline(std::int64_t jobId) const override
+    Result<JobTimeline> jobTimeline(JobRow jobId) const override
     {
         const auto it = timelines.find(jobId);
         return it == timelines.end() ? JobTimeline{} : it->second;
@@ -119,7 +119,7 @@ public:
         run.reported.conclusion = conclusion;
         run.reported.startedAt = started;
         runs[CheckRunRow{row}] = run;
-        jobs[CheckRunRow{row}] = 50;
+        jobs[CheckRunRow{row}] = JobRow{50};
         TimelineRun t;
         t.row = CheckRunRow{row};
         t.sha = run.upstreamSha;
@@ -127,8 +127,8 @@ public:
         t.attempt = attempt;
         t.conclusion = conclusion;
         t.startedAt = started;
-        JobTimeline& timeline = timelines[50];
-        timeline.jobId = 50;
+        JobTimeline& timeline = timelines[JobRow{50}];
+        timeline.jobId = JobRow{50};
         timeline.downstreamRepo = repo;
         timeline.runs.push_back(t);
     }

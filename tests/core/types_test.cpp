@@ -69,6 +69,10 @@ static_assert(!std::is_convertible_v<relayhud::TestRunId, bool>);
 // Nor is one kind of row another's.
 static_assert(!std::is_convertible_v<relayhud::TestRunId, relayhud::CheckRunRow>);
 static_assert(!std::is_convertible_v<std::int64_t, relayhud::CheckRunRow>);
+static_assert(!std::is_convertible_v<relayhud::CheckRunRow, relayhud::JobRow>);
+static_assert(!std::is_convertible_v<relayhud::JobRow, relayhud::CheckRunRow>);
+static_assert(!std::is_convertible_v<relayhud::TestMessageId, relayhud::TestRunId>);
+static_assert(!std::is_convertible_v<std::int64_t, relayhud::TeamSeq>);
 
 TEST(Types, ARowIdIsNoneUntilItHoldsARowAndComparesByItsValue)
 {

@@ -105,7 +105,7 @@ QModelIndex jobCell(MatrixModel& model, const QAbstractItemModel& shown, const s
 MatrixColumn column(const std::string& backend, const std::string& job, std::int64_t jobId,
                     Level level)
 {
-    return MatrixColumn{backend, level, "ci", job, jobId};
+    return MatrixColumn{backend, level, "ci", job, JobRow{jobId}};
 }
 
 MatrixCell cell(Conclusion conclusion, std::int64_t rowId, std::uint8_t attempts)

@@ -63,8 +63,8 @@ TestsPanelData runData(std::int64_t loadId = 1)
         test::result(6, "test_nn.py", "TestNNPRIVATEUSE1", "test_gelu_spyre_float16",
                      TestOutcome::Skipped, "op__gelu,dtype__float16", "not supported"),
     };
-    data.results[0].tracebackId = 101;
-    data.results[3].tracebackId = 104;
+    data.results[0].tracebackId = TestMessageId{101};
+    data.results[3].tracebackId = TestMessageId{104};
     data.histories = {test::history(1, {O(TestOutcome::Passed), O(TestOutcome::Failed)})};
     data.selfReported = TestCounts{6, 5, 0, 1};
     return data;
@@ -96,8 +96,9 @@ CorpusRun corpusRun(const std::string& path)
     for (std::size_t i = 0; i < report->cases.size(); ++i) {
         StoredTestResult& r = run.data.results[i];
         if (!report->cases[i].traceback.text.empty()) {
-            r.tracebackId = 1000 + r.testId;
-            run.tracebacks[r.tracebackId] = QString::fromStdString(report->cases[i].traceback.text);
+            r.tracebackId = TestMessageId{1000 + r.testId};
+            run.tracebacks[r.tracebackId.value] =
+                QString::fromStdString(report->cases[i].traceback.text);
         }
         if (isFailingOutcome(r.outcome))
             run.data.histories.push_back(

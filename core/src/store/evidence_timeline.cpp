@@ -59,13 +59,13 @@ Result<std::optional<std::int64_t>> EvidenceStore::testIdOf(const std::string& i
     return found;
 }
 
-Result<std::int64_t> EvidenceStore::jobOfRun(CheckRunRow checkRunRow) const
+Result<JobRow> EvidenceStore::jobOfRun(CheckRunRow checkRunRow) const
 {
     Statement s(m_db, "SELECT job_id FROM check_run WHERE id = ?");
     auto row = s.bind(1, checkRunRow).step();
     if (!row)
         return row.error();
-    return *row ? s.int64(0) : std::int64_t{0};
+    return *row ? s.id<JobRow>(0) : JobRow{};
 }
 
 namespace {
@@ -74,7 +74,7 @@ namespace {
 using RowIndex = std::unordered_map<CheckRunRow, std::size_t, RowIdHash>;
 
 // The job's runs, oldest commit first, attempts of one SHA together.
-Result<void> readRuns(sqlite3* db, std::int64_t jobId, JobTimeline& out, RowIndex& byRow)
+Result<void> readRuns(sqlite3* db, JobRow jobId, JobTimeline& out, RowIndex& byRow)
 {
     Statement runs(db, "SELECT cr.id, c.sha, cr.pr_number, cr.event_type, c.author, c.title,"
                        " c.time, cr.run_attempt, cr.conclusion, cr.started_at,"
@@ -115,7 +115,7 @@ Result<void> readRuns(sqlite3* db, std::int64_t jobId, JobTimeline& out, RowInde
 }
 
 // The tests each run with stored results failed.
-Result<void> readFailing(sqlite3* db, std::int64_t jobId, JobTimeline& out, const RowIndex& byRow)
+Result<void> readFailing(sqlite3* db, JobRow jobId, JobTimeline& out, const RowIndex& byRow)
 {
     Statement failing(db, std::string("SELECT tr.check_run_row, r.test_id"
                                       " FROM check_run cr"
@@ -136,7 +136,7 @@ Result<void> readFailing(sqlite3* db, std::int64_t jobId, JobTimeline& out, cons
 // picked before schema 10 (JobLineState::Matched = 0); (run index, test
 // identity) pairs.
 Result<std::vector<std::pair<std::size_t, std::string>>>
-readNamed(sqlite3* db, std::int64_t jobId, const JobTimeline& timeline, const RowIndex& byRow)
+readNamed(sqlite3* db, JobRow jobId, const JobTimeline& timeline, const RowIndex& byRow)
 {
     Statement lines(db, "SELECT l.check_run_row, l.captures, l.named FROM job_failure_line l"
                         " JOIN check_run cr ON cr.id = l.check_run_row"
@@ -167,7 +167,7 @@ readNamed(sqlite3* db, std::int64_t jobId, const JobTimeline& timeline, const Ro
 
 } // namespace
 
-Result<JobTimeline> EvidenceStore::jobTimeline(std::int64_t jobId) const
+Result<JobTimeline> EvidenceStore::jobTimeline(JobRow jobId) const
 {
     JobTimeline out;
     out.jobId = jobId;
@@ -177,7 +177,7 @@ Result<JobTimeline> EvidenceStore::jobTimeline(std::int64_t jobId) const
     if (!found)
         return found.error();
     if (!*found)
-        return makeError("no job " + std::to_string(jobId) + " in the cache");
+        return makeError("no job " + std::to_string(jobId.value) + " in the cache");
     out.downstreamRepo = job.text(0);
     out.workflow = job.text(1);
     out.jobName = job.text(2);

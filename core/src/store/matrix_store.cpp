@@ -80,9 +80,9 @@ Result<std::vector<MatrixColumn>> loadColumns(sqlite3* db)
     Statement s(db, "SELECT j.id, b.repo, b.level, j.workflow, j.name, b.listed FROM job j"
                     " JOIN backend b ON b.id = j.backend_id");
     auto loaded = store::collectRows<MatrixColumn>(s, [](const Statement& row) {
-        return MatrixColumn{row.text(1),  static_cast<Level>(row.integer(2)),
-                            row.text(3),  row.text(4),
-                            row.int64(0), row.integer(5) != 0};
+        return MatrixColumn{row.text(1),       static_cast<Level>(row.integer(2)),
+                            row.text(3),       row.text(4),
+                            row.id<JobRow>(0), row.integer(5) != 0};
     });
     if (!loaded)
         return loaded;
@@ -174,7 +174,7 @@ Result<MatrixSnapshot> MatrixStore::loadMatrix(const MatrixQuery& query) const
         return allColumns.error();
     DenseIndex columnOf;
     for (std::size_t c = 0; c < allColumns->size(); ++c)
-        columnOf.set((*allColumns)[c].jobId, c);
+        columnOf.set((*allColumns)[c].jobId.value, c);
 
     // Fold runs straight into cells over all jobs: one sequential scan (it
     // beats an index probe per commit), no intermediate copy of the rows.

@@ -35,7 +35,7 @@ private:
     TeamOutbox() = default;
 
     bool m_active = false;
-    std::int64_t m_lastSeq = 0;
+    TeamSeq m_lastSeq;
     Statement m_insert;
     Statement m_field;
 };

@@ -167,7 +167,7 @@ Result<TeamOutbox> TeamOutbox::open(sqlite3* db)
     if (!lastSeq)
         return lastSeq.error();
     out.m_active = true;
-    out.m_lastSeq = toInt64(*lastSeq);
+    out.m_lastSeq = TeamSeq{toInt64(*lastSeq)};
     out.m_insert = Statement(db, kInsertOutbox);
     out.m_field = Statement(db, kUpsertField);
     return out;
@@ -217,7 +217,7 @@ TeamChange readOutboxRow(const Statement& s)
 {
     TeamChange c;
     c.changeId = s.text(0);
-    c.baseSeq = s.int64(1);
+    c.baseSeq = s.id<TeamSeq>(1);
     c.target = {s.text(2), s.text(3), s.text(4), Sha{s.text(5)}, s.integer(6), s.text(7)};
     c.field = teamFieldFromName(s.text(8)).value_or(TeamField::Class);
     c.value = s.text(9);
@@ -238,8 +238,8 @@ Result<std::optional<TeamChange>> readField(Statement& s, const TriageTarget& ta
         return std::optional<TeamChange>{};
     TeamChange c;
     c.changeId = s.text(0);
-    c.seq = s.int64(1);
-    c.baseSeq = s.int64(2);
+    c.seq = s.id<TeamSeq>(1);
+    c.baseSeq = s.id<TeamSeq>(2);
     c.clientMs = s.int64(3);
     c.author = s.text(4);
     c.value = s.text(5);
@@ -252,7 +252,7 @@ Result<std::optional<TeamChange>> readField(Statement& s, const TriageTarget& ta
 // or theirs was made before it pulled ours.
 bool concurrent(const TeamChange& local, const TeamChange& remote)
 {
-    return local.seq == 0 || local.seq > remote.baseSeq;
+    return !local.seq || remote.baseSeq < local.seq;
 }
 
 // Newest wins; on a tie the greater change id, which every client decides
@@ -497,7 +497,7 @@ Result<TeamStatus> TeamStore::teamStatus() const
             else if (key == "where")
                 status.where = value;
             else if (key == "last_seq")
-                status.lastSeq = store::toInt64(value);
+                status.lastSeq = TeamSeq{store::toInt64(value)};
             else if (key == "last_sync_ms")
                 status.lastSyncMs = store::toInt64(value);
             else if (key == "last_error")
@@ -541,7 +541,7 @@ Result<void> TeamStore::markTeamSent(const std::vector<std::string>& changeIds)
 }
 
 Result<TeamApplyReport> TeamStore::applyTeamChanges(const std::vector<TeamChange>& changes,
-                                                    std::int64_t lastSeq, std::int64_t nowMs,
+                                                    TeamSeq lastSeq, std::int64_t nowMs,
                                                     const TeamSkips& skipped)
 {
     auto transaction = store::Transaction::begin(m_db);
@@ -557,7 +557,7 @@ Result<TeamApplyReport> TeamStore::applyTeamChanges(const std::vector<TeamChange
                 return r;
         if (auto r = store::addTeamSkips(m_db, report.skips); !r)
             return r;
-        return setTeamStateValue(m_db, "last_seq", std::to_string(lastSeq));
+        return setTeamStateValue(m_db, "last_seq", std::to_string(lastSeq.value));
     }();
     if (!run)
         return makeError("could not apply the team's changes: " + run.message());

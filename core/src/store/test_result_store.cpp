@@ -127,8 +127,8 @@ StoredTestResult readResult(const Statement& s)
     r.outcome = static_cast<TestOutcome>(s.integer(7));
     r.durationSeconds = static_cast<double>(s.int64(8)) / 1e6;
     r.retried = s.text(9);
-    r.messageId = s.int64(10);
-    r.tracebackId = s.int64(11);
+    r.messageId = s.id<TestMessageId>(10);
+    r.tracebackId = s.id<TestMessageId>(11);
     r.message = s.text(12);
     return r;
 }
@@ -265,14 +265,14 @@ TestResultStore::testResults(TestRunId testRunId, const TestResultFilter& filter
     return store::collectRows<StoredTestResult>(s, readResult);
 }
 
-Result<StoredText> TestResultStore::testText(std::int64_t textId) const
+Result<StoredText> TestResultStore::testText(TestMessageId textId) const
 {
     Statement s(m_db, "SELECT text, full_bytes, full_hash FROM test_message WHERE id = ?");
     auto row = s.bind(1, textId).step();
     if (!row)
         return row.error();
     if (!*row)
-        return makeError("test message " + std::to_string(textId) + " is not in the cache");
+        return makeError("test message " + std::to_string(textId.value) + " is not in the cache");
     return StoredText{s.text(0), s.int64(1), s.text(2)};
 }
 

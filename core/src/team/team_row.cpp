@@ -64,7 +64,8 @@ DecodedTeamRow skipped(DecodedTeamRow row, TeamSkip why)
 DecodedTeamRow decodeTeamRow(const TeamRowText& row)
 {
     DecodedTeamRow out;
-    out.seq = parseInt64(row.seq);
+    if (const auto seq = parseInt64(row.seq))
+        out.seq = TeamSeq{*seq};
     if (!out.seq)
         return skipped(std::move(out), TeamSkip::BadTarget); // a pull refuses the page
     const std::optional<TeamField> known = row.field ? teamFieldFromName(*row.field) : std::nullopt;
@@ -85,9 +86,9 @@ DecodedTeamRow decodeTeamRow(const TeamRowText& row)
         || row.changeId->size() > kMaxTagNameBytes)
         return skipped(std::move(out), TeamSkip::BadTarget);
     TeamChange c;
-    c.seq = out.seq.value_or(0);
+    c.seq = out.seq.value_or(TeamSeq{});
     c.changeId = text(*row.changeId);
-    c.baseSeq = *baseSeq;
+    c.baseSeq = TeamSeq{*baseSeq};
     c.target = {text(*row.repo), text(*row.workflow),        text(*row.job),
                 Sha{*row.sha},   static_cast<int>(*attempt), text(*row.test)};
     c.field = field;

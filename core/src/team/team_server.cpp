@@ -257,7 +257,7 @@ Result<void> TeamServer::push(const std::vector<TeamChange>& changes)
                          {"field", teamFieldName(c.field)},
                          {"value", c.value},
                          {"ms", c.clientMs},
-                         {"base", c.baseSeq}});
+                         {"base", c.baseSeq.value}});
     // Invalid UTF-8 in a note becomes U+FFFD rather than a refused push.
     const std::string json = batch.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     PgConnection& c = m_impl->connection;
@@ -302,10 +302,11 @@ TeamRowText rowText(const PgResult& rows, int i)
 
 } // namespace
 
-Result<TeamPage> TeamServer::pull(std::int64_t afterSeq, std::size_t limit)
+Result<TeamPage> TeamServer::pull(TeamSeq afterSeq, std::size_t limit)
 {
-    auto rows = m_impl->connection.exec(
-        pullSql(), {std::to_string(afterSeq), std::to_string(limit), std::to_string(kPageBytes)});
+    auto rows =
+        m_impl->connection.exec(pullSql(), {std::to_string(afterSeq.value), std::to_string(limit),
+                                            std::to_string(kPageBytes)});
     if (!rows)
         return makeError("could not read the team's changes: " + rows.message());
     TeamPage page;

@@ -11,12 +11,12 @@ Result<CheckRun> CacheEvidenceSource::checkRun(CheckRunRow checkRunRow) const
     return RunStore(m_cache).checkRun(checkRunRow);
 }
 
-Result<std::int64_t> CacheEvidenceSource::jobOfRun(CheckRunRow checkRunRow) const
+Result<JobRow> CacheEvidenceSource::jobOfRun(CheckRunRow checkRunRow) const
 {
     return EvidenceStore(m_cache).jobOfRun(checkRunRow);
 }
 
-Result<JobTimeline> CacheEvidenceSource::jobTimeline(std::int64_t jobId) const
+Result<JobTimeline> CacheEvidenceSource::jobTimeline(JobRow jobId) const
 {
     return EvidenceStore(m_cache).jobTimeline(jobId);
 }

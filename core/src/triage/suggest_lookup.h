@@ -91,7 +91,7 @@ public:
 private:
     const EvidenceSource& m_facts;
     const AttributionOptions& m_options;
-    std::map<std::int64_t, std::unique_ptr<JobAttributor>> m_jobs;
+    std::map<JobRow, std::unique_ptr<JobAttributor>> m_jobs;
 };
 
 // What one run gives every target in it.

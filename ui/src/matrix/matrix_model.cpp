@@ -214,7 +214,7 @@ QVariant MatrixModel::columnData(const MatrixColumn& column, int role) const
     case BackendRole: return toQString(column.backend);
     case LevelRole: return static_cast<int>(column.level);
     case WorkflowRole: return toQString(column.workflow);
-    case JobIdRole: return QVariant::fromValue<qint64>(column.jobId);
+    case JobIdRole: return QVariant::fromValue<qint64>(column.jobId.value);
     default: break;
     }
     return {};

@@ -28,7 +28,7 @@ ReportWindow::ReportWindow(const std::string& cachePath, TestRunId testRunId, co
                 m_panel->setMessage(tr("Cannot read this report: %1").arg(reason));
             });
     connect(m_panel, &TestsPanel::tracebackRequested, this,
-            [this](qint64 textId) { m_loader->loadText(m_loadId, textId); });
+            [this](qint64 textId) { m_loader->loadText(m_loadId, TestMessageId{textId}); });
     connect(m_loader, &TestResultsController::textLoaded, m_panel,
             [this](qint64, qint64 textId, const QString& text, bool cut, const QString& full) {
                 m_panel->setTraceback(textId, text, cut, full);

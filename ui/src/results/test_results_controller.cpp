@@ -87,7 +87,7 @@ qint64 TestResultsController::loadTestRun(TestRunId testRunId)
     return post(std::move(request));
 }
 
-void TestResultsController::loadText(qint64 loadId, std::int64_t textId)
+void TestResultsController::loadText(qint64 loadId, TestMessageId textId)
 {
     QMetaObject::invokeMethod(
         m_worker, [worker = m_worker, loadId, textId] { worker->loadText(loadId, textId); });

@@ -275,13 +275,13 @@ Result<void> TestResultsWorker::gatherTriage(TestsPanelData& data, CheckRunRow c
     return {};
 }
 
-void TestResultsWorker::loadText(qint64 loadId, qint64 textId)
+void TestResultsWorker::loadText(qint64 loadId, TestMessageId textId)
 {
     if (stale(loadId) || !m_cache)
         return;
     auto text = TestResultStore(*m_cache).testText(textId);
     if (!text) {
-        emit textLoaded(loadId, textId,
+        emit textLoaded(loadId, textId.value,
                         tr("(cannot read this text: %1)").arg(toQString(text.message())), false,
                         QString());
         return;
@@ -290,7 +290,8 @@ void TestResultsWorker::loadText(qint64 loadId, qint64 textId)
     if (!text->fullTextHash.empty() && m_blobs)
         if (auto path = m_blobs->path(text->fullTextHash))
             fullPath = toQString(*path);
-    emit textLoaded(loadId, textId, toQString(text->text), !text->fullTextHash.empty(), fullPath);
+    emit textLoaded(loadId, textId.value, toQString(text->text), !text->fullTextHash.empty(),
+                    fullPath);
 }
 
 void TestResultsWorker::loadHistory(qint64 loadId, CheckRunRow checkRunRow, qint64 testId, int shas)

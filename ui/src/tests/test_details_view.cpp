@@ -212,7 +212,7 @@ QLineEdit* TestDetailsView::addField(QFormLayout& form, const QString& label)
 void TestDetailsView::showNote(const QString& note)
 {
     m_testId = 0;
-    m_tracebackId = 0;
+    m_tracebackId = {};
     m_note->setText(note);
     m_stack->setCurrentIndex(0);
 }
@@ -249,7 +249,7 @@ void TestDetailsView::showTest(const StoredTestResult& result, const TestHistory
     m_tracebackId = result.tracebackId;
     m_message = toQString(result.message);
     m_traceback.clear();
-    m_tracebackPending = result.tracebackId != 0;
+    m_tracebackPending = static_cast<bool>(result.tracebackId);
     m_cut->clear();
     m_cut->hide();
     showBody();
@@ -265,10 +265,10 @@ void TestDetailsView::setHistory(const TestHistory& history)
                                          : summary);
 }
 
-void TestDetailsView::setTraceback(std::int64_t textId, const QString& text, bool cut,
+void TestDetailsView::setTraceback(TestMessageId textId, const QString& text, bool cut,
                                    const QString& fullPath)
 {
-    if (textId == 0 || textId != m_tracebackId || !hasTest())
+    if (!textId || textId != m_tracebackId || !hasTest())
         return;
     m_traceback = text;
     m_tracebackPending = false;

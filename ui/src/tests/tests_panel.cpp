@@ -332,7 +332,7 @@ void TestsPanel::showRunState(const TestsPanelData& loaded)
 
 void TestsPanel::setTraceback(qint64 textId, const QString& text, bool cut, const QString& fullPath)
 {
-    m_details->setTraceback(textId, text, cut, fullPath);
+    m_details->setTraceback(TestMessageId{textId}, text, cut, fullPath);
 }
 
 void TestsPanel::setHistory(const TestHistory& history)
@@ -369,8 +369,8 @@ void TestsPanel::onCurrentChanged(const QModelIndex& current)
     m_details->setTriage(m_model->triage(result->testId));
     if (!fresh)
         return;
-    if (result->tracebackId != 0)
-        emit tracebackRequested(result->tracebackId);
+    if (result->tracebackId)
+        emit tracebackRequested(result->tracebackId.value);
     if (!history)
         emit historyRequested(result->testId);
 }

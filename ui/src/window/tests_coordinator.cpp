@@ -33,7 +33,7 @@ TestsCoordinator::TestsCoordinator(QMainWindow* window, QDockWidget* above)
                 emit testsFailed(reason);
             });
     connect(m_panel, &TestsPanel::tracebackRequested, this,
-            [this](qint64 textId) { m_tests->loadText(m_load, textId); });
+            [this](qint64 textId) { m_tests->loadText(m_load, TestMessageId{textId}); });
     connect(
         m_tests, &TestResultsController::textLoaded, this,
         [this](qint64 loadId, qint64 textId, const QString& text, bool cut, const QString& full) {

@@ -23,7 +23,7 @@ struct MatrixColumn {
     Level level = Level::Unknown;
     std::string workflow;
     std::string job;
-    std::int64_t jobId = 0;
+    JobRow jobId;
     bool allowlisted = true; // false: reports, but not at L2+ in the allowlist (Backend)
 };
 

@@ -93,10 +93,10 @@ struct StoredTestResult {
     std::string marks; // the raw tags, comma-separated: "op__add,dtype__float16"
     TestOutcome outcome = TestOutcome::Passed;
     double durationSeconds = 0.0;
-    std::string retried;          // "" or result.retried's "signal,stall,pod" list
-    std::string message;          // inline (possibly cut) message
-    std::int64_t messageId = 0;   // 0: none
-    std::int64_t tracebackId = 0; // 0: none
+    std::string retried;       // "" or result.retried's "signal,stall,pod" list
+    std::string message;       // inline (possibly cut) message
+    TestMessageId messageId;   // none: no message
+    TestMessageId tracebackId; // none: no traceback
 };
 
 struct TestResultFilter {

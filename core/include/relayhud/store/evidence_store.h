@@ -65,11 +65,11 @@ public:
     Result<std::optional<std::int64_t>> testIdOf(const std::string& identity) const;
 
     // The job (job.id) a check run belongs to; 0 for an unknown row.
-    Result<std::int64_t> jobOfRun(CheckRunRow checkRunRow) const;
+    Result<JobRow> jobOfRun(CheckRunRow checkRunRow) const;
 
     // Every run of one job with its failing tests (store/job_timeline.h): two
     // reads, the second over the failing results only.
-    Result<JobTimeline> jobTimeline(std::int64_t jobId) const;
+    Result<JobTimeline> jobTimeline(JobRow jobId) const;
 
     // --- Config suggestions (config/config_suggest.h) ---
     // The last query.runsPerJob runs with results of every job (one per

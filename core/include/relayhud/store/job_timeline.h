@@ -46,7 +46,7 @@ struct TimelineRun {
 };
 
 struct JobTimeline {
-    std::int64_t jobId = 0;
+    JobRow jobId;
     std::string downstreamRepo;
     std::string workflow;
     std::string jobName;

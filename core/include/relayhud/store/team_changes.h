@@ -32,9 +32,9 @@ std::string_view teamFieldName(TeamField field);
 std::optional<TeamField> teamFieldFromName(std::string_view name);
 
 struct TeamChange {
-    std::string changeId;     // a random UUID, made where the change was made
-    std::int64_t seq = 0;     // the server's order; 0 until it is there
-    std::int64_t baseSeq = 0; // the newest server change its author had pulled
+    std::string changeId; // a random UUID, made where the change was made
+    TeamSeq seq;          // the server's order; none until it is there
+    TeamSeq baseSeq;      // the newest server change its author had pulled
     TriageTarget target;
     TeamField field = TeamField::Class;
     // The class as failureClassName() ("flaky", "untriaged"), the note, or
@@ -101,7 +101,7 @@ struct TeamStatus {
     bool joined = false;
     std::string teamId; // the server's team id, once joined
     std::string where;  // where it was last reached, never with a password
-    std::int64_t lastSeq = 0;
+    TeamSeq lastSeq;
     std::int64_t lastSyncMs = 0; // 0: never
     std::int64_t unsent = 0;     // outbox changes the server has not acknowledged
     std::int64_t conflicts = 0;  // listed conflicts

@@ -45,7 +45,7 @@ public:
     // transaction, so a pull that dies half-way is read again whole. The
     // page's rows that were skipped (`skipped`) are counted in it too, once.
     Result<TeamApplyReport> applyTeamChanges(const std::vector<TeamChange>& changes,
-                                             std::int64_t lastSeq, std::int64_t nowMs,
+                                             TeamSeq lastSeq, std::int64_t nowMs,
                                              const TeamSkips& skipped = {});
 
     // How the last sync went: its time when it worked, its error when not;

@@ -78,7 +78,7 @@ public:
     Result<std::vector<StoredTestResult>> testResults(TestRunId testRunId,
                                                       const TestResultFilter& filter = {}) const;
 
-    Result<StoredText> testText(std::int64_t textId) const;
+    Result<StoredText> testText(TestMessageId textId) const;
 
     // The history of each test over the last `maxShas` upstream SHAs (by
     // commit time, up to and including the SHA of `checkRunRow`) in runs of

@@ -24,7 +24,7 @@ struct TeamRowText {
 };
 
 struct DecodedTeamRow {
-    std::optional<std::int64_t> seq;       // nullopt: no seq, which no real server sends
+    std::optional<TeamSeq> seq;            // nullopt: no seq, which no real server sends
     std::optional<TeamChange> change;      // the change, when this RelayHUD can use it
     TeamSkip skip = TeamSkip::UnknownKind; // why not, when it cannot
 };

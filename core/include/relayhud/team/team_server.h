@@ -21,7 +21,7 @@ inline constexpr int kTeamSchemaVersion = 3;
 // One page of the server's change log.
 struct TeamPage {
     std::vector<TeamChange> changes; // triage changes this build reads, in seq order
-    std::int64_t lastSeq = 0;        // the last seq read (also of changes skipped)
+    TeamSeq lastSeq;                 // the last seq read (also of changes skipped)
     std::size_t rows = 0;            // rows read, skipped ones included
     TeamSkips skips;                 // rows read that this build cannot use, by why
 };
@@ -77,7 +77,7 @@ public:
     // A row this RelayHUD cannot use (team/team_row.h) is counted in the
     // page's skips and never returned; a field over its limit is not even
     // sent. Rows whose seq the sequence never gave are left unread.
-    Result<TeamPage> pull(std::int64_t afterSeq, std::size_t limit);
+    Result<TeamPage> pull(TeamSeq afterSeq, std::size_t limit);
     // How many rows hold a seq beyond the sequence's last value (written
     // with an explicit seq before schema 3): never read, so never a jump.
     Result<std::int64_t> forgedRows();

@@ -29,7 +29,7 @@ struct TeamSyncOptions {
 struct TeamSyncReport {
     std::size_t pushed = 0;
     TeamApplyReport pulled; // summed over the pages; its skips include forgedRows
-    std::int64_t lastSeq = 0;
+    TeamSeq lastSeq;
     std::int64_t forgedRows = 0; // rows the server holds with a seq it never gave
     std::size_t unsendable = 0;  // local changes the server would refuse: not sent
     std::string unsendableWhy;   // the first one's reason

@@ -30,8 +30,8 @@ public:
     virtual Result<CheckRun> checkRun(CheckRunRow checkRunRow) const = 0;
     // The job (job.id) a run belongs to, and every run of that job with its
     // failing tests: what attribution reads.
-    virtual Result<std::int64_t> jobOfRun(CheckRunRow checkRunRow) const = 0;
-    virtual Result<JobTimeline> jobTimeline(std::int64_t jobId) const = 0;
+    virtual Result<JobRow> jobOfRun(CheckRunRow checkRunRow) const = 0;
+    virtual Result<JobTimeline> jobTimeline(JobRow jobId) const = 0;
     virtual Result<std::optional<JobFailureLine>> jobFailureLine(CheckRunRow checkRunRow) const = 0;
     virtual Result<std::optional<TestRunInfo>>
     testRunForCheckRun(CheckRunRow checkRunRow) const = 0;
@@ -54,8 +54,8 @@ public:
     explicit CacheEvidenceSource(const Database& cache) : m_cache(cache) {}
 
     Result<CheckRun> checkRun(CheckRunRow checkRunRow) const override;
-    Result<std::int64_t> jobOfRun(CheckRunRow checkRunRow) const override;
-    Result<JobTimeline> jobTimeline(std::int64_t jobId) const override;
+    Result<JobRow> jobOfRun(CheckRunRow checkRunRow) const override;
+    Result<JobTimeline> jobTimeline(JobRow jobId) const override;
     Result<std::optional<JobFailureLine>> jobFailureLine(CheckRunRow checkRunRow) const override;
     Result<std::optional<TestRunInfo>> testRunForCheckRun(CheckRunRow checkRunRow) const override;
     Result<std::vector<StoredTestResult>>

@@ -23,7 +23,7 @@ public:
     qint64 loadRun(CheckRunRow checkRunRow, bool fetchIfMissing = true);
     qint64 loadTestRun(TestRunId testRunId);
     // Answers carry `loadId`, the load the text or history belongs to.
-    void loadText(qint64 loadId, std::int64_t textId);
+    void loadText(qint64 loadId, TestMessageId textId);
     void loadHistory(qint64 loadId, CheckRunRow checkRunRow, std::int64_t testId, int shas = 30);
     void importPaths(const QStringList& paths);
     // Downloads a run's job log; answers with jobLogReady/jobLogFailed

@@ -49,7 +49,7 @@ public:
     ~TestResultsWorker() override;
 
     void load(const relayhud::ui::TestsLoadRequest& request);
-    void loadText(qint64 loadId, qint64 textId);
+    void loadText(qint64 loadId, TestMessageId textId);
     void loadHistory(qint64 loadId, CheckRunRow checkRunRow, qint64 testId, int shas);
     void importPaths(const QString& cachePath, const QStringList& paths);
     // The raw GitHub Actions log of a run's job, downloaded into the content

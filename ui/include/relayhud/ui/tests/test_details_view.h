@@ -32,7 +32,7 @@ public:
     void showTest(const StoredTestResult& result, const TestHistory* history);
     void showNote(const QString& note);
     // Ignored unless `textId` is the shown test's traceback.
-    void setTraceback(std::int64_t textId, const QString& text, bool cut, const QString& fullPath);
+    void setTraceback(TestMessageId textId, const QString& text, bool cut, const QString& fullPath);
     // Ignored unless it is the shown test's history.
     void setHistory(const TestHistory& history);
     // The shown test's triage: its class (a person's tag or the suggestion),
@@ -45,7 +45,7 @@ public:
 
     bool hasTest() const;
     std::int64_t testId() const { return m_testId; }
-    std::int64_t tracebackId() const { return m_tracebackId; }
+    TestMessageId tracebackId() const { return m_tracebackId; }
     QString identityText() const;
     QString outcomeText() const;
     QString bodyText() const; // the monospace view: message, then traceback
@@ -91,7 +91,7 @@ private:
     QLabel* m_cut = nullptr;
     QPlainTextEdit* m_body = nullptr;
     std::int64_t m_testId = 0;
-    std::int64_t m_tracebackId = 0;
+    TestMessageId m_tracebackId;
     QString m_rawMarks; // "op__add,dtype__float16", as stored
     QString m_message;
     QString m_traceback;
