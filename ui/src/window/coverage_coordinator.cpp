@@ -56,9 +56,7 @@ void CoverageCoordinator::follow(const QModelIndex& current)
     const CheckRunRow run{current.data(MatrixModel::RunRowIdRole).toLongLong()};
     if (run == m_coverage->rowId())
         return;
-    if (!run)
-        m_coverage->showRun(run);
-    else if (m_coverage->isVisible())
+    if (!run || m_coverage->isVisible()) // no run clears it at once
         m_coverage->showRun(run);
     else
         m_coverage->setMessage(tr("Judging the run…")); // visibilityChanged judges it
