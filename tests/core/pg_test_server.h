@@ -10,8 +10,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <random>
 #include <string>
+#include <vector>
 
 namespace relayhud::testing {
 
@@ -37,11 +39,11 @@ public:
         if (!run(m_as + "env HOME='" + m_dir + "' '" + bin + "/initdb' -D '" + m_dir
                  + "/data' -A trust -U relayhud -E UTF8 --locale=C.UTF-8 >'" + m_dir
                  + "/initdb.log' 2>&1")) {
-            m_error = "initdb failed (see " + m_dir + "/initdb.log)";
+            m_error = "initdb failed: " + lastLines(m_dir + "/initdb.log");
             return;
         }
         if (!start())
-            m_error = "pg_ctl start failed (see " + m_dir + "/server.log)";
+            m_error = "pg_ctl start failed: " + lastLines(m_dir + "/server.log");
     }
     ~PgTestServer()
     {
@@ -167,6 +169,23 @@ public:
 
 private:
     static bool run(const std::string& command) { return std::system(command.c_str()) == 0; }
+
+    // The end of a log the folder's removal would take with it: what a
+    // failure says, in the failure's own message.
+    static std::string lastLines(const std::string& path, std::size_t lines = 6)
+    {
+        std::ifstream in(path);
+        std::vector<std::string> kept;
+        for (std::string line; std::getline(in, line);) {
+            kept.push_back(line);
+            if (kept.size() > lines)
+                kept.erase(kept.begin());
+        }
+        std::string out;
+        for (const std::string& line : kept)
+            out += "\n  " + line;
+        return out.empty() ? "(" + path + " is empty or missing)" : out;
+    }
 
     static std::string binDir()
     {
