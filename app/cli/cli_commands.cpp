@@ -59,7 +59,7 @@ Result<void> printTsv(const Database& cache, const MatrixSnapshot& m, std::ostre
     out << '\n';
     for (std::size_t r = 0; r < m.rows.size(); ++r) {
         const auto& row = m.rows[r];
-        out << row.sha.value << '\t' << row.prNumber << '\t' << oneLine(row.branch) << '\t'
+        out << row.sha.value << '\t' << row.prNumber.value << '\t' << oneLine(row.branch) << '\t'
             << toString(row.eventType) << '\t' << formatIso(row.time);
         for (std::size_t c = 0; c < m.columns.size(); ++c) {
             const MatrixCell& cell = m.cell(r, c);
@@ -87,7 +87,7 @@ void printText(const MatrixSnapshot& m, std::ostream& out)
            "run\n\n";
     for (std::size_t r = 0; r < m.rows.size(); ++r) {
         const auto& row = m.rows[r];
-        std::string pr = row.prNumber ? "#" + std::to_string(row.prNumber) : "";
+        std::string pr = row.prNumber ? "#" + std::to_string(row.prNumber.value) : "";
         out << row.sha.shortSha() << ' ' << pr
             << std::string(pr.size() < 8 ? 8 - pr.size() : 0, ' ') << ' ' << formatIso(row.time)
             << ' ';

@@ -88,8 +88,8 @@ void printEvidence(const Evidence& e, std::ostream& out)
                 << " runs of " << e.brokenSources << " PRs and nightlies";
         if (e.firstSeen)
             out << "; first seen " << describeRun(*e.firstSeen) << prSuffix(*e.firstSeen);
-        if (e.culpritPr > 0)
-            out << "; culprit #" << e.culpritPr << ' ' << e.pullUrl;
+        if (e.culpritPr.value > 0)
+            out << "; culprit #" << e.culpritPr.value << ' ' << e.pullUrl;
         break;
     case EvidenceKind::TestLine: out << " rule '" << e.rule << "': " << e.text; break;
     case EvidenceKind::FailureLine:
@@ -107,7 +107,8 @@ void printEvidence(const Evidence& e, std::ostream& out)
 
 std::string prSuffix(const EvidenceRun& run)
 {
-    return run.prNumber > 0 ? " #" + std::to_string(run.prNumber) : std::string(" nightly");
+    return run.prNumber.value > 0 ? " #" + std::to_string(run.prNumber.value)
+                                  : std::string(" nightly");
 }
 
 // Each suggestion's check run, read once.

@@ -71,7 +71,7 @@ public:
         }
     }
 
-    void remember(std::set<std::int64_t> prs) { m_used = std::move(prs); }
+    void remember(std::set<PrNumber> prs) { m_used = std::move(prs); }
 
     void planCauseStories()
     {
@@ -113,7 +113,7 @@ private:
 
     std::size_t commitOf(const Sha& sha) const { return m_shas.at(sha.value); }
 
-    bool busyPr(std::int64_t number) const { return m_used.count(number) != 0; }
+    bool busyPr(PrNumber number) const { return m_used.count(number) != 0; }
 
     // A main-based PR whose last head lands in the window, not yet in a story.
     SimPullRequest* pickPr(SplitMix64& rng, EpochSeconds from, EpochSeconds until,
@@ -151,9 +151,9 @@ private:
         addPrBreak(*culprit, job, {test}, 0, culprit->heads.size(), false);
         m_plan.causes.windows.push_back(WindowPlan{job, test, mergedAt, fixedAt,
                                                    SimCause::BrokenTrunk, culprit->number, true,
-                                                   fix ? fix->number : 0});
+                                                   fix ? fix->number : PrNumber{}});
         SimBrokenTrunk story{
-            culprit->number, mergedAt, fixedAt, fix ? fix->number : 0, {}, {}, {}, test};
+            culprit->number, mergedAt, fixedAt, fix ? fix->number : PrNumber{}, {}, {}, {}, test};
         nameJob(backends(), job, story.backend, story.workflow, story.job);
         SimStories& s = m_plan.stories;
         if (s.brokenTrunk.empty()) {
@@ -203,7 +203,8 @@ private:
     {
         const auto reporting = reportingBackends(backends());
         for (const SimPullRequest& pr : m_world.pulls) {
-            SplitMix64 rng(mixSeed({seed(), 0x7415ULL, static_cast<std::uint64_t>(pr.number)}));
+            SplitMix64 rng(
+                mixSeed({seed(), 0x7415ULL, static_cast<std::uint64_t>(pr.number.value)}));
             if (pr.heads.empty() || busyPr(pr.number) || !rng.chance(kPrBreakShare))
                 continue;
             std::vector<JobRef> jobs = freeTestJobs(rng.pick(reporting));
@@ -446,13 +447,13 @@ private:
     StoryPlan& m_plan;
     std::map<std::string, std::size_t> m_shas;
     EpochSeconds m_start;
-    std::set<std::int64_t> m_used; // PRs already in a story
+    std::set<PrNumber> m_used; // PRs already in a story
 };
 
 // PRs in a story are remembered across the two planning passes.
-std::set<std::int64_t> storyPrs(const StoryPlan& plan)
+std::set<PrNumber> storyPrs(const StoryPlan& plan)
 {
-    std::set<std::int64_t> out;
+    std::set<PrNumber> out;
     for (const SimBrokenTrunk& b : plan.stories.brokenTrunk) {
         out.insert(b.culpritPr);
         out.insert(b.fixPr);

@@ -36,13 +36,13 @@ struct JobRef {
 struct CausedTest {
     std::string test; // the node id, as the JUnit names it
     SimCause cause = SimCause::Infra;
-    std::int64_t culpritPr = 0;
+    PrNumber culpritPr;
     bool xpassStrict = false; // an xfailed test that passed (strict)
 };
 
 // Tests a PR breaks on its heads (commit indices).
 struct PrBreakPlan {
-    std::int64_t pr = 0;
+    PrNumber pr;
     JobRef job;
     std::vector<std::string> tests;
     std::set<std::size_t> commits;
@@ -55,9 +55,9 @@ struct WindowPlan {
     EpochSeconds from = 0;
     EpochSeconds until = 0;
     SimCause cause = SimCause::Backend;
-    std::int64_t culpritPr = 0;
-    bool mainOnly = false;   // broken trunk: main-based PR heads and nightlies only
-    std::int64_t exempt = 0; // the fix PR: its heads carry the fix
+    PrNumber culpritPr;
+    bool mainOnly = false; // broken trunk: main-based PR heads and nightlies only
+    PrNumber exempt;       // the fix PR: its heads carry the fix
 };
 
 struct FlakyTestPlan {
@@ -87,7 +87,7 @@ struct NewTestPlan {
     JobRef job;
     std::uint64_t index = 0; // in the job's test universe
     std::string test;
-    std::int64_t pr = 0;
+    PrNumber pr;
     std::set<std::size_t> commits;
 };
 
@@ -96,7 +96,7 @@ struct RunEvent {
     std::size_t commit = 0;
     EpochSeconds dispatch = 0;
     EventType type = EventType::PullRequest;
-    std::int64_t pr = 0;
+    PrNumber pr;
     bool mainBased = true;
     // False for a PR's run on a backend that checks out pytorch's default
     // branch instead of the PR head (BackendSpec::checksOutDefaultBranch: an

@@ -31,7 +31,7 @@ const std::map<std::string_view, Getter>& getters()
     static const std::map<std::string_view, Getter> table = {
         {"downstream_repo", [](const SimRow& r) -> Json { return r.run.downstreamRepo; }},
         {"upstream_repo", [](const SimRow& r) -> Json { return r.run.upstreamRepo; }},
-        {"pr_number", [](const SimRow& r) -> Json { return r.run.prNumber; }},
+        {"pr_number", [](const SimRow& r) -> Json { return r.run.prNumber.value; }},
         {"pytorch_head_sha", [](const SimRow& r) -> Json { return r.run.upstreamSha.value; }},
         {"delivery_id", [](const SimRow& r) -> Json { return r.deliveryId; }},
         {"event_type", [](const SimRow& r) -> Json { return r.eventTypeText; }},

@@ -12,7 +12,7 @@ namespace relayhud::sim {
 namespace {
 
 struct OpenPr {
-    std::int64_t number = 0;
+    PrNumber number;
     std::string title;
     std::string author;
     std::string base = "main"; // the branch the PR targets: its pull_request.base.ref
@@ -50,7 +50,7 @@ public:
     {
         const OpenPr& pr = m_open.empty() ? openPr() : recentPr();
         return base(time, pr, EventType::Push,
-                    "refs/tags/ciflow/trunk/" + std::to_string(pr.number));
+                    "refs/tags/ciflow/trunk/" + std::to_string(pr.number.value));
     }
 
     // A nightly's SHA is the pytorch main commit its nightly was cut from
@@ -78,7 +78,7 @@ private:
     const OpenPr& openPr()
     {
         m_nextPr += m_rng.range(1, 40);
-        m_open.push_back({m_nextPr, makePrTitle(m_rng), makeAuthor(m_rng)});
+        m_open.push_back({PrNumber{m_nextPr}, makePrTitle(m_rng), makeAuthor(m_rng)});
         // A stream of its own: drawing it leaves every other draw as it was.
         if (m_releaseRng.chance(kReleaseShare))
             m_open.back().base = kReleaseBranch;

@@ -328,7 +328,7 @@ ApiResponse GitHubApi::contentsRoute(const SimRequest& request, const std::strin
 
 ApiResponse GitHubApi::pullRoute(const std::string& number) const
 {
-    const SimPullRequest* pr = findPull(m_data.pulls, positive(number));
+    const SimPullRequest* pr = findPull(m_data.pulls, PrNumber{positive(number)});
     if (!pr)
         return githubError(404, "Not Found", kPullDocs);
     return ok(pullRequestJson(*pr, m_baseUrl + std::string(kApiPrefix), m_data.config.now));

@@ -53,7 +53,7 @@ const SimPullHead* headAt(const SimPullRequest& pr, EpochSeconds now)
 Json pullRequestJson(const SimPullRequest& pr, const std::string& apiUrl, EpochSeconds now)
 {
     const std::string upstream(kUpstreamRepo);
-    const std::string number = std::to_string(pr.number);
+    const std::string number = std::to_string(pr.number.value);
     const std::string url = apiUrl + "/repos/" + upstream + "/pulls/" + number;
     const SimPullHead* head = headAt(pr, now);
     const EpochSeconds updated = std::max(head ? head->time : pr.createdAt, pr.closedAt);
@@ -66,7 +66,7 @@ Json pullRequestJson(const SimPullRequest& pr, const std::string& apiUrl, EpochS
         {"diff_url", gitHubWebUrl(upstream + "/pull/" + number + ".diff")},
         {"patch_url", gitHubWebUrl(upstream + "/pull/" + number + ".patch")},
         {"issue_url", apiUrl + "/repos/" + upstream + "/issues/" + number},
-        {"number", pr.number},
+        {"number", pr.number.value},
         {"state", pr.closedAt != 0 ? "closed" : "open"},
         {"locked", false},
         {"title", pr.title},

@@ -64,7 +64,7 @@ Result<void> addPrInfoFail(SimOptions& o, const std::string& f, const std::strin
                                        "PR numbers (repeatable, or a comma list)");
         if (!ok)
             return ok;
-        o.faults.prInfoFail.push_back(pr);
+        o.faults.prInfoFail.push_back(PrNumber{pr});
         start = comma + 1;
     }
     return {};

@@ -15,13 +15,13 @@ std::string headRefOf(const SimPullRequest& pr, SplitMix64& rng)
 {
     if (rng.chance(0.5)) // ghstack's branches
         return "gh/" + pr.author + "/" + std::to_string(rng.range(10, 480)) + "/head";
-    return pr.author + "/pr-" + std::to_string(pr.number);
+    return pr.author + "/pr-" + std::to_string(pr.number.value);
 }
 
 // The PR's fate once its last push is done; one in the future has not happened yet.
 void drawFate(SimPullRequest& pr, EpochSeconds last, EpochSeconds now, std::uint64_t seed)
 {
-    SplitMix64 rng(mixSeed({seed, 0xFA7EULL, static_cast<std::uint64_t>(pr.number)}));
+    SplitMix64 rng(mixSeed({seed, 0xFA7EULL, static_cast<std::uint64_t>(pr.number.value)}));
     pr.baseSha = Sha{rng.hex(40)};
     pr.headRef = headRefOf(pr, rng);
     const double r = rng.unit();
@@ -40,7 +40,7 @@ void drawFate(SimPullRequest& pr, EpochSeconds last, EpochSeconds now, std::uint
 
 void mergePull(SimPullRequest& pr, EpochSeconds at, std::uint64_t seed)
 {
-    SplitMix64 rng(mixSeed({seed, 0x3E26EULL, static_cast<std::uint64_t>(pr.number)}));
+    SplitMix64 rng(mixSeed({seed, 0x3E26EULL, static_cast<std::uint64_t>(pr.number.value)}));
     pr.mergedAt = at;
     pr.closedAt = at;
     pr.mergeCommitSha = Sha{rng.hex(40)};
@@ -62,10 +62,10 @@ EpochSeconds lastHeadTime(const SimPullRequest& pr)
 std::vector<SimPullRequest> buildPulls(const SimConfig& config,
                                        const std::vector<UpstreamCommit>& commits)
 {
-    std::map<std::int64_t, SimPullRequest> byNumber;
-    std::map<std::int64_t, EpochSeconds> lastPush;
+    std::map<PrNumber, SimPullRequest> byNumber;
+    std::map<PrNumber, EpochSeconds> lastPush;
     for (const UpstreamCommit& c : commits) {
-        if (c.prNumber <= 0)
+        if (!c.prNumber)
             continue;
         auto [it, fresh] = byNumber.try_emplace(c.prNumber);
         SimPullRequest& pr = it->second;
@@ -93,22 +93,22 @@ std::vector<SimPullRequest> buildPulls(const SimConfig& config,
 namespace {
 
 template <class Pulls>
-auto* findIn(Pulls& pulls, std::int64_t number)
+auto* findIn(Pulls& pulls, PrNumber number)
 {
     const auto it =
         std::lower_bound(pulls.begin(), pulls.end(), number,
-                         [](const SimPullRequest& p, std::int64_t n) { return p.number < n; });
+                         [](const SimPullRequest& p, PrNumber n) { return p.number < n; });
     return it != pulls.end() && it->number == number ? &*it : nullptr;
 }
 
 } // namespace
 
-SimPullRequest* findPull(std::vector<SimPullRequest>& pulls, std::int64_t number)
+SimPullRequest* findPull(std::vector<SimPullRequest>& pulls, PrNumber number)
 {
     return findIn(pulls, number);
 }
 
-const SimPullRequest* findPull(const std::vector<SimPullRequest>& pulls, std::int64_t number)
+const SimPullRequest* findPull(const std::vector<SimPullRequest>& pulls, PrNumber number)
 {
     return findIn(pulls, number);
 }

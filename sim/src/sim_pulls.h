@@ -13,8 +13,8 @@ std::vector<SimPullRequest> buildPulls(const SimConfig& config,
                                        const std::vector<UpstreamCommit>& commits);
 
 // The PR of that number, or nullptr.
-SimPullRequest* findPull(std::vector<SimPullRequest>& pulls, std::int64_t number);
-const SimPullRequest* findPull(const std::vector<SimPullRequest>& pulls, std::int64_t number);
+SimPullRequest* findPull(std::vector<SimPullRequest>& pulls, PrNumber number);
+const SimPullRequest* findPull(const std::vector<SimPullRequest>& pulls, PrNumber number);
 
 // Stories decide some fates: merge at `at` with a fresh merge commit, or stay unmerged.
 void mergePull(SimPullRequest& pr, EpochSeconds at, std::uint64_t seed);

@@ -266,7 +266,7 @@ SimQueries::SimQueries(const SimDataset& dataset) : m_data(dataset)
 {
     for (std::size_t i = 0; i < dataset.rows.size(); ++i) {
         m_byRepo[dataset.rows[i].run.downstreamRepo].push_back(i);
-        m_byPr[dataset.rows[i].run.prNumber].push_back(i);
+        m_byPr[dataset.rows[i].run.prNumber.value].push_back(i);
     }
 }
 
@@ -325,15 +325,15 @@ Result<Json> SimQueries::backendDashboard(const nlohmann::json& p) const
     std::map<std::int64_t, std::pair<EpochSeconds, int>> latest;
     for (std::size_t i : rowsOf(*repo)) {
         const SimRow& row = m_data.rows[i];
-        if (!inWindow(row, *since) || row.run.prNumber <= 0)
+        if (!inWindow(row, *since) || row.run.prNumber.value <= 0)
             continue;
         rows.push_back(i);
-        auto [it, fresh] = latest.try_emplace(row.run.prNumber, startedKey(row));
+        auto [it, fresh] = latest.try_emplace(row.run.prNumber.value, startedKey(row));
         it->second = std::max(it->second, startedKey(row));
     }
     const auto page = prPage(latest, *offset, *perPage);
-    std::erase_if(rows,
-                  [&](std::size_t i) { return page.count(m_data.rows[i].run.prNumber) == 0; });
+    std::erase_if(
+        rows, [&](std::size_t i) { return page.count(m_data.rows[i].run.prNumber.value) == 0; });
     sortNewestFirst(rows);
     return project(dashboardColumns(), rows);
 }
@@ -421,7 +421,7 @@ Result<Json> SimQueries::summary(const nlohmann::json& p) const
         return since.error();
     std::map<std::string, Tally> repos;
     for (const SimRow& row : m_data.rows)
-        if (completed(row) && row.run.prNumber > 0 && inWindow(row, *since))
+        if (completed(row) && row.run.prNumber.value > 0 && inWindow(row, *since))
             repos[row.run.downstreamRepo].add(row);
     return repoLines(repos, false);
 }
@@ -460,10 +460,10 @@ Result<Json> SimQueries::backendSummary(const nlohmann::json& p) const
     std::int64_t executed = 0;
     for (std::size_t i : rowsOf(*repo)) {
         const SimRow& row = m_data.rows[i];
-        if (!completed(row) || row.run.prNumber <= 0 || !inWindow(row, *since))
+        if (!completed(row) || row.run.prNumber.value <= 0 || !inWindow(row, *since))
             continue;
         t.add(row);
-        prs.insert(row.run.prNumber);
+        prs.insert(row.run.prNumber.value);
         if (const auto& q = row.run.trusted.queueTimeSeconds) {
             queueSum += *q;
             ++queued;
@@ -524,10 +524,10 @@ Result<Json> SimQueries::healthLastPrs(const nlohmann::json& p) const
     std::map<std::int64_t, std::pair<EpochSeconds, int>> latest;
     for (std::size_t i : rowsOf(std::string(kProbeRepo))) {
         const SimRow& row = m_data.rows[i];
-        if (!completed(row) || row.run.prNumber <= 0)
+        if (!completed(row) || row.run.prNumber.value <= 0)
             continue;
-        prs[row.run.prNumber].add(row);
-        latest[row.run.prNumber] = prs[row.run.prNumber].lastRun;
+        prs[row.run.prNumber.value].add(row);
+        latest[row.run.prNumber.value] = prs[row.run.prNumber.value].lastRun;
     }
     const auto page = prPage(latest, 0, *count);
     std::vector<std::pair<std::pair<EpochSeconds, int>, std::int64_t>> ordered;

@@ -252,13 +252,14 @@ ApiResponse SimRoutes::prInfo(const ApiRequest& request, std::string_view,
     for (double n : list) {
         if (!graphQlInt(n))
             return jsonError(500, "Failed to fetch PR info");
-        const auto number = static_cast<std::int64_t>(n);
+        const PrNumber number{static_cast<std::int64_t>(n)};
         const auto it = m_pulls.find(number);
         if (it == m_pulls.end()
             || std::count(faults.prInfoFail.begin(), faults.prInfoFail.end(), number) != 0)
             return jsonError(500, "Failed to fetch PR info");
-        out.push_back(Json{
-            {"prNumber", number}, {"title", it->second->title}, {"author", it->second->author}});
+        out.push_back(Json{{"prNumber", number.value},
+                           {"title", it->second->title},
+                           {"author", it->second->author}});
     }
     ApiResponse answer = jsonOk(out);
     if (!list.empty())

@@ -21,7 +21,7 @@ enum class AllowlistFetch : std::uint8_t { Ok, Fails, FailsWithCache };
 
 struct RouteFaults {
     AllowlistFetch allowlist = AllowlistFetch::Ok;
-    std::vector<std::int64_t> prInfoFail;
+    std::vector<PrNumber> prInfoFail;
 };
 
 struct ApiRequest {
@@ -79,7 +79,7 @@ private:
     const SimDataset& m_data;
     SimQueries m_queries;
     std::unordered_map<std::string, const UpstreamCommit*> m_commitsBySha;
-    std::unordered_map<std::int64_t, const SimPullRequest*> m_pulls;
+    std::unordered_map<PrNumber, const SimPullRequest*, IdHash> m_pulls;
 };
 
 } // namespace relayhud::sim

@@ -244,7 +244,7 @@ private:
         return at < m_config.now ? at : 0;
     }
 
-    bool storyPr(std::int64_t pr) const
+    bool storyPr(PrNumber pr) const
     {
         const SimStories& s = m_plan.stories;
         if (pr == s.culpritPr)
@@ -663,7 +663,7 @@ private:
         row.startedMicros = micros(ctx, j, a.number, 1);
         row.completedMicros = a.swept ? 0 : micros(ctx, j, a.number, 2);
         if (m_commits[ctx.commit].eventType == EventType::Push) {
-            run.prNumber = 0;
+            run.prNumber = PrNumber{};
             run.upstreamSha = Sha{row.deliveryId};
         }
         if (nightly(ctx)) {

@@ -14,8 +14,8 @@ std::string truthJsonLine(const SimTruthLine& line)
                                {"test", line.test},
                                {"cause", std::string(simCauseName(line.cause))},
                                {"culprit_pr", nullptr}};
-    if (line.culpritPr != 0)
-        out["culprit_pr"] = line.culpritPr;
+    if (line.culpritPr)
+        out["culprit_pr"] = line.culpritPr.value;
     return out.dump();
 }
 

@@ -26,7 +26,7 @@ CheckRun makeRun(const std::string& sha, const std::string& job, int attempt, Ru
     CheckRun run;
     run.downstreamRepo = "torch-spyre/torch-spyre";
     run.upstreamSha = Sha{sha};
-    run.prNumber = 170001;
+    run.prNumber = PrNumber{170001};
     run.workflow = "CI";
     run.jobName = job;
     run.checkRunId = CheckRunId{std::to_string(5000 + attempt)};
@@ -343,7 +343,7 @@ TEST(Database, CommitsMergeTitlesAndEarliestTime)
     ASSERT_TRUE(RunStore(*cache).apply(SyncBatch{{}, {makeCommit("c1", 500)}, {}, {}}));
     ASSERT_TRUE(RunStore(*cache).apply(SyncBatch{{}, {makeCommit("c1", 400)}, {}, {}}));
     ASSERT_TRUE(RunStore(*cache).apply(SyncBatch{{}, {makeCommit("c2", 600)}, {}, {}}));
-    EXPECT_EQ(*RunStore(*cache).prNumbersWithoutTitle(10), std::vector<std::int64_t>{170001});
+    EXPECT_EQ(*RunStore(*cache).prNumbersWithoutTitle(10), std::vector<PrNumber>{PrNumber{170001}});
     ASSERT_TRUE(RunStore(*cache).applyPrInfo({PrInfo{170001, "[inductor] fix addmm", "alice"}}));
     auto commits = RunStore(*cache).commits();
     ASSERT_TRUE(commits);
@@ -357,7 +357,7 @@ TEST(Database, CommitsMergeTitlesAndEarliestTime)
     EXPECT_FALSE(*RunStore(*cache).previousCommit(Sha{"c1"}));
     // Another PR's head in between is no part of this PR's history.
     UpstreamCommit other = makeCommit("c3", 700);
-    other.prNumber = 170002;
+    other.prNumber = PrNumber{170002};
     ASSERT_TRUE(RunStore(*cache).apply(SyncBatch{{}, {other, makeCommit("c4", 800)}, {}, {}}));
     EXPECT_EQ((*RunStore(*cache).previousCommit(Sha{"c4"}))->sha.value, "c2");
     EXPECT_FALSE(*RunStore(*cache).previousCommit(Sha{"c3"}));

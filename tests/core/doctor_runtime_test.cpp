@@ -247,7 +247,7 @@ TEST(DoctorRuntime, TorchSpyresFetchRefCheckoutIsJudgedAsAMergedPrsBuild)
         HealthRun r = run(static_cast<std::int64_t>(runs.size() + 1), RunStatus::Completed,
                           Conclusion::Success, kNow - 3600);
         r.sha = Sha{head};
-        r.prNumber = 158123;
+        r.prNumber = PrNumber{158123};
         r.upstreamRepo = "pytorch/pytorch";
         r.checkouts = std::move(checkouts);
         runs.push_back(r);

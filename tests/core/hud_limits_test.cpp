@@ -176,7 +176,7 @@ TEST_F(HudLimitsTest, APrInfoBatchThatFailsIsBisectedAndOtherTitlesKept)
     ASSERT_TRUE(report) << report.message();
     auto missing = RunStore(*m_cache).prNumbersWithoutTitle(100);
     ASSERT_TRUE(missing);
-    EXPECT_EQ(*missing, std::vector<std::int64_t>{100013});
+    EXPECT_EQ(*missing, std::vector<PrNumber>{PrNumber{100013}});
     EXPECT_TRUE(mentions(report->workarounds, "#100013"));
 }
 

@@ -66,7 +66,7 @@ TEST_F(HudSyncTest, FillsTheCacheWithEveryReportedPrRow)
     std::size_t checked = 0;
     for (const auto& row : m_dataset.rows) {
         // The relay's probe repo is relay health, not a backend (R11).
-        if (row.run.prNumber == 0 || checked > 200 || isProbeRepo(row.run.downstreamRepo))
+        if (row.run.prNumber.value == 0 || checked > 200 || isProbeRepo(row.run.downstreamRepo))
             continue;
         auto runs = RunStore(*m_cache).checkRunsForSha(row.run.upstreamSha);
         ASSERT_TRUE(runs);
@@ -174,6 +174,6 @@ TEST_F(HudSyncTest, PrTitlesAreFetched)
     ASSERT_TRUE(commits);
     std::size_t titled = 0;
     for (const auto& c : *commits)
-        titled += c.prNumber > 0 && !c.title.empty();
+        titled += c.prNumber.value > 0 && !c.title.empty();
     EXPECT_GT(titled, 50u);
 }

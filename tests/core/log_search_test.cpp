@@ -215,10 +215,10 @@ TEST_F(LogSearchTest, ANewSearchCancelsTheOldOne)
 {
     LogSearch search(m_log);
     std::mutex mutex;
-    std::vector<std::uint64_t> ids;
+    std::vector<Ticket> tickets;
     const auto record = [&](const SearchUpdate& u) {
         std::lock_guard lock(mutex);
-        ids.push_back(u.searchId);
+        tickets.push_back(u.ticket);
     };
     auto first = search.start(regex("e.*e.*e"), record);
     auto second = search.start(literal("tail"), record);
@@ -226,12 +226,12 @@ TEST_F(LogSearchTest, ANewSearchCancelsTheOldOne)
     EXPECT_NE(*first, *second);
     {
         std::lock_guard lock(mutex);
-        ids.clear(); // whatever the first said, it said it before start() returned
+        tickets.clear(); // whatever the first said, it said it before start() returned
     }
     search.wait();
-    for (auto id : ids)
-        EXPECT_EQ(id, *second);
-    EXPECT_EQ(search.searchId(), *second);
+    for (const Ticket t : tickets)
+        EXPECT_EQ(t, *second);
+    EXPECT_EQ(search.ticket(), *second);
     EXPECT_EQ(search.matches().size(), searchLines(m_log, literal("tail")).size());
 }
 

@@ -20,7 +20,7 @@ using namespace relayhud::verdict;
 
 const Sha kHead{"2222222222222222222222222222222222222222"};
 const Sha kEarlier{"1111111111111111111111111111111111111111"};
-constexpr std::int64_t kPr = 4242;
+constexpr PrNumber kPr{4242};
 
 CheckRun row(const std::string& repo, const std::string& job, Conclusion conclusion,
              const Sha& sha = kHead, int attempt = 1)
@@ -242,13 +242,13 @@ TEST(MergeGating, GathersAPrsRunsNewestHeadFirstFromTheCache)
     batch.backends = {{"org/l4", Level::L4, {}, true}, {"org/old", Level::L3, {}, false}};
     batch.commits = {{kEarlier, kPr, "main", EventType::PullRequest, 100, "t", "a"},
                      {kHead, kPr, "main", EventType::PullRequest, 200, "t", "a"},
-                     {Sha{"3333333333333333333333333333333333333333"}, kPr + 1, "main",
-                      EventType::PullRequest, 300, "other", "a"}};
+                     {Sha{"3333333333333333333333333333333333333333"}, PrNumber{kPr.value + 1},
+                      "main", EventType::PullRequest, 300, "other", "a"}};
     CheckRun a = row("org/l4", "fails", Conclusion::Failure, kEarlier);
     CheckRun b = pending("org/l4", "runs");
     CheckRun other =
         row("org/l4", "x", Conclusion::Failure, Sha{"3333333333333333333333333333333333333333"});
-    other.prNumber = kPr + 1;
+    other.prNumber = PrNumber{kPr.value + 1};
     CheckRun old = row("org/old", "y", Conclusion::Failure);
     batch.runs = {a, b, other, old};
     ASSERT_TRUE(RunStore(**cache).apply(batch));
@@ -262,7 +262,7 @@ TEST(MergeGating, GathersAPrsRunsNewestHeadFirstFromTheCache)
     EXPECT_TRUE(g.bot.blocks);                           // "runs" is pending on the head
     EXPECT_EQ(g.drci.count(DrciSection::NewFailure), 1); // the earlier head's failure
     EXPECT_EQ(g.drci.ignored, 1);                        // org/old: not at L3+ now
-    EXPECT_FALSE(gatherMergeGating(**cache, 99));
+    EXPECT_FALSE(gatherMergeGating(**cache, PrNumber{99}));
 }
 
 // The report names the decision, each listed row and the rule with its source.

@@ -241,7 +241,7 @@ TEST_F(ReportCacheTest, AJobRowSaysWhichCommitItReallyTested)
     const std::string base = "4f1d3c0a9b8e7d6c5b4a39281706f5e4d3c2b1a0";
     CheckRun run = relayhud::testing::completedRun(head, "linux-x86_64 / pytorch / test", 1,
                                                    Conclusion::Success, 1000);
-    run.prNumber = 158123;
+    run.prNumber = PrNumber{158123};
     const CheckRunRow row = relayhud::testing::addRun(*m_cache, run, 1000);
     const std::string job = "Build PyTorch@" + base + " + torch-spyre";
     const auto tested = testedCommitFromJobName(job);

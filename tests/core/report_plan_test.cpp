@@ -23,7 +23,7 @@ github::ArtifactInfo artifact(std::int64_t id, std::string name, std::int64_t by
                               EpochSeconds expiresAt = kNow + 5 * kSecondsPerDay)
 {
     github::ArtifactInfo a;
-    a.id = id;
+    a.id = github::ArtifactId{id};
     a.name = std::move(name);
     a.sizeInBytes = bytes;
     a.createdAt = kNow - kSecondsPerHour;

@@ -200,7 +200,7 @@ TEST_F(ReportSimTest, TheCulpritCausedItAndThePrsItBrokeSayAlreadyBrokenUpstream
     const sim::SimStories& s = stories();
     ASSERT_FALSE(s.brokenTrunk.empty());
     const sim::SimBrokenTrunk& story = s.brokenTrunk.front();
-    std::map<Sha, std::int64_t> prOf;
+    std::map<Sha, PrNumber> prOf;
     for (const UpstreamCommit& c : s_data->commits)
         prOf[c.sha] = c.prNumber;
     // Every compare link joins two heads of one PR.
@@ -220,8 +220,8 @@ TEST_F(ReportSimTest, TheCulpritCausedItAndThePrsItBrokeSayAlreadyBrokenUpstream
     ASSERT_NE(f, nullptr);
     EXPECT_EQ(f->cls, FailureClass::Regression) << f->why;
     EXPECT_EQ(sectionOf(*f), ReportSection::Regression);
-    const std::string files =
-        "https://github.com/pytorch/pytorch/pull/" + std::to_string(story.culpritPr) + "/files";
+    const std::string files = "https://github.com/pytorch/pytorch/pull/"
+                              + std::to_string(story.culpritPr.value) + "/files";
     EXPECT_EQ(f->changeUrl, files);
     std::string md = markdownReport(first);
     EXPECT_NE(sectionText(md, "Caused by this PR").find("(<" + files + ">)"), std::string::npos)
@@ -250,14 +250,15 @@ TEST_F(ReportSimTest, TheCulpritCausedItAndThePrsItBrokeSayAlreadyBrokenUpstream
     EXPECT_EQ(b->cls, FailureClass::PreExisting) << b->why;
     EXPECT_EQ(sectionOf(*b), ReportSection::Broken);
     EXPECT_EQ(b->culpritPr, story.culpritPr) << b->why;
-    EXPECT_NE(b->firstSeen.find("#" + std::to_string(story.culpritPr)), std::string::npos)
+    EXPECT_NE(b->firstSeen.find("#" + std::to_string(story.culpritPr.value)), std::string::npos)
         << b->firstSeen;
     md = markdownReport(broken);
     EXPECT_LE(md.size(), kCommentLimit);
     const std::string section = sectionText(md, "Already broken upstream");
     ASSERT_FALSE(section.empty()) << md.substr(0, 4000);
-    EXPECT_NE(section.find("likely [#" + std::to_string(story.culpritPr) + "](<" + files + ">)"),
-              std::string::npos)
+    EXPECT_NE(
+        section.find("likely [#" + std::to_string(story.culpritPr.value) + "](<" + files + ">)"),
+        std::string::npos)
         << section;
     EXPECT_NE(section.find(markdownCode(story.test)), std::string::npos);
     expectNoCrossPrCompare(md);

@@ -188,7 +188,7 @@ ReportInput sampleInput()
         failure(FailureClass::PreExisting, "test/test_new.py::TestNew::test_a",
                 "9 runs of 7 PRs and nightlies fail it since ...");
     broken.line = "AssertionError: Tensor-likes are not close!";
-    broken.culpritPr = 158100;
+    broken.culpritPr = PrNumber{158100};
     broken.culpritUrl = "https://github.com/pytorch/pytorch/pull/158100/files";
     broken.firstSeen = "#158100 (abc1234) at 2026-12-01T09:00:00Z";
     in.failures.push_back(broken);
@@ -396,7 +396,7 @@ TEST(ReportMarkdown, OverviewsSumUpSectionsOfSeveralFailures)
     ReportInput in = sampleInput();
     ClassifiedFailure broken = in.failures[1];
     broken.test += "_2";
-    broken.culpritPr = 158200;
+    broken.culpritPr = PrNumber{158200};
     broken.culpritUrl = "https://github.com/pytorch/pytorch/pull/158200/files";
     in.failures.push_back(broken);
     ClassifiedFailure infra = in.failures[3];

@@ -40,7 +40,7 @@ TEST(RowMapping, MapsARealShapedCompletedRow)
     ASSERT_TRUE(run) << run.message();
     EXPECT_EQ(run->downstreamRepo, "torch-spyre/torch-spyre");
     EXPECT_EQ(run->upstreamSha.value, "3f1c2a9d8b7e6f5a4c3b2a1908f7e6d5c4b3a291");
-    EXPECT_EQ(run->prNumber, 168802);
+    EXPECT_EQ(run->prNumber, PrNumber{168802});
     EXPECT_EQ(run->workflow, "Torch-Spyre CI");
     EXPECT_EQ(run->jobName, "test (upstream, 2, 3, spyre-runner)");
     EXPECT_EQ(run->checkRunId.value, "58213376120");
@@ -84,7 +84,7 @@ TEST(RowMapping, AcceptsNumbersAsStringsAndIdsAsNumbers)
     auto run = mapCheckRunRow(row, kSpyre);
     ASSERT_TRUE(run) << run.message();
     EXPECT_EQ(run->runAttempt, 3);
-    EXPECT_EQ(run->prNumber, 168000);
+    EXPECT_EQ(run->prNumber, PrNumber{168000});
     EXPECT_EQ(run->runId, "20561234567");
     EXPECT_EQ(run->checkRunId.value, "58213376120");
     EXPECT_EQ(run->trusted.queueTimeSeconds, 12.5);
@@ -122,7 +122,7 @@ TEST(RowMapping, PrResultsRowsTakeTheShaFromTheContext)
         row, RowContext{{}, EventType::PullRequest, Sha{"feed"}, 99, "crcr_pr_results"});
     ASSERT_TRUE(run) << run.message();
     EXPECT_EQ(run->upstreamSha.value, "feed");
-    EXPECT_EQ(run->prNumber, 99);
+    EXPECT_EQ(run->prNumber, PrNumber{99});
 }
 
 TEST(RowMapping, WrongTypesAndMissingKeysGiveNamedErrors)
@@ -198,13 +198,13 @@ TEST(RowMapping, CommitsFromRunsTakeEarliestStartPerSha)
     c.upstreamSha = Sha{std::string(40, 'c')};
     a.reported.startedAt = 500;
     b.reported.startedAt = 300;
-    b.prNumber = 7;
+    b.prNumber = PrNumber{7};
     c.eventType = EventType::Nightly;
     c.reported.completedAt = 900;
     const auto commits = commitsFromRuns({a, b, c});
     ASSERT_EQ(commits.size(), 2u);
     EXPECT_EQ(commits[0].time, 300);
-    EXPECT_EQ(commits[0].prNumber, 7);
+    EXPECT_EQ(commits[0].prNumber, PrNumber{7});
     EXPECT_EQ(commits[1].eventType, EventType::Nightly);
     // A nightly's SHA is a main commit (the one its nightly was cut from, or
     // main's HEAD), never a nightly-branch commit: real-backends.md section

@@ -168,13 +168,13 @@ TEST(SimDataset, CommitsLookLikeUpstreamHistory)
         EXPECT_FALSE(c.title.empty());
         ++kinds[c.eventType];
         if (c.eventType == EventType::Nightly) {
-            EXPECT_EQ(c.prNumber, 0);
+            EXPECT_FALSE(c.prNumber);
             continue;
         }
-        EXPECT_GE(c.prNumber, 150000);
-        EXPECT_LE(c.prNumber, 170000);
+        EXPECT_GE(c.prNumber.value, 150000);
+        EXPECT_LE(c.prNumber.value, 170000);
         if (c.eventType == EventType::Push) {
-            EXPECT_EQ(c.branch, "refs/tags/ciflow/trunk/" + std::to_string(c.prNumber));
+            EXPECT_EQ(c.branch, "refs/tags/ciflow/trunk/" + std::to_string(c.prNumber.value));
         }
     }
     EXPECT_GT(kinds[EventType::PullRequest], 100);
@@ -222,7 +222,7 @@ TEST(SimDataset, RowsAreConsistent)
             EXPECT_TRUE(run.reported.artifactUrl.empty());
         }
         if (run.eventType == EventType::Nightly) {
-            EXPECT_EQ(run.prNumber, 0);
+            EXPECT_FALSE(run.prNumber);
             EXPECT_EQ(row.deliveryId, run.upstreamSha.value);
             EXPECT_TRUE(completed(row)) << "nightlies only send a completed callback";
         }
@@ -390,7 +390,7 @@ TEST(SimDataset, SomePullRequestsTargetAReleaseBranch)
     const auto& data = shared();
     int prHeads = 0;
     int release = 0;
-    std::map<std::int64_t, std::string> baseOfPr;
+    std::map<PrNumber, std::string> baseOfPr;
     for (const auto& c : data.commits) {
         if (c.eventType != EventType::PullRequest)
             continue;
@@ -401,7 +401,7 @@ TEST(SimDataset, SomePullRequestsTargetAReleaseBranch)
             EXPECT_EQ(c.branch, "main") << c.sha.value;
         // A PR's base ref is the PR's, whichever head is dispatched.
         const auto [it, inserted] = baseOfPr.emplace(c.prNumber, c.branch);
-        EXPECT_EQ(it->second, c.branch) << "PR " << c.prNumber;
+        EXPECT_EQ(it->second, c.branch) << "PR " << c.prNumber.value;
     }
     EXPECT_GE(release, 1);
     EXPECT_LT(release * 100, prHeads * 15) << release << " of " << prHeads;
@@ -433,7 +433,7 @@ std::uint64_t commitsDigest(const SimDataset& data)
 {
     std::string text;
     for (const auto& c : data.commits)
-        text += c.sha.value + std::to_string(c.prNumber) + std::to_string(c.time) + c.title
+        text += c.sha.value + std::to_string(c.prNumber.value) + std::to_string(c.time) + c.title
                 + c.author + "|";
     return fnv1a(text);
 }

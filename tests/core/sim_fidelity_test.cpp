@@ -76,13 +76,13 @@ protected:
         return json::parse(res->body, nullptr, false);
     }
 
-    static std::int64_t aPrOf(const std::string& repo)
+    static PrNumber aPrOf(const std::string& repo)
     {
         for (auto it = data().rows.rbegin(); it != data().rows.rend(); ++it)
-            if (it->run.downstreamRepo == repo && it->run.prNumber > 0
+            if (it->run.downstreamRepo == repo && it->run.prNumber.value > 0
                 && it->run.reported.status == RunStatus::Completed)
                 return it->run.prNumber;
-        return 0;
+        return PrNumber{};
     }
 
     static SimServer* s_server;
@@ -133,7 +133,7 @@ const std::map<std::string, std::string>& realSelectLists()
 
 TEST_F(SimFidelityTest, EveryQueryAnswersTheRealSelectList)
 {
-    const std::int64_t pr = aPrOf(kSpyre);
+    const std::int64_t pr = aPrOf(kSpyre).value;
     ASSERT_GT(pr, 0);
     const std::map<std::string, json> parameters = {
         {"crcr_backend_dashboard", {{"repo", kSpyre}, {"days", 7}, {"per_page", 3}, {"offset", 0}}},
@@ -158,7 +158,7 @@ TEST_F(SimFidelityTest, EveryQueryAnswersTheRealSelectList)
 TEST_F(SimFidelityTest, FailedTestsJsonIsTheNeverWrittenDefault)
 {
     const json rows =
-        getJson(query("crcr_hud_results", {{"prNums", json::array({aPrOf(kSpyre)})}}));
+        getJson(query("crcr_hud_results", {{"prNums", json::array({aPrOf(kSpyre).value})}}));
     ASSERT_FALSE(rows.empty());
     for (const auto& row : rows) {
         EXPECT_EQ(row["failed_tests_json"], "");
@@ -178,7 +178,7 @@ TEST_F(SimFidelityTest, PushRowsHaveNoPrAndTheDeliveryGuidAsSha)
         if (row.eventTypeText != "push")
             continue;
         ++pushes;
-        EXPECT_EQ(row.run.prNumber, 0);
+        EXPECT_FALSE(row.run.prNumber);
         EXPECT_EQ(row.run.upstreamSha.value, row.deliveryId);
         EXPECT_TRUE(std::regex_match(row.deliveryId, kGuid)) << row.deliveryId;
         EXPECT_NE(row.testedSha, row.run.upstreamSha);
@@ -472,13 +472,13 @@ TEST_F(SimFidelityTest, AllowlistFailsAfterNAnswers)
 
 TEST_F(SimFidelityTest, PrInfoFailsTheWholeBatchForOneBadPr)
 {
-    const std::int64_t a = data().pulls.at(0).number;
-    const std::int64_t b = data().pulls.at(1).number;
+    const std::int64_t a = data().pulls.at(0).number.value;
+    const std::int64_t b = data().pulls.at(1).number.value;
     const std::string path =
         "/api/crcr/pr-info?repo=pytorch/pytorch&prs=" + std::to_string(a) + "," + std::to_string(b);
     EXPECT_EQ(getJson(path).size(), 2U);
     FaultConfig faults;
-    faults.prInfoFail = {b};
+    faults.prInfoFail = {PrNumber{b}};
     s_server->setFaults(faults);
     EXPECT_EQ(getJson(path, 500), json({{"error", "Failed to fetch PR info"}}));
     EXPECT_EQ(getJson("/api/crcr/pr-info?repo=pytorch/pytorch&prs=" + std::to_string(a)).size(),
@@ -494,7 +494,8 @@ TEST(SimFidelityOptions, ParsesTheRealFailureFlags)
     EXPECT_EQ(options->faults.maxResponseBytes, 4500000U);
     EXPECT_EQ(options->faults.allowlistFailAfter, 3);
     EXPECT_EQ(options->faults.allowlistStaleAfter, 5);
-    EXPECT_EQ(options->faults.prInfoFail, (std::vector<std::int64_t>{12, 13, 14}));
+    EXPECT_EQ(options->faults.prInfoFail,
+              (std::vector<PrNumber>{PrNumber{12}, PrNumber{13}, PrNumber{14}}));
     EXPECT_FALSE(parseSimOptions({"--pr-info-fail", "12,x"}));
     EXPECT_FALSE(parseSimOptions({"--max-response-bytes", "-1"}));
     for (const char* flag : {"--max-response-bytes", "--allowlist-fail-after",

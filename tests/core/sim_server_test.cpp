@@ -188,7 +188,7 @@ std::set<std::string> expectedCheckRuns(const SimDataset& data, const std::strin
 {
     std::set<std::string> out;
     for (const auto& row : data.rows)
-        if (row.run.downstreamRepo == repo && row.run.prNumber > 0
+        if (row.run.downstreamRepo == repo && row.run.prNumber.value > 0
             && *row.run.reported.startedAt > kNow - days * 86400)
             out.insert(row.run.checkRunId.value);
     return out;
@@ -281,7 +281,7 @@ TEST_F(SimServerTest, PrResultsListEveryBackendOfThePr)
     std::int64_t pr = 0;
     for (const auto& c : data().commits)
         if (c.sha == data().stories.cancelledSha)
-            pr = c.prNumber;
+            pr = c.prNumber.value;
     ASSERT_GT(pr, 0);
     const json rows = getJson(query("crcr_pr_results", {{"pr", pr}}));
     ASSERT_FALSE(rows.empty());
@@ -306,11 +306,11 @@ TEST_F(SimServerTest, PrResultsListEveryBackendOfThePr)
     std::size_t all = 0;
     std::string lastRepo;
     for (const auto& row : data().rows)
-        all += row.run.prNumber == pr ? 1 : 0;
+        all += row.run.prNumber.value == pr ? 1 : 0;
     EXPECT_EQ(rows.size(), std::min<std::size_t>(all, 100));
     std::set<std::string> repos;
     for (const auto& row : data().rows)
-        if (row.run.prNumber == pr)
+        if (row.run.prNumber.value == pr)
             repos.insert(row.run.downstreamRepo);
     EXPECT_EQ(rows.front()["downstream_repo"], *repos.begin());
     EXPECT_TRUE(repos.count(data().stories.cancelledBackend));
@@ -323,8 +323,9 @@ TEST_F(SimServerTest, PrResultsListEveryBackendOfThePr)
 TEST_F(SimServerTest, PullRequestHasGitHubsShapeAndItsFate)
 {
     const SimStories& s = data().stories;
-    ASSERT_GT(s.culpritPr, 0);
-    const std::string path = "/api/v3/repos/pytorch/pytorch/pulls/" + std::to_string(s.culpritPr);
+    ASSERT_GT(s.culpritPr.value, 0);
+    const std::string path =
+        "/api/v3/repos/pytorch/pytorch/pulls/" + std::to_string(s.culpritPr.value);
     auto res = get(path);
     ASSERT_TRUE(res);
     ASSERT_EQ(res->status, 200) << res->body;
@@ -339,10 +340,10 @@ TEST_F(SimServerTest, PullRequestHasGitHubsShapeAndItsFate)
           "closed_at", "merged_at", "merge_commit_sha", "head", "base", "merged"})
         EXPECT_TRUE(pr.contains(key)) << key;
     EXPECT_EQ(pr["url"], s_server->githubApiUrl() + "/repos/pytorch/pytorch/pulls/"
-                             + std::to_string(s.culpritPr));
+                             + std::to_string(s.culpritPr.value));
     EXPECT_EQ(pr["html_url"],
-              "https://github.com/pytorch/pytorch/pull/" + std::to_string(s.culpritPr));
-    EXPECT_EQ(pr["number"], s.culpritPr);
+              "https://github.com/pytorch/pytorch/pull/" + std::to_string(s.culpritPr.value));
+    EXPECT_EQ(pr["number"], s.culpritPr.value);
     EXPECT_EQ(pr["state"], "closed");
     EXPECT_EQ(pr["merged"], true);
     EXPECT_EQ(pr["title"], truth->title);
@@ -365,7 +366,8 @@ TEST_F(SimServerTest, OpenPullRequestIsNotMerged)
         if (p.closedAt == 0 && !p.heads.empty())
             open = &p;
     ASSERT_NE(open, nullptr);
-    const json pr = getJson("/api/v3/repos/pytorch/pytorch/pulls/" + std::to_string(open->number));
+    const json pr =
+        getJson("/api/v3/repos/pytorch/pytorch/pulls/" + std::to_string(open->number.value));
     EXPECT_EQ(pr["state"], "open");
     EXPECT_EQ(pr["merged"], false);
     EXPECT_TRUE(pr["merged_at"].is_null());
@@ -414,14 +416,14 @@ TEST_F(SimServerTest, InfoEndpointsAnswerTitlesAndAuthors)
             prCommit = &c;
     ASSERT_NE(prCommit, nullptr);
     // Number(): " N" and "N.0" are N; 0, "", "abc" and "-3" are dropped.
-    const std::string n = std::to_string(prCommit->prNumber);
+    const std::string n = std::to_string(prCommit->prNumber.value);
     auto res = get("/api/crcr/pr-info?repo=pytorch/pytorch&prs=%20" + n + ",0,abc,," + n + ".0,-3");
     ASSERT_TRUE(res);
     EXPECT_EQ(res->status, 200);
     EXPECT_EQ(res->get_header_value("Cache-Control"), "s-maxage=300, stale-while-revalidate=600");
     const json prs = json::parse(res->body);
     ASSERT_EQ(prs.size(), 2U);
-    EXPECT_EQ(prs[0]["prNumber"], prCommit->prNumber);
+    EXPECT_EQ(prs[0]["prNumber"], prCommit->prNumber.value);
     EXPECT_EQ(prs[0]["title"], prCommit->title);
     EXPECT_EQ(prs[0]["author"], prCommit->author);
     EXPECT_EQ(prs[1], prs[0]);
@@ -433,7 +435,7 @@ TEST_F(SimServerTest, InfoEndpointsAnswerTitlesAndAuthors)
     }
     std::string many;
     for (std::size_t i = 0; i < 60; ++i)
-        many += std::to_string(data().pulls[i % data().pulls.size()].number) + ",";
+        many += std::to_string(data().pulls[i % data().pulls.size()].number.value) + ",";
     EXPECT_EQ(getJson("/api/crcr/pr-info?repo=pytorch/pytorch&prs=" + many).size(), 50U);
     EXPECT_EQ(getJson("/api/crcr/pr-info?repo=pytorch/pytorch&prs=0,abc"), json::array());
     const json commits =

@@ -160,7 +160,7 @@ TEST(SimTruth, EveryCauseOccursOnEachSeed)
             ++causes[line.cause];
             const bool culprit =
                 line.cause == SimCause::ThisPr || line.cause == SimCause::BrokenTrunk;
-            EXPECT_EQ(line.culpritPr != 0, culprit) << truthJsonLine(line);
+            EXPECT_EQ(line.culpritPr.value != 0, culprit) << truthJsonLine(line);
         }
         for (SimCause c : {SimCause::ThisPr, SimCause::BrokenTrunk, SimCause::Backend,
                            SimCause::Flaky, SimCause::Infra, SimCause::UnexpectedPass})
@@ -189,7 +189,7 @@ TEST(SimTruth, LinesAreJsonWithTheFourFields)
               R"({"check_run_id":"7","test":"","cause":"infra","culprit_pr":null})");
 }
 
-const SimPullRequest* pull(std::int64_t number)
+const SimPullRequest* pull(PrNumber number)
 {
     for (const SimPullRequest& p : seedOneWorld().pulls)
         if (p.number == number)
@@ -217,7 +217,7 @@ TEST(SimTruth, BrokenTrunkCulpritThenLaterPrsUntilTheFix)
         EXPECT_EQ(culprit->mergeCommitSha.value.size(), 40U);
         EXPECT_GT(b.mergedAt, culprit->heads.back().time);
         EXPECT_GE(b.fixedAt - b.mergedAt, 86400);
-        if (b.fixPr != 0) {
+        if (b.fixPr.value != 0) {
             EXPECT_EQ(pull(b.fixPr)->mergedAt, b.fixedAt);
         }
         int own = 0, later = 0, nightlies = 0;
@@ -245,9 +245,9 @@ TEST(SimTruth, BrokenTrunkCulpritThenLaterPrsUntilTheFix)
                 EXPECT_EQ(base.at(row.testedSha.value), "main");
             ++later;
         }
-        EXPECT_GE(own, 1) << b.culpritPr;
-        EXPECT_GE(later, 3) << b.culpritPr;
-        EXPECT_GE(nightlies, 1) << b.culpritPr;
+        EXPECT_GE(own, 1) << b.culpritPr.value;
+        EXPECT_GE(later, 3) << b.culpritPr.value;
+        EXPECT_GE(nightlies, 1) << b.culpritPr.value;
     }
     EXPECT_EQ(s.culpritPr, s.brokenTrunk.front().culpritPr);
     EXPECT_EQ(s.regressionTests, std::vector<std::string>{s.brokenTrunk.front().test});
@@ -259,7 +259,7 @@ TEST(SimTruth, DeviceBusyHourErrorsTestsAtSetupWithTheBackendsDevice)
     ASSERT_FALSE(s.deviceBusyBackend.empty());
     EXPECT_EQ(s.deviceBusyUntil - s.deviceBusyFrom, 3600);
     const auto rows = rowsById(seedOneWorld());
-    std::set<std::int64_t> prs;
+    std::set<PrNumber> prs;
     int tests = 0;
     for (const SimTruthLine& line : groundTruth(seedOneWorld())) {
         const SimRow& row = *rows.at(line.checkRunId.value);
@@ -333,7 +333,7 @@ TEST(SimTruth, APrsRunOnABackendThatTestsMainCarriesNoChangeOfThePr)
             ++lines;
             EXPECT_NE(line.cause, SimCause::ThisPr)
                 << "seed " << seed << ", " << row.run.checkRunId.value << " of #"
-                << row.run.prNumber;
+                << row.run.prNumber.value;
         }
     }
     EXPECT_GE(lines, 10);
@@ -355,7 +355,7 @@ TEST(SimTruth, PullRequestsHaveFatesAndHeads)
         EXPECT_EQ(p.closedAt, p.mergedAt);
         EXPECT_LT(p.mergedAt, kNow);
         if (!p.heads.empty()) {
-            EXPECT_GT(p.mergedAt, p.heads.back().time) << p.number;
+            EXPECT_GT(p.mergedAt, p.heads.back().time) << p.number.value;
         }
     }
     const auto share =

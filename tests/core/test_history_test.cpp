@@ -131,7 +131,7 @@ protected:
         return row;
     }
 
-    std::int64_t testId(CheckRunRow row, const std::string& name)
+    TestId testId(CheckRunRow row, const std::string& name)
     {
         auto info = TestResultStore(*m_cache).testRunForCheckRun(row);
         const auto results = TestResultStore(*m_cache).testResults((*info)->id);
@@ -139,7 +139,7 @@ protected:
             if (r.name == name)
                 return r.testId;
         ADD_FAILURE() << name;
-        return 0;
+        return TestId{};
     }
 
     std::string strip(const TestHistory& h)
@@ -230,7 +230,7 @@ TEST_F(HistoryCache, AnAskedRunWithoutResultsStillShowsTheJobsPast)
     const auto done = run("c2", 200, "test", 1, {{"test_a", P}});
     const auto a = testId(done, "test_a");
     const auto row = addRun(*m_cache, completedRun("c3", "test", 1, Conclusion::Failure, 300), 300);
-    auto h = TestResultStore(*m_cache).testHistory(row, {a, 999999}, 10);
+    auto h = TestResultStore(*m_cache).testHistory(row, {a, TestId{999999}}, 10);
     ASSERT_TRUE(h);
     EXPECT_EQ(strip((*h)[0]), "c1:failed c2:passed ");
     EXPECT_EQ(strip((*h)[1]), "c1:- c2:- "); // an unknown test: points without outcomes
@@ -238,7 +238,7 @@ TEST_F(HistoryCache, AnAskedRunWithoutResultsStillShowsTheJobsPast)
 
 TEST_F(HistoryCache, AnUnknownCheckRunIsAnError)
 {
-    auto h = TestResultStore(*m_cache).testHistory(CheckRunRow{123456}, {1}, 10);
+    auto h = TestResultStore(*m_cache).testHistory(CheckRunRow{123456}, {TestId{1}}, 10);
     ASSERT_FALSE(h);
     EXPECT_NE(h.message().find("123456"), std::string::npos);
 }

@@ -158,17 +158,18 @@ TEST(TestedCommitNames, TheArtifactNamesNameTheShaOrSayTheyDisagree)
 TEST(TestedCommitText, SaysWhatWasTestedBesideTheRowsCommit)
 {
     const TestedCommit byName{kBase, "", TestedCommitSource::JobName, "", 0};
-    EXPECT_EQ(testedCommitText(byName, Sha{kHead}, 158123, "main"),
+    EXPECT_EQ(testedCommitText(byName, Sha{kHead}, PrNumber{158123}, "main"),
               "tested main@4f1d3c0 after #158123 merged");
-    EXPECT_EQ(testedCommitText(byName, Sha{kHead}, 158123, ""),
+    EXPECT_EQ(testedCommitText(byName, Sha{kHead}, PrNumber{158123}, ""),
               "tested 4f1d3c0 after #158123 merged");
     const TestedCommit branch{"4f1d3c0a9b8", "release/2.10", TestedCommitSource::FetchRef, "", 9};
-    EXPECT_EQ(testedCommitText(branch, Sha{kHead}, 158123, ""),
+    EXPECT_EQ(testedCommitText(branch, Sha{kHead}, PrNumber{158123}, ""),
               "tested release/2.10@4f1d3c0 after #158123 merged");
     const TestedCommit checkout{kBase, "", TestedCommitSource::ActionsCheckout, "", 7};
-    EXPECT_EQ(testedCommitText(checkout, Sha{kHead}, 158123, "main"),
+    EXPECT_EQ(testedCommitText(checkout, Sha{kHead}, PrNumber{158123}, "main"),
               "tested main@4f1d3c0, not the PR's head");
-    EXPECT_EQ(testedCommitText(checkout, Sha{kBase}, 158123, "main"), "tested the row's commit");
+    EXPECT_EQ(testedCommitText(checkout, Sha{kBase}, PrNumber{158123}, "main"),
+              "tested the row's commit");
 
     EXPECT_TRUE(isUpstreamCommit(kBase));
     EXPECT_FALSE(isUpstreamCommit("nightly-2026-12-01"));
@@ -180,7 +181,7 @@ CheckRun mergedPrRun(const std::string& head, EpochSeconds time)
 {
     CheckRun run =
         completedRun(head, "linux-x86_64 / pytorch / test", 1, Conclusion::Success, time);
-    run.prNumber = 158000 + time % 1000;
+    run.prNumber = PrNumber{158000 + time % 1000};
     return run;
 }
 

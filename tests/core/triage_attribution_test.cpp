@@ -211,7 +211,7 @@ TEST_F(AttributionTest, APrThatHappenedToRunFirstWhenTheBackendBrokeIsNoCulprit)
     EXPECT_EQ(s.cls, FailureClass::BackendBug) << s.why;
     const Evidence* breakage = find(s, EvidenceKind::Breakage);
     ASSERT_TRUE(breakage);
-    EXPECT_EQ(breakage->culpritPr, 0) << "no one else's run passed it while #200 failed it";
+    EXPECT_FALSE(breakage->culpritPr) << "no one else's run passed it while #200 failed it";
 }
 
 TEST_F(AttributionTest, APrBasedBeforeTheBreakThatStillPassesMakesItUpstreamNotTheBackends)

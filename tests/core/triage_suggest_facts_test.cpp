@@ -83,7 +83,7 @@ public:
         return it == otherAttempts.end() ? std::vector<CheckRunRow>{} : it->second;
     }
     Result<std::vector<std::optional<TestOutcome>>>
-    testOutcomesIn(CheckRunRow row, const std::vector<std::int64_t>& testIds) const override
+    testOutcomesIn(CheckRunRow row, const std::vector<TestId>& testIds) const override
     {
         std::vector<std::optional<TestOutcome>> out(testIds.size());
         const auto run = testRuns.find(row);
@@ -111,7 +111,7 @@ public:
         CheckRun run;
         run.downstreamRepo = repo;
         run.upstreamSha = Sha{std::string(40, 'a')};
-        run.prNumber = 10;
+        run.prNumber = PrNumber{10};
         run.workflow = "CI";
         run.jobName = "test (default, 1, 1)";
         run.checkRunId = CheckRunId{std::to_string(7000 + row)};
@@ -140,7 +140,7 @@ public:
         testRuns[CheckRunRow{row}] = info;
         for (const auto& [id, outcome] : tests) {
             StoredTestResult r;
-            r.testId = id;
+            r.testId = TestId{id};
             r.identity = "test/test_ops.py::TestOps::test_" + std::to_string(id);
             r.outcome = outcome;
             results[info.id].push_back(r);
@@ -167,7 +167,7 @@ TEST(SuggestFacts, AFailureThatPassedOnTheRerunIsFlakyAndAStrictXpassIsAPromotio
     ASSERT_TRUE(got) << got.message();
     ASSERT_EQ(got->size(), 2u);
     const Suggestion& flaky = (*got)[0];
-    EXPECT_EQ(flaky.target.testId, 7);
+    EXPECT_EQ(flaky.target.testId, TestId{7});
     EXPECT_EQ(flaky.cls, FailureClass::Flaky);
     EXPECT_DOUBLE_EQ(flaky.confidence, 0.95);
     ASSERT_FALSE(flaky.evidence.empty());
@@ -178,7 +178,7 @@ TEST(SuggestFacts, AFailureThatPassedOnTheRerunIsFlakyAndAStrictXpassIsAPromotio
     EXPECT_NE(flaky.why.find("passed on attempt 2"), std::string::npos) << flaky.why;
 
     const Suggestion& promote = (*got)[1];
-    EXPECT_EQ(promote.target.testId, 8);
+    EXPECT_EQ(promote.target.testId, TestId{8});
     EXPECT_EQ(promote.cls, FailureClass::UnexpectedPass);
     EXPECT_TRUE(hasEvidence(promote, EvidenceKind::Outcome));
 }
@@ -202,7 +202,7 @@ TEST(SuggestFacts, AnInfraLineSharedWithAnotherBackendIsOneOutage)
     ASSERT_EQ(got->size(), 1u);
     const Suggestion& s = got->front();
     EXPECT_EQ(s.target.checkRunRow, CheckRunRow{1});
-    EXPECT_EQ(s.target.testId, 0); // the job itself
+    EXPECT_FALSE(s.target.testId); // the job itself
     EXPECT_EQ(s.cls, FailureClass::Infra);
     ASSERT_FALSE(s.evidence.empty());
     EXPECT_EQ(s.evidence.front().kind, EvidenceKind::Outage);

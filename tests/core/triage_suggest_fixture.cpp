@@ -20,7 +20,7 @@ CheckRunRow SuggestTest::head(int n, const Source& source, double hoursIn, const
     const EpochSeconds time = 1'000'000 + static_cast<EpochSeconds>(hoursIn * 3600);
     CheckRun r =
         completedRun(nightlyId.empty() ? sha(n) : nightlyId, job, attempt, conclusion, time);
-    r.prNumber = source.pr;
+    r.prNumber = PrNumber{source.pr};
     r.eventType = source.pr > 0 ? EventType::PullRequest : EventType::Nightly;
     r.reported.tests = std::exchange(m_counts, std::nullopt);
     const std::string title = source.pr > 0       ? "PR " + std::to_string(source.pr)
@@ -41,7 +41,7 @@ CheckRunRow SuggestTest::loggedHead(int n, const Source& source, double hoursIn,
 {
     const EpochSeconds time = 1'000'000 + static_cast<EpochSeconds>(hoursIn * 3600);
     CheckRun r = completedRun(sha(n), "test", 1, Conclusion::Failure, time);
-    r.prNumber = source.pr;
+    r.prNumber = PrNumber{source.pr};
     UpstreamCommit commit{r.upstreamSha, source.pr, "",           EventType::PullRequest,
                           time,          "PR",      source.author};
     EXPECT_TRUE(RunStore(*m_cache).apply(SyncBatch{{}, {commit}, {r}, {}}));

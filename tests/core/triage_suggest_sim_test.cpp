@@ -288,14 +288,14 @@ TEST_F(SuggestSimTest, TheCulpritsHeadsAreItsRegressionAndThePrsItBrokeArePreExi
             continue;
         ++broken;
         if (found->cls != FailureClass::PreExisting) {
-            ADD_FAILURE() << "#" << r.prNumber << ": " << failureClassName(found->cls) << ": "
+            ADD_FAILURE() << "#" << r.prNumber.value << ": " << failureClassName(found->cls) << ": "
                           << found->why;
             continue;
         }
         const Evidence& b = found->evidence.front();
         ASSERT_EQ(b.kind, EvidenceKind::Breakage);
         EXPECT_EQ(b.culpritPr, story.culpritPr) << found->why;
-        EXPECT_NE(found->why.find("likely by #" + std::to_string(story.culpritPr)),
+        EXPECT_NE(found->why.find("likely by #" + std::to_string(story.culpritPr.value)),
                   std::string::npos)
             << found->why;
         if (b.culpritPr == story.culpritPr)
@@ -304,7 +304,7 @@ TEST_F(SuggestSimTest, TheCulpritsHeadsAreItsRegressionAndThePrsItBrokeArePreExi
     EXPECT_GT(culpritHeads, 0) << "the culprit's heads ran the job with artifacts";
     EXPECT_GE(broken, 3) << "PRs after the merge ran the job with artifacts";
     EXPECT_EQ(brokenRight, broken);
-    std::cout << "[ measured ] culprit #" << story.culpritPr << ": " << culpritHeads
+    std::cout << "[ measured ] culprit #" << story.culpritPr.value << ": " << culpritHeads
               << " of its heads, " << broken << " PR runs it broke\n";
 }
 

@@ -34,11 +34,11 @@ TEST_F(SuggestTest, AFailureOnlyThisPrShowsIsItsRegressionBroughtByItsLastPush)
     EXPECT_EQ(others.passedCount, 5) << "the build job's run is no evidence";
     EXPECT_EQ(others.windowSeconds, 24 * 3600);
     ASSERT_EQ(others.passed.size(), 5u);
-    EXPECT_EQ(others.passed.front().prNumber, 105) << "nearest first";
+    EXPECT_EQ(others.passed.front().prNumber, PrNumber{105}) << "nearest first";
     const Evidence* previous = find(s, EvidenceKind::Baseline);
     ASSERT_TRUE(previous);
     EXPECT_EQ(previous->run->sha.value, sha(20));
-    EXPECT_EQ(previous->run->prNumber, 200);
+    EXPECT_EQ(previous->run->prNumber, PrNumber{200});
     EXPECT_EQ(previous->outcome, P);
     EXPECT_EQ(previous->compareUrl,
               "https://github.com/pytorch/pytorch/compare/" + sha(20) + "..." + sha(21))
@@ -66,11 +66,11 @@ TEST_F(SuggestTest, ABreakageEveryPrCarriesSinceACulpritPrIsPreExistingAndNamesT
     EXPECT_EQ(s.cls, FailureClass::PreExisting);
     const Evidence& b = s.evidence.front();
     ASSERT_EQ(b.kind, EvidenceKind::Breakage);
-    EXPECT_EQ(b.culpritPr, 300);
+    EXPECT_EQ(b.culpritPr, PrNumber{300});
     ASSERT_TRUE(b.firstSeen);
     EXPECT_EQ(b.firstSeen->sha.value, sha(30));
     ASSERT_TRUE(b.run);
-    EXPECT_EQ(b.run->prNumber, 401) << "the onset: where it spread to other PRs";
+    EXPECT_EQ(b.run->prNumber, PrNumber{401}) << "the onset: where it spread to other PRs";
     EXPECT_EQ(b.pullUrl, "https://github.com/pytorch/pytorch/pull/300/files");
     EXPECT_GE(b.brokenSources, 3);
     EXPECT_NE(s.why.find("first seen on #300 (c000030)"), std::string::npos) << s.why;
@@ -107,7 +107,7 @@ TEST_F(SuggestTest, EveryRunFailingAtOnceWithNoPrFirstIsABackendBug)
     const Suggestion& s = only(suggest(rows[2]));
     EXPECT_EQ(s.cls, FailureClass::BackendBug);
     ASSERT_EQ(s.evidence.front().kind, EvidenceKind::Breakage);
-    EXPECT_EQ(s.evidence.front().culpritPr, 0);
+    EXPECT_FALSE(s.evidence.front().culpritPr);
     EXPECT_NE(s.why.find("no PR failed it first: the backend changed"), std::string::npos) << s.why;
 }
 
@@ -130,7 +130,7 @@ TEST_F(SuggestTest, FailuresOnOtherPrsWithoutACommonStartAreFlaky)
     EXPECT_EQ(e.failedCount, 1);
     EXPECT_EQ(e.passedCount, 8);
     ASSERT_EQ(e.others.size(), 1u);
-    EXPECT_EQ(e.others.front().prNumber, 103);
+    EXPECT_EQ(e.others.front().prNumber, PrNumber{103});
     EXPECT_EQ(s.why, "fails on 1 of 9 other PRs' runs of this job within 24 h too, without a "
                      "common start: flaky");
 }
@@ -552,9 +552,9 @@ TEST(CompareUrl, BuildsTheUpstreamRangeOrNothing)
                          Sha{"buildkite-4242-0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b"}),
               "");
     EXPECT_EQ(evidenceKindName(EvidenceKind::Baseline), "previous head");
-    EXPECT_EQ(pullFilesUrl("pytorch/pytorch", 158123),
+    EXPECT_EQ(pullFilesUrl("pytorch/pytorch", PrNumber{158123}),
               "https://github.com/pytorch/pytorch/pull/158123/files");
-    EXPECT_EQ(pullFilesUrl("pytorch/pytorch", 0), "");
+    EXPECT_EQ(pullFilesUrl("pytorch/pytorch", PrNumber{}), "");
     EXPECT_EQ(evidenceKindName(EvidenceKind::Outage), "outage");
 }
 

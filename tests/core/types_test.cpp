@@ -86,15 +86,15 @@ TEST(Types, ARowIdIsNoneUntilItHoldsARowAndComparesByItsValue)
     EXPECT_EQ(TestRunId{7}.value, 7);
 }
 
-TEST(Types, RowIdHashKeysAnUnorderedMapByTheRowsValue)
+TEST(Types, IdHashKeysAnUnorderedMapByTheRowsValue)
 {
     using relayhud::CheckRunRow;
-    std::unordered_map<CheckRunRow, std::string, relayhud::RowIdHash> byRow;
+    std::unordered_map<CheckRunRow, std::string, relayhud::IdHash> byRow;
     byRow.emplace(CheckRunRow{7}, "seven");
     byRow.emplace(CheckRunRow{8}, "eight");
     EXPECT_FALSE(byRow.emplace(CheckRunRow{7}, "again").second) << "one entry per row";
     ASSERT_EQ(byRow.size(), 2u);
     EXPECT_EQ(byRow.at(CheckRunRow{7}), "seven");
     EXPECT_EQ(byRow.count(CheckRunRow{9}), 0u);
-    EXPECT_EQ(relayhud::RowIdHash{}(CheckRunRow{7}), relayhud::RowIdHash{}(CheckRunRow{7}));
+    EXPECT_EQ(relayhud::IdHash{}(CheckRunRow{7}), relayhud::IdHash{}(CheckRunRow{7}));
 }

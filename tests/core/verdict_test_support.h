@@ -60,7 +60,7 @@ inline StoredTestResult result(const std::string& method, const std::string& op,
 {
     static std::int64_t nextId = 1;
     StoredTestResult r;
-    r.testId = nextId++;
+    r.testId = TestId{nextId++};
     r.file = file;
     r.className = "TestOpsPRIVATEUSE1";
     r.name = method + (op.empty() ? "" : "_" + op) + "_spyre" + (dtype.empty() ? "" : "_" + dtype);

@@ -167,15 +167,15 @@ TEST_F(AttributionFlow, APrTheCulpritBrokeSaysAlreadyBrokenUpstreamLikelyByTheCu
     const TestTriage* triage = storyTriage(*window);
     ASSERT_NE(triage, nullptr);
     EXPECT_EQ(triage->suggested, triage::FailureClass::PreExisting) << triage->why.toStdString();
-    const QString culprit = QStringLiteral("#%1").arg(story().culpritPr);
+    const QString culprit = QStringLiteral("#%1").arg(story().culpritPr.value);
     EXPECT_TRUE(triage->why.contains(QStringLiteral("likely by ") + culprit))
         << triage->why.toStdString();
     const QString why = window->tests()->panel()->detailsView()->whyText();
     EXPECT_TRUE(why.contains(QStringLiteral("likely broken by ") + culprit)) << why.toStdString();
-    EXPECT_TRUE(why.contains(QStringLiteral("/pull/%1/files").arg(story().culpritPr)))
+    EXPECT_TRUE(why.contains(QStringLiteral("/pull/%1/files").arg(story().culpritPr.value)))
         << why.toStdString();
     // A compare, if any, joins this PR's previous head and this one.
-    std::map<std::string, std::int64_t> prOf;
+    std::map<std::string, PrNumber> prOf;
     for (const UpstreamCommit& c : data.commits)
         prOf[c.sha.value] = c.prNumber;
     const QString marker = QStringLiteral("/compare/");
@@ -217,7 +217,7 @@ TEST_F(AttributionFlow, TheEvidenceAttributesFollowedFailuresToTheCulprit)
     const auto await = [&](const CheckRun& run) {
         WatchEvent e;
         e.runRowId = rowOf(run);
-        e.pr = run.prNumber;
+        e.pr = run.prNumber.value;
         e.sha = QString::fromStdString(run.upstreamSha.value);
         e.backend = QString::fromStdString(run.downstreamRepo);
         e.job = QString::fromStdString(run.jobName);
@@ -255,6 +255,6 @@ TEST_F(AttributionFlow, TheEvidenceAttributesFollowedFailuresToTheCulprit)
     EXPECT_FALSE(of(laterRun)->ownRegression);
     EXPECT_EQ(of(laterRun)->culpritPr, story().culpritPr);
     const Notice notice = noticeForAttributions(got);
-    EXPECT_TRUE(notice.title.contains(QStringLiteral("#%1").arg(story().culpritPr)))
+    EXPECT_TRUE(notice.title.contains(QStringLiteral("#%1").arg(story().culpritPr.value)))
         << notice.title.toStdString();
 }

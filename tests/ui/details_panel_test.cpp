@@ -20,7 +20,7 @@ RunDetails sampleDetails()
     CheckRun& run = d.run;
     run.downstreamRepo = "torch-spyre/torch-spyre";
     run.upstreamSha = Sha{"1111111aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"};
-    run.prNumber = 4242;
+    run.prNumber = PrNumber{4242};
     run.workflow = "pull";
     run.jobName = "test (default, 1, 3, linux.spyre.1) <b>bold</b>";
     run.runAttempt = 2;
@@ -72,11 +72,11 @@ TEST(RunLinks, PointAtTheRunHudCompareAndPr)
 TEST(RunLinks, NeverCompareTwoPrsHeadsAndNightliesCompareMainToMain)
 {
     RunDetails other = sampleDetails();
-    other.previous->prNumber = 4241; // another PR's head: no history with this one
+    other.previous->prNumber = PrNumber{4241}; // another PR's head: no history with this one
     EXPECT_TRUE(runLinks(other, {}).compare.isEmpty());
 
     RunDetails nightly = sampleDetails();
-    nightly.run.prNumber = 0;
+    nightly.run.prNumber = PrNumber{0};
     nightly.run.eventType = EventType::Nightly;
     const std::string before(40, 'b');
     nightly.previous = UpstreamCommit{
@@ -99,7 +99,7 @@ TEST(RunDetailsPanel, ANightlyShowsItsJobLinkNoDurationAndItsMainCommit)
     RunDetails details = sampleDetails();
     CheckRun& run = details.run;
     run.eventType = EventType::Nightly;
-    run.prNumber = 0;
+    run.prNumber = PrNumber{0};
     run.runAttempt = 1;
     run.checkRunId = CheckRunId{"123456"};
     run.reported.runUrl = "https://github.com/torch-spyre/torch-spyre/actions/runs/99";

@@ -66,9 +66,9 @@ qint64 runOf(const QModelIndex& index)
 }
 
 // The shown run's untriaged failing tests, in the table's order (ungrouped).
-std::vector<std::int64_t> untriagedTests(const TestsPanel& panel)
+std::vector<TestId> untriagedTests(const TestsPanel& panel)
 {
-    std::vector<std::int64_t> ids;
+    std::vector<TestId> ids;
     const TestsModel& model = panel.model();
     for (int row = 0; row < model.rowCount(); ++row) {
         const StoredTestResult* r = model.result(model.index(row, 0));
@@ -143,13 +143,13 @@ TEST_F(KeyboardTriageFlow, JWalksEveryUntriagedFailureAcrossThreeRunsAndKGoesBac
     EXPECT_EQ(walkCellOf(first), walk.stops().front()) << "the newest, worst failure first";
     ASSERT_TRUE(waitForTestsOf(*w, shown));
     std::vector<qint64> runs{runOf(first)};
-    std::vector<std::int64_t> lastTestOfRun;
+    std::vector<TestId> lastTestOfRun;
     QApplication::processEvents();
     test::keepPictures(*w, QStringLiteral("j-walk-run1"));
     for (int presses = 0; runs.size() < 3 && presses < 400; ++presses) {
         const QModelIndex before = w->matrix()->view()->currentIndex();
-        const std::vector<std::int64_t> left = untriagedTests(panel);
-        const std::int64_t testBefore = panel.selectedTestId();
+        const std::vector<TestId> left = untriagedTests(panel);
+        const TestId testBefore = panel.selectedTestId();
         shown.clear();
         press(Qt::Key_J);
         const QModelIndex after = w->matrix()->view()->currentIndex();
@@ -168,7 +168,7 @@ TEST_F(KeyboardTriageFlow, JWalksEveryUntriagedFailureAcrossThreeRunsAndKGoesBac
         ASSERT_TRUE(expected);
         EXPECT_EQ(walkCellOf(after), expected->cell);
         ASSERT_TRUE(waitForTestsOf(*w, shown));
-        const std::vector<std::int64_t> fresh = untriagedTests(panel);
+        const std::vector<TestId> fresh = untriagedTests(panel);
         if (!fresh.empty()) {
             EXPECT_EQ(panel.selectedTestId(), fresh.front()) << "a new run opens on its first";
         }
@@ -211,7 +211,7 @@ TEST_F(KeyboardTriageFlow, TheSelectionSurvivesATabSwitchTheFiltersAndASync)
     ASSERT_TRUE(details.count() > 0 || details.wait(kWaitMs));
     const qint64 run = runOf(cell);
     ASSERT_TRUE(panel.enterRun(false)); // the last untriaged failure: not the default one
-    const std::int64_t test = panel.selectedTestId();
+    const TestId test = panel.selectedTestId();
     const QString title = panel.titleText();
     const auto same = [&](const char* after) {
         SCOPED_TRACE(after);
@@ -220,7 +220,8 @@ TEST_F(KeyboardTriageFlow, TheSelectionSurvivesATabSwitchTheFiltersAndASync)
         EXPECT_EQ(panel.titleText(), title);
         EXPECT_TRUE(panel.isShowingTable());
         EXPECT_EQ(panel.selectedTestId(), test);
-        EXPECT_EQ(panel.view()->currentIndex().data(TestsModel::TestIdRole).toLongLong(), test);
+        EXPECT_EQ(panel.view()->currentIndex().data(TestsModel::TestIdRole).toLongLong(),
+                  test.value);
     };
     const int loadsBefore = static_cast<int>(shown.count());
 

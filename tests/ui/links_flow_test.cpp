@@ -194,7 +194,8 @@ TEST_F(LinksFlow, ShaAndPullRequestLinksSelectTheirRow)
 
     const UpstreamCommit* head = nullptr; // the newest head of the first PR listed
     for (const UpstreamCommit& c : snap.rows)
-        if (c.prNumber > 0 && (!head || (c.prNumber == head->prNumber && c.time > head->time)))
+        if (c.prNumber.value > 0
+            && (!head || (c.prNumber == head->prNumber && c.time > head->time)))
             head = &c;
     ASSERT_NE(head, nullptr);
     w->links()->openLink(pullRequestLinkUrl(head->prNumber));
@@ -334,10 +335,10 @@ TEST_F(LinksFlow, CtrlKJumpsToAPullRequestAndToAJob)
     ASSERT_TRUE(refreshed.count() > 0 || refreshed.wait(kWaitMs));
     const MatrixSnapshot& snap = w->matrix()->model().snapshot();
     // The PR with the most heads, and its newest.
-    std::map<std::int64_t, const UpstreamCommit*> newest;
-    std::map<std::int64_t, int> heads;
+    std::map<PrNumber, const UpstreamCommit*> newest;
+    std::map<PrNumber, int> heads;
     for (const UpstreamCommit& c : snap.rows)
-        if (c.prNumber > 0) {
+        if (c.prNumber.value > 0) {
             ++heads[c.prNumber];
             if (!newest[c.prNumber] || c.time > newest[c.prNumber]->time)
                 newest[c.prNumber] = &c;
@@ -352,7 +353,7 @@ TEST_F(LinksFlow, CtrlKJumpsToAPullRequestAndToAJob)
     ASSERT_NE(box, nullptr);
     ASSERT_TRUE(box->isVisible());
     EXPECT_TRUE(box->edit()->hasFocus());
-    const QString number = QString::number(pr);
+    const QString number = QString::number(pr.value);
     QTest::keyClicks(box->edit(), QStringLiteral("#") + number.left(number.size() - 2));
     EXPECT_GT(box->model().rowCount(), 1);
     test::keepPictures(*w, QStringLiteral("jump-box"));

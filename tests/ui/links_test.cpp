@@ -66,10 +66,10 @@ TEST(AppLinkParse, ReadsEachKind)
     auto pr = parseAppLink(QStringLiteral("  relayhud://pr/151234/  "));
     ASSERT_TRUE(pr) << pr.message();
     EXPECT_EQ(pr->kind, AppLink::Kind::PullRequest);
-    EXPECT_EQ(pr->pr, 151234);
+    EXPECT_EQ(pr->pr, PrNumber{151234});
     auto hashed = parseAppLink(QStringLiteral("relayhud://pr/%23151234"));
     ASSERT_TRUE(hashed) << hashed.message();
-    EXPECT_EQ(hashed->pr, 151234);
+    EXPECT_EQ(hashed->pr, PrNumber{151234});
 
     auto run = parseAppLink(QStringLiteral("RELAYHUD://run/48291736450"));
     ASSERT_TRUE(run) << run.message();
@@ -108,7 +108,7 @@ TEST(AppLinkParse, LinksRoundTrip)
         EXPECT_EQ(*parsed, link) << appLinkUrl(link).toStdString();
     }
     EXPECT_EQ(commitLinkUrl(kShaA), u"relayhud://sha/" % kShaA);
-    EXPECT_EQ(pullRequestLinkUrl(42), QStringLiteral("relayhud://pr/42"));
+    EXPECT_EQ(pullRequestLinkUrl(PrNumber{42}), QStringLiteral("relayhud://pr/42"));
 }
 
 TEST(AppLinkParse, MalformedLinksSayWhatIsWrong)

@@ -24,7 +24,7 @@ CheckRun gatingRun(const std::string& repo, const std::string& sha, const std::s
     CheckRun r;
     r.downstreamRepo = repo;
     r.upstreamSha = Sha{sha};
-    r.prNumber = 77;
+    r.prNumber = PrNumber{77};
     r.workflow = "ci";
     r.jobName = job;
     r.checkRunId = CheckRunId{repo + sha + job};
@@ -60,7 +60,7 @@ TEST(MergeGatingPanel, ShowsTheBotsBlockAndDrCisRowsForAPr)
     const QString path = cacheWithAPr(dir);
     MergeGatingPanel panel;
     panel.resize(640, 480);
-    const MergeGatingData data = MergeGatingPanel::read(path, 77);
+    const MergeGatingData data = MergeGatingPanel::read(path, PrNumber{77});
     ASSERT_TRUE(data.gating) << data.error.toStdString();
     panel.showData(data);
     // The L4 job is still running on the head: the bot would wait for it.
@@ -94,16 +94,16 @@ TEST(MergeGatingPanel, LoadsOnAWorkerAndSaysWhenARowIsNoPr)
     const QString path = cacheWithAPr(dir);
     MergeGatingPanel panel;
     QSignalSpy loaded(&panel, &MergeGatingPanel::loaded);
-    panel.load(path, 77);
+    panel.load(path, PrNumber{77});
     // Counted, not waited for: a worker that is done before the continuation
     // is attached may deliver it inside load() already.
     ASSERT_TRUE(QTest::qWaitFor([&] { return loaded.count() == 1; }, relayhud::ui::test::kWaitMs));
-    EXPECT_EQ(panel.prNumber(), 77);
+    EXPECT_EQ(panel.prNumber(), PrNumber{77});
     EXPECT_TRUE(panel.botText().contains(QStringLiteral("blocks")));
-    panel.load(path, 0);
+    panel.load(path, PrNumber{0});
     EXPECT_FALSE(panel.isLoading());
     EXPECT_FALSE(panel.botTable()->isVisibleTo(&panel));
-    panel.load(path, 9999); // no runs in the cache: said, not an empty view
+    panel.load(path, PrNumber{9999}); // no runs in the cache: said, not an empty view
     ASSERT_TRUE(QTest::qWaitFor([&] { return loaded.count() == 2; }, relayhud::ui::test::kWaitMs));
     EXPECT_FALSE(panel.botTable()->isVisibleTo(&panel));
 }

@@ -59,7 +59,7 @@ protected:
         run.jobName = "test";
         run.runId = "run-" + std::to_string(n);
         run.checkRunId = CheckRunId{"cr-" + std::to_string(n)};
-        run.prNumber = 100 + n;
+        run.prNumber = PrNumber{100 + n};
         run.eventType = EventType::PullRequest;
         run.reported.status = RunStatus::Completed;
         run.reported.conclusion = fails ? Conclusion::Failure : Conclusion::Success;
@@ -73,7 +73,7 @@ protected:
                               "",
                               EventType::PullRequest,
                               time,
-                              "PR " + std::to_string(run.prNumber),
+                              "PR " + std::to_string(run.prNumber.value),
                               "author" + std::to_string(n)};
         EXPECT_TRUE(RunStore(*m_cache).apply(SyncBatch{{}, {commit}, {run}, {}}));
         auto row = RunStore(*m_cache).checkRunRowFor(run.checkRunId);

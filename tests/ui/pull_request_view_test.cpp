@@ -100,7 +100,7 @@ TEST(PullRequestRows, OneRowPerPullRequestNewestFirstWithoutPushesAndNightlies)
     // PR 7's latest activity is 320 (the re-run), PR 8's 260.
     EXPECT_THAT(shas(prs.matrix), ElementsAre("c7", "b8"));
     ASSERT_EQ(prs.rows.size(), 2u);
-    EXPECT_EQ(prs.rows[0].prNumber, 7);
+    EXPECT_EQ(prs.rows[0].prNumber, PrNumber{7});
     EXPECT_EQ(prs.rows[0].heads, 3);
     EXPECT_EQ(prs.rows[0].kind, PullRequestRow::Kind::Latest);
     EXPECT_FALSE(prs.rows[0].expanded);
@@ -149,7 +149,7 @@ TEST(PullRequestRows, AnExpandedPullRequestIsFollowedByItsEarlierHeads)
     EXPECT_TRUE(prs.rows[0].expanded);
     EXPECT_EQ(prs.rows[1].kind, PullRequestRow::Kind::EarlierHead);
     EXPECT_EQ(prs.rows[2].kind, PullRequestRow::Kind::EarlierHead);
-    EXPECT_EQ(prs.rows[2].prNumber, 7);
+    EXPECT_EQ(prs.rows[2].prNumber, PrNumber{7});
     EXPECT_FALSE(prs.rows[3].expanded) << "one head: nothing to expand";
     // Earlier heads keep their own cells.
     EXPECT_THAT(runs(prs.matrix, 1), ElementsAre(0, 12, 14));
@@ -316,8 +316,8 @@ TEST_F(PullRequestFlow, ThePullRequestsTabShowsOneRowPerPrAndAClickShowsItsEarli
     // The PRs in the matrix and their heads, from the commits it shows.
     std::map<std::int64_t, int> heads;
     for (const UpstreamCommit& c : model.commits().rows)
-        if (c.prNumber > 0)
-            ++heads[c.prNumber];
+        if (c.prNumber.value > 0)
+            ++heads[c.prNumber.value];
     ASSERT_GT(heads.size(), 3u);
     const auto multi =
         std::find_if(heads.begin(), heads.end(), [](const auto& pr) { return pr.second > 1; });
@@ -371,10 +371,10 @@ TEST_F(PullRequestFlow, ThePullRequestsTabShowsOneRowPerPrAndAClickShowsItsEarli
         const MatrixSnapshot& shown = model.snapshot();
         std::string newest;
         for (const UpstreamCommit& c : shown.rows)
-            if (c.prNumber == other)
+            if (c.prNumber.value == other)
                 newest = c.sha.value;
         for (const UpstreamCommit& c : model.commits().rows)
-            if (c.prNumber == other && c.sha.value != newest)
+            if (c.prNumber.value == other && c.sha.value != newest)
                 earlier = c.sha.value;
         ASSERT_TRUE(w.matrix()->selectCommit(QString::fromStdString(earlier)));
         EXPECT_TRUE(model.isExpanded(other));

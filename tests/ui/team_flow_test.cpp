@@ -89,15 +89,15 @@ protected:
     }
 
     // The shown run's test with this identity, as one window's cache numbers it.
-    static std::int64_t testIdOf(MainWindow& window, const std::string& identity)
+    static TestId testIdOf(MainWindow& window, const std::string& identity)
     {
         for (const StoredTestResult& result : window.tests()->panel()->model().results())
             if (result.identity == identity)
                 return result.testId;
-        return 0;
+        return TestId{};
     }
 
-    static std::string identityOf(MainWindow& window, std::int64_t testId)
+    static std::string identityOf(MainWindow& window, TestId testId)
     {
         for (const StoredTestResult& result : window.tests()->panel()->model().results())
             if (result.testId == testId)
@@ -140,7 +140,7 @@ TEST_F(TeamFlow, AKeyInOneWindowShowsInTheOtherWithinTwoSecondsAndNothingIsLostO
     ASSERT_TRUE(panel.selectNextUntriaged(true));
     const std::string first = identityOf(*alice, panel.selectedTestId());
     ASSERT_FALSE(first.empty());
-    ASSERT_NE(testIdOf(*bob, first), 0) << "both windows show the same run";
+    ASSERT_TRUE(testIdOf(*bob, first)) << "both windows show the same run";
 
     QElapsedTimer clock;
     clock.start();

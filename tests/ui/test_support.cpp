@@ -73,7 +73,7 @@ UpstreamCommit commit(const std::string& sha, EpochSeconds time, std::int64_t pr
     UpstreamCommit c;
     c.sha = Sha{sha};
     c.time = time;
-    c.prNumber = pr;
+    c.prNumber = PrNumber{pr};
     c.branch = branch;
     c.eventType = event;
     return c;

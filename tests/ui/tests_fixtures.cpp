@@ -9,7 +9,7 @@ StoredTestResult result(std::int64_t testId, const std::string& file, const std:
                         const std::string& message)
 {
     StoredTestResult r;
-    r.testId = testId;
+    r.testId = TestId{testId};
     r.file = file;
     r.className = className;
     r.name = name;
@@ -25,7 +25,7 @@ StoredTestResult result(std::int64_t testId, const std::string& file, const std:
 TestHistory history(std::int64_t testId, const std::vector<std::optional<TestOutcome>>& outcomes)
 {
     TestHistory h;
-    h.testId = testId;
+    h.testId = TestId{testId};
     for (std::size_t i = 0; i < outcomes.size(); ++i) {
         TestHistoryPoint point;
         std::string sha = "5ba" + std::to_string(1000 + i);
@@ -66,7 +66,7 @@ std::vector<StoredTestResult> resultsFromJunit(const std::string& path)
         return results;
     for (const TestCaseResult& c : report->cases) {
         StoredTestResult r;
-        r.testId = static_cast<std::int64_t>(results.size()) + 1;
+        r.testId = TestId{static_cast<std::int64_t>(results.size()) + 1};
         r.identity = c.identity;
         r.file = c.file;
         r.className = c.className;

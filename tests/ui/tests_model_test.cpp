@@ -71,7 +71,7 @@ TEST(TestsModel, ShowsOneRowPerTestFailingFirst)
                     .data(Qt::ToolTipRole)
                     .toString()
                     .contains(u"test_ops.py::TestCommonPRIVATEUSE1::test_x_2"_qs));
-    EXPECT_EQ(model.result(first)->testId, 12);
+    EXPECT_EQ(model.result(first)->testId, TestId{12});
     EXPECT_EQ(model.visibleTestCount(), 5u);
     EXPECT_THAT(checked.warnings(), IsEmpty());
 }
@@ -107,8 +107,8 @@ TEST(TestsModel, FilterMovesPersistentIndexesWithTheirTests)
     TestsModel model;
     test::CheckedModel checked(&model);
     model.setResults(modelSample(), {});
-    const QPersistentModelIndex view(model.indexOfTest(13, TestsModel::TestColumn));
-    const QPersistentModelIndex failed(model.indexOfTest(12));
+    const QPersistentModelIndex view(model.indexOfTest(TestId{13}, TestsModel::TestColumn));
+    const QPersistentModelIndex failed(model.indexOfTest(TestId{12}));
     ASSERT_EQ(view.row(), 4);
     TestsFilter filter;
     filter.text = u"view"_qs;
@@ -120,7 +120,7 @@ TEST(TestsModel, FilterMovesPersistentIndexesWithTheirTests)
     EXPECT_EQ(view.column(), TestsModel::TestColumn);
     EXPECT_EQ(view.data(TestsModel::TestIdRole).toLongLong(), 13);
     EXPECT_FALSE(failed.isValid()); // filtered out
-    EXPECT_FALSE(model.indexOfTest(12).isValid());
+    EXPECT_FALSE(model.indexOfTest(TestId{12}).isValid());
     model.setFilter(filter); // unchanged: no layout change
     EXPECT_EQ(layouts.count(), 1);
     filter = {};
@@ -157,7 +157,7 @@ TEST(TestsModel, GroupsByFileAsATreeWithCounts)
     const QModelIndex child = model.index(0, TestsModel::TestColumn, ops);
     EXPECT_EQ(child.data().toString(), u"TestCommonPRIVATEUSE1::test_x_2"_qs);
     EXPECT_EQ(child.parent(), ops);
-    EXPECT_EQ(model.indexOfTest(12, TestsModel::TestColumn), child);
+    EXPECT_EQ(model.indexOfTest(TestId{12}, TestsModel::TestColumn), child);
     EXPECT_EQ(model.index(0, 0, model.index(2, 0)).data(TestsModel::OutcomeRole).toInt(),
               static_cast<int>(TestOutcome::Skipped));
     EXPECT_EQ(model.index(2, 0).data(TestsModel::OutcomeRole).toInt(),
@@ -175,7 +175,7 @@ TEST(TestsModel, GroupedFilterKeepsGroupsAndChildrenIndexed)
     const QPersistentModelIndex viewGroup(model.index(2, 0));
     ASSERT_EQ(viewGroup.data(TestsModel::GroupNameRole).toString(),
               u"test_view_ops.py::TestViewOps"_qs);
-    const QPersistentModelIndex skipped(model.indexOfTest(14, TestsModel::MessageColumn));
+    const QPersistentModelIndex skipped(model.indexOfTest(TestId{14}, TestsModel::MessageColumn));
     TestsFilter filter;
     filter.outcomes = outcomeBit(TestOutcome::Skipped) | outcomeBit(TestOutcome::Failed);
     model.setFilter(filter);
@@ -203,7 +203,7 @@ TEST(TestsModel, HistoriesGiveStripsAndBadges)
                      {test::history(12, {O(TestOutcome::Passed), std::nullopt,
                                          O(TestOutcome::Passed), O(TestOutcome::Failed)}),
                       test::history(999, {O(TestOutcome::Failed)})});
-    const QModelIndex failed = model.indexOfTest(12, TestsModel::HistoryColumn);
+    const QModelIndex failed = model.indexOfTest(TestId{12}, TestsModel::HistoryColumn);
     const QByteArray squares = failed.data(TestsModel::HistoryStripRole).toByteArray();
     ASSERT_EQ(squares.size(), 4);
     EXPECT_EQ(static_cast<StripSquare>(squares[1]), StripSquare::Missing);
@@ -213,7 +213,7 @@ TEST(TestsModel, HistoriesGiveStripsAndBadges)
     EXPECT_TRUE(failed.data(Qt::ToolTipRole)
                     .toString()
                     .contains(u"the job's run before, of any PR, passed"_qs));
-    EXPECT_TRUE(model.indexOfTest(11, TestsModel::HistoryColumn)
+    EXPECT_TRUE(model.indexOfTest(TestId{11}, TestsModel::HistoryColumn)
                     .data(TestsModel::HistoryStripRole)
                     .toByteArray()
                     .isEmpty());
@@ -222,11 +222,11 @@ TEST(TestsModel, HistoriesGiveStripsAndBadges)
     EXPECT_TRUE(
         model.setHistory(test::history(15, {O(TestOutcome::Error), O(TestOutcome::Error)})));
     ASSERT_EQ(changed.count(), 1);
-    EXPECT_EQ(model.indexOfTest(15).data(TestsModel::HistoryBadgeRole).toInt(),
+    EXPECT_EQ(model.indexOfTest(TestId{15}).data(TestsModel::HistoryBadgeRole).toInt(),
               static_cast<int>(TestsModel::HistoryBadge::FailedBefore));
     EXPECT_FALSE(model.setHistory(test::history(999, {O(TestOutcome::Passed)})));
-    EXPECT_NE(model.history(15), nullptr);
-    EXPECT_EQ(model.history(11), nullptr);
+    EXPECT_NE(model.history(TestId{15}), nullptr);
+    EXPECT_EQ(model.history(TestId{11}), nullptr);
     model.sort(TestsModel::HistoryColumn, Qt::AscendingOrder);
     EXPECT_EQ(model.index(0, 0).data(TestsModel::TestIdRole).toLongLong(), 12); // new first
     EXPECT_EQ(model.index(1, 0).data(TestsModel::TestIdRole).toLongLong(), 15);
@@ -244,17 +244,17 @@ TEST(TestsModel, CiTextStaysPlainAndBounded)
         test::result(2, "a.py", "T", "bad", TestOutcome::Failed, "",
                      std::string("\xff\xfe\xc3 broken\r\nsecond line"))};
     model.setResults(std::move(results), {});
-    const QModelIndex message = model.indexOfTest(1, TestsModel::MessageColumn);
+    const QModelIndex message = model.indexOfTest(TestId{1}, TestsModel::MessageColumn);
     EXPECT_LE(message.data().toString().size(), 161);
     const QString tip = message.data(Qt::ToolTipRole).toString();
     EXPECT_LE(tip.size(), 2200);
     EXPECT_TRUE(tip.contains(u"&lt;b&gt;bold&lt;/b&gt;"_qs));
     EXPECT_FALSE(tip.contains(u"<b>"_qs));
-    EXPECT_TRUE(model.indexOfTest(1, TestsModel::TestColumn)
+    EXPECT_TRUE(model.indexOfTest(TestId{1}, TestsModel::TestColumn)
                     .data(Qt::ToolTipRole)
                     .toString()
                     .contains(u"t&lt;script&gt;"_qs));
-    EXPECT_EQ(model.indexOfTest(2, TestsModel::MessageColumn).data().toString(),
+    EXPECT_EQ(model.indexOfTest(TestId{2}, TestsModel::MessageColumn).data().toString(),
               QStringLiteral("\ufffd\ufffd\ufffd broken ↵ second line"));
     EXPECT_THAT(checked.warnings(), IsEmpty());
 }

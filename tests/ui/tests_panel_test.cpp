@@ -40,10 +40,10 @@ using O = std::optional<TestOutcome>;
 
 namespace {
 
-TestsPanelData runData(std::int64_t loadId = 1)
+TestsPanelData runData(std::int64_t ticket = 1)
 {
     TestsPanelData data;
-    data.loadId = loadId;
+    data.ticket = Ticket{ticket};
     data.jobTitle = u"torch-spyre / CI / test (default, 1, 3)"_qs;
     data.run.id = TestRunId{9};
     data.run.label = "artifacts of run 14800012345";
@@ -81,7 +81,7 @@ struct CorpusRun {
 CorpusRun corpusRun(const std::string& path)
 {
     CorpusRun run;
-    run.data.loadId = 1;
+    run.data.ticket = Ticket{1};
     run.data.jobTitle = u"numpy / CI / test (default, 1, 1, linux.2xlarge)"_qs;
     run.data.results = test::resultsFromJunit(path);
     auto report = readJunitFile(path);
@@ -96,13 +96,13 @@ CorpusRun corpusRun(const std::string& path)
     for (std::size_t i = 0; i < report->cases.size(); ++i) {
         StoredTestResult& r = run.data.results[i];
         if (!report->cases[i].traceback.text.empty()) {
-            r.tracebackId = TestMessageId{1000 + r.testId};
+            r.tracebackId = TestMessageId{1000 + r.testId.value};
             run.tracebacks[r.tracebackId.value] =
                 QString::fromStdString(report->cases[i].traceback.text);
         }
         if (isFailingOutcome(r.outcome))
-            run.data.histories.push_back(
-                test::history(r.testId, patterns[run.data.histories.size() % patterns.size()]));
+            run.data.histories.push_back(test::history(
+                r.testId.value, patterns[run.data.histories.size() % patterns.size()]));
     }
     TestCounts self;
     self.total = static_cast<std::int64_t>(report->declared.tests);
@@ -227,7 +227,7 @@ TEST(TestsPanel, AsksForAMissingHistoryAndShowsItWhenItComes)
     panel.setData(runData());
     QSignalSpy histories(&panel, &TestsPanel::historyRequested);
     QSignalSpy tracebacks(&panel, &TestsPanel::tracebackRequested);
-    ASSERT_TRUE(panel.selectTest(4));
+    ASSERT_TRUE(panel.selectTest(TestId{4}));
     EXPECT_THAT(histories, ElementsAre(QVariantList{qint64{4}}));
     EXPECT_THAT(tracebacks, ElementsAre(QVariantList{qint64{104}}));
     EXPECT_EQ(panel.detailsView()->historySummary(), u"Loading history…"_qs);
@@ -238,11 +238,15 @@ TEST(TestsPanel, AsksForAMissingHistoryAndShowsItWhenItComes)
         panel.detailsView()->historySummary(),
         u"Failing since 5ba1000 (2 runs) · flip rate 0% · the job's run before failed too"_qs);
     EXPECT_EQ(panel.detailsView()->historyStrip().history().points.size(), 2u);
-    EXPECT_EQ(panel.model().indexOfTest(4).data(TestsModel::HistoryStripRole).toByteArray().size(),
+    EXPECT_EQ(panel.model()
+                  .indexOfTest(TestId{4})
+                  .data(TestsModel::HistoryStripRole)
+                  .toByteArray()
+                  .size(),
               2);
     // Selecting it again asks for nothing more.
-    panel.selectTest(1);
-    panel.selectTest(4);
+    panel.selectTest(TestId{1});
+    panel.selectTest(TestId{4});
     EXPECT_EQ(histories.count(), 1);  // test 1 came with its history; 4 was asked once
     EXPECT_EQ(tracebacks.count(), 3); // 104, then 101 and 104 as each is shown anew
 }
@@ -275,13 +279,13 @@ TEST(TestsPanel, KeepsTheSelectedTestAcrossFiltering)
 {
     TestsPanel panel;
     panel.setData(runData());
-    ASSERT_TRUE(panel.selectTest(3));
+    ASSERT_TRUE(panel.selectTest(TestId{3}));
     QLineEdit* text = panel.filterBar()->textEdit();
     text->setText(u"test_"_qs);
     EXPECT_EQ(currentTestId(panel), 3);
     text->setText(u"test_relu"_qs); // filters it out: the details stay on it
     EXPECT_FALSE(panel.view()->currentIndex().isValid());
-    EXPECT_EQ(panel.detailsView()->testId(), 3);
+    EXPECT_EQ(panel.detailsView()->testId(), TestId{3});
     text->setText(u"view"_qs); // back: selected again
     EXPECT_EQ(currentTestId(panel), 3);
     panel.view()->sortByColumn(TestsModel::TestColumn, Qt::DescendingOrder);
@@ -330,24 +334,24 @@ TEST(TestsPanel, ShowsWhyARunHasNoTests)
     EXPECT_TRUE(panel.countsBar()->outcomeButton(TestOutcome::Failed)->isHidden());
     EXPECT_THAT(panel.countsBar()->mismatchLines(), IsEmpty());
 
-    data.loadId = 2;
+    data.ticket = Ticket{2};
     data.run.state = TestRunState::Unauthorized;
     data.run.message = "401 Bad credentials: set Settings > Artifacts > GitHub token";
     panel.setData(data);
     EXPECT_TRUE(panel.messageText().startsWith(
         u"401 Bad credentials: set Settings > Artifacts > GitHub token"_qs));
-    data.loadId = 3;
+    data.ticket = Ticket{3};
     data.run.state = TestRunState::Failed;
     data.run.message = "HTTP 502 from the artifact store";
     panel.setData(data);
     EXPECT_TRUE(panel.messageText().startsWith(
         u"Could not fetch the test results: HTTP 502 from the artifact store"_qs));
-    data.loadId = 4;
+    data.ticket = Ticket{4};
     data.run.state = TestRunState::NoReports;
     data.run.message.clear();
     panel.setData(data);
     EXPECT_TRUE(panel.messageText().startsWith(u"The artifacts hold no JUnit report."_qs));
-    data.loadId = 5;
+    data.ticket = Ticket{5};
     data.run.state = TestRunState::Stored;
     data.run.warnings = {"report.xml: XML ends unexpectedly at byte 5120; kept the 12 test cases "
                          "before it"};
@@ -379,7 +383,7 @@ TEST(TestsPanel, KeepsTheSameTestSelectedOnTheNextRun)
 {
     TestsPanel panel;
     panel.setData(runData(1));
-    panel.selectTest(6);
+    panel.selectTest(TestId{6});
     TestsPanelData next = runData(2);
     std::swap(next.results[0], next.results[5]); // another order, same tests
     panel.setData(next);
@@ -426,10 +430,10 @@ TEST(TestsPanel, DetailsShowEveryFieldAndCopyAndActivateWork)
     data.results[2].durationSeconds = 12.34;
     panel.setData(data);
     QSignalSpy activated(&panel, &TestsPanel::testActivated);
-    ASSERT_TRUE(panel.selectTest(3));
+    ASSERT_TRUE(panel.selectTest(TestId{3}));
     EXPECT_EQ(panel.detailsView()->outcomeText(), u"passed · 12.3 s · retried (pod)"_qs);
-    EXPECT_EQ(panel.model().indexOfTest(3).data().toString(), u"passed ↻"_qs);
-    ASSERT_TRUE(panel.selectTest(1));
+    EXPECT_EQ(panel.model().indexOfTest(TestId{3}).data().toString(), u"passed ↻"_qs);
+    ASSERT_TRUE(panel.selectTest(TestId{1}));
     panel.view()->setFocus();
     QTest::keyClick(panel.view(), Qt::Key_C, Qt::ControlModifier);
     EXPECT_EQ(QApplication::clipboard()->text(),
@@ -449,13 +453,13 @@ TEST(TestsPanel, AJobWithoutArtifactsShowsWhyAndItsOwnTriage)
 {
     TestsPanel panel;
     TestsPanelData data;
-    data.loadId = 1;
+    data.ticket = Ticket{1};
     data.triageBase = TriageTarget{"org/repo", "CI", "test (default, 1, 1)", Sha{"abc"}, 1, ""};
     TestTriage job;
     job.suggested = triage::FailureClass::Infra;
     job.why = u"the job failed without failing tests; its log's failure line is infra"_qs;
     job.evidence = {u"Log line 812, rule \u201crunner lost\u201d (Infra)"_qs};
-    data.triage[0] = job;
+    data.triage[TestId{}] = job; // the job's own
     ASSERT_TRUE(panel.setData(data));
     EXPECT_FALSE(panel.isShowingTable());
     EXPECT_TRUE(panel.messageText().startsWith(u"This run has no test results"_qs));
@@ -468,7 +472,7 @@ TEST(TestsPanel, AJobWithoutArtifactsShowsWhyAndItsOwnTriage)
     tagged.tag =
         TriageTag{*data.triageBase, triage::FailureClass::BackendBug, "driver hang", "", "alice",
                   1'796'126'400'000};
-    panel.applyTriage(0, tagged);
+    panel.applyTriage(TestId{0}, tagged);
     EXPECT_TRUE(panel.jobTriageText().startsWith(u"Job: Backend bug (tagged by alice)"_qs))
         << panel.jobTriageText().toStdString();
     EXPECT_TRUE(panel.jobTriageText().contains(u"driver hang"_qs));
@@ -480,7 +484,7 @@ TEST(TestsPanel, AnotherRunNeverKeepsAPassingTestSelected)
 {
     TestsPanel panel;
     panel.setData(runData(1));
-    panel.selectTest(2); // passing
+    panel.selectTest(TestId{2}); // passing
     ASSERT_EQ(currentTestId(panel), 2);
     TestsPanelData other = runData(2);
     other.run.id = TestRunId{10};
@@ -492,7 +496,7 @@ TEST(TestsPanel, AnotherRunNeverKeepsAPassingTestSelected)
     EXPECT_EQ(panel.selectedTestId(), shown->testId);
     EXPECT_EQ(panel.detailsView()->identityText(), toQString(shown->identity));
 
-    panel.selectTest(4); // failing: kept in the next run, which fails it too
+    panel.selectTest(TestId{4}); // failing: kept in the next run, which fails it too
     TestsPanelData third = runData(3);
     third.run.id = TestRunId{11};
     third.run.checkRunRow = CheckRunRow{78};
@@ -509,16 +513,16 @@ TEST(TestsPanel, AReloadedRunShowsTheSelectedFailuresClassAtOnce)
     data.triageBase = TriageTarget{"org/repo", "CI", "test (default, 1, 3)", Sha{"abc"}, 1, ""};
     TestTriage suggested;
     suggested.suggested = triage::FailureClass::Flaky;
-    data.triage[1] = suggested;
-    data.triage[4] = suggested;
+    data.triage[TestId{1}] = suggested;
+    data.triage[TestId{4}] = suggested;
     panel.setData(data);
-    panel.selectTest(4);
+    panel.selectTest(TestId{4});
     EXPECT_TRUE(panel.detailsView()->triageText().startsWith(u"Flaky (suggested"_qs))
         << panel.detailsView()->triageText().toStdString();
 
     TestsPanelData tagged = data;
-    tagged.loadId = 2;
-    tagged.triage[4].tag =
+    tagged.ticket = Ticket{2};
+    tagged.triage[TestId{4}].tag =
         TriageTag{*data.triageBase, triage::FailureClass::Infra, "", "", "bob", 1'796'126'400'000};
     panel.setData(tagged);
     EXPECT_EQ(currentTestId(panel), 4);

@@ -135,7 +135,7 @@ TEST(ClustersModelText, MarkupInCiTextIsShownAsTextInTooltips)
 TEST_F(TriageFlow, OneKeyTagsAFailureUndoRedoAndItSurvivesARestart)
 {
     const QString cachePath = m_dir.filePath(QStringLiteral("cache.sqlite"));
-    std::int64_t testId = 0;
+    TestId testId;
     {
         auto window = openWindow(cachePath);
         ASSERT_TRUE(showFailedCell(*window).isValid());

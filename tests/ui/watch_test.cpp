@@ -171,13 +171,13 @@ triage::Suggestion suggestion(qint64 run, triage::FailureClass cls, const std::s
 {
     triage::Suggestion s;
     s.target.checkRunRow = CheckRunRow{run};
-    s.target.testId = test.empty() ? 0 : 1;
+    s.target.testId = TestId{test.empty() ? 0 : 1};
     s.target.identity = test;
     s.cls = cls;
     if (culprit > 0) {
         triage::Evidence breakage;
         breakage.kind = triage::EvidenceKind::Breakage;
-        breakage.culpritPr = culprit;
+        breakage.culpritPr = PrNumber{culprit};
         s.evidence.push_back(breakage);
     }
     return s;
@@ -217,11 +217,11 @@ TEST(AttributedFailures, OwnRegressionsAndUpstreamBreakagesNameTheirPrAndNothing
     const std::vector<AttributedFailure> got = attributedFailures(suggestions, awaited);
     ASSERT_EQ(got.size(), 2u) << "one per run and culprit";
     EXPECT_TRUE(got[0].ownRegression);
-    EXPECT_EQ(got[0].culpritPr, 101);
+    EXPECT_EQ(got[0].culpritPr, PrNumber{101});
     EXPECT_EQ(got[0].test, QStringLiteral("test/test_ops.py::TestOps::test_add"));
     EXPECT_FALSE(got[1].ownRegression);
     EXPECT_EQ(got[1].event.pr, 102);
-    EXPECT_EQ(got[1].culpritPr, 101);
+    EXPECT_EQ(got[1].culpritPr, PrNumber{101});
 
     const Notice notice = noticeForAttributions(got);
     EXPECT_EQ(notice.items, 2);
@@ -282,7 +282,8 @@ TEST(WatchFlow, AFollowedJobsNewFailureRaisesOneNotificationThatSelectsItsCell)
     const sim::SimRow* held = nullptr;
     for (const sim::SimRow& row : data.rows) {
         const CheckRun& r = row.run;
-        if (r.reported.conclusion != Conclusion::Failure || r.runAttempt != 1 || r.prNumber == 0)
+        if (r.reported.conclusion != Conclusion::Failure || r.runAttempt != 1
+            || r.prNumber.value == 0)
             continue;
         bool retried = false;
         for (const sim::SimRow& other : data.rows)

@@ -63,7 +63,8 @@ Result<ArtifactFetch> downloadChosen(FetcherContext& context, FetchCall& call,
         if (artifact.expired)
             continue;
         const std::string apiUrl = api.repoUrl(location.owner, location.repo)
-                                   + "/actions/artifacts/" + std::to_string(artifact.id) + "/zip";
+                                   + "/actions/artifacts/" + std::to_string(artifact.id.value)
+                                   + "/zip";
         auto one = github::downloadSigned(
             context, call, api, apiUrl, safeFileName(artifact.name) + ".zip",
             "artifact " + artifact.name, "artifact " + artifact.name + " has expired");
@@ -122,7 +123,7 @@ Result<RunListing> dispatchedChild(github::GitHubApi& api, const ArtifactLocatio
     });
     if (child == runs->runs.end())
         return none;
-    const std::string childId = std::to_string(child->id);
+    const std::string childId = std::to_string(child->id.value);
     auto list = api.listRunArtifacts(parent.owner, parent.repo, childId);
     if (!list)
         return list.error();

@@ -89,7 +89,7 @@ Result<ArtifactPage> parseArtifactPage(std::string_view body, const std::string&
     auto total =
         readListPage(body, url, "artifacts", "an artifact list", [&](const json& item, auto id) {
             ArtifactInfo info;
-            info.id = id;
+            info.id = ArtifactId{id};
             info.name = stringOr(item, "name");
             info.sizeInBytes = std::max<std::int64_t>(0, intOr(item, "size_in_bytes", 0));
             info.expired = boolOr(item, "expired", false);
@@ -109,7 +109,7 @@ Result<WorkflowRunPage> parseWorkflowRunPage(std::string_view body, const std::s
     auto total = readListPage(body, url, "workflow_runs", "a list of workflow runs",
                               [&](const json& item, auto id) {
                                   WorkflowRunInfo run;
-                                  run.id = id;
+                                  run.id = WorkflowRunId{id};
                                   run.name = stringOr(item, "name");
                                   run.event = stringOr(item, "event");
                                   run.htmlUrl = stringOr(item, "html_url");

@@ -159,7 +159,7 @@ void tallyTestedSha(const HealthRun& run, RuntimeHealth& h, RuntimeTally& t)
     case ShaEvidence::Verified: ++h.shaVerified; break;
     case ShaEvidence::Mismatched:
         t.mismatched.push_back(&run);
-        if (!other->fetchRef.empty() && run.prNumber > 0)
+        if (!other->fetchRef.empty() && run.prNumber.value > 0)
             ++t.fetchedBase;
         if (t.mismatchExample.empty())
             t.mismatchExample =

@@ -297,14 +297,13 @@ Result<std::optional<json>> HudClient::fetchBatch(const std::string& url)
     return std::optional<json>{std::move(*doc)};
 }
 
-BatchAnswer<PrInfo, std::int64_t> HudClient::prInfo(const std::vector<std::int64_t>& prs)
+BatchAnswer<PrInfo, PrNumber> HudClient::prInfo(const std::vector<PrNumber>& prs)
 {
     auto fetchOne =
-        [this](
-            const std::vector<std::int64_t>& batch) -> Result<std::optional<std::vector<PrInfo>>> {
+        [this](const std::vector<PrNumber>& batch) -> Result<std::optional<std::vector<PrInfo>>> {
         std::string list;
-        for (const auto pr : batch)
-            list += (list.empty() ? "" : ",") + std::to_string(pr);
+        for (const PrNumber pr : batch)
+            list += (list.empty() ? "" : ",") + std::to_string(pr.value);
         auto doc = fetchBatch(m_baseUrl + "/api/crcr/pr-info?repo=pytorch%2Fpytorch&prs=" + list);
         if (!doc)
             return doc.error();
@@ -316,7 +315,7 @@ BatchAnswer<PrInfo, std::int64_t> HudClient::prInfo(const std::vector<std::int64
             auto title = hud::stringField(row, "title");
             auto author = hud::stringField(row, "author");
             if (number && title && author && *number > 0)
-                out.push_back(PrInfo{*number, *title, *author});
+                out.push_back(PrInfo{PrNumber{*number}, *title, *author});
         }
         return std::optional<std::vector<PrInfo>>{std::move(out)};
     };

@@ -123,7 +123,7 @@ Result<std::vector<ProbePr>> mapProbePrs(const json& rows)
 {
     return mapAll<ProbePr>(rows, "crcr_health_last_prs",
                            [](const json& row, ProbePr& p, std::optional<Error>& error) {
-                               take(intField(row, "pr_number"), p.prNumber, error);
+                               take(intField(row, "pr_number"), p.prNumber.value, error);
                                take(optTimeField(row, "last_run"), p.lastRun, error);
                                take(intField(row, "successes"), p.successes, error);
                                take(intField(row, "total"), p.total, error);

@@ -71,7 +71,7 @@ Result<CheckRun> mapCheckRunRow(const json& row, const RowContext& context)
     std::int64_t attempt = 1;
     take(stringField(row, "downstream_repo", context.downstreamRepo), run.downstreamRepo, error);
     take(stringField(row, "pytorch_head_sha", context.sha.value), sha, error);
-    take(intField(row, "pr_number", context.prNumber), run.prNumber, error);
+    take(intField(row, "pr_number", context.prNumber.value), run.prNumber.value, error);
     take(stringField(row, "event_type"), event, error);
     take(stringField(row, "upstream_repo", "pytorch/pytorch"), run.upstreamRepo, error);
     take(stringField(row, "workflow_name"), run.workflow, error);
@@ -150,7 +150,7 @@ std::vector<UpstreamCommit> commitsFromRuns(const std::vector<CheckRun>& runs)
             if (run.eventType == EventType::Nightly && isUpstreamCommit(run.upstreamSha.value))
                 c.branch = "main";
         }
-        if (c.prNumber == 0)
+        if (c.prNumber.value == 0)
             c.prNumber = run.prNumber;
         if (t != 0 && (c.time == 0 || t < c.time))
             c.time = t;

@@ -14,7 +14,7 @@ LogSearch::LogSearch(std::shared_ptr<const LogFile> log, unsigned threads)
 
 LogSearch::~LogSearch() = default; // the run cancels and joins
 
-Result<std::uint64_t> LogSearch::start(const SearchQuery& query, UpdateFn onUpdate)
+Result<Ticket> LogSearch::start(const SearchQuery& query, UpdateFn onUpdate)
 {
     auto pattern = CompiledPattern::compile(query);
     if (!pattern)
@@ -23,9 +23,10 @@ Result<std::uint64_t> LogSearch::start(const SearchQuery& query, UpdateFn onUpda
     // cancel flag between blocks.
     m_run.reset();
     ScanJob job{m_log, std::move(*pattern), m_threads, false, {}};
-    m_run = std::make_shared<SearchRun>(++m_lastId, std::move(job), std::move(onUpdate));
+    const Ticket ticket = m_tickets.next();
+    m_run = std::make_shared<SearchRun>(ticket, std::move(job), std::move(onUpdate));
     m_run->start({0, 0});
-    return m_lastId;
+    return ticket;
 }
 
 bool LogSearch::extend()
@@ -50,7 +51,7 @@ void LogSearch::wait() const
         m_run->wait();
 }
 
-std::uint64_t LogSearch::searchId() const { return m_run ? m_run->id() : 0; }
+Ticket LogSearch::ticket() const { return m_run ? m_run->ticket() : Ticket{}; }
 bool LogSearch::running() const { return m_run && m_run->running(); }
 std::uint64_t LogSearch::matchCount() const { return m_run ? m_run->matchCount() : 0; }
 

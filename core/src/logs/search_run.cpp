@@ -63,8 +63,8 @@ Result<Checkpoint> scanIndexed(const ScanJob& job, Checkpoint from,
     }
 }
 
-SearchRun::SearchRun(std::uint64_t id, ScanJob job, LogSearch::UpdateFn onUpdate)
-    : m_id(id), m_job(std::move(job)), m_onUpdate(std::move(onUpdate))
+SearchRun::SearchRun(Ticket ticket, ScanJob job, LogSearch::UpdateFn onUpdate)
+    : m_ticket(ticket), m_job(std::move(job)), m_onUpdate(std::move(onUpdate))
 {
     m_job.onPiece = [this](ScanSink& piece, std::uint64_t searched, std::uint64_t total) {
         append(piece, searched, total);
@@ -132,14 +132,14 @@ void SearchRun::append(ScanSink& piece, std::uint64_t searched, std::uint64_t to
         count = m_matches.size();
     }
     if (m_onUpdate)
-        m_onUpdate({m_id, m_fresh, count, searched, total, false, false, {}});
+        m_onUpdate({m_ticket, m_fresh, count, searched, total, false, false, {}});
 }
 
 void SearchRun::run(Checkpoint from)
 {
     const auto stopped = scanIndexed(m_job, from, m_cancelled);
     const IndexExtent e = m_job.log->data().index().extent();
-    SearchUpdate last{m_id, {}, 0, e.coveredBytes, e.coveredBytes, false, m_cancelled, {}};
+    SearchUpdate last{m_ticket, {}, 0, e.coveredBytes, e.coveredBytes, false, m_cancelled, {}};
     {
         std::lock_guard lock(m_mutex);
         // Resume before the unterminated last line: it may still grow.

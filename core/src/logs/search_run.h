@@ -41,14 +41,14 @@ Result<Checkpoint> scanIndexed(const ScanJob& job, Checkpoint from,
 
 class SearchRun {
 public:
-    SearchRun(std::uint64_t id, ScanJob job, LogSearch::UpdateFn onUpdate);
+    SearchRun(Ticket ticket, ScanJob job, LogSearch::UpdateFn onUpdate);
     ~SearchRun();
 
     void start(Checkpoint from);
     void cancel();
     void wait() const;
 
-    std::uint64_t id() const { return m_id; }
+    Ticket ticket() const { return m_ticket; }
     bool running() const;
     Checkpoint stoppedAt() const;
     // The indexed size when the run stopped: extend() only when it grew.
@@ -64,7 +64,7 @@ private:
     void run(Checkpoint from);
     void append(ScanSink& piece, std::uint64_t searchedBytes, std::uint64_t totalBytes);
 
-    std::uint64_t m_id;
+    Ticket m_ticket;
     ScanJob m_job;
     LogSearch::UpdateFn m_onUpdate;
     std::atomic<bool> m_cancelled{false};

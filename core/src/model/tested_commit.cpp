@@ -125,16 +125,16 @@ bool isMergedBuildSource(TestedCommitSource source)
     return source != TestedCommitSource::ActionsCheckout;
 }
 
-std::string testedCommitText(const TestedCommit& tested, const Sha& rowSha, std::int64_t prNumber,
+std::string testedCommitText(const TestedCommit& tested, const Sha& rowSha, PrNumber prNumber,
                              std::string_view baseBranch)
 {
     if (sameCommit(tested.sha, rowSha.value))
         return "tested the row's commit";
     const std::string branch = !baseBranch.empty() ? std::string(baseBranch) : tested.ref;
     const std::string at = (branch.empty() ? std::string() : branch + "@") + shortOf(tested.sha);
-    if (prNumber > 0 && isMergedBuildSource(tested.source))
-        return "tested " + at + " after #" + std::to_string(prNumber) + " merged";
-    if (prNumber > 0)
+    if (prNumber.value > 0 && isMergedBuildSource(tested.source))
+        return "tested " + at + " after #" + std::to_string(prNumber.value) + " merged";
+    if (prNumber.value > 0)
         return "tested " + at + ", not the PR's head";
     return "tested " + at;
 }

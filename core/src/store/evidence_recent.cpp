@@ -90,7 +90,7 @@ std::string idArray(const std::unordered_map<std::int64_t, Slot>& slotOf)
 RecentTest readTest(const Statement& row)
 {
     RecentTest test;
-    test.testId = row.int64(1);
+    test.testId = row.id<TestId>(1);
     test.file = row.text(4);
     // NULL: the identity the JUnit reader derives (see schema.cpp).
     test.identity = row.isNull(3) ? testIdentity(test.file, row.text(5), row.text(6)) : row.text(3);

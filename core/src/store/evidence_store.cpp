@@ -187,8 +187,7 @@ Result<std::vector<CheckRunRow>> EvidenceStore::otherAttemptRows(CheckRunRow che
 }
 
 Result<std::vector<std::optional<TestOutcome>>>
-EvidenceStore::testOutcomesIn(CheckRunRow checkRunRow,
-                              const std::vector<std::int64_t>& testIds) const
+EvidenceStore::testOutcomesIn(CheckRunRow checkRunRow, const std::vector<TestId>& testIds) const
 {
     std::vector<std::optional<TestOutcome>> out(testIds.size());
     Statement run(m_db, "SELECT id FROM test_run WHERE check_run_row = ? AND state = 0");

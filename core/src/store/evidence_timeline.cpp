@@ -41,18 +41,18 @@ static_assert(static_cast<int>(RunStatus::Completed) == 3
 
 } // namespace
 
-Result<std::optional<std::int64_t>> EvidenceStore::testIdOf(const std::string& identity) const
+Result<std::optional<TestId>> EvidenceStore::testIdOf(const std::string& identity) const
 {
     // test_case.key is the identity's hash (schema.cpp, version 2); the
     // identity column is NULL where it is testIdentity(file, class, name).
     Statement s(m_db, "SELECT id, identity, file, class_name, name FROM test_case WHERE key = ?");
     s.bind(1, static_cast<std::int64_t>(fnv1a(identity)));
-    std::optional<std::int64_t> found;
+    std::optional<TestId> found;
     auto read = s.forEachRow([&](const Statement& row) {
         const std::string stored =
             row.isNull(1) ? testIdentity(row.text(2), row.text(3), row.text(4)) : row.text(1);
         if (!found && stored == identity)
-            found = row.int64(0);
+            found = row.id<TestId>(0);
     });
     if (!read)
         return read.error();
@@ -71,7 +71,7 @@ Result<JobRow> EvidenceStore::jobOfRun(CheckRunRow checkRunRow) const
 namespace {
 
 // check_run.id -> the run's index in JobTimeline::runs.
-using RowIndex = std::unordered_map<CheckRunRow, std::size_t, RowIdHash>;
+using RowIndex = std::unordered_map<CheckRunRow, std::size_t, IdHash>;
 
 // The job's runs, oldest commit first, attempts of one SHA together.
 Result<void> readRuns(sqlite3* db, JobRow jobId, JobTimeline& out, RowIndex& byRow)
@@ -95,7 +95,7 @@ Result<void> readRuns(sqlite3* db, JobRow jobId, JobTimeline& out, RowIndex& byR
         TimelineRun r;
         r.row = row.id<CheckRunRow>(0);
         r.sha = Sha{row.text(1)};
-        r.prNumber = row.int64(2);
+        r.prNumber = row.id<PrNumber>(2);
         r.eventType = static_cast<EventType>(row.integer(3));
         r.author = row.text(4);
         r.title = row.text(5);
@@ -127,7 +127,7 @@ Result<void> readFailing(sqlite3* db, JobRow jobId, JobTimeline& out, const RowI
     failing.bind(1, jobId);
     return failing.forEachRow([&](const Statement& row) {
         if (auto it = byRow.find(row.id<CheckRunRow>(0)); it != byRow.end())
-            out.runs[it->second].failing.push_back(row.int64(1));
+            out.runs[it->second].failing.push_back(row.id<TestId>(1));
     });
 }
 
@@ -196,7 +196,7 @@ Result<JobTimeline> EvidenceStore::jobTimeline(JobRow jobId) const
             auto id = testIdOf(identity);
             if (!id)
                 return id.error();
-            const auto own = -static_cast<std::int64_t>(out.namedIds.size()) - 1;
+            const TestId own{-static_cast<std::int64_t>(out.namedIds.size()) - 1};
             known = out.namedIds.emplace(identity, id->value_or(own)).first;
         }
         out.runs[index].named.push_back(known->second);

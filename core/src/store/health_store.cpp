@@ -46,7 +46,7 @@ HealthRun readHealthRun(const Statement& s)
     r.workflow = s.text(1);
     r.job = s.text(2);
     r.sha = Sha{s.text(3)};
-    r.prNumber = s.int64(4);
+    r.prNumber = s.id<PrNumber>(4);
     r.eventType = static_cast<EventType>(s.integer(5));
     r.runId = s.text(6);
     r.attempt = s.integer(7);
@@ -74,7 +74,7 @@ Result<std::vector<HealthRun>> HealthStore::healthRuns(const HealthRunQuery& que
     auto runs = store::collectRows<HealthRun>(s, readHealthRun);
     if (!runs)
         return runs.error();
-    std::unordered_map<CheckRunRow, HealthRun*, RowIdHash> byRow;
+    std::unordered_map<CheckRunRow, HealthRun*, IdHash> byRow;
     for (HealthRun& run : *runs)
         byRow.emplace(run.checkRunRow, &run);
     Statement checkouts(m_db, kHealthCheckoutsSql);

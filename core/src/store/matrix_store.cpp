@@ -62,7 +62,7 @@ Result<void> markReportedGreensThatFailed(sqlite3* db, std::vector<MatrixCell>& 
     Statement s(db, "SELECT cr.id FROM check_run cr JOIN test_run tr ON tr.check_run_row = cr.id"
                     " WHERE cr.conclusion = 1 AND tr.state = 0"
                     " AND tr.failed + tr.errors + tr.xpass_strict > 0");
-    std::unordered_set<CheckRunRow, RowIdHash> failing;
+    std::unordered_set<CheckRunRow, IdHash> failing;
     if (auto r =
             s.forEachRow([&](const Statement& row) { failing.insert(row.id<CheckRunRow>(0)); });
         !r)

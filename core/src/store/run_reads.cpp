@@ -36,7 +36,7 @@ CheckRun readRun(const Statement& s)
     CheckRun run;
     run.downstreamRepo = s.text(0);
     run.upstreamSha = Sha{s.text(1)};
-    run.prNumber = s.int64(2);
+    run.prNumber = s.id<PrNumber>(2);
     run.eventType = enumAt<EventType>(s, 3);
     run.upstreamRepo = s.text(4);
     run.workflow = s.text(5);
@@ -105,7 +105,7 @@ Result<std::vector<CheckRun>> RunStore::checkRunsForSha(const Sha& sha) const
     return store::collectRows<CheckRun>(s, readRun);
 }
 
-Result<std::vector<CheckRun>> RunStore::checkRunsForPr(std::int64_t prNumber) const
+Result<std::vector<CheckRun>> RunStore::checkRunsForPr(PrNumber prNumber) const
 {
     Statement s(m_db, std::string(kRunSelect)
                           + "WHERE c.pr_number = ?1 AND cr.pr_number = ?1 ORDER BY c.time DESC, "

@@ -83,13 +83,14 @@ Result<void> RunStore::setValidator(const std::string& url, const HttpValidator&
     return store::RunWriter(m_db).setValidator(url, v);
 }
 
-Result<std::vector<std::int64_t>> RunStore::prNumbersWithoutTitle(std::size_t limit) const
+Result<std::vector<PrNumber>> RunStore::prNumbersWithoutTitle(std::size_t limit) const
 {
     Statement s(m_db,
                 "SELECT DISTINCT pr_number FROM upstream_commit WHERE pr_number > 0 AND title = ''"
                 " ORDER BY pr_number DESC LIMIT ?");
     s.bind(1, static_cast<std::int64_t>(limit));
-    return store::collectRows<std::int64_t>(s, [](const Statement& row) { return row.int64(0); });
+    return store::collectRows<PrNumber>(s,
+                                        [](const Statement& row) { return row.id<PrNumber>(0); });
 }
 
 Result<void> RunStore::applyPrInfo(const std::vector<PrInfo>& infos)

@@ -82,7 +82,7 @@ Result<std::vector<PickedRun>> pickRuns(sqlite3* db, CheckRunRow checkRunRow, co
     return runs;
 }
 
-Result<TestHistory> historyOf(Statement& s, std::int64_t testId, const std::vector<PickedRun>& runs,
+Result<TestHistory> historyOf(Statement& s, TestId testId, const std::vector<PickedRun>& runs,
                               const std::unordered_map<std::int64_t, std::size_t>& slotOf,
                               std::pair<std::int64_t, std::int64_t> idRange)
 {
@@ -102,9 +102,9 @@ Result<TestHistory> historyOf(Statement& s, std::int64_t testId, const std::vect
 
 } // namespace
 
-Result<std::vector<TestHistory>>
-TestResultStore::testHistory(CheckRunRow checkRunRow, const std::vector<std::int64_t>& testIds,
-                             int maxShas) const
+Result<std::vector<TestHistory>> TestResultStore::testHistory(CheckRunRow checkRunRow,
+                                                              const std::vector<TestId>& testIds,
+                                                              int maxShas) const
 {
     auto asked = askedRun(m_db, checkRunRow);
     if (!asked)
@@ -124,7 +124,7 @@ TestResultStore::testHistory(CheckRunRow checkRunRow, const std::vector<std::int
                       " WHERE test_id = ?1 AND test_run_id BETWEEN ?2 AND ?3");
     std::vector<TestHistory> out;
     out.reserve(testIds.size());
-    for (const std::int64_t testId : testIds) {
+    for (const TestId testId : testIds) {
         auto history = historyOf(s, testId, *runs, slotOf, idRange);
         if (!history)
             return history.error();

@@ -116,7 +116,7 @@ std::string outcomeList(const std::vector<TestOutcome>& outcomes)
 StoredTestResult readResult(const Statement& s)
 {
     StoredTestResult r;
-    r.testId = s.int64(0);
+    r.testId = s.id<TestId>(0);
     r.file = s.text(2);
     r.className = s.text(3);
     r.name = s.text(4);
@@ -199,10 +199,10 @@ TestResultStore::testRunForCheckRun(CheckRunRow checkRunRow) const
     return firstTestRun(s);
 }
 
-Result<std::unordered_map<CheckRunRow, TestRunInfo, RowIdHash>>
+Result<std::unordered_map<CheckRunRow, TestRunInfo, IdHash>>
 TestResultStore::testRunsForCheckRuns(const std::vector<CheckRunRow>& checkRunRows) const
 {
-    std::unordered_map<CheckRunRow, TestRunInfo, RowIdHash> out;
+    std::unordered_map<CheckRunRow, TestRunInfo, IdHash> out;
     if (checkRunRows.empty())
         return out;
     Statement s(m_db, kTestRunSelect + "WHERE check_run_row IN (SELECT value FROM json_each(?1))");

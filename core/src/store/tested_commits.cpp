@@ -79,10 +79,10 @@ Result<std::optional<TestedCommit>> CheckoutStore::testedCommit(CheckRunRow chec
                                          [](const Statement& row) { return readTested(row, 0); });
 }
 
-Result<std::unordered_map<CheckRunRow, TestedCommit, RowIdHash>>
+Result<std::unordered_map<CheckRunRow, TestedCommit, IdHash>>
 CheckoutStore::testedCommits(const std::vector<CheckRunRow>& checkRunRows) const
 {
-    std::unordered_map<CheckRunRow, TestedCommit, RowIdHash> out;
+    std::unordered_map<CheckRunRow, TestedCommit, IdHash> out;
     if (checkRunRows.empty())
         return out;
     // Few runs have one: read them all and keep the rows asked for.

@@ -396,7 +396,7 @@ TriageStore::triageProgress(const std::vector<CheckRunRow>& checkRunRows) const
     std::vector<TriageProgress> out(checkRunRows.size());
     if (checkRunRows.empty())
         return out;
-    std::unordered_map<CheckRunRow, std::size_t, RowIdHash> slotOf; // first slot of a row
+    std::unordered_map<CheckRunRow, std::size_t, IdHash> slotOf; // first slot of a row
     std::vector<CheckRunRow> rows;
     for (std::size_t i = 0; i < checkRunRows.size(); ++i) {
         out[i].checkRunRow = checkRunRows[i];

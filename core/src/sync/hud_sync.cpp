@@ -399,7 +399,7 @@ Result<SyncReport> HudSync::run(const SyncOptions& options, const ProgressFn& pr
                                      std::cref(options), std::cref(known),
                                      rememberedPerPage(m_cache, repo, options.perPage), cancel));
     std::set<std::string> shas;
-    std::set<std::int64_t> trustedPrs; // PRs of L3/L4 runs read now
+    std::set<PrNumber> trustedPrs; // PRs of L3/L4 runs read now
     for (std::size_t i = 0; i < futures.size(); ++i) {
         BackendFetch fetch = futures[i].get();
         report(fetch.repo, static_cast<int>(i), static_cast<int>(targets.size()));
@@ -423,7 +423,7 @@ Result<SyncReport> HudSync::run(const SyncOptions& options, const ProgressFn& pr
             shas.insert(c.sha.value);
         if (levels[fetch.repo] >= Level::L3)
             for (const auto& run : fetch.batch.runs)
-                if (run.prNumber > 0)
+                if (run.prNumber)
                     trustedPrs.insert(run.prNumber);
     }
     result.commits = static_cast<int>(shas.size());
@@ -442,18 +442,19 @@ Result<SyncReport> HudSync::run(const SyncOptions& options, const ProgressFn& pr
     return result;
 }
 
-void HudSync::fetchDispatchLevels(const std::vector<std::int64_t>& prs, SyncReport& result)
+void HudSync::fetchDispatchLevels(const std::vector<PrNumber>& prs, SyncReport& result)
 {
     // Newest PRs first, at most 500 a sync (25 calls).
-    std::vector<std::int64_t> wanted(prs.rbegin(), prs.rend());
+    std::vector<PrNumber> wanted(prs.rbegin(), prs.rend());
     if (wanted.size() > 500)
         wanted.resize(500);
     std::vector<DispatchLevel> levels;
     for (std::size_t start = 0; start < wanted.size(); start += kLevelBatch) {
         const auto end = std::min(wanted.size(), start + kLevelBatch);
-        const json params{{"prNums", std::vector<std::int64_t>(
-                                         wanted.begin() + static_cast<std::ptrdiff_t>(start),
-                                         wanted.begin() + static_cast<std::ptrdiff_t>(end))}};
+        std::vector<std::int64_t> numbers;
+        for (std::size_t i = start; i < end; ++i)
+            numbers.push_back(wanted[i].value);
+        const json params{{"prNums", numbers}};
         auto rows = m_hud.savedQuery("crcr_hud_results", params);
         if (!rows) {
             result.warnings.push_back("dispatch-time levels: " + rows.message());
@@ -481,7 +482,7 @@ void HudSync::fetchTitles(SyncReport& result)
         if (!infos.failed.empty()) {
             std::string list;
             for (const auto pr : infos.failed)
-                list += (list.empty() ? "#" : ", #") + std::to_string(pr);
+                list += (list.empty() ? "#" : ", #") + std::to_string(pr.value);
             result.workarounds.push_back("pr-info answered 500 for batches holding " + list
                                          + "; asked the rest apart, every other title kept");
         }

@@ -84,7 +84,7 @@ std::optional<TimelineIndex> JobAttributor::indexOf(CheckRunRow checkRunRow) con
 
 bool JobAttributor::isNightly(const TimelineRun& run) const
 {
-    return run.prNumber == 0 || run.eventType == EventType::Nightly
+    return !run.prNumber || run.eventType == EventType::Nightly
            || run.eventType == EventType::Periodic;
 }
 
@@ -92,10 +92,10 @@ bool JobAttributor::isNightly(const TimelineRun& run) const
 std::int64_t JobAttributor::sourceKey(std::size_t settledPos) const
 {
     const TimelineRun& run = m_timeline.runs[m_settled[settledPos]];
-    return isNightly(run) ? -run.row.value : run.prNumber;
+    return isNightly(run) ? -run.row.value : run.prNumber.value;
 }
 
-JobAttributor::Seen JobAttributor::seen(std::size_t settledPos, std::int64_t testId) const
+JobAttributor::Seen JobAttributor::seen(std::size_t settledPos, TestId testId) const
 {
     const TimelineRun& run = m_timeline.runs[m_settled[settledPos]];
     if (run.hasResults)
@@ -158,14 +158,14 @@ const JobAttributor::RunNeighbours& JobAttributor::neighbours(TimelineIndex run)
     return m_neighbours.emplace(run, std::move(n)).first->second;
 }
 
-bool JobAttributor::attemptFails(TimelineIndex run, std::int64_t testId) const
+bool JobAttributor::attemptFails(TimelineIndex run, TestId testId) const
 {
     const TimelineRun& r = m_timeline.runs[run];
     const auto& list = r.hasResults ? r.failing : r.named;
     return std::binary_search(list.begin(), list.end(), testId);
 }
 
-bool JobAttributor::shaFails(std::size_t settledPos, std::int64_t testId) const
+bool JobAttributor::shaFails(std::size_t settledPos, TestId testId) const
 {
     const auto [first, last] = attemptsOf(m_settled[settledPos]);
     for (TimelineIndex k = first; k < last; ++k)
@@ -175,7 +175,7 @@ bool JobAttributor::shaFails(std::size_t settledPos, std::int64_t testId) const
 }
 
 // One attempt of the SHA failed the test and another (with results) did not.
-bool JobAttributor::attemptsDisagree(std::size_t settledPos, std::int64_t testId) const
+bool JobAttributor::attemptsDisagree(std::size_t settledPos, TestId testId) const
 {
     const auto [first, last] = attemptsOf(m_settled[settledPos]);
     bool failed = false;
@@ -205,7 +205,7 @@ std::pair<TimelineIndex, TimelineIndex> JobAttributor::attemptsOf(TimelineIndex 
 // regression holds on every attempt of a head and on its next heads until
 // fixed; a flaky failure seldom comes twice. A nightly's: its other attempts
 // and the next nightly.
-void JobAttributor::countOwn(TimelineIndex run, std::int64_t testId, Attribution& a) const
+void JobAttributor::countOwn(TimelineIndex run, TestId testId, Attribution& a) const
 {
     const auto& runs = m_timeline.runs;
     const TimelineRun& here = runs[run];
@@ -243,7 +243,7 @@ void JobAttributor::countOwn(TimelineIndex run, std::int64_t testId, Attribution
 
 // Other SHAs whose attempts disagree on the test: one failed it, another
 // passed it. That is what flaky means, shown by the job's own reruns.
-void JobAttributor::countFlakyShas(TimelineIndex run, std::int64_t testId, Attribution& a) const
+void JobAttributor::countFlakyShas(TimelineIndex run, TestId testId, Attribution& a) const
 {
     const auto& runs = m_timeline.runs;
     const TimelineRun& here = runs[run];
@@ -279,21 +279,21 @@ const std::vector<bool>& JobAttributor::oneOffs() const
         return *m_oneOffs;
     // Per test, how many SHAs fail it (any attempt).
     const auto& runs = m_timeline.runs;
-    std::map<std::int64_t, int> shasFailing;
-    std::vector<std::set<std::int64_t>> failingOf(m_settled.size());
+    std::map<TestId, int> shasFailing;
+    std::vector<std::set<TestId>> failingOf(m_settled.size());
     for (std::size_t p = 0; p < m_settled.size(); ++p) {
         const auto [first, last] = attemptsOf(m_settled[p]);
         for (TimelineIndex k = first; k < last; ++k) {
             const auto& list = runs[k].hasResults ? runs[k].failing : runs[k].named;
             failingOf[p].insert(list.begin(), list.end());
         }
-        for (const std::int64_t test : failingOf[p])
+        for (const TestId test : failingOf[p])
             ++shasFailing[test];
     }
     std::vector<bool> out(m_settled.size());
     for (std::size_t p = 0; p < m_settled.size(); ++p)
         out[p] = std::any_of(failingOf[p].begin(), failingOf[p].end(),
-                             [&](std::int64_t test) { return shasFailing[test] == 1; });
+                             [&](TestId test) { return shasFailing[test] == 1; });
     return *(m_oneOffs = std::move(out));
 }
 
@@ -316,7 +316,7 @@ void JobAttributor::countNoise(TimelineIndex run, Attribution& a) const
               && a.oneOffRuns >= m_options.noisyShare * a.judgedRuns;
 }
 
-const JobAttributor::TestTrack& JobAttributor::track(std::int64_t testId) const
+const JobAttributor::TestTrack& JobAttributor::track(TestId testId) const
 {
     auto it = m_tracks.find(testId);
     if (it != m_tracks.end())
@@ -337,7 +337,7 @@ const JobAttributor::TestTrack& JobAttributor::track(std::int64_t testId) const
 // merged). No such PR: every run started failing it at once, the backend's
 // doing, unless a PR's run inside it still passes it while later PRs' fail
 // (a PR based before the break): then it came with upstream's main.
-void JobAttributor::findBreakages(std::int64_t testId, TestTrack& t) const
+void JobAttributor::findBreakages(TestId testId, TestTrack& t) const
 {
     std::size_t next = 0; // index into t.failingAt
     while (next < t.failingAt.size()) {
@@ -356,7 +356,7 @@ void JobAttributor::findBreakages(std::int64_t testId, TestTrack& t) const
 
 // From a failing run on: how far the job's runs keep failing the test (at
 // least brokenShare of them), until they pass it often enough to leave off.
-JobAttributor::Stretch JobAttributor::stretchFrom(std::size_t start, std::int64_t testId) const
+JobAttributor::Stretch JobAttributor::stretchFrom(std::size_t start, TestId testId) const
 {
     Stretch s;
     s.start = start;
@@ -386,7 +386,7 @@ JobAttributor::Stretch JobAttributor::stretchFrom(std::size_t start, std::int64_
 // runs came since), and nothing failed it before (the stretch is the test's
 // first: a flaky test's failures come and go). Two nightlies alone are a
 // linear history, and one author's PRs may share a change.
-bool JobAttributor::justBegan(const Stretch& s, std::int64_t testId) const
+bool JobAttributor::justBegan(const Stretch& s, TestId testId) const
 {
     if (s.failed != s.total)
         return false;
@@ -394,7 +394,7 @@ bool JobAttributor::justBegan(const Stretch& s, std::int64_t testId) const
     for (std::size_t p = s.start; p <= s.last; ++p) {
         const TimelineRun& r = m_timeline.runs[m_settled[p]];
         if (!isNightly(r) && fails(p, testId))
-            authors.insert(r.author.empty() ? "#" + std::to_string(r.prNumber) : r.author);
+            authors.insert(r.author.empty() ? "#" + std::to_string(r.prNumber.value) : r.author);
     }
     return authors.size() >= 2;
 }
@@ -404,7 +404,7 @@ bool JobAttributor::justBegan(const Stretch& s, std::int64_t testId) const
 // not fail now and then far from it (days before its first failure or after
 // its last; a breakage's own stretches sit close together, between the PR
 // heads based before it that pass).
-bool JobAttributor::flakyStreak(const Stretch& s, std::int64_t testId) const
+bool JobAttributor::flakyStreak(const Stretch& s, TestId testId) const
 {
     const auto& runs = m_timeline.runs;
     const EpochSeconds from = runs[m_settled[s.start]].time - m_options.firstSeenSeconds;
@@ -424,7 +424,7 @@ bool JobAttributor::flakyStreak(const Stretch& s, std::int64_t testId) const
 // A stretch that is a breakage: where it spread, its first seen, whether a
 // PR based before it still passes it (upstream), and its culprit.
 JobAttributor::Breakage JobAttributor::breakageOf(const Stretch& s, const TestTrack& t,
-                                                  std::int64_t testId) const
+                                                  TestId testId) const
 {
     const auto& runs = m_timeline.runs;
     Breakage b;
@@ -476,12 +476,12 @@ JobAttributor::Breakage JobAttributor::breakageOf(const Stretch& s, const TestTr
         for (std::size_t p = *b.firstSeen + 1; p < b.spread && !othersPassed; ++p)
             othersPassed = sourceKey(p) != key && seen(p, testId) == Seen::NotFailed;
         if (key > 0 && alone && othersPassed)
-            b.culpritPr = key;
+            b.culpritPr = PrNumber{key};
     }
     return b;
 }
 
-Attribution JobAttributor::attribute(TimelineIndex run, std::int64_t testId) const
+Attribution JobAttributor::attribute(TimelineIndex run, TestId testId) const
 {
     const TestTrack& t = track(testId);
     const RunNeighbours& n = neighbours(run);
@@ -508,8 +508,7 @@ Attribution JobAttributor::attribute(TimelineIndex run, std::int64_t testId) con
 
 // This PR's (or series') previous run with an outcome for the test, and the
 // other PRs' runs in the window; how many of those that failed it are PRs'.
-int JobAttributor::countNeighbours(const RunNeighbours& n, std::int64_t testId,
-                                   Attribution& a) const
+int JobAttributor::countNeighbours(const RunNeighbours& n, TestId testId, Attribution& a) const
 {
     for (const std::size_t p : n.previous) {
         const Seen there = seen(p, testId);
@@ -551,7 +550,7 @@ bool JobAttributor::callsBreakage(TimelineIndex run, const TestTrack& t, Attribu
     for (const Breakage& b : t.breakages) {
         const EpochSeconds begins = runs[m_settled[b.first]].time;
         const EpochSeconds ends = runs[m_settled[b.last]].time;
-        const EpochSeconds spread = b.culpritPr != 0 ? runs[m_settled[b.spread]].time : ends;
+        const EpochSeconds spread = b.culpritPr.value != 0 ? runs[m_settled[b.spread]].time : ends;
         const bool culpritsHead = !isNightly(here) && b.culpritPr == here.prNumber
                                   && here.time < spread
                                   && here.time >= begins - m_options.firstSeenSeconds;
@@ -559,7 +558,7 @@ bool JobAttributor::callsBreakage(TimelineIndex run, const TestTrack& t, Attribu
             pos ? (*pos >= b.first && *pos <= b.last) : (here.time >= begins && here.time <= ends);
         if (!culpritsHead && !inside)
             continue;
-        a.onset = m_settled[b.culpritPr != 0 ? b.spread : b.first];
+        a.onset = m_settled[b.culpritPr.value != 0 ? b.spread : b.first];
         a.firstSeen =
             b.firstSeen ? std::optional<TimelineIndex>(m_settled[*b.firstSeen]) : std::nullopt;
         a.culpritPr = b.culpritPr;
@@ -568,7 +567,7 @@ bool JobAttributor::callsBreakage(TimelineIndex run, const TestTrack& t, Attribu
         if (culpritsHead) {
             a.call = AttributionCall::Culprit;
             a.confidence = 0.9;
-        } else if (b.culpritPr != 0 || b.upstream) {
+        } else if (b.culpritPr.value != 0 || b.upstream) {
             a.call = AttributionCall::BrokenTrunk;
             a.confidence = b.sources >= 5 ? 0.9 : 0.75;
         } else {
@@ -657,7 +656,7 @@ bool buildsMainHead(const TimelineRun& run)
 
 bool testsWithoutItsPr(const TimelineRun& run)
 {
-    return run.prNumber > 0 && run.eventType == EventType::PullRequest && buildsMainHead(run)
+    return run.prNumber.value > 0 && run.eventType == EventType::PullRequest && buildsMainHead(run)
            && !isMergedBuildSource(run.testedSource);
 }
 

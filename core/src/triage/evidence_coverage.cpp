@@ -14,7 +14,7 @@ EvidenceCoverage attributionCoverage(const JobTimeline& timeline, TimelineIndex 
     const TimelineRun& run = timeline.runs[here];
     for (const TimelineRun& other : timeline.runs) {
         const bool near = std::llabs(other.time - run.time) <= options.flakySeconds;
-        const bool ownHead = run.prNumber > 0 && other.prNumber == run.prNumber
+        const bool ownHead = run.prNumber.value > 0 && other.prNumber == run.prNumber
                              && other.eventType == run.eventType && other.time <= run.time;
         if (!near && !ownHead)
             continue;

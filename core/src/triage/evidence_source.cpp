@@ -47,7 +47,7 @@ CacheEvidenceSource::otherAttemptRows(CheckRunRow checkRunRow) const
 
 Result<std::vector<std::optional<TestOutcome>>>
 CacheEvidenceSource::testOutcomesIn(CheckRunRow checkRunRow,
-                                    const std::vector<std::int64_t>& testIds) const
+                                    const std::vector<TestId>& testIds) const
 {
     return EvidenceStore(m_cache).testOutcomesIn(checkRunRow, testIds);
 }

@@ -171,7 +171,7 @@ private:
     Result<void> suggestTests(const std::vector<StoredTestResult>& results, RunFacts& facts,
                               std::vector<Suggestion>& out)
     {
-        std::vector<std::int64_t> failingIds;
+        std::vector<TestId> failingIds;
         for (const auto& r : results)
             if (isTestFailure(r.outcome))
                 failingIds.push_back(r.testId);
@@ -217,7 +217,7 @@ private:
         }
     }
 
-    Result<void> findReruns(const RunFacts& facts, const std::vector<std::int64_t>& ids,
+    Result<void> findReruns(const RunFacts& facts, const std::vector<TestId>& ids,
                             std::vector<std::optional<Evidence>>& reruns)
     {
         auto others = m_facts.otherAttemptRows(facts.here.checkRunRow);
@@ -460,7 +460,7 @@ private:
                      breakageWhy(a, context) + ": already broken upstream"
                          + (a.culpritPr == facts.here.prNumber
                                 ? ", likely by this PR's own earlier heads (merged?)"
-                            : a.culpritPr ? ", likely by #" + std::to_string(a.culpritPr)
+                            : a.culpritPr ? ", likely by #" + std::to_string(a.culpritPr.value)
                                           : ""));
             return;
         case AttributionCall::Backend:
@@ -631,8 +631,8 @@ private:
         RunFacts named = facts;
         // A test no stored result names has no outcome elsewhere to read;
         // a green rerun's own counts still speak for it.
-        const auto searched = testId->second > 0 ? findReruns(named, {testId->second}, reruns)
-                                                 : findGreenReruns(named, reruns);
+        const auto searched = testId->second.value > 0 ? findReruns(named, {testId->second}, reruns)
+                                                       : findGreenReruns(named, reruns);
         if (!searched)
             return std::nullopt;
         named.attributor = &attributor;
@@ -725,11 +725,11 @@ std::string compareUrl(std::string_view upstreamRepo, const Sha& base, const Sha
            + head.value;
 }
 
-std::string pullFilesUrl(std::string_view upstreamRepo, std::int64_t pr)
+std::string pullFilesUrl(std::string_view upstreamRepo, PrNumber pr)
 {
-    if (upstreamRepo.empty() || pr <= 0)
+    if (upstreamRepo.empty() || pr.value <= 0)
         return {};
-    return "https://github.com/" + std::string(upstreamRepo) + "/pull/" + std::to_string(pr)
+    return "https://github.com/" + std::string(upstreamRepo) + "/pull/" + std::to_string(pr.value)
            + "/files";
 }
 

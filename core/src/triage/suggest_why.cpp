@@ -10,8 +10,9 @@ namespace {
 // "#158123 (3fa9c21)" or "nightly 3fa9c21".
 std::string runName(const EvidenceRun& run)
 {
-    return (run.prNumber > 0 ? "#" + std::to_string(run.prNumber) : std::string("nightly")) + " ("
-           + run.sha.shortSha() + ")";
+    return (run.prNumber.value > 0 ? "#" + std::to_string(run.prNumber.value)
+                                   : std::string("nightly"))
+           + " (" + run.sha.shortSha() + ")";
 }
 
 std::string when(EpochSeconds time) { return time ? formatIso(time) : std::string("?"); }

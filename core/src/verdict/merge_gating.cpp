@@ -88,7 +88,7 @@ MergeBotJudgement judgeBot(const MergeGatingFacts& facts)
         if (c.blocks)
             blocking.insert(c.repo);
     const std::string head =
-        "#" + std::to_string(facts.prNumber) + " (head " + facts.head.shortSha() + ")";
+        "#" + std::to_string(facts.prNumber.value) + " (head " + facts.head.shortSha() + ")";
     if (facts.upstreamRepo != "pytorch/pytorch")
         out.summary = "the merge bot checks CRCR runs on pytorch/pytorch only: " + head + " is on "
                       + facts.upstreamRepo;
@@ -266,7 +266,7 @@ const char* mergeGatingRuleText()
 
 namespace relayhud::verdict {
 
-Result<MergeGatingFacts> gatherMergeGating(const Database& cache, std::int64_t prNumber)
+Result<MergeGatingFacts> gatherMergeGating(const Database& cache, PrNumber prNumber)
 {
     MergeGatingFacts facts;
     facts.prNumber = prNumber;
@@ -274,7 +274,7 @@ Result<MergeGatingFacts> gatherMergeGating(const Database& cache, std::int64_t p
     if (!runs)
         return runs.error();
     if (runs->empty())
-        return makeError("PR #" + std::to_string(prNumber) + " has no runs in the cache");
+        return makeError("PR #" + std::to_string(prNumber.value) + " has no runs in the cache");
     facts.runs = std::move(*runs);
     facts.head = facts.runs.front().upstreamSha; // newest head first (RunStore::checkRunsForPr)
     facts.upstreamRepo = facts.runs.front().upstreamRepo;

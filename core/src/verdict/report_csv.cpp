@@ -62,7 +62,7 @@ std::vector<std::string> failureFields(const ClassifiedFailure& f)
             f.line,
             f.baseSha.value,
             f.compareUrl,
-            f.culpritPr > 0 ? std::to_string(f.culpritPr) : "",
+            f.culpritPr.value > 0 ? std::to_string(f.culpritPr.value) : "",
             f.firstSeen,
             f.rerunAttempt ? std::to_string(f.rerunAttempt) : "",
             f.group,

@@ -76,7 +76,7 @@ layout::Table drciTable(const MergeGating& g)
 // them are one fold.
 void writeGatingSection(layout::Document& doc, const MergeGating& g, const Sha& sha)
 {
-    std::string text = "### Merge gating (#" + std::to_string(g.prNumber) + ")\n";
+    std::string text = "### Merge gating (#" + std::to_string(g.prNumber.value) + ")\n";
     text += "- **Merge bot**: " + std::string(g.bot.blocks ? "⛔ " : "") + gatingText(g.bot.summary)
             + "\n";
     text += "- **Dr. CI** " + gatingText(g.drci.summary) + "\n";

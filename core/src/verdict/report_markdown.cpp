@@ -355,16 +355,16 @@ private:
         if ((!culprits && s != ReportSection::Infra) || list.size() < 2)
             return {};
         const auto groups =
-            culprits
-                ? distinct(list,
-                           [](const ClassifiedFailure& f) {
-                               return f.culpritPr > 0 ? std::to_string(f.culpritPr) : std::string();
-                           })
-                : distinct(list, [](const ClassifiedFailure& f) { return f.group; });
+            culprits ? distinct(list,
+                                [](const ClassifiedFailure& f) {
+                                    return f.culpritPr.value > 0 ? std::to_string(f.culpritPr.value)
+                                                                 : std::string();
+                                })
+                     : distinct(list, [](const ClassifiedFailure& f) { return f.group; });
         std::string out;
         for (std::size_t i = 0; i < groups.size() && i < kRangesShown; ++i) {
             const ClassifiedFailure& f = *groups[i].first;
-            const std::string number = "#" + std::to_string(f.culpritPr);
+            const std::string number = "#" + std::to_string(f.culpritPr.value);
             const std::string what = !culprits                ? esc(f.group)
                                      : linkable(f.culpritUrl) ? link(number, f.culpritUrl)
                                                               : number;

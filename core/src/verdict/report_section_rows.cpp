@@ -87,10 +87,11 @@ std::string SectionRows::changeCell(const ClassifiedFailure& f) const
 std::string SectionRows::firstSeenCell(const ClassifiedFailure& f)
 {
     std::string out = f.firstSeen.empty() ? "–" : esc(f.firstSeen);
-    if (f.culpritPr > 0)
-        out += "<br>likely "
-               + (linkable(f.culpritUrl) ? link("#" + std::to_string(f.culpritPr), f.culpritUrl)
-                                         : "#" + std::to_string(f.culpritPr));
+    if (f.culpritPr.value > 0)
+        out +=
+            "<br>likely "
+            + (linkable(f.culpritUrl) ? link("#" + std::to_string(f.culpritPr.value), f.culpritUrl)
+                                      : "#" + std::to_string(f.culpritPr.value));
     return out;
 }
 

@@ -26,9 +26,9 @@ using triage::Suggestion;
 // The failure lines of a run's failing cases by test id: the engine does not
 // carry the messages. Not of its xfailed cases: there can be thousands, and
 // their why ("fails as its xfail mark expects") says what matters.
-Result<std::map<std::int64_t, std::string>> messageLines(const Database& cache, CheckRunRow row)
+Result<std::map<TestId, std::string>> messageLines(const Database& cache, CheckRunRow row)
 {
-    std::map<std::int64_t, std::string> out;
+    std::map<TestId, std::string> out;
     auto testRun = TestResultStore(cache).testRunForCheckRun(row);
     if (!testRun)
         return testRun.error();
@@ -86,7 +86,7 @@ public:
 
 private:
     ClassifiedFailure fromSuggestion(const Suggestion& s,
-                                     const std::map<std::int64_t, std::string>& lines) const
+                                     const std::map<TestId, std::string>& lines) const
     {
         ClassifiedFailure f;
         f.checkRunRow = m_job.checkRunRow;
@@ -110,11 +110,11 @@ private:
                 f.culpritPr = e.culpritPr;
                 f.culpritUrl = e.pullUrl;
                 if (e.firstSeen)
-                    f.firstSeen =
-                        (e.firstSeen->prNumber > 0 ? "#" + std::to_string(e.firstSeen->prNumber)
-                                                   : std::string("nightly"))
-                        + " (" + e.firstSeen->sha.shortSha() + ") at "
-                        + formatIso(e.firstSeen->dispatchedAt);
+                    f.firstSeen = (e.firstSeen->prNumber.value > 0
+                                       ? "#" + std::to_string(e.firstSeen->prNumber.value)
+                                       : std::string("nightly"))
+                                  + " (" + e.firstSeen->sha.shortSha() + ") at "
+                                  + formatIso(e.firstSeen->dispatchedAt);
             } else if (e.kind == EvidenceKind::FailureLine && s.target.isJob()) {
                 f.line = e.text;
                 f.logLine = e.line;
@@ -273,7 +273,7 @@ Result<ReportInput> loadReportInput(const Database& cache, const Sha& sha,
         if (*tested)
             input.tested.emplace(
                 row, testedCommitText(**tested, sha, v->run.prNumber,
-                                      v->run.prNumber > 0 ? *branch : std::string())
+                                      v->run.prNumber.value > 0 ? *branch : std::string())
                          + " (from its " + testedCommitSourceName((*tested)->source) + ")");
         input.jobs.push_back(std::move(*v));
     }
@@ -281,7 +281,7 @@ Result<ReportInput> loadReportInput(const Database& cache, const Sha& sha,
         return std::tie(a.run.downstreamRepo, a.run.workflow, a.run.jobName)
                < std::tie(b.run.downstreamRepo, b.run.workflow, b.run.jobName);
     });
-    if (const std::int64_t pr = runs->front().prNumber; pr > 0) {
+    if (const PrNumber pr = runs->front().prNumber; pr) {
         auto facts = gatherMergeGating(cache, pr);
         if (!facts)
             return facts.error();

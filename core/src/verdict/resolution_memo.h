@@ -32,7 +32,7 @@ public:
         Result<config::Resolution> computed = resolve();
         if (computed)
             computed->candidates = {}; // coverage never reads them
-        if (r.testId == 0 || (it == m_byTest.end() && m_byTest.size() >= kMaxEntries)) {
+        if (!r.testId || (it == m_byTest.end() && m_byTest.size() >= kMaxEntries)) {
             m_scratch = std::move(computed);
             return m_scratch;
         }
@@ -59,7 +59,7 @@ private:
     };
 
     std::mutex m_mutex;
-    std::unordered_map<std::int64_t, Entry> m_byTest;
+    std::unordered_map<TestId, Entry, IdHash> m_byTest;
     Result<config::Resolution> m_scratch{makeError("")};
 };
 

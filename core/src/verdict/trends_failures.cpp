@@ -103,7 +103,7 @@ Result<FailureClassDays> failuresByClass(const Database& cache, const std::vecto
     if (!human)
         return human.error();
 
-    std::unordered_map<CheckRunRow, const TrendRun*, RowIdHash> runOf;
+    std::unordered_map<CheckRunRow, const TrendRun*, IdHash> runOf;
     for (const TrendRun& r : runs)
         runOf.emplace(r.checkRunRow, &r);
     std::map<std::pair<FailureClass, EpochSeconds>, int> counts;

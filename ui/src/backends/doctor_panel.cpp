@@ -380,8 +380,9 @@ void DoctorPanel::showRuns(const doctor::BackendReport* d, const std::vector<Che
         auto* item = new QTreeWidgetItem(m_runs);
         item->setData(ShaColumn, Qt::UserRole, QVariant::fromValue<qint64>(row.value));
         item->setText(ShaColumn, toQString(run.sha.value.substr(0, 10)));
-        item->setText(PrColumn, run.prNumber > 0 ? QStringLiteral("#%1").arg(run.prNumber)
-                                                 : QStringLiteral("—"));
+        item->setText(PrColumn, run.prNumber.value > 0
+                                    ? QStringLiteral("#%1").arg(run.prNumber.value)
+                                    : QStringLiteral("—"));
         item->setText(JobColumn, toQString(run.workflow + " / " + run.job));
         item->setText(AttemptColumn, QString::number(run.attempt));
         item->setText(StatusColumn, statusText(run));

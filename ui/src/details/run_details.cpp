@@ -92,16 +92,16 @@ RunLinks runLinks(const RunDetails& details, const QString& hudBaseUrl)
         if (details.previousTested)
             links.compare = webUrl(triage::compareUrl(
                 run.upstreamRepo, Sha{details.previousTested->sha}, Sha{details.tested->sha}));
-    } else if (previous && scheduled && previous->prNumber == 0) {
+    } else if (previous && scheduled && previous->prNumber.value == 0) {
         links.compare =
             webUrl(triage::compareUrl(run.upstreamRepo, previous->sha, run.upstreamSha));
     } else if (previous && !scheduled && previous->prNumber == run.prNumber) {
         links.compare =
             webUrl(triage::compareUrl(run.upstreamRepo, previous->sha, run.upstreamSha));
     }
-    if (run.prNumber > 0)
-        links.pullRequest =
-            QUrl(u"https://github.com/" % upstream % u"/pull/" % QString::number(run.prNumber));
+    if (run.prNumber.value > 0)
+        links.pullRequest = QUrl(u"https://github.com/" % upstream % u"/pull/"
+                                 % QString::number(run.prNumber.value));
     return links;
 }
 

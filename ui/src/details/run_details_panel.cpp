@@ -76,7 +76,7 @@ QString testedText(const RunDetails& details)
     const CheckRun& run = details.run;
     const std::string line =
         testedCommitText(*details.tested, run.upstreamSha, run.prNumber,
-                         details.commit && run.prNumber > 0 ? details.commit->branch : "");
+                         details.commit && run.prNumber.value > 0 ? details.commit->branch : "");
     return RunDetailsPanel::tr("%1 (from its %2)")
         .arg(toQString(line), toQString(testedCommitSourceName(details.tested->source)));
 }
@@ -310,12 +310,13 @@ void RunDetailsPanel::fillRun(const RunDetails& details)
     setField(JobField, toQString(run.jobName));
     setField(ShaField, shaText(details));
     setField(TestedField, testedText(details));
-    setField(PrField, run.prNumber > 0 ? u"#" % QString::number(run.prNumber) : QString());
+    setField(PrField,
+             run.prNumber.value > 0 ? u"#" % QString::number(run.prNumber.value) : QString());
     setField(EventField, toQString(toString(run.eventType)));
     const QString branch = details.commit ? toQString(details.commit->branch) : QString();
     // The HUD's rows name no branch for a PR (hud-read-api.md section 4).
     setField(BranchField, !branch.isEmpty() ? branch
-                          : run.prNumber > 0
+                          : run.prNumber.value > 0
                               ? tr("not reported (the HUD's rows name no branch for a PR)")
                               : tr("not reported"));
 }
@@ -357,9 +358,10 @@ void RunDetailsPanel::fillLinks(const RunDetails& details, const RunLinks& links
                                              % toQString(details.run.upstreamSha.shortSha())
                                        : QString();
     m_links[CompareLink]->setUrl(links.compare, compareCaption);
-    m_links[PullRequestLink]->setUrl(
-        links.pullRequest,
-        details.run.prNumber > 0 ? u"#" % QString::number(details.run.prNumber) : QString());
+    m_links[PullRequestLink]->setUrl(links.pullRequest,
+                                     details.run.prNumber.value > 0
+                                         ? u"#" % QString::number(details.run.prNumber.value)
+                                         : QString());
 }
 
 } // namespace relayhud::ui

@@ -101,7 +101,7 @@ MergeGatingPanel::MergeGatingPanel(QWidget* parent)
                    "merge."));
 }
 
-MergeGatingData MergeGatingPanel::read(const QString& cachePath, std::int64_t prNumber)
+MergeGatingData MergeGatingPanel::read(const QString& cachePath, PrNumber prNumber)
 {
     MergeGatingData got;
     got.prNumber = prNumber;
@@ -119,11 +119,11 @@ MergeGatingData MergeGatingPanel::read(const QString& cachePath, std::int64_t pr
     return got;
 }
 
-void MergeGatingPanel::load(const QString& cachePath, std::int64_t prNumber)
+void MergeGatingPanel::load(const QString& cachePath, PrNumber prNumber)
 {
     const quint64 request = ++m_request;
     m_pr = prNumber;
-    if (prNumber <= 0) {
+    if (prNumber.value <= 0) {
         m_loading = false;
         showMessage(tr("This row is not a pull request (a push or a scheduled run): the merge "
                        "bot and Dr. CI look at pull requests only."));
@@ -153,13 +153,13 @@ void MergeGatingPanel::showMessage(const QString& text)
 void MergeGatingPanel::showData(const MergeGatingData& got)
 {
     if (!got.gating) {
-        showMessage(tr("Cannot judge #%1: %2").arg(got.prNumber).arg(got.error));
-        emit loaded(got.prNumber);
+        showMessage(tr("Cannot judge #%1: %2").arg(got.prNumber.value).arg(got.error));
+        emit loaded(got.prNumber.value);
         return;
     }
     const MergeGating& g = *got.gating;
     m_title->setText(
-        tr("Pull request #%1 · head %2").arg(g.prNumber).arg(toQString(g.head.shortSha())));
+        tr("Pull request #%1 · head %2").arg(g.prNumber.value).arg(toQString(g.head.shortSha())));
     fillBot(g);
     fillDrci(g);
     QStringList notes;
@@ -171,7 +171,7 @@ void MergeGatingPanel::showData(const MergeGatingData& got)
         w->setVisible(true);
     m_botTable->setVisible(m_botTable->topLevelItemCount() > 0);
     m_drciTable->setVisible(m_drciTable->topLevelItemCount() > 0);
-    emit loaded(got.prNumber);
+    emit loaded(got.prNumber.value);
 }
 
 void MergeGatingPanel::fillBot(const MergeGating& g)

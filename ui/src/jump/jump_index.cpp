@@ -70,8 +70,8 @@ JumpEntry commitEntry(const UpstreamCommit& commit)
     e.sha = fromStd(commit.sha.value);
     e.text = fromStd(commit.sha.shortSha());
     e.detail = fromStd(commit.title);
-    if (commit.prNumber > 0)
-        e.detail = u'#' % QString::number(commit.prNumber) % u"  " % e.detail;
+    if (commit.prNumber.value > 0)
+        e.detail = u'#' % QString::number(commit.prNumber.value) % u"  " % e.detail;
     return e;
 }
 
@@ -80,7 +80,7 @@ JumpEntry prEntry(const UpstreamCommit& head)
     JumpEntry e;
     e.kind = JumpEntry::Kind::PullRequest;
     e.sha = fromStd(head.sha.value);
-    e.text = u'#' % QString::number(head.prNumber);
+    e.text = u'#' % QString::number(head.prNumber.value);
     e.detail = fromStd(head.sha.shortSha()) % u"  " % fromStd(head.title);
     return e;
 }
@@ -102,10 +102,10 @@ QString kindLabel(JumpEntry::Kind kind)
 void JumpIndex::setMatrix(const MatrixSnapshot& matrix)
 {
     m_entries.clear();
-    std::map<std::int64_t, const UpstreamCommit*> heads; // PR -> newest head
+    std::map<PrNumber, const UpstreamCommit*> heads; // PR -> newest head
     for (const UpstreamCommit& commit : matrix.rows) {
         m_entries.push_back(commitEntry(commit));
-        if (commit.prNumber <= 0)
+        if (commit.prNumber.value <= 0)
             continue;
         const UpstreamCommit*& head = heads[commit.prNumber];
         if (!head || commit.time > head->time)

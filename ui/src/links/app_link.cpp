@@ -147,7 +147,7 @@ Result<AppLink> parseAppLink(const QString& input)
     const auto pr = positiveNumber(*value);
     if (!pr)
         return linkError(text, QStringLiteral("a pull request link needs its number"));
-    return AppLink{AppLink::Kind::PullRequest, {}, *pr, {}, {}};
+    return AppLink{AppLink::Kind::PullRequest, {}, PrNumber{*pr}, {}, {}};
 }
 
 QString commitLinkUrl(const QString& sha)
@@ -155,7 +155,7 @@ QString commitLinkUrl(const QString& sha)
     return kScheme % u"://sha/" % QString::fromLatin1(QUrl::toPercentEncoding(sha));
 }
 
-QString pullRequestLinkUrl(std::int64_t pr) { return kScheme % u"://pr/" % QString::number(pr); }
+QString pullRequestLinkUrl(PrNumber pr) { return kScheme % u"://pr/" % QString::number(pr.value); }
 
 QString runLinkUrl(const CheckRunId& id, const QString& testIdentity)
 {

@@ -39,7 +39,7 @@ Result<LinkTarget> findCommit(const QString& wanted, const MatrixSnapshot& matri
                          .toStdString());
 }
 
-Result<LinkTarget> findNewestHead(std::int64_t pr, const MatrixSnapshot& matrix)
+Result<LinkTarget> findNewestHead(PrNumber pr, const MatrixSnapshot& matrix)
 {
     int best = -1;
     for (std::size_t row = 0; row < matrix.rows.size(); ++row) {
@@ -51,11 +51,11 @@ Result<LinkTarget> findNewestHead(std::int64_t pr, const MatrixSnapshot& matrix)
     if (best < 0)
         return makeError(QStringLiteral("PR #%1 has no commit in the cache's matrix: sync, or "
                                         "its runs are older than the matrix shows")
-                             .arg(pr)
+                             .arg(pr.value)
                              .toStdString());
     return LinkTarget{best, -1,
                       QStringLiteral("PR #%1 at %2")
-                          .arg(pr)
+                          .arg(pr.value)
                           .arg(shortSha(matrix.rows[static_cast<std::size_t>(best)].sha))};
 }
 

@@ -27,13 +27,13 @@ LogDocument::~LogDocument() = default;
 void LogDocument::open(const QString& path, LogOpenOptions options)
 {
     close();
-    const std::uint64_t id = ++m_openId;
+    const Ticket open = m_opens.next();
     m_path = path;
     m_opening = true;
     // Progress can come before open() returns: the poster exists first, and a
-    // batch for an older open is dropped by its id.
-    m_poster = BatchPoster<ProgressBatch>::create(this, [this, id](ProgressBatch batch) {
-        if (id == m_openId)
+    // batch for an older open is dropped by its ticket.
+    m_poster = BatchPoster<ProgressBatch>::create(this, [this, open](ProgressBatch batch) {
+        if (m_opens.isNewest(open))
             takeProgress(std::move(batch));
     });
     options.onProgress = [poster = m_poster](const IndexProgress& p) {
@@ -46,8 +46,8 @@ void LogDocument::open(const QString& path, LogOpenOptions options)
         auto opened = LogFile::open(path, options);
         return opened ? OpenOutcome{std::move(*opened), {}}
                       : OpenOutcome{nullptr, QString::fromStdString(opened.message())};
-    }).then(this, [this, id](OpenOutcome outcome) {
-        if (id != m_openId)
+    }).then(this, [this, open](OpenOutcome outcome) {
+        if (!m_opens.isNewest(open))
             return; // another open() came since
         m_opening = false;
         if (!outcome.file) {
@@ -63,7 +63,7 @@ void LogDocument::open(const QString& path, LogOpenOptions options)
 
 void LogDocument::close()
 {
-    ++m_openId;
+    m_opens.expire();
     m_followTimer.stop();
     m_file.reset();
     m_poster.reset();
@@ -94,12 +94,12 @@ void LogDocument::poll()
     if (!m_file || m_polling)
         return;
     m_polling = true;
-    const std::uint64_t id = m_openId;
+    const Ticket open = m_opens.newest();
     QtConcurrent::run(fileWorkPool(), [file = m_file] {
         return file->refresh();
-    }).then(this, [this, id](RefreshResult result) {
+    }).then(this, [this, open](RefreshResult result) {
         m_polling = false;
-        if (id == m_openId)
+        if (m_opens.isNewest(open))
             takeRefresh(result);
     });
 }

@@ -25,10 +25,10 @@ Result<void> LogSearchController::start(const SearchQuery& query)
     stop();
     if (!m_search || query.pattern.empty())
         return {};
-    auto id = m_search->start(query, [poster = m_poster](const SearchUpdate& u) {
+    auto ticket = m_search->start(query, [poster = m_poster](const SearchUpdate& u) {
         poster->add([&u](Batch& b) {
-            if (u.searchId != b.searchId)
-                b = Batch{u.searchId, {}, 0, false, {}}; // an older search's leftovers
+            if (u.ticket != b.ticket)
+                b = Batch{u.ticket, {}, 0, false, {}}; // an older search's leftovers
             b.matches.insert(b.matches.end(), u.newMatches.begin(), u.newMatches.end());
             b.count = u.matchCount;
             b.finished = b.finished || u.finished;
@@ -36,9 +36,9 @@ Result<void> LogSearchController::start(const SearchQuery& query)
                 b.error = u.error;
         });
     });
-    if (!id)
-        return id.error();
-    m_searchId = *id;
+    if (!ticket)
+        return ticket.error();
+    m_ticket = *ticket;
     m_query = query;
     m_running = true;
     return {};
@@ -48,7 +48,7 @@ void LogSearchController::stop()
 {
     if (m_search)
         m_search->cancel();
-    m_searchId = 0;
+    m_ticket = {};
     m_query.reset();
     m_count = 0;
     m_running = false;
@@ -56,7 +56,7 @@ void LogSearchController::stop()
 
 void LogSearchController::extend()
 {
-    if (m_search && m_searchId != 0 && !m_running && m_search->extend())
+    if (m_search && m_ticket && !m_running && m_search->extend())
         m_running = true;
 }
 
@@ -64,7 +64,7 @@ void LogSearchController::flush() { m_poster->flush(); }
 
 void LogSearchController::take(Batch batch)
 {
-    if (batch.searchId != m_searchId || m_searchId == 0)
+    if (batch.ticket != m_ticket || !m_ticket)
         return; // stale: a newer search started since
     if (!batch.matches.empty())
         Q_EMIT matchesAdded(batch.matches);
@@ -80,7 +80,7 @@ void LogSearchController::take(Batch batch)
 
 std::optional<LineNumber> LogSearchController::next(LineNumber from) const
 {
-    if (!m_search || m_searchId == 0)
+    if (!m_search || !m_ticket)
         return std::nullopt;
     if (auto n = m_search->next(from))
         return n;
@@ -92,7 +92,7 @@ std::optional<LineNumber> LogSearchController::next(LineNumber from) const
 
 std::optional<LineNumber> LogSearchController::previous(LineNumber from) const
 {
-    if (!m_search || m_searchId == 0)
+    if (!m_search || !m_ticket)
         return std::nullopt;
     if (auto p = m_search->previous(from))
         return p;

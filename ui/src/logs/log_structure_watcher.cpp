@@ -27,7 +27,7 @@ void LogStructureWatcher::start(std::shared_ptr<const LogFile> log)
 
 void LogStructureWatcher::stop()
 {
-    ++m_scanId;
+    m_scans.expire();
     m_rescan.stop();
     m_structure.reset(); // cancels and joins the scan
     m_poster.reset();
@@ -43,12 +43,12 @@ void LogStructureWatcher::restart()
 {
     if (!m_log)
         return;
-    const std::uint64_t id = ++m_scanId;
+    const Ticket scan = m_scans.next();
     m_finished = false;
     m_grewSinceScan = false;
     m_sinceScan.start();
-    m_poster = BatchPoster<Batch>::create(this, [this, id](Batch b) {
-        if (id == m_scanId)
+    m_poster = BatchPoster<Batch>::create(this, [this, scan](Batch b) {
+        if (m_scans.isNewest(scan))
             take(std::move(b));
     });
     m_structure.reset();

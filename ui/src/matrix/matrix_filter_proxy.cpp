@@ -51,9 +51,10 @@ int rowsInView(const MatrixSnapshot& commits, CommitView view)
         return countPullRequests(commits);
     int count = 0;
     for (const UpstreamCommit& c : commits.rows)
-        count += commitInView(static_cast<int>(c.eventType), c.prNumber, toQString(c.branch), view)
-                     ? 1
-                     : 0;
+        count +=
+            commitInView(static_cast<int>(c.eventType), c.prNumber.value, toQString(c.branch), view)
+                ? 1
+                : 0;
     return count;
 }
 

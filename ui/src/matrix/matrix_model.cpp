@@ -223,11 +223,12 @@ QVariant MatrixModel::columnData(const MatrixColumn& column, int role) const
 QVariant MatrixModel::commitData(const UpstreamCommit& commit, int role) const
 {
     switch (role) {
-    case FollowedRole: return commit.prNumber > 0 && m_followed.contains(prKey(commit.prNumber));
+    case FollowedRole:
+        return commit.prNumber.value > 0 && m_followed.contains(prKey(commit.prNumber.value));
     case Qt::DisplayRole:
     case ShortShaRole: return toQString(commit.sha.shortSha());
     case ShaRole: return toQString(commit.sha.value);
-    case PrNumberRole: return QVariant::fromValue<qint64>(commit.prNumber);
+    case PrNumberRole: return QVariant::fromValue<qint64>(commit.prNumber.value);
     case BranchRole: return toQString(commit.branch);
     case EventTypeRole: return static_cast<int>(commit.eventType);
     case CommitTimeRole: return QVariant::fromValue<qint64>(commit.time);
@@ -249,15 +250,16 @@ QVariant MatrixModel::commitData(const UpstreamCommit& commit, int role) const
     }
     case Qt::ToolTipRole: {
         QString text = toQString(commit.sha.value);
-        if (commit.prNumber > 0)
-            text += u"\n#" % QString::number(commit.prNumber) % u"  " % toQString(commit.title);
+        if (commit.prNumber.value > 0)
+            text +=
+                u"\n#" % QString::number(commit.prNumber.value) % u"  " % toQString(commit.title);
         else if (isScheduled(commit.eventType))
             text += u"\n" % scheduledTitle(commit);
         if (!commit.author.empty())
             text += u"\nby " % toQString(commit.author);
         // The HUD's rows name no branch for a PR (hud-read-api.md section 4).
         const QString branch = !commit.branch.empty() ? toQString(commit.branch)
-                               : commit.prNumber > 0
+                               : commit.prNumber.value > 0
                                    ? tr("branch not reported (the HUD's rows name none for a PR; "
                                         "→ marks the base branch a backend's log fetched)")
                                    : tr("branch not reported");
@@ -265,7 +267,7 @@ QVariant MatrixModel::commitData(const UpstreamCommit& commit, int role) const
                 % formatLongTime(commit.time);
         if (const PullRequestRow* group = rowGroup(commit))
             text += group->kind == PullRequestRow::Kind::EarlierHead
-                        ? tr("\nAn earlier head of #%1").arg(group->prNumber)
+                        ? tr("\nAn earlier head of #%1").arg(group->prNumber.value)
                     : group->heads > 1
                         ? tr("\nThe newest of the PR's %1 heads; each job shows its latest run "
                              "across them, and the time is the PR's latest activity")
@@ -338,14 +340,15 @@ QString MatrixModel::cellDescription(int row, int column) const
     text += u"\n" % toQString(job.backend) % u"  " % levelLabel(job.level) % u"\n"
             % toQString(job.workflow) % u" / " % toQString(job.job) % u"\n"
             % toQString(commit.sha.shortSha());
-    if (commit.prNumber > 0)
-        text += u"  #" % QString::number(commit.prNumber);
+    if (commit.prNumber.value > 0)
+        text += u"  #" % QString::number(commit.prNumber.value);
     if (const auto tested = m_tested.find(cell.runRowId); !cell.empty() && tested != m_tested.end())
-        text += u"\n"
-                % tr("%1 (from its %2)")
-                      .arg(toQString(testedCommitText(tested->second, commit.sha, commit.prNumber,
-                                                      commit.prNumber > 0 ? commit.branch : "")),
-                           toQString(testedCommitSourceName(tested->second.source)));
+        text +=
+            u"\n"
+            % tr("%1 (from its %2)")
+                  .arg(toQString(testedCommitText(tested->second, commit.sha, commit.prNumber,
+                                                  commit.prNumber.value > 0 ? commit.branch : "")),
+                       toQString(testedCommitSourceName(tested->second.source)));
     else if (isScheduled(commit.eventType) && !isUpstreamCommit(commit.sha.value))
         text += tr("\nnot an upstream commit (the downstream's own nightly id)");
     if (const QString head =
@@ -376,8 +379,8 @@ QString MatrixModel::shardGroupDescription(int row, const ShardColumn& shard) co
         text += tr("  ·  untriaged failures");
     text += u"\n" % toQString(first.backend) % u"  " % levelLabel(first.level) % u"\n"
             % toQString(first.workflow) % u"\n" % toQString(commit.sha.shortSha());
-    if (commit.prNumber > 0)
-        text += u"  #" % QString::number(commit.prNumber);
+    if (commit.prNumber.value > 0)
+        text += u"  #" % QString::number(commit.prNumber.value);
     for (const int member : shard.memberColumns) {
         const auto m = static_cast<std::size_t>(member);
         text += u"\n  " % toQString(ungrouped().columns[m].job) % u": "

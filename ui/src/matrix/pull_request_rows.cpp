@@ -15,7 +15,7 @@ struct Head {
 };
 
 struct Pr {
-    std::int64_t number = 0;
+    PrNumber number;
     std::vector<Head> heads; // newest first
     EpochSeconds activity() const
     {
@@ -38,10 +38,10 @@ EpochSeconds latestActivity(const MatrixSnapshot& commits, std::size_t row)
 // each with its heads newest pushed first (ties: the matrix's own order).
 std::vector<Pr> pullRequests(const MatrixSnapshot& commits)
 {
-    std::map<std::int64_t, Pr> byNumber;
+    std::map<PrNumber, Pr> byNumber;
     for (std::size_t r = 0; r < commits.rows.size(); ++r) {
-        const std::int64_t number = commits.rows[r].prNumber;
-        if (number <= 0)
+        const PrNumber number = commits.rows[r].prNumber;
+        if (number.value <= 0)
             continue; // pushes and scheduled runs: the HUD's "pr_number > 0"
         Pr& pr = byNumber[number];
         pr.number = number;
@@ -55,7 +55,7 @@ std::vector<Pr> pullRequests(const MatrixSnapshot& commits)
         out.push_back(std::move(pr));
     }
     std::stable_sort(out.begin(), out.end(), [](const Pr& a, const Pr& b) {
-        return a.activity() != b.activity() ? a.activity() > b.activity() : a.number > b.number;
+        return a.activity() != b.activity() ? a.activity() > b.activity() : b.number < a.number;
     });
     return out;
 }
@@ -111,7 +111,7 @@ PullRequestMatrix pullRequestMatrix(const MatrixSnapshot& commits,
     const std::size_t width = commits.columns.size();
     for (const Pr& pr : pullRequests(commits)) {
         const int heads = static_cast<int>(pr.heads.size());
-        const bool open = heads > 1 && expanded.count(pr.number) > 0;
+        const bool open = heads > 1 && expanded.count(pr.number.value) > 0;
         out.matrix.rows.push_back(summaryCommit(commits, pr));
         out.rows.push_back({PullRequestRow::Kind::Latest, pr.number, heads, open});
         const std::size_t newest = pr.heads.front().row;
@@ -134,9 +134,9 @@ PullRequestMatrix pullRequestMatrix(const MatrixSnapshot& commits,
 
 int countPullRequests(const MatrixSnapshot& commits)
 {
-    std::unordered_set<std::int64_t> numbers;
+    std::unordered_set<PrNumber, IdHash> numbers;
     for (const UpstreamCommit& commit : commits.rows)
-        if (commit.prNumber > 0)
+        if (commit.prNumber.value > 0)
             numbers.insert(commit.prNumber);
     return static_cast<int>(numbers.size());
 }

@@ -24,17 +24,17 @@ ReportWindow::ReportWindow(const std::string& cachePath, TestRunId testRunId, co
                 emit loaded(static_cast<int>(results->results.size()));
             });
     connect(m_loader, &TestResultsController::loadFailed, this,
-            [this](qint64, const QString& reason) {
+            [this](Ticket, const QString& reason) {
                 m_panel->setMessage(tr("Cannot read this report: %1").arg(reason));
             });
     connect(m_panel, &TestsPanel::tracebackRequested, this,
-            [this](qint64 textId) { m_loader->loadText(m_loadId, TestMessageId{textId}); });
+            [this](qint64 textId) { m_loader->loadText(m_load, TestMessageId{textId}); });
     connect(m_loader, &TestResultsController::textLoaded, m_panel,
-            [this](qint64, qint64 textId, const QString& text, bool cut, const QString& full) {
+            [this](Ticket, qint64 textId, const QString& text, bool cut, const QString& full) {
                 m_panel->setTraceback(textId, text, cut, full);
             });
     m_panel->setLoading(tr("Reading %1…").arg(label));
-    m_loadId = m_loader->loadTestRun(testRunId);
+    m_load = m_loader->loadTestRun(testRunId);
 }
 
 ReportWindow::~ReportWindow() { m_loader->shutdown(); }

@@ -10,22 +10,25 @@ TestResultsController::TestResultsController(QObject* parent)
     qRegisterMetaType<TestsLoadRequest>();
     qRegisterMetaType<std::shared_ptr<const TestsPanelData>>();
     qRegisterMetaType<TestHistory>();
+    qRegisterMetaType<Ticket>();
     m_thread.setObjectName(QStringLiteral("test results"));
     m_worker->moveToThread(&m_thread);
     connect(&m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
-    connect(m_worker, &TestResultsWorker::fetching, this, [this](qint64 id, const QString& what) {
-        if (id == m_latest.load())
-            emit fetching(id, what);
-    });
+    connect(m_worker, &TestResultsWorker::fetching, this,
+            [this](Ticket ticket, const QString& what) {
+                if (ticket == m_latest.load())
+                    emit fetching(ticket, what);
+            });
     connect(m_worker, &TestResultsWorker::loaded, this,
             [this](const std::shared_ptr<const TestsPanelData>& data) {
-                if (data->loadId == m_latest.load())
+                if (data->ticket == m_latest.load())
                     emit loaded(data);
             });
-    connect(m_worker, &TestResultsWorker::loadFailed, this, [this](qint64 id, const QString& why) {
-        if (id == m_latest.load())
-            emit loadFailed(id, why);
-    });
+    connect(m_worker, &TestResultsWorker::loadFailed, this,
+            [this](Ticket ticket, const QString& why) {
+                if (ticket == m_latest.load())
+                    emit loadFailed(ticket, why);
+            });
     connect(m_worker, &TestResultsWorker::textLoaded, this, &TestResultsController::textLoaded);
     connect(m_worker, &TestResultsWorker::historyLoaded, this,
             &TestResultsController::historyLoaded);
@@ -55,24 +58,24 @@ void TestResultsController::setAccess(const std::string& cachePath, const Artifa
     m_access = access;
 }
 
-qint64 TestResultsController::nextLoad()
+Ticket TestResultsController::nextLoad()
 {
-    const qint64 id = m_latest.load() + 1;
-    m_latest = id;
+    const Ticket ticket{m_latest.load().value + 1};
+    m_latest = ticket;
     m_abortFetch = true; // a fetch for an older load is not worth waiting for
-    return id;
+    return ticket;
 }
 
-qint64 TestResultsController::post(TestsLoadRequest request)
+Ticket TestResultsController::post(TestsLoadRequest request)
 {
-    request.loadId = nextLoad();
+    request.ticket = nextLoad();
     request.cachePath = m_cachePath;
     request.access = m_access;
     QMetaObject::invokeMethod(m_worker, [worker = m_worker, request] { worker->load(request); });
-    return request.loadId;
+    return request.ticket;
 }
 
-qint64 TestResultsController::loadRun(CheckRunRow checkRunRow, bool fetchIfMissing)
+Ticket TestResultsController::loadRun(CheckRunRow checkRunRow, bool fetchIfMissing)
 {
     TestsLoadRequest request;
     request.checkRunRow = checkRunRow;
@@ -80,24 +83,24 @@ qint64 TestResultsController::loadRun(CheckRunRow checkRunRow, bool fetchIfMissi
     return post(std::move(request));
 }
 
-qint64 TestResultsController::loadTestRun(TestRunId testRunId)
+Ticket TestResultsController::loadTestRun(TestRunId testRunId)
 {
     TestsLoadRequest request;
     request.testRunId = testRunId;
     return post(std::move(request));
 }
 
-void TestResultsController::loadText(qint64 loadId, TestMessageId textId)
+void TestResultsController::loadText(Ticket ticket, TestMessageId textId)
 {
     QMetaObject::invokeMethod(
-        m_worker, [worker = m_worker, loadId, textId] { worker->loadText(loadId, textId); });
+        m_worker, [worker = m_worker, ticket, textId] { worker->loadText(ticket, textId); });
 }
 
-void TestResultsController::loadHistory(qint64 loadId, CheckRunRow checkRunRow, std::int64_t testId,
+void TestResultsController::loadHistory(Ticket ticket, CheckRunRow checkRunRow, TestId testId,
                                         int shas)
 {
-    QMetaObject::invokeMethod(m_worker, [worker = m_worker, loadId, checkRunRow, testId, shas] {
-        worker->loadHistory(loadId, checkRunRow, testId, shas);
+    QMetaObject::invokeMethod(m_worker, [worker = m_worker, ticket, checkRunRow, testId, shas] {
+        worker->loadHistory(ticket, checkRunRow, testId, shas);
     });
 }
 

@@ -63,7 +63,7 @@ QString importSummary(const ImportSummary& summary)
 } // namespace
 
 TestResultsWorker::TestResultsWorker(const std::atomic<bool>& shutdown,
-                                     const std::atomic<qint64>& latestLoad,
+                                     const std::atomic<Ticket>& latestLoad,
                                      std::atomic<bool>& abortFetch, QObject* parent)
     : QObject(parent), m_shutdown(shutdown), m_latestLoad(latestLoad), m_abortFetch(abortFetch)
 {
@@ -71,9 +71,9 @@ TestResultsWorker::TestResultsWorker(const std::atomic<bool>& shutdown,
 
 TestResultsWorker::~TestResultsWorker() = default;
 
-bool TestResultsWorker::stale(qint64 loadId) const
+bool TestResultsWorker::stale(Ticket ticket) const
 {
-    return m_shutdown.load() || loadId < m_latestLoad.load();
+    return m_shutdown.load() || ticket < m_latestLoad.load();
 }
 
 Result<void> TestResultsWorker::prepare(const std::string& cachePath, const ArtifactAccess& access)
@@ -112,7 +112,7 @@ void TestResultsWorker::load(const TestsLoadRequest& request)
     try {
         loadNow(request);
     } catch (const std::bad_alloc&) {
-        emit loadFailed(request.loadId, tr("Out of memory reading these results; the input is "
+        emit loadFailed(request.ticket, tr("Out of memory reading these results; the input is "
                                            "too large for this machine."));
     }
 }
@@ -129,23 +129,23 @@ void TestResultsWorker::importPaths(const QString& cachePath, const QStringList&
 
 void TestResultsWorker::loadNow(const TestsLoadRequest& request)
 {
-    if (stale(request.loadId))
+    if (stale(request.ticket))
         return;
     if (auto ready = prepare(request.cachePath, request.access); !ready) {
-        emit loadFailed(request.loadId, toQString(ready.message()));
+        emit loadFailed(request.ticket, toQString(ready.message()));
         return;
     }
     std::optional<TestRunInfo> run;
     auto id = resolveTestRun(request, run);
     if (!id) {
-        emit loadFailed(request.loadId, toQString(id.message()));
+        emit loadFailed(request.ticket, toQString(id.message()));
         return;
     }
-    if (stale(request.loadId))
+    if (stale(request.ticket))
         return;
     if (!run) { // nothing fetched, and fetching was not allowed (or no artifacts)
         auto data = std::make_shared<TestsPanelData>();
-        data->loadId = request.loadId;
+        data->ticket = request.ticket;
         // A job that failed without artifacts still has its own failure.
         if (request.checkRunRow) {
             if (auto row = RunStore(*m_cache).checkRun(request.checkRunRow)) {
@@ -155,7 +155,7 @@ void TestResultsWorker::loadNow(const TestsLoadRequest& request)
                 data->checkRunId = row->checkRunId;
             }
             if (auto triaged = gatherTriage(*data, request.checkRunRow); !triaged) {
-                emit loadFailed(request.loadId, toQString(triaged.message()));
+                emit loadFailed(request.ticket, toQString(triaged.message()));
                 return;
             }
         }
@@ -164,7 +164,7 @@ void TestResultsWorker::loadNow(const TestsLoadRequest& request)
     }
     auto data = gather(request, *run);
     if (!data) {
-        emit loadFailed(request.loadId, toQString(data.message()));
+        emit loadFailed(request.ticket, toQString(data.message()));
         return;
     }
     emit loaded(std::move(*data));
@@ -202,7 +202,7 @@ Result<void> TestResultsWorker::fetchArtifacts(const TestsLoadRequest& request)
         return row.error();
     if (row->reported.artifactUrl.empty())
         return {}; // the backend reported no artifacts: nothing to fetch
-    emit fetching(request.loadId,
+    emit fetching(request.ticket,
                   tr("Fetching test results from %1…").arg(toQString(row->reported.artifactUrl)));
     m_abortFetch = false;
     ArtifactSync sync(*m_cache, *m_fetcher, m_access.settings);
@@ -216,7 +216,7 @@ Result<std::shared_ptr<TestsPanelData>> TestResultsWorker::gather(const TestsLoa
                                                                   const TestRunInfo& run)
 {
     auto data = std::make_shared<TestsPanelData>();
-    data->loadId = request.loadId;
+    data->ticket = request.ticket;
     data->run = run;
     if (run.checkRunRow) {
         auto row = RunStore(*m_cache).checkRun(*run.checkRunRow);
@@ -237,7 +237,7 @@ Result<std::shared_ptr<TestsPanelData>> TestResultsWorker::gather(const TestsLoa
         return data;
     if (auto triaged = gatherTriage(*data, *run.checkRunRow); !triaged)
         return triaged.error();
-    std::vector<std::int64_t> failing;
+    std::vector<TestId> failing;
     for (const StoredTestResult& r : data->results)
         if (isFailingOutcome(r.outcome) && failing.size() < request.maxHistories)
             failing.push_back(r.testId);
@@ -275,13 +275,13 @@ Result<void> TestResultsWorker::gatherTriage(TestsPanelData& data, CheckRunRow c
     return {};
 }
 
-void TestResultsWorker::loadText(qint64 loadId, TestMessageId textId)
+void TestResultsWorker::loadText(Ticket ticket, TestMessageId textId)
 {
-    if (stale(loadId) || !m_cache)
+    if (stale(ticket) || !m_cache)
         return;
     auto text = TestResultStore(*m_cache).testText(textId);
     if (!text) {
-        emit textLoaded(loadId, textId.value,
+        emit textLoaded(ticket, textId.value,
                         tr("(cannot read this text: %1)").arg(toQString(text.message())), false,
                         QString());
         return;
@@ -290,17 +290,17 @@ void TestResultsWorker::loadText(qint64 loadId, TestMessageId textId)
     if (!text->fullTextHash.empty() && m_blobs)
         if (auto path = m_blobs->path(text->fullTextHash))
             fullPath = toQString(*path);
-    emit textLoaded(loadId, textId.value, toQString(text->text), !text->fullTextHash.empty(),
+    emit textLoaded(ticket, textId.value, toQString(text->text), !text->fullTextHash.empty(),
                     fullPath);
 }
 
-void TestResultsWorker::loadHistory(qint64 loadId, CheckRunRow checkRunRow, qint64 testId, int shas)
+void TestResultsWorker::loadHistory(Ticket ticket, CheckRunRow checkRunRow, TestId testId, int shas)
 {
-    if (stale(loadId) || !m_cache)
+    if (stale(ticket) || !m_cache)
         return;
     auto histories = TestResultStore(*m_cache).testHistory(checkRunRow, {testId}, shas);
     if (histories && !histories->empty())
-        emit historyLoaded(loadId, histories->front());
+        emit historyLoaded(ticket, histories->front());
 }
 
 void TestResultsWorker::importNow(const QString& cachePath, const QStringList& paths)

@@ -115,7 +115,7 @@ QWidget* TestDetailsView::buildContent()
     m_showInLog->setToolTip(tr("Open the job's log at this test's failure (L)"));
     m_showInLog->setShortcut(QKeySequence(Qt::Key_L));
     connect(m_showInLog, &QToolButton::clicked, this,
-            [this] { emit showInLogRequested(m_testId, m_identity->text()); });
+            [this] { emit showInLogRequested(m_testId.value, m_identity->text()); });
     m_tag = new QToolButton(content);
     m_tag->setObjectName(QStringLiteral("tagTest"));
     m_tag->setText(tr("Tag…"));
@@ -211,7 +211,7 @@ QLineEdit* TestDetailsView::addField(QFormLayout& form, const QString& label)
 
 void TestDetailsView::showNote(const QString& note)
 {
-    m_testId = 0;
+    m_testId = TestId{};
     m_tracebackId = {};
     m_note->setText(note);
     m_stack->setCurrentIndex(0);

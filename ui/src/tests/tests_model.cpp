@@ -109,7 +109,7 @@ const StoredTestResult* TestsModel::result(const QModelIndex& index) const
     return &at(rowAt(index));
 }
 
-const TestHistory* TestsModel::history(std::int64_t testId) const
+const TestHistory* TestsModel::history(TestId testId) const
 {
     const auto row = m_rowOfTest.find(testId);
     if (row == m_rowOfTest.end())
@@ -126,7 +126,7 @@ QModelIndex TestsModel::rowIndex(Row row, int column) const
     return createIndex(slot.position, column, static_cast<quintptr>(slot.group + 1));
 }
 
-QModelIndex TestsModel::indexOfTest(std::int64_t testId, int column) const
+QModelIndex TestsModel::indexOfTest(TestId testId, int column) const
 {
     const auto row = m_rowOfTest.find(testId);
     return row == m_rowOfTest.end() ? QModelIndex() : rowIndex(row->second, column);
@@ -214,7 +214,7 @@ bool TestsModel::setHistory(TestHistory history)
     return true;
 }
 
-void TestsModel::setTriage(const std::unordered_map<std::int64_t, TestTriage>& triage)
+void TestsModel::setTriage(const std::unordered_map<TestId, TestTriage, IdHash>& triage)
 {
     m_triage.clear();
     m_classKeys.assign(m_results->size(), kNoClassKey);
@@ -230,7 +230,7 @@ void TestsModel::setTriage(const std::unordered_map<std::int64_t, TestTriage>& t
         emit dataChanged(index(0, ClassColumn), index(rowCount() - 1, ClassColumn));
 }
 
-bool TestsModel::setTestTriage(std::int64_t testId, const TestTriage& triage)
+bool TestsModel::setTestTriage(TestId testId, const TestTriage& triage)
 {
     const auto found = m_rowOfTest.find(testId);
     if (found == m_rowOfTest.end())
@@ -243,7 +243,7 @@ bool TestsModel::setTestTriage(std::int64_t testId, const TestTriage& triage)
     return true;
 }
 
-const TestTriage* TestsModel::triage(std::int64_t testId) const
+const TestTriage* TestsModel::triage(TestId testId) const
 {
     const auto row = m_rowOfTest.find(testId);
     if (row == m_rowOfTest.end())

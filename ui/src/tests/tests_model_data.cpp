@@ -191,7 +191,7 @@ QVariant TestsModel::testData(Row row, int column, int role) const
     case Qt::TextAlignmentRole: return alignment(column);
     case OutcomeRole: return static_cast<int>(result.outcome);
     case GroupRole: return false;
-    case TestIdRole: return QVariant::fromValue(static_cast<qint64>(result.testId));
+    case TestIdRole: return QVariant::fromValue(static_cast<qint64>(result.testId.value));
     case IdentityRole: return toQString(result.identity);
     case HistoryStripRole: return hasHistory ? entry->second.squares : QByteArray();
     case HistoryBadgeRole:

@@ -50,9 +50,9 @@ QString stateMessage(const TestRunInfo& run)
     return {};
 }
 
-bool failsIn(const TestsPanelData& data, std::int64_t testId)
+bool failsIn(const TestsPanelData& data, TestId testId)
 {
-    return testId != 0
+    return testId
            && std::any_of(data.results.begin(), data.results.end(), [&](const StoredTestResult& r) {
                   return r.testId == testId && isFailingOutcome(r.outcome);
               });
@@ -224,7 +224,7 @@ void TestsPanel::connectParts()
             [this](const QModelIndex& index) { rememberExpansion(index, false); });
     connect(m_view, &QTreeView::doubleClicked, this, [this](const QModelIndex& index) {
         if (const StoredTestResult* result = m_model->result(index))
-            emit testActivated(result->testId);
+            emit testActivated(result->testId.value);
     });
     connect(m_details, &TestDetailsView::showInLogRequested, this, &TestsPanel::showInLogRequested);
     connect(m_details, &TestDetailsView::tagRequested, this, [this] { showTagDialog(false); });
@@ -266,15 +266,15 @@ bool TestsPanel::setData(TestsPanelData loaded)
 
 bool TestsPanel::setData(std::shared_ptr<const TestsPanelData> loaded)
 {
-    if (!loaded || loaded->loadId < m_latestLoad)
+    if (!loaded || loaded->ticket < m_latestLoad)
         return false;
-    m_latestLoad = loaded->loadId;
+    m_latestLoad = loaded->ticket;
     // Another run keeps the selected test only where it fails there too: a
     // red cell opens on a failure, never on a passing test.
     if (!m_data || m_data->run.checkRunRow != loaded->run.checkRunRow
         || m_data->run.id != loaded->run.id)
         if (!failsIn(*loaded, m_selectedTestId))
-            m_selectedTestId = 0;
+            m_selectedTestId = TestId{};
     m_data = std::move(loaded);
     m_title->setFullText(m_data->jobTitle);
     m_title->setVisible(!m_data->jobTitle.isEmpty());
@@ -290,7 +290,7 @@ bool TestsPanel::setData(std::shared_ptr<const TestsPanelData> loaded)
     if (const QModelIndex kept = m_view->currentIndex(); kept.isValid())
         if (const StoredTestResult* shown = m_model->result(kept))
             m_details->setTriage(m_model->triage(shown->testId));
-    const auto job = m_data->triage.find(0);
+    const auto job = m_data->triage.find(TestId{}); // the job's own
     m_job = job == m_data->triage.end() ? std::nullopt : std::optional<TestTriage>(job->second);
     updateJobTriage();
     m_view->setColumnHidden(TestsModel::ClassColumn, m_data->triage.empty());
@@ -372,7 +372,7 @@ void TestsPanel::onCurrentChanged(const QModelIndex& current)
     if (result->tracebackId)
         emit tracebackRequested(result->tracebackId.value);
     if (!history)
-        emit historyRequested(result->testId);
+        emit historyRequested(result->testId.value);
 }
 
 void TestsPanel::afterLayout()
@@ -426,7 +426,7 @@ QModelIndex TestsPanel::firstTest() const
     return m_model->grouping() == TestsModel::Grouping::None ? first : m_model->index(0, 0, first);
 }
 
-bool TestsPanel::selectTest(std::int64_t testId)
+bool TestsPanel::selectTest(TestId testId)
 {
     const QModelIndex index = m_model->indexOfTest(testId);
     if (!index.isValid())
@@ -448,9 +448,9 @@ bool TestsPanel::selectIdentity(const QString& identity)
     return false;
 }
 
-void TestsPanel::applyTriage(std::int64_t testId, const TestTriage& triage)
+void TestsPanel::applyTriage(TestId testId, const TestTriage& triage)
 {
-    if (testId == 0) {
+    if (!testId) {
         m_job = triage;
         updateJobTriage();
     } else {
@@ -460,9 +460,9 @@ void TestsPanel::applyTriage(std::int64_t testId, const TestTriage& triage)
     }
 }
 
-const TestTriage* TestsPanel::triageOf(std::int64_t testId) const
+const TestTriage* TestsPanel::triageOf(TestId testId) const
 {
-    if (testId == 0)
+    if (!testId)
         return m_job ? &*m_job : nullptr;
     return m_model->triage(testId);
 }

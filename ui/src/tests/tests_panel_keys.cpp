@@ -35,7 +35,7 @@ void TestsPanel::connectTriageKeys()
     const auto openLog = [this] {
         const StoredTestResult* result = m_model->result(m_view->currentIndex());
         if (result && m_details->offersShowInLog())
-            emit showInLogRequested(result->testId, toQString(result->identity));
+            emit showInLogRequested(result->testId.value, toQString(result->identity));
     };
     key(QKeySequence(Qt::Key_Return), openLog);
     key(QKeySequence(Qt::Key_Enter), openLog);
@@ -57,9 +57,9 @@ std::vector<QModelIndex> TestsPanel::testRowsInViewOrder() const
     return rows;
 }
 
-QVector<qint64> TestsPanel::selectedTriageIds() const
+QVector<TestId> TestsPanel::selectedTriageIds() const
 {
-    QVector<qint64> ids;
+    QVector<TestId> ids;
     for (const QModelIndex& index : m_view->selectionModel()->selectedRows())
         if (const StoredTestResult* result = m_model->result(index))
             if (m_model->triage(result->testId))
@@ -135,7 +135,7 @@ QModelIndex TestsPanel::firstFailingTest() const
 
 void TestsPanel::triageSelection(triage::FailureClass cls)
 {
-    const QVector<qint64> ids = selectedTriageIds();
+    const QVector<TestId> ids = selectedTriageIds();
     if (ids.isEmpty() || !m_data || !m_data->triageBase)
         return;
     TriageRequest request{ids, {cls, {}, {}}, true};
@@ -146,14 +146,14 @@ void TestsPanel::showTagDialog(bool job)
 {
     if (!m_data || !m_data->triageBase)
         return;
-    const QVector<qint64> ids = job ? QVector<qint64>{0} : selectedTriageIds();
+    const QVector<TestId> ids = job ? QVector<TestId>{TestId{}} : selectedTriageIds();
     if (ids.isEmpty() || (job && !m_job))
         return;
     // Start from the tag they share, if they share one.
     TriageEdit initial;
     bool first = true;
     bool same = true;
-    for (qint64 id : ids) {
+    for (const TestId id : ids) {
         const TestTriage* triage = triageOf(id);
         TriageEdit mine;
         if (triage) {

@@ -25,8 +25,8 @@ QString outcomeText(const std::optional<TestOutcome>& outcome)
 // "#158123 3fa9c21" or "nightly 3fa9c21".
 QString sourceText(const triage::EvidenceRun& run)
 {
-    return run.prNumber > 0 ? tr("#%1 %2").arg(run.prNumber).arg(shortSha(run.sha))
-                            : tr("nightly %1").arg(shortSha(run.sha));
+    return run.prNumber.value > 0 ? tr("#%1 %2").arg(run.prNumber.value).arg(shortSha(run.sha))
+                                  : tr("nightly %1").arg(shortSha(run.sha));
 }
 
 QString sourcesText(const std::vector<triage::EvidenceRun>& runs, int count)
@@ -68,7 +68,7 @@ QString evidenceLine(const triage::Evidence& e)
         return text;
     }
     case EvidenceKind::Baseline: {
-        const bool nightly = e.run && e.run->prNumber == 0;
+        const bool nightly = e.run && e.run->prNumber.value == 0;
         QString text =
             e.run ? (nightly ? tr("Previous nightly %1: %2") : tr("This PR's previous head %1: %2"))
                         .arg(runText(*e.run), outcomeText(e.outcome))
@@ -88,8 +88,8 @@ QString evidenceLine(const triage::Evidence& e)
         if (e.firstSeen)
             text += tr("; first seen on %1 at %2")
                         .arg(sourceText(*e.firstSeen), formatShortTime(e.firstSeen->dispatchedAt));
-        if (e.culpritPr > 0)
-            text += tr("; likely broken by #%1").arg(e.culpritPr);
+        if (e.culpritPr.value > 0)
+            text += tr("; likely broken by #%1").arg(e.culpritPr.value);
         if (!e.pullUrl.empty())
             text += u" — " % toQString(e.pullUrl);
         return text;

@@ -13,12 +13,12 @@ namespace relayhud::ui {
 
 namespace {
 
-qint64 culpritOf(const triage::Suggestion& s)
+PrNumber culpritOf(const triage::Suggestion& s)
 {
     for (const triage::Evidence& e : s.evidence)
-        if (e.kind == triage::EvidenceKind::Breakage && e.culpritPr > 0)
+        if (e.kind == triage::EvidenceKind::Breakage && e.culpritPr.value > 0)
             return e.culpritPr;
-    return 0;
+    return PrNumber{};
 }
 
 // "test_add" of "test/test_ops.py::TestOps::test_add"; the job for none.
@@ -33,13 +33,13 @@ QString lineFor(const AttributedFailure& f)
     const WatchEvent& e = f.event;
     const QString where = e.backend.section(u'/', -1) % u' ' % parseJobLabel(e.job).compact;
     return f.ownRegression ? QCoreApplication::translate("Watch", "#%1's regression: %2 (%3)")
-                                 .arg(f.culpritPr)
+                                 .arg(f.culpritPr.value)
                                  .arg(shortTest(f), where)
                            : QCoreApplication::translate(
                                  "Watch", "#%1: %2 already broken upstream, likely by #%3 (%4)")
                                  .arg(e.pr)
                                  .arg(shortTest(f))
-                                 .arg(f.culpritPr)
+                                 .arg(f.culpritPr.value)
                                  .arg(where);
 }
 
@@ -50,7 +50,7 @@ attributedFailures(const std::vector<triage::Suggestion>& suggestions,
                    const QHash<qint64, WatchEvent>& awaited)
 {
     std::vector<AttributedFailure> out;
-    std::set<std::pair<CheckRunRow, qint64>> seen; // (run, culprit)
+    std::set<std::pair<CheckRunRow, PrNumber>> seen; // (run, culprit)
     for (const triage::Suggestion& s : suggestions) {
         const auto it = awaited.constFind(s.target.checkRunRow.value);
         if (it == awaited.cend() || !it->notify)
@@ -59,12 +59,12 @@ attributedFailures(const std::vector<triage::Suggestion>& suggestions,
         f.event = *it;
         f.test = toQString(s.target.identity);
         if (s.cls == triage::FailureClass::Regression && it->pr > 0) {
-            f.culpritPr = it->pr;
+            f.culpritPr = PrNumber{it->pr};
             f.ownRegression = true;
         } else if (s.cls == triage::FailureClass::PreExisting) {
             f.culpritPr = culpritOf(s);
         }
-        if (f.culpritPr == 0 || !seen.emplace(f.event.runRowId, f.culpritPr).second)
+        if (!f.culpritPr || !seen.emplace(f.event.runRowId, f.culpritPr).second)
             continue;
         out.push_back(std::move(f));
     }
@@ -78,7 +78,7 @@ Notice noticeForAttributions(const std::vector<AttributedFailure>& failures)
     if (failures.empty())
         return notice;
     QStringList lines;
-    std::set<qint64> culprits;
+    std::set<PrNumber> culprits;
     for (const AttributedFailure& f : failures) {
         culprits.insert(f.culpritPr);
         if (notice.items < kListed)
@@ -91,7 +91,7 @@ Notice noticeForAttributions(const std::vector<AttributedFailure>& failures)
     notice.title =
         culprits.size() == 1
             ? QCoreApplication::translate("Watch", "RelayHUD: failure attributed to #%1")
-                  .arg(*culprits.begin())
+                  .arg(culprits.begin()->value)
             : QCoreApplication::translate("Watch", "RelayHUD: failures attributed to %1 PRs")
                   .arg(culprits.size());
     notice.body = lines.join(u'\n');

@@ -27,7 +27,8 @@ std::array<QString, 3> keysOf(const MatrixColumn& column, const UpstreamCommit& 
 {
     const QString backend = toQString(column.backend);
     return {jobKey(backend, toQString(column.workflow), toQString(column.job)),
-            commit.prNumber > 0 ? prKey(commit.prNumber) : QString(), backendKey(backend)};
+            commit.prNumber.value > 0 ? prKey(commit.prNumber.value) : QString(),
+            backendKey(backend)};
 }
 
 bool isFailed(const MatrixCell& cell)
@@ -116,7 +117,7 @@ std::vector<WatchEvent> whatIsNew(const MatrixSnapshot& before, const MatrixSnap
             if (!kind)
                 continue;
             events.push_back(WatchEvent{*kind, cell.runRowId, toQString(commit.sha.value),
-                                        commit.prNumber, toQString(column.backend),
+                                        commit.prNumber.value, toQString(column.backend),
                                         toQString(column.job), watch.notifies(column, commit)});
         }
     }

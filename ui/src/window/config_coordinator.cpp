@@ -44,7 +44,7 @@ ConfigEditorWindow* ConfigCoordinator::openEditorHere()
     editor->setConfigRepo(path, backend);
     // The selected test of the cell's run, revealed in this backend's config.
     const CheckRunRow run{cell.data(MatrixModel::RunRowIdRole).toLongLong()};
-    if (!run || run != m_frame.tests->shownRun() || m_frame.tests->panel()->selectedTestId() == 0)
+    if (!run || run != m_frame.tests->shownRun() || !m_frame.tests->panel()->selectedTestId())
         return editor;
     for (const StoredTestResult& result : m_frame.tests->panel()->model().results())
         if (result.testId == m_frame.tests->panel()->selectedTestId()) {

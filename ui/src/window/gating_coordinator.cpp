@@ -34,16 +34,17 @@ GatingCoordinator::GatingCoordinator(Frame frame, QObject* parent)
 
 void GatingCoordinator::reload()
 {
-    if (!m_dock->visibleRegion().isEmpty() && m_pr > 0)
+    if (!m_dock->visibleRegion().isEmpty() && m_pr)
         load();
 }
 
 void GatingCoordinator::follow(const QModelIndex& current)
 {
     m_pr = current.isValid()
-               ? m_frame.proxy->headerData(current.row(), Qt::Vertical, MatrixModel::PrNumberRole)
-                     .toLongLong()
-               : 0;
+               ? PrNumber{m_frame.proxy
+                              ->headerData(current.row(), Qt::Vertical, MatrixModel::PrNumberRole)
+                              .toLongLong()}
+               : PrNumber{};
     if (m_panel->prNumber() == m_pr || m_dock->visibleRegion().isEmpty())
         return; // the same PR, or read when the tab is next seen
     load();

@@ -46,8 +46,8 @@ LinksCoordinator::LinksCoordinator(Frame frame, QObject* parent)
     connect(tests, &TestsCoordinator::testsShown, this,
             [this](qint64 run, int, int, int) { selectPendingTest(CheckRunRow{run}, true); });
     connect(tests->controller(), &TestResultsController::loadFailed, this,
-            [this, tests](qint64 loadId, const QString&) {
-                if (loadId == tests->currentLoad())
+            [this, tests](Ticket ticket, const QString&) {
+                if (ticket == tests->currentLoad())
                     selectPendingTest(tests->shownRun(), false);
             });
     MatrixView* view = m_frame.view;
@@ -259,7 +259,7 @@ void LinksCoordinator::showCommitMenu(const QPoint& pos)
         m_frame.proxy->headerData(row, Qt::Vertical, MatrixModel::PrNumberRole).toLongLong();
     if (pr > 0)
         menu.addAction(tr("Copy link to PR #%1").arg(pr), this,
-                       [this, pr] { copy(pullRequestLinkUrl(pr)); });
+                       [this, pr] { copy(pullRequestLinkUrl(PrNumber{pr})); });
     menu.exec(header->viewport()->mapToGlobal(pos));
 }
 

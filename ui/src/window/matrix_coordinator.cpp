@@ -269,8 +269,8 @@ void MatrixCoordinator::revealCommit(const QString& sha)
         if (toQString(commit.sha.value) == sha)
             return; // shown already
     for (const UpstreamCommit& commit : model->commits().rows)
-        if (commit.prNumber > 0 && toQString(commit.sha.value) == sha)
-            return model->setExpanded(commit.prNumber, true);
+        if (commit.prNumber.value > 0 && toQString(commit.sha.value) == sha)
+            return model->setExpanded(commit.prNumber.value, true);
 }
 
 bool MatrixCoordinator::selectRun(CheckRunRow run)

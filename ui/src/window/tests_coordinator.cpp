@@ -24,10 +24,10 @@ TestsCoordinator::TestsCoordinator(QMainWindow* window, QDockWidget* above)
     m_panel->setMessage(tr("Select a cell to see its tests."));
 
     connect(m_tests, &TestResultsController::fetching, this,
-            [this](qint64, const QString& what) { m_panel->setLoading(what); });
+            [this](Ticket, const QString& what) { m_panel->setLoading(what); });
     connect(m_tests, &TestResultsController::loaded, this, &TestsCoordinator::onLoaded);
     connect(m_tests, &TestResultsController::loadFailed, this,
-            [this](qint64, const QString& reason) {
+            [this](Ticket, const QString& reason) {
                 m_panel->setMessage(tr("Cannot show this run's tests: %1").arg(reason));
                 m_readFailed = true;
                 emit testsFailed(reason);
@@ -36,17 +36,17 @@ TestsCoordinator::TestsCoordinator(QMainWindow* window, QDockWidget* above)
             [this](qint64 textId) { m_tests->loadText(m_load, TestMessageId{textId}); });
     connect(
         m_tests, &TestResultsController::textLoaded, this,
-        [this](qint64 loadId, qint64 textId, const QString& text, bool cut, const QString& full) {
-            if (loadId == m_load)
+        [this](Ticket ticket, qint64 textId, const QString& text, bool cut, const QString& full) {
+            if (ticket == m_load)
                 m_panel->setTraceback(textId, text, cut, full);
         });
     connect(m_panel, &TestsPanel::historyRequested, this, [this](qint64 testId) {
         if (m_run)
-            m_tests->loadHistory(m_load, m_run, testId);
+            m_tests->loadHistory(m_load, m_run, TestId{testId});
     });
     connect(m_tests, &TestResultsController::historyLoaded, this,
-            [this](qint64 loadId, const TestHistory& history) {
-                if (loadId == m_load)
+            [this](Ticket ticket, const TestHistory& history) {
+                if (ticket == m_load)
                     m_panel->setHistory(history);
             });
 }
@@ -110,7 +110,7 @@ void TestsCoordinator::raise()
 
 void TestsCoordinator::onLoaded(const std::shared_ptr<const TestsPanelData>& loaded)
 {
-    if (loaded->loadId != m_load)
+    if (loaded->ticket != m_load)
         return;
     m_readFailed = false;
     m_base = loaded->triageBase;

@@ -214,7 +214,7 @@ void TriageCoordinator::onTriageRequested(const TriageRequest& request)
     std::optional<TriageTarget> base;
     std::vector<TriageTarget> targets;
     std::vector<std::optional<TriageTag>> before;
-    for (qint64 testId : request.testIds) {
+    for (const TestId testId : request.testIds) {
         const TestTriage* current = m_frame.tests->panel()->triageOf(testId);
         if (!current)
             continue;
@@ -223,7 +223,7 @@ void TriageCoordinator::onTriageRequested(const TriageRequest& request)
             target = current->tag->target;
         } else if (m_frame.tests->shownTarget()) {
             target = *m_frame.tests->shownTarget();
-            if (testId != 0) {
+            if (testId) {
                 const QModelIndex index = model.indexOfTest(testId);
                 const StoredTestResult* result = model.result(index);
                 if (!result) { // filtered out of view: find it among all results
@@ -332,10 +332,10 @@ void TriageCoordinator::applyTriage(const std::vector<TriageTarget>& targets,
     if (shown.empty())
         return;
     if (const auto job = shown.find(std::string()); job != shown.end())
-        if (const TestTriage* current = m_frame.tests->panel()->triageOf(0)) {
+        if (const TestTriage* current = m_frame.tests->panel()->triageOf(TestId{})) {
             TestTriage next = *current;
             next.tag = values[job->second];
-            m_frame.tests->panel()->applyTriage(0, next);
+            m_frame.tests->panel()->applyTriage(TestId{}, next);
         }
     for (const StoredTestResult& result : m_frame.tests->panel()->model().results()) {
         const auto found = shown.find(result.identity);

@@ -3,6 +3,7 @@
 // "List workflow run artifacts" JSON page with its Link header, and S3's
 // ListObjectsV2 and error XML. Server answers are outside data: anything a
 // body holds gives a page or an Error, never an exception.
+#include "relayhud/model/ids.h"
 #include "relayhud/util/result.h"
 #include "relayhud/util/time.h"
 
@@ -13,8 +14,14 @@
 
 namespace relayhud::github {
 
+// GitHub's numeric ids of an artifact and of a workflow run (their REST
+// API's `id`), each its own type; a run's id as the relay reports it is text
+// (CheckRun::runId).
+using ArtifactId = IntId<struct ArtifactIdTag>;
+using WorkflowRunId = IntId<struct WorkflowRunIdTag>;
+
 struct ArtifactInfo {
-    std::int64_t id = 0;
+    ArtifactId id;
     std::string name;
     std::int64_t sizeInBytes = 0; // "size_in_bytes"; 0 when not given
     bool expired = false;
@@ -37,7 +44,7 @@ Result<ArtifactPage> parseArtifactPage(std::string_view body, const std::string&
 // (GET /repos/{owner}/{repo}/actions/runs?event=...): what finding a
 // dispatched child run by the correlation id in its name needs.
 struct WorkflowRunInfo {
-    std::int64_t id = 0;
+    WorkflowRunId id;
     std::string name; // the run name: "upstream-tests-beta-matrix (reusable) (<correlation id>)"
     std::string event;
     std::string htmlUrl;

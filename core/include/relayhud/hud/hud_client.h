@@ -95,7 +95,7 @@ public:
     Result<HudPage> nightlyDashboard(const std::string& repo, int days,
                                      const std::string& etag = {});
     // pr-info, 50 PR numbers per call (the real endpoint's limit).
-    BatchAnswer<PrInfo, std::int64_t> prInfo(const std::vector<std::int64_t>& prs);
+    BatchAnswer<PrInfo, PrNumber> prInfo(const std::vector<PrNumber>& prs);
     // commit-info on pytorch/pytorch (the only repository it answers for),
     // 50 SHAs per call; keys that are not 40-hex SHAs are never sent (a
     // malformed oid fails the whole GraphQL query) and come back as failed.

@@ -78,7 +78,7 @@ Result<std::vector<DailyRate>> mapDailyRates(const nlohmann::json& rows);
 
 // One row of crcr_health_last_prs {count}.
 struct ProbePr {
-    std::int64_t prNumber = 0;
+    PrNumber prNumber;
     std::optional<EpochSeconds> lastRun;
     std::int64_t successes = 0;
     std::int64_t total = 0;

@@ -18,7 +18,7 @@ struct RowContext {
     std::string downstreamRepo; // crcr_backend_dashboard {repo}
     EventType eventType = EventType::PullRequest;
     Sha sha; // for a query without a SHA column
-    std::int64_t prNumber = 0;
+    PrNumber prNumber;
     std::string query = {}; // the saved query's name, for messages
 };
 

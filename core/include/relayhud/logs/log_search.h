@@ -37,6 +37,7 @@
 // results stale: start the search again.
 #include "relayhud/logs/line_number.h"
 #include "relayhud/util/result.h"
+#include "relayhud/util/ticket.h"
 
 #include <cstdint>
 #include <functional>
@@ -90,10 +91,10 @@ private:
     std::shared_ptr<const logs::CompiledPattern> m_pattern;
 };
 
-// Reported from a search thread, in file order. Drop updates whose searchId
+// Reported from a search thread, in file order. Drop updates whose ticket
 // is not the one start() returned last.
 struct SearchUpdate {
-    std::uint64_t searchId = 0;
+    Ticket ticket;
     std::span<const LineNumber> newMatches; // valid during the call only
     std::uint64_t matchCount = 0;           // so far, newMatches included
     std::uint64_t searchedBytes = 0;
@@ -111,9 +112,10 @@ public:
     LogSearch& operator=(const LogSearch&) = delete;
 
     // Cancels the running search and starts this one (waiting for the log's
-    // index as it grows). Returns the new search's id.
+    // index as it grows). Returns the new search's ticket, which its
+    // updates carry.
     using UpdateFn = std::function<void(const SearchUpdate&)>;
-    Result<std::uint64_t> start(const SearchQuery& query, UpdateFn onUpdate = {});
+    Result<Ticket> start(const SearchQuery& query, UpdateFn onUpdate = {});
     // Searches lines appended since the current search finished (tail mode);
     // false when there is nothing to continue.
     bool extend();
@@ -121,7 +123,7 @@ public:
     // Blocks until the current search ends (CLI, tests).
     void wait() const;
 
-    std::uint64_t searchId() const;
+    Ticket ticket() const; // the current search's; none before the first
     bool running() const;
     std::uint64_t matchCount() const;
     std::vector<LineNumber> matches() const;
@@ -133,7 +135,7 @@ public:
 private:
     std::shared_ptr<const LogFile> m_log;
     unsigned m_threads;
-    std::uint64_t m_lastId = 0;
+    Tickets m_tickets;
     std::shared_ptr<logs::SearchRun> m_run;
 };
 

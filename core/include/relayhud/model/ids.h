@@ -1,37 +1,53 @@
 #pragma once
-// The integer ids of the cache's rows, each its own type (issue 38), so that
-// a test run's id and a check run's row are not interchangeable to the
-// compiler. The value is SQLite's rowid of the row (the team server's seq
-// for TeamSeq); 0 means none. The ids
-// the relay and GitHub give as text (CheckRunId, Sha) are in model/types.h.
-// At a boundary that speaks plain integers (SQL, JSON, Qt's signals and
-// roles) the value goes out as `.value` and comes back as `TestRunId{n}`.
+// The integer ids RelayHUD passes around, each its own type (issue 38), so
+// that a test run's id, a check run's row and a PR number are not
+// interchangeable to the compiler:
+//  - a row of the cache: SQLite's rowid of that row (RowId; the team
+//    server's seq for TeamSeq);
+//  - a number another system gives: a pull request's number (PrNumber),
+//    GitHub's artifact and workflow run ids (artifacts/listings.h).
+// 0 means none in each. The ids the relay and GitHub give as text
+// (CheckRunId, Sha) are in model/types.h. At a boundary that speaks plain
+// integers (SQL, JSON, Qt's signals and roles) the value goes out as
+// `.value` and comes back as `TestRunId{n}`.
 #include <cstddef>
 #include <cstdint>
 
 namespace relayhud {
 
 template <typename Tag>
-struct RowId {
+struct IntId {
     std::int64_t value = 0;
 
     explicit operator bool() const { return value != 0; }
-    bool operator==(const RowId&) const = default;
-    bool operator<(const RowId& other) const { return value < other.value; }
+    bool operator==(const IntId&) const = default;
+    bool operator<(const IntId& other) const { return value < other.value; }
 };
 
-// The hash of a RowId for an unordered container's third argument (ids.h
+// A row of the cache.
+template <typename Tag>
+using RowId = IntId<Tag>;
+
+// The hash of an id for an unordered container's third argument (ids.h
 // gives no std::hash specialisation: moc reads the headers that include it).
-struct RowIdHash {
+struct IdHash {
     template <typename Tag>
-    std::size_t operator()(RowId<Tag> id) const
+    std::size_t operator()(IntId<Tag> id) const
     {
         return static_cast<std::size_t>(id.value);
     }
 };
 
+// A pull request of the upstream repository (pytorch/pytorch#N), as the
+// HUD's pr_number gives it; none for a push, a nightly or a schedule.
+using PrNumber = IntId<struct PrNumberTag>;
+
 // A test run: one set of stored results (test_run.id).
 using TestRunId = RowId<struct TestRunTag>;
+
+// A test of the cache (test.id): one identity (file, class and name), whose
+// results in every run point at it; its history is read by it.
+using TestId = RowId<struct TestTag>;
 
 // A check run's row in the cache (check_run.id): one attempt of one job on
 // one SHA as this cache stored it. Not the relay's check run id (CheckRunId,

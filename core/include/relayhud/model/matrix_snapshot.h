@@ -67,7 +67,7 @@ struct MatrixSnapshot {
     std::vector<MatrixCell> cells;     // rows.size() * columns.size(), row-major
     // The commit each run really tested, where known (Database::testedCommits),
     // by run row: the GUI's loader sets it for the cells' tooltips.
-    std::unordered_map<CheckRunRow, TestedCommit, RowIdHash> tested;
+    std::unordered_map<CheckRunRow, TestedCommit, IdHash> tested;
 
     const MatrixCell& cell(std::size_t row, std::size_t column) const
     {

@@ -84,7 +84,7 @@ struct TestRunOrigin {
 // One stored result, as the tests table shows it. Tracebacks are not loaded
 // with the table (100,000 rows); read them with Database::testText().
 struct StoredTestResult {
-    std::int64_t testId = 0;
+    TestId testId;
     std::string identity;
     std::string file;
     std::string className;
@@ -126,7 +126,7 @@ struct TestHistoryPoint {
 // History points oldest first; the last one is the run asked about when it
 // has results.
 struct TestHistory {
-    std::int64_t testId = 0;
+    TestId testId;
     std::vector<TestHistoryPoint> points;
 };
 

@@ -101,7 +101,7 @@ bool isMergedBuildSource(TestedCommitSource source);
 // source on a PR row; `baseBranch` is the PR's base when known, else the
 // fetched ref), "tested release/2.10@abc1234", "tested abc1234, not the
 // row's head", or "tested the row's commit" when they agree.
-std::string testedCommitText(const TestedCommit& tested, const Sha& rowSha, std::int64_t prNumber,
+std::string testedCommitText(const TestedCommit& tested, const Sha& rowSha, PrNumber prNumber,
                              std::string_view baseBranch);
 
 } // namespace relayhud

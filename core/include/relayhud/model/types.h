@@ -100,8 +100,8 @@ struct DispatchLevel {
 
 struct UpstreamCommit {
     Sha sha;
-    std::int64_t prNumber = 0; // 0 for pushes without a PR and for nightlies
-    std::string branch;        // base branch or ref where known
+    PrNumber prNumber;  // none for pushes without a PR and for nightlies
+    std::string branch; // base branch or ref where known
     EventType eventType = EventType::PullRequest;
     EpochSeconds time = 0; // earliest known activity for this SHA
     std::string title;
@@ -111,7 +111,7 @@ struct UpstreamCommit {
 
 // Title and author of an upstream PR (HUD /api/crcr/pr-info).
 struct PrInfo {
-    std::int64_t prNumber = 0;
+    PrNumber prNumber;
     std::string title;
     std::string author;
     bool operator==(const PrInfo&) const = default;
@@ -153,7 +153,7 @@ struct Trusted {
 struct CheckRun {
     std::string downstreamRepo; // verified by the relay
     Sha upstreamSha;
-    std::int64_t prNumber = 0;
+    PrNumber prNumber;
     EventType eventType = EventType::PullRequest;
     std::string upstreamRepo = "pytorch/pytorch";
     std::string workflow;

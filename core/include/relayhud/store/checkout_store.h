@@ -54,7 +54,7 @@ public:
 
     // The same for many rows (the matrix's tooltips); rows without one are
     // absent.
-    Result<std::unordered_map<CheckRunRow, TestedCommit, RowIdHash>>
+    Result<std::unordered_map<CheckRunRow, TestedCommit, IdHash>>
     testedCommits(const std::vector<CheckRunRow>& checkRunRows) const;
 
     // The newest earlier run of the same job (by its upstream commit's time)

@@ -52,7 +52,7 @@ public:
     // The outcome of each test (by id) in the stored results of one run, in
     // order; nullopt where the run has no result for it.
     Result<std::vector<std::optional<TestOutcome>>>
-    testOutcomesIn(CheckRunRow checkRunRow, const std::vector<std::int64_t>& testIds) const;
+    testOutcomesIn(CheckRunRow checkRunRow, const std::vector<TestId>& testIds) const;
 
     // Other failed jobs (any backend) whose failure line is Infra and that
     // have no failed or error test: on the same SHA, or started within
@@ -62,7 +62,7 @@ public:
 
     // The test_case id of a test identity (file::Class::name); none when no
     // stored result ever named it.
-    Result<std::optional<std::int64_t>> testIdOf(const std::string& identity) const;
+    Result<std::optional<TestId>> testIdOf(const std::string& identity) const;
 
     // The job (job.id) a check run belongs to; 0 for an unknown row.
     Result<JobRow> jobOfRun(CheckRunRow checkRunRow) const;

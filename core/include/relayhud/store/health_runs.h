@@ -23,7 +23,7 @@ struct HealthRun {
     std::string workflow;
     std::string job;
     Sha sha;
-    std::int64_t prNumber = 0;
+    PrNumber prNumber;
     EventType eventType = EventType::PullRequest;
     std::string runId;
     int attempt = 1;

@@ -16,7 +16,7 @@ namespace relayhud {
 struct TimelineRun {
     CheckRunRow row; // check_run.id
     Sha sha;
-    std::int64_t prNumber = 0; // 0 for nightlies and pushes
+    PrNumber prNumber; // none for nightlies and pushes
     EventType eventType = EventType::PullRequest;
     std::string author; // the PR's author (pr-info); "" when not known
     std::string title;  // the commit's title (a nightly's: its main commit's, commit-info)
@@ -38,11 +38,11 @@ struct TimelineRun {
     // reads it so), and a sync fetches only failed runs' artifacts.
     bool awaitingResults = false;
     // Tests (test_case ids) whose outcome is failed or error, ascending.
-    std::vector<std::int64_t> failing;
+    std::vector<TestId> failing;
     // A run without stored results: the tests its job log's failure line
     // names as failing (pytest's "FAILED file::Class::name"), ascending. What
     // else it ran is not known.
-    std::vector<std::int64_t> named;
+    std::vector<TestId> named;
 };
 
 struct JobTimeline {
@@ -55,7 +55,7 @@ struct JobTimeline {
     std::vector<TimelineRun> runs;
     // The tests the runs' failure lines name: identity -> test_case id, or a
     // negative id of this timeline's own for a test no stored result names.
-    std::map<std::string, std::int64_t> namedIds;
+    std::map<std::string, TestId> namedIds;
 };
 
 } // namespace relayhud

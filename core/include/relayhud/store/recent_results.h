@@ -28,7 +28,7 @@ struct RecentRun {
 
 // A test as the cache stores it (test_case), shared by every job that ran it.
 struct RecentTest {
-    std::int64_t testId = 0;
+    TestId testId;
     std::string identity; // file::Class::name
     std::string file;
     std::string baseName;

@@ -63,7 +63,7 @@ public:
 
     // Every attempt of every run of one upstream PR on all its heads, the
     // newest head (by the commit's first activity) first; merge gating's facts.
-    Result<std::vector<CheckRun>> checkRunsForPr(std::int64_t prNumber) const;
+    Result<std::vector<CheckRun>> checkRunsForPr(PrNumber prNumber) const;
 
     // One run by the row id a MatrixCell carries.
     Result<CheckRun> checkRun(CheckRunRow rowId) const;
@@ -78,7 +78,7 @@ public:
     Result<std::optional<UpstreamCommit>> previousCommit(const Sha& sha) const;
 
     // PR numbers whose commits have no title yet (for /api/crcr/pr-info).
-    Result<std::vector<std::int64_t>> prNumbersWithoutTitle(std::size_t limit) const;
+    Result<std::vector<PrNumber>> prNumbersWithoutTitle(std::size_t limit) const;
 
     Result<void> applyPrInfo(const std::vector<PrInfo>& infos);
 

@@ -67,7 +67,7 @@ public:
 
     // The same for many rows in one query (the matrix's greens), by row;
     // rows without a test run are absent.
-    Result<std::unordered_map<CheckRunRow, TestRunInfo, RowIdHash>>
+    Result<std::unordered_map<CheckRunRow, TestRunInfo, IdHash>>
     testRunsForCheckRuns(const std::vector<CheckRunRow>& checkRunRows) const;
 
     Result<TestRunInfo> testRun(TestRunId testRunId) const;
@@ -83,9 +83,8 @@ public:
     // The history of each test over the last `maxShas` upstream SHAs (by
     // commit time, up to and including the SHA of `checkRunRow`) in runs of
     // the same job that have results. In the order of testIds.
-    Result<std::vector<TestHistory>> testHistory(CheckRunRow checkRunRow,
-                                                 const std::vector<std::int64_t>& testIds,
-                                                 int maxShas) const;
+    Result<std::vector<TestHistory>>
+    testHistory(CheckRunRow checkRunRow, const std::vector<TestId>& testIds, int maxShas) const;
 
     // Finished runs with an artifact_url and no test run yet (or one whose
     // fetch failed, or whose reports broke off and were kept partial, before

@@ -78,7 +78,7 @@ private:
     std::vector<KeptAsk> askKeptAnswers(const SyncOptions& options);
     void keepAnswers(std::vector<KeptAsk>& asks, SyncReport& result);
     void fetchTitles(SyncReport& result);
-    void fetchDispatchLevels(const std::vector<std::int64_t>& prs, SyncReport& result);
+    void fetchDispatchLevels(const std::vector<PrNumber>& prs, SyncReport& result);
     void keepAnswer(const std::string& query, const nlohmann::json& params,
                     const nlohmann::json& rows);
 

@@ -114,7 +114,7 @@ struct Attribution {
     // own (0: none, or a nightly).
     std::optional<TimelineIndex> onset;
     std::optional<TimelineIndex> firstSeen;
-    std::int64_t culpritPr = 0;
+    PrNumber culpritPr;
     int brokenRuns = 0;    // runs failing it from the onset on
     int brokenSources = 0; // distinct PRs and nightlies among them
     // The run is a PR's that tested another commit than the PR's head, not
@@ -130,7 +130,7 @@ public:
     std::optional<TimelineIndex> indexOf(CheckRunRow checkRunRow) const;
 
     // Where the failure of `testId` in run `run` comes from.
-    Attribution attribute(TimelineIndex run, std::int64_t testId) const;
+    Attribution attribute(TimelineIndex run, TestId testId) const;
 
 private:
     struct Breakage {
@@ -140,7 +140,7 @@ private:
         int runs = 0;
         int sources = 0;
         std::optional<std::size_t> firstSeen; // position in m_settled
-        std::int64_t culpritPr = 0;
+        PrNumber culpritPr;
         // A PR's run inside it passes the test: it depends on the upstream
         // base (PRs based before it do not carry it), so it is no backend
         // change, which fails every run whatever its base.
@@ -156,25 +156,25 @@ private:
     // What a settled run says of a test: it failed, it did not, or (a run
     // known only from its log's failure line) nothing.
     enum class Seen : std::uint8_t { Failed, NotFailed, Unknown };
-    Seen seen(std::size_t settledPos, std::int64_t testId) const;
-    bool fails(std::size_t settledPos, std::int64_t testId) const
+    Seen seen(std::size_t settledPos, TestId testId) const;
+    bool fails(std::size_t settledPos, TestId testId) const
     {
         return seen(settledPos, testId) == Seen::Failed;
     }
-    const TestTrack& track(std::int64_t testId) const;
+    const TestTrack& track(TestId testId) const;
     // Whether an attempt (any, not only the settled one) failed a test; any
     // attempt of a settled run's SHA; one attempt failed it and another not.
-    bool attemptFails(TimelineIndex run, std::int64_t testId) const;
-    bool shaFails(std::size_t settledPos, std::int64_t testId) const;
-    bool attemptsDisagree(std::size_t settledPos, std::int64_t testId) const;
+    bool attemptFails(TimelineIndex run, TestId testId) const;
+    bool shaFails(std::size_t settledPos, TestId testId) const;
+    bool attemptsDisagree(std::size_t settledPos, TestId testId) const;
     // The attempts of run's SHA: [first, last).
     std::pair<TimelineIndex, TimelineIndex> attemptsOf(TimelineIndex run) const;
-    void countOwn(TimelineIndex run, std::int64_t testId, Attribution& a) const;
-    void countFlakyShas(TimelineIndex run, std::int64_t testId, Attribution& a) const;
+    void countOwn(TimelineIndex run, TestId testId, Attribution& a) const;
+    void countFlakyShas(TimelineIndex run, TestId testId, Attribution& a) const;
     void countNoise(TimelineIndex run, Attribution& a) const;
     // Per settled run: whether it fails a test that no other SHA fails.
     const std::vector<bool>& oneOffs() const;
-    void findBreakages(std::int64_t testId, TestTrack& track) const;
+    void findBreakages(TestId testId, TestTrack& track) const;
     // findBreakages' steps: a stretch of failing runs from a failure on,
     // whether it is one (began just now, no flaky streak), and what it is.
     struct Stretch {
@@ -185,10 +185,10 @@ private:
         int lastFailed = 1; // failures up to last
         std::set<std::int64_t> sources;
     };
-    Stretch stretchFrom(std::size_t start, std::int64_t testId) const;
-    bool justBegan(const Stretch& s, std::int64_t testId) const;
-    bool flakyStreak(const Stretch& s, std::int64_t testId) const;
-    Breakage breakageOf(const Stretch& s, const TestTrack& t, std::int64_t testId) const;
+    Stretch stretchFrom(std::size_t start, TestId testId) const;
+    bool justBegan(const Stretch& s, TestId testId) const;
+    bool flakyStreak(const Stretch& s, TestId testId) const;
+    Breakage breakageOf(const Stretch& s, const TestTrack& t, TestId testId) const;
     bool isOther(const TimelineRun& here, const TimelineRun& other) const;
     // What every test of one run is compared with, found once per run.
     struct RunNeighbours {
@@ -200,7 +200,7 @@ private:
     const RunNeighbours& neighbours(TimelineIndex run) const;
     // attribute()'s steps: count the neighbours, then the first call that
     // holds (a breakage, flaky, the run's own).
-    int countNeighbours(const RunNeighbours& n, std::int64_t testId, Attribution& a) const;
+    int countNeighbours(const RunNeighbours& n, TestId testId, Attribution& a) const;
     bool callsBreakage(TimelineIndex run, const TestTrack& t, Attribution& a) const;
     bool callsFlaky(const TimelineRun& here, int prsFailed, Attribution& a) const;
     void callsOwn(const TimelineRun& here, Attribution& a) const;
@@ -214,7 +214,7 @@ private:
     std::vector<TimelineIndex> m_settled;
     // Each run's SHA's position in m_settled; none when no attempt has results.
     std::vector<std::optional<std::size_t>> m_settledOf;
-    mutable std::map<std::int64_t, TestTrack> m_tracks;
+    mutable std::map<TestId, TestTrack> m_tracks;
     mutable std::map<TimelineIndex, RunNeighbours> m_neighbours;
     mutable std::optional<std::vector<bool>> m_oneOffs;
 };

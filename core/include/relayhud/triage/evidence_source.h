@@ -41,7 +41,7 @@ public:
     // newest first, and the outcome of each test (by id) in one of them.
     virtual Result<std::vector<CheckRunRow>> otherAttemptRows(CheckRunRow checkRunRow) const = 0;
     virtual Result<std::vector<std::optional<TestOutcome>>>
-    testOutcomesIn(CheckRunRow checkRunRow, const std::vector<std::int64_t>& testIds) const = 0;
+    testOutcomesIn(CheckRunRow checkRunRow, const std::vector<TestId>& testIds) const = 0;
     // Failed jobs of any backend whose line is Infra, on the same SHA or
     // within `windowSeconds`, oldest start first: one outage's members.
     virtual Result<std::vector<CheckRunRow>> infraPeerRows(CheckRunRow checkRunRow,
@@ -62,8 +62,7 @@ public:
     testResults(TestRunId testRunId, const TestResultFilter& filter) const override;
     Result<std::vector<CheckRunRow>> otherAttemptRows(CheckRunRow checkRunRow) const override;
     Result<std::vector<std::optional<TestOutcome>>>
-    testOutcomesIn(CheckRunRow checkRunRow,
-                   const std::vector<std::int64_t>& testIds) const override;
+    testOutcomesIn(CheckRunRow checkRunRow, const std::vector<TestId>& testIds) const override;
     Result<std::vector<CheckRunRow>> infraPeerRows(CheckRunRow checkRunRow,
                                                    EpochSeconds windowSeconds) const override;
 

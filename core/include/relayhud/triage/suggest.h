@@ -74,7 +74,7 @@ struct EvidenceRun {
     int runAttempt = 1;
     Conclusion conclusion = Conclusion::None;
     EpochSeconds startedAt = 0; // 0: unknown
-    std::int64_t prNumber = 0;  // 0: a nightly or a push
+    PrNumber prNumber;          // none: a nightly or a push
     EventType eventType = EventType::PullRequest;
     EpochSeconds dispatchedAt = 0; // the upstream commit's time; 0: unknown
 };
@@ -118,11 +118,11 @@ struct Evidence {
     std::vector<EvidenceRun> passed;
 
     // Breakage: `run` is where it spread from; firstSeen the run that failed
-    // the test first; culpritPr the PR that did, on its own (0: none);
+    // the test first; culpritPr the PR that did, on its own, if one did;
     // brokenRuns runs fail it from the onset on, on brokenSources PRs and
     // nightlies; pullUrl the culprit's files.
     std::optional<EvidenceRun> firstSeen;
-    std::int64_t culpritPr = 0;
+    PrNumber culpritPr;
     int brokenRuns = 0;
     int brokenSources = 0;
     std::string pullUrl;
@@ -146,11 +146,11 @@ struct Evidence {
 
 struct SuggestionTarget {
     CheckRunRow checkRunRow;
-    std::int64_t testId = 0;            // 0: the job itself
+    TestId testId;                      // none: the job itself
     std::string identity;               // file::Class::name; "" for the job
     std::optional<TestOutcome> outcome; // the test's outcome; none for the job
 
-    bool isJob() const { return testId == 0; }
+    bool isJob() const { return !testId; }
 };
 
 struct Suggestion {
@@ -184,7 +184,7 @@ struct SuggestOptions {
 // that builds it (the run details panel uses it too). "" when a part is empty.
 std::string compareUrl(std::string_view upstreamRepo, const Sha& base, const Sha& head);
 // https://github.com/{upstreamRepo}/pull/{pr}/files: what a PR changed; "" for no PR.
-std::string pullFilesUrl(std::string_view upstreamRepo, std::int64_t pr);
+std::string pullFilesUrl(std::string_view upstreamRepo, PrNumber pr);
 
 // Suggestions for one run, tests in identity order, then the job's own. An
 // error for an unknown row or a cache that cannot be read.

@@ -61,7 +61,7 @@ struct JudgedLevel {
 std::string crcrCheckRunName(const CheckRun& run);
 
 struct MergeGatingFacts {
-    std::int64_t prNumber = 0;
+    PrNumber prNumber;
     std::string upstreamRepo = "pytorch/pytorch";
     Sha head; // the PR's head: the bot reads the check runs of this SHA only
     // Every attempt of every run of the PR, on all its heads.
@@ -119,7 +119,7 @@ struct DrciListing {
 };
 
 struct MergeGating {
-    std::int64_t prNumber = 0;
+    PrNumber prNumber;
     Sha head;
     MergeBotJudgement bot;
     DrciListing drci;
@@ -134,6 +134,6 @@ const char* mergeGatingRuleText();
 
 // The facts of PR `prNumber` from the cache: every attempt of its runs, its
 // newest head (by the commit's first activity), the allowlist levels.
-Result<MergeGatingFacts> gatherMergeGating(const Database& cache, std::int64_t prNumber);
+Result<MergeGatingFacts> gatherMergeGating(const Database& cache, PrNumber prNumber);
 
 } // namespace relayhud::verdict

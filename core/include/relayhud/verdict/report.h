@@ -47,14 +47,14 @@ struct ClassifiedFailure {
     std::string compareUrl; // baseSha...this SHA: two heads of one PR, or two nightlies'
                             // main commits ("" when none); never two PRs' heads
     std::string changeUrl;  // this PR's files ("" for a nightly)
-    std::int64_t culpritPr = 0; // broken upstream: the PR that failed it first, on its own
-    std::string culpritUrl;     // ... and its files
-    std::string firstSeen;      // broken upstream: "#158123 (3fa9c21) at 2026-12-03T09:40:00Z"
-    int rerunAttempt = 0;       // flaky: the attempt that passed (0: none) ...
-    std::string rerunUrl;       // ... and its run
-    std::string group;          // infra: the outage it belongs to
-    std::string runUrl;         // of the attempt it failed on
-    std::string logUrl;         // that attempt's job log
+    PrNumber culpritPr;     // broken upstream: the PR that failed it first, on its own
+    std::string culpritUrl; // ... and its files
+    std::string firstSeen;  // broken upstream: "#158123 (3fa9c21) at 2026-12-03T09:40:00Z"
+    int rerunAttempt = 0;   // flaky: the attempt that passed (0: none) ...
+    std::string rerunUrl;   // ... and its run
+    std::string group;      // infra: the outage it belongs to
+    std::string runUrl;     // of the attempt it failed on
+    std::string logUrl;     // that attempt's job log
 
     bool tagged() const { return !taggedBy.empty(); }
 };

@@ -69,7 +69,7 @@ struct SimPullHead {
 };
 
 struct SimPullRequest {
-    std::int64_t number = 0;
+    PrNumber number;
     std::string author;
     std::string title;
     std::string baseRef = "main";
@@ -96,17 +96,17 @@ struct SimTruthLine {
     CheckRunId checkRunId;
     std::string test; // the JUnit reader's identity "file::Class::name"; "" = the job
     SimCause cause = SimCause::Infra;
-    std::int64_t culpritPr = 0; // 0 = none (null)
+    PrNumber culpritPr; // none (null)
 };
 
 // A merged PR that broke test T of job J on main: its own heads fail T (it is
 // this PR's), then every main-based PR head and nightly dispatched between its
 // merge and the fix fails T (broken trunk).
 struct SimBrokenTrunk {
-    std::int64_t culpritPr = 0;
+    PrNumber culpritPr;
     EpochSeconds mergedAt = 0;
     EpochSeconds fixedAt = 0; // a fix PR merges then; past `now` = not fixed yet
-    std::int64_t fixPr = 0;   // 0 = no PR of the dataset carries the fix
+    PrNumber fixPr;           // none: no PR of the dataset carries the fix
     std::string backend;
     std::string workflow;
     std::string job;
@@ -115,7 +115,7 @@ struct SimBrokenTrunk {
 
 // A PR that breaks tests of its own: the heads listed fail them.
 struct SimPrBreak {
-    std::int64_t pr = 0;
+    PrNumber pr;
     std::string backend;
     std::string workflow;
     std::string job;
@@ -152,7 +152,7 @@ struct SimStories {
     std::string regressionJob;
     Sha regressionFirstBadSha;
     std::vector<std::string> regressionTests;
-    std::int64_t culpritPr = 0;
+    PrNumber culpritPr;
     std::vector<SimBrokenTrunk> brokenTrunk; // one or two per world
     std::vector<SimPrBreak> prBreaks;        // the culprits' own heads included
     // A backend-side break: every run of the job fails the test in [from, until).

@@ -47,7 +47,7 @@ struct FaultConfig {
     int allowlistStaleAfter = -1;
     // PR numbers whose GraphQL lookup fails: any pr-info batch holding one
     // answers 500 for the whole batch (pr-info.ts runs one query).
-    std::vector<std::int64_t> prInfoFail{};
+    std::vector<PrNumber> prInfoFail{};
 };
 
 // Credentials and limits of the simulated stores.

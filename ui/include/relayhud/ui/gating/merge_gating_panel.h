@@ -16,7 +16,7 @@ class QTreeWidget;
 namespace relayhud::ui {
 
 struct MergeGatingData {
-    std::int64_t prNumber = 0;
+    PrNumber prNumber;
     std::optional<verdict::MergeGating> gating;
     QString error;
 };
@@ -37,8 +37,8 @@ public:
     explicit MergeGatingPanel(QWidget* parent = nullptr);
 
     // Reads PR `prNumber` from `cachePath` on a worker; 0 shows a note.
-    void load(const QString& cachePath, std::int64_t prNumber);
-    std::int64_t prNumber() const { return m_pr; }
+    void load(const QString& cachePath, PrNumber prNumber);
+    PrNumber prNumber() const { return m_pr; }
     bool isLoading() const { return m_loading; }
 
     QString botText() const;
@@ -47,7 +47,7 @@ public:
     QTreeWidget* drciTable() const { return m_drciTable; }
 
     // The worker's part, public for tests.
-    static MergeGatingData read(const QString& cachePath, std::int64_t prNumber);
+    static MergeGatingData read(const QString& cachePath, PrNumber prNumber);
     void showData(const MergeGatingData& got);
 
 signals:
@@ -65,7 +65,7 @@ private:
     QTreeWidget* m_drciTable;
     QLabel* m_notes;
     QLabel* m_rule;
-    std::int64_t m_pr = 0;
+    PrNumber m_pr;
     quint64 m_request = 0;
     bool m_loading = false;
 };

@@ -19,7 +19,7 @@ struct AppLink {
     enum class Kind { Commit, PullRequest, Run };
     Kind kind = Kind::Commit;
     QString sha;         // Commit: hex lower-cased; a nightly's key as written
-    std::int64_t pr = 0; // PullRequest: > 0
+    PrNumber pr;         // PullRequest: its number
     CheckRunId checkRun; // Run: GitHub's check_run_id, digits
     QString test;        // Run: the ?test= identity; "" for the run alone
     bool operator==(const AppLink&) const = default;
@@ -33,7 +33,7 @@ bool isAppLink(const QString& text);
 Result<AppLink> parseAppLink(const QString& text);
 
 QString commitLinkUrl(const QString& sha);
-QString pullRequestLinkUrl(std::int64_t pr);
+QString pullRequestLinkUrl(PrNumber pr);
 QString runLinkUrl(const CheckRunId& id, const QString& testIdentity = {});
 QString appLinkUrl(const AppLink& link);
 

@@ -7,6 +7,7 @@
 // headers brings in; moc needs none of them.
 #ifndef Q_MOC_RUN
 #include "relayhud/logs/log_file.h"
+#include "relayhud/util/ticket.h"
 #endif
 
 #include <QObject>
@@ -65,7 +66,7 @@ private:
     std::shared_ptr<BatchPoster<ProgressBatch>> m_poster;
     QString m_path;
     IndexProgress m_progress;
-    std::uint64_t m_openId = 0;
+    Tickets m_opens; // what a worker reports about an older open is dropped
     bool m_opening = false;
     bool m_polling = false;
     bool m_toldDeleted = false;

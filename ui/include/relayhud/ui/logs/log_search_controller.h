@@ -37,7 +37,7 @@ public:
     // Delivers what the workers reported so far, now (tests).
     void flush();
 
-    bool isActive() const { return m_searchId != 0; }
+    bool isActive() const { return static_cast<bool>(m_ticket); }
     // The query searched now; nullopt when none.
     const std::optional<SearchQuery>& query() const { return m_query; }
     bool isRunning() const { return m_running; }
@@ -56,7 +56,7 @@ Q_SIGNALS:
 
 private:
     struct Batch {
-        std::uint64_t searchId = 0;
+        Ticket ticket;
         std::vector<LineNumber> matches;
         std::uint64_t count = 0;
         bool finished = false;
@@ -68,7 +68,7 @@ private:
     std::unique_ptr<LogSearch> m_search;
     std::shared_ptr<BatchPoster<Batch>> m_poster;
     std::optional<SearchQuery> m_query;
-    std::uint64_t m_searchId = 0;
+    Ticket m_ticket; // the running search's; none when stopped
     std::uint64_t m_count = 0;
     bool m_running = false;
 };

@@ -7,6 +7,7 @@
 // headers brings in; moc needs none of them.
 #ifndef Q_MOC_RUN
 #include "relayhud/logs/log_structure.h"
+#include "relayhud/util/ticket.h"
 #endif
 
 #include <QElapsedTimer>
@@ -57,7 +58,7 @@ private:
     std::vector<Landmark> m_landmarks;
     std::vector<LogGroup> m_groups;
     std::size_t m_groupCount = 0;
-    std::uint64_t m_scanId = 0;
+    Tickets m_scans; // a batch of an older scan is dropped
     bool m_finished = false;
     bool m_grewSinceScan = false;
     QElapsedTimer m_sinceScan;

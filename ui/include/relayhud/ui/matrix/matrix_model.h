@@ -169,9 +169,9 @@ private:
     MatrixSnapshot m_commits;  // as merged
     bool m_pullRequestView = false;
     std::set<std::int64_t> m_expanded;
-    QHash<QString, PullRequestRow> m_rowGroups;                    // by SHA, pull-request view only
-    std::unordered_map<CheckRunRow, QString, RowIdHash> m_carried; // run row -> SHA of its head
-    std::unordered_map<CheckRunRow, TestedCommit, RowIdHash> m_tested; // run row -> what it tested
+    QHash<QString, PullRequestRow> m_rowGroups;                 // by SHA, pull-request view only
+    std::unordered_map<CheckRunRow, QString, IdHash> m_carried; // run row -> SHA of its head
+    std::unordered_map<CheckRunRow, TestedCommit, IdHash> m_tested; // run row -> what it tested
     bool m_shardGrouping = true;
     QSet<QString> m_expandedGroups;
     MatrixSnapshot m_pullRequests; // the pull-request view's rows, before grouping

@@ -30,7 +30,7 @@ namespace relayhud::ui {
 struct PullRequestRow {
     enum class Kind : std::uint8_t { Latest, EarlierHead };
     Kind kind = Kind::Latest;
-    std::int64_t prNumber = 0;
+    PrNumber prNumber;
     int heads = 0;         // the PR's heads in the matrix
     bool expanded = false; // Latest rows: its earlier heads follow
     bool operator==(const PullRequestRow&) const = default;
@@ -43,7 +43,7 @@ struct PullRequestMatrix {
     std::vector<PullRequestRow> rows; // parallel to matrix.rows
     // Cells of a Latest row whose run is on an earlier head: run row id ->
     // that head's SHA.
-    std::unordered_map<CheckRunRow, std::string, RowIdHash> carried;
+    std::unordered_map<CheckRunRow, std::string, IdHash> carried;
 };
 
 PullRequestMatrix pullRequestMatrix(const MatrixSnapshot& commits,

@@ -3,6 +3,7 @@
 // drag and drop, `relayhud PATH`): the imported test run in a TestsPanel,
 // read from the cache like any other run, with no server involved.
 #include "relayhud/model/ids.h"
+#include "relayhud/util/ticket.h"
 
 #include <QMainWindow>
 
@@ -30,7 +31,7 @@ private:
     TestResultsController* m_loader;
     TestsPanel* m_panel;
     TestRunId m_testRunId;
-    qint64 m_loadId = 0;
+    Ticket m_load; // the imported run's load: its tracebacks are asked with it
 };
 
 } // namespace relayhud::ui

@@ -20,11 +20,11 @@ public:
     void setAccess(const std::string& cachePath, const ArtifactAccess& access);
 
     // Each returns the load id its answers will carry.
-    qint64 loadRun(CheckRunRow checkRunRow, bool fetchIfMissing = true);
-    qint64 loadTestRun(TestRunId testRunId);
-    // Answers carry `loadId`, the load the text or history belongs to.
-    void loadText(qint64 loadId, TestMessageId textId);
-    void loadHistory(qint64 loadId, CheckRunRow checkRunRow, std::int64_t testId, int shas = 30);
+    Ticket loadRun(CheckRunRow checkRunRow, bool fetchIfMissing = true);
+    Ticket loadTestRun(TestRunId testRunId);
+    // Answers carry `ticket`, the load the text or history belongs to.
+    void loadText(Ticket ticket, TestMessageId textId);
+    void loadHistory(Ticket ticket, CheckRunRow checkRunRow, TestId testId, int shas = 30);
     void importPaths(const QStringList& paths);
     // Downloads a run's job log; answers with jobLogReady/jobLogFailed
     // carrying the returned id.
@@ -32,27 +32,27 @@ public:
     // Forgets the current load (no cell selected).
     void clear();
 
-    qint64 currentLoad() const { return m_latest.load(); }
+    Ticket currentLoad() const { return m_latest.load(); }
     void shutdown();
 
 signals:
-    void fetching(qint64 loadId, const QString& what);
+    void fetching(Ticket ticket, const QString& what);
     void loaded(const std::shared_ptr<const relayhud::ui::TestsPanelData>& data);
-    void loadFailed(qint64 loadId, const QString& reason);
-    void textLoaded(qint64 loadId, qint64 textId, const QString& text, bool cut,
+    void loadFailed(Ticket ticket, const QString& reason);
+    void textLoaded(Ticket ticket, qint64 textId, const QString& text, bool cut,
                     const QString& fullPath);
-    void historyLoaded(qint64 loadId, const relayhud::TestHistory& history);
+    void historyLoaded(Ticket ticket, const relayhud::TestHistory& history);
     void imported(qint64 testRunId, const QString& label, const QString& summary);
     void importFailed(const QString& reason);
     void jobLogReady(qint64 requestId, const QString& path, const QString& title);
     void jobLogFailed(qint64 requestId, const QString& reason);
 
 private:
-    qint64 post(TestsLoadRequest request);
-    qint64 nextLoad();
+    Ticket post(TestsLoadRequest request);
+    Ticket nextLoad();
 
     std::atomic<bool> m_shutdownFlag{false};
-    std::atomic<qint64> m_latest{0};
+    std::atomic<Ticket> m_latest{Ticket{}};
     std::atomic<bool> m_abortFetch{false};
     QThread m_thread;
     TestResultsWorker* m_worker;

@@ -29,7 +29,7 @@ class ArtifactFetcher;
 namespace relayhud::ui {
 
 struct TestsLoadRequest {
-    std::int64_t loadId = 0;
+    Ticket ticket;
     std::string cachePath;
     ArtifactAccess access;
     CheckRunRow checkRunRow; // a run's results ...
@@ -44,13 +44,13 @@ class TestResultsWorker : public QObject {
 public:
     // `latestLoad` is written by the GUI thread: a load older than it is
     // skipped, and a fetch for it is cancelled through `abortFetch`.
-    TestResultsWorker(const std::atomic<bool>& shutdown, const std::atomic<qint64>& latestLoad,
+    TestResultsWorker(const std::atomic<bool>& shutdown, const std::atomic<Ticket>& latestLoad,
                       std::atomic<bool>& abortFetch, QObject* parent = nullptr);
     ~TestResultsWorker() override;
 
     void load(const relayhud::ui::TestsLoadRequest& request);
-    void loadText(qint64 loadId, TestMessageId textId);
-    void loadHistory(qint64 loadId, CheckRunRow checkRunRow, qint64 testId, int shas);
+    void loadText(Ticket ticket, TestMessageId textId);
+    void loadHistory(Ticket ticket, CheckRunRow checkRunRow, TestId testId, int shas);
     void importPaths(const QString& cachePath, const QStringList& paths);
     // The raw GitHub Actions log of a run's job, downloaded into the content
     // cache (GET .../actions/jobs/{check run id}/logs).
@@ -58,12 +58,12 @@ public:
                     const relayhud::ui::ArtifactAccess& access, CheckRunRow checkRunRow);
 
 signals:
-    void fetching(qint64 loadId, const QString& what);
+    void fetching(Ticket ticket, const QString& what);
     void loaded(const std::shared_ptr<const relayhud::ui::TestsPanelData>& data);
-    void loadFailed(qint64 loadId, const QString& reason);
-    void textLoaded(qint64 loadId, qint64 textId, const QString& text, bool cut,
+    void loadFailed(Ticket ticket, const QString& reason);
+    void textLoaded(Ticket ticket, qint64 textId, const QString& text, bool cut,
                     const QString& fullPath);
-    void historyLoaded(qint64 loadId, const relayhud::TestHistory& history);
+    void historyLoaded(Ticket ticket, const relayhud::TestHistory& history);
     void imported(qint64 testRunId, const QString& label, const QString& summary);
     void importFailed(const QString& reason);
     // `title`: "torch-spyre/torch-spyre · test (default, 1, 3, linux.spyre.1)".
@@ -79,12 +79,12 @@ private:
     Result<void> fetchArtifacts(const TestsLoadRequest& request);
     Result<std::shared_ptr<TestsPanelData>> gather(const TestsLoadRequest& request,
                                                    const TestRunInfo& run);
-    bool stale(qint64 loadId) const;
+    bool stale(Ticket ticket) const;
     // Suggestions and tags of a run's failures (and of the job itself).
     Result<void> gatherTriage(TestsPanelData& data, CheckRunRow checkRunRow);
 
     const std::atomic<bool>& m_shutdown;
-    const std::atomic<qint64>& m_latestLoad;
+    const std::atomic<Ticket>& m_latestLoad;
     std::atomic<bool>& m_abortFetch;
     std::unique_ptr<Database> m_cache;
     std::unique_ptr<ContentCache> m_blobs;
@@ -94,7 +94,7 @@ private:
     ArtifactAccess m_access;
     // A finished job's log never changes: where each was downloaded to in
     // this session, so a second "Show in log" opens it at once.
-    std::unordered_map<CheckRunRow, std::string, RowIdHash> m_jobLogs;
+    std::unordered_map<CheckRunRow, std::string, IdHash> m_jobLogs;
 };
 
 } // namespace relayhud::ui
@@ -102,3 +102,4 @@ private:
 Q_DECLARE_METATYPE(relayhud::ui::TestsLoadRequest)
 Q_DECLARE_METATYPE(std::shared_ptr<const relayhud::ui::TestsPanelData>)
 Q_DECLARE_METATYPE(relayhud::TestHistory)
+Q_DECLARE_METATYPE(relayhud::Ticket)

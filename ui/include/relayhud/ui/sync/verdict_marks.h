@@ -49,7 +49,7 @@ private:
     std::mutex m_mutex;                                // one mark() at a time; guards what follows
     verdict::VerdictSources m_sources;                 // with loadedConfigs kept current
     std::map<std::string, std::string> m_configStamps; // repo -> "mtime:size"
-    std::unordered_map<CheckRunRow, Entry, RowIdHash> m_memo; // by check-run row
+    std::unordered_map<CheckRunRow, Entry, IdHash> m_memo; // by check-run row
     std::atomic<std::size_t> m_lastComputed = 0;
 };
 

@@ -44,7 +44,7 @@ public:
     void setLogAvailable(bool available);
 
     bool hasTest() const;
-    std::int64_t testId() const { return m_testId; }
+    TestId testId() const { return m_testId; }
     TestMessageId tracebackId() const { return m_tracebackId; }
     QString identityText() const;
     QString outcomeText() const;
@@ -90,7 +90,7 @@ private:
     QLabel* m_why = nullptr;
     QLabel* m_cut = nullptr;
     QPlainTextEdit* m_body = nullptr;
-    std::int64_t m_testId = 0;
+    TestId m_testId;
     TestMessageId m_tracebackId;
     QString m_rawMarks; // "op__add,dtype__float16", as stored
     QString m_message;

@@ -84,17 +84,17 @@ public:
 
     // Triage of the run's failures, by test id (TestsPanelData::triage);
     // replaces what there was.
-    void setTriage(const std::unordered_map<std::int64_t, TestTriage>& triage);
+    void setTriage(const std::unordered_map<TestId, TestTriage, IdHash>& triage);
     // One test's triage changed (a tag set or undone); false when no row has it.
-    bool setTestTriage(std::int64_t testId, const TestTriage& triage);
+    bool setTestTriage(TestId testId, const TestTriage& triage);
     // nullptr when the test has no triage entry (it did not fail).
-    const TestTriage* triage(std::int64_t testId) const;
+    const TestTriage* triage(TestId testId) const;
 
     // nullptr for a group row or an invalid index.
     const StoredTestResult* result(const QModelIndex& index) const;
-    const TestHistory* history(std::int64_t testId) const;
+    const TestHistory* history(TestId testId) const;
     // The test's row when it passes the filter, else invalid.
-    QModelIndex indexOfTest(std::int64_t testId, int column = 0) const;
+    QModelIndex indexOfTest(TestId testId, int column = 0) const;
     std::size_t testCount() const { return m_results->size(); }
     std::size_t visibleTestCount() const { return m_visible.size(); }
     const std::vector<StoredTestResult>& results() const { return *m_results; }
@@ -150,7 +150,7 @@ private:
     std::shared_ptr<const std::vector<StoredTestResult>> m_results;
     TestsIndex m_index;
     TestsSorter m_sorter;
-    std::unordered_map<std::int64_t, Row> m_rowOfTest;
+    std::unordered_map<TestId, Row, IdHash> m_rowOfTest;
     std::unordered_map<Row, HistoryEntry> m_histories;
     std::vector<std::uint8_t> m_historyKeys; // per row, the History column's sort key
     std::unordered_map<Row, TestTriage> m_triage;

@@ -26,7 +26,7 @@ namespace relayhud::ui {
 // A class set on failures of the shown run: test ids (0 is the job itself).
 // `keepNotes`: a class key changes the class alone; the dialog sets all three.
 struct TriageRequest {
-    QVector<qint64> testIds;
+    QVector<TestId> testIds;
     TriageEdit edit;
     bool keepNotes = false;
 };
@@ -49,7 +49,7 @@ public:
     // A note in place of everything ("Select a cell …", a load error).
     void setMessage(const QString& message);
     // Shows a run's tests. Returns false, changing nothing, for a load older
-    // than one already shown (loadId below the latest seen).
+    // than one already shown (ticket below the latest seen).
     bool setData(std::shared_ptr<const TestsPanelData> loaded);
     bool setData(TestsPanelData loaded);
     // The text asked for with tracebackRequested.
@@ -58,11 +58,11 @@ public:
     void setHistory(const TestHistory& history);
 
     // A tag was written or undone: shows the new triage of one test (0: the job).
-    void applyTriage(std::int64_t testId, const TestTriage& triage);
-    const TestTriage* triageOf(std::int64_t testId) const;
+    void applyTriage(TestId testId, const TestTriage& triage);
+    const TestTriage* triageOf(TestId testId) const;
     // The selected tests that can be triaged (failures and xfail outcomes
     // with a triage entry), in view order.
-    QVector<qint64> selectedTriageIds() const;
+    QVector<TestId> selectedTriageIds() const;
     // Moves to the next (previous) failing test without a person's tag,
     // wrapping around; false when there is none.
     bool selectNextUntriaged(bool forward);
@@ -80,11 +80,11 @@ public:
     void showShortcuts();
     QString jobTriageText() const;
 
-    bool selectTest(std::int64_t testId);
+    bool selectTest(TestId testId);
     // The shown run's test with this report identity; false when it has none
     // (or the filters hide it).
     bool selectIdentity(const QString& identity);
-    std::int64_t selectedTestId() const { return m_selectedTestId; }
+    TestId selectedTestId() const { return m_selectedTestId; }
     bool isShowingTable() const;
     QString messageText() const;
     QString titleText() const;
@@ -135,8 +135,8 @@ private:
     void stepKey(bool forward);
 
     std::shared_ptr<const TestsPanelData> m_data;
-    std::int64_t m_latestLoad = 0;
-    std::int64_t m_selectedTestId = 0;
+    Ticket m_latestLoad;
+    TestId m_selectedTestId;
     std::set<QString> m_collapsedGroups;
     bool m_restoringExpansion = false;
     bool m_walksBeyondRun = false;

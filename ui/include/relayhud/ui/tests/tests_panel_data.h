@@ -5,6 +5,7 @@
 #include "relayhud/model/test_results.h"
 #include "relayhud/model/triage_tags.h"
 #include "relayhud/model/types.h"
+#include "relayhud/util/ticket.h"
 
 #include <QString>
 #include <QStringList>
@@ -35,8 +36,8 @@ struct TestTriage {
 };
 
 struct TestsPanelData {
-    std::int64_t loadId = 0; // a load older than the panel's latest setLoading() is dropped
-    TestRunInfo run;         // state, totals, warnings, message
+    Ticket ticket;   // a load older than the panel's latest setLoading() is dropped
+    TestRunInfo run; // state, totals, warnings, message
     std::optional<TestCounts> selfReported; // the HUD row's counts: the backend's own claim
     CountKind selfReportedKind = CountKind::Unknown; // what they count (model/count_kind.h)
     std::vector<StoredTestResult> results;           // up to 100,000+
@@ -47,7 +48,7 @@ struct TestsPanelData {
     // none for an import, which cannot be triaged.
     std::optional<TriageTarget> triageBase;
     // By test id; 0 is the job itself (a failure without failing tests).
-    std::unordered_map<std::int64_t, TestTriage> triage;
+    std::unordered_map<TestId, TestTriage, IdHash> triage;
 };
 
 } // namespace relayhud::ui

@@ -17,9 +17,9 @@
 namespace relayhud::ui {
 
 struct AttributedFailure {
-    WatchEvent event;     // the followed item's new failure
-    QString test;         // the test's identity; "" for the job itself
-    qint64 culpritPr = 0; // the PR the evidence blames (the event's own for a regression)
+    WatchEvent event;   // the followed item's new failure
+    QString test;       // the test's identity; "" for the job itself
+    PrNumber culpritPr; // the PR the evidence blames (the event's own for a regression)
     bool ownRegression = false;
     bool operator==(const AttributedFailure&) const = default;
 };

@@ -45,7 +45,7 @@ private:
     Frame m_frame;
     MergeGatingPanel* m_panel;
     QDockWidget* m_dock;
-    qint64 m_pr = 0; // the current row's PR (0: none), read when the tab is seen
+    PrNumber m_pr; // the current row's PR (none: a push, a nightly), read when the tab is seen
 };
 
 } // namespace relayhud::ui

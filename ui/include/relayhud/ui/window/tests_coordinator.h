@@ -8,6 +8,7 @@
 #include "relayhud/model/ids.h"
 #include "relayhud/model/triage_tags.h"
 #include "relayhud/model/types.h"
+#include "relayhud/util/ticket.h"
 
 #include <QObject>
 #include <QString>
@@ -54,7 +55,7 @@ public:
     const CheckRunId& shownCheckRunId() const { return m_checkRunId; }
     const std::optional<TriageTarget>& shownTarget() const { return m_base; }
     // The controller's request for the shown run's tests.
-    qint64 currentLoad() const { return m_load; }
+    Ticket currentLoad() const { return m_load; }
     void raise();
     // A dock of `panel` as a tab beside the Tests dock, which stays in front;
     // `name` is its object name, which the saved layout knows it by.
@@ -79,7 +80,7 @@ private:
     QDockWidget* m_dock;
     TestResultsController* m_tests;
     CheckRunRow m_run;
-    qint64 m_load = 0;
+    Ticket m_load;
     bool m_readFailed = false; // the next pass reads it again
     CheckRunId m_checkRunId;   // for links; empty for an import
     std::optional<TriageTarget> m_base;
