@@ -14,12 +14,15 @@ set(RELAYHUD_CORE_COMPONENTS
   hud       # the HUD read API
   logs      # the log viewer's engine
   yaml      # YAML documents as trees with positions (libyaml)
+  pysource  # Python test files' classes and functions, as ast would list them
+  git       # a local git checkout read at any revision (libgit2)
   triage    # failure lines, rules, suggestions, clusters
   config    # torch-spyre outcome configs
   verdict   # what a green covered, reports, trends
   sync      # HUD and artifact syncs into the cache
   doctor    # is a backend's CRCR integration sound: workflow lint, runtime health
   team      # a team's shared triage on a PostgreSQL server (libpq)
+  upgrade   # what a PyTorch bump changed under a backend's configs
 )
 set(RELAYHUD_CORE_DEPS_util)
 set(RELAYHUD_CORE_DEPS_model util)
@@ -32,8 +35,11 @@ set(RELAYHUD_CORE_DEPS_hud model net util)
 set(RELAYHUD_CORE_DEPS_logs util model)
 set(RELAYHUD_CORE_DEPS_triage logs store junit model)
 set(RELAYHUD_CORE_DEPS_yaml util)
+set(RELAYHUD_CORE_DEPS_pysource util)
+set(RELAYHUD_CORE_DEPS_git util)
 set(RELAYHUD_CORE_DEPS_config junit store yaml)
 set(RELAYHUD_CORE_DEPS_verdict config hud triage)
 set(RELAYHUD_CORE_DEPS_sync artifacts hud results triage)
 set(RELAYHUD_CORE_DEPS_doctor artifacts hud store yaml util)
 set(RELAYHUD_CORE_DEPS_team store util)
+set(RELAYHUD_CORE_DEPS_upgrade config git pysource)

@@ -22,6 +22,8 @@ packages=(
   nlohmann-json3-dev libcurl4-openssl-dev libsqlite3-dev zlib1g-dev
   libpugixml-dev libre2-dev libyaml-dev libtomlplusplus-dev libarchive-dev
   libcpp-httplib-dev libssl-dev
+  # the upgrade review reads a PyTorch checkout's revisions (never a shell git)
+  libgit2-dev
   # the team server's client library (libpq); the app never needs a server
   libpq-dev
   # tests, benchmarks (yaml-cpp: the config bench's reference), headless GUI checks

@@ -1,0 +1,385 @@
+// The upgrade review's first parts (issue 39): the Python scanner lists the
+// functions ast lists, the method delta of two revisions agrees exactly with
+// the same rules run on Python's own ast (tests/data/upgrade/ast_delta.py),
+// and a git checkout is read at two revisions through libgit2. The files are
+// shaped like PyTorch's test files: classes, @ops/@dtypes methods, nested
+// helpers, instantiate_device_type_tests, strings and comments that look like
+// code.
+#include "relayhud/git/git_repository.h"
+#include "relayhud/pysource/python_scan.h"
+#include "relayhud/upgrade/method_delta.h"
+
+#include "test_files.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <string>
+
+using namespace relayhud;
+using relayhud::pysource::PyFunction;
+using relayhud::pysource::scanPython;
+using relayhud::test::TempDir;
+
+namespace {
+
+// test/test_ops.py at the old revision.
+constexpr const char* kOpsBefore = R"PY(# Owner(s): ["module: unknown"]
+import torch
+from torch.testing._internal.common_device_type import (
+    instantiate_device_type_tests, ops, OpDTypes,
+)
+
+HELP = """
+def not_a_function(self):
+    pass
+"""
+
+def helper(x):  # a module-level function is a function too
+    def inner():
+        return x
+    return inner
+
+
+class TestCommon(TestCase):
+    exact_dtype = True
+
+    @ops(op_db, dtypes=OpDTypes.any_one)
+    def test_compare_cpu(self, device, dtype, op):
+        """Compares with the CPU."""
+        samples = op.sample_inputs(device, dtype)
+        for s in samples:
+            self.assertEqual(op(s.input), op(s.input.cpu()))
+
+    @dtypes(torch.float32,
+            torch.float16)  # a decorator over two lines
+    def test_dtypes(self, device, dtype):
+        x = torch.ones(3, device=device,
+                       dtype=dtype)
+        self.assertEqual(x.sum().item(), 3)
+
+    if TEST_CUDA:
+        def test_cuda_only(self, device):  # inside an if: ast puts it there
+            pass
+
+    def test_to_rename(self, device):
+        t = 'def fake(self): \' still a string'
+        return t
+
+    def test_to_move(self, device):
+        return device * 2
+
+    def test_gone(self, device):
+        pass
+
+    async def test_async(self, device):
+        await something()
+
+    class Inner:
+        def test_inner(self):
+            return 1
+
+
+class TestOther(TestCase):
+    def test_stays(self):
+        x = [1,
+             2,  # a comment inside brackets
+             3]
+        return x
+
+
+instantiate_device_type_tests(TestCommon, globals())
+)PY";
+
+// The same file at the new revision: test_compare_cpu's body changed, the
+// dtypes decorator changed, test_to_rename renamed, test_to_move moved to
+// TestOther, test_gone removed, test_new added, test_stays reformatted only.
+constexpr const char* kOpsAfter = R"PY(# Owner(s): ["module: unknown"]
+import torch
+from torch.testing._internal.common_device_type import (
+    instantiate_device_type_tests, ops, OpDTypes,
+)
+
+HELP = """
+def not_a_function(self):
+    pass
+"""
+
+def helper(x):
+    # only comments changed here
+    def inner():
+        return x
+    return inner
+
+
+class TestCommon(TestCase):
+    exact_dtype = True
+
+    @ops(op_db, dtypes=OpDTypes.any_one)
+    def test_compare_cpu(self, device, dtype, op):
+        """Compares with the CPU, exactly."""
+        samples = op.sample_inputs(device, dtype)
+        for s in samples:
+            self.assertEqual(op(s.input), op(s.input.cpu()))
+
+    @dtypes(torch.float32, torch.bfloat16)
+    def test_dtypes(self, device, dtype):
+        x = torch.ones(3, device=device, dtype=dtype)
+        self.assertEqual(x.sum().item(), 3)
+
+    if TEST_CUDA:
+        def test_cuda_only(self, device):
+            return None
+
+    def test_renamed(self, device):
+        t = 'def fake(self): \' still a string'
+        return t
+
+    async def test_async(self, device):
+        await something()
+
+    def test_new(self, device):
+        return device
+
+    class Inner:
+        def test_inner(self):
+            return 1
+
+
+class TestOther(TestCase):
+    def test_stays(self):
+        x = [1, 2, 3]
+        return x
+
+    def test_to_move(self, device):
+        return device * 2
+
+
+instantiate_device_type_tests(TestCommon, globals())
+)PY";
+
+// test/test_view_ops.py: a method moves in from test_ops.py's TestCommon to
+// another file; one whose body changes in the same move is a removal and an
+// addition.
+constexpr const char* kViewsBefore = R"PY(class TestViewOps(TestCase):
+    def test_view(self, device):
+        return torch.ones(2).view(1, 2)
+
+    def test_moved_and_changed(self, device):
+        return 1
+)PY";
+constexpr const char* kViewsAfter = R"PY(class TestViewOps(TestCase):
+    def test_view(self, device):
+        return torch.ones(2).view(1, 2)
+)PY";
+constexpr const char* kShapeAfter = R"PY(class TestShapeOps(TestCase):
+    def test_view(self, device):
+        return torch.ones(2).view(1, 2)
+
+    def test_moved_and_changed(self, device):
+        return 2
+)PY";
+
+const PyFunction* find(const pysource::PyScan& scan, const std::string& qualified)
+{
+    for (const PyFunction& f : scan.functions)
+        if (f.qualifiedName() == qualified)
+            return &f;
+    return nullptr;
+}
+
+std::string tsv(const std::vector<upgrade::MethodChange>& changes)
+{
+    std::string out;
+    for (const upgrade::MethodChange& c : changes)
+        out += std::string(upgrade::changeKindName(c.kind)) + "\t" + c.file + "\t" + c.className
+               + "\t" + c.method + "\t" + c.detail + "\n";
+    return out;
+}
+
+// What a shell command printed; its exit status in `status`.
+std::string capture(const std::string& command, int& status)
+{
+    std::string out;
+    FILE* pipe = ::popen(command.c_str(), "r");
+    if (!pipe) {
+        status = -1;
+        return out;
+    }
+    char buffer[4096];
+    for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;)
+        out.append(buffer, n);
+    status = ::pclose(pipe);
+    return out;
+}
+
+upgrade::ScannedFiles scanned(std::initializer_list<std::pair<std::string, const char*>> files)
+{
+    upgrade::ScannedFiles out;
+    for (const auto& [path, text] : files)
+        out[path] = scanPython(text);
+    return out;
+}
+
+} // namespace
+
+TEST(PythonScan, ListsTheFunctionsAstListsWithTheirClasses)
+{
+    const pysource::PyScan scan = scanPython(kOpsBefore);
+    EXPECT_EQ(scan.problem, "");
+    std::vector<std::string> names;
+    for (const PyFunction& f : scan.functions)
+        names.push_back(f.qualifiedName());
+    // Not inner (nested in a def), not test_cuda_only (in an if), not
+    // not_a_function (in a string).
+    EXPECT_EQ(names,
+              (std::vector<std::string>{
+                  "helper", "TestCommon.test_compare_cpu", "TestCommon.test_dtypes",
+                  "TestCommon.test_to_rename", "TestCommon.test_to_move", "TestCommon.test_gone",
+                  "TestCommon.test_async", "TestCommon.Inner.test_inner", "TestOther.test_stays"}));
+    EXPECT_EQ(scan.classes,
+              (std::vector<std::string>{"TestCommon", "TestCommon.Inner", "TestOther"}));
+}
+
+TEST(PythonScan, GivesLinesDecoratorsAndAsync)
+{
+    const pysource::PyScan scan = scanPython(kOpsBefore);
+    const PyFunction* compare = find(scan, "TestCommon.test_compare_cpu");
+    ASSERT_NE(compare, nullptr);
+    EXPECT_EQ(compare->line, 22);
+    EXPECT_EQ(compare->endLine, 26);
+    EXPECT_EQ(compare->decorators,
+              (std::vector<std::string>{"ops(op_db, dtypes=OpDTypes.any_one)"}));
+    const PyFunction* dtypes = find(scan, "TestCommon.test_dtypes");
+    ASSERT_NE(dtypes, nullptr);
+    EXPECT_EQ(dtypes->decorators,
+              (std::vector<std::string>{"dtypes(torch.float32, torch.float16)"}));
+    EXPECT_EQ(dtypes->line, 30) << "the def's line, not its first decorator's";
+    EXPECT_EQ(dtypes->endLine, 33);
+    const PyFunction* async = find(scan, "TestCommon.test_async");
+    ASSERT_NE(async, nullptr);
+    EXPECT_TRUE(async->isAsync);
+    EXPECT_FALSE(compare->isAsync);
+}
+
+TEST(PythonScan, CommentsAndLayoutInBracketsLeaveTheBodyAlone)
+{
+    const pysource::PyScan before = scanPython(kOpsBefore);
+    const pysource::PyScan after = scanPython(kOpsAfter);
+    EXPECT_EQ(find(before, "helper")->bodyHash, find(after, "helper")->bodyHash);
+    EXPECT_EQ(find(before, "TestOther.test_stays")->bodyHash,
+              find(after, "TestOther.test_stays")->bodyHash);
+    EXPECT_NE(find(before, "TestCommon.test_compare_cpu")->bodyHash,
+              find(after, "TestCommon.test_compare_cpu")->bodyHash)
+        << "a docstring is part of the body";
+    EXPECT_NE(find(before, "TestCommon.test_dtypes")->decoratorHash,
+              find(after, "TestCommon.test_dtypes")->decoratorHash);
+    EXPECT_EQ(find(before, "TestCommon.test_dtypes")->bodyHash,
+              find(after, "TestCommon.test_dtypes")->bodyHash);
+}
+
+TEST(PythonScan, BrokenSourceSaysWhereAndKeepsWhatCameBefore)
+{
+    const pysource::PyScan scan =
+        scanPython("class T:\n    def test_a(self):\n        pass\n\n    def test_b(self):\n"
+                   "        s = \"\"\"never closed\n");
+    EXPECT_EQ(scan.problem, "line 6: a string is never closed");
+    ASSERT_FALSE(scan.functions.empty());
+    EXPECT_EQ(scan.functions.front().qualifiedName(), "T.test_a");
+    EXPECT_EQ(scanPython("x = 1\ndef f(:\n    x = (1,\n").problem,
+              "line 2: a bracket is never closed"); // where it opened
+    EXPECT_TRUE(scanPython("").functions.empty());
+    EXPECT_EQ(scanPython("\xff\xfe def \x01(").problem, "line 1: a bracket is never closed");
+}
+
+TEST(MethodDelta, ListsEveryKindOfChange)
+{
+    const auto before =
+        scanned({{"test/test_ops.py", kOpsBefore}, {"test/test_view_ops.py", kViewsBefore}});
+    const auto after = scanned({{"test/test_ops.py", kOpsAfter},
+                                {"test/test_view_ops.py", kViewsAfter},
+                                {"test/test_shape_ops.py", kShapeAfter}});
+    EXPECT_EQ(tsv(upgrade::compareMethods(before, after)),
+              "changed\ttest/test_ops.py\tTestCommon\ttest_compare_cpu\tbody\n"
+              "changed\ttest/test_ops.py\tTestCommon\ttest_dtypes\tdecorators\n"
+              "removed\ttest/test_ops.py\tTestCommon\ttest_gone\t\n"
+              "added\ttest/test_ops.py\tTestCommon\ttest_new\t\n"
+              "moved\ttest/test_ops.py\tTestCommon\ttest_to_move\ttest/test_ops.py::TestOther\n"
+              "renamed\ttest/test_ops.py\tTestCommon\ttest_to_rename\ttest_renamed\n"
+              "added\ttest/test_shape_ops.py\tTestShapeOps\ttest_moved_and_changed\t\n"
+              "added\ttest/test_shape_ops.py\tTestShapeOps\ttest_view\t\n"
+              "removed\ttest/test_view_ops.py\tTestViewOps\ttest_moved_and_changed\t\n");
+}
+
+TEST(MethodDelta, AgreesWithPythonsAstExactly)
+{
+    int version = 0;
+    capture("python3 --version > /dev/null 2>&1", version);
+    if (version != 0)
+        GTEST_SKIP() << "no python3 (packaging/install-deps.sh installs it)";
+    TempDir dir;
+    const std::map<std::string, std::pair<const char*, const char*>> files = {
+        {"test/test_ops.py", {kOpsBefore, kOpsAfter}},
+        {"test/test_view_ops.py", {kViewsBefore, kViewsAfter}},
+        {"test/test_shape_ops.py", {nullptr, kShapeAfter}}};
+    upgrade::ScannedFiles before, after;
+    for (const auto& [path, texts] : files) {
+        for (const auto& [side, text] : {std::pair{"old", texts.first}, {"new", texts.second}}) {
+            if (!text)
+                continue;
+            std::filesystem::create_directories((dir / side / path).parent_path());
+            test::writeFile(dir / side / path, text);
+            (std::string(side) == "old" ? before : after)[path] = scanPython(text);
+        }
+    }
+    int status = 0;
+    const std::string reference =
+        capture("python3 '" RELAYHUD_TEST_DATA_DIR "/upgrade/ast_delta.py' '" + dir.path("old")
+                    + "' '" + dir.path("new") + "'",
+                status);
+    ASSERT_EQ(status, 0) << reference;
+    EXPECT_FALSE(reference.empty());
+    EXPECT_EQ(tsv(upgrade::compareMethods(before, after)), reference);
+}
+
+TEST(GitRepository, ReadsFilesAndFoldersAtEachRevision)
+{
+    TempDir dir;
+    const std::string repo = dir.path("pytorch");
+    std::filesystem::create_directories(dir / "pytorch" / "test");
+    const std::string git = "git -C '" + repo + "' -c user.name=t -c user.email=t@example.com ";
+    ASSERT_EQ(std::system((git + "init -q").c_str()), 0);
+    test::writeFile(dir / "pytorch" / "test" / "test_ops.py", kOpsBefore);
+    ASSERT_EQ(std::system(
+                  (git + "add -A && " + git + "commit -qm one && " + git + "tag v2.13.0").c_str()),
+              0);
+    test::writeFile(dir / "pytorch" / "test" / "test_ops.py", kOpsAfter);
+    test::writeFile(dir / "pytorch" / "test" / "test_shape_ops.py", kShapeAfter);
+    ASSERT_EQ(std::system((git + "add -A && " + git + "commit -qm two").c_str()), 0);
+
+    auto opened = git::GitRepository::open(repo + "/test"); // found upwards
+    ASSERT_TRUE(opened) << opened.message();
+    const git::GitRepository& r = *opened;
+    auto from = r.resolve("v2.13.0");
+    auto to = r.resolve("HEAD");
+    ASSERT_TRUE(from && to) << from.message() << to.message();
+    EXPECT_EQ(from->size(), 40U);
+    EXPECT_NE(*from, *to);
+    EXPECT_EQ(*r.resolve(to->substr(0, 10)), *to) << "a short SHA";
+    EXPECT_FALSE(r.resolve("v9.9.9"));
+    EXPECT_NE(r.resolve("v9.9.9").message().find("no revision 'v9.9.9'"), std::string::npos);
+
+    auto old = r.readFile(*from, "test/test_ops.py");
+    ASSERT_TRUE(old && *old);
+    EXPECT_EQ(**old, kOpsBefore);
+    EXPECT_EQ(**r.readFile(*to, "test/test_ops.py"), kOpsAfter);
+    EXPECT_FALSE(*r.readFile(*from, "test/test_shape_ops.py")) << "not there yet";
+    EXPECT_FALSE(*r.readFile(*from, "test")) << "a folder is no file";
+    EXPECT_EQ(*r.listFiles(*from, "test"), (std::vector<std::string>{"test/test_ops.py"}));
+    EXPECT_EQ(*r.listFiles(*to, "test/"),
+              (std::vector<std::string>{"test/test_ops.py", "test/test_shape_ops.py"}));
+    EXPECT_TRUE(r.listFiles(*to, "no/such")->empty());
+    EXPECT_FALSE(r.readFile("0123456789012345678901234567890123456789", "test/test_ops.py"));
+    EXPECT_FALSE(git::GitRepository::open(dir.path("not-a-repo")));
+}
