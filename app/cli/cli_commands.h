@@ -39,6 +39,10 @@ int runClassifyAccuracy(const GlobalOptions& global, const std::vector<std::stri
 // config suggest CONFIG [--runs N] [--apply] [--dry-run]: moves the cache argues for.
 int runConfig(const GlobalOptions& global, const std::vector<std::string>& args, std::ostream& out,
               std::ostream& err);
+// upgrade-review --pytorch DIR --from REV --to REV CONFIG... [--format text|tsv]: what a
+// PyTorch bump changes in the upstream test files the configs name (0 ok, 2 trouble).
+int runUpgradeReview(const GlobalOptions& global, const std::vector<std::string>& args,
+                     std::ostream& out, std::ostream& err);
 // artifacts [--runs failed|all] ...: finished runs' test results from their stores.
 int runArtifacts(const GlobalOptions& global, const std::vector<std::string>& args,
                  std::ostream& out, std::ostream& err);

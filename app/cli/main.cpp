@@ -120,6 +120,15 @@ constexpr std::array kCommands{
          "  config explain|validate ... [--framework-as-of YYYY-MM-DD]\n"
          "                      resolve and lint as torch-spyre's framework of that date\n"
          "                      (ops.exclude and labels arrived on 2026-07-01)\n"},
+    Command{"upgrade-review", runUpgradeReview,
+         "  upgrade-review --pytorch DIR --from REV --to REV CONFIG... [--format text|tsv]\n"
+         "                      what moving a PyTorch checkout from REV to REV changes in the\n"
+         "                      upstream test files the configs name (${TORCH_ROOT}/...), read\n"
+         "                      through libgit2: methods added, removed, renamed, changed (body\n"
+         "                      or decorators) and moved, and config entries that name nothing\n"
+         "                      at the new revision; tsv prints KIND<TAB>FILE<TAB>CLASS<TAB>\n"
+         "                      METHOD<TAB>DETAIL (KIND added, removed, renamed, changed, moved\n"
+         "                      or stale)\n"},
     Command{"verdict", runVerdict,
          "  verdict --check-run ID [--config REPO=PATH]... [--selection REPO=FILE]...\n"
          "          [--framework-as-of YYYY-MM-DD]\n"

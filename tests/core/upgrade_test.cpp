@@ -5,9 +5,11 @@
 // shaped like PyTorch's test files: classes, @ops/@dtypes methods, nested
 // helpers, instantiate_device_type_tests, strings and comments that look like
 // code.
+#include "relayhud/config/outcome_config.h"
 #include "relayhud/git/git_repository.h"
 #include "relayhud/pysource/python_scan.h"
 #include "relayhud/upgrade/method_delta.h"
+#include "relayhud/upgrade/upgrade_review.h"
 
 #include "test_files.h"
 
@@ -382,4 +384,101 @@ TEST(GitRepository, ReadsFilesAndFoldersAtEachRevision)
     EXPECT_TRUE(r.listFiles(*to, "no/such")->empty());
     EXPECT_FALSE(r.readFile("0123456789012345678901234567890123456789", "test/test_ops.py"));
     EXPECT_FALSE(git::GitRepository::open(dir.path("not-a-repo")));
+}
+
+namespace {
+
+// A checkout with two commits and a tag, built with git's own command line
+// (the product reads it through libgit2 only).
+struct Checkout {
+    TempDir dir;
+    std::string path = dir.path("pytorch");
+    bool ok = false;
+
+    Checkout()
+    {
+        std::filesystem::create_directories(dir / "pytorch" / "test");
+        const std::string git = "git -C '" + path + "' -c user.name=t -c user.email=t@example.com ";
+        test::writeFile(dir / "pytorch" / "test" / "test_ops.py", kOpsBefore);
+        test::writeFile(dir / "pytorch" / "test" / "test_view_ops.py", kViewsBefore);
+        ok = std::system((git + "init -q && " + git + "add -A && " + git + "commit -qm one && "
+                          + git + "tag v2.13.0")
+                             .c_str())
+             == 0;
+        test::writeFile(dir / "pytorch" / "test" / "test_ops.py", kOpsAfter);
+        test::writeFile(dir / "pytorch" / "test" / "test_view_ops.py", kViewsAfter);
+        ok = ok
+             && std::system(
+                    (git + "add -A && " + git + "commit -qm two && " + git + "tag v2.14.0").c_str())
+                    == 0;
+    }
+};
+
+constexpr const char* kConfig = R"(test_suite_config:
+  files:
+    - path: ${TORCH_ROOT}/test/test_ops.py
+      unlisted_test_mode: xfail
+      tests:
+        - names:
+            - TestCommon::test_compare_cpu
+            - TestCommon::test_to_rename
+            - TestCommon::test_gone
+            - TestOther::test_to_move
+            - test_dtypes
+            - TestCommon::test_(never|nothing).*
+          mode: xfail_strict
+    - path: ${TORCH_ROOT}/test/test_missing.py
+      tests:
+        - names:
+            - TestMissing::test_a
+    - path: ${TORCH_DEVICE_ROOT}/tests/test_spyre_only.py
+      tests:
+        - names:
+            - TestSpyre::test_own
+)";
+
+} // namespace
+
+TEST(UpgradeReview, ListsTheConfigsFilesChangesAndStaleEntries)
+{
+    Checkout checkout;
+    ASSERT_TRUE(checkout.ok);
+    auto repo = git::GitRepository::open(checkout.path);
+    ASSERT_TRUE(repo) << repo.message();
+    auto parsed = config::parseOutcomeConfig(kConfig);
+    ASSERT_TRUE(parsed) << parsed.message();
+    ASSERT_FALSE(parsed->hasErrors());
+    const std::vector<upgrade::ReviewConfig> configs = {{"spyre.yaml", parsed->config}};
+    auto review = upgrade::reviewUpgrade(*repo, "v2.13.0", "v2.14.0", configs);
+    ASSERT_TRUE(review) << review.message();
+    EXPECT_EQ(review->files, (std::vector<std::string>{"test/test_ops.py"}))
+        << "test_view_ops.py is no config's; the backend's own tree is not PyTorch's";
+    EXPECT_EQ(review->absent, (std::vector<std::string>{"test/test_missing.py"}));
+    EXPECT_TRUE(review->problems.empty());
+    // TestOther::test_to_move is fine: the class part is never checked; the
+    // regex fullmatches no method.
+    EXPECT_EQ(upgrade::reviewTsv(*review),
+              "changed\ttest/test_ops.py\tTestCommon\ttest_compare_cpu\tbody\n"
+              "changed\ttest/test_ops.py\tTestCommon\ttest_dtypes\tdecorators\n"
+              "removed\ttest/test_ops.py\tTestCommon\ttest_gone\t\n"
+              "added\ttest/test_ops.py\tTestCommon\ttest_new\t\n"
+              "moved\ttest/test_ops.py\tTestCommon\ttest_to_move\ttest/test_ops.py::TestOther\n"
+              "renamed\ttest/test_ops.py\tTestCommon\ttest_to_rename\ttest_renamed\n"
+              "stale\ttest/test_ops.py\tTestCommon\ttest_to_rename\tspyre.yaml:8: "
+              "TestCommon::test_to_rename (renamed to test_renamed)\n"
+              "stale\ttest/test_ops.py\tTestCommon\ttest_gone\tspyre.yaml:9: TestCommon::test_gone "
+              "(removed)\n"
+              "stale\ttest/test_ops.py\tTestCommon\ttest_(never|nothing).*\tspyre.yaml:12: "
+              "TestCommon::test_(never|nothing).*\n");
+    const std::string text = upgrade::reviewText(*review);
+    EXPECT_NE(text.find("6 changed methods in 1 file (1 added, 1 removed, 1 renamed, 2 changed, "
+                        "1 moved); 3 stale entries"),
+              std::string::npos)
+        << text;
+    EXPECT_NE(text.find("not at either revision: test/test_missing.py"), std::string::npos);
+
+    EXPECT_FALSE(upgrade::reviewUpgrade(*repo, "v2.13.0", "v9.0.0", configs));
+    auto same = upgrade::reviewUpgrade(*repo, "v2.14.0", "HEAD", configs);
+    ASSERT_TRUE(same);
+    EXPECT_TRUE(same->changes.empty()) << "the same commit";
 }

@@ -1,0 +1,64 @@
+#pragma once
+// The upgrade review (issue 39): what moving a PyTorch checkout from one
+// revision to another changes in the upstream test files a backend's outcome
+// configs name, read through git/ and compared by upgrade/method_delta.h,
+// and which config entries name nothing at the new revision.
+//  - The files: every section whose path is under ${TORCH_ROOT}/ (the
+//    framework's upstream root; ${TORCH_DEVICE_ROOT}/ is the backend's own
+//    tree, not PyTorch's), as a path from the PyTorch root.
+//  - A stale entry: a `names` item whose method part names no function of
+//    its file at the new revision. The framework keys an item by its method
+//    part alone, in any class (spyre_names.h), and fullmatches a regex one;
+//    a regex RE2 cannot run is "cannot judge" and never listed as stale.
+//    When the delta renamed, moved or removed that method, the entry says so.
+#include "relayhud/config/outcome_config.h"
+#include "relayhud/git/git_repository.h"
+#include "relayhud/upgrade/method_delta.h"
+#include "relayhud/util/result.h"
+
+#include <string>
+#include <vector>
+
+namespace relayhud::upgrade {
+
+struct ReviewConfig {
+    std::string path; // as the user named it
+    config::OutcomeConfig config;
+};
+
+struct StaleEntry {
+    std::string configPath;
+    int line = 0; // 1-based, of the names item
+    std::string file;
+    std::string className;   // the item's class part, as written ("" when none)
+    std::string method;      // its method part
+    std::string written;     // the item as written: "TestFoo::test_bar"
+    std::string explanation; // "renamed to test_baz", "moved to FILE::CLASS", "removed", ""
+};
+
+struct UpgradeReview {
+    std::string from; // the revisions as asked: "v2.13.0"
+    std::string to;
+    std::string fromSha;
+    std::string toSha;
+    std::vector<std::string> files;  // reviewed, sorted
+    std::vector<std::string> absent; // named by a config, at neither revision
+    std::vector<MethodChange> changes;
+    std::vector<StaleEntry> stale;
+    std::vector<std::string> problems; // a file the scanner could not read whole
+};
+
+// An Error when a revision is not in the checkout or git cannot read it.
+Result<UpgradeReview> reviewUpgrade(const git::GitRepository& repo, const std::string& from,
+                                    const std::string& to,
+                                    const std::vector<ReviewConfig>& configs);
+
+// One line per change and per stale entry:
+// KIND<TAB>FILE<TAB>CLASS<TAB>METHOD<TAB>DETAIL (tabs and newlines in a field
+// become spaces), the changes first in compareMethods' order, then the stale
+// entries by file and line.
+std::string reviewTsv(const UpgradeReview& review);
+// The same for people: the counts first, then each file's changes.
+std::string reviewText(const UpgradeReview& review);
+
+} // namespace relayhud::upgrade
