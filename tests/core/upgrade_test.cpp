@@ -7,6 +7,7 @@
 // code.
 #include "relayhud/config/outcome_config.h"
 #include "relayhud/git/git_repository.h"
+#include "relayhud/pysource/opinfo_scan.h"
 #include "relayhud/pysource/python_scan.h"
 #include "relayhud/upgrade/method_delta.h"
 #include "relayhud/upgrade/upgrade_review.h"
@@ -388,6 +389,48 @@ TEST(GitRepository, ReadsFilesAndFoldersAtEachRevision)
 
 namespace {
 
+// torch/testing/_internal/common_methods_invocations.py at both revisions:
+// abs's dtypes and skips change, add only its comment and layout, relu's
+// inplace variant its decorators; gone_op is removed.
+constexpr const char* kOpDbBefore = R"PY(op_db: List[OpInfo] = [
+    UnaryUfuncInfo('abs',
+                   dtypes=all_types_and(torch.half),
+                   skips=(
+                       DecorateInfo(unittest.expectedFailure, 'TestCommon', 'test_out'),
+                   ),
+                   sample_inputs_func=sample_inputs_abs),
+    OpInfo('add',
+           # the binary add
+           dtypes=all_types_and(torch.bool),
+           sample_inputs_func=sample_inputs_add),
+    OpInfo('nn.functional.relu',
+           variant_test_name='inplace',
+           dtypes=floating_types(),
+           decorators=(onlyCPU,)),
+    OpInfo('gone_op', dtypes=floating_types()),
+]
+)PY";
+constexpr const char* kOpDbAfter = R"PY(op_db: List[OpInfo] = [
+    UnaryUfuncInfo('abs',
+                   dtypes=all_types_and(torch.half, torch.bfloat16),
+                   skips=(),
+                   sample_inputs_func=sample_inputs_abs),
+    OpInfo('add',
+           # a comment that moved
+           dtypes=all_types_and(torch.bool), sample_inputs_func=sample_inputs_add),
+    OpInfo('nn.functional.relu',
+           variant_test_name='inplace',
+           dtypes=floating_types(),
+           decorators=(onlyCPU, onlyNativeDeviceTypes)),
+]
+)PY";
+// opinfo/definitions/linalg.py: det's sample inputs change.
+constexpr const char* kLinalgBefore =
+    "op_db = [\n    OpInfo('linalg.det', dtypes=floating_types(), "
+    "sample_inputs_func=sample_det),\n]\n";
+constexpr const char* kLinalgAfter = "op_db = [\n    OpInfo('linalg.det', dtypes=floating_types(), "
+                                     "sample_inputs_func=sample_det_v2),\n]\n";
+
 // A checkout with two commits and a tag, built with git's own command line
 // (the product reads it through libgit2 only).
 struct Checkout {
@@ -398,6 +441,10 @@ struct Checkout {
     Checkout()
     {
         std::filesystem::create_directories(dir / "pytorch" / "test");
+        const auto internal = dir / "pytorch" / "torch" / "testing" / "_internal";
+        std::filesystem::create_directories(internal / "opinfo" / "definitions");
+        test::writeFile(internal / "common_methods_invocations.py", kOpDbBefore);
+        test::writeFile(internal / "opinfo" / "definitions" / "linalg.py", kLinalgBefore);
         const std::string git = "git -C '" + path + "' -c user.name=t -c user.email=t@example.com ";
         test::writeFile(dir / "pytorch" / "test" / "test_ops.py", kOpsBefore);
         test::writeFile(dir / "pytorch" / "test" / "test_view_ops.py", kViewsBefore);
@@ -407,6 +454,8 @@ struct Checkout {
              == 0;
         test::writeFile(dir / "pytorch" / "test" / "test_ops.py", kOpsAfter);
         test::writeFile(dir / "pytorch" / "test" / "test_view_ops.py", kViewsAfter);
+        test::writeFile(internal / "common_methods_invocations.py", kOpDbAfter);
+        test::writeFile(internal / "opinfo" / "definitions" / "linalg.py", kLinalgAfter);
         ok = ok
              && std::system(
                     (git + "add -A && " + git + "commit -qm two && " + git + "tag v2.14.0").c_str())
@@ -435,9 +484,38 @@ constexpr const char* kConfig = R"(test_suite_config:
       tests:
         - names:
             - TestSpyre::test_own
+  global:
+    supported_ops:
+      - name: abs
+      - name: add
 )";
 
 } // namespace
+
+TEST(OpInfoScan, ReadsEachEntrysNameVariantAndFields)
+{
+    const auto entries = pysource::scanOpInfos(kOpDbBefore);
+    ASSERT_EQ(entries.size(), 4U) << "DecorateInfo is no entry";
+    EXPECT_EQ(entries[0].kind, "UnaryUfuncInfo");
+    EXPECT_EQ(entries[0].key(), "abs");
+    EXPECT_EQ(entries[0].line, 2);
+    EXPECT_EQ(entries[2].key(), "nn.functional.relu.inplace");
+    std::vector<std::string> fields;
+    for (const auto& [field, hash] : entries[0].fields)
+        fields.push_back(field);
+    EXPECT_EQ(fields, (std::vector<std::string>{"#1", "dtypes", "sample_inputs_func", "skips"}));
+    EXPECT_EQ(entries[3].key(), "gone_op");
+    const auto after = pysource::scanOpInfos(kOpDbAfter);
+    ASSERT_EQ(after.size(), 3U);
+    EXPECT_EQ(entries[1].fields, after[1].fields) << "a comment and layout change nothing";
+    EXPECT_NE(entries[0].fields.at("dtypes"), after[0].fields.at("dtypes"));
+    EXPECT_EQ(pysource::opInfoFieldFamily("dtypesIfCUDA"), "dtypes");
+    EXPECT_EQ(pysource::opInfoFieldFamily("backward_dtypes"), "dtypes");
+    EXPECT_EQ(pysource::opInfoFieldFamily("xfails"), "skips");
+    EXPECT_EQ(pysource::opInfoFieldFamily("reference_inputs_func"), "sample inputs");
+    EXPECT_EQ(pysource::opInfoFieldFamily("supports_out"), "supports_out");
+    EXPECT_TRUE(pysource::scanOpInfos("x = OpInfo(name)\nDecorateInfo('a')\n").empty());
+}
 
 TEST(UpgradeReview, ListsTheConfigsFilesChangesAndStaleEntries)
 {
@@ -469,7 +547,14 @@ TEST(UpgradeReview, ListsTheConfigsFilesChangesAndStaleEntries)
               "stale\ttest/test_ops.py\tTestCommon\ttest_gone\tspyre.yaml:9: TestCommon::test_gone "
               "(removed)\n"
               "stale\ttest/test_ops.py\tTestCommon\ttest_(never|nothing).*\tspyre.yaml:12: "
-              "TestCommon::test_(never|nothing).*\n");
+              "TestCommon::test_(never|nothing).*\n"
+              "opinfo\ttorch/testing/_internal/common_methods_invocations.py\t\tabs\t"
+              "changed: dtypes, skips; supported op: its variants *_abs_spyre_* change\n"
+              "opinfo\ttorch/testing/_internal/common_methods_invocations.py\t\tgone_op\tremoved\n"
+              "opinfo\ttorch/testing/_internal/opinfo/definitions/linalg.py\t\tlinalg.det\t"
+              "changed: sample inputs\n"
+              "opinfo\ttorch/testing/_internal/common_methods_invocations.py\t\t"
+              "nn.functional.relu.inplace\tchanged: decorators\n");
     const std::string text = upgrade::reviewText(*review);
     EXPECT_NE(text.find("6 changed methods in 1 file (1 added, 1 removed, 1 renamed, 2 changed, "
                         "1 moved); 3 stale entries"),

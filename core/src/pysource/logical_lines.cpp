@@ -185,7 +185,7 @@ private:
 
     void add(TokenKind kind, std::size_t from, std::size_t to)
     {
-        m_line.tokens.push_back({kind, m_s.substr(from, to - from)});
+        m_line.tokens.push_back({kind, m_s.substr(from, to - from), m_lineNo});
         m_line.last = m_lineNo;
     }
 

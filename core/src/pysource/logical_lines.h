@@ -13,6 +13,7 @@ enum class TokenKind : char { Name = 'n', String = 's', Number = 'd', Op = 'o' }
 struct Token {
     TokenKind kind = TokenKind::Op;
     std::string_view text; // into the source
+    int line = 0;          // 1-based, where it ends (a string may span lines)
 };
 
 struct LogicalLine {

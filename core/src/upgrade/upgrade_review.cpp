@@ -1,8 +1,11 @@
 #include "relayhud/upgrade/upgrade_review.h"
 
 #include "relayhud/config/name_regex.h"
+#include "relayhud/config/spyre_names.h"
+#include "relayhud/pysource/opinfo_scan.h"
 
 #include <algorithm>
+#include <map>
 #include <set>
 #include <tuple>
 
@@ -10,6 +13,99 @@ namespace relayhud::upgrade {
 namespace {
 
 constexpr std::string_view kTorchRoot = "${TORCH_ROOT}/";
+constexpr const char* kOpDatabase = "torch/testing/_internal/common_methods_invocations.py";
+constexpr const char* kOpDefinitions = "torch/testing/_internal/opinfo/definitions";
+
+struct PlacedOp {
+    std::string file;
+    pysource::OpInfoEntry entry;
+};
+
+// Every OpInfo entry of the op database at `commit`, by op and variant (the
+// first where two files define one).
+Result<std::map<std::string, PlacedOp>> opInfosAt(const git::GitRepository& repo,
+                                                  const std::string& commit)
+{
+    auto files = repo.listFiles(commit, kOpDefinitions);
+    if (!files)
+        return files.error();
+    files->insert(files->begin(), kOpDatabase);
+    std::map<std::string, PlacedOp> out;
+    for (const std::string& file : *files) {
+        if (file.size() < 3 || file.substr(file.size() - 3) != ".py")
+            continue;
+        auto text = repo.readFile(commit, file);
+        if (!text)
+            return text.error();
+        if (!*text)
+            continue;
+        for (pysource::OpInfoEntry& e : pysource::scanOpInfos(**text)) {
+            std::string key = e.key(); // before the entry moves
+            out.try_emplace(std::move(key), PlacedOp{file, std::move(e)});
+        }
+    }
+    return out;
+}
+
+// The families of the fields that differ, in field order, each once.
+std::vector<std::string> changedFamilies(const pysource::OpInfoEntry& a,
+                                         const pysource::OpInfoEntry& b)
+{
+    std::set<std::string> fields;
+    for (const auto& [field, hash] : a.fields)
+        if (const auto other = b.fields.find(field);
+            other == b.fields.end() || other->second != hash)
+            fields.insert(field);
+    for (const auto& [field, hash] : b.fields)
+        if (!a.fields.count(field))
+            fields.insert(field);
+    std::vector<std::string> out;
+    for (const std::string& field : fields) {
+        std::string family = pysource::opInfoFieldFamily(field);
+        if (std::find(out.begin(), out.end(), family) == out.end())
+            out.push_back(std::move(family));
+    }
+    return out;
+}
+
+std::set<std::string> supportedOps(const std::vector<ReviewConfig>& configs)
+{
+    std::set<std::string> out;
+    for (const ReviewConfig& c : configs)
+        for (const config::NamedOption& op : c.config.global.supportedOps)
+            out.insert(config::sanitizedOp(op.name));
+    return out;
+}
+
+Result<void> compareOpInfos(const git::GitRepository& repo,
+                            const std::vector<ReviewConfig>& configs, UpgradeReview& review)
+{
+    auto before = opInfosAt(repo, review.fromSha);
+    if (!before)
+        return before.error();
+    auto after = opInfosAt(repo, review.toSha);
+    if (!after)
+        return after.error();
+    const std::set<std::string> supported = supportedOps(configs);
+    const auto change = [&](const PlacedOp& at, std::string what,
+                            std::vector<std::string> families) {
+        review.opInfos.push_back({at.file, at.entry.key(), std::move(what), std::move(families),
+                                  supported.count(config::sanitizedOp(at.entry.name)) > 0});
+    };
+    for (const auto& [key, old] : *before) {
+        const auto now = after->find(key);
+        if (now == after->end())
+            change(old, "removed", {});
+        else if (auto families = changedFamilies(old.entry, now->second.entry); !families.empty())
+            change(now->second, "changed", std::move(families));
+    }
+    for (const auto& [key, now] : *after)
+        if (!before->count(key))
+            change(now, "added", {});
+    std::sort(review.opInfos.begin(), review.opInfos.end(),
+              [](const OpInfoChange& a, const OpInfoChange& b) { return a.op < b.op; });
+    return {};
+}
 
 // The upstream files the configs name, from the PyTorch root.
 std::set<std::string> upstreamFiles(const std::vector<ReviewConfig>& configs)
@@ -123,6 +219,20 @@ std::string row(std::string_view kind, const std::string& file, const std::strin
            + field(detail) + "\n";
 }
 
+std::string opDetail(const OpInfoChange& o)
+{
+    std::string out = o.what;
+    for (std::size_t i = 0; i < o.families.size(); ++i)
+        out += (i == 0 ? ": " : ", ") + o.families[i];
+    if (!o.supported)
+        return out;
+    // PyTorch names an op's variants by its formatted name: '.' as '_'
+    // (OpInfo.formatted_name), the variant test name after it.
+    std::string formatted = o.op;
+    std::replace(formatted.begin(), formatted.end(), '.', '_');
+    return out + "; supported op: its variants *_" + formatted + "_spyre_* change";
+}
+
 std::string staleDetail(const StaleEntry& s)
 {
     std::string out = s.configPath + ":" + std::to_string(s.line) + ": " + s.written;
@@ -156,6 +266,8 @@ Result<UpgradeReview> reviewUpgrade(const git::GitRepository& repo, const std::s
         (before->count(file) || after->count(file) ? review.files : review.absent).push_back(file);
     review.changes = compareMethods(*before, *after);
     findStale(configs, *after, review);
+    if (auto ops = compareOpInfos(repo, configs, review); !ops)
+        return ops.error();
     return review;
 }
 
@@ -166,6 +278,8 @@ std::string reviewTsv(const UpgradeReview& review)
         out += row(changeKindName(c.kind), c.file, c.className, c.method, c.detail);
     for (const StaleEntry& s : review.stale)
         out += row("stale", s.file, s.className, s.method, staleDetail(s));
+    for (const OpInfoChange& o : review.opInfos)
+        out += row("opinfo", o.file, {}, o.op, opDetail(o));
     return out;
 }
 
@@ -212,6 +326,10 @@ std::string reviewText(const UpgradeReview& review)
         out += "\nstale config entries (name nothing at the new revision)\n";
     for (const StaleEntry& s : review.stale)
         out += "  " + staleDetail(s) + "\n";
+    if (!review.opInfos.empty())
+        out += "\nOpInfo entries (" + counted(review.opInfos.size(), "op", "ops") + ")\n";
+    for (const OpInfoChange& o : review.opInfos)
+        out += "  " + o.op + "  " + opDetail(o) + "  (" + o.file + ")\n";
     for (const std::string& f : review.absent)
         out += "\nnot at either revision: " + f + "\n";
     for (const std::string& p : review.problems)

@@ -11,6 +11,11 @@
 //    part alone, in any class (spyre_names.h), and fullmatches a regex one;
 //    a regex RE2 cannot run is "cannot judge" and never listed as stale.
 //    When the delta renamed, moved or removed that method, the entry says so.
+//  - The OpInfo database: common_methods_invocations.py and every file of
+//    opinfo/definitions/ at either revision (pysource/opinfo_scan.h), its
+//    entries compared by op and variant wherever they live: added, removed,
+//    or changed with the families of the fields that changed. An op in a
+//    config's supported_ops is marked: its generated variants change with it.
 #include "relayhud/config/outcome_config.h"
 #include "relayhud/git/git_repository.h"
 #include "relayhud/upgrade/method_delta.h"
@@ -36,6 +41,14 @@ struct StaleEntry {
     std::string explanation; // "renamed to test_baz", "moved to FILE::CLASS", "removed", ""
 };
 
+struct OpInfoChange {
+    std::string file; // where the entry is at the new revision (the old, when removed)
+    std::string op;   // "add", "nn.functional.relu.default_variant" (name.variant)
+    std::string what; // "added", "removed", "changed"
+    std::vector<std::string> families; // changed: "dtypes", "skips", "decorators", ...
+    bool supported = false;            // a supported op of a config
+};
+
 struct UpgradeReview {
     std::string from; // the revisions as asked: "v2.13.0"
     std::string to;
@@ -45,6 +58,7 @@ struct UpgradeReview {
     std::vector<std::string> absent; // named by a config, at neither revision
     std::vector<MethodChange> changes;
     std::vector<StaleEntry> stale;
+    std::vector<OpInfoChange> opInfos; // by op
     std::vector<std::string> problems; // a file the scanner could not read whole
 };
 
@@ -56,7 +70,9 @@ Result<UpgradeReview> reviewUpgrade(const git::GitRepository& repo, const std::s
 // One line per change and per stale entry:
 // KIND<TAB>FILE<TAB>CLASS<TAB>METHOD<TAB>DETAIL (tabs and newlines in a field
 // become spaces), the changes first in compareMethods' order, then the stale
-// entries by file and line.
+// entries by file and line, then the OpInfo entries by op
+// (`opinfo<TAB>FILE<TAB><TAB>OP<TAB>changed: dtypes, skips`; a supported op's
+// DETAIL ends "; supported op: its variants *_<op>_spyre_* change").
 std::string reviewTsv(const UpgradeReview& review);
 // The same for people: the counts first, then each file's changes.
 std::string reviewText(const UpgradeReview& review);
