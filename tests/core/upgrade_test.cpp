@@ -557,9 +557,31 @@ TEST(UpgradeReview, ListsTheConfigsFilesChangesAndStaleEntries)
               "nn.functional.relu.inplace\tchanged: decorators\n");
     const std::string text = upgrade::reviewText(*review);
     EXPECT_NE(text.find("6 changed methods in 1 file (1 added, 1 removed, 1 renamed, 2 changed, "
-                        "1 moved); 3 stale entries"),
+                        "1 moved); 1 now falls to the default; 3 stale entries"),
               std::string::npos)
         << text;
+    // Each change's outcome at both revisions, by the framework's candidates.
+    ASSERT_EQ(review->outcomes.size(), review->changes.size());
+    EXPECT_EQ(review->fallToDefault, 1U);
+    const auto outcomeOf = [&](const std::string& method) {
+        for (std::size_t i = 0; i < review->changes.size(); ++i)
+            if (review->changes[i].method == method)
+                return review->outcomes[i];
+        ADD_FAILURE() << method;
+        return upgrade::ChangeOutcomes{};
+    };
+    const upgrade::ChangeOutcomes renamed = outcomeOf("test_to_rename");
+    ASSERT_EQ(renamed.before.size(), 1U);
+    ASSERT_EQ(renamed.after.size(), 1U);
+    EXPECT_EQ(renamed.before[0].text, "xfail_strict (line 8)");
+    EXPECT_EQ(renamed.after[0].text, "xfail (the file's default)");
+    EXPECT_TRUE(renamed.fallsToDefault);
+    const upgrade::ChangeOutcomes moved = outcomeOf("test_to_move");
+    EXPECT_EQ(moved.after.at(0).text, "xfail_strict (line 10)")
+        << "TestOther::test_to_move lists it in any class";
+    EXPECT_FALSE(moved.fallsToDefault);
+    EXPECT_TRUE(outcomeOf("test_new").before.empty());
+    EXPECT_TRUE(outcomeOf("test_gone").after.empty());
     EXPECT_NE(text.find("not at either revision: test/test_missing.py"), std::string::npos);
 
     EXPECT_FALSE(upgrade::reviewUpgrade(*repo, "v2.13.0", "v9.0.0", configs));

@@ -1,11 +1,13 @@
 #include "relayhud/upgrade/upgrade_review.h"
 
 #include "relayhud/config/name_regex.h"
+#include "relayhud/config/resolver.h"
 #include "relayhud/config/spyre_names.h"
 #include "relayhud/pysource/opinfo_scan.h"
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 #include <tuple>
 
@@ -205,6 +207,88 @@ void findStale(const std::vector<ReviewConfig>& configs, const ScannedFiles& aft
         });
 }
 
+// A regex of the section RE2 cannot run: what it governs cannot be judged.
+bool hasUnrunnableRegex(const config::FileSection& section)
+{
+    for (const config::TestEntry& entry : section.tests)
+        for (const config::NameItem& item : entry.names)
+            if (item.regex && item.regexStatus != config::RegexStatus::Ok)
+                return true;
+    return false;
+}
+
+// What `config` does to `method` of `file` (a path from the PyTorch root),
+// or none when it has no section for the file.
+std::optional<MethodOutcome> outcomeIn(const ReviewConfig& c, const config::Resolver& resolver,
+                                       const std::string& file, const std::string& method)
+{
+    auto section = resolver.sectionFor(file);
+    if (!section)
+        return std::nullopt;
+    const config::FileSection& f = c.config.files[*section];
+    const std::vector<config::Candidate> candidates = resolver.candidatesFor(*section, method);
+    MethodOutcome out{c.path, {}, !candidates.empty(), true};
+    if (candidates.empty()) {
+        out.judged = !hasUnrunnableRegex(f);
+        out.text = out.judged ? std::string(config::modeName(f.effectiveUnlistedMode()))
+                                    + " (the file's default)"
+                              : "cannot judge (a regex RE2 cannot run may list it)";
+        return out;
+    }
+    const config::TestEntry& first = f.tests[candidates.front().entry];
+    bool byDtype = false;
+    for (const config::Candidate& cand : candidates)
+        byDtype = byDtype || f.tests[cand.entry].effectiveMode() != first.effectiveMode();
+    out.text = std::string(config::modeName(first.effectiveMode())) + " (line "
+               + std::to_string(first.names[candidates.front().name].pos.line) + ")"
+               + (byDtype ? ", other modes by dtype" : "");
+    return out;
+}
+
+std::vector<MethodOutcome> outcomesOf(const std::vector<ReviewConfig>& configs,
+                                      const std::vector<config::Resolver>& resolvers,
+                                      const std::string& file, const std::string& method)
+{
+    std::vector<MethodOutcome> out;
+    for (std::size_t i = 0; i < configs.size(); ++i)
+        if (auto o = outcomeIn(configs[i], resolvers[i], file, method))
+            out.push_back(std::move(*o));
+    return out;
+}
+
+// Where a change's method is at the new revision: (file, name).
+std::pair<std::string, std::string> newPlace(const MethodChange& c)
+{
+    if (c.kind == ChangeKind::Renamed)
+        return {c.file, c.detail};
+    if (c.kind == ChangeKind::Moved)
+        return {c.detail.substr(0, c.detail.find("::")), c.method};
+    return {c.file, c.method};
+}
+
+void judgeOutcomes(const std::vector<ReviewConfig>& configs, UpgradeReview& review)
+{
+    std::vector<config::Resolver> resolvers;
+    resolvers.reserve(configs.size());
+    for (const ReviewConfig& c : configs)
+        resolvers.emplace_back(c.config);
+    for (const MethodChange& c : review.changes) {
+        ChangeOutcomes o;
+        if (c.kind != ChangeKind::Added)
+            o.before = outcomesOf(configs, resolvers, c.file, c.method);
+        if (c.kind != ChangeKind::Removed) {
+            const auto [file, name] = newPlace(c);
+            o.after = outcomesOf(configs, resolvers, file, name);
+        }
+        for (const MethodOutcome& b : o.before)
+            for (const MethodOutcome& a : o.after)
+                o.fallsToDefault =
+                    o.fallsToDefault || (a.config == b.config && b.listed && !a.listed && a.judged);
+        review.fallToDefault += o.fallsToDefault ? 1 : 0;
+        review.outcomes.push_back(std::move(o));
+    }
+}
+
 std::string field(std::string text)
 {
     std::replace_if(
@@ -265,6 +349,7 @@ Result<UpgradeReview> reviewUpgrade(const git::GitRepository& repo, const std::s
     for (const std::string& file : files)
         (before->count(file) || after->count(file) ? review.files : review.absent).push_back(file);
     review.changes = compareMethods(*before, *after);
+    judgeOutcomes(configs, review);
     findStale(configs, *after, review);
     if (auto ops = compareOpInfos(repo, configs, review); !ops)
         return ops.error();
@@ -284,6 +369,30 @@ std::string reviewTsv(const UpgradeReview& review)
 }
 
 namespace {
+
+// "      spyre.yaml: xfail_strict (line 8) -> xfail (the file's default)", a
+// line per config that has a section for the file at either revision.
+std::string outcomeLines(const ChangeOutcomes& o)
+{
+    std::vector<std::string> configs;
+    for (const auto* side : {&o.before, &o.after})
+        for (const MethodOutcome& m : *side)
+            if (std::find(configs.begin(), configs.end(), m.config) == configs.end())
+                configs.push_back(m.config);
+    const auto textIn = [](const std::vector<MethodOutcome>& side, const std::string& config) {
+        for (const MethodOutcome& m : side)
+            if (m.config == config)
+                return m.text;
+        return std::string("—");
+    };
+    std::string out;
+    for (const std::string& config : configs)
+        out += "             " + config + ": " + textIn(o.before, config) + " -> "
+               + textIn(o.after, config) + "\n";
+    if (o.fallsToDefault)
+        out += "             now falls to the file's default\n";
+    return out;
+}
 
 // A rename or a move says where to.
 std::string detailText(const MethodChange& c)
@@ -305,22 +414,27 @@ std::string reviewText(const UpgradeReview& review)
     std::size_t counts[5] = {};
     for (const MethodChange& c : review.changes)
         ++counts[static_cast<std::size_t>(c.kind)];
-    std::string out =
-        "PyTorch " + review.from + " (" + review.fromSha.substr(0, 12) + ") -> " + review.to + " ("
-        + review.toSha.substr(0, 12)
-        + "): " + counted(review.changes.size(), "changed method", "changed methods") + " in "
-        + counted(review.files.size(), "file", "files") + " (" + std::to_string(counts[0])
-        + " added, " + std::to_string(counts[1]) + " removed, " + std::to_string(counts[2])
-        + " renamed, " + std::to_string(counts[3]) + " changed, " + std::to_string(counts[4])
-        + " moved); " + counted(review.stale.size(), "stale entry", "stale entries") + "\n";
+    std::string out = "PyTorch " + review.from + " (" + review.fromSha.substr(0, 12) + ") -> "
+                      + review.to + " (" + review.toSha.substr(0, 12)
+                      + "): " + counted(review.changes.size(), "changed method", "changed methods")
+                      + " in " + counted(review.files.size(), "file", "files") + " ("
+                      + std::to_string(counts[0]) + " added, " + std::to_string(counts[1])
+                      + " removed, " + std::to_string(counts[2]) + " renamed, "
+                      + std::to_string(counts[3]) + " changed, " + std::to_string(counts[4])
+                      + " moved); " + std::to_string(review.fallToDefault) + " now "
+                      + (review.fallToDefault == 1 ? "falls" : "fall") + " to the default; "
+                      + counted(review.stale.size(), "stale entry", "stale entries") + "\n";
     std::string file;
-    for (const MethodChange& c : review.changes) {
+    for (std::size_t i = 0; i < review.changes.size(); ++i) {
+        const MethodChange& c = review.changes[i];
         if (c.file != file)
             out += "\n" + (file = c.file) + "\n";
         const std::string where = c.className.empty() ? c.method : c.className + "::" + c.method;
         out += "  " + std::string(changeKindName(c.kind))
                + std::string(9 - changeKindName(c.kind).size(), ' ') + where
                + (c.detail.empty() ? "" : "  (" + detailText(c) + ")") + "\n";
+        if (i < review.outcomes.size())
+            out += outcomeLines(review.outcomes[i]);
     }
     if (!review.stale.empty())
         out += "\nstale config entries (name nothing at the new revision)\n";

@@ -11,6 +11,15 @@
 //    part alone, in any class (spyre_names.h), and fullmatches a regex one;
 //    a regex RE2 cannot run is "cannot judge" and never listed as stale.
 //    When the delta renamed, moved or removed that method, the entry says so.
+//  - Each changed method's outcome in each config that has a section for
+//    its file, at both revisions (by its old name and file, then its new
+//    ones): the mode of the listing the framework would try first
+//    (config::Resolver::candidatesFor: exact listings in YAML order, then
+//    regexes), "by dtype" when its listings give different modes (the
+//    framework then picks by the variant's dtype), the file's
+//    unlisted_test_mode when none lists it, "cannot judge" when a regex RE2
+//    cannot run might. One listed before and unlisted now "falls to the
+//    default".
 //  - The OpInfo database: common_methods_invocations.py and every file of
 //    opinfo/definitions/ at either revision (pysource/opinfo_scan.h), its
 //    entries compared by op and variant wherever they live: added, removed,
@@ -41,6 +50,21 @@ struct StaleEntry {
     std::string explanation; // "renamed to test_baz", "moved to FILE::CLASS", "removed", ""
 };
 
+// One config's outcome for a method at one revision.
+struct MethodOutcome {
+    std::string config;
+    std::string text;    // "xfail_strict (line 7)", "xfail (the file's default)", "—"
+    bool listed = false; // a listing decides (or might, by dtype)
+    bool judged = true;
+};
+
+// The outcomes of one change (parallel to UpgradeReview::changes).
+struct ChangeOutcomes {
+    std::vector<MethodOutcome> before; // empty for an added method
+    std::vector<MethodOutcome> after;  // empty for a removed one
+    bool fallsToDefault = false;       // listed before, unlisted now, in some config
+};
+
 struct OpInfoChange {
     std::string file; // where the entry is at the new revision (the old, when removed)
     std::string op;   // "add", "nn.functional.relu.default_variant" (name.variant)
@@ -57,6 +81,8 @@ struct UpgradeReview {
     std::vector<std::string> files;  // reviewed, sorted
     std::vector<std::string> absent; // named by a config, at neither revision
     std::vector<MethodChange> changes;
+    std::vector<ChangeOutcomes> outcomes; // parallel to changes
+    std::size_t fallToDefault = 0;        // changes whose method now falls to the default
     std::vector<StaleEntry> stale;
     std::vector<OpInfoChange> opInfos; // by op
     std::vector<std::string> problems; // a file the scanner could not read whole
