@@ -21,6 +21,7 @@ set(RELAYHUD_UI_COMPONENTS
   results   # report windows and the reads behind the tests dock
   sync      # the HUD and artifact sync workers, snapshot loading
   config    # the outcome-config editor
+  upgrade   # the upgrade review: what a PyTorch bump changes under the configs
   jump      # the Ctrl+K jump box
   backends  # the backends overview and the integration doctor
   window    # the main window: the frame, its menus, docks and wiring
@@ -43,9 +44,10 @@ set(RELAYHUD_UI_DEPS_charts common triage)
 set(RELAYHUD_UI_DEPS_results common settings tests)
 set(RELAYHUD_UI_DEPS_sync common results)
 set(RELAYHUD_UI_DEPS_config common matrix tests)
+set(RELAYHUD_UI_DEPS_upgrade common)
 set(RELAYHUD_UI_DEPS_jump common tests)
 set(RELAYHUD_UI_DEPS_backends common settings watch)
 set(RELAYHUD_UI_DEPS_window
   common settings status logs gating links watch matrix details coverage triage tests clusters
-  charts results sync config jump backends)
+  charts results sync config upgrade jump backends)
 set(RELAYHUD_UI_DEPS_app common window)

@@ -17,6 +17,7 @@
 #include "relayhud/ui/sync/snapshot_loader.h"
 #include "relayhud/ui/sync/sync_controller.h"
 #include "relayhud/ui/triage/triage_controller.h"
+#include "relayhud/ui/upgrade/upgrade_review_window.h"
 #include "relayhud/ui/watch/watch_controller.h"
 #include "relayhud/ui/window/backends_coordinator.h"
 #include "relayhud/ui/window/config_coordinator.h"
@@ -217,6 +218,11 @@ void MainWindow::buildMenus()
     QAction* editor = tools->addAction(tr("Outcome &Config Editor…"), this,
                                        [this] { m_configs->openEditorHere(); });
     editor->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
+    tools->addAction(tr("&Upgrade Review…"), this, [this] {
+        auto* review = new UpgradeReviewWindow; // a window of its own, like a report's
+        review->setAttribute(Qt::WA_DeleteOnClose);
+        review->show();
+    });
     buildViewMenu();
     m_watcher->buildMenu(menuBar());
     QMenu* help = menuBar()->addMenu(tr("&Help"));
