@@ -163,6 +163,14 @@ void TestResultsWorker::loadNow(const TestsLoadRequest& request)
         return;
     }
     auto data = gather(request, *run);
+    if (!data && request.checkRunRow) {
+        // An artifact pass may have replaced the run's results between the
+        // reads (its test run goes, a new one comes): read the new one, as
+        // no later pass may come to say so.
+        auto again = TestResultStore(*m_cache).testRunForCheckRun(request.checkRunRow);
+        if (again && *again && (*again)->id != run->id)
+            data = gather(request, **again);
+    }
     if (!data) {
         emit loadFailed(request.ticket, toQString(data.message()));
         return;
